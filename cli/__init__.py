@@ -1,0 +1,1 @@
+"""Terminal client and command-line entry points of modernart."""

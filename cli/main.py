@@ -1,0 +1,54 @@
+"""The `modernart` command: one subcommand per module `cli/cmd_<name>.py`.
+
+Each command module defines `register(subparsers)`, which adds its parser and sets
+`func(args) -> int` as the handler.  Commands import their heavy dependencies lazily so
+that `modernart --help` and `modernart replay` start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+
+COMMANDS = ("play", "host", "join", "replay", "audit", "arena", "bench")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="modernart",
+        description="Reiner Knizia's Modern Art: play against bots, host or join a table on the LAN.",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="tell the story in the log (debug level)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"cli.cmd_{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"cli.cmd_{name}":
+                raise
+            continue  # command not built yet
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s %(message)s",
+        stream=sys.stderr,
+    )
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,473 @@
+"""The auctions, move by move (RULES.md §3-§6): one handler per action, each checking every
+rule before it changes anything.
+
+Handlers take (state, seat, arg).  They are module functions rather than methods so the
+hot path of self-play is a single table lookup; `GameState.apply` is their only caller.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cards import AuctionType, Card
+from .errors import (
+    AlreadyBid, AlreadyPassed, BidOverMoney, BidTooLow, CannotAfford, CardNotInHand,
+    HighBidderCannotAct, MalformedMove, NotAuctioneer, NotYourTurn, PriceOutOfRange,
+    SecondCardMismatch, WrongPhase,
+)
+from .events import BANK, AuctionStarted, Sale, SealedRevealed
+from .moves import Action, Move
+
+from .phase import Phase
+
+if TYPE_CHECKING:
+    from .game import GameState
+
+PLAY_CARD, DOUBLE_OFFER, OPEN, ONCE_AROUND, SEALED, FIXED_SET, FIXED_OFFER = (
+    Phase.PLAY_CARD, Phase.DOUBLE_OFFER, Phase.OPEN, Phase.ONCE_AROUND, Phase.SEALED,
+    Phase.FIXED_SET, Phase.FIXED_OFFER,
+)
+DOUBLE = AuctionType.DOUBLE
+_new = tuple.__new__
+NO_BID = -2   # state.sealed: this seat has not bid yet
+FORFEIT = -1  # state.sealed: this seat's bid was forfeited (counts as 0)
+PLAY, ADD_SECOND, DECLINE_SECOND, PASS, HAMMER, ACCEPT, DECLINE = (
+    Action.PLAY, Action.ADD_SECOND, Action.DECLINE_SECOND, Action.PASS, Action.HAMMER,
+    Action.ACCEPT, Action.DECLINE,
+)
+_PHASE_OF_KIND = {
+    AuctionType.OPEN: OPEN,
+    AuctionType.ONCE_AROUND: ONCE_AROUND,
+    AuctionType.SEALED: SEALED,
+    AuctionType.FIXED_PRICE: FIXED_SET,
+}
+_PHASE_WORDS = {
+    PLAY_CARD: "a card is to be put up",
+    DOUBLE_OFFER: "a Double is on offer",
+    OPEN: "an Open auction is running",
+    ONCE_AROUND: "a Once-around auction is running",
+    SEALED: "a Sealed auction is running",
+    FIXED_SET: "a fixed price is to be set",
+    FIXED_OFFER: "a fixed price is on offer",
+}
+
+
+def _wrong_phase(state: GameState, what: str) -> WrongPhase:
+    return WrongPhase(f"cannot {what} now: {_PHASE_WORDS.get(state.phase, 'the game is over')}")
+
+
+def _card(state: GameState, arg: object) -> Card:
+    if (type(arg) is int or type(arg) is Card) and 0 <= arg < len(state.deck):  # type: ignore[operator]
+        return state.deck[arg]  # type: ignore[index]
+    raise MalformedMove(f"no card with id {arg!r}")
+
+
+def _amount(arg: object) -> int:
+    if type(arg) is not int:
+        raise MalformedMove(f"an amount must be an integer, got {arg!r}")
+    return arg
+
+
+# ---------------------------------------------------------------------- putting cards up
+
+
+def play_card(state: GameState, seat: int, arg: object) -> None:
+    if state.phase != PLAY_CARD:
+        raise _wrong_phase(state, "put up a card")
+    if seat != state.auctioneer:
+        raise NotYourTurn(f"seat {seat} cannot put up a card: it is seat {state.auctioneer}'s turn")
+    card = _card(state, arg)
+    hand = state.hands[seat]
+    if card not in hand:
+        raise CardNotInHand(f"seat {seat} does not hold {card!r}")
+    hand.remove(card)
+    state.auction_no += 1
+    state.lot = [card]
+    state.original = -1
+    counts = state.counts
+    counts[card.artist] += 1
+    if counts[card.artist] == 5:
+        state.end_round(seat, "fifth", (card,))
+    elif _all_hands_empty(state):
+        state.end_round(seat, "exhausted", (card,))
+    elif card.kind == DOUBLE:
+        state.original = seat
+        state.phase = DOUBLE_OFFER
+        # the Double's player is offered it first, unless their hand is now empty
+        state.turn = seat if state.hands[seat] else _next_holder(state, (seat + 1) % state.n)
+    else:
+        _start_auction(state, seat, card.kind)
+
+
+def add_second(state: GameState, seat: int, arg: object) -> None:
+    if state.phase != DOUBLE_OFFER:
+        raise _wrong_phase(state, "add a second card")
+    if seat != state.turn:
+        raise NotYourTurn(f"seat {seat} cannot add a card: the Double is offered to seat {state.turn}")
+    card = _card(state, arg)
+    double = state.lot[0]
+    if card.artist != double.artist or card.kind == DOUBLE:
+        raise SecondCardMismatch(f"{card!r} cannot join {double!r}")
+    hand = state.hands[seat]
+    if card not in hand:
+        raise CardNotInHand(f"seat {seat} does not hold {card!r}")
+    hand.remove(card)
+    state.lot.append(card)
+    counts = state.counts
+    counts[card.artist] += 1
+    if counts[card.artist] == 5:
+        state.end_round(seat, "fifth", tuple(state.lot))
+    elif _all_hands_empty(state):
+        state.end_round(seat, "exhausted", tuple(state.lot))
+    else:
+        _start_auction(state, seat, card.kind)
+
+
+def decline_second(state: GameState, seat: int, arg: object) -> None:
+    if state.phase != DOUBLE_OFFER:
+        raise _wrong_phase(state, "decline a Double")
+    if seat != state.turn:
+        raise NotYourTurn(f"seat {seat} cannot decline: the Double is offered to seat {state.turn}")
+    original = state.original
+    nxt = _next_holder(state, (seat + 1) % state.n)
+    if nxt < 0:  # offered all round: the original auctioneer keeps it for free (§5.6.4)
+        state.auctioneer = original
+        state.kind = DOUBLE
+        state.bids = []
+        _sell(state, original, 0)
+    else:
+        state.turn = nxt
+
+
+def _next_holder(state: GameState, seat: int) -> int:
+    """The next seat from `seat` on that is offered the Double, or -1 once the offer has
+    come back round to the Double's player.
+
+    Seats with empty hands are skipped: an empty hand is public, so this reveals nothing
+    (§5.6.2).  The Double's own player is offered it first (handled by the caller).
+    """
+    n = state.n
+    original = state.original
+    hands = state.hands
+    s = seat
+    while s != original:
+        if hands[s]:
+            return s
+        s = (s + 1) % n
+    return -1
+
+
+def _all_hands_empty(state: GameState) -> bool:
+    return not any(state.hands)
+
+
+def _start_auction(state: GameState, auctioneer: int, kind: AuctionType) -> None:
+    state.auctioneer = auctioneer
+    state.kind = kind
+    state.high = 0
+    state.high_seat = -1
+    state.bids = []
+    phase = _PHASE_OF_KIND[kind]
+    state.phase = phase
+    if phase == OPEN:
+        state.passed = [False] * state.n
+        state.npassed = 0
+    elif phase == ONCE_AROUND:
+        state.turn = (auctioneer + 1) % state.n
+    elif phase == SEALED:
+        state.sealed = [NO_BID] * state.n
+        state.nsealed = 0
+    if state.events is not None:
+        state.events.append(AuctionStarted(state.auction_no, kind, auctioneer, tuple(state.lot)))
+
+
+# ---------------------------------------------------------------------- Open and Once-around
+
+
+def open_can_act(state: GameState, seat: int) -> bool:
+    if seat == state.auctioneer:
+        return True  # may always hammer
+    if seat == state.high_seat:
+        return False
+    if state.passed[seat]:
+        return not state.options.open_pass_is_final and state.money[seat] > state.high
+    return True
+
+
+def bid(state: GameState, seat: int, arg: object) -> None:
+    amount = _amount(arg)
+    phase = state.phase
+    if phase == OPEN:
+        if seat == state.high_seat:
+            raise HighBidderCannotAct(f"seat {seat} already holds the high bid of {state.high}")
+        if state.passed[seat] and state.options.open_pass_is_final:
+            raise AlreadyPassed(f"seat {seat} has passed and is out of this auction")
+    elif phase == ONCE_AROUND:
+        if seat != state.turn:
+            raise NotYourTurn(f"seat {seat} cannot bid: it is seat {state.turn}'s turn")
+    else:
+        raise _wrong_phase(state, "bid")
+    if amount <= state.high or amount < 1:
+        raise BidTooLow(f"a bid of {amount} does not beat the high bid of {state.high}")
+    if amount > state.money[seat]:
+        raise BidOverMoney(f"seat {seat} cannot bid {amount}: they hold less")
+    state.high = amount
+    state.high_seat = seat
+    state.bids.append((seat, amount))
+    if phase == OPEN:
+        if not state.options.open_pass_is_final and state.npassed:
+            state.passed = [False] * state.n
+            state.npassed = 0
+    else:
+        _once_around_next(state)
+
+
+def pass_(state: GameState, seat: int, arg: object) -> None:
+    phase = state.phase
+    if phase == OPEN:
+        if seat == state.high_seat:
+            raise HighBidderCannotAct(f"seat {seat} holds the high bid and cannot pass")
+        if state.passed[seat]:
+            raise AlreadyPassed(f"seat {seat} has already passed since the last bid")
+        state.passed[seat] = True
+        state.npassed += 1
+        # everyone but the high bidder (everyone, with no bid yet) has passed: sold (§12.5)
+        if state.npassed == (state.n if state.high_seat < 0 else state.n - 1):
+            _close_open(state)
+    elif phase == ONCE_AROUND:
+        if seat != state.turn:
+            raise NotYourTurn(f"seat {seat} cannot pass: it is seat {state.turn}'s turn")
+        _once_around_next(state)
+    else:
+        raise _wrong_phase(state, "pass")
+
+
+def hammer(state: GameState, seat: int, arg: object) -> None:
+    if state.phase != OPEN:
+        raise _wrong_phase(state, "hammer")
+    if seat != state.auctioneer:
+        raise NotAuctioneer(f"seat {seat} is not the auctioneer (seat {state.auctioneer})")
+    _close_open(state)
+
+
+def _close_open(state: GameState) -> None:
+    if state.high_seat < 0:
+        _sell(state, state.auctioneer, 0)
+    else:
+        _sell(state, state.high_seat, state.high)
+
+
+def _once_around_next(state: GameState) -> None:
+    if state.turn == state.auctioneer:  # the auctioneer acts last (§5.2)
+        _close_open(state)
+    else:
+        state.turn = (state.turn + 1) % state.n
+
+
+# ---------------------------------------------------------------------- Sealed
+
+
+def sealed_bid(state: GameState, seat: int, arg: object) -> None:
+    amount = _amount(arg)
+    if state.phase != SEALED:
+        raise _wrong_phase(state, "make a sealed bid")
+    if state.sealed[seat] != NO_BID:
+        raise AlreadyBid(f"seat {seat} has already made its sealed bid")
+    if amount < 0:
+        raise BidTooLow(f"a sealed bid cannot be negative ({amount})")
+    if amount > state.money[seat]:
+        raise BidOverMoney(f"seat {seat} cannot bid {amount}: they hold less")
+    state.sealed[seat] = amount
+    _sealed_maybe_resolve(state)
+
+
+def sealed_forfeit(state: GameState, seat: int, arg: object) -> None:
+    if state.phase != SEALED:
+        raise _wrong_phase(state, "forfeit a sealed bid")
+    if state.sealed[seat] != NO_BID:
+        raise AlreadyBid(f"seat {seat} has already made its sealed bid")
+    state.sealed[seat] = FORFEIT  # counted as 0 when resolved; marks the offender
+    _sealed_maybe_resolve(state)
+
+
+def _sealed_maybe_resolve(state: GameState) -> None:
+    state.nsealed += 1
+    if state.nsealed < state.n:
+        return
+    sealed = state.sealed
+    n = state.n
+    auctioneer = state.auctioneer
+    offenders = tuple(s for s in range(n) if sealed[s] == FORFEIT)
+    fines = []
+    for s in offenders:
+        fine = min(state.options.sealed_offender_fine, state.money[s])
+        state.money[s] -= fine
+        fines.append(fine)
+        state.offenders.append((s, state.auction_no, fine))
+    bids = [b if b > 0 else 0 for b in sealed]
+    best = max(bids)
+    if state.events is not None:
+        state.events.append(SealedRevealed(state.auction_no, tuple(bids), offenders, tuple(fines)))
+    # every revealed bid is public, in clockwise order from the auctioneer's left
+    state.bids = [((auctioneer + i) % n, bids[(auctioneer + i) % n]) for i in range(1, n + 1)]
+    if best == 0:
+        _sell(state, auctioneer, 0)
+        return
+    if bids[auctioneer] == best:  # the auctioneer wins any tie it is part of (§5.3)
+        _sell(state, auctioneer, best)
+        return
+    for i in range(1, n):
+        s = (auctioneer + i) % n
+        if bids[s] == best:
+            _sell(state, s, best)
+            return
+
+
+# ---------------------------------------------------------------------- Fixed price
+
+
+def set_price(state: GameState, seat: int, arg: object) -> None:
+    price = _amount(arg)
+    if state.phase != FIXED_SET:
+        raise _wrong_phase(state, "set a price")
+    if seat != state.auctioneer:
+        raise NotYourTurn(f"seat {seat} is not the auctioneer (seat {state.auctioneer})")
+    money = state.money[seat]
+    if price > money or price < (1 if money > 0 else 0):
+        raise PriceOutOfRange(f"price {price} is outside 1..{money}")
+    state.price = price
+    state.bids = [(seat, price)]
+    state.phase = FIXED_OFFER
+    state.turn = (seat + 1) % state.n
+
+
+def accept(state: GameState, seat: int, arg: object) -> None:
+    if state.phase != FIXED_OFFER:
+        raise _wrong_phase(state, "accept a price")
+    if seat != state.turn:
+        raise NotYourTurn(f"seat {seat} cannot accept: the price is offered to seat {state.turn}")
+    if state.price > state.money[seat]:
+        raise CannotAfford(f"seat {seat} cannot pay {state.price}")
+    _sell(state, seat, state.price)
+
+
+def decline(state: GameState, seat: int, arg: object) -> None:
+    if state.phase != FIXED_OFFER:
+        raise _wrong_phase(state, "decline a price")
+    if seat != state.turn:
+        raise NotYourTurn(f"seat {seat} cannot decline: the price is offered to seat {state.turn}")
+    nxt = (seat + 1) % state.n
+    if nxt == state.auctioneer:  # nobody bought: the auctioneer must (§5.4)
+        _sell(state, nxt, state.price)
+    else:
+        state.turn = nxt
+
+
+# ---------------------------------------------------------------------- the sale
+
+
+def _sell(state: GameState, buyer: int, price: int) -> None:
+    """Hand the lot to `buyer` for `price`, pay the right people, move to the next turn."""
+    auctioneer = state.auctioneer
+    original = state.original
+    money = state.money
+    money[buyer] -= price
+    if price == 0:
+        payments: tuple[tuple[int, int, int], ...] = ()
+    elif state.options.double_split and original >= 0 and original != auctioneer:
+        new_share = (price + 1) // 2
+        old_share = price - new_share
+        # a buyer's own share goes to the bank (§5.6, double_split)
+        to_new = BANK if buyer == auctioneer else auctioneer
+        to_old = BANK if buyer == original else original
+        if to_new != BANK:
+            money[to_new] += new_share
+        if to_old != BANK and old_share:
+            money[to_old] += old_share
+        payments = ((buyer, to_new, new_share),) + (((buyer, to_old, old_share),) if old_share else ())
+    elif buyer == auctioneer:
+        payments = ((buyer, BANK, price),)
+    else:
+        money[auctioneer] += price
+        payments = ((buyer, auctioneer, price),)
+    lot = tuple(state.lot)
+    state.bought[buyer].extend(lot)
+    sale = _new(Sale, (state.auction_no, state.round, state.kind, auctioneer, original, lot,
+                       tuple(state.bids), buyer, price, payments))
+    state.sales.append(sale)
+    if state.events is not None:
+        state.events.append(sale)
+    state.lot = []
+    state.start_turn(auctioneer)
+
+
+# ---------------------------------------------------------------------- what may be played
+
+
+def legal_moves(state: GameState, seat: int) -> list[Move]:
+    """The legal moves of `seat` that take no amount (see `amount_range`)."""
+    phase = state.phase
+    if phase == PLAY_CARD:
+        return [Move.of(seat, PLAY, c) for c in state.hands[seat]] if seat == state.auctioneer else []
+    if phase == DOUBLE_OFFER:
+        if seat != state.turn:
+            return []
+        double = state.lot[0]
+        adds = [
+            Move.of(seat, ADD_SECOND, c) for c in state.hands[seat]
+            if c.artist == double.artist and c.kind != DOUBLE
+        ]
+        return adds + [Move.of(seat, DECLINE_SECOND)]
+    if phase == OPEN:
+        moves = []
+        if seat != state.high_seat and not state.passed[seat]:
+            moves.append(Move.of(seat, PASS))
+        if seat == state.auctioneer:
+            moves.append(Move.of(seat, HAMMER))
+        return moves
+    if phase == ONCE_AROUND:
+        return [Move.of(seat, PASS)] if seat == state.turn else []
+    if phase == SEALED:
+        return []
+    if phase == FIXED_OFFER:
+        if seat != state.turn:
+            return []
+        if state.price <= state.money[seat]:
+            return [Move.of(seat, ACCEPT), Move.of(seat, DECLINE)]
+        return [Move.of(seat, DECLINE)]
+    return []
+
+
+def amount_range(state: GameState, seat: int) -> tuple[Action, int, int] | None:
+    phase = state.phase
+    money = state.money[seat]
+    if phase == OPEN:
+        if seat == state.high_seat or (state.passed[seat] and state.options.open_pass_is_final):
+            return None
+        lo = state.high + 1
+        return (Action.BID, lo, money) if lo <= money else None
+    if phase == ONCE_AROUND:
+        lo = state.high + 1
+        return (Action.BID, lo, money) if seat == state.turn and lo <= money else None
+    if phase == SEALED:
+        return (Action.SEALED_BID, 0, money) if state.sealed[seat] == NO_BID else None
+    if phase == FIXED_SET:
+        if seat != state.auctioneer:
+            return None
+        return (Action.SET_PRICE, 1, money) if money > 0 else (Action.SET_PRICE, 0, 0)
+    return None
+
+
+HANDLERS = {
+    Action.PLAY: play_card,
+    Action.ADD_SECOND: add_second,
+    Action.DECLINE_SECOND: decline_second,
+    Action.BID: bid,
+    Action.PASS: pass_,
+    Action.HAMMER: hammer,
+    Action.SEALED_BID: sealed_bid,
+    Action.SEALED_FORFEIT: sealed_forfeit,
+    Action.SET_PRICE: set_price,
+    Action.ACCEPT: accept,
+    Action.DECLINE: decline,
+}

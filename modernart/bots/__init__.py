@@ -1,0 +1,1 @@
+"""Players that choose moves from an observation: random, medium and hard."""

@@ -1,0 +1,149 @@
+"""Moves: small immutable values naming the seat that acts, what it does and one number."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import NamedTuple
+
+
+class Action(IntEnum):
+    """Every kind of move in the game, across all phases."""
+
+    PLAY = 0            # the auctioneer puts up a card (arg: card)
+    ADD_SECOND = 1      # add a same-artist, non-Double card to an offered Double (arg: card)
+    DECLINE_SECOND = 2  # decline to add a second card to a Double
+    BID = 3             # Open or Once-around bid (arg: amount)
+    PASS = 4            # Open or Once-around pass
+    HAMMER = 5          # Open: the auctioneer closes the auction
+    SEALED_BID = 6      # Sealed: one bid per seat, 0 = empty fist (arg: amount)
+    SEALED_FORFEIT = 7  # Sealed: the seat's bid counts as 0 and the seat is named an offender
+    SET_PRICE = 8       # Fixed price: the auctioneer announces the price (arg: price)
+    ACCEPT = 9          # Fixed price: buy at the announced price
+    DECLINE = 10        # Fixed price: do not buy
+
+    @property
+    def takes_card(self) -> bool:
+        return self in (Action.PLAY, Action.ADD_SECOND)
+
+    @property
+    def takes_amount(self) -> bool:
+        return self in (Action.BID, Action.SEALED_BID, Action.SET_PRICE)
+
+
+#: Actions whose argument is a money amount chosen from a range.
+AMOUNT_ACTIONS = frozenset({Action.BID, Action.SEALED_BID, Action.SET_PRICE})
+#: Actions whose argument is a card id.
+CARD_ACTIONS = frozenset({Action.PLAY, Action.ADD_SECOND})
+
+
+class Move(NamedTuple):
+    """One move: `seat` does `action` with `arg` (a card id, an amount, or 0).
+
+    Build moves with `Move.of` or the named constructors: they return shared (interned)
+    instances, which keeps self-play and search cheap.
+    """
+
+    seat: int
+    action: Action
+    arg: int = 0
+
+    def __repr__(self) -> str:
+        if self.action in AMOUNT_ACTIONS or self.action in CARD_ACTIONS:
+            return f"Move({self.seat}, {self.action.name}, {self.arg})"
+        return f"Move({self.seat}, {self.action.name})"
+
+    @staticmethod
+    def of(seat: int, action: int, arg: int = 0) -> "Move":
+        """The interned move (seat, action, arg); arguments are not validated here."""
+        if arg >= 0 and seat >= 0 and action >= 0:
+            try:
+                return _TABLE[action][seat][arg]
+            except IndexError:
+                pass
+        return _grow(seat, action, arg)
+
+    @classmethod
+    def play(cls, seat: int, card: int) -> "Move":
+        return Move.of(seat, Action.PLAY, int(card))
+
+    @classmethod
+    def add_second(cls, seat: int, card: int) -> "Move":
+        return Move.of(seat, Action.ADD_SECOND, int(card))
+
+    @classmethod
+    def decline_second(cls, seat: int) -> "Move":
+        return Move.of(seat, Action.DECLINE_SECOND)
+
+    @classmethod
+    def bid(cls, seat: int, amount: int) -> "Move":
+        return Move.of(seat, Action.BID, amount)
+
+    @classmethod
+    def pass_(cls, seat: int) -> "Move":
+        return Move.of(seat, Action.PASS)
+
+    @classmethod
+    def hammer(cls, seat: int) -> "Move":
+        return Move.of(seat, Action.HAMMER)
+
+    @classmethod
+    def sealed_bid(cls, seat: int, amount: int) -> "Move":
+        return Move.of(seat, Action.SEALED_BID, amount)
+
+    @classmethod
+    def sealed_forfeit(cls, seat: int) -> "Move":
+        return Move.of(seat, Action.SEALED_FORFEIT)
+
+    @classmethod
+    def set_price(cls, seat: int, price: int) -> "Move":
+        return Move.of(seat, Action.SET_PRICE, price)
+
+    @classmethod
+    def accept(cls, seat: int) -> "Move":
+        return Move.of(seat, Action.ACCEPT)
+
+    @classmethod
+    def decline(cls, seat: int) -> "Move":
+        return Move.of(seat, Action.DECLINE)
+
+    def to_list(self) -> list[int]:
+        """Plain form for records and the wire: [seat, action, arg]."""
+        return [self.seat, int(self.action), int(self.arg)]
+
+    @classmethod
+    def from_list(cls, data: object) -> "Move":
+        """Parse [seat, action, arg]; raises MalformedMove on anything else."""
+        from .errors import MalformedMove
+
+        if not isinstance(data, (list, tuple)) or len(data) != 3:
+            raise MalformedMove(f"a move is [seat, action, arg], got {data!r}")
+        seat, action, arg = data
+        if type(seat) is not int or type(action) is not int or type(arg) is not int:
+            raise MalformedMove(f"move fields must be integers, got {data!r}")
+        if not 0 <= action < len(Action):
+            raise MalformedMove(f"unknown action {action}")
+        if not 0 <= seat < MAX_SEATS or not 0 <= arg < MAX_ARG:
+            raise MalformedMove(f"move {data!r} is out of range")
+        if arg and _ACTIONS[action] not in AMOUNT_ACTIONS and _ACTIONS[action] not in CARD_ACTIONS:
+            raise MalformedMove(f"{_ACTIONS[action].name} takes no argument, got {arg}")
+        return Move.of(seat, action, arg)
+
+
+MAX_SEATS = 5
+MAX_ARG = 1 << 31  # amounts and card ids are far below this
+_INTERN_LIMIT = 4096  # amounts above this are built fresh instead of interned
+_new = tuple.__new__
+_ACTIONS = tuple(Action)
+# _TABLE[action][seat][arg]: argument-free actions intern only arg 0
+_TABLE: list[list[list[Move]]] = [
+    [[_new(Move, (seat, a, 0))] for seat in range(MAX_SEATS)] for a in _ACTIONS
+]
+
+
+def _grow(seat: int, action: int, arg: int) -> Move:
+    act = Action(action)
+    if seat < 0 or seat >= MAX_SEATS or arg < 0 or arg >= _INTERN_LIMIT or act not in AMOUNT_ACTIONS and act not in CARD_ACTIONS:
+        return _new(Move, (seat, act, arg))
+    row = _TABLE[action][seat]
+    row.extend(_new(Move, (seat, act, a)) for a in range(len(row), arg + 1))
+    return row[arg]

@@ -1,0 +1,69 @@
+"""Round scoring (RULES.md §6.3): ranking, value tiles, artist values and payouts."""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Sequence
+
+from .cards import ARTISTS, RANK_VALUES, Card
+
+
+class RoundResult(NamedTuple):
+    """Everything a player wants to see when a round is scored."""
+
+    round: int                     # 0-based round index
+    ended_by: str                  # "fifth" (an artist's fifth painting) or "exhausted" (all hands empty)
+    ender: int                     # seat that played the round-ending card
+    ending_cards: tuple[Card, ...]  # unsold card(s) that ended the round; they count
+    counts: tuple[int, ...]        # paintings per artist this round (board order)
+    ranking: tuple[int, ...]       # ranked artists, first to third at most
+    tiles: tuple[int, ...]         # tile placed this round per artist (30/20/10 or 0)
+    values: tuple[int, ...]        # value of one painting per artist this round
+    sold: tuple[tuple[int, ...], ...]  # per seat: paintings bought this round, per artist
+    payouts: tuple[int, ...]       # money each seat received from the bank
+
+
+def rank_artists(counts: Sequence[int]) -> tuple[int, ...]:
+    """Artists with at least one painting, most first, ties to the leftmost; top three."""
+    # a stable sort keeps board order among equal counts, even with reverse=True
+    ranked = sorted(_ARTIST_IDS, key=counts.__getitem__, reverse=True)[:3]
+    while ranked and not counts[ranked[-1]]:
+        ranked.pop()
+    return tuple(ranked)
+
+
+_ARTIST_IDS = tuple(int(a) for a in ARTISTS)
+
+
+def score_round(
+    round_index: int,
+    counts: Sequence[int],
+    earlier_tiles: Sequence[Sequence[int]],
+    bought: Sequence[Sequence[Card]],
+    ended_by: str,
+    ender: int,
+    ending_cards: Sequence[Card],
+) -> RoundResult:
+    """Score one round.  `earlier_tiles` are the tile rows of the rounds before this one."""
+    ranking = rank_artists(counts)
+    tiles = [0, 0, 0, 0, 0]
+    values = [0, 0, 0, 0, 0]
+    for place, artist in enumerate(ranking):
+        tile = tiles[artist] = RANK_VALUES[place]
+        for row in earlier_tiles:
+            tile += row[artist]
+        values[artist] = tile
+    sold = []
+    payouts = []
+    for cards in bought:
+        per_artist = [0, 0, 0, 0, 0]
+        pay = 0
+        for card in cards:
+            artist = card.artist
+            per_artist[artist] += 1
+            pay += values[artist]
+        sold.append(tuple(per_artist))
+        payouts.append(pay)
+    return RoundResult(
+        round_index, ended_by, ender, tuple(ending_cards), tuple(counts), ranking,
+        tuple(tiles), tuple(values), tuple(sold), tuple(payouts),
+    )

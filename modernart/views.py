@@ -1,0 +1,192 @@
+"""What one player may know: `observation(state, seat)` (RULES.md §8).
+
+An `Observation` holds the seat's own hand and money; everyone's hand size, purchases
+and the public record of every auction (every public bid, every sale, every payment,
+every round's scoring).  It never holds another player's hand or money, a sealed bid
+before the reveal, or the order of the stock.  Bots and clients see nothing else.
+At the end of the game all money is revealed (§7).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .auctions import NO_BID
+from .cards import Card
+from .events import Sale
+from .game import GameState
+from .moves import Action, Move
+from .phase import Phase
+from .rules import RuleOptions
+from .scoring import RoundResult
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One seat's view of the game.  Cards are ids into the deck of `options.deck`."""
+
+    seat: int
+    players: int
+    options: RuleOptions
+    round: int
+    phase: Phase
+    to_move: tuple[int, ...]
+    hand: tuple[Card, ...]
+    money: int
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    counts: tuple[int, ...]
+    tiles: tuple[tuple[int, ...], ...]
+    bought: tuple[tuple[Card, ...], ...]
+    auctioneer: int
+    original: int                   # who played the Double on the table, or -1
+    turn: int                       # seat asked in turn-based steps, or -1
+    lot: tuple[Card, ...]           # cards under the hammer
+    high: int
+    high_seat: int
+    bids: tuple[tuple[int, int], ...]  # public bids of the running auction
+    passed: tuple[int, ...]         # Open: seats that passed since the last bid
+    sealed_done: tuple[int, ...]    # Sealed: seats that have bid (amounts stay secret)
+    price: int                      # Fixed price on offer (FIXED_OFFER)
+    auction_no: int
+    sales: tuple[Sale, ...]
+    results: tuple[RoundResult, ...]
+    offenders: tuple[tuple[int, int, int], ...]  # (seat, auction, fine) of forfeited sealed bids
+    final_money: tuple[int, ...]    # everyone's money, revealed only once the game is over
+    winners: tuple[int, ...]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == Phase.GAME_OVER
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat in self.to_move
+
+    def legal_moves(self, *, amounts: bool = True) -> list[Move]:
+        """This seat's legal moves, computed from what it may see."""
+        return legal_moves_from(self, amounts=amounts)
+
+    def amount_range(self) -> tuple[Action, int, int] | None:
+        """This seat's amount move now (bid, sealed bid or price) as (action, lo, hi)."""
+        return amount_range_from(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        from .serialize import observation_to_dict
+
+        return observation_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Observation":
+        from .serialize import observation_from_dict
+
+        return observation_from_dict(data)
+
+
+def observation(state: GameState, seat: int) -> Observation:
+    """What `seat` may know of `state`."""
+    if not 0 <= seat < state.n:
+        raise ValueError(f"no seat {seat} in a {state.n}-player game")
+    over = state.phase == Phase.GAME_OVER
+    phase = state.phase
+    return Observation(
+        seat=seat,
+        players=state.n,
+        options=state.options,
+        round=state.round,
+        phase=phase,
+        to_move=state.to_move(),
+        hand=tuple(state.hands[seat]),
+        money=state.money[seat],
+        hand_sizes=tuple(len(h) for h in state.hands),
+        stock_size=len(state.stock),
+        counts=tuple(state.counts),
+        tiles=tuple(tuple(row) for row in state.tiles),
+        bought=tuple(tuple(b) for b in state.bought),
+        auctioneer=state.auctioneer,
+        original=state.original,
+        turn=state.turn if phase in (Phase.DOUBLE_OFFER, Phase.ONCE_AROUND, Phase.FIXED_OFFER) else -1,
+        lot=tuple(state.lot),
+        high=state.high if phase in (Phase.OPEN, Phase.ONCE_AROUND) else 0,
+        high_seat=state.high_seat if phase in (Phase.OPEN, Phase.ONCE_AROUND) else -1,
+        bids=tuple(state.bids) if phase in (Phase.OPEN, Phase.ONCE_AROUND, Phase.FIXED_OFFER) else (),
+        passed=tuple(s for s in range(state.n) if state.passed[s]) if phase == Phase.OPEN else (),
+        sealed_done=tuple(s for s in range(state.n) if state.sealed[s] != NO_BID) if phase == Phase.SEALED else (),
+        price=state.price if phase == Phase.FIXED_OFFER else 0,
+        auction_no=state.auction_no,
+        sales=tuple(state.sales),
+        results=tuple(state.results),
+        offenders=tuple(state.offenders),
+        final_money=tuple(state.money) if over else (),
+        winners=state.winners(),
+    )
+
+
+def legal_moves_from(obs: Observation, *, amounts: bool = True) -> list[Move]:
+    """The observing seat's legal moves, from the observation alone."""
+    seat = obs.seat
+    phase = obs.phase
+    moves: list[Move] = []
+    if seat in obs.to_move:
+        if phase == Phase.PLAY_CARD:
+            moves = [Move.play(seat, c) for c in obs.hand]
+        elif phase == Phase.DOUBLE_OFFER:
+            double = obs.lot[0]
+            moves = [Move.add_second(seat, c) for c in obs.hand
+                     if c.artist == double.artist and c.kind != double.kind]
+            moves.append(Move.decline_second(seat))
+        elif phase == Phase.OPEN:
+            if seat != obs.high_seat and seat not in obs.passed:
+                moves.append(Move.pass_(seat))
+            if seat == obs.auctioneer:
+                moves.append(Move.hammer(seat))
+        elif phase == Phase.ONCE_AROUND:
+            moves = [Move.pass_(seat)]
+        elif phase == Phase.FIXED_OFFER:
+            if obs.price <= obs.money:
+                moves.append(Move.accept(seat))
+            moves.append(Move.decline(seat))
+    if amounts:
+        r = amount_range_from(obs)
+        if r is not None:
+            action, lo, hi = r
+            moves.extend(Move.of(seat, action, a) for a in range(lo, hi + 1))
+    return moves
+
+
+def amount_range_from(obs: Observation) -> tuple[Action, int, int] | None:
+    seat, phase, money = obs.seat, obs.phase, obs.money
+    if seat not in obs.to_move:
+        return None
+    if phase == Phase.OPEN:
+        if seat == obs.high_seat or (seat in obs.passed and obs.options.open_pass_is_final):
+            return None
+        return (Action.BID, obs.high + 1, money) if obs.high < money else None
+    if phase == Phase.ONCE_AROUND:
+        return (Action.BID, obs.high + 1, money) if obs.high < money else None
+    if phase == Phase.SEALED:
+        return (Action.SEALED_BID, 0, money)
+    if phase == Phase.FIXED_SET:
+        return (Action.SET_PRICE, 1, money) if money > 0 else (Action.SET_PRICE, 0, 0)
+    return None
+
+
+def public_money(obs: Observation) -> tuple[int, ...]:
+    """Everyone's money, reconstructed from public payments alone.
+
+    Every payment in Modern Art is made openly (§8), so a player with a perfect memory
+    knows all money; bots use this instead of hidden state.
+    """
+    money = [obs.options.start_money] * obs.players
+    for sale in obs.sales:
+        for payer, payee, amount in sale.payments:
+            money[payer] -= amount
+            if payee >= 0:
+                money[payee] += amount
+    for _seat, _auction, fine in obs.offenders:
+        money[_seat] -= fine
+    for result in obs.results:
+        for s, pay in enumerate(result.payouts):
+            money[s] += pay
+    return tuple(money)
