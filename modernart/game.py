@@ -188,6 +188,12 @@ class GameState:
         best = max(self.money)
         return tuple(s for s in range(self.n) if self.money[s] == best)
 
+    def observation(self, seat: int):
+        """What `seat` may know (see `views.Observation`)."""
+        from .views import observation
+
+        return observation(self, seat)
+
     @property
     def stock_size(self) -> int:
         return len(self.stock)

@@ -1,1 +1,5 @@
 """Players that choose moves from an observation: random, medium and hard."""
+
+from .base import Bot, RandomBot, bot_levels, make_bot, register_level
+
+__all__ = ["Bot", "RandomBot", "bot_levels", "make_bot", "register_level"]
