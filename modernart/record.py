@@ -188,16 +188,20 @@ def load_record(text: str) -> GameRecord:
     """Parse a record document or a journal; raises RecordError on anything malformed."""
     if len(text) > MAX_RECORD_BYTES:
         raise RecordError(f"record larger than {MAX_RECORD_BYTES} bytes")
-    stripped = text.lstrip()
-    if stripped.startswith("{") and not stripped.startswith('{"format": "' + JOURNAL_FORMAT):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"corrupt or truncated JSON: {exc}") from None
-        return GameRecord.from_dict(data)
-    from .journal_format import parse_journal
+    first_line = text.lstrip().partition("\n")[0]
+    try:
+        head = json.loads(first_line)
+    except json.JSONDecodeError:
+        head = None
+    if isinstance(head, dict) and head.get("format") == JOURNAL_FORMAT:
+        from .journal_format import parse_journal
 
-    return parse_journal(text)
+        return parse_journal(text)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"corrupt or truncated JSON: {exc}") from None
+    return GameRecord.from_dict(data)
 
 
 def read_record(path: str) -> GameRecord:

@@ -1,0 +1,346 @@
+"""The worked scenarios T1-T13 of RULES.md §11, each played through the engine."""
+
+from __future__ import annotations
+
+import pytest
+
+from modernart.cards import RANK_VALUES
+from modernart.errors import BidOverMoney, BidTooLow, CannotAfford, PriceOutOfRange
+from modernart.events import BANK, RoundEnded
+from modernart.game import GameState
+from modernart.moves import Move
+from modernart.phase import Phase
+from modernart.rules import RuleOptions
+from modernart.scoring import rank_artists, score_round
+
+from .engine_setup import (
+    CP, D, F, KG, LM, O, ONCE, S, Y, A, B, C, D_, K, add, apply_all, play, table, take,
+)
+
+FILLER = [(K, O), (K, S)]  # spare cards so that nobody runs out by accident
+
+
+# ---------------------------------------------------------------- T1, T2: scoring
+
+
+def test_t1_ties_and_cumulative_values_over_four_rounds():
+    rounds = [
+        ([1, 3, 3, 0, 5], (K, Y, CP), {K: 30, Y: 20, CP: 10}),
+        ([5, 2, 4, 4, 0], (LM, CP, KG), {LM: 30, CP: 30, KG: 10, Y: 0, K: 0}),
+        ([4, 5, 1, 1, 4], (Y, LM, K), {Y: 50, LM: 50, K: 40, CP: 0, KG: 0}),
+        ([1, 3, 5, 3, 0], (CP, Y, KG), {CP: 60, Y: 70, KG: 20, LM: 0, K: 0}),
+    ]
+    tiles: list[list[int]] = []
+    holding_after_round3 = None
+    for index, (counts, ranking, values) in enumerate(rounds):
+        bought = [[]]
+        if index == 2:
+            state = GameState(4, seed=0)
+            bought = [[take(state, Y, O), take(state, Y, S), take(state, K, O), take(state, CP, O)]]
+        result = score_round(index, counts, tiles, bought, "fifth", 0, ())
+        assert result.ranking == ranking
+        for artist, value in values.items():
+            assert result.values[artist] == value, (index, artist)
+        assert sorted(t for t in result.tiles if t) == sorted(RANK_VALUES[: len(ranking)])
+        if index == 2:
+            holding_after_round3 = result.payouts[0]
+        tiles.append(list(result.tiles))
+    assert holding_after_round3 == 50 + 50 + 40 + 0
+
+
+def test_t2_fewer_than_three_artists_get_tiles():
+    result = score_round(0, [0, 2, 0, 0, 5], [], [[]], "fifth", 0, ())
+    assert result.ranking == (K, Y)
+    assert result.tiles == (0, 20, 0, 0, 30)
+    result = score_round(0, [0, 0, 0, 0, 5], [], [[]], "fifth", 0, ())
+    assert result.ranking == (K,) and result.tiles == (0, 0, 0, 0, 30)
+    assert rank_artists([0, 0, 0, 0, 0]) == ()
+
+
+# ---------------------------------------------------------------- T3: sealed ties
+
+
+def _sealed(bids: list[int], auctioneer: int) -> GameState:
+    hands = {s: FILLER[:] for s in range(4)}
+    hands[auctioneer] = [(KG, S)] + FILLER
+    state = table(hands=hands, auctioneer=auctioneer)
+    play(state, auctioneer, KG, S)
+    assert state.phase == Phase.SEALED
+    for seat, amount in enumerate(bids):
+        state.apply(Move.sealed_bid(seat, amount))
+    return state
+
+
+def test_t3a_auctioneer_wins_a_tie_it_is_part_of():
+    state = _sealed([20, 20, 10, 20], auctioneer=A)
+    assert state.sales[-1].buyer == A and state.money == [80, 100, 100, 100]
+    assert state.sales[-1].payments == ((A, BANK, 20),)
+
+
+def test_t3b_first_tied_clockwise_from_the_auctioneers_left():
+    state = _sealed([5, 12, 20, 20], auctioneer=A)
+    assert state.sales[-1].buyer == C and state.money == [120, 100, 80, 100]
+
+
+def test_t3c_clockwise_order_wraps_round():
+    state = _sealed([20, 20, 0, 5], auctioneer=C)
+    assert state.sales[-1].buyer == A and state.money == [80, 100, 120, 100]
+
+
+def test_t3d_all_zero_gives_the_painting_free_and_over_money_is_rejected():
+    state = _sealed([0, 0, 0, 0], auctioneer=A)
+    assert state.sales[-1].buyer == A and state.sales[-1].price == 0 and state.money == [100] * 4
+    state = table(hands={A: [(KG, S)] + FILLER}, money=[100, 30, 100, 100])
+    play(state, A, KG, S)
+    with pytest.raises(BidOverMoney):
+        state.apply(Move.sealed_bid(B, 31))
+
+
+# ---------------------------------------------------------------- T4: fixed price
+
+
+def _fixed(price: int) -> GameState:
+    state = table(hands={A: [(Y, F)] + FILLER}, money=[40, 100, 100, 25])
+    play(state, A, Y, F)
+    with pytest.raises(PriceOutOfRange):
+        state.apply(Move.set_price(A, 45))
+    state.apply(Move.set_price(A, price))
+    return state
+
+
+def test_t4_nobody_takes_the_fixed_price_so_the_auctioneer_must_buy():
+    state = _fixed(30)
+    state.apply(Move.decline(B))
+    state.apply(Move.decline(C))
+    with pytest.raises(CannotAfford):
+        state.apply(Move.accept(D_))
+    assert state.legal_moves(D_) == [Move.decline(D_)]
+    state.apply(Move.decline(D_))
+    assert state.money[A] == 10 and state.sales[-1].buyer == A
+    assert state.sales[-1].payments == ((A, BANK, 30),) and state.counts[Y] == 1
+
+
+def test_t4_variant_first_acceptor_buys_and_later_players_are_not_asked():
+    state = _fixed(30)
+    state.apply(Move.decline(B))
+    state.apply(Move.accept(C))
+    assert state.money[A] == 70 and state.money[C] == 70
+    assert state.phase == Phase.PLAY_CARD and state.auctioneer == B
+
+
+# ---------------------------------------------------------------- T5, T6: Double taken over
+
+
+def _double_taken_over_by_c(options: RuleOptions | None = None) -> GameState:
+    state = table(hands={A: [(KG, D)] + FILLER, B: FILLER[:], C: [(KG, ONCE)] + FILLER, D_: FILLER[:]},
+                  options=options)
+    play(state, A, KG, D)
+    assert state.phase == Phase.DOUBLE_OFFER and state.turn == A
+    state.apply(Move.decline_second(A))
+    state.apply(Move.decline_second(B))
+    add(state, C, KG, ONCE)
+    assert state.phase == Phase.ONCE_AROUND and state.auctioneer == C and state.turn == D_
+    return state
+
+
+def test_t5_double_taken_over_pays_the_new_auctioneer_and_skips_turns():
+    state = _double_taken_over_by_c()
+    apply_all(state, [Move.pass_(D_), Move.bid(A, 15), Move.pass_(B), Move.pass_(C)])
+    assert state.money == [85, 100, 115, 100]
+    assert len(state.bought[A]) == 2 and state.counts[KG] == 2
+    assert state.phase == Phase.PLAY_CARD and state.auctioneer == D_  # B's turn is skipped
+
+
+def test_t5_variant_new_auctioneer_right_of_original_gives_the_original_the_next_turn():
+    state = table(hands={A: [(KG, D)] + FILLER, B: FILLER[:], C: FILLER[:], D_: [(KG, ONCE)] + FILLER})
+    play(state, A, KG, D)
+    apply_all(state, [Move.decline_second(A), Move.decline_second(B), Move.decline_second(C)])
+    add(state, D_, KG, ONCE)
+    apply_all(state, [Move.pass_(A), Move.pass_(B), Move.pass_(C), Move.pass_(D_)])
+    assert state.sales[-1].buyer == D_ and state.sales[-1].price == 0
+    assert state.auctioneer == A  # the original auctioneer auctions again at once
+
+
+@pytest.mark.parametrize(
+    "buyer_moves, money",
+    [
+        ([Move.pass_(D_), Move.bid(A, 15), Move.pass_(B), Move.pass_(C)], [85, 100, 108, 100]),  # original buys
+        ([Move.pass_(D_), Move.pass_(A), Move.pass_(B), Move.bid(C, 15)], [107, 100, 85, 100]),  # new buys
+        ([Move.bid(D_, 15), Move.pass_(A), Move.pass_(B), Move.pass_(C)], [107, 100, 108, 85]),  # third party
+    ],
+)
+def test_t6_double_split_with_an_odd_price(buyer_moves, money):
+    state = _double_taken_over_by_c(RuleOptions(double_split=True))
+    apply_all(state, buyer_moves)
+    assert state.money == money
+
+
+def test_t6_nobody_adds_so_the_double_is_free_in_both_rule_sets():
+    for options in (RuleOptions(), RuleOptions(double_split=True)):
+        state = table(hands={s: FILLER[:] for s in range(4)} | {A: [(KG, D)] + FILLER}, options=options)
+        play(state, A, KG, D)
+        apply_all(state, [Move.decline_second(s) for s in (A, B, C, D_)])
+        assert state.sales[-1].buyer == A and state.sales[-1].price == 0 and state.money == [100] * 4
+        assert state.auctioneer == B
+
+
+# ---------------------------------------------------------------- T7: round end through a Double
+
+
+def _ended(state: GameState) -> RoundEnded:
+    ends = [e for e in state.events if isinstance(e, RoundEnded)]
+    assert ends, "the round should have ended"
+    return ends[-1]
+
+
+def test_t7a_double_plus_own_second_card_ends_the_round():
+    state = table(hands={A: [(LM, D), (LM, O)] + FILLER}, counts={LM: 3})
+    play(state, A, LM, D)
+    add(state, A, LM, O)
+    result = _ended(state).result
+    assert result.counts[LM] == 5 and result.ranking[0] == LM and len(result.ending_cards) == 2
+    assert all(not b for b in state.bought) and state.round == 1 and state.auctioneer == B
+
+
+def test_t7b_second_card_from_another_player_ends_the_round():
+    state = table(hands={A: [(LM, D)] + FILLER, C: [(LM, S)] + FILLER}, counts={LM: 3})
+    play(state, A, LM, D)
+    apply_all(state, [Move.decline_second(A), Move.decline_second(B)])
+    add(state, C, LM, S)
+    assert _ended(state).result.counts[LM] == 5 and state.auctioneer == D_
+
+
+def test_t7c_double_as_fifth_card_ends_the_round_without_an_offer():
+    state = table(hands={A: [(LM, D), (LM, O)] + FILLER}, counts={LM: 4})
+    play(state, A, LM, D)
+    assert _ended(state).result.ending_cards[0].kind == D and state.auctioneer == B
+
+
+def test_t7d_double_declined_by_all_is_kept_free_and_the_round_goes_on():
+    state = table(hands={s: FILLER[:] for s in range(4)} | {A: [(LM, D)] + FILLER}, counts={LM: 3})
+    play(state, A, LM, D)
+    apply_all(state, [Move.decline_second(s) for s in (A, B, C, D_)])
+    assert state.counts[LM] == 4 and state.round == 0 and state.auctioneer == B
+    assert state.bought[A][0].artist == LM
+
+
+# ---------------------------------------------------------------- T8, T9: Once-around and Open
+
+
+def _once_around(money=(100, 100, 100, 100)) -> GameState:
+    state = table(hands={A: [(CP, ONCE)] + FILLER}, money=list(money))
+    play(state, A, CP, ONCE)
+    return state
+
+
+def test_t8_once_around_validation():
+    state = _once_around()
+    state.apply(Move.pass_(B))
+    state.apply(Move.bid(C, 10))
+    with pytest.raises(BidTooLow):
+        state.apply(Move.bid(D_, 10))
+    state.apply(Move.bid(D_, 12))
+    state.apply(Move.bid(A, 13))
+    assert state.money[A] == 87 and state.sales[-1].payments == ((A, BANK, 13),)
+    state = _once_around()
+    apply_all(state, [Move.pass_(B), Move.bid(C, 10), Move.bid(D_, 12), Move.pass_(A)])
+    assert state.money[D_] == 88 and state.money[A] == 112
+    state = _once_around(money=(100, 100, 100, 11))
+    apply_all(state, [Move.pass_(B), Move.bid(C, 10)])
+    with pytest.raises(BidOverMoney):
+        state.apply(Move.bid(D_, 12))
+    assert state.amount_range(D_)[1:] == (11, 11)
+    state = _once_around(money=(100, 100, 100, 10))
+    apply_all(state, [Move.pass_(B), Move.bid(C, 10)])
+    assert state.legal_moves(D_) == [Move.pass_(D_)]
+    state = _once_around()
+    apply_all(state, [Move.pass_(s) for s in (B, C, D_, A)])
+    assert state.sales[-1].buyer == A and state.sales[-1].price == 0
+
+
+def _open() -> GameState:
+    state = table(hands={A: [(Y, O)] + FILLER})
+    play(state, A, Y, O)
+    return state
+
+
+def test_t9_open_auction():
+    state = _open()
+    apply_all(state, [Move.pass_(s) for s in (B, C, D_, A)])
+    assert state.sales[-1].buyer == A and state.sales[-1].price == 0
+    state = _open()
+    state.apply(Move.bid(B, 20))
+    with pytest.raises(BidTooLow):
+        state.apply(Move.bid(C, 20))
+    with pytest.raises(BidOverMoney):
+        state.apply(Move.bid(C, 101))
+    state.apply(Move.pass_(C))
+    state.apply(Move.bid(D_, 22))
+    state.apply(Move.bid(C, 24))  # a pass is not binding
+    state.apply(Move.bid(A, 25))
+    apply_all(state, [Move.pass_(B), Move.pass_(C), Move.pass_(D_)])
+    assert state.sales[-1].buyer == A and state.money[A] == 75
+    assert state.sales[-1].payments == ((A, BANK, 25),)
+    assert state.sales[-1].bids == ((B, 20), (D_, 22), (C, 24), (A, 25))
+
+
+# ---------------------------------------------------------------- T10-T13
+
+
+def test_t10_exhaustion_in_round_four():
+    state = table(hands={A: [], B: [(KG, O)], C: [], D_: []}, auctioneer=B,
+                  counts={LM: 2, Y: 4, CP: 4, KG: 1, K: 0})
+    state.round = 3
+    state.tiles = [[0] * 5, [0] * 5, [30, 0, 0, 0, 0]]
+    play(state, B, KG, O)
+    result = _ended(state).result
+    assert result.ended_by == "exhausted" and result.counts == (2, 4, 4, 2, 0)
+    assert result.ranking == (Y, CP, LM) and result.tiles == (10, 30, 20, 0, 0)
+    assert result.values[LM] == 40  # 30 from round 3 + 10 now
+    assert state.is_over() and not any(state.bought)
+
+
+@pytest.mark.parametrize("players, stock", [(3, [40, 22, 4, 4]), (4, [34, 18, 2, 2]), (5, [30, 15, 0, 0])])
+def test_t11_deals_and_stock(players, stock):
+    from modernart.bots.random_bot import random_step
+    import random
+
+    rand = random.Random(players).random
+    state = GameState(players, seed=players)
+    seen = [len(state.stock)]
+    while not state.is_over():
+        before = state.round
+        hands_before = [len(h) for h in state.hands]
+        state.apply(random_step(state, rand))
+        if state.round != before and not state.is_over():
+            seen.append(len(state.stock))
+            deal = RuleOptions().deal_sizes(players)[state.round]
+            assert state.deal_log[-1] and all(len(d) == deal for d in state.deal_log[-1])
+            assert all(len(h) >= deal for h in state.hands)
+            assert sum(map(len, state.hands)) <= sum(hands_before) + players * deal
+    assert seen == stock
+
+
+def test_t11_a_player_who_emptied_the_hand_gets_exactly_the_new_cards():
+    state = table(hands={A: [(K, O)], B: FILLER[:], C: FILLER[:], D_: FILLER[:]}, counts={K: 4})
+    play(state, A, K, O)  # fifth Krypto: A's hand is empty when round 2 is dealt
+    assert state.round == 1 and state.hands[A] == list(state.deal_log[1][A])
+
+
+def test_t12_empty_handed_player_is_skipped_but_still_bids():
+    state = table(3, hands={A: [(Y, ONCE)] + FILLER, B: [], C: [(CP, O)] + FILLER})
+    play(state, A, Y, ONCE)
+    apply_all(state, [Move.pass_(B), Move.pass_(C), Move.pass_(A)])
+    assert state.auctioneer == C  # B is skipped
+    play(state, C, CP, O)
+    state.apply(Move.bid(B, 30))
+    apply_all(state, [Move.pass_(C), Move.pass_(A)])
+    assert state.sales[-1].buyer == B and state.money[B] == 70 and state.money[C] == 130
+
+
+def test_t13_game_end_tie_gives_co_winners():
+    state = table(hands={A: [], B: [(KG, O)], C: [], D_: []}, auctioneer=B, money=[312, 100, 312, 5])
+    state.round = 3
+    state.tiles = [[0] * 5] * 3
+    play(state, B, KG, O)
+    assert state.is_over() and state.winners() == (A, C)
