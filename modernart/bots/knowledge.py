@@ -1,0 +1,94 @@
+"""What a seat knows, derived from its `Observation` alone: the cards it has not seen,
+everyone's money (every payment is public, RULES.md §8), the paintings each seat owns this
+round and the value tiles already on the board.
+
+`Knowledge` is the bots' common starting point; it never looks at a `GameState`.
+"""
+
+from __future__ import annotations
+
+from ..cards import ARTISTS, AuctionType, Card
+from ..game import _deck
+from ..views import Observation, public_money
+
+NARTISTS = len(ARTISTS)
+DOUBLE = AuctionType.DOUBLE
+
+
+def unseen_cards(obs: Observation) -> list[Card]:
+    """Cards this seat has not seen: the deck minus its hand and everything shown on the
+    table (sold lots, round-ending cards, the lot under the hammer).  They are in the
+    other hands or the stock."""
+    seen = set(obs.hand)
+    seen.update(obs.lot)
+    for sale in obs.sales:
+        seen.update(sale.cards)
+    for result in obs.results:
+        seen.update(result.ending_cards)
+    return [c for c in _deck(obs.options.deck_table) if c not in seen]
+
+
+def earlier_tiles(obs: Observation) -> list[int]:
+    """Sum of the value tiles of the rounds already scored, per artist."""
+    prev = [0] * NARTISTS
+    for row in obs.tiles:
+        for a in range(NARTISTS):
+            prev[a] += row[a]
+    return prev
+
+
+class Knowledge:
+    """Numbers a bot reasons with, computed once per observation."""
+
+    __slots__ = (
+        "seat", "n", "round", "counts", "prev", "hand_by_artist", "unseen", "unseen_by_artist",
+        "unseen_plain_by_artist", "others_in_hands", "share", "money", "owned",
+    )
+
+    def __init__(self, obs: Observation) -> None:
+        n = obs.players
+        self.seat = obs.seat
+        self.n = n
+        self.round = obs.round
+        self.counts = list(obs.counts)
+        self.prev = earlier_tiles(obs)
+        hand = [0] * NARTISTS
+        for c in obs.hand:
+            hand[c.artist] += 1
+        self.hand_by_artist = hand
+        unseen = unseen_cards(obs)
+        self.unseen = unseen
+        by_artist = [0] * NARTISTS
+        plain = [0] * NARTISTS
+        for c in unseen:
+            by_artist[c.artist] += 1
+            if c.kind != DOUBLE:
+                plain[c.artist] += 1
+        self.unseen_by_artist = by_artist
+        self.unseen_plain_by_artist = plain
+        others = sum(obs.hand_sizes) - obs.hand_sizes[obs.seat]
+        self.others_in_hands = others
+        #: chance that a given unseen card is in another player's hand (not the stock)
+        self.share = others / len(unseen) if unseen else 0.0
+        self.money = public_money(obs)
+        owned = [[0] * NARTISTS for _ in range(n)]
+        for s, cards in enumerate(obs.bought):
+            row = owned[s]
+            for c in cards:
+                row[c.artist] += 1
+        self.owned = owned
+
+    def supply(self, minus_artist: int = -1, minus: int = 0) -> list[float]:
+        """Expected cards of each artist still in some hand (own hand exactly, the others'
+        share of the unseen cards), optionally after this seat gives up `minus` cards of
+        `minus_artist`."""
+        share = self.share
+        out = [self.hand_by_artist[a] + self.unseen_by_artist[a] * share for a in range(NARTISTS)]
+        if minus_artist >= 0:
+            out[minus_artist] -= minus
+        return out
+
+    def chance_nobody_adds(self, artist: int) -> float:
+        """Chance that no other hand holds a non-Double card of `artist` (a Double offered
+        round the table comes back unanswered)."""
+        return (1.0 - self.share) ** self.unseen_plain_by_artist[artist]

@@ -1,0 +1,75 @@
+"""How much a lot is worth paying for, and what an auctioneer expects to earn from it.
+
+Everything is measured as *relative* money: a seat's own gain minus the average gain of
+the other seats, because only the ranking of the final money matters.  With n seats:
+
+* a bidder who buys a lot of value L at price P from another seat gains L - P, and the
+  auctioneer gains P; compared with letting a third seat buy at that price, buying is
+  better up to P = L, compared with the auctioneer keeping it, up to P = nL/(n+1);
+* an auctioneer who keeps its own lot at P (paying the bank) gains L - P; selling it at P
+  gains P while the buyer gains L - P, so keeping is better up to P = nL/(2n-1).
+
+The constants below sit inside those bounds with a margin for the error in L.
+"""
+
+from __future__ import annotations
+
+from ..cards import AuctionType
+
+#: a bidder's limit as a share of the lot's value (Open, Once-around, accepting a fixed price)
+BIDDER_LIMIT = 0.85
+#: a bidder's sealed bid as a share of its limit (first-price: shade the bid)
+SEALED_SHADE = 0.75
+#: a non-final Once-around bid as a share of the limit (later seats may still outbid)
+ONCE_SHADE = 0.8
+#: the auctioneer's sealed bid as a share of the lot's value (it wins ties)
+AUCTIONEER_SEALED = 0.45
+#: the fixed price as a share of the lot's value
+FIXED_SHARE = 0.6
+#: expected price as a share of the lot's value, by the auction type of the lot
+EXPECTED_PRICE = {
+    AuctionType.OPEN: 0.8,
+    AuctionType.ONCE_AROUND: 0.7,
+    AuctionType.SEALED: 0.7,
+    AuctionType.FIXED_PRICE: 0.65,
+    AuctionType.DOUBLE: 0.7,
+}
+
+
+def bidder_limit(lot_value: float) -> float:
+    return BIDDER_LIMIT * lot_value
+
+
+def auctioneer_limit(lot_value: float, n: int) -> float:
+    """Most an auctioneer should pay the bank for its own lot."""
+    return lot_value * n / (2 * n - 1)
+
+
+def sale_gain(lot_value: float, kind: AuctionType, n: int) -> float:
+    """Relative money an auctioneer expects from putting up a lot of this value and type."""
+    tau = EXPECTED_PRICE[kind]
+    return lot_value * (tau - (1.0 - tau) / (n - 1))
+
+
+def fixed_price(lot_value: float, money: int) -> int:
+    """The price to announce (1..money; 0 only when holding nothing, RULES.md §12.4)."""
+    if money <= 0:
+        return 0
+    return max(1, min(money, round(FIXED_SHARE * lot_value)))
+
+
+def open_raise(high: int, limit: int) -> int:
+    """Next bid in an Open auction: open at about a third of the limit, then raise in
+    steps a person would use (1, 2 or 5 depending on the price), never above `limit`.
+    Returns 0 when the limit does not beat the high bid."""
+    if limit <= high:
+        return 0
+    if high == 0:
+        return max(1, min(limit, round(limit * 0.35)))
+    step = 1 if high < 10 else 2 if high < 30 else 5
+    return min(limit, high + step)
+
+
+def hand_card_worth(round_index: int) -> float:
+    """Relative money a card kept in hand is worth (a later auction of one's own)."""
+    return 8.0 if round_index < 3 else 4.0
