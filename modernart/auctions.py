@@ -1,8 +1,9 @@
 """The auctions, move by move (RULES.md §3-§6): one handler per action, each checking every
 rule before it changes anything.
 
-Handlers take (state, seat, arg).  They are module functions rather than methods so the
-hot path of self-play is a single table lookup; `GameState.apply` is their only caller.
+Handlers take (state, seat, arg) with `seat` a valid seat and `arg` a plain int, both
+checked by `GameState.apply`, their only caller.  They are module functions rather than
+methods so that the hot path of self-play is one table lookup.
 """
 
 from __future__ import annotations
@@ -56,39 +57,36 @@ def _wrong_phase(state: GameState, what: str) -> WrongPhase:
     return WrongPhase(f"cannot {what} now: {_PHASE_WORDS.get(state.phase, 'the game is over')}")
 
 
-def _card(state: GameState, arg: object) -> Card:
-    if (type(arg) is int or type(arg) is Card) and 0 <= arg < len(state.deck):  # type: ignore[operator]
-        return state.deck[arg]  # type: ignore[index]
-    raise MalformedMove(f"no card with id {arg!r}")
-
-
-def _amount(arg: object) -> int:
-    if type(arg) is not int:
-        raise MalformedMove(f"an amount must be an integer, got {arg!r}")
-    return arg
+def _take_from_hand(state: GameState, seat: int, arg: int) -> Card:
+    deck = state.deck
+    if not 0 <= arg < len(deck):
+        raise MalformedMove(f"no card with id {arg}")
+    card = deck[arg]
+    try:
+        state.hands[seat].remove(card)
+    except ValueError:
+        raise CardNotInHand(f"seat {seat} does not hold {card!r}") from None
+    return card
 
 
 # ---------------------------------------------------------------------- putting cards up
 
 
-def play_card(state: GameState, seat: int, arg: object) -> None:
+def play_card(state: GameState, seat: int, arg: int) -> None:
     if state.phase != PLAY_CARD:
         raise _wrong_phase(state, "put up a card")
     if seat != state.auctioneer:
         raise NotYourTurn(f"seat {seat} cannot put up a card: it is seat {state.auctioneer}'s turn")
-    card = _card(state, arg)
-    hand = state.hands[seat]
-    if card not in hand:
-        raise CardNotInHand(f"seat {seat} does not hold {card!r}")
-    hand.remove(card)
+    card = _take_from_hand(state, seat, arg)
     state.auction_no += 1
     state.lot = [card]
     state.original = -1
     counts = state.counts
-    counts[card.artist] += 1
-    if counts[card.artist] == 5:
+    artist = card.artist
+    counts[artist] += 1
+    if counts[artist] == 5:
         state.end_round(seat, "fifth", (card,))
-    elif _all_hands_empty(state):
+    elif not any(state.hands):
         state.end_round(seat, "exhausted", (card,))
     elif card.kind == DOUBLE:
         state.original = seat
@@ -99,31 +97,28 @@ def play_card(state: GameState, seat: int, arg: object) -> None:
         _start_auction(state, seat, card.kind)
 
 
-def add_second(state: GameState, seat: int, arg: object) -> None:
+def add_second(state: GameState, seat: int, arg: int) -> None:
     if state.phase != DOUBLE_OFFER:
         raise _wrong_phase(state, "add a second card")
     if seat != state.turn:
         raise NotYourTurn(f"seat {seat} cannot add a card: the Double is offered to seat {state.turn}")
-    card = _card(state, arg)
+    deck = state.deck
     double = state.lot[0]
-    if card.artist != double.artist or card.kind == DOUBLE:
-        raise SecondCardMismatch(f"{card!r} cannot join {double!r}")
-    hand = state.hands[seat]
-    if card not in hand:
-        raise CardNotInHand(f"seat {seat} does not hold {card!r}")
-    hand.remove(card)
+    if 0 <= arg < len(deck) and (deck[arg].artist != double.artist or deck[arg].kind == DOUBLE):
+        raise SecondCardMismatch(f"{deck[arg]!r} cannot join {double!r}")
+    card = _take_from_hand(state, seat, arg)
     state.lot.append(card)
     counts = state.counts
     counts[card.artist] += 1
     if counts[card.artist] == 5:
         state.end_round(seat, "fifth", tuple(state.lot))
-    elif _all_hands_empty(state):
+    elif not any(state.hands):
         state.end_round(seat, "exhausted", tuple(state.lot))
     else:
         _start_auction(state, seat, card.kind)
 
 
-def decline_second(state: GameState, seat: int, arg: object) -> None:
+def decline_second(state: GameState, seat: int, arg: int) -> None:
     if state.phase != DOUBLE_OFFER:
         raise _wrong_phase(state, "decline a Double")
     if seat != state.turn:
@@ -155,10 +150,6 @@ def _next_holder(state: GameState, seat: int) -> int:
             return s
         s = (s + 1) % n
     return -1
-
-
-def _all_hands_empty(state: GameState) -> bool:
-    return not any(state.hands)
 
 
 def _start_auction(state: GameState, auctioneer: int, kind: AuctionType) -> None:
@@ -194,8 +185,8 @@ def open_can_act(state: GameState, seat: int) -> bool:
     return True
 
 
-def bid(state: GameState, seat: int, arg: object) -> None:
-    amount = _amount(arg)
+def bid(state: GameState, seat: int, arg: int) -> None:
+    amount = arg
     phase = state.phase
     if phase == OPEN:
         if seat == state.high_seat:
@@ -222,7 +213,7 @@ def bid(state: GameState, seat: int, arg: object) -> None:
         _once_around_next(state)
 
 
-def pass_(state: GameState, seat: int, arg: object) -> None:
+def pass_(state: GameState, seat: int, arg: int) -> None:
     phase = state.phase
     if phase == OPEN:
         if seat == state.high_seat:
@@ -242,7 +233,7 @@ def pass_(state: GameState, seat: int, arg: object) -> None:
         raise _wrong_phase(state, "pass")
 
 
-def hammer(state: GameState, seat: int, arg: object) -> None:
+def hammer(state: GameState, seat: int, arg: int) -> None:
     if state.phase != OPEN:
         raise _wrong_phase(state, "hammer")
     if seat != state.auctioneer:
@@ -267,8 +258,8 @@ def _once_around_next(state: GameState) -> None:
 # ---------------------------------------------------------------------- Sealed
 
 
-def sealed_bid(state: GameState, seat: int, arg: object) -> None:
-    amount = _amount(arg)
+def sealed_bid(state: GameState, seat: int, arg: int) -> None:
+    amount = arg
     if state.phase != SEALED:
         raise _wrong_phase(state, "make a sealed bid")
     if state.sealed[seat] != NO_BID:
@@ -281,7 +272,7 @@ def sealed_bid(state: GameState, seat: int, arg: object) -> None:
     _sealed_maybe_resolve(state)
 
 
-def sealed_forfeit(state: GameState, seat: int, arg: object) -> None:
+def sealed_forfeit(state: GameState, seat: int, arg: int) -> None:
     if state.phase != SEALED:
         raise _wrong_phase(state, "forfeit a sealed bid")
     if state.sealed[seat] != NO_BID:
@@ -326,8 +317,8 @@ def _sealed_maybe_resolve(state: GameState) -> None:
 # ---------------------------------------------------------------------- Fixed price
 
 
-def set_price(state: GameState, seat: int, arg: object) -> None:
-    price = _amount(arg)
+def set_price(state: GameState, seat: int, arg: int) -> None:
+    price = arg
     if state.phase != FIXED_SET:
         raise _wrong_phase(state, "set a price")
     if seat != state.auctioneer:
@@ -341,7 +332,7 @@ def set_price(state: GameState, seat: int, arg: object) -> None:
     state.turn = (seat + 1) % state.n
 
 
-def accept(state: GameState, seat: int, arg: object) -> None:
+def accept(state: GameState, seat: int, arg: int) -> None:
     if state.phase != FIXED_OFFER:
         raise _wrong_phase(state, "accept a price")
     if seat != state.turn:
@@ -351,7 +342,7 @@ def accept(state: GameState, seat: int, arg: object) -> None:
     _sell(state, seat, state.price)
 
 
-def decline(state: GameState, seat: int, arg: object) -> None:
+def decline(state: GameState, seat: int, arg: int) -> None:
     if state.phase != FIXED_OFFER:
         raise _wrong_phase(state, "decline a price")
     if seat != state.turn:

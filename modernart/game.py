@@ -227,6 +227,10 @@ class GameState:
         handler = _HANDLERS.get(action)
         if handler is None:
             raise MalformedMove(f"unknown action {action!r}")
+        if type(arg) is not int:
+            if type(arg) is not Card:  # bool, float, str...: never a card id or an amount
+                raise MalformedMove(f"a move's argument is an integer, got {arg!r}")
+            arg = int(arg)
         events = self.events
         if events is None:
             handler(self, seat, arg)
@@ -277,7 +281,8 @@ class GameState:
         other.deal_log = self.deal_log[:]
         return other
 
-    __copy__ = clone
+    def __copy__(self) -> "GameState":
+        return self.clone()
 
     # ------------------------------------------------------------------ round flow (used by auctions.py)
 
