@@ -7,25 +7,12 @@ round and the value tiles already on the board.
 
 from __future__ import annotations
 
-from ..cards import ARTISTS, AuctionType, Card
-from ..game import _deck
+from ..cards import ARTISTS, AuctionType
+from ..determinize import unseen_cards
 from ..views import Observation, public_money
 
 NARTISTS = len(ARTISTS)
 DOUBLE = AuctionType.DOUBLE
-
-
-def unseen_cards(obs: Observation) -> list[Card]:
-    """Cards this seat has not seen: the deck minus its hand and everything shown on the
-    table (sold lots, round-ending cards, the lot under the hammer).  They are in the
-    other hands or the stock."""
-    seen = set(obs.hand)
-    seen.update(obs.lot)
-    for sale in obs.sales:
-        seen.update(sale.cards)
-    for result in obs.results:
-        seen.update(result.ending_cards)
-    return [c for c in _deck(obs.options.deck_table) if c not in seen]
 
 
 def earlier_tiles(obs: Observation) -> list[int]:

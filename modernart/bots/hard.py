@@ -1,0 +1,243 @@
+"""The hard bot: determinized Monte Carlo search within a time budget per decision.
+
+For each decision it lists a handful of candidate moves (the cards worth putting up, a
+spread of bids, prices or limits around the medium bot's choice, which always comes
+first), then until the budget runs out: samples a full game consistent with its
+observation (`modernart.determinize`), plays every candidate on a copy of that sample
+and rolls the game out to the end of the round with fast medium-like play
+(`rollout.py`), scoring its money against the others'.  All candidates see the same
+samples and the same rollout dice, so their differences are measured, not drowned in
+the luck of the deal; candidates clearly behind the leader are dropped as it goes.
+In an Open auction it searches once for its limit, then raises in steps up to it.
+
+The clock is checked before every rollout and a decision returns no later than its
+budget (less a safety margin).  The search owns nothing the observation does not show.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import random
+import time
+from typing import NamedTuple
+
+from ..determinize import determinize, unseen_cards
+from ..game import GameState
+from ..moves import Action, Move
+from ..phase import Phase
+from ..views import Observation
+from . import pricing
+from .base import register_level
+from .medium import DOUBLE, MediumBot, Situation
+from .rollout import RolloutPolicy
+
+DEFAULT_BUDGET = 1.0
+
+
+class Candidate(NamedTuple):
+    move: Move | None     # applied to the sampled state first (None: nothing yet)
+    limit: int | None     # this seat's limit in the running auction, for the rollout
+
+
+class HardBot(MediumBot):
+    """Search bot; `budget` is the most seconds one decision may take."""
+
+    level = "hard"
+
+    def __init__(self, seed: int | None = None, budget: float = DEFAULT_BUDGET, max_candidates: int = 7) -> None:
+        super().__init__(seed)
+        if not budget > 0:
+            raise ValueError("budget must be positive")
+        self.budget = float(budget)
+        self.max_candidates = max_candidates
+        self._open_limits: dict[int, int] = {}  # auction number -> limit found by the search
+        self.last_rollouts = 0
+
+    def choose(self, obs: Observation) -> Move | None:
+        start = time.perf_counter()
+        if obs.seat not in obs.to_move:
+            return None
+        deadline = start + self.budget - min(0.03, 0.15 * self.budget)
+        phase = obs.phase
+        if phase == Phase.OPEN:
+            return self._open_move(obs, deadline)
+        fallback = super().choose(obs)
+        sit = Situation(obs)
+        cands = self._candidates(obs, sit, fallback)
+        if len(cands) <= 1:
+            return fallback
+        best = self._search(obs, sit, cands, deadline)
+        return cands[best].move
+
+    # ------------------------------------------------------------------ candidates
+
+    def _candidates(self, obs: Observation, sit: Situation, fallback: Move | None) -> list[Candidate]:
+        seat, phase, money = obs.seat, obs.phase, obs.money
+        moves: list[Move] = [fallback] if fallback is not None else []
+        value = sit.lot_value()
+        if phase == Phase.PLAY_CARD:
+            ranked: list[tuple[float, Move]] = []
+            seen: set[tuple[int, int]] = set()
+            for card in sorted(obs.hand):
+                if (card.artist, card.kind) in seen:
+                    continue
+                seen.add((card.artist, card.kind))
+                if card.kind == DOUBLE:
+                    gain = max(sit.best_second(card.artist, 1)[0], sit.double_alone_gain(card.artist, 1)) \
+                        if sit.k.counts[card.artist] + 1 < 5 else sit.ending_gain(card.artist, 1)
+                else:
+                    gain = sit.play_gain(card.artist, 1, 1, card.kind, 1)
+                ranked.append((gain, Move.play(seat, card)))
+            ranked.sort(key=lambda g: -g[0])
+            moves += [m for _, m in ranked[: self.max_candidates]]
+        elif phase == Phase.DOUBLE_OFFER:
+            kinds = set()
+            for card in sorted(obs.hand):
+                if card.artist == obs.lot[0].artist and card.kind != DOUBLE and card.kind not in kinds:
+                    kinds.add(card.kind)
+                    moves.append(Move.add_second(seat, card))
+            moves.append(Move.decline_second(seat))
+        elif phase == Phase.ONCE_AROUND:
+            moves.append(Move.pass_(seat))
+            for amount in [obs.high + 1] + [round(f * value) for f in (0.4, 0.55, 0.7, 0.85, 1.0)]:
+                if obs.high < amount <= money:
+                    moves.append(Move.bid(seat, amount))
+        elif phase == Phase.SEALED:
+            for f in (0.0, 0.2, 0.35, 0.5, 0.65, 0.8, 0.95):
+                moves.append(Move.sealed_bid(seat, min(money, round(f * value))))
+        elif phase == Phase.FIXED_SET:
+            for f in (0.3, 0.45, 0.6, 0.75, 0.9, 1.1):
+                moves.append(Move.set_price(seat, pricing.fixed_price(f / pricing.FIXED_SHARE * value, money)))
+        elif phase == Phase.FIXED_OFFER:
+            moves += [Move.accept(seat), Move.decline(seat)] if obs.price <= money else [Move.decline(seat)]
+        unique: list[Candidate] = []
+        for m in moves:
+            if all(c.move != m for c in unique):
+                unique.append(Candidate(m, None))
+        return unique
+
+    def _open_move(self, obs: Observation, deadline: float) -> Move | None:
+        seat = obs.seat
+        if seat == obs.high_seat:
+            return None
+        limit = self._open_limits.get(obs.auction_no)
+        if limit is None:
+            sit = Situation(obs)
+            medium_limit = self._limit_for(obs, sit)
+            value = sit.lot_value()
+            limits = [medium_limit] + [min(obs.money, round(f * value)) for f in (0.0, 0.5, 0.7, 0.85, 1.0, 1.15)]
+            cands: list[Candidate] = []
+            for x in limits:
+                x = x if x > obs.high else 0
+                if all(c.limit != x for c in cands):
+                    cands.append(Candidate(None, x))
+            limit = cands[self._search(obs, sit, cands, deadline)].limit if len(cands) > 1 else cands[0].limit
+            self._open_limits = {obs.auction_no: limit or 0}
+        self._limit = limit or 0
+        amount = pricing.open_raise(obs.high, self._limit)
+        if amount:
+            return Move.bid(seat, amount)
+        return Move.pass_(seat) if seat not in obs.passed else None
+
+    # ------------------------------------------------------------------ search
+
+    def _search(self, obs: Observation, sit: Situation, cands: list[Candidate], deadline: float) -> int:
+        """Index of the candidate with the best mean rollout score (0 if time is too short)."""
+        seat = obs.seat
+        rng = self.rng
+        unseen = unseen_cards(obs)
+        lot_value = sit.lot_value()
+        spread = pricing.BIDDER_LIMIT * pricing.SEALED_SHADE
+
+        def sealed_guess(state: GameState, s: int) -> int:
+            return int(lot_value * spread * (0.8 + 0.4 * rng.random()))
+
+        active = list(range(len(cands)))
+        scores: list[list[float]] = [[] for _ in cands]
+        slowest = 0.0
+        passes = 0
+        gc_was_enabled = gc.isenabled()
+        gc.disable()  # a collection in the middle of a rollout could overrun the budget
+        try:
+            while len(active) > 1:
+                if time.perf_counter() + slowest * (len(active) + 2) > deadline:
+                    break
+                world = determinize(obs, rng, unseen=unseen, sealed_guess=sealed_guess)
+                dice = rng.getrandbits(48)
+                results = []
+                for i in active:
+                    t0 = time.perf_counter()
+                    if t0 + 2.0 * slowest > deadline:
+                        break
+                    results.append(self._rollout(world, seat, cands[i], dice))
+                    slowest = max(slowest, time.perf_counter() - t0)
+                if len(results) < len(active):
+                    break  # an unfinished pass would compare candidates on different samples
+                for i, r in zip(active, results):
+                    scores[i].append(r)
+                passes += 1
+                if passes >= 6 and passes % 3 == 0:
+                    active = _prune(active, scores)
+        finally:
+            if gc_was_enabled:
+                gc.enable()
+        self.last_rollouts = sum(map(len, scores))
+        if passes == 0:
+            return 0
+        means = {i: sum(scores[i][:passes]) / passes for i in active}
+        # the medium bot's move (candidate 0) wins ties and near-ties
+        return max(active, key=lambda i: means[i] + (0.01 if i == 0 else 0.0))
+
+    def _rollout(self, world: GameState, seat: int, cand: Candidate, dice: int) -> float:
+        state = world.clone()
+        limits = {(seat, state.auction_no): cand.limit} if cand.limit is not None else None
+        policy = RolloutPolicy(random.Random(dice), limits=limits)
+        if cand.move is not None:
+            state.apply(cand.move)
+        start_round = world.round
+        policy.run(state, start_round)
+        return score(state, seat)
+
+
+def _prune(active: list[int], scores: list[list[float]]) -> list[int]:
+    """Drop candidates whose paired difference from the leader is clearly negative."""
+    k = len(scores[active[0]])
+    means = {i: sum(scores[i]) / k for i in active}
+    leader = max(active, key=means.__getitem__)
+    keep = []
+    for i in active:
+        if i == leader:
+            keep.append(i)
+            continue
+        diffs = [a - b for a, b in zip(scores[i], scores[leader])]
+        mean = sum(diffs) / k
+        var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
+        if mean + 2.0 * math.sqrt(var / k) >= 0:
+            keep.append(i)
+    if 0 in active and 0 not in keep and len(keep) < 2:
+        keep.append(0)
+    return sorted(keep)
+
+
+def score(state: GameState, seat: int) -> float:
+    """How good the end of a rollout is for `seat`: money against the others' (and hand
+    cards, which are future auctions, when rounds remain)."""
+    money = state.money
+    n = state.n
+    others = [money[s] for s in range(n) if s != seat]
+    if state.phase == Phase.GAME_OVER:
+        margin = money[seat] - max(others)
+        return max(-40.0, min(40.0, margin)) + (10.0 if margin >= 0 else 0.0)
+    rel = money[seat] - sum(others) / (n - 1)
+    hands = state.hands
+    mine = len(hands[seat])
+    rest = (sum(len(h) for h in hands) - mine) / (n - 1)
+    return rel + pricing.hand_card_worth(state.round) * (mine - rest)
+
+
+def _factory(seed: int | None = None, budget: float = DEFAULT_BUDGET, **options) -> HardBot:
+    return HardBot(seed=seed, budget=budget, **options)
+
+
+register_level("hard", _factory)

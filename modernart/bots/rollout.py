@@ -1,0 +1,201 @@
+"""Fast medium-like play on a full `GameState`, for the rollouts of the search bot.
+
+The state a rollout runs on is a determinization (see `modernart/determinize.py`): the
+searching seat's own knowledge plus sampled hands, so reading its hands is fair.  Every
+seat plays by the medium bot's pricing rules with values from `valuation.artist_values`
+(recomputed once per card played), with a little noise on each limit to stand for the
+different views of different players.  An Open auction is settled in one go: the seat
+with the highest limit bids just above the second-highest limit and the others pass,
+which is where the medium bot's stepwise raising ends up.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..auctions import NO_BID
+from ..cards import AuctionType
+from ..game import GameState
+from ..moves import Action, Move
+from ..phase import Phase
+from . import pricing
+from .valuation import artist_values, final_values
+
+_PLAY, _DOUBLE_OFFER, _OPEN, _ONCE, _SEALED, _FSET, _FOFFER, _OVER = (
+    Phase.PLAY_CARD, Phase.DOUBLE_OFFER, Phase.OPEN, Phase.ONCE_AROUND, Phase.SEALED,
+    Phase.FIXED_SET, Phase.FIXED_OFFER, Phase.GAME_OVER,
+)
+_DOUBLE = AuctionType.DOUBLE
+_of = Move.of
+_BID, _PASS, _ADD, _DECLINE2, _PLAYC = Action.BID, Action.PASS, Action.ADD_SECOND, Action.DECLINE_SECOND, Action.PLAY
+_SBID, _PRICE, _ACCEPT, _DECLINE = Action.SEALED_BID, Action.SET_PRICE, Action.ACCEPT, Action.DECLINE
+_TAU = {k: pricing.EXPECTED_PRICE[k] for k in AuctionType}
+_BL, _SS, _OS, _AS = pricing.BIDDER_LIMIT, pricing.SEALED_SHADE, pricing.ONCE_SHADE, pricing.AUCTIONEER_SEALED
+
+
+class RolloutPolicy:
+    """Plays every seat of a state quickly.  `limits` fixes one seat's limit in one
+    auction: {(seat, auction_no): limit}, which is how the search tries out limits."""
+
+    __slots__ = ("rng", "noise", "limits", "_values", "_key", "_prev", "_prev_round")
+
+    def __init__(self, rng: random.Random, noise: float = 0.15, limits: dict[tuple[int, int], int] | None = None) -> None:
+        self.rng = rng
+        self.noise = noise
+        self.limits = limits or {}
+        self._values: list[float] = []
+        self._key = -1
+        self._prev: list[int] = [0] * 5
+        self._prev_round = -1
+
+    # ------------------------------------------------------------------ values
+
+    def values(self, state: GameState) -> list[float]:
+        key = state.round * 100 + sum(state.counts)
+        if key != self._key:
+            if state.round != self._prev_round:
+                prev = [0] * 5
+                for row in state.tiles:
+                    for a in range(5):
+                        prev[a] += row[a]
+                self._prev, self._prev_round = prev, state.round
+            supply = [0] * 5
+            for hand in state.hands:
+                for c in hand:
+                    supply[c.artist] += 1
+            self._values = artist_values(state.counts, self._prev, supply, quick=True)
+            self._key = key
+        return self._values
+
+    def lot_value(self, state: GameState) -> float:
+        v = self.values(state)
+        return sum(v[c.artist] for c in state.lot)
+
+    def limit(self, state: GameState, seat: int, value: float) -> int:
+        fixed = self.limits.get((seat, state.auction_no))
+        if fixed is not None:
+            return fixed
+        if seat == state.auctioneer:
+            limit = pricing.auctioneer_limit(value, state.n)
+        else:
+            limit = _BL * value
+        limit *= 1.0 + self.noise * (2.0 * self.rng.random() - 1.0)
+        return min(state.money[seat], int(limit))
+
+    # ------------------------------------------------------------------ playing
+
+    def run(self, state: GameState, until_round: int | None = None) -> None:
+        """Play until the round `until_round` is scored (None: until the game ends)."""
+        stop = 99 if until_round is None else until_round
+        while state.phase != _OVER and state.round <= stop:
+            self.step(state)
+
+    def step(self, state: GameState) -> None:
+        """Make the next move (in an Open auction: all the moves that settle it)."""
+        phase = state.phase
+        apply = state.apply
+        if phase == _PLAY:
+            apply(_of(state.auctioneer, _PLAYC, self.pick_card(state, state.auctioneer)))
+        elif phase == _DOUBLE_OFFER:
+            seat = state.turn
+            double = state.lot[0]
+            for c in state.hands[seat]:
+                if c.artist == double.artist and c.kind != _DOUBLE:
+                    apply(_of(seat, _ADD, c))
+                    return
+            apply(_of(seat, _DECLINE2))
+        elif phase == _OPEN:
+            self.settle_open(state)
+        elif phase == _ONCE:
+            seat = state.turn
+            limit = self.limit(state, seat, self.lot_value(state))
+            high = state.high
+            if limit <= high:
+                apply(_of(seat, _PASS))
+            elif seat == state.auctioneer:
+                apply(_of(seat, _BID, high + 1))
+            else:
+                apply(_of(seat, _BID, max(high + 1, min(limit, int(limit * _OS)))))
+        elif phase == _SEALED:
+            value = self.lot_value(state)
+            sealed = state.sealed
+            auctioneer = state.auctioneer
+            for seat in range(state.n):
+                if sealed[seat] == NO_BID:
+                    fixed = self.limits.get((seat, state.auction_no))
+                    if fixed is not None:
+                        amount = fixed
+                    elif seat == auctioneer:
+                        amount = int(value * _AS * (1.0 + self.noise * (2.0 * self.rng.random() - 1.0)))
+                    else:
+                        amount = int(self.limit(state, seat, value) * _SS)
+                    apply(_of(seat, _SBID, max(0, min(state.money[seat], amount))))
+        elif phase == _FSET:
+            seat = state.auctioneer
+            fixed = self.limits.get((seat, state.auction_no))
+            price = fixed if fixed is not None else pricing.fixed_price(
+                self.lot_value(state) * (1.0 + self.noise * (2.0 * self.rng.random() - 1.0)), state.money[seat])
+            apply(_of(seat, _PRICE, price))
+        elif phase == _FOFFER:
+            seat = state.turn
+            ok = state.price <= state.money[seat] and state.price <= self.limit(state, seat, self.lot_value(state))
+            apply(_of(seat, _ACCEPT if ok else _DECLINE))
+
+    def settle_open(self, state: GameState) -> None:
+        value = self.lot_value(state)
+        n = state.n
+        high, high_seat = state.high, state.high_seat
+        limits = [self.limit(state, s, value) if s != high_seat else high for s in range(n)]
+        order = sorted(range(n), key=limits.__getitem__, reverse=True)
+        winner, second = order[0], limits[order[1]]
+        apply = state.apply
+        if winner != high_seat and limits[winner] > high:
+            apply(_of(winner, _BID, min(limits[winner], max(high + 1, second + 1))))
+        auction = state.auction_no
+        passed = state.passed
+        for s in range(n):
+            if state.phase != _OPEN or state.auction_no != auction:
+                return
+            if s != state.high_seat and not passed[s]:
+                apply(_of(s, _PASS))
+        if state.phase == _OPEN and state.auction_no == auction:
+            apply(_of(state.auctioneer, Action.HAMMER))
+
+    def pick_card(self, state: GameState, seat: int) -> int:
+        """The card a medium-like player puts up: the best expected sale, or a fifth card
+        that ends the round in its favour."""
+        v = self.values(state)
+        n = state.n
+        hand = state.hands[seat]
+        counts = state.counts
+        owned = state.bought
+        rand = self.rng.random
+        best, best_card = -1e9, hand[0]
+        keep = pricing.hand_card_worth(state.round)
+        for c in hand:
+            a = c.artist
+            if counts[a] + 1 >= 5:
+                score = self._ending_gain(state, seat, a, v)
+            elif c.kind == _DOUBLE:
+                if any(o.artist == a and o.kind != _DOUBLE for o in hand):
+                    score = 2.0 * 0.7 * v[a] - keep
+                else:
+                    score = 0.3 * v[a]
+            else:
+                mine = sum(1 for o in owned[seat] if o.artist == a)
+                score = _TAU[c.kind] * v[a] + 0.15 * v[a] * mine * (n - 1) / n
+            score += rand() * 2.0
+            if score > best:
+                best, best_card = score, c
+        return best_card
+
+    def _ending_gain(self, state: GameState, seat: int, artist: int, v: list[float]) -> float:
+        counts = state.counts[:]
+        counts[artist] += 1
+        final = final_values(counts, self._prev)
+        n = state.n
+        gain = 0.0
+        for s in range(n):
+            delta = sum(final[c.artist] - v[c.artist] for c in state.bought[s])
+            gain += delta if s == seat else -delta / (n - 1)
+        return gain

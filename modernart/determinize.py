@@ -1,0 +1,142 @@
+"""A full `GameState` consistent with one seat's observation, for search bots.
+
+The hidden parts of a game are the other hands, the order of the stock and the sealed
+bids not yet revealed.  `determinize` deals the cards the seat has not seen at random to
+the other hands (their sizes are public) and the stock, takes everyone's money from the
+public payments, copies the public state of the running auction, and fills in unrevealed
+sealed bids with a caller-supplied guess.  The result's `observation(seat)` equals the
+observation it was built from, so a search on it never uses what the seat may not know.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from .auctions import NO_BID
+from .cards import AuctionType, Card
+from .game import GameState, _deck
+from .phase import Phase
+from .views import Observation, public_money
+
+#: Guess of a sealed bid already made by `seat` (never above its money): (state, seat) -> amount
+SealedGuess = Callable[[GameState, int], int]
+
+_KIND_OF_PHASE = {
+    Phase.OPEN: AuctionType.OPEN,
+    Phase.ONCE_AROUND: AuctionType.ONCE_AROUND,
+    Phase.SEALED: AuctionType.SEALED,
+    Phase.FIXED_SET: AuctionType.FIXED_PRICE,
+    Phase.FIXED_OFFER: AuctionType.FIXED_PRICE,
+}
+
+
+def unseen_cards(obs: Observation) -> list[Card]:
+    """Cards the seat has not seen, in deck order: the deck minus its hand and everything
+    shown on the table (sold lots, round-ending cards, the lot under the hammer).  They
+    are in the other hands or the stock."""
+    seen = set(obs.hand)
+    seen.update(obs.lot)
+    for sale in obs.sales:
+        seen.update(sale.cards)
+    for result in obs.results:
+        seen.update(result.ending_cards)
+    return [c for c in _deck(obs.options.deck_table) if c not in seen]
+
+
+def _first_auctioneer(obs: Observation) -> int:
+    """Who started the game, as far as the public record shows."""
+    if obs.sales:
+        first = obs.sales[0]
+        return first.original if first.original >= 0 else first.auctioneer
+    if obs.results:
+        return obs.results[0].ender
+    return obs.original if obs.original >= 0 else obs.auctioneer
+
+
+def _guess_sealed(rng: random.Random) -> SealedGuess:
+    def guess(state: GameState, seat: int) -> int:
+        return rng.randint(0, state.money[seat] // 4)
+    return guess
+
+
+def determinize(
+    obs: Observation,
+    rng: random.Random,
+    *,
+    unseen: list[Card] | None = None,
+    sealed_guess: SealedGuess | None = None,
+    own_sealed: int | None = None,
+) -> GameState:
+    """A random `GameState` that `obs.seat` cannot tell apart from the real one.
+
+    `unseen` may pass `unseen_cards(obs)` when sampling many states from one observation.
+    Sealed bids already made by other seats (and by this seat, unless `own_sealed` is
+    given) come from `sealed_guess` (default: up to a quarter of the bidder's money).
+    """
+    if obs.phase == Phase.GAME_OVER:
+        raise ValueError("the game is over: there is nothing hidden left to sample")
+    n, seat = obs.players, obs.seat
+    cards = list(unseen_cards(obs) if unseen is None else unseen)
+    rng.shuffle(cards)
+    hands: list[list[Card]] = []
+    at = 0
+    for s in range(n):
+        if s == seat:
+            hands.append(list(obs.hand))
+        else:
+            size = obs.hand_sizes[s]
+            hands.append(cards[at:at + size])
+            at += size
+    stock = cards[at:]
+    if len(stock) != obs.stock_size:
+        raise ValueError(f"observation is inconsistent: {len(cards)} unseen cards, "
+                         f"{at} in other hands, stock of {obs.stock_size}")
+    discard: list[Card] = []
+    for sale in obs.sales:
+        if sale.round < obs.round:
+            discard.extend(sale.cards)
+    for result in obs.results:
+        discard.extend(result.ending_cards)
+
+    state = GameState.__new__(GameState)
+    state.options = obs.options
+    state.n = n
+    state.deck = _deck(obs.options.deck_table)
+    state.money = list(public_money(obs))
+    state.hands = hands
+    state.stock = stock
+    state.round = obs.round
+    state.counts = list(obs.counts)
+    state.tiles = [list(row) for row in obs.tiles]
+    state.bought = [list(b) for b in obs.bought]
+    state.discard = discard
+    state.lot = list(obs.lot)
+    state.phase = obs.phase
+    state.auctioneer = obs.auctioneer
+    state.original = obs.original
+    state.kind = _KIND_OF_PHASE.get(obs.phase, -1)
+    state.turn = obs.turn
+    state.high = obs.high
+    state.high_seat = obs.high_seat
+    state.passed = [s in obs.passed for s in range(n)]
+    state.npassed = len(obs.passed)
+    state.sealed = [NO_BID] * n
+    state.nsealed = 0
+    state.price = obs.price
+    state.bids = list(obs.bids)
+    state.auction_no = obs.auction_no
+    state.results = list(obs.results)
+    state.sales = list(obs.sales)
+    state.offenders = list(obs.offenders)
+    state.events = None
+    state.move_count = 0
+    state.first_auctioneer = _first_auctioneer(obs)
+    state.deal_log = []
+    if obs.phase == Phase.SEALED:
+        guess = sealed_guess or _guess_sealed(rng)
+        for s in obs.sealed_done:
+            amount = own_sealed if s == seat and own_sealed is not None else guess(state, s)
+            state.sealed[s] = max(0, min(state.money[s], amount))
+        state.nsealed = len(obs.sealed_done)
+    return state
