@@ -71,3 +71,10 @@ def _describe_move(move: Move, names: Sequence[str], edition: Edition, deck) -> 
     if action == Action.ACCEPT:
         return f"{who} accepts the price"
     return f"{who} declines the price"
+
+
+def describe_timeout(high: int, high_seat: int, names: Sequence[str]) -> str:
+    """The line logged when the host's Open countdown runs out."""
+    if high_seat < 0:
+        return "Time is up: nobody bid"
+    return f"Time is up: going, going, gone at {high} to {names[high_seat]}"

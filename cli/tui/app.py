@@ -1,0 +1,217 @@
+"""The client application: one `ClientState`, the layout, the keys, and the loop.
+
+`run_client(session)` is the entry point for a terminal on this machine;
+`run_client_async(...)` is the same inside a running event loop (the SSH server runs one
+per connection).  The session's listener and a small ticker (for the countdowns) are the
+only things that redraw without a key press.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from typing import Callable, Coroutine, Mapping
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.styles import DynamicStyle
+
+from .actions import TableActions
+from .commands import build_commands
+from .keys import bind, hint_line
+from .layout import ClientLayout
+from .session import Finder, JoinError, Session
+from .state import ClientState
+from .style import make_style, resolve_color_depth
+from .text import Line, encoding_has_box_drawing
+
+log = logging.getLogger(__name__)
+
+MESSAGE_SECONDS = 12.0   # how long the message line stays
+
+
+class ClientApp:
+    """The client for one person.  Build it inside the app session it will run in."""
+
+    def __init__(
+        self,
+        session: Session | None = None,
+        *,
+        finder: Finder | None = None,
+        ascii: bool | None = None,
+        color: str = "auto",
+        env: Mapping[str, str] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        env = dict(os.environ if env is None else env)
+        self.cs = ClientState(session, finder=finder, env=env, clock=clock)
+        self.actions = TableActions(self.cs, self.spawn)
+        self.layout = ClientLayout(self.cs, self.hints)
+        self.commands = build_commands(self)
+        depth = resolve_color_depth(color, env, env.get("TERM"))
+        styles: dict = {}
+
+        def style():
+            d = self.app.color_depth
+            if d not in styles:
+                styles[d] = make_style(d)
+            return styles[d]
+
+        self.app: Application[int] = Application(
+            layout=self.layout.layout,
+            key_bindings=bind(self.commands),
+            style=DynamicStyle(style),
+            color_depth=depth,
+            full_screen=True,
+            mouse_support=False,
+            min_redraw_interval=0.05,
+        )
+        self.app.ttimeoutlen = 0.15  # Esc alone vs. an escape sequence, also over SSH
+        self.cs.ascii = (not encoding_has_box_drawing(self.app.output.encoding())) if ascii is None else ascii
+        self._tasks: set[asyncio.Future] = set()
+
+    # ------------------------------------------------------------------ hooks for keys
+
+    def current(self) -> str:
+        return self.layout.current()
+
+    def hints(self, cs: ClientState, width: int) -> Line:
+        return hint_line(self.commands, cs, width)
+
+    def spawn(self, coro: Coroutine) -> None:
+        """Run a session call in the background; its failure becomes a message."""
+        async def guarded() -> None:
+            try:
+                await coro
+            except Exception as exc:  # a session call must never take the client down
+                log.warning("session call failed: %r", exc)
+                self.cs.error(f"That did not reach the table: {exc}")
+            self.app.invalidate()
+
+        if self.app.is_running:
+            self.app.create_background_task(guarded())
+        else:
+            task = asyncio.ensure_future(guarded())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def exit(self) -> None:
+        if self.app.is_running and not self.app.future.done():
+            self.app.exit(result=0)
+
+    def open_chat(self) -> None:
+        self.cs.chat_open = True
+        self.layout.chat_buffer.reset()
+        self.app.layout.focus(self.layout.chat_window)
+
+    def close_chat(self) -> None:
+        self.cs.chat_open = False
+        self.app.layout.focus(self.layout.hint_bar)
+
+    def send_chat(self) -> None:
+        text = self.layout.chat_buffer.text.strip()
+        self.close_chat()
+        if text and self.cs.session is not None:
+            self.spawn(self.cs.session.chat(text))
+
+    def open_finder_input(self, mode: str) -> None:
+        self.cs.finder_input = mode
+        self.layout.finder_buffer.reset()
+        self.app.layout.focus(self.layout.finder_window)
+
+    def close_finder_input(self) -> None:
+        self.cs.finder_input = None
+        self.app.layout.focus(self.layout.hint_bar)
+
+    def connect(self, join_string: str, code: str) -> None:
+        """Join a table through the finder; the screen follows the new session."""
+        finder = self.cs.finder
+        if finder is None:
+            return
+        self.cs.connecting = True
+        self.cs.say("Connecting...")
+
+        async def go() -> None:
+            try:
+                session = await finder.connect(join_string, code)
+            except JoinError as exc:
+                self.cs.connecting = False
+                self.cs.error(str(exc))
+                return
+            self.cs.connecting = False
+            self.cs.message = None
+            await self.attach(session)
+
+        self.spawn(go())
+
+    async def attach(self, session: Session) -> None:
+        self.cs.session = session
+        session.add_listener(self._on_change)
+        await session.open()
+        self._on_change()
+
+    # ------------------------------------------------------------------ running
+
+    def _on_change(self) -> None:
+        self.cs.sync()
+        self.app.invalidate()
+
+    async def _tick(self) -> None:
+        """Redraw when a shown countdown changes its second, or the message expires."""
+        cs = self.cs
+        last = None
+        while True:
+            await asyncio.sleep(0.2)
+            now = cs.clock()
+            if cs.message is not None and now - cs.message.at > MESSAGE_SECONDS:
+                cs.message = None
+                self.app.invalidate()
+            session = cs.session
+            if session is None:
+                continue
+            shown = tuple(None if d is None else int(d - now + 0.999)
+                          for d in (session.open_deadline, session.decision_deadline))
+            if shown != last:
+                last = shown
+                self.app.invalidate()
+
+    async def run(self, *, shared_loop: bool = False) -> int:
+        """Run until the person leaves; closes the session (and finder) afterwards."""
+        session = self.cs.session
+        try:
+            if session is not None:
+                await self.attach(session)
+            if self.cs.finder is not None:
+                self.cs.finder.add_listener(self.app.invalidate)
+                await self.cs.finder.open()
+            self.app.create_background_task(self._tick())
+            if shared_loop:  # several apps share this loop (SSH): leave signals and the handler alone
+                result = await self.app.run_async(handle_sigint=False, set_exception_handler=False)
+            else:
+                result = await self.app.run_async()
+            return int(result or 0)
+        finally:
+            for task in list(self._tasks):
+                task.cancel()
+            if self.cs.session is not None:
+                self.cs.session.remove_listener(self._on_change)
+                await self.cs.session.close()
+            if self.cs.finder is not None:
+                await self.cs.finder.close()
+
+
+async def run_client_async(session: Session | None = None, *, finder: Finder | None = None,
+                           ascii: bool | None = None, color: str = "auto",
+                           env: Mapping[str, str] | None = None) -> int:
+    """Run the client in the current loop and app session until the person leaves."""
+    client = ClientApp(session, finder=finder, ascii=ascii, color=color, env=env)
+    return await client.run()
+
+
+def run_client(session: Session | None = None, *, finder: Finder | None = None,
+               ascii: bool | None = None, color: str = "auto") -> int:
+    """Run the client on this terminal: a session to play in, or a finder to join from."""
+    if session is None and finder is None:
+        raise ValueError("run_client needs a session or a finder")
+    return asyncio.run(run_client_async(session, finder=finder, ascii=ascii, color=color))

@@ -1,0 +1,234 @@
+"""The auction panel: one view per step of the game (RULES.md §3-§5).
+
+Open shows the live countdown (restarted by every bid) and the quick raises;
+Once-around shows the order of turns and who bid what; Sealed shows who has committed
+(never the amounts); Fixed price shows the price being set, then who declined; a Double
+shows to whom it is offered.  Between auctions the panel shows the last sale.
+"""
+
+from __future__ import annotations
+
+from modernart.cards import AuctionType
+from modernart.phase import Phase
+from modernart.views import Observation
+
+from .panels import ARTIST_STYLE, seconds_left
+from .state import ClientState
+from .text import Line, countdown_bar
+
+KIND_WORDS = {
+    AuctionType.OPEN: "OPEN auction",
+    AuctionType.ONCE_AROUND: "ONCE-AROUND auction",
+    AuctionType.SEALED: "SEALED auction",
+    AuctionType.FIXED_PRICE: "FIXED PRICE",
+    AuctionType.DOUBLE: "DOUBLE",
+}
+
+
+def lot_line(cs: ClientState, obs: Observation) -> Line:
+    """' R Krypto (D+F)  FIXED PRICE': the lot, its auction-type letters, the auction."""
+    if not obs.lot:
+        return []
+    ed = cs.edition
+    artist = obs.lot[0].artist
+    letters = "+".join(card.kind.letter for card in obs.lot)
+    kind = obs.lot[-1].kind
+    return [("", " "), (ARTIST_STYLE[artist], f"{ed.initials[artist]} {ed.artists[artist]}"),
+            ("", f" ({letters})  "), ("class:title", KIND_WORDS[kind])]
+
+
+def by_line(cs: ClientState, obs: Observation) -> Line:
+    who = cs.name(obs.auctioneer)
+    text = f" Auctioneer: {who}" + (" (you)" if obs.auctioneer == obs.seat else "")
+    if obs.original >= 0 and obs.original != obs.auctioneer:
+        text += f"; Double by {cs.name(obs.original)}"
+    return [("", text)]
+
+
+def entry_line(cs: ClientState, obs: Observation, label: str, masked: bool = False) -> Line:
+    typed = cs.amount
+    shown = ("*" * len(typed) if masked else typed) + "_"
+    return [("", f" {label}: "), ("class:you", shown), ("class:dim", f"   you have {obs.money}")]
+
+
+def decision_clock(cs: ClientState) -> Line:
+    deadline = cs.session.decision_deadline if cs.session is not None else None
+    if deadline is None:
+        return []
+    return [("class:countdown", f" Time to decide: {seconds_left(cs, deadline)}s")]
+
+
+def auction_panel(cs: ClientState, width: int, height: int) -> list[Line]:
+    obs = cs.obs
+    if obs is None:
+        return []
+    phase = obs.phase
+    if phase in (Phase.PLAY_CARD, Phase.GAME_OVER):
+        return between_auctions(cs, obs)
+    panel = {
+        Phase.DOUBLE_OFFER: double_offer,
+        Phase.OPEN: open_auction,
+        Phase.ONCE_AROUND: once_around,
+        Phase.SEALED: sealed,
+        Phase.FIXED_SET: fixed_set,
+        Phase.FIXED_OFFER: fixed_offer,
+    }[phase]
+    lines = [lot_line(cs, obs)] + panel(cs, obs, width)
+    clock = decision_clock(cs)
+    if clock and len(lines) < height:
+        lines.append(clock)
+    return lines
+
+
+def between_auctions(cs: ClientState, obs: Observation) -> list[Line]:
+    lines: list[Line] = []
+    if obs.is_over:
+        return [[("class:title", " The game is over")]]
+    who = cs.name(obs.auctioneer)
+    if obs.auctioneer == obs.seat:
+        lines.append([("class:turn", " Your turn to sell a painting")])
+        lines.append([("", " Pick one in your hand (<- -> or its")])
+        lines.append([("", " number), then press Enter")])
+    else:
+        lines.append([("", f" {who} is choosing a painting to sell")])
+    sale = next((s for s in reversed(obs.sales) if s.round == obs.round), None)
+    if sale is not None:
+        ed = cs.edition
+        cards = " + ".join(ed.artists[c.artist] for c in sale.cards)
+        price = "for free" if sale.price == 0 else f"for {sale.price}"
+        lines.append([("class:dim", f" Last sale: {cards}")])
+        lines.append([("class:dim", f"   to {cs.name(sale.buyer)} {price}")])
+    return lines
+
+
+def double_offer(cs: ClientState, obs: Observation, width: int) -> list[Line]:
+    ed = cs.edition
+    artist = ed.artists[obs.lot[0].artist]
+    lines = [by_line(cs, obs)]
+    if obs.turn == obs.seat:
+        lines.append([("class:turn", f" Offered to YOU: add a second {artist}")])
+        lines.append([("", " (not a Double) and auction both,")])
+        lines.append([("", " or p to pass the offer on")])
+    else:
+        lines.append([("", f" Offered to {cs.name(obs.turn)}: a second {artist}")])
+        lines.append([("class:dim", " makes them the auctioneer of both")])
+    return lines
+
+
+def open_auction(cs: ClientState, obs: Observation, width: int) -> list[Line]:
+    lines = [by_line(cs, obs)]
+    if obs.high_seat >= 0:
+        mine = " (you)" if obs.high_seat == obs.seat else ""
+        lines.append([("", " High bid: "), ("class:title", f"{obs.high}"), ("", f" by {cs.name(obs.high_seat)}{mine}")])
+    else:
+        lines.append([("", " No bid yet")])
+    deadline = cs.session.open_deadline if cs.session is not None else None
+    if deadline is not None:
+        left = max(0.0, deadline - cs.clock())
+        secs = seconds_left(cs, deadline)
+        total = _open_total(cs)
+        style = "class:countdown.low" if secs <= 3 else "class:countdown"
+        bar = countdown_bar(left, total, max(4, min(20, width - 30)))
+        lines.append([(style, f" Time left {secs:>2}s "), ("class:dim", bar), ("class:dim", " resets on bid")])
+    if obs.amount_range() is not None:
+        lines.append(entry_line(cs, obs, "Your bid"))
+        hint = " +:+1 f:+5 t:+10 Enter:bid p:pass"
+        if obs.auctioneer == obs.seat:
+            hint += " h:sell"
+        lines.append([("class:dim", hint)])
+    elif obs.auctioneer == obs.seat:
+        lines.append([("class:dim", " h: sell now to the high bidder")])
+    passed = [cs.name(s) for s in obs.passed]
+    if passed:
+        lines.append([("class:dim", " Passed: " + ", ".join(passed))])
+    return lines
+
+
+def _open_total(cs: ClientState) -> float:
+    lobby = cs.session.lobby if cs.session is not None else None
+    return lobby.clocks.open_seconds if lobby is not None else 10.0
+
+
+def once_around(cs: ClientState, obs: Observation, width: int) -> list[Line]:
+    lines = [by_line(cs, obs)]
+    if obs.high_seat >= 0:
+        lines.append([("", f" High bid: {obs.high} by {cs.name(obs.high_seat)}")])
+    else:
+        lines.append([("", " No bid yet")])
+    n = obs.players
+    order = [(obs.auctioneer + i) % n for i in range(1, n + 1)]
+    bids = dict(obs.bids)
+    turn_index = order.index(obs.turn) if obs.turn in order else n
+    parts: Line = [("", " ")]
+    for i, s in enumerate(order):
+        if i:
+            parts.append(("class:dim", " > "))
+        name = cs.name(s)
+        if i < turn_index:
+            parts.append(("class:dim", f"{name} {bids[s] if s in bids else 'pass'}"))
+        elif i == turn_index:
+            parts.append(("class:turn", f"[{name}]"))
+        else:
+            parts.append(("", name))
+    lines.append(parts)
+    if obs.turn == obs.seat:
+        if obs.amount_range() is not None:
+            lines.append(entry_line(cs, obs, "Your bid"))
+            lines.append([("class:dim", " Enter:bid +:+1 f:+5 t:+10 p:pass")])
+        else:
+            lines.append([("class:turn", f" You cannot beat {obs.high}: p to pass")])
+    return lines
+
+
+def sealed(cs: ClientState, obs: Observation, width: int) -> list[Line]:
+    lines = [by_line(cs, obs)]
+    marks: Line = [("", " Sealed:")]
+    for s in range(obs.players):
+        done = s in obs.sealed_done
+        marks.append(("class:good" if done else "class:dim", f" {cs.name(s)} {'done' if done else 'wait'}"))
+    lines.append(marks)
+    if obs.seat in obs.sealed_done:
+        lines.append([("class:dim", " Your bid is sealed. Bids are shown")])
+        lines.append([("class:dim", " together once everyone has sealed.")])
+    else:
+        lines.append(entry_line(cs, obs, "Your sealed bid", masked=True))
+        lines.append([("class:dim", " Digits are hidden. 0 = no bid. Enter")])
+    return lines
+
+
+def fixed_set(cs: ClientState, obs: Observation, width: int) -> list[Line]:
+    lines = [by_line(cs, obs)]
+    if obs.auctioneer == obs.seat:
+        r = obs.amount_range()
+        lo, hi = (r[1], r[2]) if r else (0, 0)
+        lines.append([("class:turn", f" Set the price ({lo}-{hi}). If nobody buys,")])
+        lines.append([("class:turn", " you must buy it yourself.")])
+        lines.append(entry_line(cs, obs, "Price"))
+    else:
+        lines.append([("", f" {cs.name(obs.auctioneer)} is setting the price")])
+    return lines
+
+
+def fixed_offer(cs: ClientState, obs: Observation, width: int) -> list[Line]:
+    lines = [by_line(cs, obs)]
+    lines.append([("", " Price: "), ("class:title", str(obs.price))])
+    n = obs.players
+    order = [(obs.auctioneer + i) % n for i in range(1, n)]
+    parts: Line = [("", " ")]
+    for i, s in enumerate(order):
+        if i:
+            parts.append(("class:dim", " > "))
+        before = order.index(obs.turn) if obs.turn in order else len(order)
+        if i < before:
+            parts.append(("class:dim", f"{cs.name(s)} no"))
+        elif s == obs.turn:
+            parts.append(("class:turn", f"[{cs.name(s)}]"))
+        else:
+            parts.append(("", cs.name(s)))
+    lines.append(parts)
+    if obs.turn == obs.seat:
+        if obs.price <= obs.money:
+            lines.append([("class:turn", f" Buy for {obs.price}? a: accept  p: decline")])
+        else:
+            lines.append([("class:turn", f" You cannot pay {obs.price} (you have {obs.money}): p")])
+    return lines

@@ -1,0 +1,111 @@
+"""What the table expects now, in words: the status line, and why a key cannot act.
+
+Everything here reads an `Observation` (what the seat may know) and returns sentences;
+the legality itself comes from `obs.legal_moves()` / `obs.amount_range()`, never from
+rules repeated here.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from modernart.cards import Edition
+from modernart.moves import Action
+from modernart.phase import Phase
+from modernart.views import Observation
+
+Names = Callable[[int], str]
+
+
+def expectation(obs: Observation, name: Names, edition: Edition) -> tuple[bool, str]:
+    """(whether this seat should act now, what is expected, in words)."""
+    me = obs.seat
+    phase = obs.phase
+    mine = me in obs.to_move
+    lot = obs.lot[0] if obs.lot else None
+    artist = edition.artists[lot.artist] if lot is not None else ""
+    if phase == Phase.GAME_OVER:
+        return False, "Game over"
+    if phase == Phase.PLAY_CARD:
+        if mine:
+            return True, "YOUR TURN: put up a painting (<- -> choose, Enter)"
+        return False, f"{name(obs.auctioneer)} is choosing a painting to sell"
+    if phase == Phase.DOUBLE_OFFER:
+        if obs.turn == me:
+            return True, f"YOUR TURN: add a second {artist} to the Double (Enter), or p to pass"
+        return False, f"{name(obs.turn)} may add a second {artist} to the Double"
+    if phase == Phase.OPEN:
+        if obs.high_seat == me:
+            return False, f"You hold the high bid ({obs.high}); wait or be outbid"
+        can_bid = obs.amount_range() is not None
+        if me == obs.auctioneer:
+            return True, "OPEN AUCTION: bid, p to pass, h to sell now" if can_bid else "OPEN AUCTION: h to sell now"
+        if can_bid:
+            return True, "OPEN AUCTION: bid any time (type + Enter, or +), p to pass"
+        return False, f"OPEN AUCTION: you cannot beat {obs.high} (you have {obs.money})"
+    if phase == Phase.ONCE_AROUND:
+        if obs.turn == me:
+            return True, f"YOUR TURN: bid above {obs.high} or p to pass (once around)"
+        return False, f"{name(obs.turn)} bids next (once around)"
+    if phase == Phase.SEALED:
+        if me not in obs.sealed_done:
+            return True, f"YOUR TURN: seal a bid 0-{obs.money} (type + Enter)"
+        waiting = [name(s) for s in range(obs.players) if s not in obs.sealed_done]
+        return False, "Your sealed bid is in; waiting for " + ", ".join(waiting)
+    if phase == Phase.FIXED_SET:
+        if obs.auctioneer == me:
+            lo, hi = _range(obs)
+            return True, f"YOUR TURN: set the price {lo}-{hi} (type + Enter)"
+        return False, f"{name(obs.auctioneer)} is setting the price"
+    if phase == Phase.FIXED_OFFER:
+        if obs.turn == me:
+            if obs.price > obs.money:
+                return True, f"YOUR TURN: you cannot pay {obs.price}: p to decline"
+            return True, f"YOUR TURN: buy for {obs.price}? a = accept, p = decline"
+        return False, f"{name(obs.turn)} decides whether to buy at {obs.price}"
+    return False, ""
+
+
+def _range(obs: Observation) -> tuple[int, int]:
+    r = obs.amount_range()
+    return (r[1], r[2]) if r is not None else (0, 0)
+
+
+def not_now(obs: Observation, name: Names, edition: Edition) -> str:
+    """Why this seat cannot act at all now (a key pressed at the wrong time)."""
+    mine, text = expectation(obs, name, edition)
+    if obs.is_over:
+        return "The game is over"
+    return f"Not your turn: {text[0].lower() + text[1:]}" if not mine else text
+
+
+def amount_problem(obs: Observation, typed: str, name: Names, edition: Edition) -> tuple[Action, int] | str:
+    """The amount move for `typed`, or a sentence saying why it cannot be sent."""
+    r = obs.amount_range()
+    phase = obs.phase
+    if r is None:
+        if phase == Phase.OPEN and obs.high_seat == obs.seat:
+            return f"You already hold the high bid ({obs.high})"
+        if phase in (Phase.OPEN, Phase.ONCE_AROUND) and obs.seat in obs.to_move and obs.money <= obs.high:
+            return f"You cannot beat the high bid of {obs.high}: you have {obs.money}"
+        if phase == Phase.SEALED and obs.seat in obs.sealed_done:
+            return "You have already sealed your bid"
+        if phase == Phase.FIXED_OFFER and obs.turn == obs.seat:
+            return "No amount to type: a to accept the price, p to decline"
+        return not_now(obs, name, edition)
+    action, lo, hi = r
+    if not typed:
+        what = {Action.BID: "a bid", Action.SEALED_BID: "a sealed bid", Action.SET_PRICE: "a price"}[action]
+        return f"Type {what} first ({lo}-{hi}), then Enter"
+    if not typed.isdigit() or len(typed) > 9:
+        return f"{typed!r} is not a number"
+    amount = int(typed)
+    if amount > obs.money:
+        return f"{amount} is above your money ({obs.money})"
+    if amount > hi:
+        return f"{amount} is too high: at most {hi}"
+    if amount < lo:
+        if action == Action.BID:
+            return f"Bid more than {obs.high}: at least {lo}"
+        return f"{amount} is too low: at least {lo}"
+    return action, amount

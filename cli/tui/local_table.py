@@ -1,0 +1,448 @@
+"""`LocalTable`: a table hosted inside this process: the engine, bots and clocks.
+
+It plays the host's part for `modernart play --offline`, for the client's tests and for
+serving local games over SSH: it owns the only `GameState`, validates every move with the
+engine, runs the clocks (the Open countdown restarted by each bid; an optional clock per
+decision), lets bots act after `bot.pace()` seconds, narrates events into each seat's log
+and saves the record when the game ends.  People reach it through `LocalSession`s, which
+see only their own seat's `Observation`, exactly as over the network.
+
+Everything runs on one asyncio loop (timers are `loop.call_later` handles); nothing here
+blocks except a bot's `choose`, which the bots keep short.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import logging
+import os
+import time
+from dataclasses import replace
+from typing import Callable
+
+from modernart.bots import Bot, bot_levels, make_bot
+from modernart.errors import IllegalMove
+from modernart.events import CardsDealt
+from modernart.game import GameState
+from modernart.moves import Action, Move
+from modernart.phase import Phase
+from modernart.record import GameRecord
+from modernart.rules import RuleOptions
+
+from ..narrate import describe_event, describe_timeout
+from .session import Clocks, LogEntry, SeatInfo, Status
+
+log = logging.getLogger(__name__)
+
+#: Phases in which the decision clock runs (the Open auction has its own countdown).
+TIMED_PHASES = frozenset({Phase.PLAY_CARD, Phase.DOUBLE_OFFER, Phase.ONCE_AROUND, Phase.SEALED,
+                          Phase.FIXED_SET, Phase.FIXED_OFFER})
+
+
+def default_record_dir() -> str:
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(base, "modernart", "records")
+
+
+class LocalTable:
+    """One table in this process.  Seats are taken by people (`join`) or bots (`add_bot`)."""
+
+    def __init__(
+        self,
+        seats: int = 5,
+        *,
+        name: str = "Local table",
+        options: RuleOptions | None = None,
+        clocks: Clocks | None = None,
+        seed: int | None = None,
+        bot_pace: float = 1.0,
+        record_dir: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if not 3 <= seats <= 5:
+            raise ValueError("a table has 3 to 5 seats")
+        self.name = name
+        self.options = options or RuleOptions()
+        self.clocks = clocks or Clocks()
+        self.seed = seed
+        self.bot_pace = bot_pace
+        self.record_dir = record_dir if record_dir is not None else default_record_dir()
+        self.clock = clock
+        self.seats: list[SeatInfo] = [SeatInfo(i) for i in range(seats)]
+        self.owners: dict[int, object] = {}       # seat -> LocalSession
+        self.identities: dict[str, int] = {}      # identity (e.g. SSH key) -> seat
+        self.sessions: list = []                  # every LocalSession attached
+        self.admin: object | None = None          # the session that may change the table
+        self.state: GameState | None = None
+        self.seat_of_slot: list[int] = []         # game seat -> lobby slot
+        self.names: tuple[str, ...] = ()
+        self.bots: dict[int, Bot] = {}            # game seat -> bot
+        self.record: GameRecord | None = None
+        self.record_path: str | None = None
+        self.status = Status.LOBBY
+        self.open_deadline: float | None = None
+        self.decision_deadline: float | None = None
+        self.received: list[Move] = []            # every move a person sent (for tests and audits)
+        self._narrated = 0
+        self._open_key: tuple[int, int] | None = None
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._timer_keys: dict[str, tuple] = {}   # what each timer was started for
+        self._bot_timers: dict[int, asyncio.TimerHandle] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    # ------------------------------------------------------------------ lobby
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+        return self._loop
+
+    def join(self, session, name: str, identity: str | None = None) -> int | None:
+        """Attach `session`; seat it (again, for a known identity) if a seat is free."""
+        self.sessions.append(session)
+        if self.admin is None:
+            self.admin = session
+        seat = self.identities.get(identity) if identity else None
+        if seat is not None and self.seats[seat].kind == "human":
+            self.owners[seat] = session
+            self.seats[seat] = replace(self.seats[seat], connected=True)
+            self.broadcast_system(f"{self.seats[seat].name} is back")
+        else:
+            seat = next((s.seat for s in self.seats if s.empty), None)
+            if seat is None or self.status != Status.LOBBY:
+                self._refresh()
+                return None
+            self.seats[seat] = SeatInfo(seat, name, "human", ready=False)
+            self.owners[seat] = session
+            if identity:
+                self.identities[identity] = seat
+            self.broadcast_system(f"{name} takes seat {seat + 1}")
+        self._refresh()
+        return seat
+
+    def detach(self, session) -> None:
+        """`session` has gone: free its seat in the lobby, keep it (disconnected) in a game."""
+        if session in self.sessions:
+            self.sessions.remove(session)
+        for seat, owner in list(self.owners.items()):
+            if owner is session:
+                del self.owners[seat]
+                info = self.seats[seat]
+                if self.status == Status.LOBBY:
+                    self.seats[seat] = SeatInfo(seat)
+                    self.identities = {k: v for k, v in self.identities.items() if v != seat}
+                else:
+                    self.seats[seat] = replace(info, connected=False)
+                self.broadcast_system(f"{info.name} left")
+        if self.admin is session:
+            self.admin = self.sessions[0] if self.sessions else None
+        self._refresh()
+
+    def slot_of(self, session) -> int | None:
+        return next((s for s, owner in self.owners.items() if owner is session), None)
+
+    def _lobby_check(self, session, admin: bool = False) -> str | None:
+        if self.status != Status.LOBBY:
+            return "The game has started: the lobby is closed"
+        if admin and session is not self.admin:
+            return "Only the host may change the table"
+        return None
+
+    def take_seat(self, session, slot: int) -> str | None:
+        if (err := self._lobby_check(session)) is not None:
+            return err
+        if not 0 <= slot < len(self.seats) or not self.seats[slot].empty:
+            return f"Seat {slot + 1} is not free"
+        old = self.slot_of(session)
+        if old is None:
+            return "You are watching: there is no seat of yours to move"
+        self.seats[slot] = replace(self.seats[old], seat=slot, ready=False)
+        self.seats[old] = SeatInfo(old)
+        self.owners[slot] = self.owners.pop(old)
+        self.identities = {k: (slot if v == old else v) for k, v in self.identities.items()}
+        self._refresh()
+        return None
+
+    def set_ready(self, session, ready: bool) -> str | None:
+        if (err := self._lobby_check(session)) is not None:
+            return err
+        slot = self.slot_of(session)
+        if slot is None:
+            return "Take a seat first"
+        self.seats[slot] = replace(self.seats[slot], ready=ready)
+        self._refresh()
+        return None
+
+    def add_bot(self, session, slot: int, level: str) -> str | None:
+        if (err := self._lobby_check(session, admin=True)) is not None:
+            return err
+        if level not in bot_levels():
+            return f"No bot level {level!r}: choose from {', '.join(bot_levels())}"
+        if not 0 <= slot < len(self.seats) or self.seats[slot].kind == "human":
+            return f"Seat {slot + 1} is taken by a person"
+        self.seats[slot] = SeatInfo(slot, f"Bot {slot + 1}", "bot", level, ready=True)
+        self._refresh()
+        return None
+
+    def remove_bot(self, session, slot: int) -> str | None:
+        if (err := self._lobby_check(session, admin=True)) is not None:
+            return err
+        if not 0 <= slot < len(self.seats) or self.seats[slot].kind != "bot":
+            return f"There is no bot in seat {slot + 1}"
+        self.seats[slot] = SeatInfo(slot)
+        self._refresh()
+        return None
+
+    def set_options(self, session, options: RuleOptions) -> str | None:
+        if (err := self._lobby_check(session, admin=True)) is not None:
+            return err
+        self.options = options
+        self._refresh()
+        return None
+
+    def set_clocks(self, session, clocks: Clocks) -> str | None:
+        if (err := self._lobby_check(session, admin=True)) is not None:
+            return err
+        if clocks.open_seconds <= 0 or (clocks.decision_seconds is not None and clocks.decision_seconds <= 0):
+            return "Clocks must be positive"
+        self.clocks = clocks
+        self._refresh()
+        return None
+
+    # ------------------------------------------------------------------ the game
+
+    def start(self, session=None, *, force: bool = False) -> str | None:
+        """Start the game with the taken seats (3-5), people ready (or `force`)."""
+        if session is not None and (err := self._lobby_check(session, admin=True)) is not None:
+            return err
+        taken = [s for s in self.seats if not s.empty]
+        if not 3 <= len(taken) <= 5:
+            return f"A game needs 3 to 5 players; {len(taken)} seat(s) are taken"
+        if not force and not all(s.ready or s.kind == "bot" for s in taken):
+            waiting = ", ".join(s.name for s in taken if not s.ready and s.kind != "bot")
+            return f"Waiting for {waiting} to be ready"
+        self.seat_of_slot = [s.seat for s in taken]
+        self.names = tuple(s.name for s in taken)
+        self.state = GameState(len(taken), self.options, seed=self.seed, track_events=True)
+        for game_seat, info in enumerate(taken):
+            if info.kind == "bot":
+                seed = None if self.seed is None else self.seed * 31 + game_seat
+                self.bots[game_seat] = make_bot(info.bot_level, seed)
+        self.record = GameRecord.start(self.state, self.names, {"table": self.name, "host": "local"})
+        self.status = Status.PLAYING
+        self.broadcast_system(f"The game begins: {', '.join(self.names)}")
+        self._after_change()
+        return None
+
+    def game_seat(self, session) -> int | None:
+        slot = self.slot_of(session)
+        if slot is None or slot not in self.seat_of_slot:
+            return None
+        return self.seat_of_slot.index(slot)
+
+    def submit(self, session, move: Move) -> str | None:
+        """A person's move: checked by the engine; an error sentence, or None once applied."""
+        seat = self.game_seat(session)
+        if self.state is None or self.status != Status.PLAYING:
+            return "No game is running"
+        if seat is None or move.seat != seat:
+            return "That move is not for your seat"
+        if move.action == Action.SEALED_FORFEIT:
+            return "A forfeit is decided by the host, not sent"
+        self.received.append(move)
+        return self._apply(move)
+
+    def _apply(self, move: Move) -> str | None:
+        assert self.state is not None and self.record is not None
+        try:
+            self.state.apply(move)
+        except IllegalMove as exc:
+            log.debug("rejected move=%r reason=%s", move, exc.code)
+            return str(exc.detail)
+        self.record.moves.append(move)
+        log.debug("applied move=%r", move)
+        self._after_change()
+        return None
+
+    def _after_change(self) -> None:
+        state = self.state
+        assert state is not None
+        self._narrate()
+        if state.is_over():
+            self._finish()
+            return
+        self._set_clocks()
+        self._plan_bots()
+        self._refresh()
+
+    def _narrate(self) -> None:
+        state = self.state
+        assert state is not None and state.events is not None
+        for event in state.events[self._narrated:]:
+            if isinstance(event, CardsDealt):
+                session = self.owners.get(self.seat_of_slot[event.seat])
+                if session is not None:
+                    n = len(event.cards)
+                    session.push(LogEntry(f"Round {event.round + 1}: you receive {n} painting{'s' * (n != 1)}"))
+                continue
+            text = describe_event(event, self.names, state.edition, state.deck)
+            if text:
+                for session in self.sessions:
+                    session.push(LogEntry(text, "event"))
+        self._narrated = len(state.events)
+
+    def _finish(self) -> None:
+        assert self.state is not None and self.record is not None
+        self._cancel_all()
+        self.open_deadline = self.decision_deadline = None
+        self.status = Status.OVER
+        self.record.sync(self.state)
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        try:
+            os.makedirs(self.record_dir, exist_ok=True)
+            path = os.path.join(self.record_dir, f"modernart-{stamp}-{os.getpid()}.json")
+            self.record.save(path)
+            self.record_path = path
+            self.broadcast_system(f"Record saved to {path}")
+        except OSError as exc:
+            self.broadcast_system(f"The record could not be saved: {exc}", kind="error")
+        self._refresh()
+
+    # ------------------------------------------------------------------ clocks and bots
+
+    def _set_clocks(self) -> None:
+        state = self.state
+        assert state is not None
+        now = self.clock()
+        if state.phase == Phase.OPEN:
+            key = (state.auction_no, len(state.bids))
+            if key != self._open_key:  # a new Open auction, or a new bid: restart the countdown
+                self._open_key = key
+                self.open_deadline = now + self.clocks.open_seconds
+                self._timer("open", self.clocks.open_seconds, self._open_timeout, key)
+        else:
+            self._open_key = None
+            self.open_deadline = None
+            self._cancel("open")
+        people = [s for s in state.to_move() if s not in self.bots]
+        if self.clocks.decision_seconds and state.phase in TIMED_PHASES and people:
+            key2 = (state.move_count,) if state.phase != Phase.SEALED else (state.auction_no,)
+            if self._timer_keys.get("decision") != key2:
+                self.decision_deadline = now + self.clocks.decision_seconds
+                self._timer("decision", self.clocks.decision_seconds, self._decision_timeout, key2)
+        else:
+            self.decision_deadline = None
+            self._cancel("decision")
+
+    def _timer(self, name: str, delay: float, callback: Callable, key: tuple) -> None:
+        self._cancel(name)
+        self._timers[name] = self.loop.call_later(delay, callback, key)
+        self._timer_keys[name] = key
+
+    def _cancel(self, name: str) -> None:
+        handle = self._timers.pop(name, None)
+        self._timer_keys.pop(name, None)
+        if handle is not None:
+            handle.cancel()
+
+    def _cancel_all(self) -> None:
+        for name in ("open", "decision"):
+            self._cancel(name)
+        for handle in self._bot_timers.values():
+            handle.cancel()
+        self._bot_timers.clear()
+
+    def _open_timeout(self, key: tuple[int, int]) -> None:
+        state = self.state
+        if state is None or state.phase != Phase.OPEN or (state.auction_no, len(state.bids)) != key:
+            return
+        self._timers.pop("open", None)
+        self._timer_keys.pop("open", None)
+        self.broadcast_system(describe_timeout(state.high, state.high_seat, self.names), kind="event")
+        self._apply(Move.hammer(state.auctioneer))
+
+    def _decision_timeout(self, key: tuple) -> None:
+        state = self.state
+        if state is None or state.is_over():
+            return
+        self._timers.pop("decision", None)
+        self._timer_keys.pop("decision", None)
+        for seat in [s for s in state.to_move() if s not in self.bots]:
+            move = cautious_move(state, seat)
+            if move is not None and state.phase in TIMED_PHASES:
+                self.broadcast_system(f"{self.names[seat]} ran out of time", kind="event")
+                if self._apply(move) is not None:
+                    break
+
+    def _plan_bots(self) -> None:
+        state = self.state
+        assert state is not None
+        for handle in self._bot_timers.values():
+            handle.cancel()
+        self._bot_timers.clear()
+        acting = state.to_move()
+        version = state.move_count
+        for seat, bot in self.bots.items():
+            if seat not in acting:
+                continue
+            obs = state.observation(seat)
+            move = bot.choose(obs)
+            if move is None:
+                continue
+            delay = max(0.0, bot.pace(obs, move) * self.bot_pace)
+            self._bot_timers[seat] = self.loop.call_later(delay, self._bot_act, version, move)
+
+    def _bot_act(self, version: int, move: Move) -> None:
+        state = self.state
+        if state is None or state.move_count != version or state.is_over():
+            return
+        error = self._apply(move)
+        if error:
+            log.warning("bot move rejected seat=%d move=%r reason=%s", move.seat, move, error)
+
+    # ------------------------------------------------------------------ fan-out
+
+    def broadcast_system(self, text: str, kind: str = "system") -> None:
+        for session in self.sessions:
+            session.push(LogEntry(text, kind))
+
+    def chat(self, session, text: str) -> str | None:
+        text = " ".join(text.split())[:200]
+        if not text:
+            return "Type a message first"
+        slot = self.slot_of(session)
+        who = self.seats[slot].name if slot is not None else getattr(session, "name", "guest")
+        for other in self.sessions:
+            other.push(LogEntry(text, "chat", who))
+        self._refresh()
+        return None
+
+    def _refresh(self) -> None:
+        for session in list(self.sessions):
+            session.refresh()
+
+    def close(self) -> None:
+        self._cancel_all()
+
+
+def cautious_move(state: GameState, seat: int) -> Move | None:
+    """What the host plays for a person whose decision clock ran out."""
+    phase = state.phase
+    if phase == Phase.PLAY_CARD:
+        hand = state.hands[seat]
+        return Move.play(seat, min(hand)) if hand else None
+    if phase == Phase.DOUBLE_OFFER:
+        return Move.decline_second(seat)
+    if phase == Phase.ONCE_AROUND:
+        return Move.pass_(seat)
+    if phase == Phase.SEALED:
+        return Move.sealed_bid(seat, 0)
+    if phase == Phase.FIXED_SET:
+        r = state.amount_range(seat)
+        return Move.set_price(seat, r[1]) if r else None
+    if phase == Phase.FIXED_OFFER:
+        return Move.decline(seat)
+    return None
+

@@ -1,0 +1,222 @@
+"""The table's panels as text: artists board, players, your hand, log, status line.
+
+Each panel is a function `(cs, width, height) -> lines`, a line being a list of
+(style, text) fragments; the layout cuts and pads them to the panel.  Every fact is in
+the text (artist initials, auction-type letters, `*` for you, `>` for whose turn, `?`
+for hidden money); styles only add colour and emphasis.
+"""
+
+from __future__ import annotations
+
+from modernart.cards import ARTISTS, ROUNDS, Card
+from modernart.phase import Phase
+from modernart.views import Observation
+
+from .expect import expectation
+from .state import ClientState
+from .text import Line, fit, wrap
+
+ARTIST_STYLE = tuple(f"class:artist-{i}" for i in range(len(ARTISTS)))
+
+
+def artist_label(cs: ClientState, artist: int, cells: int) -> Line:
+    ed = cs.edition
+    name = ed.artists[artist] if cells - 2 >= len(ed.artists[artist]) else ed.short[artist]
+    return [(ARTIST_STYLE[artist], ed.initials[artist]), ("", " " + fit(name, cells - 2))]
+
+
+def card_code(cs: ClientState, card: Card) -> str:
+    """'Y1': artist initial and auction-type letter."""
+    return cs.edition.initials[card.artist] + card.kind.letter
+
+
+# ---------------------------------------------------------------------- artists board
+
+
+def artists_panel(cs: ClientState, width: int, height: int) -> list[Line]:
+    obs = cs.obs
+    if obs is None:
+        return []
+    name_w = 14 if width >= 36 else 4
+    rounds = " ".join(f"R{r + 1}" for r in range(ROUNDS))
+    lines: list[Line] = [[("class:dim", fit("  Artist", name_w) + " " + rounds + "  This round")]]
+    for a in ARTISTS:
+        line = artist_label(cs, a, name_w)
+        for r in range(ROUNDS):
+            if r < len(obs.tiles):
+                tile = obs.tiles[r][a]
+                line.append(("class:good" if tile else "class:dim", fit(str(tile) if tile else ".", 3, "right")))
+            else:
+                line.append(("class:dim", fit(".", 3, "right") if r != obs.round else "  -"))
+        count = obs.counts[a]
+        line.append(("", "  "))
+        line.append((ARTIST_STYLE[a], "#" * count))
+        line.append(("class:dim", "." * (5 - count)))
+        line.append(("", f" {count}"))
+        lines.append(line)
+    return lines
+
+
+# ---------------------------------------------------------------------- players
+
+
+def seat_status(obs: Observation, seat: int) -> str:
+    """A word about `seat` in the running auction."""
+    phase = obs.phase
+    if phase == Phase.OPEN:
+        if seat == obs.high_seat:
+            return f"high {obs.high}"
+        if seat in obs.passed:
+            return "passed"
+    if phase == Phase.SEALED:
+        return "sealed" if seat in obs.sealed_done else "thinking"
+    if phase in (Phase.ONCE_AROUND, Phase.FIXED_OFFER):
+        for s, amount in reversed(obs.bids):
+            if s == seat and phase == Phase.ONCE_AROUND:
+                return f"bid {amount}"
+        if seat == obs.high_seat and phase == Phase.ONCE_AROUND:
+            return f"high {obs.high}"
+    if seat == obs.auctioneer and phase != Phase.GAME_OVER:
+        return "seller"
+    return ""
+
+
+def bought_text(cs: ClientState, bought: tuple[Card, ...], spaced: bool) -> Line:
+    per = [0] * len(ARTISTS)
+    for card in bought:
+        per[card.artist] += 1
+    out: Line = []
+    for a in ARTISTS:
+        if per[a]:
+            if out and spaced:
+                out.append(("", " "))
+            out.append((ARTIST_STYLE[a], f"{cs.edition.initials[a]}{per[a]}"))
+    return out or [("class:dim", "-")]
+
+
+def players_panel(cs: ClientState, width: int, height: int) -> list[Line]:
+    obs = cs.obs
+    if obs is None:
+        return []
+    name_w = max(6, min(14, width - 30))
+    bought_w = max(8, width - name_w - 2 - 5 - 5 - 1 - 9)
+    lines: list[Line] = [[("class:dim", "  " + fit("Player", name_w) + "Money Hand " + fit("Bought", bought_w) + " Now")]]
+    money = obs.final_money if obs.final_money else None
+    for s in range(obs.players):
+        me = s == obs.seat
+        mark = ("*" if me else " ") + (">" if s in obs.to_move and not obs.is_over else " ")
+        shown = str(money[s]) if money else (str(obs.money) if me else "?")
+        style = "class:you" if me else ""
+        line: Line = [("class:turn" if ">" in mark else "", mark), (style, fit(cs.name(s), name_w))]
+        line.append((style, fit(shown, 5, "right") + fit(str(obs.hand_sizes[s]), 5, "right") + " "))
+        bought = bought_text(cs, obs.bought[s], spaced=bought_w >= 14)
+        used = sum(len(t) for _, t in bought)
+        line.extend(bought)
+        line.append(("", " " * max(1, bought_w - used + 1)))
+        line.append(("class:info", seat_status(obs, s)))
+        lines.append(line)
+    return lines
+
+
+# ---------------------------------------------------------------------- your hand
+
+
+def hand_panel(cs: ClientState, width: int, height: int) -> list[Line]:
+    obs = cs.obs
+    if obs is None:
+        return []
+    hand = cs.sorted_hand()
+    if not hand:
+        return [[("class:dim", " Your hand is empty.")], [("class:dim", " You may still bid in others' auctions.")]]
+    selected = cs.selected_card()
+    label_w = 13 if width >= 34 else 3
+    rows: list[Line] = []
+    index = {int(c): i for i, c in enumerate(hand)}
+    legal_cards = {m.arg for m in obs.legal_moves(amounts=False) if m.action.takes_card}
+    for a in ARTISTS:
+        cards = [c for c in hand if c.artist == a]
+        label = artist_label(cs, a, label_w)
+        if not cards:
+            rows.append(label + [("class:dim", " -")])
+            continue
+        line: Line = list(label)
+        used = label_w
+        for card in cards:
+            n = index[int(card)] + 1
+            token = f"{n}:{card.kind.letter}"
+            chosen = selected is not None and int(card) == int(selected)
+            text = f"[{token}]" if chosen else f" {token} "
+            if used + len(text) > width:
+                rows.append(line)
+                line, used = [("", " " * label_w)], label_w
+            style = "class:selected" if chosen else ("class:you" if int(card) in legal_cards else "")
+            line.append((style, text))
+            used += len(text)
+        rows.append(line)
+    if selected is not None:
+        about = f" > {index[int(selected)] + 1}: {cs.edition.describe(selected)}"
+        if obs.phase == Phase.DOUBLE_OFFER and obs.turn == obs.seat and int(selected) not in legal_cards:
+            about += " - cannot join this Double"
+        desc: Line = [("class:you", about)]
+    else:
+        desc = []
+    if len(rows) + 1 > height:  # drop empty artists first, then cut
+        rows = [r for r in rows if r[-1][1] != " -"]
+    return rows[: max(0, height - 1)] + [desc]
+
+
+# ---------------------------------------------------------------------- log and chat
+
+
+def log_panel(cs: ClientState, width: int, height: int) -> list[Line]:
+    session = cs.session
+    if session is None or height <= 0:
+        return []
+    lines: list[Line] = []
+    # wrap only as many entries as can be shown
+    need = height + cs.log_scroll
+    for entry in reversed(session.log):
+        if entry.kind == "chat":
+            head = f"<{entry.who}> "
+            parts = wrap(head + entry.text, width)
+            wrapped = [[("class:chat.who", head), ("class:chat", parts[0][len(head):])]] + \
+                      [[("class:chat", p)] for p in parts[1:]]
+        else:
+            style = {"system": "class:log.system", "error": "class:log.error"}.get(entry.kind, "")
+            wrapped = [[(style, p)] for p in wrap(entry.text, width)]
+        lines[:0] = wrapped
+        if len(lines) >= need:
+            break
+    cs.log_scroll = max(0, min(cs.log_scroll, len(lines) - height))
+    end = len(lines) - cs.log_scroll
+    return lines[max(0, end - height): end]
+
+
+# ---------------------------------------------------------------------- status line
+
+
+def status_line(cs: ClientState, width: int) -> Line:
+    obs = cs.obs
+    if obs is None:
+        return [("class:status", " MODERN ART")]
+    mine, text = expectation(obs, cs.name, cs.edition)
+    me = cs.name(obs.seat)
+    left = f" Round {min(obs.round + 1, ROUNDS)}/{ROUNDS} | {me} ${obs.money} | "
+    line: Line = [("class:status", left), ("class:status.turn" if mine else "class:status", text)]
+    deadline = cs.session.decision_deadline if cs.session is not None else None
+    if deadline is not None and mine:
+        line.append(("class:status", f" ({seconds_left(cs, deadline)}s)"))
+    return line
+
+
+def seconds_left(cs: ClientState, deadline: float) -> int:
+    left = deadline - cs.clock()
+    return max(0, int(left + 0.999))
+
+
+def message_line(cs: ClientState) -> Line:
+    msg = cs.message
+    if msg is None:
+        return []
+    style = "class:error" if msg.kind == "error" else "class:info"
+    return [(style, (" ! " if msg.kind == "error" else " ") + msg.text)]

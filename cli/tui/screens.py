@@ -1,0 +1,249 @@
+"""Screens other than the table: lobby, join (tables found), game over, and overlays
+(round scoring, help, leave?), as text functions `(cs, width, height) -> lines`."""
+
+from __future__ import annotations
+
+from dataclasses import fields, replace
+
+from modernart.cards import ARTISTS, DECK_TABLES, EDITIONS
+from modernart.rules import RuleOptions
+from modernart.scoring import RoundResult
+
+from .panels import ARTIST_STYLE, artist_label, bought_text
+from .session import Clocks, LobbyView
+from .state import ClientState
+from .text import Line, fit, wrap
+
+# ---------------------------------------------------------------------- lobby
+
+#: Values the lobby offers for each rule option and clock (Left/Right cycle them).
+OPTION_CHOICES: dict[str, tuple] = {
+    "edition": tuple(EDITIONS),
+    "deck": tuple(DECK_TABLES),
+    "start_money": (100, 80, 120, 150),
+    "double_split": (False, True),
+    "open_pass_is_final": (False, True),
+    "three_player_first_deal": (10, 11),
+    "sealed_offender_fine": (0, 5, 10, 20),
+}
+OPTION_LABELS = {
+    "edition": "Artist names", "deck": "Card table", "start_money": "Start money",
+    "double_split": "Double split", "open_pass_is_final": "Open pass final",
+    "three_player_first_deal": "3p first deal", "sealed_offender_fine": "Sealed fine",
+}
+CLOCK_CHOICES: dict[str, tuple] = {
+    "open_seconds": (10.0, 5.0, 8.0, 15.0, 20.0, 30.0),
+    "decision_seconds": (None, 30.0, 60.0, 120.0),
+}
+CLOCK_LABELS = {"open_seconds": "Open countdown", "decision_seconds": "Decision clock"}
+
+
+def lobby_rows(lobby: LobbyView) -> list[tuple[str, object]]:
+    """The rows the lobby cursor moves over: seats, then options, then clocks."""
+    rows: list[tuple[str, object]] = [("seat", s.seat) for s in lobby.seats]
+    rows += [("option", f.name) for f in fields(RuleOptions) if f.name in OPTION_CHOICES]
+    rows += [("clock", name) for name in CLOCK_CHOICES]
+    return rows
+
+
+def value_text(value: object) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, float):
+        return f"{value:g}s"
+    return str(value)
+
+
+def cycled(choices: tuple, current: object, step: int) -> object:
+    index = choices.index(current) if current in choices else -1
+    return choices[(index + step) % len(choices)]
+
+
+def next_options(options: RuleOptions, name: str, step: int) -> RuleOptions:
+    return replace(options, **{name: cycled(OPTION_CHOICES[name], getattr(options, name), step)})
+
+
+def next_clocks(clocks: Clocks, name: str, step: int) -> Clocks:
+    return replace(clocks, **{name: cycled(CLOCK_CHOICES[name], getattr(clocks, name), step)})
+
+
+def lobby_seats(cs: ClientState, width: int, height: int) -> list[Line]:
+    session = cs.session
+    lobby = session.lobby if session is not None else None
+    if lobby is None:
+        return []
+    rows = lobby_rows(lobby)
+    cursor = rows[cs.lobby_cursor] if 0 <= cs.lobby_cursor < len(rows) else None
+    lines: list[Line] = []
+    for info in lobby.seats:
+        arrow = ">" if cursor == ("seat", info.seat) else " "
+        mine = session.seat == info.seat
+        if info.empty:
+            text, kind, ready = "(empty)", "", ""
+        else:
+            text = info.name + (" (you)" if mine else "")
+            kind = f"bot {info.bot_level}" if info.kind == "bot" else "person"
+            ready = "READY" if info.ready or info.kind == "bot" else "not ready"
+            if not info.connected:
+                ready = "away"
+        style = "class:selected" if arrow == ">" else ("class:you" if mine else "")
+        lines.append([(style, f"{arrow}{info.seat + 1} " + fit(text, max(8, width - 28)) + fit(kind, 12)),
+                      ("class:good" if ready == "READY" else "class:dim", " " + ready)])
+    taken = len(lobby.filled)
+    lines.append([])
+    lines.append([("class:dim", f" {taken} of {len(lobby.seats)} seats taken; a game needs 3-5.")])
+    if lobby.can_start:
+        lines.append([("class:good", " Everyone is ready." + (" Press s to start." if lobby.admin else ""))])
+    return lines
+
+
+def lobby_rules(cs: ClientState, width: int, height: int) -> list[Line]:
+    session = cs.session
+    lobby = session.lobby if session is not None else None
+    if lobby is None:
+        return []
+    rows = lobby_rows(lobby)
+    cursor = rows[cs.lobby_cursor] if 0 <= cs.lobby_cursor < len(rows) else None
+    lines: list[Line] = []
+    for kind, name in rows:
+        if kind == "seat":
+            continue
+        label = OPTION_LABELS.get(name) or CLOCK_LABELS[name]  # type: ignore[arg-type]
+        value = getattr(lobby.options if kind == "option" else lobby.clocks, name)  # type: ignore[arg-type]
+        arrow = ">" if cursor == (kind, name) else " "
+        style = "class:selected" if arrow == ">" else ""
+        lines.append([(style, f"{arrow}{fit(label, 16)}" + fit(value_text(value), max(4, width - 17)))])
+    if not lobby.admin:
+        lines.append([("class:dim", " Only the host changes these.")])
+    return lines
+
+
+def lobby_header(cs: ClientState, width: int) -> Line:
+    session = cs.session
+    lobby = session.lobby if session is not None else None
+    if lobby is None:
+        return [("class:status", " MODERN ART - lobby")]
+    text = f" MODERN ART - {lobby.table_name}"
+    if lobby.join_code:
+        text += f" | join code {lobby.join_code}"
+    if lobby.join_string:
+        text += f" | join: {lobby.join_string}"
+    return [("class:status", text)]
+
+
+# ---------------------------------------------------------------------- round scoring
+
+
+def scoring_panel(cs: ClientState, width: int, height: int) -> list[Line]:
+    obs = cs.obs
+    if obs is None or not 0 <= cs.scoring_round < len(obs.results):
+        return [[("", " No round has been scored yet.")]]
+    result: RoundResult = obs.results[cs.scoring_round]
+    ed = cs.edition
+    if result.ended_by == "fifth" and result.ending_cards:
+        artist = ed.artists[result.ending_cards[-1].artist]
+        how = f" Ended by the fifth {artist}, played by {cs.name(result.ender)}."
+    else:
+        how = " Ended: every hand was empty."
+    lines: list[Line] = [[("", how)], [("class:dim", "   Artist        Paintings Place  Tile Value")]]
+    places = {a: i for i, a in enumerate(result.ranking)}
+    for a in sorted(ARTISTS, key=lambda a: (places.get(a, 9), a)):
+        place = ("1st", "2nd", "3rd")[places[a]] if a in places else "-"
+        tile = str(result.tiles[a]) if result.tiles[a] else "-"
+        line = [("", " ")] + artist_label(cs, a, 14)
+        line.append(("", fit(str(result.counts[a]), 9, "right") + fit(place, 6, "right")
+                     + fit(tile, 6, "right") + fit(str(result.values[a]), 6, "right")))
+        lines.append(line)
+    lines.append([("class:dim", "   Player       Paintings bought      Payout")])
+    for s, pay in enumerate(result.payouts):
+        mark = "*" if s == obs.seat else " "
+        line = [("class:you" if s == obs.seat else "", f" {mark} " + fit(cs.name(s), 13))]
+        sold = [(a, result.sold[s][a]) for a in ARTISTS if result.sold[s][a]]
+        used = 0
+        for a, n in sold:
+            line.append((ARTIST_STYLE[a], f"{ed.initials[a]}{n} "))
+            used += len(f"{ed.initials[a]}{n} ")
+        if not sold:
+            line.append(("class:dim", "-"))
+            used = 1
+        line.append(("", " " * max(1, 17 - used)))
+        line.append(("class:title", fit(f"+{pay}", 9, "right")))
+        lines.append(line)
+    lines.append([("class:dim", " Enter: back to the table   s: this again later")])
+    return lines
+
+
+# ---------------------------------------------------------------------- game over
+
+
+def game_over_panel(cs: ClientState, width: int, height: int) -> list[Line]:
+    obs = cs.obs
+    if obs is None:
+        return []
+    money = obs.final_money or tuple(0 for _ in range(obs.players))
+    winners = set(obs.winners)
+    names = [cs.name(s) for s in sorted(winners)]
+    headline = ("Winner: " if len(names) == 1 else "Co-winners: ") + " and ".join(names)
+    lines: list[Line] = [[("class:winner", f" GAME OVER. {headline} ")], []]
+    header = "   Place Player       " + "".join(f"   R{r + 1}" for r in range(len(obs.results))) + "   Final money"
+    lines.append([("class:dim", header)])
+    order = sorted(range(obs.players), key=lambda s: (-money[s], s))
+    for place, s in enumerate(order, start=1):
+        mark = "*" if s == obs.seat else " "
+        rounds = "".join(fit(f"+{r.payouts[s]}", 6, "right") for r in obs.results)
+        line: Line = [("class:you" if s == obs.seat else "",
+                       f" {mark} {place:>3}.  " + fit(cs.name(s), 12) + rounds + fit(str(money[s]), 14, "right"))]
+        if s in winners:
+            line.append(("class:winner", " WINNER"))
+        lines.append(line)
+    lines.append([])
+    path = cs.session.record_path if cs.session is not None else None
+    for chunk in wrap(f"Record saved to {path}" if path else "No record was saved.", max(10, width - 2)):
+        lines.append([("", " " + chunk)])
+    if path:
+        lines.append([("class:dim", " Replay it: modernart replay FILE")])
+    return lines
+
+
+# ---------------------------------------------------------------------- help and leave
+
+HELP = [
+    ("Selling", "<- -> or 1-9, 0 choose a painting; Enter puts it up"),
+    ("Double", "Enter adds the chosen card of the same artist; p passes"),
+    ("Amounts", "type digits, Up/Down +-1, Backspace; Enter sends"),
+    ("Open", "bid any time: + bids high+1, f +5, t +10; p passes; h sells (auctioneer)"),
+    ("Once-around", "each player once, auctioneer last: bid or p"),
+    ("Sealed", "type your bid (hidden, 0 = none) and Enter"),
+    ("Fixed price", "auctioneer types a price; others a accept, p decline"),
+    ("Table", "c chat, PgUp/PgDn scroll the log, s last scoring, ? help"),
+    ("Leave", "q or Ctrl-C (asks first)"),
+    ("Reading", "* = you, > = must act, ? = hidden money, letters:"),
+    ("", "O Open, 1 Once-around, S Sealed, F Fixed price, D Double"),
+]
+
+
+def help_panel(cs: ClientState, width: int, height: int) -> list[Line]:
+    lines: list[Line] = []
+    ed = cs.edition
+    artists: Line = [("", " Artists: ")]
+    for a in ARTISTS:
+        artists += [(ARTIST_STYLE[a], ed.initials[a]), ("", f" {ed.artists[a]}  ")]
+    for head, text in HELP:
+        for i, chunk in enumerate(wrap(text, max(10, width - 15))):
+            lines.append([("class:title", fit(f" {head}" if i == 0 else "", 14)), ("", " " + chunk)])
+    lines.append(artists)
+    lines.append([("class:dim", " The round ends with an artist's fifth painting (not sold).")])
+    lines.append([("class:dim", " Top three artists pay 30/20/10 plus earlier tiles. Esc/? closes")])
+    return lines
+
+
+def quit_panel(cs: ClientState, width: int, height: int) -> list[Line]:
+    playing = cs.obs is not None and not cs.obs.is_over
+    lines: list[Line] = [[("class:title", " Leave the table?")]]
+    if playing:
+        lines.append([("", " The game goes on; the host keeps your seat")])
+        lines.append([("", " and its clocks decide for you until you return.")])
+    lines.append([("", " y: leave   n or Esc: stay")])
+    return lines

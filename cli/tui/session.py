@@ -1,0 +1,185 @@
+"""The `Session` protocol: exactly what the client's screens read and its keys call.
+
+A session is the client's link to one table.  `LocalSession` (the engine and bots in
+this process) and `NetSession` (a host over the network) both implement it, so the
+screens never know which one they talk to.
+
+Reading: every attribute below is a plain value, replaced (never mutated) when the
+table changes; after each change the session calls its listeners on the event loop
+(the app's listener calls `app.invalidate()`).  Deadlines are `time.monotonic()`
+values of this process, converted from the host's clock on arrival.
+
+Calling: the coroutine methods send a request and return once it is sent; the host's
+answer arrives as a change of state, or as an entry of kind "error" in `log`.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from dataclasses import dataclass, field
+from typing import Awaitable, Callable, Protocol, Sequence, runtime_checkable
+
+from modernart.moves import Move
+from modernart.rules import RuleOptions
+from modernart.views import Observation
+
+
+class Status(enum.Enum):
+    """Where the session stands: which screen the client shows."""
+
+    CONNECTING = "connecting"
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    OVER = "over"
+    DISCONNECTED = "disconnected"
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """One seat of the table as the lobby shows it."""
+
+    seat: int
+    name: str = ""                 # "" while the seat is empty
+    kind: str = "empty"            # "human", "bot" or "empty"
+    bot_level: str = ""            # for bots: "random", "medium", "hard"
+    ready: bool = False
+    connected: bool = True
+
+    @property
+    def empty(self) -> bool:
+        return self.kind == "empty"
+
+
+@dataclass(frozen=True)
+class Clocks:
+    """The host's clocks.  `open_seconds`: the Open countdown, restarted by every bid;
+    when it runs out the auction closes.  `decision_seconds`: the time for any other
+    decision (None = no limit); when it runs out the host makes the cautious move
+    (pass, decline, a sealed 0, the first card, the lowest price)."""
+
+    open_seconds: float = 10.0
+    decision_seconds: float | None = None
+
+
+@dataclass(frozen=True)
+class LobbyView:
+    """The lobby of one table."""
+
+    table_name: str
+    seats: tuple[SeatInfo, ...]
+    options: RuleOptions = RuleOptions()
+    clocks: Clocks = Clocks()
+    join_string: str = ""          # what a friend pastes into `modernart join`
+    join_code: str = ""            # short code a joiner confirms (shown on the host's screen)
+    admin: bool = False            # this client may seat bots, change options and start
+    bot_levels: tuple[str, ...] = ("random",)
+
+    @property
+    def filled(self) -> tuple[SeatInfo, ...]:
+        return tuple(s for s in self.seats if not s.empty)
+
+    @property
+    def can_start(self) -> bool:
+        """Three to five seats taken, every person ready (empty seats are left out)."""
+        filled = self.filled
+        return 3 <= len(filled) <= 5 and all(s.ready or s.kind == "bot" for s in filled)
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One line of the game log: `kind` is "event", "chat", "system" or "error"."""
+
+    text: str
+    kind: str = "event"
+    who: str = ""                  # chat: the speaker
+    at: float = field(default_factory=time.time)
+
+
+@runtime_checkable
+class Session(Protocol):
+    """What the client reads (attributes) and calls (coroutines).  See the module doc."""
+
+    status: Status
+    detail: str                    # a sentence about `status` (e.g. why we disconnected)
+    lobby: LobbyView | None
+    seat: int | None               # this client's seat, once seated
+    names: tuple[str, ...]         # player names by seat, once the game has started
+    obs: Observation | None        # this seat's view of the game, once it has started
+    log: Sequence[LogEntry]
+    open_deadline: float | None    # Open auction: when the countdown runs out
+    decision_deadline: float | None  # when the current decision's clock runs out
+    record_path: str | None        # where the finished game's record was saved
+
+    def add_listener(self, callback: Callable[[], None]) -> None: ...
+    def remove_listener(self, callback: Callable[[], None]) -> None: ...
+
+    async def open(self) -> None: ...
+    async def close(self) -> None: ...
+    async def send_move(self, move: Move) -> None: ...
+    async def chat(self, text: str) -> None: ...
+    async def take_seat(self, seat: int) -> None: ...
+    async def leave(self) -> None: ...
+    async def set_ready(self, ready: bool) -> None: ...
+    async def add_bot(self, seat: int, level: str) -> None: ...
+    async def remove_bot(self, seat: int) -> None: ...
+    async def set_options(self, options: RuleOptions) -> None: ...
+    async def set_clocks(self, clocks: Clocks) -> None: ...
+    async def start(self) -> None: ...
+
+
+MAX_LOG = 2000
+
+
+class Listeners:
+    """Callbacks run after every change of a session (a small mixin)."""
+
+    def __init__(self) -> None:
+        self._listeners: list[Callable[[], None]] = []
+
+    def add_listener(self, callback: Callable[[], None]) -> None:
+        self._listeners.append(callback)
+
+    def remove_listener(self, callback: Callable[[], None]) -> None:
+        if callback in self._listeners:
+            self._listeners.remove(callback)
+
+    def changed(self) -> None:
+        for callback in list(self._listeners):
+            callback()
+
+
+def append_log(log: list[LogEntry], entry: LogEntry) -> None:
+    """Append, keeping the log bounded."""
+    log.append(entry)
+    if len(log) > MAX_LOG:
+        del log[: len(log) - MAX_LOG]
+
+
+@dataclass(frozen=True)
+class TableAd:
+    """A table heard on the LAN (or listed by a finder)."""
+
+    name: str
+    address: str                   # host:port, for display
+    seats_taken: int
+    seats: int
+    join_string: str
+    needs_code: bool = True        # the joiner must type the join code shown by the host
+
+
+class Finder(Protocol):
+    """Tables heard on the LAN, and how to join one (for the join screen)."""
+
+    tables: Sequence[TableAd]
+
+    def add_listener(self, callback: Callable[[], None]) -> None: ...
+    async def open(self) -> None: ...
+    async def close(self) -> None: ...
+    def connect(self, join_string: str, code: str = "") -> Awaitable[Session]:
+        """Join a table; raises `JoinError` with a sentence for the user on failure."""
+        ...
+
+
+class JoinError(Exception):
+    """Joining failed: the message is shown to the user as is."""

@@ -1,0 +1,167 @@
+"""`ClientState`: everything the client shows that is not the table itself.
+
+The session holds the table (what the host says); this object holds one person's view
+of it: the selected card, the amount being typed, the message line, which overlay is
+open, scroll positions, border and colour settings.  Layout functions read it; key
+handlers change it; nothing here draws or talks to the network.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
+
+from modernart.cards import EDITIONS, Card, Edition
+from modernart.phase import Phase
+from modernart.views import Observation
+
+from .session import Finder, Session, Status
+from .text import ASCII_BORDERS, UNICODE_BORDERS, Borders
+
+#: Phases in which digits type an amount rather than pick a card.
+AMOUNT_PHASES = frozenset({Phase.OPEN, Phase.ONCE_AROUND, Phase.SEALED, Phase.FIXED_SET})
+
+MIN_COLUMNS, MIN_ROWS = 80, 24
+
+
+@dataclass
+class Message:
+    text: str
+    kind: str = "info"            # "info" or "error"
+    at: float = field(default_factory=time.monotonic)
+
+
+class ClientState:
+    """One person's view state.  `session` may be replaced (the join screen connects)."""
+
+    def __init__(
+        self,
+        session: Session | None = None,
+        *,
+        finder: Finder | None = None,
+        ascii: bool = False,
+        env: Mapping[str, str] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.session = session
+        self.finder = finder
+        self.ascii = ascii
+        self.env = dict(env or {})
+        self.clock = clock
+        self.selected = 0                 # index into sorted_hand()
+        self.amount = ""                  # digits typed for a bid or price
+        self.amount_for: tuple[int, int] | None = None  # (auction_no, phase) the digits belong to
+        self.message: Message | None = None
+        self.overlay: str | None = None   # "help", "scoring", "quit" or None
+        self.scoring_round = -1           # round whose scoring the overlay shows
+        self.results_seen = 0             # round results already shown to this person
+        self.chat_open = False
+        self.log_scroll = 0               # lines scrolled back from the newest
+        self.lobby_cursor = 0
+        self.finder_cursor = 0
+        self.finder_input: str | None = None   # None, "join" (typing a join string) or "code"
+        self.finder_text = ""
+        self.finder_choice: str = ""      # join string chosen, while typing its code
+        self.connecting = False
+        self.last_error: object | None = None  # newest session error already shown
+        self.sent: list = []              # moves sent by this client (newest last)
+
+    # ------------------------------------------------------------------ derived views
+
+    @property
+    def borders(self) -> Borders:
+        return ASCII_BORDERS if self.ascii else UNICODE_BORDERS
+
+    @property
+    def status(self) -> Status | None:
+        return self.session.status if self.session is not None else None
+
+    @property
+    def obs(self) -> Observation | None:
+        return self.session.obs if self.session is not None else None
+
+    @property
+    def edition(self) -> Edition:
+        obs = self.obs
+        if obs is not None:
+            return EDITIONS[obs.options.edition]
+        lobby = self.session.lobby if self.session is not None else None
+        return EDITIONS[lobby.options.edition if lobby is not None else "classic"]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        session = self.session
+        if session is None:
+            return ()
+        if session.names:
+            return session.names
+        obs = session.obs
+        return tuple(f"Seat {i + 1}" for i in range(obs.players)) if obs is not None else ()
+
+    def name(self, seat: int) -> str:
+        names = self.names
+        return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+
+    def sorted_hand(self) -> list[Card]:
+        obs = self.obs
+        if obs is None:
+            return []
+        return sorted(obs.hand, key=lambda c: (c.artist, c.kind, int(c)))
+
+    def selected_card(self) -> Card | None:
+        hand = self.sorted_hand()
+        if not hand:
+            return None
+        self.selected = max(0, min(self.selected, len(hand) - 1))
+        return hand[self.selected]
+
+    def screen(self) -> str:
+        """Which screen to show: finder, connecting, lobby, table, over or gone."""
+        if self.session is None:
+            return "connecting" if self.connecting else "finder"
+        status = self.session.status
+        if status == Status.CONNECTING:
+            return "connecting"
+        if status == Status.LOBBY:
+            return "lobby"
+        if status == Status.OVER:
+            return "over"
+        if status == Status.DISCONNECTED and self.session.obs is None:
+            return "gone"
+        return "table"
+
+    def digits_mean_amount(self) -> bool:
+        obs = self.obs
+        if obs is None or obs.phase not in AMOUNT_PHASES:
+            return False
+        return obs.phase != Phase.FIXED_SET or obs.auctioneer == obs.seat
+
+    # ------------------------------------------------------------------ changes
+
+    def say(self, text: str, kind: str = "info") -> None:
+        self.message = Message(text, kind)
+
+    def error(self, text: str) -> None:
+        self.say(text, "error")
+
+    def sync(self) -> None:
+        """Catch up with the session after it changed: clear stale input, queue overlays."""
+        obs = self.obs
+        if obs is None:
+            return
+        key = (obs.auction_no, int(obs.phase))
+        if self.amount_for != key:
+            self.amount_for = key
+            self.amount = ""
+        if len(obs.results) > self.results_seen:
+            self.results_seen = len(obs.results)
+            self.scoring_round = len(obs.results) - 1
+            if self.overlay is None and not obs.is_over:
+                self.overlay = "scoring"
+        session = self.session
+        if session is not None:
+            newest = next((e for e in reversed(session.log) if e.kind == "error"), None)
+            if newest is not None and newest is not self.last_error:
+                self.last_error = newest
+                self.error(newest.text)
