@@ -143,7 +143,7 @@ class HardBot(MediumBot):
             self._open_limits = {obs.auction_no: limit or 0}
         self._limit = limit or 0
         amount = pricing.open_raise(obs.high, self._limit)
-        if amount:
+        if amount and obs.amount_range() is not None:  # not out of it (open_pass_is_final)
             return Move.bid(seat, amount)
         return Move.pass_(seat) if seat not in obs.passed else None
 

@@ -194,7 +194,7 @@ class MediumBot(Bot):
             return None  # the auctioneer holding the high bid waits (never hammers its own lot)
         limit = self._limit_for(obs, Situation(obs))
         amount = pricing.open_raise(obs.high, limit)
-        if amount:
+        if amount and obs.amount_range() is not None:  # not out of it (open_pass_is_final)
             return Move.bid(seat, amount)
         if seat not in obs.passed:
             return Move.pass_(seat)

@@ -145,14 +145,17 @@ class RolloutPolicy:
         value = self.lot_value(state)
         n = state.n
         high, high_seat = state.high, state.high_seat
-        limits = [self.limit(state, s, value) if s != high_seat else high for s in range(n)]
+        final = state.options.open_pass_is_final
+        passed = state.passed
+        limits = [high if s == high_seat else -1 if final and passed[s] else self.limit(state, s, value)
+                  for s in range(n)]
         order = sorted(range(n), key=limits.__getitem__, reverse=True)
         winner, second = order[0], limits[order[1]]
         apply = state.apply
         if winner != high_seat and limits[winner] > high:
             apply(_of(winner, _BID, min(limits[winner], max(high + 1, second + 1))))
         auction = state.auction_no
-        passed = state.passed
+        passed = state.passed  # the bid above may have cleared the passes
         for s in range(n):
             if state.phase != _OPEN or state.auction_no != auction:
                 return
