@@ -1,0 +1,97 @@
+"""Bot speed figures: the medium bot's decision time (target: p95 under 5 ms) and the
+hard bot's decision time against its budget (target: never over it).
+
+Run with `python benchmarks/bench_bots.py`, or as `modernart bench bots` once registered
+in `_EXTRA` of cli/cmd_bench.py as "modernart.bots.bench:run".
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import time
+
+from .arena import play_game
+from .base import make_bot
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def medium_times(seconds: float, seed: int = 0) -> list[float]:
+    """Decision times of four medium bots playing each other for about `seconds`."""
+    times: list[float] = []
+    start = time.perf_counter()
+    game = 0
+    while time.perf_counter() - start < seconds:
+        bots = [make_bot("medium", seed=seed * 100 + game * 4 + s) for s in range(4)]
+        outcome = play_game(bots, seed=seed * 100 + game)
+        for t in outcome.times:
+            times.extend(t)
+        game += 1
+    return times
+
+
+def hard_times(budget: float, games: int, seed: int = 0) -> tuple[list[float], list[int]]:
+    """Decision times (and rollouts per searched decision) of one hard bot against three
+    medium bots."""
+    times: list[float] = []
+    rollouts: list[int] = []
+    for game in range(games):
+        hard = make_bot("hard", seed=seed + game, budget=budget)
+        bots = [hard] + [make_bot("medium", seed=seed + game * 4 + s) for s in range(3)]
+
+        def count(state, move, hard=hard) -> None:
+            if move.seat == 0 and hard.last_rollouts:
+                rollouts.append(hard.last_rollouts)
+                hard.last_rollouts = 0
+
+        outcome = play_game(bots, seed=seed + 1000 + game, on_move=count)
+        times.extend(outcome.times[0])
+    return times, rollouts
+
+
+def machine() -> dict[str, str]:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+    return {"date": datetime.date.today().isoformat(), "cpu": cpu, "cores": str(os.cpu_count()),
+            "python": platform.python_version(), "implementation": platform.python_implementation()}
+
+
+def figures(seconds: float, budget: float, hard_games: int) -> dict[str, object]:
+    med = medium_times(seconds)
+    hard, rollouts = hard_times(budget, hard_games)
+    return {
+        "machine": machine(),
+        "medium": {"decisions": len(med), "p50_ms": _percentile(med, 0.5) * 1e3, "p95_ms": _percentile(med, 0.95) * 1e3,
+                   "p99_ms": _percentile(med, 0.99) * 1e3, "max_ms": max(med) * 1e3},
+        "hard": {"budget_s": budget, "games": hard_games, "decisions": len(hard),
+                 "p95_ms": _percentile(hard, 0.95) * 1e3, "max_ms": max(hard) * 1e3,
+                 "over_budget": sum(t > budget for t in hard),
+                 "searched_decisions": len(rollouts),
+                 "rollouts_per_search": sum(rollouts) / len(rollouts) if rollouts else 0.0},
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    f = figures(args.seconds, getattr(args, "budget", 0.1) or 0.1, getattr(args, "hard_games", 2) or 2)
+    if getattr(args, "json", False):
+        print(json.dumps(f, indent=1))
+        return 0
+    m, med, hard = f["machine"], f["medium"], f["hard"]
+    print(f"modernart bot benchmark, {m['date']}, {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}")
+    print(f"medium: {med['decisions']} decisions in 4-player self-play: p50 {med['p50_ms']:.2f} ms, "
+          f"p95 {med['p95_ms']:.2f} ms, p99 {med['p99_ms']:.2f} ms, max {med['max_ms']:.2f} ms (target p95 < 5 ms)")
+    print(f"hard: budget {hard['budget_s']:g} s, {hard['decisions']} decisions in {hard['games']} games vs 3 medium: "
+          f"p95 {hard['p95_ms']:.1f} ms, max {hard['max_ms']:.1f} ms, {hard['over_budget']} over budget; "
+          f"{hard['rollouts_per_search']:.0f} rollouts per searched decision")
+    return 0
