@@ -1,22 +1,142 @@
-"""`modernart play`: a game on this machine against bots."""
+"""`modernart play`: a table on this machine with bots, and the client, in one step.
+
+With no flags: four players (you and three bots), the strongest bot level installed,
+the usual clocks.  `--lobby` shows the lobby first (seats, bots, rules, clocks) where you
+start the game yourself.  `--watch` prints the log of a game among bots instead.
+"""
 
 from __future__ import annotations
 
 import argparse
+import getpass
 import random
+import sys
+
+COLOR_CHOICES = ("auto", "none", "16", "256", "truecolor")  # as cli/tui/style.py
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("play", help="play against bots on this machine",
-                       description="Start a table on this machine with bots and play.")
+                       description="Start a table on this machine with bots and play in the terminal.")
     p.add_argument("--players", type=int, default=4, choices=(3, 4, 5), help="number of seats (default 4)")
+    p.add_argument("--bots", default=None, metavar="LEVEL[,LEVEL...]",
+                   help="bot level(s): random, medium, hard; one for all or one per bot (default: medium)")
+    p.add_argument("--name", default=None, help="your name at the table (default: your login name)")
     p.add_argument("--seed", type=int, default=None, help="shuffle seed (default: random)")
+    p.add_argument("--lobby", action="store_true", help="show the lobby first: change bots, rules and clocks")
+    p.add_argument("--open-seconds", type=float, default=10.0,
+                   help="Open auction countdown, restarted by each bid (default 10)")
+    p.add_argument("--decision-seconds", type=float, default=None,
+                   help="time for every other decision (default: no limit)")
+    p.add_argument("--bot-pace", type=float, default=1.0,
+                   help="bots' thinking time as a factor (0 = instant, default 1)")
+    p.add_argument("--record-dir", default=None, help="where to save the game record "
+                   "(default $XDG_DATA_HOME/modernart/records)")
+    p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
+    p.add_argument("--color", choices=COLOR_CHOICES, default="auto",
+                   help="colours: auto (NO_COLOR and TERM decide), none, 16, 256, truecolor")
+    p.add_argument("--no-color", dest="color", action="store_const", const="none", help="same as --color none")
+    p.add_argument("--offline", action="store_true",
+                   help="run the table inside the client instead of through a local host")
+    p.add_argument("--ssh", type=int, default=None, metavar="PORT",
+                   help="serve this table over SSH instead: guests play with `ssh -p PORT NAME@HOST`")
+    p.add_argument("--ssh-bind", default="", metavar="ADDR", help="address to listen on (default: all)")
+    p.add_argument("--ssh-host-key", default=None, metavar="FILE",
+                   help="SSH host key (default ~/.config/modernart/ssh_host_ed25519, made on first use)")
+    p.add_argument("--guests", type=int, default=1,
+                   help="with --ssh: seats kept for SSH guests; bots take the others (default 1)")
     p.add_argument("--watch", action="store_true", help="bots only: print the game log of a bot game")
     p.set_defaults(func=run)
 
 
+def default_name() -> str:
+    try:
+        name = getpass.getuser()
+    except Exception:  # no login name (containers): any name will do
+        name = ""
+    name = name if name and name != "root" else "Player"
+    return name[:16].capitalize()
+
+
+def bot_level_list(spec: str | None, bots: int) -> list[str]:
+    from modernart.bots import bot_levels
+
+    known = bot_levels()
+    if spec is None:
+        spec = "medium" if "medium" in known else "random"
+    levels = [s.strip() for s in spec.split(",") if s.strip()]
+    unknown = [lv for lv in levels if lv not in known]
+    if unknown:
+        raise SystemExit(f"modernart play: unknown bot level {unknown[0]!r}; choose from {', '.join(known)}")
+    if len(levels) == 1:
+        return levels * bots
+    if len(levels) != bots:
+        raise SystemExit(f"modernart play: {bots} bots need 1 or {bots} levels, got {len(levels)}")
+    return levels
+
+
 def run(args: argparse.Namespace) -> int:
-    return watch_bot_game(args.players, args.seed)
+    if args.watch:
+        return watch_bot_game(args.players, args.seed)
+    if args.ssh is not None:
+        return serve_over_ssh(args)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("modernart play needs a terminal (over SSH, use: ssh -t HOST modernart play)", file=sys.stderr)
+        return 2
+    levels = bot_level_list(args.bots, args.players - 1)
+    from .tui.app import run_client
+    from .tui.local_session import local_game
+    from .tui.session import Clocks
+
+    if args.open_seconds <= 0 or (args.decision_seconds is not None and args.decision_seconds <= 0):
+        print("modernart play: clocks must be positive", file=sys.stderr)
+        return 2
+    session = local_game(
+        args.players, levels, name=args.name or default_name(), seed=args.seed,
+        clocks=Clocks(args.open_seconds, args.decision_seconds), bot_pace=max(0.0, args.bot_pace),
+        record_dir=args.record_dir, start=not args.lobby,
+    )
+    return run_client(session, ascii=args.ascii, color=args.color)
+
+
+def serve_over_ssh(args: argparse.Namespace) -> int:
+    """A table on this machine for SSH guests (the first guest starts it from the lobby)."""
+    import asyncio
+    import socket
+
+    try:
+        from .tui.sshserve import serve_local_table
+    except ModuleNotFoundError as exc:
+        print(f"modernart play --ssh needs asyncssh: pip install 'modernart[ssh]' ({exc})", file=sys.stderr)
+        return 2
+    from .tui.local_table import LocalTable
+    from .tui.session import Clocks
+
+    if not 1 <= args.guests <= args.players:
+        print(f"modernart play: --guests must be 1..{args.players}", file=sys.stderr)
+        return 2
+    levels = bot_level_list(args.bots, args.players - args.guests) if args.players > args.guests else []
+    table = LocalTable(args.players, name=f"Table on {socket.gethostname()}", seed=args.seed,
+                       clocks=Clocks(args.open_seconds, args.decision_seconds), bot_pace=max(0.0, args.bot_pace),
+                       record_dir=args.record_dir)
+
+    def ready(port: int) -> None:
+        print(f"modernart: SSH table listening on port {port}; guests connect with: ssh -p {port} NAME@HOST",
+              flush=True)
+
+    async def main() -> None:
+        for slot, level in enumerate(levels, start=args.guests):
+            table.add_bot(None, slot, level)
+        await serve_local_table(args.ssh, table, host=args.ssh_bind, host_key_path=args.ssh_host_key, ready=ready)
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        return 0
+    except OSError as exc:
+        print(f"modernart play: cannot listen on port {args.ssh}: {exc}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def watch_bot_game(players: int, seed: int | None) -> int:
@@ -38,3 +158,4 @@ def watch_bot_game(players: int, seed: int | None) -> int:
                 print(line)
         printed = len(state.events)
     return 0
+

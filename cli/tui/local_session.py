@@ -20,8 +20,9 @@ class LocalSession(Listeners):
     """A seat (or a watcher) at a `LocalTable`.  See `session.Session` for the fields."""
 
     def __init__(self, table: LocalTable, name: str = "You", *, identity: str | None = None,
-                 on_open: Callable[["LocalSession"], None] | None = None) -> None:
+                 on_open: Callable[["LocalSession"], None] | None = None, owns_table: bool = False) -> None:
         super().__init__()
+        self.owns_table = owns_table  # closing this session ends the table (local play)
         self.on_open = on_open  # run once, after joining (e.g. to seat bots and start)
         self.table = table
         self.name = name
@@ -51,7 +52,7 @@ class LocalSession(Listeners):
         t = self.table
         self.status = t.status
         self.lobby = LobbyView(
-            t.name, tuple(t.seats), t.options, t.clocks, join_string="(this machine)", join_code="",
+            t.name, tuple(t.seats), t.options, t.clocks, join_string=t.join_string, join_code="",
             admin=t.admin is self, bot_levels=_levels(),
         )
         self.names = t.names
@@ -84,6 +85,8 @@ class LocalSession(Listeners):
         if self._joined:
             self._joined = False
             self.table.detach(self)
+            if self.owns_table:
+                self.table.close()
         self.status = Status.DISCONNECTED
         self.detail = "you left the table"
 
@@ -155,4 +158,4 @@ def local_game(
         if start:
             table.start(session, force=True)
 
-    return LocalSession(table, name, on_open=seat_bots)
+    return LocalSession(table, name, on_open=seat_bots, owns_table=True)

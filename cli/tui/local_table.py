@@ -7,13 +7,15 @@ decision), lets bots act after `bot.pace()` seconds, narrates events into each s
 and saves the record when the game ends.  People reach it through `LocalSession`s, which
 see only their own seat's `Observation`, exactly as over the network.
 
-Everything runs on one asyncio loop (timers are `loop.call_later` handles); nothing here
-blocks except a bot's `choose`, which the bots keep short.
+Everything runs on one asyncio loop (timers are `loop.call_later` handles), except the
+bots' `choose`, which runs in one worker thread so that a searching bot never freezes
+the screens.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import datetime
 import logging
 import os
@@ -34,6 +36,7 @@ from ..narrate import describe_event, describe_timeout
 from .session import Clocks, LogEntry, SeatInfo, Status
 
 log = logging.getLogger(__name__)
+STANDIN_LEVEL = "medium"  # plays for a person who has gone, until they come back
 
 #: Phases in which the decision clock runs (the Open auction has its own countdown).
 TIMED_PHASES = frozenset({Phase.PLAY_CARD, Phase.DOUBLE_OFFER, Phase.ONCE_AROUND, Phase.SEALED,
@@ -63,6 +66,7 @@ class LocalTable:
         if not 3 <= seats <= 5:
             raise ValueError("a table has 3 to 5 seats")
         self.name = name
+        self.join_string = "(this machine)"        # how others reach this table, for the lobby
         self.options = options or RuleOptions()
         self.clocks = clocks or Clocks()
         self.seed = seed
@@ -78,6 +82,7 @@ class LocalTable:
         self.seat_of_slot: list[int] = []         # game seat -> lobby slot
         self.names: tuple[str, ...] = ()
         self.bots: dict[int, Bot] = {}            # game seat -> bot
+        self.standins: set[int] = set()           # game seats a bot plays while their person is away
         self.record: GameRecord | None = None
         self.record_path: str | None = None
         self.status = Status.LOBBY
@@ -88,7 +93,8 @@ class LocalTable:
         self._open_key: tuple[int, int] | None = None
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._timer_keys: dict[str, tuple] = {}   # what each timer was started for
-        self._bot_timers: dict[int, asyncio.TimerHandle] = {}
+        self._bot_tasks: dict[int, asyncio.Task] = {}
+        self._executor: concurrent.futures.ThreadPoolExecutor | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
     # ------------------------------------------------------------------ lobby
@@ -105,10 +111,15 @@ class LocalTable:
         if self.admin is None:
             self.admin = session
         seat = self.identities.get(identity) if identity else None
-        if seat is not None and self.seats[seat].kind == "human":
+        if seat is not None and self.seats[seat].kind == "human" and seat not in self.owners:
             self.owners[seat] = session
             self.seats[seat] = replace(self.seats[seat], connected=True)
+            if seat in self.seat_of_slot:  # the stand-in bot hands the seat back
+                self.standins.discard(self.seat_of_slot.index(seat))
+                self.bots.pop(self.seat_of_slot.index(seat), None)
             self.broadcast_system(f"{self.seats[seat].name} is back")
+            if self.state is not None and self.status == Status.PLAYING:
+                self._after_change()
         else:
             seat = next((s.seat for s in self.seats if s.empty), None)
             if seat is None or self.status != Status.LOBBY:
@@ -133,9 +144,16 @@ class LocalTable:
                 if self.status == Status.LOBBY:
                     self.seats[seat] = SeatInfo(seat)
                     self.identities = {k: v for k, v in self.identities.items() if v != seat}
+                    self.broadcast_system(f"{info.name} left")
                 else:
                     self.seats[seat] = replace(info, connected=False)
-                self.broadcast_system(f"{info.name} left")
+                    self.broadcast_system(f"{info.name} left")
+                    if self.status == Status.PLAYING and seat in self.seat_of_slot:
+                        game_seat = self.seat_of_slot.index(seat)
+                        self.bots[game_seat] = make_bot(STANDIN_LEVEL, None)
+                        self.standins.add(game_seat)
+                        self.broadcast_system(f"A bot plays for {info.name} until they return")
+                        self._after_change()
         if self.admin is session:
             self.admin = self.sessions[0] if self.sessions else None
         self._refresh()
@@ -146,7 +164,7 @@ class LocalTable:
     def _lobby_check(self, session, admin: bool = False) -> str | None:
         if self.status != Status.LOBBY:
             return "The game has started: the lobby is closed"
-        if admin and session is not self.admin:
+        if admin and session is not None and session is not self.admin:  # None: the host itself
             return "Only the host may change the table"
         return None
 
@@ -350,9 +368,9 @@ class LocalTable:
     def _cancel_all(self) -> None:
         for name in ("open", "decision"):
             self._cancel(name)
-        for handle in self._bot_timers.values():
-            handle.cancel()
-        self._bot_timers.clear()
+        for task in self._bot_tasks.values():
+            task.cancel()
+        self._bot_tasks.clear()
 
     def _open_timeout(self, key: tuple[int, int]) -> None:
         state = self.state
@@ -377,30 +395,37 @@ class LocalTable:
                     break
 
     def _plan_bots(self) -> None:
+        """Ask every bot that may act what it will do; each acts after its pace unless the
+        table changes first (then everyone is asked again)."""
         state = self.state
         assert state is not None
-        for handle in self._bot_timers.values():
-            handle.cancel()
-        self._bot_timers.clear()
+        for task in self._bot_tasks.values():
+            task.cancel()
+        self._bot_tasks.clear()
         acting = state.to_move()
-        version = state.move_count
         for seat, bot in self.bots.items():
-            if seat not in acting:
-                continue
-            obs = state.observation(seat)
-            move = bot.choose(obs)
-            if move is None:
-                continue
-            delay = max(0.0, bot.pace(obs, move) * self.bot_pace)
-            self._bot_timers[seat] = self.loop.call_later(delay, self._bot_act, version, move)
+            if seat in acting:
+                self._bot_tasks[seat] = self.loop.create_task(self._bot_turn(bot, state.observation(seat)))
 
-    def _bot_act(self, version: int, move: Move) -> None:
+    async def _bot_turn(self, bot: Bot, obs) -> None:
+        version = self.state.move_count if self.state is not None else -1
+        # one worker thread for all bots: a slow search never freezes the screens, and a
+        # bot is never asked twice at once (a cancelled turn's question finishes first)
+        move = await self.loop.run_in_executor(self._bot_thread(), bot.choose, obs)
         state = self.state
-        if state is None or state.move_count != version or state.is_over():
+        if move is None or state is None or state.move_count != version or state.is_over():
+            return
+        await asyncio.sleep(max(0.0, bot.pace(obs, move) * self.bot_pace))
+        if state.move_count != version or state.is_over():
             return
         error = self._apply(move)
         if error:
             log.warning("bot move rejected seat=%d move=%r reason=%s", move.seat, move, error)
+
+    def _bot_thread(self) -> concurrent.futures.ThreadPoolExecutor:
+        if self._executor is None:
+            self._executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="modernart-bots")
+        return self._executor
 
     # ------------------------------------------------------------------ fan-out
 
@@ -424,7 +449,11 @@ class LocalTable:
             session.refresh()
 
     def close(self) -> None:
+        """Stop the clocks and the bots (the table can no longer be played)."""
         self._cancel_all()
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
 
 
 def cautious_move(state: GameState, seat: int) -> Move | None:
