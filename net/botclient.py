@@ -1,0 +1,141 @@
+"""A bot that plays through the protocol: a `Client` plus a `modernart.bots` brain.
+
+It sees only its own Observation, signs its moves with its own key, and honours the
+bot's `pace()` (scaled by `pace_scale`; 0 in benchmarks and tests).  With a `token` it
+claims a seat the host reserved for it (a lobby bot or a stand-in for a dropped player);
+without one it takes a free seat by name and says ready, like a person would.
+
+Run as a process:  python -m net.botclient JOINSTRING [--level random] [--name NAME]
+                   [--config-dir DIR] [--pace 1.0] [--seed N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from typing import Any
+
+import zmq.asyncio
+
+from modernart.bots import make_bot
+from modernart.moves import Move
+
+from .address import JoinTarget
+from .client import Client, ConnectError
+from .identity import Keys
+
+log = logging.getLogger("net.botclient")
+
+
+class BotClient:
+    """Plays one seat until the game is over (or it is cancelled)."""
+
+    def __init__(self, target: JoinTarget | str, *, level: str = "random", keys: Keys | None = None,
+                 token: bytes | None = None, name: str | None = None, seed: int | None = None,
+                 pace_scale: float = 1.0, ctx: zmq.asyncio.Context | None = None,
+                 config_dir: str | None = None, seat: int | None = None) -> None:
+        self.level = level
+        self.bot = make_bot(level, seed)
+        self.keys = keys or Keys.load_or_create(config_dir, "bot")
+        self.client = Client(target, keys=self.keys, token=token, ctx=ctx, updates=False)
+        self.name = name or f"{level} bot"
+        self.pace_scale = pace_scale
+        self.wanted_seat = seat
+        self.moves_sent = 0
+        self.rejected = 0
+
+    async def run(self, connect_timeout: float = 15.0) -> Any:
+        """Connect, take a seat if needed, play until the game ends; returns the final observation."""
+        client = self.client
+        try:
+            await client.connect(connect_timeout)
+            if client.state.seat is None and client.token is None:
+                reply = await client.take_seat(self.name, self.wanted_seat)
+                if not reply.ok:
+                    raise ConnectError(reply.code or "sit", reply.message)
+                await client.ready()
+            return await self._play()
+        finally:
+            await client.close()
+
+    async def _play(self) -> Any:
+        client = self.client
+        st = client.state
+        failures = 0
+        while True:
+            obs = st.observation
+            if obs is not None and obs.is_over:
+                return obs
+            if obs is None or not obs.my_turn or st.status != "connected":
+                client.changed.clear()
+                await client.changed.wait()
+                continue
+            seen = st.head_seq
+            move = self.bot.choose(obs)
+            if move is None:
+                client.changed.clear()
+                await client.changed.wait()
+                continue
+            pause = self.bot.pace(obs, move) * self.pace_scale
+            if pause > 0:
+                await asyncio.sleep(pause)
+                if st.head_seq != seen:
+                    continue  # the table moved on while we were thinking
+            reply = await client.send_move(move)
+            self.moves_sent += 1
+            if reply.ok:
+                failures = 0
+                while st.head_seq < (reply.seq or 0) and st.status == "connected":
+                    await self._wait_change(1.0)  # act on the state our move produced
+                continue
+            self.rejected += 1
+            log.debug("move refused seat=%s move=%r code=%s", st.seat, move, reply.code)
+            if st.head_seq == seen:
+                failures += 1
+                await self._wait_change(0.05 * min(failures, 20))
+                if failures >= 5 and reply.code not in ("connection_lost", "timeout", "closed"):
+                    fallback = obs.legal_moves(amounts=False)
+                    if fallback:
+                        await client.send_move(fallback[-1])
+
+    async def _wait_change(self, seconds: float) -> None:
+        self.client.changed.clear()
+        try:
+            await asyncio.wait_for(self.client.changed.wait(), seconds)
+        except asyncio.TimeoutError:
+            pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m net.botclient", description="Play a seat with a bot.")
+    parser.add_argument("join", help="join string ma://HOST:PORT/KEY[/TABLE]")
+    parser.add_argument("--level", default="random")
+    parser.add_argument("--name", default=None)
+    parser.add_argument("--seat", type=int, default=None)
+    parser.add_argument("--config-dir", default=None, help="where the bot's key lives")
+    parser.add_argument("--pace", type=float, default=1.0, help="scale of the bot's thinking pauses")
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("-v", "--verbose", action="store_true")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(name)s %(message)s")
+
+    async def go() -> int:
+        bot = BotClient(args.join, level=args.level, name=args.name, seed=args.seed, pace_scale=args.pace,
+                        config_dir=args.config_dir, seat=args.seat)
+        try:
+            obs = await bot.run()
+        except ConnectError as exc:
+            print(f"modernart bot: {exc}", file=sys.stderr)
+            return 2
+        print(f"game over: seat {obs.seat} final money {list(obs.final_money)} winners {list(obs.winners)}",
+              flush=True)
+        return 0
+
+    return asyncio.run(go())
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

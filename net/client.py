@@ -1,0 +1,502 @@
+"""The client API: connect to a table, follow it, play a seat.  The terminal UI drives this.
+
+    client = Client("ma://192.168.1.5:47000/KEY...", config_dir=None)   # or a JoinTarget
+    await client.connect()                 # CURVE + hello + catch-up; raises ConnectError
+    await client.take_seat("Ana")          # lobby calls return a Reply(ok, code, message)
+    await client.ready()
+    ...                                    # leave(), chat(text); admin: add_bot(level, seat),
+                                           # remove_bot(seat), set_options({...}),
+                                           # set_clocks({...}), start()
+    reply = await client.send_move(move)   # signed action; Reply(ok, code, message, seq)
+    update = await client.updates.get()    # Update(kind, data), see below
+    await client.close()
+
+`client.state` (a `ClientState`) always holds the latest of everything:
+  status      "connecting" | "connected" | "reconnecting" | "closed" | "failed"
+  table       the lobby/table dict from the host: name, state ("lobby"|"playing"|"over"),
+              seats [{seat, name, bot, ready, fpr, admin, connected, standin}|None],
+              options, clocks, join (join string), code (join code), admin (fingerprint)
+  seat        this client's seat (None: watching); role "player" | "standin" | "spectator"
+  observation the modernart.views.Observation of this seat (None for spectators)
+  public      the public view dict (every client; spectators use it instead)
+  players     [{name, vk, bot}] of the running game
+  log         [(seq, item)]: item is a modernart Move (sealed amounts hidden: arg -1)
+              or a modernart.events value, in order
+  deadlines   {"open": t | None, "decide": t | None} in loop.time() seconds;
+              `state.remaining(name)` gives seconds left
+  chat        [(seat, name, text)]    errors  [(code, message)]
+  head_seq    the last event applied
+Updates (`client.updates`, an asyncio.Queue; pass `updates=False` to skip it):
+  Update("status", str), Update("lobby", dict), Update("event", EventInfo),
+  Update("observation", Observation), Update("chat", (seat, name, text)),
+  Update("error", (code, message)).  `client.changed` is an asyncio.Event set on every
+  change, for consumers that only want the latest state (bots).
+
+Every event is checked as it arrives: its hash-chain link and host signature
+(net/chain.py), this seat's private part against its hash, and the player's signature
+on every relayed action.  A failed check is an error update and sets status "failed".
+If the host goes quiet the client says hello again every second and catches up from the
+last event it holds (the host may have been restarted from its journal).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, NamedTuple
+
+import zmq
+import zmq.asyncio
+from zmq.utils.monitor import parse_monitor_message
+
+from modernart.moves import Move
+from modernart.rules import RuleOptions
+from modernart.views import Observation
+
+from . import sealed
+from .address import JoinTarget, parse_join_string
+from .chain import ChainError, ChainVerifier
+from .host import hello_bytes
+from .identity import ACT_TAG, HELLO_TAG, Keys, check_zmq, verify
+from .protocol import (MAX_CLIENT_FRAME, VERSION, ProtocolError, decode_action_body, decode_host_frame,
+                       decode_host_inner, encode_action_body, pack)
+from .wire import ViewBuilder, event_from_wire
+
+log = logging.getLogger("net.client")
+HOST_SILENCE = 4.0
+REQUEST_TIMEOUT = 15.0
+
+
+class ConnectError(ConnectionError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class Update(NamedTuple):
+    kind: str
+    data: Any
+
+
+@dataclass(frozen=True)
+class Reply:
+    ok: bool
+    code: str | None = None
+    message: str = ""
+    seq: int | None = None
+
+
+@dataclass(frozen=True)
+class EventInfo:
+    seq: int
+    kind: str                 # "start", "move", "delegate"
+    move: Move | None         # sealed amounts are -1 until revealed
+    by: str | None            # "player", "clock" (default action), "recovered"
+    events: tuple[Any, ...]   # modernart.events values
+    public: dict[str, Any]
+
+
+@dataclass
+class ClientState:
+    status: str = "connecting"
+    table: dict[str, Any] = field(default_factory=dict)
+    seat: int | None = None
+    role: str | None = None
+    game_id: bytes | None = None
+    observation: Observation | None = None
+    public: dict[str, Any] | None = None
+    players: list[dict[str, Any]] = field(default_factory=list)
+    log: list[tuple[int, Any]] = field(default_factory=list)
+    deadlines: dict[str, float | None] = field(default_factory=lambda: {"open": None, "decide": None})
+    chat: list[tuple[Any, str, str]] = field(default_factory=list)
+    errors: list[tuple[str, str]] = field(default_factory=list)
+    head_seq: int = 0
+
+    def remaining(self, name: str) -> float | None:
+        t = self.deadlines.get(name)
+        return None if t is None else max(0.0, t - asyncio.get_running_loop().time())
+
+
+class Client:
+    """One connection to one table (see the module docstring)."""
+
+    def __init__(self, target: JoinTarget | str, *, keys: Keys | None = None, config_dir: str | None = None,
+                 identity: str = "player", spectate: bool = False, token: bytes | None = None,
+                 ctx: zmq.asyncio.Context | None = None, updates: bool = True, table: str | None = None) -> None:
+        check_zmq()
+        self.target = parse_join_string(target) if isinstance(target, str) else target
+        self.table_id = table or self.target.table
+        self.keys = keys or Keys.load_or_create(config_dir, identity)
+        self.spectate = spectate
+        self.token = token
+        self._own_ctx = ctx is None
+        self.ctx = ctx or zmq.asyncio.Context()
+        self.state = ClientState()
+        self.updates: asyncio.Queue[Update] | None = asyncio.Queue() if updates else None
+        self.changed = asyncio.Event()
+        self.on_update: Callable[[Update], None] | None = None
+        self._ids = itertools.count(1)
+        self._pending: dict[int, asyncio.Future] = {}
+        self._welcome: asyncio.Future | None = None
+        self._tasks: list[asyncio.Task] = []
+        self._ctr = 0
+        self._chain: ChainVerifier | None = None
+        self._view: ViewBuilder | None = None
+        self._delegates: dict[int, bytes] = {}
+        self._host_vk: bytes | None = None
+        self._last_heard = time.monotonic()
+        self._last_hello = 0.0
+        self.sock: zmq.asyncio.Socket | None = None
+        self.bytes_in = 0
+
+    # ------------------------------------------------------------------ connection
+
+    async def connect(self, timeout: float = 10.0) -> ClientState:
+        s = self.sock = self.ctx.socket(zmq.DEALER)
+        s.curve_serverkey = self.target.host_key_z85
+        s.curve_publickey = self.keys.curve_public
+        s.curve_secretkey = self.keys.curve_secret
+        s.linger = 0
+        s.maxmsgsize = MAX_CLIENT_FRAME
+        s.rcvhwm = 100000
+        s.heartbeat_ivl, s.heartbeat_timeout, s.heartbeat_ttl, s.handshake_ivl = 2000, 6000, 6000, 5000
+        s.reconnect_ivl, s.reconnect_ivl_max = 100, 2000
+        if hasattr(zmq, "RECONNECT_STOP_HANDSHAKE_FAILED"):  # a wrong host key must fail, not retry
+            s.setsockopt(zmq.RECONNECT_STOP, zmq.RECONNECT_STOP_HANDSHAKE_FAILED)
+        monitor = s.get_monitor_socket(zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
+                                       | zmq.EVENT_HANDSHAKE_FAILED_AUTH | zmq.EVENT_DISCONNECTED)
+        s.connect(self.target.endpoint)
+        loop = asyncio.get_running_loop()
+        self._welcome = loop.create_future()
+        self._tasks = [loop.create_task(self._recv_loop()), loop.create_task(self._monitor_loop(monitor)),
+                       loop.create_task(self._ping_loop())]
+        self._hello()
+        try:
+            await asyncio.wait_for(asyncio.shield(self._welcome), timeout)
+        except asyncio.TimeoutError:
+            await self.close()
+            raise ConnectError("timeout", f"no answer from {self.target.endpoint} within {timeout:g} s") from None
+        except ConnectError:
+            await self.close()
+            raise
+        return self.state
+
+    async def close(self) -> None:
+        if self.sock is not None and not self.sock.closed:
+            try:
+                self.sock.send(pack({"t": "bye"}), flags=zmq.DONTWAIT)
+            except zmq.ZMQError:
+                pass
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks = []
+        if self.sock is not None:
+            self.sock.disable_monitor()
+            self.sock.close(linger=0)
+        for fut in self._pending.values():
+            if not fut.done():
+                fut.set_result(Reply(False, "closed", "the client was closed"))
+        if self._own_ctx:
+            self.ctx.destroy(linger=0)
+        self._set_status("closed")
+
+    def _send(self, obj: dict[str, Any]) -> None:
+        if self.sock is None or self.sock.closed:
+            return
+        try:
+            fut = self.sock.send(pack(obj), flags=zmq.DONTWAIT)
+            if fut.done() and fut.exception() is not None:
+                log.info("send failed: %s", fut.exception())
+        except zmq.ZMQError as exc:
+            log.info("send failed: %s", exc)
+
+    def _hello(self) -> None:
+        self._last_hello = time.monotonic()
+        curve = self.keys.curve_public_raw
+        sig = self.keys.sign(HELLO_TAG, hello_bytes(self.target.host_key, curve, self.table_id))
+        msg: dict[str, Any] = {"t": "hello", "v": VERSION, "vk": self.keys.vk, "sig": sig,
+                               "last_seq": self.state.head_seq, "spectate": self.spectate}
+        if self.table_id:
+            msg["table"] = self.table_id
+        if self.state.game_id is not None and self._chain is not None:
+            msg["game"], msg["last_hash"] = self.state.game_id, self._chain.head
+        if self.token is not None:
+            msg["token"] = self.token
+        self._send(msg)
+
+    def _set_status(self, status: str) -> None:
+        if self.state.status != status:
+            self.state.status = status
+            self._emit(Update("status", status))
+
+    def _emit(self, update: Update) -> None:
+        if self.updates is not None:
+            self.updates.put_nowait(update)
+        if self.on_update is not None:
+            self.on_update(update)
+        self.changed.set()
+
+    def _error(self, code: str, message: str) -> None:
+        self.state.errors.append((code, message))
+        self._emit(Update("error", (code, message)))
+
+    async def _monitor_loop(self, monitor: zmq.asyncio.Socket) -> None:
+        try:
+            while True:
+                event = parse_monitor_message(await monitor.recv_multipart())
+                if event["event"] == zmq.EVENT_DISCONNECTED:
+                    if self.state.status == "connected":
+                        self._set_status("reconnecting")
+                    continue
+                message = ("the CURVE handshake failed: the host does not hold the key in the join string "
+                           "(wrong join string, or another program on that port)")
+                if self._welcome is not None and not self._welcome.done():
+                    self._welcome.set_exception(ConnectError("host_key_mismatch", message))
+                else:
+                    self._error("host_key_mismatch", message)
+                    self._set_status("failed")
+                return
+        finally:
+            monitor.close(linger=0)
+
+    async def _ping_loop(self) -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            self._send({"t": "ping", "seq": self.state.head_seq})
+            quiet = time.monotonic() - self._last_heard
+            if quiet > HOST_SILENCE and self.state.status in ("connected", "reconnecting"):
+                self._set_status("reconnecting")
+                if time.monotonic() - self._last_hello > 1.0:
+                    self._fail_pending("connection_lost")
+                    self._hello()
+
+    def _fail_pending(self, code: str) -> None:
+        for rid, fut in list(self._pending.items()):
+            if not fut.done():
+                fut.set_result(Reply(False, code, "the connection to the host was lost"))
+            del self._pending[rid]
+
+    # ------------------------------------------------------------------ requests
+
+    async def _request(self, msg: dict[str, Any], timeout: float = REQUEST_TIMEOUT) -> Reply:
+        request = next(self._ids)
+        msg["id"] = request
+        fut = asyncio.get_running_loop().create_future()
+        self._pending[request] = fut
+        self._send(msg)
+        try:
+            return await asyncio.wait_for(fut, timeout)
+        except asyncio.TimeoutError:
+            return Reply(False, "timeout", f"no answer within {timeout:g} s")
+        finally:
+            self._pending.pop(request, None)
+
+    async def _lobby(self, op: str, **args: Any) -> Reply:
+        return await self._request({"t": "lobby", "op": op, "args": {k: v for k, v in args.items() if v is not None}})
+
+    async def take_seat(self, name: str, seat: int | None = None) -> Reply:
+        return await self._lobby("sit", name=name, seat=seat)
+
+    async def leave(self) -> Reply:
+        return await self._lobby("leave")
+
+    async def ready(self, flag: bool = True) -> Reply:
+        return await self._lobby("ready", ready=flag)
+
+    async def chat(self, text: str) -> Reply:
+        return await self._lobby("chat", text=text)
+
+    async def add_bot(self, level: str = "random", seat: int | None = None) -> Reply:
+        return await self._lobby("add_bot", level=level, seat=seat)
+
+    async def remove_bot(self, seat: int) -> Reply:
+        return await self._lobby("remove_bot", seat=seat)
+
+    async def set_options(self, options: dict[str, Any]) -> Reply:
+        return await self._lobby("options", options=options)
+
+    async def set_clocks(self, clocks: dict[str, Any]) -> Reply:
+        return await self._lobby("clocks", clocks=clocks)
+
+    async def start(self) -> Reply:
+        return await self._lobby("start")
+
+    async def list_tables(self) -> list[dict[str, Any]]:
+        reply = await self._request({"t": "tables"})
+        return list(reply.message) if reply.ok else []  # type: ignore[arg-type]
+
+    async def send_move(self, move: Move) -> Reply:
+        """Sign and send `move` for this seat; the host's answer (accepted with its seq, or why not)."""
+        if self.state.game_id is None or self.state.seat is None:
+            return Reply(False, "not_seated", "no game or no seat")
+        self._ctr += 1
+        body = encode_action_body(self.state.game_id, self.state.seat, self._ctr, move.to_list(),
+                                  self.state.head_seq, sealed.client_extra(move))
+        return await self._request({"t": "act", "b": body, "s": self.keys.sign(ACT_TAG, body)})
+
+    async def wait_until(self, predicate: Callable[[ClientState], bool], timeout: float) -> ClientState:
+        """Wait until `predicate(state)` holds (raises asyncio.TimeoutError)."""
+        async def waiter() -> ClientState:
+            while not predicate(self.state):
+                self.changed.clear()
+                await self.changed.wait()
+            return self.state
+        return await asyncio.wait_for(waiter(), timeout)
+
+    # ------------------------------------------------------------------ receiving
+
+    async def _recv_loop(self) -> None:
+        assert self.sock is not None
+        while True:
+            data = await self.sock.recv()
+            self._last_heard = time.monotonic()
+            self.bytes_in += len(data)
+            try:
+                self._on_frame(decode_host_frame(data))
+            except (ProtocolError, ChainError, ValueError, KeyError, TypeError) as exc:
+                log.warning("bad frame from host: %s", exc)
+                self._error("bad_host_frame", str(exc))
+
+    def _on_frame(self, msg: dict[str, Any]) -> None:
+        kind = msg["t"]
+        if kind == "ev":
+            self._on_event(msg)
+        elif kind == "evs":
+            for data in msg["evs"]:
+                self._on_event(decode_host_frame(data))
+        elif kind == "tick":
+            if self.state.status == "reconnecting" and self._welcome and self._welcome.done():
+                self._set_status("connected")
+            if msg.get("head", 0) > self.state.head_seq and time.monotonic() - self._last_hello > 2.0:
+                self._hello()  # missed events (we lagged): catch up
+            if "clk" in msg:
+                self._set_deadlines(msg["clk"])
+        elif kind in ("ack", "reply"):
+            self._resolve(msg.get("id"), Reply(True, None, "", msg.get("seq")))
+        elif kind == "tables":
+            self._resolve(msg.get("id"), Reply(True, None, msg.get("tables", [])))  # type: ignore[arg-type]
+        elif kind == "err":
+            self._on_err(msg)
+        elif kind == "welcome":
+            self._on_welcome(msg)
+        elif kind == "lobby":
+            self.state.table = msg
+            self._emit(Update("lobby", msg))
+        elif kind == "chat":
+            line = (msg.get("seat"), str(msg.get("name")), str(msg.get("text")))
+            self.state.chat.append(line)
+            self._emit(Update("chat", line))
+
+    def _resolve(self, request: Any, reply: Reply) -> None:
+        fut = self._pending.get(request) if isinstance(request, int) else None
+        if fut is not None and not fut.done():
+            fut.set_result(reply)
+
+    def _on_err(self, msg: dict[str, Any]) -> None:
+        code, text = str(msg.get("code")), str(msg.get("msg"))
+        if msg.get("id") in self._pending:
+            self._resolve(msg["id"], Reply(False, code, text))
+        elif code == "hello_first":
+            if time.monotonic() - self._last_hello > 0.5:
+                self._fail_pending("connection_lost")
+                self._hello()
+        elif self._welcome is not None and not self._welcome.done():
+            self._welcome.set_exception(ConnectError(code, text))
+        else:
+            self._error(code, text)
+
+    def _on_welcome(self, msg: dict[str, Any]) -> None:
+        st = self.state
+        st.seat, st.role = msg.get("seat"), msg.get("role")
+        self._host_vk = msg["host_vk"]
+        self._ctr = max(self._ctr, int(msg.get("ctr") or 0))
+        if msg.get("reset") or msg.get("game") != st.game_id:
+            st.game_id, st.head_seq, st.log = msg.get("game"), 0, []
+            self._chain = ChainVerifier(st.game_id, self._host_vk) if st.game_id else None
+            self._view, st.observation, st.public = None, None, None
+        self.token = None  # used once: from now on the key alone names the seat
+        self._set_status("connected")
+        if self._welcome is not None and not self._welcome.done():
+            self._welcome.set_result(msg)
+
+    def _set_deadlines(self, clk: dict[str, Any]) -> None:
+        now = asyncio.get_running_loop().time()
+        for name in ("open", "decide"):
+            value = clk.get(name)
+            self.state.deadlines[name] = None if value is None else now + float(value)
+
+    def _on_event(self, msg: dict[str, Any]) -> None:
+        st = self.state
+        seq = msg["seq"]
+        if seq <= st.head_seq:
+            return  # already held (a catch-up overlapping live events)
+        if seq == 1 and self._chain is None and self._host_vk is not None:  # the game starts now
+            st.game_id = decode_host_inner(msg["pub"])["g"]
+            self._chain = ChainVerifier(st.game_id, self._host_vk)
+        if seq != st.head_seq + 1 or self._chain is None:
+            if time.monotonic() - self._last_hello > 1.0:
+                self._hello()  # a gap: ask for the missing events
+            return
+        own = st.seat if st.role in ("player", "standin") else None
+        priv_bytes = msg.get("priv")
+        self._chain.accept(seq, msg["pub"], list(msg["ph"]), msg["h"], msg["hs"], own,
+                           priv_bytes if own is not None else None)
+        pub = decode_host_inner(msg["pub"])
+        kind = pub["k"]
+        if kind == "start":
+            st.players = pub["players"]
+            self._view = ViewBuilder(len(st.players), RuleOptions.from_dict(pub["options"]))
+            self._delegates = {}
+        elif kind == "delegate":
+            if pub.get("vk") is None:
+                self._delegates.pop(pub["seat"], None)
+            else:
+                self._delegates[pub["seat"]] = pub["vk"]
+        assert self._view is not None
+        move = self._check_action(pub) if kind == "move" else None
+        events = tuple(event_from_wire(e, self._view.options) for e in pub.get("ev", []))
+        self._view.feed(pub.get("ev", []), pub["pv"])
+        st.head_seq = seq
+        st.public = pub["pv"]
+        if move is not None:
+            st.log.append((seq, move))
+        st.log.extend((seq, e) for e in events)
+        self._set_deadlines(pub.get("clk") or {})
+        self._emit(Update("event", EventInfo(seq, kind, move, pub.get("by"), events, pub)))
+        if own is not None and priv_bytes is not None:
+            priv = decode_host_inner(priv_bytes)
+            st.observation = self._view.observation(own, priv["hand"], priv["money"])
+            self._emit(Update("observation", st.observation))
+
+    def _check_action(self, pub: dict[str, Any]) -> Move:
+        """Verify the player's signature on a relayed action (and on revealed sealed bids)."""
+        seat, action, arg = pub["m"]
+        move = Move.of(seat, action, arg) if arg >= 0 else Move(seat, action, -1)  # type: ignore[arg-type]
+        act = pub.get("act") or {}
+        if "b" in act:
+            self._verify_signed(seat, pub.get("signer", 0), act["b"], act["s"], pub["m"])
+        for body, sig in pub.get("reveal") or []:
+            decoded = decode_action_body(body)
+            s = decoded["seat"]
+            if not any(verify(k, ACT_TAG, body, sig) for k in self._keys_of(s)):
+                raise ChainError(f"a revealed sealed bid of seat {s} carries a bad signature")
+        return move
+
+    def _keys_of(self, seat: int) -> list[bytes]:
+        keys = [self.state.players[seat]["vk"]]
+        if seat in self._delegates:
+            keys.append(self._delegates[seat])
+        return keys
+
+    def _verify_signed(self, seat: int, signer: int, body: bytes, sig: bytes, shown: list[int]) -> None:
+        key = self.state.players[seat]["vk"] if signer == 0 else self._delegates.get(seat)
+        if key is None or not verify(key, ACT_TAG, body, sig):
+            raise ChainError(f"the action of seat {seat} carries a bad signature")
+        act = decode_action_body(body)
+        if act["move"] != list(shown) or act["game"] != self.state.game_id:
+            raise ChainError(f"the host relayed seat {seat}'s action with a different move")

@@ -1,0 +1,126 @@
+"""Time at the table: clock settings, the host's injectable clock, and default actions.
+
+The host owns every timer.  `ClockSettings` holds the lobby-configurable limits (seconds;
+0 turns a limit off).  `default_moves(state, seats)` names what the host plays when a
+decision limit runs out (RULES.md §12.5 for Open): Open closes with the current high bid,
+Once-around passes, Fixed offer declines, a Fixed price not set in time is the lowest
+legal price, a Sealed bid is 0, a Double offer is declined, and a card to put up is
+chosen by a bot from the seat's own observation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Mapping
+
+from modernart.bots import make_bot
+from modernart.game import GameState
+from modernart.moves import Move
+from modernart.phase import Phase
+
+
+class ClockError(ValueError):
+    """A clock setting out of range."""
+
+
+@dataclass(frozen=True)
+class ClockSettings:
+    """Timers of one table, in seconds (0 = no limit).  Defaults suit friends at a table."""
+
+    open_countdown: float = 10.0   # Open auction: closes this long after the last bid
+    decision: float = 60.0         # every other decision: then the default action is played
+    grace: float = 30.0            # a dropped player's seat waits this long, then a bot plays it
+    bot_level: str = "random"      # level of the bot that stands in for a dropped player
+
+    def __post_init__(self) -> None:
+        for name in ("open_countdown", "decision", "grace"):
+            value = getattr(self, name)
+            if type(value) not in (int, float) or not 0 <= value <= 3600 or value != value:
+                raise ClockError(f"clock {name} must be 0..3600 seconds, got {value!r}")
+        if type(self.bot_level) is not str or not 0 < len(self.bot_level) <= 16:
+            raise ClockError("clock bot_level must be a bot level name")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ClockSettings":
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise ClockError(f"unknown clock setting(s): {', '.join(sorted(map(str, unknown)))}")
+        return cls(**dict(data))
+
+    def changed(self, data: Mapping[str, Any]) -> "ClockSettings":
+        return ClockSettings.from_dict({**self.to_dict(), **data})
+
+
+class MonotonicClock:
+    """Real time (time.monotonic); `sleep(seconds, wake)` returns early when `wake` is set."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    async def sleep(self, seconds: float, wake: asyncio.Event) -> None:
+        try:
+            await asyncio.wait_for(wake.wait(), timeout=max(0.0, seconds))
+        except asyncio.TimeoutError:
+            pass
+
+
+class ManualClock(MonotonicClock):
+    """A clock that moves only when a test calls `advance`."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.t = start
+        self._waiters: set[asyncio.Event] = set()
+
+    def now(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+        for ev in list(self._waiters):
+            ev.set()
+
+    async def sleep(self, seconds: float, wake: asyncio.Event) -> None:
+        self._waiters.add(wake)
+        try:
+            if seconds > 0:
+                await wake.wait()
+        finally:
+            self._waiters.discard(wake)
+
+
+def default_moves(state: GameState, seats: tuple[int, ...], bot_level: str = "random") -> list[Move]:
+    """The moves the host plays for `seats` whose decision time ran out (in order)."""
+    phase = state.phase
+    moves: list[Move] = []
+    for seat in seats:
+        if seat not in state.to_move():
+            continue
+        if phase == Phase.OPEN:
+            return [Move.hammer(state.auctioneer)]
+        if phase == Phase.ONCE_AROUND:
+            moves.append(Move.pass_(seat))
+        elif phase == Phase.FIXED_OFFER:
+            moves.append(Move.decline(seat))
+        elif phase == Phase.FIXED_SET:
+            _, lo, _hi = state.amount_range(seat)  # type: ignore[misc]
+            moves.append(Move.set_price(seat, lo))
+        elif phase == Phase.SEALED:
+            moves.append(Move.sealed_bid(seat, 0))
+        elif phase == Phase.DOUBLE_OFFER:
+            moves.append(Move.decline_second(seat))
+        elif phase == Phase.PLAY_CARD:
+            bot = make_bot(bot_level, seed=state.move_count)
+            move = bot.choose(state.observation(seat))
+            moves.append(move if move is not None else state.legal_moves(seat, amounts=False)[0])
+    return moves
+
+
+def needs_countdown(state: GameState) -> bool:
+    return state.phase == Phase.OPEN
+

@@ -1,0 +1,538 @@
+"""The host: one ROUTER socket serving every table, player and spectator of this process.
+
+Socket roles (zguide style):
+  router  ROUTER, CURVE server, bound to the table port.  Receives every client frame;
+          sends each peer its own frames with DONTWAIT (a full or gone peer is marked,
+          never waited for).  Peers are identified by the key their hello proved, never
+          by routing id.
+  (auth)  ZAP handler (zmq.auth AsyncioAuthenticator, CURVE_ALLOW_ANY) started before
+          bind, so every frame carries the client's authenticated CURVE key (User-Id).
+Tasks: one receive loop, one timer loop (clock defaults, grace periods, on the
+injectable clock), one tick loop (liveness), and one task per in-process bot client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import zmq
+import zmq.asyncio
+from zmq.auth.asyncio import AsyncioAuthenticator
+from zmq.utils import z85
+
+from .address import JoinTarget
+from .clocks import MonotonicClock
+from .identity import HELLO_TAG, Keys, check_zmq, verify
+from .lobby import Lobby, LobbyError
+from .protocol import MAX_HOST_FRAME, VERSION, ProtocolError, decode_client_frame, pack
+from .session import LoggedEvent
+from .table import Table
+
+log = logging.getLogger("net.host")
+
+PEER_TIMEOUT = 6.0        # seconds of silence before a peer counts as gone
+TICK_EVERY = 1.0
+BATCH_BYTES = 256 * 1024  # catch-up batches stay well below the client's MAXMSGSIZE
+RATE = 100.0              # frames per second per key, sustained
+BURST = 300.0
+
+
+def hello_bytes(host_curve: bytes, client_curve: bytes, table: str | None) -> bytes:
+    """What a hello signature covers: both CURVE keys of this connection and the table."""
+    return pack([host_curve, client_curve, table or ""])
+
+
+@dataclass
+class Peer:
+    rid: bytes
+    curve: bytes                  # raw CURVE key proven by the handshake
+    table: Table
+    vk: bytes
+    seat: int | None              # seat it plays (own or as a stand-in), None for watchers
+    role: str                     # "player", "standin" or "spectator"
+    last_seen: float = field(default_factory=time.monotonic)
+    lagging: bool = False
+
+
+@dataclass
+class Bucket:
+    tokens: float = BURST
+    stamp: float = field(default_factory=time.monotonic)
+    warned: float = 0.0
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (now - self.stamp) * RATE)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class Host:
+    """Serves tables over one CURVE ROUTER socket.  Use `await start()`, then `await close()`."""
+
+    def __init__(self, keys: Keys, *, bind: str = "127.0.0.1", port: int = 0, clock: Any = None,
+                 advertise: str | None = None, bot_pace: float = 1.0,
+                 bot_factory: Callable[..., Any] | None = None) -> None:
+        check_zmq()
+        self.keys = keys
+        self.bind_addr = bind
+        self.port = port
+        self.advertise = advertise or ("127.0.0.1" if bind in ("0.0.0.0", "*", "127.0.0.1") else bind)
+        self.clock = clock or MonotonicClock()
+        self.bot_pace = bot_pace
+        self.bot_factory = bot_factory
+        self.tables: dict[str, Table] = {}
+        self.peers: dict[bytes, Peer] = {}
+        self.buckets: dict[bytes, Bucket] = {}
+        self.bots: dict[bytes, tuple[asyncio.Task, Any]] = {}   # token -> (task, bot client)
+        self.absent: dict[tuple[str, int], float] = {}        # (table, seat) -> since (host clock)
+        self.wake = asyncio.Event()
+        self.tasks: list[asyncio.Task] = []
+        self.ctx: zmq.asyncio.Context | None = None
+        self.sock: zmq.asyncio.Socket | None = None
+        self.stats = {"frames_in": 0, "bytes_in": 0, "frames_out": 0, "bytes_out": 0, "errors": 0}
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        self.ctx = zmq.asyncio.Context()
+        self.auth = AsyncioAuthenticator(self.ctx)
+        self.auth.start()  # before bind: without a ZAP handler there is no User-Id
+        self.auth.configure_curve(domain="*", location=zmq.auth.CURVE_ALLOW_ANY)
+        s = self.sock = self.ctx.socket(zmq.ROUTER)
+        s.curve_server = True
+        s.curve_secretkey = self.keys.curve_secret
+        s.curve_publickey = self.keys.curve_public
+        s.router_mandatory = 1
+        s.maxmsgsize = MAX_HOST_FRAME
+        s.linger = 0
+        s.sndhwm = 10000
+        s.heartbeat_ivl, s.heartbeat_timeout, s.handshake_ivl = 2000, 6000, 5000
+        if self.port:
+            s.bind(f"tcp://{self.bind_addr}:{self.port}")
+        else:
+            self.port = s.bind_to_random_port(f"tcp://{self.bind_addr}")
+        loop = asyncio.get_running_loop()
+        self.tasks = [loop.create_task(self._recv_loop()), loop.create_task(self._timer_loop()),
+                      loop.create_task(self._tick_loop())]
+        log.info("host listening port=%d key=%s", self.port, self.target().code)
+
+    async def close(self) -> None:
+        for token in list(self.bots):
+            self._stop_bot(token)
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        bot_tasks = [t for t, _ in self.bots.values()]
+        await asyncio.gather(*bot_tasks, return_exceptions=True)
+        for table in self.tables.values():
+            if table.session and table.session.journal:
+                table.session.journal.close()
+        if self.sock is not None:
+            self.sock.close(linger=0)
+        if self.ctx is not None:
+            self.auth.stop()
+            self.ctx.destroy(linger=0)
+
+    def target(self, table: str | None = None) -> JoinTarget:
+        return JoinTarget(self.advertise, self.port, self.keys.curve_public_raw, table)
+
+    def add_table(self, table: Table) -> Table:
+        self.tables[table.id] = table
+        if table.session is not None:  # resumed: every seat is absent until its player returns
+            now = self.clock.now()
+            for seat in range(table.session.n):
+                self.absent[(table.id, seat)] = now
+        self.wake.set()
+        return table
+
+    def open_table(self, name: str = "table", *, table_id: str | None = None, journal_dir: str | None = None,
+                   lobby: Lobby | None = None, autostart: bool = False, fsync: bool = True) -> Table:
+        table_id = table_id or f"t{len(self.tables) + 1}"
+        return self.add_table(Table(table_id, name, self.keys, journal_dir=journal_dir, lobby=lobby,
+                                    autostart=autostart, fsync=fsync))
+
+    # ------------------------------------------------------------------ sending
+
+    def _send(self, rid: bytes, data: bytes) -> bool:
+        assert self.sock is not None
+        try:
+            fut = self.sock.send_multipart([rid, data], flags=zmq.DONTWAIT, copy=False)
+        except zmq.ZMQError as exc:
+            return self._send_failed(rid, exc)
+        if fut.done():
+            exc = fut.exception()
+            if exc is not None:
+                return self._send_failed(rid, exc)
+        else:
+            fut.add_done_callback(lambda f: f.exception() and self._send_failed(rid, f.exception()))
+        self.stats["frames_out"] += 1
+        self.stats["bytes_out"] += len(data)
+        return True
+
+    def _send_failed(self, rid: bytes, exc: BaseException) -> bool:
+        peer = self.peers.get(rid)
+        if isinstance(exc, zmq.ZMQError) and exc.errno == zmq.EAGAIN and peer is not None:
+            peer.lagging = True  # caught up when it says hello again
+            log.info("peer lagging seat=%s", peer.seat)
+        else:
+            self._drop_peer(rid, "unreachable")
+        return False
+
+    def send(self, rid: bytes, obj: dict[str, Any]) -> bool:
+        return self._send(rid, pack(obj))
+
+    def _table_peers(self, table: Table) -> list[Peer]:
+        return [p for p in self.peers.values() if p.table is table]
+
+    def broadcast_event(self, table: Table, event: LoggedEvent) -> None:
+        frames: dict[int | None, bytes] = {}
+        for peer in self._table_peers(table):
+            if peer.lagging:
+                continue
+            data = frames.get(peer.seat)
+            if data is None:
+                seat = peer.seat if peer.role != "spectator" else None
+                data = frames[peer.seat] = pack(event.frame_for(seat))
+            self._send(peer.rid, data)
+        self.wake.set()
+        if table.session is not None and table.session.state.is_over() and table.record_path is None:
+            path = table.save_record()
+            log.info("game over table=%s record=%s", table.id, path)
+
+    def broadcast_lobby(self, table: Table) -> None:
+        connected = {p.seat for p in self._table_peers(table) if p.seat is not None and p.role != "spectator"}
+        target = self.target(table.id)
+        data = pack(table.lobby_wire(connected, str(target), target.code))
+        for peer in self._table_peers(table):
+            self._send(peer.rid, data)
+
+    # ------------------------------------------------------------------ receiving
+
+    async def _recv_loop(self) -> None:
+        assert self.sock is not None
+        while True:
+            frames = await self.sock.recv_multipart(copy=False)
+            try:
+                self._on_frames(frames)
+            except Exception:  # a bug must never take the table down
+                log.exception("error handling a frame")
+
+    def _on_frames(self, frames: list[zmq.Frame]) -> None:
+        if len(frames) != 2:
+            return
+        rid, body = frames[0].bytes, frames[1]
+        try:
+            curve = z85.decode(body.get("User-Id").encode("ascii"))
+        except (zmq.ZMQError, ValueError):
+            return
+        data = body.bytes
+        self.stats["frames_in"] += 1
+        self.stats["bytes_in"] += len(data)
+        bucket = self.buckets.setdefault(curve, Bucket())
+        if not bucket.take():
+            if time.monotonic() - bucket.warned > 1.0:
+                bucket.warned = time.monotonic()
+                self.send(rid, {"t": "err", "code": "rate_limited", "msg": "too many frames; slow down"})
+            return
+        peer = self.peers.get(rid)
+        if peer is not None:
+            peer.last_seen = time.monotonic()
+        try:
+            msg = decode_client_frame(data)
+            self._dispatch(rid, curve, peer, msg)
+        except ProtocolError as exc:
+            self.stats["errors"] += 1
+            log.info("refused frame code=%s reason=%s", exc.code, exc.message)
+            reply: dict[str, Any] = {"t": "err", "code": exc.code, "msg": exc.message}
+            if isinstance(getattr(exc, "request", None), int):
+                reply["id"] = exc.request  # type: ignore[attr-defined]
+            self.send(rid, reply)
+
+    def _dispatch(self, rid: bytes, curve: bytes, peer: Peer | None, msg: dict[str, Any]) -> None:
+        kind = msg["t"]
+        if kind == "tables":
+            self.send(rid, {"t": "tables", "id": msg.get("id", 0), "tables": [t.info() for t in self.tables.values()],
+                            "v": VERSION})
+            return
+        if kind == "hello":
+            self._hello(rid, curve, msg)
+            return
+        if peer is None or peer.curve != curve:
+            raise ProtocolError("hello_first", "say hello before anything else")
+        if kind == "ping":
+            self.send(rid, self._tick(peer))
+        elif kind == "bye":
+            self._drop_peer(rid, "bye")
+        elif kind == "act":
+            self._act(peer, msg)
+        elif kind == "lobby":
+            self._lobby(peer, msg)
+
+    def _tick(self, peer: Peer) -> dict[str, Any]:
+        sess = peer.table.session
+        tick: dict[str, Any] = {"t": "tick", "head": sess.seq if sess else 0}
+        if sess is not None:
+            tick["clk"] = sess.clock_view(self.clock.now())
+        return tick
+
+    # ------------------------------------------------------------------ hello and catch-up
+
+    def _hello(self, rid: bytes, curve: bytes, msg: dict[str, Any]) -> None:
+        if msg["v"] != VERSION:
+            raise ProtocolError("version", f"this host speaks protocol {VERSION}, not {msg['v']}")
+        table_id = msg.get("table")
+        if table_id is None and len(self.tables) == 1:
+            table = next(iter(self.tables.values()))
+        elif table_id in self.tables:
+            table = self.tables[table_id]
+        else:
+            raise ProtocolError("no_table", f"no table {table_id!r}; tables: {', '.join(self.tables)}")
+        vk = msg["vk"]
+        if not verify(vk, HELLO_TAG, hello_bytes(self.keys.curve_public_raw, curve, msg.get("table")), msg["sig"]):
+            raise ProtocolError("bad_signature", "the hello signature does not prove the key")
+        now = self.clock.now()
+        sess = table.session
+        seat: int | None = None
+        role = "spectator"
+        token = msg.get("token")
+        if msg.get("spectate"):
+            pass
+        elif token is not None:
+            if sess is None:
+                seat = table.lobby.claim_bot(token, vk)
+                role = "player"
+            elif token in table.delegate_tokens:
+                seat = table.delegate_tokens.pop(token)
+                self.broadcast_event(table, sess.set_delegate(seat, vk, now))
+                role = "standin"
+            if seat is None:
+                raise ProtocolError("bad_token", "this seat token is unknown or already used")
+        else:
+            seat = table.seat_of(vk)
+            if seat is not None:
+                role = "player"
+                self._player_returns(table, seat)
+            elif sess is not None and vk in sess.delegates:
+                seat, role = sess.delegates.index(vk), "standin"
+        for other in [p for p in self.peers.values() if p.vk == vk and p.table is table]:
+            del self.peers[other.rid]  # the same key again: the newer connection wins
+        peer = self.peers[rid] = Peer(rid, curve, table, vk, seat, role)
+        if seat is not None and role != "spectator":
+            self.absent.pop((table.id, seat), None)
+        head = sess.seq if sess else 0
+        start, reset = self._catch_up_from(sess, msg)
+        ctr = sess.counters[seat] if sess is not None and seat is not None else 0
+        self.send(rid, {"t": "welcome", "v": VERSION, "table": table.id, "seat": seat, "role": role,
+                        "game": sess.game_id if sess else None, "head": head, "ctr": ctr, "reset": reset,
+                        "host_vk": self.keys.vk})
+        log.info("hello table=%s seat=%s role=%s from=%d reset=%s", table.id, seat, role, start, reset)
+        if sess is not None:
+            self._send_events(peer, sess.log[start:])
+        self.broadcast_lobby(table)
+        if table.autostart and table.phase == "lobby":
+            self._try_start(table, None)
+
+    def _catch_up_from(self, sess: Any, msg: dict[str, Any]) -> tuple[int, bool]:
+        if sess is None:
+            return 0, False
+        last = msg.get("last_seq", 0)
+        if msg.get("game") != sess.game_id or last > sess.seq or last == 0:
+            return 0, last != 0 or msg.get("game") not in (None, sess.game_id)
+        if sess.log[last - 1].h != msg.get("last_hash"):
+            return 0, True  # the client's history differs from ours: start it over
+        return last, False
+
+    def _send_events(self, peer: Peer, events: list[LoggedEvent]) -> None:
+        seat = peer.seat if peer.role != "spectator" else None
+        batch: list[bytes] = []
+        size = 0
+        for event in events:
+            data = pack(event.frame_for(seat))
+            batch.append(data)
+            size += len(data)
+            if size >= BATCH_BYTES:
+                self._send(peer.rid, pack({"t": "evs", "evs": batch}))
+                batch, size = [], 0
+        if batch:
+            self._send(peer.rid, pack({"t": "evs", "evs": batch}))
+
+    # ------------------------------------------------------------------ actions and lobby
+
+    def _act(self, peer: Peer, msg: dict[str, Any]) -> None:
+        sess = peer.table.session
+        request = msg.get("id")
+        try:
+            if sess is None:
+                raise ProtocolError("not_started", "the game has not started")
+            if peer.seat is None or peer.role == "spectator":
+                raise ProtocolError("not_seated", "spectators cannot act")
+            event, ctr = sess.submit(peer.vk, peer.seat, msg["b"], msg["s"], self.clock.now())
+        except ProtocolError as exc:
+            exc.request = request  # type: ignore[attr-defined]
+            raise
+        self.send(peer.rid, {"t": "ack", "id": request, "ctr": ctr, "seq": event.seq})
+        self.broadcast_event(peer.table, event)
+
+    def _lobby(self, peer: Peer, msg: dict[str, Any]) -> None:
+        table, op, args, request = peer.table, msg["op"], msg.get("args") or {}, msg["id"]
+        try:
+            self._lobby_op(peer, table, op, args)
+        except LobbyError as exc:
+            self.send(peer.rid, {"t": "err", "id": request, "code": exc.code, "msg": exc.message})
+            return
+        self.send(peer.rid, {"t": "reply", "id": request, "ok": True})
+        if op != "chat":
+            self.broadcast_lobby(table)
+
+    def _lobby_op(self, peer: Peer, table: Table, op: str, args: dict[str, Any]) -> None:
+        lob, vk = table.lobby, peer.vk
+        if op == "chat":
+            name = table.seat_names()[peer.seat] if peer.seat is not None else "spectator"
+            chat = pack({"t": "chat", "seat": peer.seat, "name": name, "text": args["text"]})
+            for other in self._table_peers(table):
+                self._send(other.rid, chat)
+            return
+        if table.phase != "lobby":
+            raise LobbyError("started", "the game has already started")
+        if op == "sit":
+            peer.seat = lob.sit(vk, args["name"], args.get("seat"))
+            peer.role = "player"
+        elif op == "leave":
+            lob.leave(vk)
+            peer.seat, peer.role = None, "spectator"
+        elif op == "ready":
+            lob.ready(vk, args.get("ready", True))
+        elif op == "add_bot":
+            seat, token = lob.add_bot(vk, args.get("level") or "random", args.get("seat"))
+            self.spawn_bot(table, token, lob.seats[seat].bot or "random")  # type: ignore[union-attr]
+        elif op == "remove_bot":
+            removed = lob.remove_bot(vk, args["seat"])
+            for p in [p for p in self._table_peers(table) if p.vk == removed.vk]:
+                p.seat, p.role = None, "spectator"
+            for token, (_task, bot) in list(self.bots.items()):
+                if getattr(bot, "keys", None) is not None and bot.keys.vk == removed.vk:
+                    self._stop_bot(token)
+        elif op == "options":
+            lob.set_options(vk, args["options"])
+        elif op == "clocks":
+            lob.set_clocks(vk, args["clocks"])
+        elif op == "start":
+            self._try_start(table, vk)
+            return
+        if table.autostart:
+            self._try_start(table, None)
+
+    def _try_start(self, table: Table, vk: bytes | None) -> None:
+        if vk is None:
+            try:
+                table.lobby.check_start(None)
+            except LobbyError:
+                return
+        else:
+            table.lobby.check_start(vk)
+        seats = table.lobby.taken()
+        event = table.start(self.clock.now())
+        for peer in self._table_peers(table):  # seats are renumbered 0..n-1 in seat order
+            if peer.seat is not None:
+                peer.seat = seats.index(peer.seat) if peer.seat in seats else None
+        self.broadcast_lobby(table)
+        self.broadcast_event(table, event)
+
+    # ------------------------------------------------------------------ presence, bots, clocks
+
+    def spawn_bot(self, table: Table, token: bytes, level: str) -> None:
+        """Start an in-process bot client that claims a seat (or a stand-in role) with `token`."""
+        from .botclient import BotClient
+
+        factory = self.bot_factory or BotClient
+        bot = factory(self.target(table.id), level=level, keys=Keys.generate(), token=token,
+                      pace_scale=self.bot_pace, ctx=self.ctx)
+        task = asyncio.get_running_loop().create_task(bot.run())
+        self.bots[token] = (task, bot)
+
+    def _stop_bot(self, token: bytes) -> None:
+        entry = self.bots.pop(token, None)
+        if entry is not None:
+            entry[0].cancel()
+
+    def _player_returns(self, table: Table, seat: int) -> None:
+        sess = table.session
+        if sess is None or sess.delegates[seat] is None:
+            return
+        for token, (_task, bot) in list(self.bots.items()):
+            if bot.keys.vk == sess.delegates[seat]:
+                self._stop_bot(token)
+        for p in [p for p in self._table_peers(table) if p.role == "standin" and p.seat == seat]:
+            p.seat, p.role = None, "spectator"
+        self.broadcast_event(table, sess.set_delegate(seat, None, self.clock.now()))
+
+    def _drop_peer(self, rid: bytes, why: str) -> None:
+        peer = self.peers.pop(rid, None)
+        if peer is None:
+            return
+        log.info("peer gone table=%s seat=%s why=%s", peer.table.id, peer.seat, why)
+        if peer.seat is not None and peer.role != "spectator":
+            if not any(p.seat == peer.seat and p.table is peer.table and p.role == peer.role
+                       for p in self.peers.values()):
+                self.absent[(peer.table.id, peer.seat)] = self.clock.now()
+        self.broadcast_lobby(peer.table)
+        self.wake.set()
+
+    async def _tick_loop(self) -> None:
+        while True:
+            await asyncio.sleep(TICK_EVERY)
+            now = time.monotonic()
+            for rid, peer in list(self.peers.items()):
+                if now - peer.last_seen > PEER_TIMEOUT:
+                    self._drop_peer(rid, "silent")
+                elif rid in self.peers:
+                    self.send(rid, self._tick(peer))
+
+    async def _timer_loop(self) -> None:
+        while True:
+            self.wake.clear()
+            now = self.clock.now()
+            deadlines = []
+            for table in list(self.tables.values()):
+                sess = table.session
+                if sess is None or sess.state.is_over():
+                    continue
+                for event in sess.apply_defaults(now):
+                    self.broadcast_event(table, event)
+                deadline = sess.next_deadline()
+                if deadline is not None:
+                    deadlines.append(deadline)
+                deadlines.extend(self._check_absent(table, now))
+            wait = min(deadlines) - now if deadlines else 3600.0
+            await self.clock.sleep(max(wait, 0.0) if wait > 0 else 0.0, self.wake)
+            if wait <= 0:
+                await asyncio.sleep(0)
+
+    def _check_absent(self, table: Table, now: float) -> list[float]:
+        """Start stand-in bots for seats whose grace period ran out; return pending deadlines."""
+        sess = table.session
+        assert sess is not None
+        pending = []
+        for seat in range(sess.n):
+            since = self.absent.get((table.id, seat))
+            if since is None or sess.delegates[seat] is not None or seat in table.delegate_tokens.values():
+                continue
+            grace = 0.0 if sess.players[seat].bot else sess.clocks.grace
+            if now - since >= grace:
+                token = secrets.token_bytes(16)
+                table.delegate_tokens[token] = seat
+                level = sess.players[seat].bot or sess.clocks.bot_level
+                log.info("stand-in bot table=%s seat=%d level=%s", table.id, seat, level)
+                self.spawn_bot(table, token, level)
+            else:
+                pending.append(since + grace)
+        return pending

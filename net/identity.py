@@ -1,0 +1,151 @@
+"""Keys: the player's Ed25519 identity, CURVE transport keys, the host's keys; signing.
+
+A player's keys live in the user's config directory (`$MODERNART_CONFIG_DIR`, else
+`$XDG_CONFIG_HOME/modernart`, else `~/.config/modernart`), one JSON file per identity,
+mode 0600.  Seats are bound to the Ed25519 public key; the CURVE pair only secures the
+transport.  Every signature covers a domain tag followed by exact bytes, so a signature
+made for one purpose can never be replayed as another.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import zmq
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from zmq.utils import z85
+
+ACT_TAG = b"MA1-ACT\x00"
+HELLO_TAG = b"MA1-HELLO\x00"
+HOSTEV_TAG = b"MA1-HOSTEV\x00"
+CONFIG_ENV = "MODERNART_CONFIG_DIR"
+
+
+def config_dir(override: str | os.PathLike | None = None) -> Path:
+    """Where keys are kept (created with mode 0700 on first use)."""
+    if override is not None:
+        path = Path(override)
+    elif os.environ.get(CONFIG_ENV):
+        path = Path(os.environ[CONFIG_ENV])
+    else:
+        base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+        path = Path(base) / "modernart"
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return path
+
+
+def b32(data: bytes) -> str:
+    return base64.b32encode(data).decode("ascii").rstrip("=")
+
+
+def unb32(text: str) -> bytes:
+    text = text.strip().upper()
+    return base64.b32decode(text + "=" * (-len(text) % 8))
+
+
+def fingerprint(key: bytes) -> str:
+    """A short, readable fingerprint of a public key, e.g. 'K3QF-7XZA'."""
+    digest = b32(hashlib.sha256(b"modern-art/v1/key-fpr\x00" + key).digest())
+    return f"{digest[:4]}-{digest[4:8]}"
+
+
+def join_code(host_curve_public: bytes) -> str:
+    """The 60-bit code that authenticates a host key, shown as 'XXXX-XXXX-XXXX'."""
+    digest = b32(hashlib.sha256(b"modern-art/v1/host-key\x00" + host_curve_public).digest())[:12]
+    return f"{digest[:4]}-{digest[4:8]}-{digest[8:12]}"
+
+
+def normalise_code(code: str) -> str:
+    """Typed join codes are case-insensitive; 0, 1 and 8 are read as O, I and B."""
+    text = code.strip().upper().replace("-", "").replace(" ", "")
+    text = text.translate(str.maketrans("018", "OIB"))
+    return f"{text[:4]}-{text[4:8]}-{text[8:12]}" if len(text) == 12 else text
+
+
+def verify(vk: bytes, tag: bytes, data: bytes, sig: bytes) -> bool:
+    try:
+        Ed25519PublicKey.from_public_bytes(vk).verify(sig, tag + data)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class Keys:
+    """One Ed25519 signing key plus one CURVE key pair (z85 bytes, as pyzmq wants them)."""
+
+    signing: Ed25519PrivateKey
+    curve_public: bytes
+    curve_secret: bytes
+
+    @property
+    def vk(self) -> bytes:
+        return self.signing.public_key().public_bytes_raw()
+
+    @property
+    def curve_public_raw(self) -> bytes:
+        return z85.decode(self.curve_public)
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.vk)
+
+    def sign(self, tag: bytes, data: bytes) -> bytes:
+        return self.signing.sign(tag + data)
+
+    @classmethod
+    def generate(cls) -> "Keys":
+        public, secret = zmq.curve_keypair()
+        return cls(Ed25519PrivateKey.generate(), public, secret)
+
+    def to_json(self) -> str:
+        seed = self.signing.private_bytes_raw().hex()
+        return json.dumps({"version": 1, "ed25519": seed, "curve_secret": self.curve_secret.decode("ascii")})
+
+    @classmethod
+    def from_json(cls, text: str) -> "Keys":
+        data = json.loads(text)
+        if not isinstance(data, dict) or data.get("version") != 1:
+            raise ValueError("not a modernart key file")
+        signing = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(data["ed25519"]))
+        secret = data["curve_secret"].encode("ascii")
+        return cls(signing, zmq.curve_public(secret), secret)
+
+    @classmethod
+    def load_or_create(cls, directory: str | os.PathLike | None = None, name: str = "player") -> "Keys":
+        """The identity `name` from the config dir, created (mode 0600) on first use."""
+        path = config_dir(directory) / f"{name}.key"
+        try:
+            return cls.from_json(path.read_text(encoding="ascii"))
+        except FileNotFoundError:
+            pass
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"key file {path} is corrupt: {exc}") from None
+        keys = cls.generate()
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(keys.to_json())
+            f.flush()
+            os.fsync(f.fileno())
+        try:
+            os.link(tmp, path)  # never overwrite a key another process just created
+        except FileExistsError:
+            os.unlink(tmp)
+            return cls.from_json(path.read_text(encoding="ascii"))
+        os.unlink(tmp)
+        return keys
+
+
+def check_zmq() -> None:
+    """Refuse to run without CURVE or on a libzmq with known CURVE vulnerabilities."""
+    if not zmq.has("curve"):
+        raise RuntimeError("this pyzmq/libzmq has no CURVE support; install pyzmq from PyPI wheels")
+    if zmq.zmq_version_info() < (4, 3, 2):
+        raise RuntimeError(f"libzmq {zmq.zmq_version()} is too old (CVE-2019-13132); need 4.3.2 or later")

@@ -1,0 +1,122 @@
+"""The host's files: the game journal (record format) and its event log beside it.
+
+The journal (`<name>.jsonl`) is modernart.journal_format: a header with the deck order,
+one line per applied move, the result at the end.  The event log (`<name>.jsonl.events`)
+holds what the journal cannot: every protocol event exactly as sent (public part,
+private parts, chain hash, host signature) plus the signed action it came from, so a
+resumed host continues the same chain and relays the same signatures.  Both are flushed
+and fsync'ed before an event is sent; both are mode 0600 (they hold hands).
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+from typing import Any, Iterator
+
+import msgpack
+
+from modernart.journal_format import header_line, move_line, parse_journal, result_line
+from modernart.moves import Move
+from modernart.record import GameRecord
+
+_LEN = struct.Struct(">I")
+
+
+def _open_append(path: str) -> Any:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    return os.fdopen(fd, "ab")
+
+
+class Journal:
+    """Appends moves and events; every write is on disk before the call returns."""
+
+    def __init__(self, path: str, *, sync: bool = True) -> None:
+        self.path = path
+        self.sync = sync
+        self._moves = _open_append(path)
+        self._events = _open_append(path + ".events")
+
+    def _flush(self, f: Any) -> None:
+        f.flush()
+        if self.sync:
+            os.fsync(f.fileno())
+
+    def write_header(self, record: GameRecord) -> None:
+        self._moves.write(header_line(record).encode("utf-8"))
+        self._flush(self._moves)
+
+    def write_move(self, move: Move) -> None:
+        self._moves.write(move_line(move).encode("utf-8"))
+        self._flush(self._moves)
+
+    def write_result(self, result: dict[str, Any]) -> None:
+        self._moves.write(result_line(result).encode("utf-8"))
+        self._flush(self._moves)
+
+    def write_event(self, entry: list[Any]) -> None:
+        data = msgpack.packb(entry, use_bin_type=True)
+        self._events.write(_LEN.pack(len(data)) + data)
+        self._flush(self._events)
+
+    def close(self) -> None:
+        for f in (self._moves, self._events):
+            try:
+                f.close()
+            except OSError:
+                pass
+
+
+def read_journal(path: str) -> GameRecord:
+    """The journal as a record (a line cut short by a crash is dropped)."""
+    with open(path, encoding="utf-8") as f:
+        return parse_journal(f.read(), allow_partial_tail=True)
+
+
+def read_events(path: str) -> Iterator[list[Any]]:
+    """Entries of the event log; stops at a record cut short by a crash."""
+    try:
+        with open(path + ".events", "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        return
+    pos = 0
+    while pos + _LEN.size <= len(data):
+        (size,) = _LEN.unpack_from(data, pos)
+        end = pos + _LEN.size + size
+        if end > len(data):
+            return
+        try:
+            entry = msgpack.unpackb(data[pos + _LEN.size:end], raw=False, strict_map_key=False)
+        except (ValueError, msgpack.ExtraData, msgpack.FormatError):
+            return
+        yield entry
+        pos = end
+
+
+def truncate_events(path: str, keep: int) -> None:
+    """Cut the event log after its first `keep` entries (drops a torn or orphan tail)."""
+    name = path + ".events"
+    try:
+        with open(name, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        return
+    pos = 0
+    for _ in range(keep):
+        (size,) = _LEN.unpack_from(data, pos)
+        pos += _LEN.size + size
+    with open(name, "r+b") as f:
+        f.truncate(pos)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def drop_torn_line(path: str) -> None:
+    """If a crash cut the journal's last line short, remove that partial line."""
+    with open(path, "r+b") as f:
+        data = f.read()
+        if data and not data.endswith(b"\n"):
+            f.truncate(data.rfind(b"\n") + 1)
+            f.flush()
+            os.fsync(f.fileno())
