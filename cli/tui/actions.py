@@ -64,6 +64,8 @@ class TableActions:
     def digit(self, d: str) -> None:
         cs = self.cs
         if cs.digits_mean_amount():
+            if cs.amount_refused:
+                cs.amount, cs.amount_refused = "", False
             if len(cs.amount) >= 6:
                 cs.error("That is more money than there is in the game")
                 return
@@ -73,6 +75,7 @@ class TableActions:
 
     def backspace(self) -> None:
         self.cs.amount = self.cs.amount[:-1]
+        self.cs.amount_refused = False
 
     def adjust(self, delta: int) -> None:
         cs = self.cs
@@ -109,6 +112,7 @@ class TableActions:
         result = amount_problem(obs, self.cs.amount, name, edition)
         if isinstance(result, str):
             self.cs.error(result)
+            self.cs.amount_refused = True  # the next digit starts a new amount
             return
         action, amount = result
         self.send(Move.of(obs.seat, action, amount))

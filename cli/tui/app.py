@@ -96,6 +96,16 @@ class ClientApp:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
+    def stray_key(self, event) -> None:
+        """A key with no meaning here: say so (a letter while typing an amount, say)."""
+        data = event.data
+        if len(data) != 1 or not data.isprintable() or data == " ":
+            return
+        if self.current() == "table" and self.cs.digits_mean_amount():
+            self.cs.error(f"{data!r} is not a number: amounts are typed with digits 0-9")
+        else:
+            self.cs.error(f"{data!r} does nothing here: press ? for help")
+
     def exit(self) -> None:
         if self.app.is_running and not self.app.future.done():
             self.app.exit(result=0)

@@ -63,6 +63,8 @@ def build_commands(client: "ClientApp") -> list[Command]:
         Command(("enter",), "Enter", p["enter_label"], table, lambda e: acts.primary(),
                 lambda: p["choosing_card"]() or p["amount_open"](), 20),
         Command(("backspace",), "", "", table, lambda e: acts.backspace()),
+        Command(("0",), "0-9", "amount", table, lambda e: acts.digit("0"), p["amount_open"], 11),
+        *[Command((d,), "", "", table, (lambda d: lambda e: acts.digit(d))(d)) for d in "123456789"],
         Command(("p",), "p", p["pass_label"], table, lambda e: acts.pass_(), p["can_pass"], 22),
         Command(("a",), "a", "accept", table, lambda e: acts.accept(), p["can_accept"], 21),
         Command(("h",), "h", "sell now", table, lambda e: acts.hammer(), p["can_hammer"], 23),
@@ -82,6 +84,7 @@ def build_commands(client: "ClientApp") -> list[Command]:
                 lambda e: client.exit(), always, 80),
         Command(("q", "c-c"), "q", "quit", lambda: client.current() == "small", lambda e: client.exit(), always, 80),
         Command(("c-l",), "", "", always, lambda e: e.app.renderer.clear()),
+        Command(("<any>",), "", "", lambda: table() or lobby() or over(), client.stray_key),
         # -------------------------------------------------------------- overlays
         Command(("enter", "escape", " "), "Enter", "back to the table", overlay("scoring"), set_overlay(None),
                 always, 1),

@@ -76,7 +76,7 @@ def not_now(obs: Observation, name: Names, edition: Edition) -> str:
     mine, text = expectation(obs, name, edition)
     if obs.is_over:
         return "The game is over"
-    return f"Not your turn: {text[0].lower() + text[1:]}" if not mine else text
+    return f"Not your turn: {text}" if not mine else text
 
 
 def amount_problem(obs: Observation, typed: str, name: Names, edition: Edition) -> tuple[Action, int] | str:

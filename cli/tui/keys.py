@@ -37,7 +37,8 @@ def bind(commands: list[Command]) -> KeyBindings:
     kb = KeyBindings()
     for cmd in commands:
         for key in cmd.keys:
-            kb.add(key, filter=Condition(cmd.when))(_handler(cmd))
+            # Esc must not wait for a longer Meta- sequence of the text field's bindings
+            kb.add(key, filter=Condition(cmd.when), eager=key == "escape")(_handler(cmd))
     return kb
 
 

@@ -13,7 +13,7 @@ from modernart.moves import Move
 from modernart.rules import RuleOptions
 
 from .local_table import LocalTable
-from .session import Clocks, Listeners, LobbyView, LogEntry, Status, append_log
+from .session import Clocks, JoinError, Listeners, LobbyView, LogEntry, Status, TableAd, append_log
 
 
 class LocalSession(Listeners):
@@ -52,7 +52,7 @@ class LocalSession(Listeners):
         t = self.table
         self.status = t.status
         self.lobby = LobbyView(
-            t.name, tuple(t.seats), t.options, t.clocks, join_string=t.join_string, join_code="",
+            t.name, tuple(t.seats), t.options, t.clocks, join_string=t.join_string, join_code=t.join_code,
             admin=t.admin is self, bot_levels=_levels(),
         )
         self.names = t.names
@@ -159,3 +159,35 @@ def local_game(
             table.start(session, force=True)
 
     return LocalSession(table, name, on_open=seat_bots, owns_table=True)
+
+
+class LocalFinder(Listeners):
+    """The tables of this process, as the join screen lists them (no network involved)."""
+
+    def __init__(self, tables: Sequence[LocalTable] = (), name: str = "You") -> None:
+        super().__init__()
+        self.name = name
+        self._tables = list(tables)
+
+    @property
+    def tables(self) -> list[TableAd]:
+        return [TableAd(t.name, "this machine", sum(not s.empty for s in t.seats), len(t.seats),
+                        t.join_string, needs_code=bool(t.join_code)) for t in self._tables]
+
+    def add(self, table: LocalTable) -> None:
+        self._tables.append(table)
+        self.changed()
+
+    async def open(self) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
+
+    async def connect(self, join_string: str, code: str = "") -> LocalSession:
+        table = next((t for t in self._tables if t.join_string == join_string), None)
+        if table is None:
+            raise JoinError(f"No table answers to {join_string!r}")
+        if table.join_code and code.strip().upper() != table.join_code.upper():
+            raise JoinError("Wrong join code: check the code on the host's screen")
+        return LocalSession(table, self.name)

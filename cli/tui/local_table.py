@@ -62,11 +62,17 @@ class LocalTable:
         bot_pace: float = 1.0,
         record_dir: str | None = None,
         clock: Callable[[], float] = time.monotonic,
+        deck_order: list[int] | None = None,
+        first_auctioneer: int | None = None,
+        join_code: str = "",
     ) -> None:
         if not 3 <= seats <= 5:
             raise ValueError("a table has 3 to 5 seats")
         self.name = name
         self.join_string = "(this machine)"        # how others reach this table, for the lobby
+        self.join_code = join_code                 # what a joiner must type (LocalFinder checks it)
+        self.deck_order = deck_order               # a fixed deal (tests, replays); None = shuffle
+        self.first_auctioneer = first_auctioneer
         self.options = options or RuleOptions()
         self.clocks = clocks or Clocks()
         self.seed = seed
@@ -243,7 +249,8 @@ class LocalTable:
             return f"Waiting for {waiting} to be ready"
         self.seat_of_slot = [s.seat for s in taken]
         self.names = tuple(s.name for s in taken)
-        self.state = GameState(len(taken), self.options, seed=self.seed, track_events=True)
+        self.state = GameState(len(taken), self.options, seed=self.seed, deck_order=self.deck_order,
+                               first_auctioneer=self.first_auctioneer, track_events=True)
         for game_seat, info in enumerate(taken):
             if info.kind == "bot":
                 seed = None if self.seed is None else self.seed * 31 + game_seat

@@ -52,6 +52,7 @@ class ClientState:
         self.selected = 0                 # index into sorted_hand()
         self.amount = ""                  # digits typed for a bid or price
         self.amount_for: tuple[int, int] | None = None  # (auction_no, phase) the digits belong to
+        self.amount_refused = False       # the typed amount was refused: a digit starts afresh
         self.message: Message | None = None
         self.overlay: str | None = None   # "help", "scoring", "quit" or None
         self.scoring_round = -1           # round whose scoring the overlay shows
