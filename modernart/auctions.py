@@ -3,62 +3,55 @@ rule before it changes anything.
 
 Handlers take (state, seat, arg) with `seat` a valid seat and `arg` a plain int, both
 checked by `GameState.apply`, their only caller.  They are module functions rather than
-methods so that the hot path of self-play is one table lookup.
+methods so that the rules read as one place; they are part of `GameState`'s
+implementation and use its plain-int fields (`_phase`, `_artist_of`, `_kind_of`), which
+keep the hot path cheap in CPython and native under mypyc (docs/engine-performance.md).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
-from .cards import AuctionType, Card
+from .cards import AUCTION_TYPES, Card
 from .errors import (
     AlreadyBid, AlreadyPassed, BidOverMoney, BidTooLow, CannotAfford, CardNotInHand,
     HighBidderCannotAct, MalformedMove, NotAuctioneer, NotYourTurn, PriceOutOfRange,
     SecondCardMismatch, WrongPhase,
 )
 from .events import BANK, AuctionStarted, Sale, SealedRevealed
-from .moves import Action, Move
-
-from .phase import Phase
+from .moves import (
+    ACCEPT, ADD_SECOND, BID, DECLINE, DECLINE_SECOND, HAMMER, PASS, PLAY, SEALED_BID, SET_PRICE,
+    Action, Move, move_of,
+)
+from .phase import DOUBLE_OFFER, FIXED_OFFER, FIXED_SET, ONCE_AROUND, OPEN, PLAY_CARD, SEALED
 
 if TYPE_CHECKING:
     from .game import GameState
 
-PLAY_CARD, DOUBLE_OFFER, OPEN, ONCE_AROUND, SEALED, FIXED_SET, FIXED_OFFER = (
-    Phase.PLAY_CARD, Phase.DOUBLE_OFFER, Phase.OPEN, Phase.ONCE_AROUND, Phase.SEALED,
-    Phase.FIXED_SET, Phase.FIXED_OFFER,
+NO_BID: Final = -2   # state.sealed: this seat has not bid yet
+FORFEIT: Final = -1  # state.sealed: this seat's bid was forfeited (counts as 0)
+DOUBLE: Final = 4    # AuctionType.DOUBLE as a plain int (state._kind_of holds plain ints)
+#: The phase each auction symbol starts, by AuctionType value (a Double never starts one).
+_PHASE_OF_KIND: Final = (OPEN, ONCE_AROUND, SEALED, FIXED_SET)
+_PHASE_WORDS: Final = (
+    "a card is to be put up",
+    "a Double is on offer",
+    "an Open auction is running",
+    "a Once-around auction is running",
+    "a Sealed auction is running",
+    "a fixed price is to be set",
+    "a fixed price is on offer",
+    "the game is over",
 )
-DOUBLE = AuctionType.DOUBLE
-_new = tuple.__new__
-NO_BID = -2   # state.sealed: this seat has not bid yet
-FORFEIT = -1  # state.sealed: this seat's bid was forfeited (counts as 0)
-PLAY, ADD_SECOND, DECLINE_SECOND, PASS, HAMMER, ACCEPT, DECLINE = (
-    Action.PLAY, Action.ADD_SECOND, Action.DECLINE_SECOND, Action.PASS, Action.HAMMER,
-    Action.ACCEPT, Action.DECLINE,
-)
-_PHASE_OF_KIND = {
-    AuctionType.OPEN: OPEN,
-    AuctionType.ONCE_AROUND: ONCE_AROUND,
-    AuctionType.SEALED: SEALED,
-    AuctionType.FIXED_PRICE: FIXED_SET,
-}
-_PHASE_WORDS = {
-    PLAY_CARD: "a card is to be put up",
-    DOUBLE_OFFER: "a Double is on offer",
-    OPEN: "an Open auction is running",
-    ONCE_AROUND: "a Once-around auction is running",
-    SEALED: "a Sealed auction is running",
-    FIXED_SET: "a fixed price is to be set",
-    FIXED_OFFER: "a fixed price is on offer",
-}
+_new: Final = tuple.__new__  # builds a NamedTuple from a tuple without its Python-level __new__
 
 
 def _wrong_phase(state: GameState, what: str) -> WrongPhase:
-    return WrongPhase(f"cannot {what} now: {_PHASE_WORDS.get(state.phase, 'the game is over')}")
+    return WrongPhase(f"cannot {what} now: {_PHASE_WORDS[state._phase]}")
 
 
 def _take_from_hand(state: GameState, seat: int, arg: int) -> Card:
-    deck = state.deck
+    deck = state._deck
     if not 0 <= arg < len(deck):
         raise MalformedMove(f"no card with id {arg}")
     card = deck[arg]
@@ -73,7 +66,7 @@ def _take_from_hand(state: GameState, seat: int, arg: int) -> Card:
 
 
 def play_card(state: GameState, seat: int, arg: int) -> None:
-    if state.phase != PLAY_CARD:
+    if state._phase != PLAY_CARD:
         raise _wrong_phase(state, "put up a card")
     if seat != state.auctioneer:
         raise NotYourTurn(f"seat {seat} cannot put up a card: it is seat {state.auctioneer}'s turn")
@@ -82,44 +75,44 @@ def play_card(state: GameState, seat: int, arg: int) -> None:
     state.lot = [card]
     state.original = -1
     counts = state.counts
-    artist = card.artist
+    artist = state._artist_of[arg]
     counts[artist] += 1
     if counts[artist] == 5:
         state.end_round(seat, "fifth", (card,))
     elif not any(state.hands):
         state.end_round(seat, "exhausted", (card,))
-    elif card.kind == DOUBLE:
+    elif state._kind_of[arg] == DOUBLE:
         state.original = seat
-        state.phase = DOUBLE_OFFER
+        state._phase = DOUBLE_OFFER
         # the Double's player is offered it first, unless their hand is now empty
         state.turn = seat if state.hands[seat] else _next_holder(state, (seat + 1) % state.n)
     else:
-        _start_auction(state, seat, card.kind)
+        _start_auction(state, seat, state._kind_of[arg])
 
 
 def add_second(state: GameState, seat: int, arg: int) -> None:
-    if state.phase != DOUBLE_OFFER:
+    if state._phase != DOUBLE_OFFER:
         raise _wrong_phase(state, "add a second card")
     if seat != state.turn:
         raise NotYourTurn(f"seat {seat} cannot add a card: the Double is offered to seat {state.turn}")
-    deck = state.deck
     double = state.lot[0]
-    if 0 <= arg < len(deck) and (deck[arg].artist != double.artist or deck[arg].kind == DOUBLE):
-        raise SecondCardMismatch(f"{deck[arg]!r} cannot join {double!r}")
+    artist = state._artist_of[double]
+    if 0 <= arg < len(state._deck) and (state._artist_of[arg] != artist or state._kind_of[arg] == DOUBLE):
+        raise SecondCardMismatch(f"{state._deck[arg]!r} cannot join {double!r}")
     card = _take_from_hand(state, seat, arg)
     state.lot.append(card)
     counts = state.counts
-    counts[card.artist] += 1
-    if counts[card.artist] == 5:
+    counts[artist] += 1
+    if counts[artist] == 5:
         state.end_round(seat, "fifth", tuple(state.lot))
     elif not any(state.hands):
         state.end_round(seat, "exhausted", tuple(state.lot))
     else:
-        _start_auction(state, seat, card.kind)
+        _start_auction(state, seat, state._kind_of[arg])
 
 
 def decline_second(state: GameState, seat: int, arg: int) -> None:
-    if state.phase != DOUBLE_OFFER:
+    if state._phase != DOUBLE_OFFER:
         raise _wrong_phase(state, "decline a Double")
     if seat != state.turn:
         raise NotYourTurn(f"seat {seat} cannot decline: the Double is offered to seat {state.turn}")
@@ -152,14 +145,14 @@ def _next_holder(state: GameState, seat: int) -> int:
     return -1
 
 
-def _start_auction(state: GameState, auctioneer: int, kind: AuctionType) -> None:
+def _start_auction(state: GameState, auctioneer: int, kind: int) -> None:
     state.auctioneer = auctioneer
     state.kind = kind
     state.high = 0
     state.high_seat = -1
     state.bids = []
     phase = _PHASE_OF_KIND[kind]
-    state.phase = phase
+    state._phase = phase
     if phase == OPEN:
         state.passed = [False] * state.n
         state.npassed = 0
@@ -168,8 +161,9 @@ def _start_auction(state: GameState, auctioneer: int, kind: AuctionType) -> None
     elif phase == SEALED:
         state.sealed = [NO_BID] * state.n
         state.nsealed = 0
-    if state.events is not None:
-        state.events.append(AuctionStarted(state.auction_no, kind, auctioneer, tuple(state.lot)))
+    events = state.events
+    if events is not None:
+        events.append(AuctionStarted(state.auction_no, AUCTION_TYPES[kind], auctioneer, tuple(state.lot)))
 
 
 # ---------------------------------------------------------------------- Open and Once-around
@@ -187,7 +181,7 @@ def open_can_act(state: GameState, seat: int) -> bool:
 
 def bid(state: GameState, seat: int, arg: int) -> None:
     amount = arg
-    phase = state.phase
+    phase = state._phase
     if phase == OPEN:
         if seat == state.high_seat:
             raise HighBidderCannotAct(f"seat {seat} already holds the high bid of {state.high}")
@@ -206,7 +200,7 @@ def bid(state: GameState, seat: int, arg: int) -> None:
     state.high_seat = seat
     state.bids.append((seat, amount))
     if phase == OPEN:
-        if not state.options.open_pass_is_final and state.npassed:
+        if state.npassed and not state.options.open_pass_is_final:
             state.passed = [False] * state.n
             state.npassed = 0
     else:
@@ -214,13 +208,14 @@ def bid(state: GameState, seat: int, arg: int) -> None:
 
 
 def pass_(state: GameState, seat: int, arg: int) -> None:
-    phase = state.phase
+    phase = state._phase
     if phase == OPEN:
         if seat == state.high_seat:
             raise HighBidderCannotAct(f"seat {seat} holds the high bid and cannot pass")
-        if state.passed[seat]:
+        passed = state.passed
+        if passed[seat]:
             raise AlreadyPassed(f"seat {seat} has already passed since the last bid")
-        state.passed[seat] = True
+        passed[seat] = True
         state.npassed += 1
         # everyone but the high bidder (everyone, with no bid yet) has passed: sold (§12.5)
         if state.npassed == (state.n if state.high_seat < 0 else state.n - 1):
@@ -234,7 +229,7 @@ def pass_(state: GameState, seat: int, arg: int) -> None:
 
 
 def hammer(state: GameState, seat: int, arg: int) -> None:
-    if state.phase != OPEN:
+    if state._phase != OPEN:
         raise _wrong_phase(state, "hammer")
     if seat != state.auctioneer:
         raise NotAuctioneer(f"seat {seat} is not the auctioneer (seat {state.auctioneer})")
@@ -260,7 +255,7 @@ def _once_around_next(state: GameState) -> None:
 
 def sealed_bid(state: GameState, seat: int, arg: int) -> None:
     amount = arg
-    if state.phase != SEALED:
+    if state._phase != SEALED:
         raise _wrong_phase(state, "make a sealed bid")
     if state.sealed[seat] != NO_BID:
         raise AlreadyBid(f"seat {seat} has already made its sealed bid")
@@ -273,7 +268,7 @@ def sealed_bid(state: GameState, seat: int, arg: int) -> None:
 
 
 def sealed_forfeit(state: GameState, seat: int, arg: int) -> None:
-    if state.phase != SEALED:
+    if state._phase != SEALED:
         raise _wrong_phase(state, "forfeit a sealed bid")
     if state.sealed[seat] != NO_BID:
         raise AlreadyBid(f"seat {seat} has already made its sealed bid")
@@ -283,13 +278,13 @@ def sealed_forfeit(state: GameState, seat: int, arg: int) -> None:
 
 def _sealed_maybe_resolve(state: GameState) -> None:
     state.nsealed += 1
-    if state.nsealed < state.n:
+    n = state.n
+    if state.nsealed < n:
         return
     sealed = state.sealed
-    n = state.n
     auctioneer = state.auctioneer
-    offenders = tuple(s for s in range(n) if sealed[s] == FORFEIT)
-    fines = []
+    offenders = tuple([s for s in range(n) if sealed[s] == FORFEIT])
+    fines: list[int] = []
     for s in offenders:
         fine = min(state.options.sealed_offender_fine, state.money[s])
         state.money[s] -= fine
@@ -300,18 +295,17 @@ def _sealed_maybe_resolve(state: GameState) -> None:
     if state.events is not None:
         state.events.append(SealedRevealed(state.auction_no, tuple(bids), offenders, tuple(fines)))
     # every revealed bid is public, in clockwise order from the auctioneer's left
-    state.bids = [((auctioneer + i) % n, bids[(auctioneer + i) % n]) for i in range(1, n + 1)]
+    order = [(auctioneer + i) % n for i in range(1, n + 1)]
+    state.bids = [(s, bids[s]) for s in order]
     if best == 0:
         _sell(state, auctioneer, 0)
-        return
-    if bids[auctioneer] == best:  # the auctioneer wins any tie it is part of (§5.3)
+    elif bids[auctioneer] == best:  # the auctioneer wins any tie it is part of (§5.3)
         _sell(state, auctioneer, best)
-        return
-    for i in range(1, n):
-        s = (auctioneer + i) % n
-        if bids[s] == best:
-            _sell(state, s, best)
-            return
+    else:
+        for s in order:
+            if bids[s] == best:
+                _sell(state, s, best)
+                return
 
 
 # ---------------------------------------------------------------------- Fixed price
@@ -319,7 +313,7 @@ def _sealed_maybe_resolve(state: GameState) -> None:
 
 def set_price(state: GameState, seat: int, arg: int) -> None:
     price = arg
-    if state.phase != FIXED_SET:
+    if state._phase != FIXED_SET:
         raise _wrong_phase(state, "set a price")
     if seat != state.auctioneer:
         raise NotYourTurn(f"seat {seat} is not the auctioneer (seat {state.auctioneer})")
@@ -328,12 +322,12 @@ def set_price(state: GameState, seat: int, arg: int) -> None:
         raise PriceOutOfRange(f"price {price} is outside 1..{money}")
     state.price = price
     state.bids = [(seat, price)]
-    state.phase = FIXED_OFFER
+    state._phase = FIXED_OFFER
     state.turn = (seat + 1) % state.n
 
 
 def accept(state: GameState, seat: int, arg: int) -> None:
-    if state.phase != FIXED_OFFER:
+    if state._phase != FIXED_OFFER:
         raise _wrong_phase(state, "accept a price")
     if seat != state.turn:
         raise NotYourTurn(f"seat {seat} cannot accept: the price is offered to seat {state.turn}")
@@ -343,7 +337,7 @@ def accept(state: GameState, seat: int, arg: int) -> None:
 
 
 def decline(state: GameState, seat: int, arg: int) -> None:
-    if state.phase != FIXED_OFFER:
+    if state._phase != FIXED_OFFER:
         raise _wrong_phase(state, "decline a price")
     if seat != state.turn:
         raise NotYourTurn(f"seat {seat} cannot decline: the price is offered to seat {state.turn}")
@@ -363,9 +357,10 @@ def _sell(state: GameState, buyer: int, price: int) -> None:
     original = state.original
     money = state.money
     money[buyer] -= price
+    payments: tuple[tuple[int, int, int], ...]
     if price == 0:
-        payments: tuple[tuple[int, int, int], ...] = ()
-    elif state.options.double_split and original >= 0 and original != auctioneer:
+        payments = ()
+    elif original >= 0 and original != auctioneer and state.options.double_split:
         new_share = (price + 1) // 2
         old_share = price - new_share
         # a buyer's own share goes to the bank (§5.6, double_split)
@@ -383,8 +378,8 @@ def _sell(state: GameState, buyer: int, price: int) -> None:
         payments = ((buyer, auctioneer, price),)
     lot = tuple(state.lot)
     state.bought[buyer].extend(lot)
-    sale = _new(Sale, (state.auction_no, state.round, state.kind, auctioneer, original, lot,
-                       tuple(state.bids), buyer, price, payments))
+    sale = _new(Sale, (state.auction_no, state.round, AUCTION_TYPES[state.kind], auctioneer, original,
+                       lot, tuple(state.bids), buyer, price, payments))
     state.sales.append(sale)
     if state.events is not None:
         state.events.append(sale)
@@ -397,40 +392,38 @@ def _sell(state: GameState, buyer: int, price: int) -> None:
 
 def legal_moves(state: GameState, seat: int) -> list[Move]:
     """The legal moves of `seat` that take no amount (see `amount_range`)."""
-    phase = state.phase
+    phase = state._phase
     if phase == PLAY_CARD:
-        return [Move.of(seat, PLAY, c) for c in state.hands[seat]] if seat == state.auctioneer else []
+        return [move_of(seat, PLAY, c) for c in state.hands[seat]] if seat == state.auctioneer else []
     if phase == DOUBLE_OFFER:
         if seat != state.turn:
             return []
-        double = state.lot[0]
-        adds = [
-            Move.of(seat, ADD_SECOND, c) for c in state.hands[seat]
-            if c.artist == double.artist and c.kind != DOUBLE
-        ]
-        return adds + [Move.of(seat, DECLINE_SECOND)]
+        artist_of, kind_of = state._artist_of, state._kind_of
+        artist = artist_of[state.lot[0]]
+        adds = [move_of(seat, ADD_SECOND, c) for c in state.hands[seat]
+                if artist_of[c] == artist and kind_of[c] != DOUBLE]
+        adds.append(move_of(seat, DECLINE_SECOND))
+        return adds
     if phase == OPEN:
         moves = []
         if seat != state.high_seat and not state.passed[seat]:
-            moves.append(Move.of(seat, PASS))
+            moves.append(move_of(seat, PASS))
         if seat == state.auctioneer:
-            moves.append(Move.of(seat, HAMMER))
+            moves.append(move_of(seat, HAMMER))
         return moves
     if phase == ONCE_AROUND:
-        return [Move.of(seat, PASS)] if seat == state.turn else []
-    if phase == SEALED:
-        return []
+        return [move_of(seat, PASS)] if seat == state.turn else []
     if phase == FIXED_OFFER:
         if seat != state.turn:
             return []
         if state.price <= state.money[seat]:
-            return [Move.of(seat, ACCEPT), Move.of(seat, DECLINE)]
-        return [Move.of(seat, DECLINE)]
-    return []
+            return [move_of(seat, ACCEPT), move_of(seat, DECLINE)]
+        return [move_of(seat, DECLINE)]
+    return []  # SEALED (amounts only), FIXED_SET (amounts only), GAME_OVER
 
 
 def amount_range(state: GameState, seat: int) -> tuple[Action, int, int] | None:
-    phase = state.phase
+    phase = state._phase
     money = state.money[seat]
     if phase == OPEN:
         if seat == state.high_seat or (state.passed[seat] and state.options.open_pass_is_final):
@@ -449,16 +442,27 @@ def amount_range(state: GameState, seat: int) -> tuple[Action, int, int] | None:
     return None
 
 
-HANDLERS = {
-    Action.PLAY: play_card,
-    Action.ADD_SECOND: add_second,
-    Action.DECLINE_SECOND: decline_second,
-    Action.BID: bid,
-    Action.PASS: pass_,
-    Action.HAMMER: hammer,
-    Action.SEALED_BID: sealed_bid,
-    Action.SEALED_FORFEIT: sealed_forfeit,
-    Action.SET_PRICE: set_price,
-    Action.ACCEPT: accept,
-    Action.DECLINE: decline,
-}
+def dispatch(state: GameState, seat: int, action: int, arg: int) -> None:
+    """Run the handler of `action` (a valid action value), most frequent first."""
+    if action == PASS:
+        pass_(state, seat, arg)
+    elif action == PLAY:
+        play_card(state, seat, arg)
+    elif action == SEALED_BID:
+        sealed_bid(state, seat, arg)
+    elif action == BID:
+        bid(state, seat, arg)
+    elif action == DECLINE:
+        decline(state, seat, arg)
+    elif action == SET_PRICE:
+        set_price(state, seat, arg)
+    elif action == DECLINE_SECOND:
+        decline_second(state, seat, arg)
+    elif action == HAMMER:
+        hammer(state, seat, arg)
+    elif action == ACCEPT:
+        accept(state, seat, arg)
+    elif action == ADD_SECOND:
+        add_second(state, seat, arg)
+    else:
+        sealed_forfeit(state, seat, arg)

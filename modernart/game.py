@@ -13,22 +13,22 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from typing import Iterable, Sequence
+from typing import Any, Final, Iterable, Sequence
 
 from . import auctions
+from .auctions import NO_BID
 from .cards import ARTISTS, MAX_PLAYERS, MIN_PLAYERS, ROUNDS, Card, DeckTable, Edition, EDITIONS
-from .errors import GameOver, IllegalMove, MalformedMove, UnknownSeat
+from .errors import GameOver, MalformedMove, UnknownSeat, IllegalMove
 from .events import CardsDealt, GameEnded, RoundEnded, Sale
-from .moves import Action, Move
-from .phase import Phase
+from .moves import Action, Move, move_of
+from .phase import (
+    DOUBLE_OFFER, FIXED_OFFER, FIXED_SET, GAME_OVER, ONCE_AROUND, OPEN, PHASES, PLAY_CARD, SEALED, Phase,
+)
 from .rules import DEFAULT_OPTIONS, OptionError, RuleOptions
 from .scoring import RoundResult, score_round
 
-PLAY_CARD, FIXED_SET, GAME_OVER = Phase.PLAY_CARD, Phase.FIXED_SET, Phase.GAME_OVER
-DOUBLE_OFFER, ONCE_AROUND, FIXED_OFFER = Phase.DOUBLE_OFFER, Phase.ONCE_AROUND, Phase.FIXED_OFFER
-OPEN, SEALED = Phase.OPEN, Phase.SEALED
-_HANDLERS = auctions.HANDLERS
-_NARTISTS = len(ARTISTS)
+_NARTISTS: Final = len(ARTISTS)
+_NACTIONS: Final = len(Action)
 
 
 @lru_cache(maxsize=None)
@@ -36,75 +36,111 @@ def _deck(table: DeckTable) -> tuple[Card, ...]:
     return table.build()
 
 
+@lru_cache(maxsize=None)
+def _card_tables(deck_name: str) -> tuple[tuple[Card, ...], tuple[int, ...], tuple[int, ...]]:
+    """(cards, artist of each card id, auction type of each card id) of a deck table, as
+    plain ints: indexing a tuple is cheaper than reading a Card's attributes."""
+    from .cards import DECK_TABLES
+
+    deck = _deck(DECK_TABLES[deck_name])
+    return deck, tuple([int(c.artist) for c in deck]), tuple([int(c.kind) for c in deck])
+
+
 class GameState:
     """A game of Modern Art for 3-5 seats, numbered clockwise from 0.
 
-    Public fields (read them, never assign them): `n`, `options`, `money`, `hands`,
-    `round` (0-3), `counts` (this round, per artist), `tiles` (one row per scored round),
-    `bought` (this round, per seat), `phase`, `auctioneer`, `turn`, `lot` (cards under
-    the hammer), `high`/`high_seat`, `bids` (public bids of the running auction),
+    Public fields (read them, never assign them): `n`, `options`, `deck`, `money`,
+    `hands`, `round` (0-3), `counts` (this round, per artist), `tiles` (one row per scored
+    round), `bought` (this round, per seat), `phase`, `auctioneer`, `turn`, `lot` (cards
+    under the hammer), `high`/`high_seat`, `bids` (public bids of the running auction),
     `sales`, `results`, `offenders`.  `observation(seat)` in `views.py` is what a player
-    may see of it.
+    may see of it.  Code that builds a state field by field starts from `blank()`.
+
+    `_phase` is `phase` as a plain int (the constants of phase.py), and `_artist_of` /
+    `_kind_of` give a card id's artist and auction type: the move handlers in auctions.py
+    and the random player read these on every move (docs/engine-performance.md).
     """
 
     __slots__ = (
-        "options", "n", "deck", "money", "hands", "stock", "round", "counts", "tiles",
-        "bought", "discard", "lot", "phase", "auctioneer", "original", "kind", "turn",
-        "high", "high_seat", "passed", "npassed", "sealed", "nsealed", "price", "bids", "auction_no",
-        "results", "sales", "offenders", "events", "move_count", "first_auctioneer",
+        "options", "n", "_deck", "_artist_of", "_kind_of", "money", "hands", "stock", "round",
+        "counts", "tiles", "bought", "discard", "lot", "_phase", "auctioneer", "original", "kind",
+        "turn", "high", "high_seat", "passed", "npassed", "sealed", "nsealed", "price", "bids",
+        "auction_no", "results", "sales", "offenders", "events", "move_count", "first_auctioneer",
         "deal_log",
     )
 
+    options: RuleOptions
+    n: int
+    _deck: tuple[Card, ...]
+    _artist_of: tuple[int, ...]
+    _kind_of: tuple[int, ...]
+    money: list[int]
+    hands: list[list[Card]]
+    stock: list[Card]
+    round: int
+    counts: list[int]
+    tiles: list[list[int]]
+    bought: list[list[Card]]
+    discard: list[Card]
+    lot: list[Card]
+    _phase: int
+    auctioneer: int
+    original: int
+    kind: int
+    turn: int
+    high: int
+    high_seat: int
+    passed: list[bool]
+    npassed: int
+    sealed: list[int]
+    nsealed: int
+    price: int
+    bids: list[tuple[int, int]]
+    auction_no: int
+    results: list[RoundResult]
+    sales: list[Sale]
+    offenders: list[tuple[int, int, int]]
+    events: list[Any] | None
+    move_count: int
+    first_auctioneer: int
+    deal_log: list[list[tuple[Card, ...]]]
+
     def __init__(
         self,
-        players: int,
+        players: object,  # an int 3..5, checked below (typed object so mypyc leaves the check to us)
         options: RuleOptions | None = None,
         *,
         seed: int | str | bytes | random.Random | None = None,
         deck_order: Sequence[int] | None = None,
         first_auctioneer: int | None = None,
         track_events: bool = False,
+        _blank: bool = False,
     ) -> None:
         """Start a game: shuffle (from `seed`, or take `deck_order` exactly), deal round 1.
 
         The stock is dealt from the front of the order: round 1 to seat 0, 1, ..., then
         round 2, and so on.  The first auctioneer is `first_auctioneer`, or drawn from the
         seeded generator after the shuffle.  With `track_events`, `events` collects every
-        move and what followed from it (see `events.py`).
+        move and what followed from it (see `events.py`).  (`_blank` is `blank()`'s.)
         """
         options = options or DEFAULT_OPTIONS
         if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise OptionError(f"Modern Art is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
         self.options = options
         self.n = players
-        deck = self.deck = _deck(options.deck_table)
-        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-        if deck_order is None:
-            # sorting by independent uniform keys is a uniform shuffle, and 4x cheaper
-            # than random.shuffle's 70 calls to randbelow
-            rand = rng.random
-            stock = [card for _, card in sorted([(rand(), card) for card in deck])]
-        else:
-            order = list(deck_order)
-            if sorted(order) != list(range(len(deck))) or any(type(i) is not int for i in order):
-                raise OptionError(f"deck_order must be a permutation of 0..{len(deck) - 1}")
-            stock = [deck[i] for i in order]
-        if first_auctioneer is None:
-            first_auctioneer = rng.randrange(players)
-        elif type(first_auctioneer) is not int or not 0 <= first_auctioneer < players:
-            raise OptionError(f"first_auctioneer must be a seat 0..{players - 1}")
-        self.stock: list[Card] = stock
+        self._deck, self._artist_of, self._kind_of = _card_tables(options.deck)
         self.money = [options.start_money] * players
-        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        self.hands = [[] for _ in range(players)]
+        self.stock = []
         self.round = 0
         self.counts = [0] * _NARTISTS
-        self.tiles: list[list[int]] = []
-        self.bought: list[list[Card]] = [[] for _ in range(players)]
-        self.discard: list[Card] = []
-        self.lot: list[Card] = []
-        self.phase = PLAY_CARD
-        self.auctioneer = first_auctioneer
-        self.first_auctioneer = first_auctioneer
+        self.tiles = []
+        self.bought = [[] for _ in range(players)]
+        self.discard = []
+        self.lot = []
+        self._phase = PLAY_CARD
+        self.auctioneer = 0
+        self.first_auctioneer = 0
         self.original = -1
         self.kind = -1
         self.turn = -1
@@ -112,18 +148,66 @@ class GameState:
         self.high_seat = -1
         self.passed = [False] * players
         self.npassed = 0
-        self.sealed: list[int] = [auctions.NO_BID] * players
+        self.sealed = [NO_BID] * players
         self.nsealed = 0
         self.price = 0
-        self.bids: list[tuple[int, int]] = []
+        self.bids = []
         self.auction_no = 0
-        self.results: list[RoundResult] = []
-        self.sales: list[Sale] = []
-        self.offenders: list[tuple[int, int, int]] = []  # (seat, auction, fine)
-        self.events: list | None = [] if track_events else None
+        self.results = []
+        self.sales = []
+        self.offenders = []  # (seat, auction, fine)
+        self.events = [] if track_events else None
         self.move_count = 0
-        self.deal_log: list[list[tuple[Card, ...]]] = []
+        self.deal_log = []
+        if _blank:
+            return
+        deck = self._deck
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        if deck_order is None:
+            # sorting by independent uniform keys is a uniform shuffle, and much cheaper
+            # than random.shuffle's 70 calls to randbelow (sorting plain floats is the
+            # cheapest sort there is)
+            rand = rng.random
+            keys = [rand() for _ in deck]
+            self.stock = [deck[i] for i in sorted(range(len(deck)), key=keys.__getitem__)]
+        else:
+            order = list(deck_order)
+            if sorted(order) != list(range(len(deck))) or any(type(i) is not int for i in order):
+                raise OptionError(f"deck_order must be a permutation of 0..{len(deck) - 1}")
+            self.stock = [deck[i] for i in order]
+        if first_auctioneer is None:
+            first_auctioneer = rng.randrange(players)
+        elif type(first_auctioneer) is not int or not 0 <= first_auctioneer < players:
+            raise OptionError(f"first_auctioneer must be a seat 0..{players - 1}")
+        self.auctioneer = first_auctioneer
+        self.first_auctioneer = first_auctioneer
         self._deal()
+
+    @classmethod
+    def blank(cls, players: int, options: RuleOptions | None = None) -> GameState:
+        """A state with nothing dealt: empty hands and stock, start money, round 1, seat 0
+        to put up a card.  For code that builds a state field by field (`clone`, sampling
+        hidden information): set what you need; lists may be replaced or changed."""
+        return cls(players, options, _blank=True)
+
+    @property
+    def phase(self) -> Phase:
+        return PHASES[self._phase]
+
+    @phase.setter
+    def phase(self, value: Phase) -> None:
+        self._phase = int(value)
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """Every card of this game's deck table, indexed by card id."""
+        return self._deck
+
+    @deck.setter
+    def deck(self, cards: tuple[Card, ...]) -> None:
+        self._deck = cards
+        self._artist_of = tuple([int(c.artist) for c in cards])
+        self._kind_of = tuple([int(c.kind) for c in cards])
 
     # ------------------------------------------------------------------ queries
 
@@ -132,19 +216,20 @@ class GameState:
         return EDITIONS[self.options.edition]
 
     def is_over(self) -> bool:
-        return self.phase == GAME_OVER
+        return self._phase == GAME_OVER
 
     def to_move(self) -> tuple[int, ...]:
         """Seats that may act now: one seat, or several during Open and Sealed auctions."""
-        phase = self.phase
+        phase = self._phase
         if phase == PLAY_CARD or phase == FIXED_SET:
             return (self.auctioneer,)
         if phase == DOUBLE_OFFER or phase == ONCE_AROUND or phase == FIXED_OFFER:
             return (self.turn,)
         if phase == SEALED:
-            return tuple(s for s in range(self.n) if self.sealed[s] == auctions.NO_BID)
+            sealed = self.sealed
+            return tuple([s for s in range(self.n) if sealed[s] == NO_BID])
         if phase == OPEN:
-            return tuple(s for s in range(self.n) if auctions.open_can_act(self, s))
+            return tuple([s for s in range(self.n) if auctions.open_can_act(self, s)])
         return ()
 
     def legal_moves(self, seat: int | None = None, *, amounts: bool = True) -> list[Move]:
@@ -161,12 +246,12 @@ class GameState:
                 r = auctions.amount_range(self, s)
                 if r is not None:
                     action, lo, hi = r
-                    moves.extend(Move.of(s, action, a) for a in range(lo, hi + 1))
+                    moves.extend([move_of(s, action, a) for a in range(lo, hi + 1)])
         return moves
 
     def amount_range(self, seat: int) -> tuple[Action, int, int] | None:
         """The amount move open to `seat` now as (action, lowest, highest), or None."""
-        if not 0 <= seat < self.n or self.phase == GAME_OVER:
+        if not 0 <= seat < self.n or self._phase == GAME_OVER:
             return None
         return auctions.amount_range(self, seat)
 
@@ -183,12 +268,13 @@ class GameState:
 
     def winners(self) -> tuple[int, ...]:
         """Seats with the most money once the game is over (co-winners on ties, §12.6)."""
-        if self.phase != GAME_OVER:
+        if self._phase != GAME_OVER:
             return ()
-        best = max(self.money)
-        return tuple(s for s in range(self.n) if self.money[s] == best)
+        money = self.money
+        best = max(money)
+        return tuple([s for s in range(self.n) if money[s] == best])
 
-    def observation(self, seat: int):
+    def observation(self, seat: int) -> Any:
         """What `seat` may know (see `views.Observation`)."""
         from .views import observation
 
@@ -202,7 +288,7 @@ class GameState:
         """A move in words, e.g. 'seat 2 puts up Yoko (Sealed)'."""
         seat, action, arg = move
         if action in (Action.PLAY, Action.ADD_SECOND):
-            what = self.edition.describe(self.deck[arg]) if 0 <= arg < len(self.deck) else f"card {arg}"
+            what = self.edition.describe(self._deck[arg]) if 0 <= arg < len(self._deck) else f"card {arg}"
             verb = "puts up" if action == Action.PLAY else "adds"
             return f"seat {seat} {verb} {what}"
         words: dict[int, str] = {
@@ -219,36 +305,43 @@ class GameState:
 
     def apply(self, move: Move) -> None:
         """Play `move`.  Raises an IllegalMove (state unchanged) if the rules forbid it."""
-        seat, action, arg = move
-        if self.phase == GAME_OVER:
+        # The fields are read as plain objects and checked here: a move may come from
+        # anywhere (a client, a file), and under mypyc a typed unpacking would raise
+        # TypeError before the checks below could name the problem.
+        fields: tuple[object, ...] = move
+        try:
+            seat_, action_, arg_ = fields
+        except ValueError:
+            raise MalformedMove(f"a move is (seat, action, arg), got {move!r}") from None
+        if self._phase == GAME_OVER:
             raise GameOver("no moves are possible after the game has ended")
-        if type(seat) is not int or not 0 <= seat < self.n:
-            raise UnknownSeat(f"no seat {seat!r} in a {self.n}-player game")
-        handler = _HANDLERS.get(action)
-        if handler is None:
-            raise MalformedMove(f"unknown action {action!r}")
-        if type(arg) is not int:
-            if type(arg) is not Card:  # bool, float, str...: never a card id or an amount
-                raise MalformedMove(f"a move's argument is an integer, got {arg!r}")
-            arg = int(arg)
+        if type(seat_) is not int or not 0 <= seat_ < self.n:
+            raise UnknownSeat(f"no seat {seat_!r} in a {self.n}-player game")
+        if not isinstance(action_, int) or type(action_) is bool or not 0 <= action_ < _NACTIONS:
+            raise MalformedMove(f"unknown action {action_!r}")
+        if type(arg_) is not int and type(arg_) is not Card:  # bool, float, str...: never a card id or an amount
+            raise MalformedMove(f"a move's argument is an integer, got {arg_!r}")
+        seat: int = seat_
+        action: int = action_
+        arg: int = int(arg_) if type(arg_) is Card else arg_
         events = self.events
         if events is None:
-            handler(self, seat, arg)
+            auctions.dispatch(self, seat, action, arg)
         else:  # the move is logged before the events it causes
             events.append(move)
             try:
-                handler(self, seat, arg)
+                auctions.dispatch(self, seat, action, arg)
             except IllegalMove:
                 events.pop()
                 raise
         self.move_count += 1
 
-    def clone(self) -> "GameState":
+    def clone(self) -> GameState:
         """An independent copy (without the event log)."""
-        other = GameState.__new__(GameState)
-        other.options = self.options
-        other.n = self.n
-        other.deck = self.deck
+        other = GameState(self.n, self.options, _blank=True)
+        other._deck = self._deck
+        other._artist_of = self._artist_of
+        other._kind_of = self._kind_of
         other.money = self.money[:]
         other.hands = [h[:] for h in self.hands]
         other.stock = self.stock[:]
@@ -258,7 +351,7 @@ class GameState:
         other.bought = [b[:] for b in self.bought]
         other.discard = self.discard[:]
         other.lot = self.lot[:]
-        other.phase = self.phase
+        other._phase = self._phase
         other.auctioneer = self.auctioneer
         other.first_auctioneer = self.first_auctioneer
         other.original = self.original
@@ -276,12 +369,11 @@ class GameState:
         other.results = self.results[:]
         other.sales = self.sales[:]
         other.offenders = self.offenders[:]
-        other.events = None
         other.move_count = self.move_count
         other.deal_log = self.deal_log[:]
         return other
 
-    def __copy__(self) -> "GameState":
+    def __copy__(self) -> GameState:
         return self.clone()
 
     # ------------------------------------------------------------------ round flow (used by auctions.py)
@@ -295,7 +387,7 @@ class GameState:
             if s == n:
                 s = 0
             if hands[s]:
-                self.phase = PLAY_CARD
+                self._phase = PLAY_CARD
                 self.auctioneer = s
                 self.original = -1
                 return
@@ -322,7 +414,7 @@ class GameState:
         if events is not None:
             events.append(RoundEnded(result))
         if self.round == ROUNDS - 1:
-            self.phase = GAME_OVER
+            self._phase = GAME_OVER
             self.turn = -1
             if events is not None:
                 events.append(GameEnded(tuple(money), self.winners()))
@@ -336,13 +428,14 @@ class GameState:
         k = self.options.deal_sizes(self.n)[self.round]
         dealt: list[tuple[Card, ...]] = []
         stock = self.stock
+        events = self.events
         for s in range(self.n):
             cards = tuple(stock[:k])
             del stock[:k]
             self.hands[s].extend(cards)
             dealt.append(cards)
-            if self.events is not None and cards:
-                self.events.append(CardsDealt(self.round, s, cards))
+            if events is not None and cards:
+                events.append(CardsDealt(self.round, s, cards))
         self.deal_log.append(dealt)
 
     def __repr__(self) -> str:

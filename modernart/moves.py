@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 
 class Action(IntEnum):
@@ -55,12 +55,7 @@ class Move(NamedTuple):
     @staticmethod
     def of(seat: int, action: int, arg: int = 0) -> "Move":
         """The interned move (seat, action, arg); arguments are not validated here."""
-        if arg >= 0 and seat >= 0 and action >= 0:
-            try:
-                return _TABLE[action][seat][arg]
-            except IndexError:
-                pass
-        return _grow(seat, action, arg)
+        return move_of(seat, action, arg)
 
     @classmethod
     def play(cls, seat: int, card: int) -> "Move":
@@ -129,21 +124,46 @@ class Move(NamedTuple):
         return Move.of(seat, action, arg)
 
 
-MAX_SEATS = 5
-MAX_ARG = 1 << 31  # amounts and card ids are far below this
-_INTERN_LIMIT = 4096  # amounts above this are built fresh instead of interned
-_new = tuple.__new__
-_ACTIONS = tuple(Action)
+# The actions as plain ints, for the engine's hot paths (see phase.py for why).
+PLAY: Final = 0
+ADD_SECOND: Final = 1
+DECLINE_SECOND: Final = 2
+BID: Final = 3
+PASS: Final = 4
+HAMMER: Final = 5
+SEALED_BID: Final = 6
+SEALED_FORFEIT: Final = 7
+SET_PRICE: Final = 8
+ACCEPT: Final = 9
+DECLINE: Final = 10
+
+MAX_SEATS: Final = 5
+MAX_ARG: Final = 1 << 31  # amounts and card ids are far below this
+_INTERN_LIMIT: Final = 4096  # amounts above this are built fresh instead of interned
+_ACTIONS: Final = tuple(Action)
 # _TABLE[action][seat][arg]: argument-free actions intern only arg 0
-_TABLE: list[list[list[Move]]] = [
-    [[_new(Move, (seat, a, 0))] for seat in range(MAX_SEATS)] for a in _ACTIONS
+_TABLE: Final[list[list[list[Move]]]] = [
+    [[Move(seat, a, 0)] for seat in range(MAX_SEATS)] for a in _ACTIONS
 ]
+
+
+def move_of(seat: int, action: int, arg: int = 0) -> Move:
+    """`Move.of` as a plain function: the interned move (seat, action, arg), unvalidated.
+
+    Self-play makes millions of moves; handing out shared instances saves building them.
+    """
+    if 0 <= action < len(_TABLE) and 0 <= seat < MAX_SEATS and arg >= 0:
+        row = _TABLE[action][seat]
+        if arg < len(row):
+            return row[arg]
+    return _grow(seat, action, arg)
 
 
 def _grow(seat: int, action: int, arg: int) -> Move:
     act = Action(action)
     if seat < 0 or seat >= MAX_SEATS or arg < 0 or arg >= _INTERN_LIMIT or act not in AMOUNT_ACTIONS and act not in CARD_ACTIONS:
-        return _new(Move, (seat, act, arg))
+        return Move(seat, act, arg)
     row = _TABLE[action][seat]
-    row.extend(_new(Move, (seat, act, a)) for a in range(len(row), arg + 1))
+    for a in range(len(row), arg + 1):
+        row.append(Move(seat, act, a))
     return row[arg]

@@ -1,6 +1,7 @@
 """The steps of a game, which decide who may act and how."""
 
 from enum import IntEnum
+from typing import Final
 
 
 class Phase(IntEnum):
@@ -12,3 +13,19 @@ class Phase(IntEnum):
     FIXED_SET = 5     # Fixed price: the auctioneer announces a price
     FIXED_OFFER = 6   # Fixed price: `turn` accepts or declines
     GAME_OVER = 7
+
+
+#: `PHASES[i]` is the Phase whose value is i.
+PHASES: Final = tuple(Phase)
+
+# The same steps as plain ints, for the engine's hot paths (game.py, auctions.py, the
+# random player): CPython compares exact ints fastest, and mypyc compiles Final int
+# constants to C literals.  `GameState.phase` hands out the Phase itself.
+PLAY_CARD: Final = 0
+DOUBLE_OFFER: Final = 1
+OPEN: Final = 2
+ONCE_AROUND: Final = 3
+SEALED: Final = 4
+FIXED_SET: Final = 5
+FIXED_OFFER: Final = 6
+GAME_OVER: Final = 7

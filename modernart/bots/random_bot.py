@@ -6,30 +6,22 @@ act, `random_step` first draws the acting seat uniformly from `state.to_move()`.
 
 `random_move` works on the state directly (it only reads what the acting seat may see:
 its own hand and money, the public auction) because it is the engine's benchmark player
-and must cost next to nothing.  Its choices are checked against `legal_moves` in the tests.
+and must cost next to nothing: it reads the state's plain-int fields (`_phase`,
+`_artist_of`, `_kind_of`) like the move handlers do.  Its choices are checked against
+`legal_moves` in the tests.
 """
 
 from __future__ import annotations
 
 import random as _random
-from typing import Callable
+from typing import Any, Callable
 
-from ..cards import AuctionType
-from ..auctions import NO_BID as _NO_BID
+from ..auctions import DOUBLE, NO_BID
 from ..game import GameState
-from ..moves import Action, Move
-from ..phase import Phase
-
-_P_PLAY, _P_DOUBLE, _P_OPEN, _P_ONCE, _P_SEALED, _P_FSET, _P_FOFFER = (
-    Phase.PLAY_CARD, Phase.DOUBLE_OFFER, Phase.OPEN, Phase.ONCE_AROUND, Phase.SEALED,
-    Phase.FIXED_SET, Phase.FIXED_OFFER,
+from ..moves import (
+    ACCEPT, ADD_SECOND, BID, DECLINE, DECLINE_SECOND, HAMMER, PASS, PLAY, SEALED_BID, SET_PRICE, Move, move_of,
 )
-_DOUBLE = AuctionType.DOUBLE
-_of = Move.of
-_PLAY, _ADD, _DECLINE2, _BID, _PASS, _HAMMER, _SEALED, _PRICE, _ACCEPT, _DECLINE = (
-    Action.PLAY, Action.ADD_SECOND, Action.DECLINE_SECOND, Action.BID, Action.PASS,
-    Action.HAMMER, Action.SEALED_BID, Action.SET_PRICE, Action.ACCEPT, Action.DECLINE,
-)
+from ..phase import DOUBLE_OFFER, FIXED_OFFER, FIXED_SET, GAME_OVER, ONCE_AROUND, OPEN, PLAY_CARD, SEALED
 
 
 def random_move(state: GameState, seat: int, rand: Callable[[], float]) -> Move:
@@ -37,68 +29,69 @@ def random_move(state: GameState, seat: int, rand: Callable[[], float]) -> Move:
 
     `rand` is a float generator in [0, 1), e.g. `random.Random(seed).random`.
     """
-    phase = state.phase
+    phase = state._phase
     money = state.money[seat]
-    if phase == _P_PLAY:
-        hand = state.hands[seat]
-        return _of(seat, _PLAY, hand[int(rand() * len(hand))])
-    if phase == _P_SEALED:
-        return _of(seat, _SEALED, int(rand() * (money + 1)))
-    if phase == _P_OPEN:
+    if phase == OPEN:
         high = state.high
-        can_pass = seat != state.high_seat and not state.passed[seat]
-        can_bid = seat != state.high_seat and money > high and not (
-            state.passed[seat] and state.options.open_pass_is_final)
+        if seat == state.high_seat:  # only the auctioneer, who may hammer, acts as high bidder
+            return move_of(seat, HAMMER)
+        passed = state.passed[seat]
+        can_pass = not passed
+        can_bid = money > high and not (passed and state.options.open_pass_is_final)
         can_hammer = seat == state.auctioneer
         i = int(rand() * (can_pass + can_bid + can_hammer))
         if can_pass:
             if i == 0:
-                return _of(seat, _PASS)
+                return move_of(seat, PASS)
             i -= 1
-        if can_hammer:
-            if i == 0:
-                return _of(seat, _HAMMER)
-        return _of(seat, _BID, high + 1 + int(rand() * (money - high)))
-    if phase == _P_ONCE:
+        if can_hammer and i == 0:
+            return move_of(seat, HAMMER)
+        return move_of(seat, BID, high + 1 + int(rand() * (money - high)))
+    if phase == PLAY_CARD:
+        hand = state.hands[seat]
+        return move_of(seat, PLAY, hand[int(rand() * len(hand))])
+    if phase == ONCE_AROUND:
         high = state.high
         if money > high and rand() < 0.5:
-            return _of(seat, _BID, high + 1 + int(rand() * (money - high)))
-        return _of(seat, _PASS)
-    if phase == _P_FOFFER:
+            return move_of(seat, BID, high + 1 + int(rand() * (money - high)))
+        return move_of(seat, PASS)
+    if phase == SEALED:
+        return move_of(seat, SEALED_BID, int(rand() * (money + 1)))
+    if phase == FIXED_OFFER:
         if state.price <= money and rand() < 0.5:
-            return _of(seat, _ACCEPT)
-        return _of(seat, _DECLINE)
-    if phase == _P_FSET:
-        return _of(seat, _PRICE, 1 + int(rand() * money) if money else 0)
-    if phase == _P_DOUBLE:
-        double = state.lot[0]
-        adds = [c for c in state.hands[seat] if c.artist == double.artist and c.kind != _DOUBLE]
+            return move_of(seat, ACCEPT)
+        return move_of(seat, DECLINE)
+    if phase == FIXED_SET:
+        return move_of(seat, SET_PRICE, 1 + int(rand() * money) if money else 0)
+    if phase == DOUBLE_OFFER:
+        artist_of, kind_of = state._artist_of, state._kind_of
+        artist = artist_of[state.lot[0]]
+        adds = [c for c in state.hands[seat] if artist_of[c] == artist and kind_of[c] != DOUBLE]
         i = int(rand() * (len(adds) + 1))
-        return _of(seat, _ADD, adds[i]) if i < len(adds) else _of(seat, _DECLINE2)
+        return move_of(seat, ADD_SECOND, adds[i]) if i < len(adds) else move_of(seat, DECLINE_SECOND)
     raise ValueError(f"no move for seat {seat} in phase {state.phase!r}")
 
 
 def random_step(state: GameState, rand: Callable[[], float]) -> Move:
     """Pick the acting seat uniformly among `to_move()`, then its random move."""
-    phase = state.phase
-    if phase == _P_PLAY or phase == _P_FSET:
-        seat = state.auctioneer
-    elif phase == _P_SEALED:
-        seat = state.sealed.index(_NO_BID)  # sealed bids are simultaneous: order is irrelevant
-    elif phase == _P_OPEN:
+    phase = state._phase
+    if phase == OPEN:
         seats = state.to_move()
         seat = seats[int(rand() * len(seats))]
+    elif phase == PLAY_CARD or phase == FIXED_SET:
+        seat = state.auctioneer
+    elif phase == SEALED:
+        seat = state.sealed.index(NO_BID)  # sealed bids are simultaneous: order is irrelevant
     else:
         seat = state.turn
     return random_move(state, seat, rand)
 
 
-def play_random_game(players: int, seed: int | _random.Random | None = None, **kwargs) -> GameState:
+def play_random_game(players: int, seed: int | _random.Random | None = None, **kwargs: Any) -> GameState:
     """A whole game of random self-play; returns the finished state."""
     rng = seed if isinstance(seed, _random.Random) else _random.Random(seed)
     state = GameState(players, seed=rng, **kwargs)
     rand = rng.random
-    apply = state.apply
-    while state.phase != Phase.GAME_OVER:
-        apply(random_step(state, rand))
+    while state._phase != GAME_OVER:
+        state.apply(random_step(state, rand))
     return state
