@@ -156,7 +156,7 @@ def hand_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     if selected is not None:
         about = f" > {index[int(selected)] + 1}: {cs.edition.describe(selected)}"
         if obs.phase == Phase.DOUBLE_OFFER and obs.turn == obs.seat and int(selected) not in legal_cards:
-            about += " - cannot join this Double"
+            about = f" {index[int(selected)] + 1}: {cs.edition.describe(selected)} cannot join"
         desc: Line = [("class:you", about)]
     else:
         desc = []

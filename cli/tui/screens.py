@@ -46,12 +46,12 @@ def lobby_rows(lobby: LobbyView) -> list[tuple[str, object]]:
     return rows
 
 
-def value_text(value: object) -> str:
+def value_text(value: object, seconds: bool = False) -> str:
     if value is None:
         return "none"
     if isinstance(value, bool):
         return "on" if value else "off"
-    if isinstance(value, float):
+    if seconds and isinstance(value, (int, float)):
         return f"{value:g}s"
     return str(value)
 
@@ -114,7 +114,7 @@ def lobby_rules(cs: ClientState, width: int, height: int) -> list[Line]:
         value = getattr(lobby.options if kind == "option" else lobby.clocks, name)  # type: ignore[arg-type]
         arrow = ">" if cursor == (kind, name) else " "
         style = "class:selected" if arrow == ">" else ""
-        lines.append([(style, f"{arrow}{fit(label, 16)}" + fit(value_text(value), max(4, width - 17)))])
+        lines.append([(style, f"{arrow}{fit(label, 16)}" + fit(value_text(value, kind == "clock"), max(4, width - 17)))])
     if not lobby.admin:
         lines.append([("class:dim", " Only the host changes these.")])
     return lines
@@ -187,7 +187,8 @@ def game_over_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     names = [cs.name(s) for s in sorted(winners)]
     headline = ("Winner: " if len(names) == 1 else "Co-winners: ") + " and ".join(names)
     lines: list[Line] = [[("class:winner", f" GAME OVER. {headline} ")], []]
-    header = "   Place Player       " + "".join(f"   R{r + 1}" for r in range(len(obs.results))) + "   Final money"
+    header = "   Place  " + fit("Player", 12) + "".join(fit(f"R{r + 1}", 6, "right") for r in range(len(obs.results))) \
+        + fit("Final money", 14, "right")
     lines.append([("class:dim", header)])
     order = sorted(range(obs.players), key=lambda s: (-money[s], s))
     for place, s in enumerate(order, start=1):

@@ -158,7 +158,10 @@ class ClientState:
         if len(obs.results) > self.results_seen:
             self.results_seen = len(obs.results)
             self.scoring_round = len(obs.results) - 1
-            if self.overlay is None and not obs.is_over:
+            if obs.is_over:  # the final screen sums everything up; s shows the last round
+                if self.overlay == "scoring":
+                    self.overlay = None
+            elif self.overlay is None:
                 self.overlay = "scoring"
         session = self.session
         if session is not None:

@@ -179,12 +179,13 @@ def deck_with_hands(hands: Sequence[Sequence[tuple[int, AuctionType]]], per_hand
 
 async def table_with(names: Sequence[str], hands: Sequence[Sequence[tuple[int, AuctionType]]] = (),
                      *, first: int = 0, clocks: Clocks | None = None, options: RuleOptions | None = None,
-                     start: bool = True, record_dir: str | None = None) -> tuple[LocalTable, list[LocalSession]]:
+                     start: bool = True, record_dir: str | None = None,
+                     seats: int | None = None) -> tuple[LocalTable, list[LocalSession]]:
     """A table of people only (each a LocalSession), dealt `hands`, `first` auctioneer."""
     options = options or RuleOptions()
     per_hand = options.deal_sizes(len(names))[0]
     hands = list(hands) + [[] for _ in range(len(names) - len(hands))]
-    table = LocalTable(len(names), options=options, clocks=clocks or Clocks(open_seconds=60),
+    table = LocalTable(seats or len(names), options=options, clocks=clocks or Clocks(open_seconds=60),
                        deck_order=deck_with_hands(hands, per_hand), first_auctioneer=first,
                        record_dir=record_dir or tempfile.mkdtemp(prefix="modernart-test-"))
     sessions = [LocalSession(table, name) for name in names]
