@@ -1,0 +1,107 @@
+"""A person at the keyboard, for end-to-end tests: reads the real screen (status line,
+hint bar, panels) and answers with key presses only, until the game is over.
+
+It records which screens and auction panels it saw, so a test can assert that a whole
+game went through every phase.  It bids sometimes (a quick raise, a typed price) and
+otherwise passes, declines or seals 0, which keeps games short.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+
+from .tmux import Tmux
+
+PANELS = ("OPEN auction", "ONCE-AROUND auction", "SEALED auction", "FIXED PRICE", "DOUBLE")
+
+
+@dataclass
+class Seen:
+    panels: set[str] = field(default_factory=set)
+    my_turns: dict[str, int] = field(default_factory=dict)
+    scorings: set[str] = field(default_factory=set)
+    keys: int = 0
+    screens: dict[str, str] = field(default_factory=dict)  # first screen of each kind, for asserts
+
+
+def play_until_over(term: Tmux, timeout: float = 240.0) -> tuple[Seen, str]:
+    """Answer the table by keys until GAME OVER is on screen; return what was seen."""
+    seen = Seen()
+    end = time.monotonic() + timeout
+    answered: tuple | None = None   # what the screen said when we last pressed keys
+    last_key_at = 0.0
+    while True:
+        screen = term.capture()
+        if time.monotonic() > end:
+            raise AssertionError(f"game not over after {timeout}s; screen:\n{screen}")
+        if "EXITED:" in screen:
+            raise AssertionError(f"the client exited during the game:\n{screen}")
+        if "GAME OVER" in screen:
+            seen.screens.setdefault("over", screen)
+            return seen, screen
+        for panel in PANELS:
+            if panel in screen and panel not in seen.panels:
+                seen.panels.add(panel)
+                seen.screens[panel] = screen
+        rows = screen.split("\n")
+        status, hints = rows[0], next((r for r in reversed(rows) if r.strip()), "")
+        overlay = re.search(r"Round \d scoring", screen)
+        # answer a new question only: keys already sent may not have been drawn yet, and
+        # answering the half-updated screen twice would press keys into the next question
+        signature = (status, overlay.group(0) if overlay else None, hints)
+        if signature == answered and time.monotonic() - last_key_at < 1.5:
+            time.sleep(0.05)
+            continue
+        keys = answer(status, hints, screen, seen)
+        if keys:
+            for key in keys:
+                if len(key) > 1 and key.isdigit():
+                    term.type(key)
+                else:
+                    term.send(key)
+            seen.keys += len(keys)
+            answered, last_key_at = signature, time.monotonic()
+        time.sleep(0.05)
+
+
+def answer(status: str, hints: str, screen: str, seen: Seen) -> list[str]:
+    """The keys a cautious player presses for this screen (none: wait)."""
+    m = re.search(r"Round (\d) scoring", screen)
+    if m:  # the scoring overlay has the keys: close it once its hint bar is drawn
+        if m.group(1) not in seen.scorings:
+            seen.scorings.add(m.group(1))
+            seen.screens[f"scoring {m.group(1)}"] = screen
+        return ["Enter"] if "Enter back to the table" in hints else []
+    mine = None
+    for kind, pattern in (("sell", "YOUR TURN: put up a painting"), ("double", "YOUR TURN: add a second"),
+                          ("open-seller", "OPEN AUCTION: (bid, p to pass, )?h to sell now"),
+                          ("open", "OPEN AUCTION: bid any time"), ("once", "YOUR TURN: bid above"),
+                          ("sealed", "YOUR TURN: seal a bid"), ("price", "YOUR TURN: set the price"),
+                          ("buy", "YOUR TURN: buy for"), ("cannot-pay", "YOUR TURN: you cannot pay")):
+        if re.search(pattern, status):
+            mine = kind
+            break
+    if mine is None:
+        return []
+    count = seen.my_turns.get(mine, 0)
+    seen.my_turns[mine] = count + 1
+    if count == 0:
+        seen.screens.setdefault(f"turn {mine}", screen)
+    if mine == "sell":
+        return ["Right", "Enter"] if count % 2 else ["Enter"]
+    if mine == "double":
+        return ["p"]
+    if mine == "open-seller":
+        return ["h"]
+    if mine == "open":
+        return ["+"] if count == 0 else ["p"]
+    if mine == "once":
+        return ["+"] if count == 0 else ["p"]
+    if mine == "sealed":
+        return ["1", "Enter"] if count == 0 else ["0", "Enter"]
+    if mine == "price":
+        lo = re.search(r"set the price (\d+)-", status)
+        return [lo.group(1) if lo else "1", "Enter"]
+    return ["p"]

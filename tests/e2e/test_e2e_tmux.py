@@ -1,0 +1,120 @@
+"""End to end in a real terminal: `modernart play` in tmux at 80x24, a whole game against
+bots played by key presses only; a live resize; a NO_COLOR run."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+from .player import play_until_over
+from .tmux import Tmux
+
+MODERNART = [sys.executable, "-m", "cli.main"]
+COLOUR = re.compile(r"\x1b\[[0-9;]*?(?:3[0-7]|9[0-7]|38;5;\d+|38;2;[\d;]+)m")
+
+
+@pytest.fixture
+def term():
+    t = Tmux()
+    try:
+        yield t
+    finally:
+        t.close()
+
+
+def play_argv(record_dir: str, *extra: str) -> list[str]:
+    return MODERNART + ["play", "--offline", "--name", "Ana", "--players", "3", "--bots", "random",
+                        "--bot-pace", "0", "--open-seconds", "1", "--seed", "7",
+                        "--record-dir", record_dir, *extra]
+
+
+@pytest.mark.timeout(300)
+def test_whole_game_by_key_presses_at_80x24(term, tmp_path):
+    term.start(play_argv(str(tmp_path)), env={"TERM": "xterm-256color"}, cwd=str(_repo()))
+    first = term.wait_for("Your hand", timeout=20)
+    assert term.size() == "80x24"
+    rows = first.split("\n")
+    assert rows[0].startswith(" Round 1/4 | Ana $100 |")
+    for text in ("Artists", "Auction", "Players", "Your hand", "Log and chat", "L Lite Metal", "R Krypto"):
+        assert text in first
+    assert "? help" in rows[23]
+    seen, final = play_until_over(term)
+    # every kind of auction came up, and this player had to act in several of them
+    assert {"OPEN auction", "ONCE-AROUND auction", "SEALED auction", "FIXED PRICE"} <= seen.panels, seen.panels
+    assert seen.my_turns.get("sell", 0) >= 3 and seen.keys >= 10
+    assert {"1", "2", "3"} <= seen.scorings, seen.scorings     # round scoring after rounds 1-3
+    assert re.search(r"Ended by the fifth|every hand was empty", seen.screens["scoring 1"])
+    # the final screen: money, winners, the record
+    assert "GAME OVER." in final and "Final money" in final and "WINNER" in final
+    records = list(tmp_path.glob("modernart-*.json"))
+    assert len(records) == 1
+    saved = "".join(r[1:-1].strip() for r in final.split("\n")[1:16])
+    assert f"Record saved to{records[0]}" in saved
+    replay = subprocess.run(MODERNART + ["replay", "--check", str(records[0])], capture_output=True, text=True,
+                            timeout=60, cwd=str(_repo()))
+    assert replay.returncode == 0, replay.stderr
+    result = json.loads(replay.stdout)
+    assert result["finished"] and result["players"][0] == "Ana"
+    money = re.search(r"\* +\d\.  Ana +(?:[+\d ]+?) +(\d+)", final)
+    assert money and int(money.group(1)) == result["final_money"][0]
+    term.send("q")
+    term.wait_for("EXITED:0", timeout=10)
+
+
+@pytest.mark.timeout(90)
+def test_live_resize(term, tmp_path):
+    term.start(play_argv(str(tmp_path), "--bot-pace", "1000"), env={"TERM": "xterm-256color"}, cwd=str(_repo()))
+    term.wait_for("Your hand", timeout=20)
+    term.resize(60, 20)
+    screen = term.wait_for("Terminal too small")
+    assert "need 80x24, have 60x20" in screen
+    term.resize(120, 36)
+    screen = term.wait_for("Your hand")
+    rows = screen.split("\n")
+    assert len(rows[1].rstrip()) == 120 and rows[1][60] == "┌"
+    assert "Terminal too small" not in screen
+    term.resize(80, 24)
+    screen = term.wait_for("Your hand")
+    assert len(screen.split("\n")[1].rstrip()) == 80
+    term.send("q")
+    term.wait_for("Leave the table")
+    term.send("y")
+    term.wait_for("EXITED:0", timeout=10)
+
+
+@pytest.mark.timeout(90)
+def test_no_color_and_plain_terminals(term, tmp_path):
+    term.start(play_argv(str(tmp_path), "--bot-pace", "1000"),
+               env={"TERM": "xterm-256color", "NO_COLOR": "1", "LANG": "C", "LC_ALL": "C"}, cwd=str(_repo()))
+    screen = term.wait_for("Your hand", timeout=20)
+    coloured = term.capture(escapes=True)
+    assert not COLOUR.search(coloured), "NO_COLOR run printed colours"
+    assert "\x1b[" in coloured                          # bold/reverse remain
+    assert "R Krypto" in screen and "*" in screen and "┌" in screen   # LANG=C: Python still speaks UTF-8
+    term.send("C-c")
+    term.wait_for("Leave the table")
+    term.send("y")
+    term.wait_for("EXITED:0", timeout=10)
+
+
+@pytest.mark.timeout(90)
+def test_colours_and_ascii(term, tmp_path):
+    term.start(play_argv(str(tmp_path), "--bot-pace", "1000", "--ascii", "--color", "16"),
+               env={"TERM": "xterm-256color"}, cwd=str(_repo()))
+    screen = term.wait_for("Your hand", timeout=20)
+    assert "+- Artists -" in screen and not set("─│┌┐└┘") & set(screen)
+    coloured = term.capture(escapes=True)
+    assert COLOUR.search(coloured)
+    term.send("q")
+    term.wait_for("Leave the table")
+    term.send("y")
+    term.wait_for("EXITED:0", timeout=10)
+
+
+def _repo():
+    from pathlib import Path
+    return Path(__file__).resolve().parents[2]
