@@ -10,8 +10,9 @@ samples and the same rollout dice, so their differences are measured, not drowne
 the luck of the deal; candidates clearly behind the leader are dropped as it goes.
 In an Open auction it searches once for its limit, then raises in steps up to it.
 
-The clock is checked before every rollout and a decision returns no later than its
-budget (less a safety margin).  The search owns nothing the observation does not show.
+The clock is read every few moves of every rollout; a rollout still running at the
+deadline (the budget less a safety margin) is dropped with its whole pass.  The search
+knows nothing the observation does not show: every sample is drawn from it.
 """
 
 from __future__ import annotations
@@ -51,13 +52,17 @@ class HardBot(MediumBot):
     level = "hard"
 
     def __init__(self, seed: int | None = None, budget: float = DEFAULT_BUDGET, max_candidates: int = 7,
-                 max_passes: int | None = None) -> None:
+                 max_passes: int | None = None, horizon: str = "round", confidence: float = 1.0) -> None:
         super().__init__(seed)
         if not budget > 0:
             raise ValueError("budget must be positive")
         self.budget = float(budget)
         self.max_candidates = max_candidates
         self.max_passes = max_passes
+        if horizon not in ("round", "game"):
+            raise ValueError("horizon is 'round' or 'game'")
+        self.horizon = horizon
+        self.confidence = confidence
         self._open_limits: dict[int, int] = {}  # auction number -> limit found by the search
         self.last_rollouts = 0
 
@@ -65,7 +70,7 @@ class HardBot(MediumBot):
         start = time.perf_counter()
         if obs.seat not in obs.to_move:
             return None
-        deadline = start + self.budget - min(0.03, 0.15 * self.budget)
+        deadline = start + self.budget - min(0.02, 0.1 * self.budget)
         phase = obs.phase
         if phase == Phase.OPEN:
             return self._open_move(obs, deadline)
@@ -168,16 +173,17 @@ class HardBot(MediumBot):
         gc.disable()  # a collection in the middle of a rollout could overrun the budget
         try:
             while len(active) > 1 and passes != self.max_passes:
-                if time.perf_counter() + slowest * (len(active) + 2) > deadline:
-                    break
+                if time.perf_counter() + slowest * len(active) > deadline:
+                    break  # this pass would not finish
                 world = determinize(obs, rng, unseen=unseen, sealed_guess=sealed_guess)
                 dice = rng.getrandbits(48)
                 results = []
                 for i in active:
                     t0 = time.perf_counter()
-                    if t0 + 2.0 * slowest > deadline:
+                    result = self._rollout(world, seat, cands[i], dice, deadline)
+                    if result is None:
                         break
-                    results.append(self._rollout(world, seat, cands[i], dice))
+                    results.append(result)
                     slowest = max(slowest, time.perf_counter() - t0)
                 if len(results) < len(active):
                     break  # an unfinished pass would compare candidates on different samples
@@ -192,39 +198,41 @@ class HardBot(MediumBot):
         self.last_rollouts = sum(map(len, scores))
         if passes == 0:
             return 0
-        means = {i: sum(scores[i][:passes]) / passes for i in active}
-        # the medium bot's move (candidate 0) wins ties and near-ties
-        return max(active, key=lambda i: means[i] + (0.01 if i == 0 else 0.0))
+        means = {i: sum(scores[i]) / passes for i in active}
+        best = max(active, key=means.__getitem__)
+        # leave the medium bot's move (candidate 0) only on clear evidence
+        if best != 0 and passes >= 2 and _paired_z(scores[best], scores[0]) < self.confidence:
+            return 0
+        return best
 
-    def _rollout(self, world: GameState, seat: int, cand: Candidate, dice: int) -> float:
+    def _rollout(self, world: GameState, seat: int, cand: Candidate, dice: int, deadline: float) -> float | None:
+        """Score of one candidate on one sample, or None if the deadline came first."""
         state = world.clone()
         limits = {(seat, state.auction_no): cand.limit} if cand.limit is not None else None
         policy = RolloutPolicy(random.Random(dice), limits=limits)
         if cand.move is not None:
             state.apply(cand.move)
-        start_round = world.round
-        policy.run(state, start_round)
+        if not policy.run(state, world.round if self.horizon == "round" else None, deadline):
+            return None
         return score(state, seat)
 
 
+def _paired_z(a: list[float], b: list[float]) -> float:
+    """How many standard errors the mean of a - b (same samples) lies above zero."""
+    k = len(a)
+    diffs = [x - y for x, y in zip(a, b)]
+    mean = sum(diffs) / k
+    var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
+    if var <= 0.0:
+        return math.inf if mean > 0 else -math.inf if mean < 0 else 0.0
+    return mean / math.sqrt(var / k)
+
+
 def _prune(active: list[int], scores: list[list[float]]) -> list[int]:
-    """Drop candidates whose paired difference from the leader is clearly negative."""
+    """Drop candidates clearly behind the leader; the medium bot's move (0) always stays."""
     k = len(scores[active[0]])
-    means = {i: sum(scores[i]) / k for i in active}
-    leader = max(active, key=means.__getitem__)
-    keep = []
-    for i in active:
-        if i == leader:
-            keep.append(i)
-            continue
-        diffs = [a - b for a, b in zip(scores[i], scores[leader])]
-        mean = sum(diffs) / k
-        var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
-        if mean + 2.0 * math.sqrt(var / k) >= 0:
-            keep.append(i)
-    if 0 in active and 0 not in keep and len(keep) < 2:
-        keep.append(0)
-    return sorted(keep)
+    leader = max(active, key=lambda i: sum(scores[i]) / k)
+    return [i for i in active if i in (0, leader) or _paired_z(scores[i], scores[leader]) > -2.0]
 
 
 def score(state: GameState, seat: int) -> float:

@@ -12,6 +12,7 @@ which is where the medium bot's stepwise raising ends up.
 from __future__ import annotations
 
 import random
+import time
 
 from ..auctions import NO_BID
 from ..cards import AuctionType
@@ -84,11 +85,26 @@ class RolloutPolicy:
 
     # ------------------------------------------------------------------ playing
 
-    def run(self, state: GameState, until_round: int | None = None) -> None:
-        """Play until the round `until_round` is scored (None: until the game ends)."""
+    def run(self, state: GameState, until_round: int | None = None, deadline: float | None = None) -> bool:
+        """Play until the round `until_round` is scored (None: until the game ends).
+
+        With a `deadline` (a `time.perf_counter()` value) the clock is read every few
+        moves and the rollout gives up once it has passed: returns False, state unfinished.
+        """
         stop = 99 if until_round is None else until_round
+        step = self.step
+        if deadline is None:
+            while state.phase != _OVER and state.round <= stop:
+                step(state)
+            return True
+        clock = time.perf_counter
+        tick = 0
         while state.phase != _OVER and state.round <= stop:
-            self.step(state)
+            step(state)
+            tick += 1
+            if not tick & 7 and clock() > deadline:
+                return False
+        return True
 
     def step(self, state: GameState) -> None:
         """Make the next move (in an Open auction: all the moves that settle it)."""
