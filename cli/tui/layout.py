@@ -19,6 +19,7 @@ from prompt_toolkit.layout import (
 )
 
 from . import auction_panel, join_screen, panels, screens
+from .session import Status
 from .state import MIN_COLUMNS, MIN_ROWS, ClientState
 from .text import Line, cut, fit_line
 from .text import width as text_width
@@ -179,7 +180,10 @@ def connecting_text(cs: ClientState, width: int) -> list[Line]:
     session = cs.session
     if session is None:
         return [[("", " Connecting...")]]
-    word = "Connection lost" if cs.screen() == "gone" else "Connecting"
+    if cs.screen() == "gone":
+        word = "Connection lost" if session.status == Status.DISCONNECTED else "No seat for you"
+    else:
+        word = "Connecting"
     detail = f": {session.detail}" if session.detail else "..."
     return [[], [("class:title", f" {word}{detail}")]]
 

@@ -64,6 +64,8 @@ class LocalSession(Listeners):
         self.record_path = t.record_path
         self.detail = {Status.LOBBY: "in the lobby", Status.PLAYING: "playing", Status.OVER: "game over"}.get(
             self.status, "")
+        if self.obs is None and self.status in (Status.PLAYING, Status.OVER):
+            self.detail = "the game is under way and every seat is taken"
         self.changed()
 
     def _answer(self, error: str | None) -> None:

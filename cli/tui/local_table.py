@@ -422,7 +422,9 @@ class LocalTable:
         state = self.state
         if move is None or state is None or state.move_count != version or state.is_over():
             return
-        await asyncio.sleep(max(0.0, bot.pace(obs, move) * self.bot_pace))
+        # a stand-in takes its time (at least a person's pace): its person may be back soon
+        factor = max(1.0, self.bot_pace) if obs.seat in self.standins else self.bot_pace
+        await asyncio.sleep(max(0.0, bot.pace(obs, move) * factor))
         if state.move_count != version or state.is_over():
             return
         error = self._apply(move)

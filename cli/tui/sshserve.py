@@ -66,6 +66,13 @@ class _Session(PromptToolkitSSHSession):
         if self._input is not None:
             self._input.close()
 
+    def eof_received(self) -> bool:
+        # the guest closed its input (`ssh -T < /dev/null`): end the app, but keep the
+        # channel writable so that a last message (no terminal, table full) still arrives
+        if self._input is not None:
+            self._input.close()
+        return True
+
 
 class _Server(PromptToolkitSSHServer):
     def __init__(self, interact, table_code: str | None) -> None:

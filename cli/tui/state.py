@@ -56,7 +56,7 @@ class ClientState:
         self.message: Message | None = None
         self.overlay: str | None = None   # "help", "scoring", "quit" or None
         self.scoring_round = -1           # round whose scoring the overlay shows
-        self.results_seen = 0             # round results already shown to this person
+        self.results_seen: int | None = None  # round results already shown (None: nothing seen yet)
         self.chat_open = False
         self.log_scroll = 0               # lines scrolled back from the newest
         self.lobby_cursor = 0
@@ -128,7 +128,7 @@ class ClientState:
             return "lobby"
         if status == Status.OVER:
             return "over"
-        if status == Status.DISCONNECTED and self.session.obs is None:
+        if self.session.obs is None:  # disconnected before a game, or no seat in this one
             return "gone"
         return "table"
 
@@ -155,6 +155,9 @@ class ClientState:
         if self.amount_for != key:
             self.amount_for = key
             self.amount = ""
+        if self.results_seen is None:  # joining mid-game: earlier rounds are history, not news
+            self.results_seen = len(obs.results)
+            self.scoring_round = len(obs.results) - 1
         if len(obs.results) > self.results_seen:
             self.results_seen = len(obs.results)
             self.scoring_round = len(obs.results) - 1

@@ -1,0 +1,118 @@
+"""End to end over SSH: `modernart play --ssh` serves the client; the system OpenSSH client
+in tmux plays a whole game by key presses, drops the connection mid-game and gets its seat
+back with the same key."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+from .player import play_until_over
+from .tmux import Tmux
+from .test_e2e_tmux import MODERNART, _repo
+
+pytestmark = pytest.mark.skipif(shutil.which("ssh") is None or shutil.which("ssh-keygen") is None,
+                                reason="OpenSSH client not installed (python -m tests.tools installs it)")
+
+
+@pytest.fixture
+def server(tmp_path):
+    """The SSH table on 127.0.0.1 (port chosen by the OS); yields (port, record_dir)."""
+    records = tmp_path / "records"
+    argv = MODERNART + ["play", "--ssh", "0", "--ssh-bind", "127.0.0.1", "--ssh-host-key", str(tmp_path / "hostkey"),
+                        "--players", "3", "--guests", "1", "--bots", "random", "--bot-pace", "0",
+                        "--open-seconds", "1", "--seed", "7", "--record-dir", str(records)]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=str(_repo()))
+    try:
+        line = _read_line(proc, timeout=20)
+        port = int(re.search(r"port (\d+)", line).group(1))
+        yield port, records
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
+def _read_line(proc: subprocess.Popen, timeout: float) -> str:
+    import selectors
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stdout, selectors.EVENT_READ)
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if sel.select(timeout=0.2):
+            line = proc.stdout.readline()
+            if "listening on port" in line:
+                return line
+            if not line:
+                break
+    raise AssertionError(f"the SSH table did not start (exit code {proc.poll()})")
+
+
+def keypair(path) -> str:
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(path)], check=True, timeout=20)
+    return str(path)
+
+
+def ssh_argv(port: int, key: str, user: str) -> list[str]:
+    return ["ssh", "-p", str(port), "-i", key, "-o", "IdentitiesOnly=yes", "-o", "StrictHostKeyChecking=no",
+            "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR", "-o", "BatchMode=yes",
+            "-o", "SendEnv=NO_COLOR", "-t", f"{user}@127.0.0.1"]
+
+
+@pytest.mark.timeout(300)
+def test_whole_game_over_ssh_with_a_dropped_connection(server, tmp_path):
+    port, records = server
+    key = keypair(tmp_path / "ana_key")
+    first = Tmux()
+    try:
+        first.start(ssh_argv(port, key, "ana"), env={"TERM": "screen", "LANG": "C.UTF-8"})
+        lobby = first.wait_for(r">1 ana \(you\)", timeout=20)
+        assert f"ssh -p {port} NAME@HOST" in lobby.split("\n")[0]
+        assert re.search(r"2 Bot 2 +bot random +READY", lobby)
+        first.send("r")
+        first.wait_for(r">1 ana \(you\) +person +READY")
+        first.send("s")
+        first.wait_for("Your hand")
+        # play until round 2, then drop the connection without leaving
+        deadline = time.monotonic() + 60
+        from .player import answer, Seen
+        seen = Seen()
+        while "Round 2/4" not in first.capture():
+            screen = first.capture()
+            rows = screen.split("\n")
+            for k in answer(rows[0], next((r for r in reversed(rows) if r.strip()), ""), screen, seen):
+                first.type(k) if len(k) > 1 and k.isdigit() else first.send(k)
+            time.sleep(0.3)
+            assert time.monotonic() < deadline, screen
+    finally:
+        first.close()  # kills the ssh client: an abrupt drop, no 'q'
+    again = Tmux()
+    try:
+        again.start(ssh_argv(port, key, "ana"), env={"TERM": "xterm-256color", "NO_COLOR": "1"})
+        screen = again.wait_for(r"\*.ana ", timeout=20)                   # the same seat, by the same key
+        assert "Bot 2" in screen and "Your hand" in screen and "scoring" not in screen
+        assert not re.search(r"\x1b\[[0-9;]*?(?:3[0-7]|38;5;\d+)m", again.capture(escapes=True))  # NO_COLOR sent
+        seen, final = play_until_over(again)
+        assert "GAME OVER." in final and "WINNER" in final
+        saved = list(records.glob("modernart-*.json"))
+        assert len(saved) == 1
+        text = "".join(r[1:-1].strip() for r in final.split("\n")[1:16])
+        assert f"Record saved to{saved[0]}" in text
+        again.send("q")
+        again.wait_for("EXITED:0", timeout=15)
+    finally:
+        again.close()
+
+
+@pytest.mark.timeout(60)
+def test_no_terminal_is_refused_politely(server, tmp_path):
+    port, _ = server
+    key = keypair(tmp_path / "key")
+    argv = [a for a in ssh_argv(port, key, "bob") if a != "-t"] + ["-T"]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    assert "modernart needs a terminal: connect with ssh -t" in done.stdout + done.stderr
