@@ -169,16 +169,6 @@ def _start_auction(state: GameState, auctioneer: int, kind: int) -> None:
 # ---------------------------------------------------------------------- Open and Once-around
 
 
-def open_can_act(state: GameState, seat: int) -> bool:
-    if seat == state.auctioneer:
-        return True  # may always hammer
-    if seat == state.high_seat:
-        return False
-    if state.passed[seat]:
-        return not state.options.open_pass_is_final and state.money[seat] > state.high
-    return True
-
-
 def bid(state: GameState, seat: int, arg: int) -> None:
     amount = arg
     phase = state._phase

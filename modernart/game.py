@@ -46,6 +46,12 @@ def _card_tables(deck_name: str) -> tuple[tuple[Card, ...], tuple[int, ...], tup
     return deck, tuple([int(c.artist) for c in deck]), tuple([int(c.kind) for c in deck])
 
 
+def _check_players(players: object) -> int:
+    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise OptionError(f"Modern Art is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+    return players
+
+
 class GameState:
     """A game of Modern Art for 3-5 seats, numbered clockwise from 0.
 
@@ -114,18 +120,54 @@ class GameState:
         deck_order: Sequence[int] | None = None,
         first_auctioneer: int | None = None,
         track_events: bool = False,
-        _blank: bool = False,
+        _unset: bool = False,
     ) -> None:
         """Start a game: shuffle (from `seed`, or take `deck_order` exactly), deal round 1.
 
         The stock is dealt from the front of the order: round 1 to seat 0, 1, ..., then
         round 2, and so on.  The first auctioneer is `first_auctioneer`, or drawn from the
         seeded generator after the shuffle.  With `track_events`, `events` collects every
-        move and what followed from it (see `events.py`).  (`_blank` is `blank()`'s.)
+        move and what followed from it (see `events.py`).
         """
-        options = options or DEFAULT_OPTIONS
-        if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise OptionError(f"Modern Art is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+        if _unset:
+            # for `clone` and `blank`, which set every field themselves: the one way to
+            # make an instance without starting a game that also works when compiled
+            # (mypyc's classes cannot be made with `GameState.__new__`)
+            return
+        self._set_empty(_check_players(players), options or DEFAULT_OPTIONS, track_events)
+        deck = self._deck
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        if deck_order is None:
+            # Sorting by independent uniform keys is a uniform shuffle, and cheaper than
+            # random.shuffle's 69 calls to randbelow.  (It must stay this very shuffle:
+            # a seed's deal is relied on, e.g. by the rules tests' set-ups.)
+            rand = rng.random
+            keys = [rand() for _ in deck]
+            self.stock = [deck[i] for i in sorted(range(len(deck)), key=keys.__getitem__)]
+        else:
+            order = list(deck_order)
+            if sorted(order) != list(range(len(deck))) or any(type(i) is not int for i in order):
+                raise OptionError(f"deck_order must be a permutation of 0..{len(deck) - 1}")
+            self.stock = [deck[i] for i in order]
+        if first_auctioneer is None:
+            first_auctioneer = rng.randrange(self.n)
+        elif type(first_auctioneer) is not int or not 0 <= first_auctioneer < self.n:
+            raise OptionError(f"first_auctioneer must be a seat 0..{self.n - 1}")
+        self.auctioneer = first_auctioneer
+        self.first_auctioneer = first_auctioneer
+        self._deal()
+
+    @classmethod
+    def blank(cls, players: int, options: RuleOptions | None = None) -> GameState:
+        """A state with nothing dealt: empty hands and stock, start money, round 1, seat 0
+        to put up a card, no event log.  For code that builds a state field by field
+        (sampling hidden information, test set-ups): set what you need; every list may be
+        replaced or changed in place."""
+        state = cls(players, options, _unset=True)
+        state._set_empty(_check_players(players), options or DEFAULT_OPTIONS, False)
+        return state
+
+    def _set_empty(self, players: int, options: RuleOptions, track_events: bool) -> None:
         self.options = options
         self.n = players
         self._deck, self._artist_of, self._kind_of = _card_tables(options.deck)
@@ -159,36 +201,6 @@ class GameState:
         self.events = [] if track_events else None
         self.move_count = 0
         self.deal_log = []
-        if _blank:
-            return
-        deck = self._deck
-        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-        if deck_order is None:
-            # sorting by independent uniform keys is a uniform shuffle, and much cheaper
-            # than random.shuffle's 70 calls to randbelow (sorting plain floats is the
-            # cheapest sort there is)
-            rand = rng.random
-            keys = [rand() for _ in deck]
-            self.stock = [deck[i] for i in sorted(range(len(deck)), key=keys.__getitem__)]
-        else:
-            order = list(deck_order)
-            if sorted(order) != list(range(len(deck))) or any(type(i) is not int for i in order):
-                raise OptionError(f"deck_order must be a permutation of 0..{len(deck) - 1}")
-            self.stock = [deck[i] for i in order]
-        if first_auctioneer is None:
-            first_auctioneer = rng.randrange(players)
-        elif type(first_auctioneer) is not int or not 0 <= first_auctioneer < players:
-            raise OptionError(f"first_auctioneer must be a seat 0..{players - 1}")
-        self.auctioneer = first_auctioneer
-        self.first_auctioneer = first_auctioneer
-        self._deal()
-
-    @classmethod
-    def blank(cls, players: int, options: RuleOptions | None = None) -> GameState:
-        """A state with nothing dealt: empty hands and stock, start money, round 1, seat 0
-        to put up a card.  For code that builds a state field by field (`clone`, sampling
-        hidden information): set what you need; lists may be replaced or changed."""
-        return cls(players, options, _blank=True)
 
     @property
     def phase(self) -> Phase:
@@ -229,7 +241,15 @@ class GameState:
             sealed = self.sealed
             return tuple([s for s in range(self.n) if sealed[s] == NO_BID])
         if phase == OPEN:
-            return tuple([s for s in range(self.n) if auctions.open_can_act(self, s)])
+            # the auctioneer may always hammer; the high bidder waits; a seat that passed
+            # since the last bid may come back with a higher bid unless passes are final
+            auctioneer, high_seat, high = self.auctioneer, self.high_seat, self.high
+            passed, money = self.passed, self.money
+            final = self.options.open_pass_is_final
+            return tuple([
+                s for s in range(self.n)
+                if s == auctioneer or s != high_seat and (not passed[s] or not final and money[s] > high)
+            ])
         return ()
 
     def legal_moves(self, seat: int | None = None, *, amounts: bool = True) -> list[Move]:
@@ -317,13 +337,17 @@ class GameState:
             raise GameOver("no moves are possible after the game has ended")
         if type(seat_) is not int or not 0 <= seat_ < self.n:
             raise UnknownSeat(f"no seat {seat_!r} in a {self.n}-player game")
-        if not isinstance(action_, int) or type(action_) is bool or not 0 <= action_ < _NACTIONS:
-            raise MalformedMove(f"unknown action {action_!r}")
-        if type(arg_) is not int and type(arg_) is not Card:  # bool, float, str...: never a card id or an amount
-            raise MalformedMove(f"a move's argument is an integer, got {arg_!r}")
         seat: int = seat_
-        action: int = action_
-        arg: int = int(arg_) if type(arg_) is Card else arg_
+        if type(action_) is Action or type(action_) is int and 0 <= action_ < _NACTIONS:
+            action: int = action_
+        else:
+            raise MalformedMove(f"unknown action {action_!r}")
+        if type(arg_) is int:
+            arg: int = arg_
+        elif type(arg_) is Card:
+            arg = int(arg_)
+        else:  # bool, float, str...: never a card id or an amount
+            raise MalformedMove(f"a move's argument is an integer, got {arg_!r}")
         events = self.events
         if events is None:
             auctions.dispatch(self, seat, action, arg)
@@ -338,7 +362,9 @@ class GameState:
 
     def clone(self) -> GameState:
         """An independent copy (without the event log)."""
-        other = GameState(self.n, self.options, _blank=True)
+        other = GameState(self.n, _unset=True)
+        other.options = self.options
+        other.n = self.n
         other._deck = self._deck
         other._artist_of = self._artist_of
         other._kind_of = self._kind_of
@@ -369,6 +395,7 @@ class GameState:
         other.results = self.results[:]
         other.sales = self.sales[:]
         other.offenders = self.offenders[:]
+        other.events = None
         other.move_count = self.move_count
         other.deal_log = self.deal_log[:]
         return other

@@ -141,8 +141,9 @@ MAX_SEATS: Final = 5
 MAX_ARG: Final = 1 << 31  # amounts and card ids are far below this
 _INTERN_LIMIT: Final = 4096  # amounts above this are built fresh instead of interned
 _ACTIONS: Final = tuple(Action)
-# _TABLE[action][seat][arg]: argument-free actions intern only arg 0
-_TABLE: Final[list[list[list[Move]]]] = [
+#: MOVE_TABLE[action][seat][arg] is the interned move, for every argument interned so far
+#: (argument-free actions intern only arg 0); `move_of` grows the rows.
+MOVE_TABLE: Final[list[list[list[Move]]]] = [
     [[Move(seat, a, 0)] for seat in range(MAX_SEATS)] for a in _ACTIONS
 ]
 
@@ -152,8 +153,8 @@ def move_of(seat: int, action: int, arg: int = 0) -> Move:
 
     Self-play makes millions of moves; handing out shared instances saves building them.
     """
-    if 0 <= action < len(_TABLE) and 0 <= seat < MAX_SEATS and arg >= 0:
-        row = _TABLE[action][seat]
+    if 0 <= action < len(MOVE_TABLE) and 0 <= seat < MAX_SEATS and arg >= 0:
+        row = MOVE_TABLE[action][seat]
         if arg < len(row):
             return row[arg]
     return _grow(seat, action, arg)
@@ -163,7 +164,7 @@ def _grow(seat: int, action: int, arg: int) -> Move:
     act = Action(action)
     if seat < 0 or seat >= MAX_SEATS or arg < 0 or arg >= _INTERN_LIMIT or act not in AMOUNT_ACTIONS and act not in CARD_ACTIONS:
         return Move(seat, act, arg)
-    row = _TABLE[action][seat]
+    row = MOVE_TABLE[action][seat]
     for a in range(len(row), arg + 1):
         row.append(Move(seat, act, a))
     return row[arg]

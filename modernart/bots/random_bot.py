@@ -7,21 +7,29 @@ act, `random_step` first draws the acting seat uniformly from `state.to_move()`.
 `random_move` works on the state directly (it only reads what the acting seat may see:
 its own hand and money, the public auction) because it is the engine's benchmark player
 and must cost next to nothing: it reads the state's plain-int fields (`_phase`,
-`_artist_of`, `_kind_of`) like the move handlers do.  Its choices are checked against
-`legal_moves` in the tests.
+`_artist_of`, `_kind_of`) like the move handlers do, and takes its moves straight from
+the interned move table.  Its choices are checked against `legal_moves` in the tests.
 """
 
 from __future__ import annotations
 
 import random as _random
-from typing import Any, Callable
+from typing import Any, Callable, Final
 
 from ..auctions import DOUBLE, NO_BID
 from ..game import GameState
 from ..moves import (
-    ACCEPT, ADD_SECOND, BID, DECLINE, DECLINE_SECOND, HAMMER, PASS, PLAY, SEALED_BID, SET_PRICE, Move, move_of,
+    ACCEPT, ADD_SECOND, BID, DECLINE, DECLINE_SECOND, HAMMER, MAX_SEATS, MOVE_TABLE, PASS, PLAY,
+    SEALED_BID, SET_PRICE, Move, move_of,
 )
 from ..phase import DOUBLE_OFFER, FIXED_OFFER, FIXED_SET, GAME_OVER, ONCE_AROUND, OPEN, PLAY_CARD, SEALED
+
+# Per seat, the argument-free moves (moves with an argument come from MOVE_TABLE).
+_PASS: Final = tuple([move_of(s, PASS) for s in range(MAX_SEATS)])
+_HAMMER: Final = tuple([move_of(s, HAMMER) for s in range(MAX_SEATS)])
+_ACCEPT: Final = tuple([move_of(s, ACCEPT) for s in range(MAX_SEATS)])
+_DECLINE: Final = tuple([move_of(s, DECLINE) for s in range(MAX_SEATS)])
+_DECLINE_SECOND: Final = tuple([move_of(s, DECLINE_SECOND) for s in range(MAX_SEATS)])
 
 
 def random_move(state: GameState, seat: int, rand: Callable[[], float]) -> Move:
@@ -33,43 +41,44 @@ def random_move(state: GameState, seat: int, rand: Callable[[], float]) -> Move:
     money = state.money[seat]
     if phase == OPEN:
         high = state.high
-        if seat == state.high_seat:  # only the auctioneer, who may hammer, acts as high bidder
-            return move_of(seat, HAMMER)
-        passed = state.passed[seat]
-        can_pass = not passed
-        can_bid = money > high and not (passed and state.options.open_pass_is_final)
+        waiting = seat == state.high_seat or state.passed[seat]
+        can_pass = not waiting
+        can_bid = seat != state.high_seat and money > high and not (waiting and state.options.open_pass_is_final)
         can_hammer = seat == state.auctioneer
         i = int(rand() * (can_pass + can_bid + can_hammer))
         if can_pass:
             if i == 0:
-                return move_of(seat, PASS)
+                return _PASS[seat]
             i -= 1
         if can_hammer and i == 0:
-            return move_of(seat, HAMMER)
-        return move_of(seat, BID, high + 1 + int(rand() * (money - high)))
-    if phase == PLAY_CARD:
+            return _HAMMER[seat]
+        action, arg = BID, high + 1 + int(rand() * (money - high))
+    elif phase == PLAY_CARD:
         hand = state.hands[seat]
-        return move_of(seat, PLAY, hand[int(rand() * len(hand))])
-    if phase == ONCE_AROUND:
+        action, arg = PLAY, hand[int(rand() * len(hand))]
+    elif phase == ONCE_AROUND:
         high = state.high
-        if money > high and rand() < 0.5:
-            return move_of(seat, BID, high + 1 + int(rand() * (money - high)))
-        return move_of(seat, PASS)
-    if phase == SEALED:
-        return move_of(seat, SEALED_BID, int(rand() * (money + 1)))
-    if phase == FIXED_OFFER:
-        if state.price <= money and rand() < 0.5:
-            return move_of(seat, ACCEPT)
-        return move_of(seat, DECLINE)
-    if phase == FIXED_SET:
-        return move_of(seat, SET_PRICE, 1 + int(rand() * money) if money else 0)
-    if phase == DOUBLE_OFFER:
+        if money <= high or rand() >= 0.5:
+            return _PASS[seat]
+        action, arg = BID, high + 1 + int(rand() * (money - high))
+    elif phase == SEALED:
+        action, arg = SEALED_BID, int(rand() * (money + 1))
+    elif phase == FIXED_OFFER:
+        return _ACCEPT[seat] if state.price <= money and rand() < 0.5 else _DECLINE[seat]
+    elif phase == FIXED_SET:
+        action, arg = SET_PRICE, 1 + int(rand() * money) if money else 0
+    elif phase == DOUBLE_OFFER:
         artist_of, kind_of = state._artist_of, state._kind_of
         artist = artist_of[state.lot[0]]
         adds = [c for c in state.hands[seat] if artist_of[c] == artist and kind_of[c] != DOUBLE]
         i = int(rand() * (len(adds) + 1))
-        return move_of(seat, ADD_SECOND, adds[i]) if i < len(adds) else move_of(seat, DECLINE_SECOND)
-    raise ValueError(f"no move for seat {seat} in phase {state.phase!r}")
+        if i == len(adds):
+            return _DECLINE_SECOND[seat]
+        action, arg = ADD_SECOND, adds[i]
+    else:
+        raise ValueError(f"no move for seat {seat} in phase {state.phase!r}")
+    row = MOVE_TABLE[action][seat]
+    return row[arg] if arg < len(row) else move_of(seat, action, arg)
 
 
 def random_step(state: GameState, rand: Callable[[], float]) -> Move:
