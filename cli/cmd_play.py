@@ -1,14 +1,17 @@
 """`modernart play`: a table on this machine with bots, and the client, in one step.
 
-With no flags: four players (you and three bots), the strongest bot level installed,
-the usual clocks.  `--lobby` shows the lobby first (seats, bots, rules, clocks) where you
+With no flags: four players (you and three medium bots), the usual clocks.  The table is
+hosted by a child process on 127.0.0.1 and this client joins it through the protocol,
+exactly as on the LAN; `--offline` plays it inside the client instead.  `--lobby` shows the lobby first (seats, bots, rules, clocks) where you
 start the game yourself.  `--watch` prints the log of a game among bots instead.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import getpass
+import os
 import random
 import sys
 
@@ -37,7 +40,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="colours: auto (NO_COLOR and TERM decide), none, 16, 256, truecolor")
     p.add_argument("--no-color", dest="color", action="store_const", const="none", help="same as --color none")
     p.add_argument("--offline", action="store_true",
-                   help="run the table inside the client instead of through a local host")
+                   help="run the table inside the client instead of through a local host (no network at all)")
+    p.add_argument("--config-dir", default=None, help="where your player key and the host key live "
+                   "(default ~/.config/modernart)")
     p.add_argument("--ssh", type=int, default=None, metavar="PORT",
                    help="serve this table over SSH instead: guests play with `ssh -p PORT NAME@HOST`")
     p.add_argument("--ssh-bind", default="", metavar="ADDR", help="address to listen on (default: all)")
@@ -91,12 +96,35 @@ def run(args: argparse.Namespace) -> int:
     if args.open_seconds <= 0 or (args.decision_seconds is not None and args.decision_seconds <= 0):
         print("modernart play: clocks must be positive", file=sys.stderr)
         return 2
+    name = args.name or default_name()
+    if not args.offline:
+        return asyncio.run(play_through_host(args, name, levels))
     session = local_game(
-        args.players, levels, name=args.name or default_name(), seed=args.seed,
+        args.players, levels, name=name, seed=args.seed,
         clocks=Clocks(args.open_seconds, args.decision_seconds), bot_pace=max(0.0, args.bot_pace),
         record_dir=args.record_dir, start=not args.lobby,
     )
     return run_client(session, ascii=args.ascii, color=args.color)
+
+
+async def play_through_host(args: argparse.Namespace, name: str, levels: list[str]) -> int:
+    """A host with bots in a child process on 127.0.0.1; this client joins it as seat 1."""
+    from .tui.app import run_client_async, state_dir
+    from .tui.host_game import HostGameSettings, play_session
+
+    settings = HostGameSettings(
+        players=args.players, levels=levels, table_name=f"{name}'s table", open_seconds=args.open_seconds,
+        decision_seconds=args.decision_seconds, bot_pace=max(0.0, args.bot_pace), journal_dir=args.record_dir,
+        config_dir=args.config_dir, autostart=not args.lobby)
+    try:
+        host, session = await play_session(settings, name, log_path=os.path.join(state_dir(), "host.log"))
+    except RuntimeError as exc:
+        print(f"modernart play: {exc}; try --offline", file=sys.stderr)
+        return 1
+    try:
+        return await run_client_async(session, ascii=args.ascii, color=args.color)
+    finally:
+        await host.close()
 
 
 def serve_over_ssh(args: argparse.Namespace) -> int:

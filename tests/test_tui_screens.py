@@ -106,13 +106,14 @@ async def test_sealed_panel_shows_who_committed_never_amounts():
         await bea.send_move(Move.play(1, card_of(bea, 2, S)))
         await cem.send_move(Move.sealed_bid(2, 42))
         text = await screen.wait_for("SEALED auction")
-        assert "Sealed: Ana wait Bea wait Cem done" in text
+        assert "Sealed: Cem " in text and "Waiting for: Ana, Bea " in text
         assert "42" not in text
         await screen.type("17")
         text = await screen.wait_for(r"Your sealed bid: \*\*_")
         assert "17" not in text
         await screen.keys("enter")
-        text = await screen.wait_for("Sealed: Ana done Bea wait Cem done")
+        text = await screen.wait_for("Sealed: Ana, Cem ")
+        assert "Waiting for: Bea " in text
         assert "Your sealed bid is in; waiting for Bea" in text
 
 

@@ -9,8 +9,10 @@ only things that redraw without a key press.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
+import sys
 import time
 from typing import Callable, Coroutine, Mapping
 
@@ -158,7 +160,10 @@ class ClientApp:
     async def attach(self, session: Session) -> None:
         self.cs.session = session
         session.add_listener(self._on_change)
-        await session.open()
+        try:
+            await session.open()
+        except JoinError as exc:  # the screen shows the session's status and why
+            log.info("could not join: %s", exc)
         self._on_change()
 
     # ------------------------------------------------------------------ running
@@ -189,17 +194,21 @@ class ClientApp:
     async def run(self, *, shared_loop: bool = False) -> int:
         """Run until the person leaves; closes the session (and finder) afterwards."""
         session = self.cs.session
-        try:
-            if session is not None:
-                await self.attach(session)
+
+        def start_tasks() -> None:  # after the app's reset, so that they end with it
+            if session is not None:  # joining shows "Connecting..." meanwhile
+                self.app.create_background_task(self.attach(session))
             if self.cs.finder is not None:
                 self.cs.finder.add_listener(self.app.invalidate)
-                await self.cs.finder.open()
+                self.app.create_background_task(self.cs.finder.open())
             self.app.create_background_task(self._tick())
+
+        try:
             if shared_loop:  # several apps share this loop (SSH): leave signals and the handler alone
-                result = await self.app.run_async(handle_sigint=False, set_exception_handler=False)
+                result = await self.app.run_async(pre_run=start_tasks, handle_sigint=False,
+                                                  set_exception_handler=False)
             else:
-                result = await self.app.run_async()
+                result = await self.app.run_async(pre_run=start_tasks)
             return int(result or 0)
         finally:
             for task in list(self._tasks):
@@ -211,12 +220,44 @@ class ClientApp:
                 await self.cs.finder.close()
 
 
+def state_dir() -> str:
+    """Where the client keeps its logs (~/.local/state/modernart)."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    path = os.path.join(base, "modernart")
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+@contextlib.contextmanager
+def logs_off_the_screen():
+    """While the full screen is up, log records go to client.log instead of the terminal."""
+    root = logging.getLogger()
+    on_screen = [h for h in root.handlers if isinstance(h, logging.StreamHandler)
+                 and not isinstance(h, logging.FileHandler) and getattr(h, "stream", None) in (sys.stderr, sys.stdout)]
+    if not on_screen:
+        yield
+        return
+    to_file = logging.FileHandler(os.path.join(state_dir(), "client.log"), encoding="utf-8")
+    to_file.setFormatter(on_screen[0].formatter)
+    for h in on_screen:
+        root.removeHandler(h)
+    root.addHandler(to_file)
+    try:
+        yield
+    finally:
+        root.removeHandler(to_file)
+        to_file.close()
+        for h in on_screen:
+            root.addHandler(h)
+
+
 async def run_client_async(session: Session | None = None, *, finder: Finder | None = None,
                            ascii: bool | None = None, color: str = "auto",
                            env: Mapping[str, str] | None = None) -> int:
     """Run the client in the current loop and app session until the person leaves."""
-    client = ClientApp(session, finder=finder, ascii=ascii, color=color, env=env)
-    return await client.run()
+    with logs_off_the_screen():
+        client = ClientApp(session, finder=finder, ascii=ascii, color=color, env=env)
+        return await client.run()
 
 
 def run_client(session: Session | None = None, *, finder: Finder | None = None,

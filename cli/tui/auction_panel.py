@@ -182,11 +182,10 @@ def once_around(cs: ClientState, obs: Observation, width: int) -> list[Line]:
 
 def sealed(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     lines = [by_line(cs, obs)]
-    marks: Line = [("", " Sealed:")]
-    for s in range(obs.players):
-        done = s in obs.sealed_done
-        marks.append(("class:good" if done else "class:dim", f" {cs.name(s)} {'done' if done else 'wait'}"))
-    lines.append(marks)
+    done = [cs.name(s) for s in range(obs.players) if s in obs.sealed_done]
+    waiting = [cs.name(s) for s in range(obs.players) if s not in obs.sealed_done]
+    lines.append([("", " Sealed: "), ("class:good", ", ".join(done) or "nobody yet")])
+    lines.append([("", " Waiting for: "), ("class:dim", ", ".join(waiting))])
     if obs.seat in obs.sealed_done:
         lines.append([("class:dim", " Your bid is sealed. Bids are shown")])
         lines.append([("class:dim", " together once everyone has sealed.")])

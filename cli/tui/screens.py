@@ -201,7 +201,8 @@ def game_over_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         lines.append(line)
     lines.append([])
     path = cs.session.record_path if cs.session is not None else None
-    for chunk in wrap(f"Record saved to {path}" if path else "No record was saved.", max(10, width - 2)):
+    text = f"Record saved to {path}" if path else "The host saves the record of this game on its machine."
+    for chunk in wrap(text, max(10, width - 2)):
         lines.append([("", " " + chunk)])
     if path:
         lines.append([("class:dim", " Replay it: modernart replay FILE")])

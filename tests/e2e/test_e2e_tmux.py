@@ -26,15 +26,20 @@ def term():
         t.close()
 
 
-def play_argv(record_dir: str, *extra: str) -> list[str]:
-    return MODERNART + ["play", "--offline", "--name", "Ana", "--players", "3", "--bots", "random",
+def play_argv(record_dir: str, *extra: str, offline: bool = True) -> list[str]:
+    where = ["--offline"] if offline else ["--config-dir", f"{record_dir}/config"]
+    return MODERNART + ["play", *where, "--name", "Ana", "--players", "3", "--bots", "random",
                         "--bot-pace", "0", "--open-seconds", "1", "--seed", "7",
                         "--record-dir", record_dir, *extra]
 
 
 @pytest.mark.timeout(300)
-def test_whole_game_by_key_presses_at_80x24(term, tmp_path):
-    term.start(play_argv(str(tmp_path)), env={"TERM": "xterm-256color"}, cwd=str(_repo()))
+@pytest.mark.parametrize("through", ["protocol", "offline"])
+def test_whole_game_by_key_presses_at_80x24(term, tmp_path, through):
+    """`modernart play` (a host with bot clients in a child process, joined over
+    127.0.0.1) and `modernart play --offline` (the table inside the client)."""
+    term.start(play_argv(str(tmp_path), offline=through == "offline"),
+               env={"TERM": "xterm-256color", "XDG_STATE_HOME": str(tmp_path / "state")}, cwd=str(_repo()))
     first = term.wait_for("Your hand", timeout=20)
     assert term.size() == "80x24"
     rows = first.split("\n")
@@ -43,6 +48,7 @@ def test_whole_game_by_key_presses_at_80x24(term, tmp_path):
         assert text in first
     assert "? help" in rows[23]
     seen, final = play_until_over(term)
+    final = term.wait_for("Record saved to", timeout=10)  # the host reports it just after the end
     # every kind of auction came up, and this player had to act in several of them
     assert {"OPEN auction", "ONCE-AROUND auction", "SEALED auction", "FIXED PRICE"} <= seen.panels, seen.panels
     assert seen.my_turns.get("sell", 0) >= 3 and seen.keys >= 10
@@ -50,7 +56,7 @@ def test_whole_game_by_key_presses_at_80x24(term, tmp_path):
     assert re.search(r"Ended by the fifth|every hand was empty", seen.screens["scoring 1"])
     # the final screen: money, winners, the record
     assert "GAME OVER." in final and "Final money" in final and "WINNER" in final
-    records = list(tmp_path.glob("modernart-*.json"))
+    records = list(tmp_path.glob("*.json"))
     assert len(records) == 1
     saved = "".join(r[1:-1].strip() for r in final.split("\n")[1:16])
     assert f"Record saved to{records[0]}" in saved

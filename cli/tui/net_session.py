@@ -1,0 +1,321 @@
+"""`NetSession`: the `Session` protocol over the network client (net/client.py), and
+`NetFinder`, the tables heard on the LAN for the join screen.
+
+The network client keeps the latest of everything and reports each change through
+`on_update`; this adapter turns that into the screens' vocabulary (a `LobbyView`, the
+seat's `Observation`, narrated log lines, deadlines on this process's monotonic clock)
+and turns the screens' calls into signed requests.  A refusal from the host (reply not
+ok) becomes an "error" entry in the log, which the message line shows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any, Mapping
+
+from modernart.bots import bot_levels
+from modernart.cards import EDITIONS
+from modernart.events import CardsDealt
+from modernart.moves import Move
+from modernart.rules import OptionError, RuleOptions
+
+from ..narrate import describe_event
+from .session import Clocks, JoinError, Listeners, LobbyView, LogEntry, SeatInfo, Status, TableAd, append_log
+
+log = logging.getLogger(__name__)
+
+_STATE = {"lobby": Status.LOBBY, "playing": Status.PLAYING, "over": Status.OVER}
+
+
+def lobby_view(table: Mapping[str, Any], my_fpr: str | None) -> LobbyView:
+    """The host's lobby dict (see net/table.py `lobby_wire`) as the lobby screen reads it."""
+    seats = []
+    for i, raw in enumerate(table.get("seats") or []):
+        if not raw:
+            seats.append(SeatInfo(i))
+            continue
+        bot = raw.get("bot")
+        seats.append(SeatInfo(i, str(raw.get("name", "")), "bot" if bot else "human", bot or "",
+                              bool(raw.get("ready")), bool(raw.get("connected", True)) or bool(bot)))
+    try:
+        options = RuleOptions.from_dict(table.get("options") or {})
+    except (OptionError, TypeError):
+        options = RuleOptions()
+    clocks = table.get("clocks") or {}
+    decision = clocks.get("decision", 0)
+    return LobbyView(
+        str(table.get("name", "")), tuple(seats), options,
+        Clocks(float(clocks.get("open_countdown", 10.0)), float(decision) if decision else None),
+        join_string=str(table.get("join", "")), join_code=str(table.get("code", "")),
+        admin=my_fpr is not None and table.get("admin") == my_fpr, bot_levels=bot_levels(),
+    )
+
+
+class NetSession(Listeners):
+    """One person at a table on a host, through `net.client.Client`."""
+
+    def __init__(self, target, *, name: str, config_dir: str | None = None, identity: str = "player",
+                 keys=None, sit: bool = True, seat: int | None = None, ready: bool = False,
+                 connect_timeout: float = 10.0) -> None:
+        super().__init__()
+        from net.client import Client
+
+        self.client = Client(target, keys=keys, config_dir=config_dir, identity=identity, updates=False)
+        self.client.on_update = self._on_update
+        self.name = name
+        self.sit, self.wanted_seat, self.ready_at_once = sit, seat, ready
+        self.connect_timeout = connect_timeout
+        self.my_fpr = self.client.keys.fingerprint
+        self.status = Status.CONNECTING
+        self.detail = "connecting to the host"
+        self.notice = ""
+        self.lobby: LobbyView | None = None
+        self.seat: int | None = None
+        self.names: tuple[str, ...] = ()
+        self.obs = None
+        self.log: list[LogEntry] = []
+        self.open_deadline: float | None = None
+        self.decision_deadline: float | None = None
+        self.record_path: str | None = None
+        self._narrated_seq = 0
+        self._deck_for: RuleOptions | None = None
+        self._deck: tuple = ()
+
+    def __repr__(self) -> str:
+        return f"<NetSession {self.name!r} seat={self.seat} {self.status.value}>"
+
+    # ------------------------------------------------------------------ from the client
+
+    def _on_update(self, update) -> None:
+        kind, data = update
+        if kind == "lobby":
+            self._follow_seat(data)
+        if kind == "event":
+            self._narrate(data)
+        elif kind == "chat":
+            seat, name, text = data
+            append_log(self.log, LogEntry(text, "chat", name))
+        elif kind == "error":
+            code, message = data
+            append_log(self.log, LogEntry(_sentence(message), "error"))
+        elif kind == "status" and data == "reconnecting":
+            append_log(self.log, LogEntry("Lost touch with the host: reconnecting...", "system"))
+        elif kind == "status" and data == "connected" and self.notice:
+            append_log(self.log, LogEntry("Back in touch with the host", "system"))
+        self._copy()
+        self.changed()
+
+    def _follow_seat(self, table: Mapping[str, Any]) -> None:
+        """Keep the client's seat and role in step with the lobby (WORKAROUND: net/client.py
+        sets them only at the welcome, so a seat taken in the lobby, and the renumbering at
+        the start, would go unnoticed and no private view would arrive).  The host sends
+        the lobby before the start event, so the seat is right when the game begins."""
+        st = self.client.state
+        mine = next((i for i, raw in enumerate(table.get("seats") or []) if raw and raw.get("fpr") == self.my_fpr), None)
+        if mine is not None and (st.role in (None, "spectator") or st.seat != mine) and st.role != "standin":
+            st.seat, st.role = mine, "player"
+        elif mine is None and table.get("state") == "lobby" and st.role == "player":
+            st.seat, st.role = None, "spectator"
+
+    def _narrate(self, info) -> None:
+        if info.seq <= self._narrated_seq:
+            return
+        self._narrated_seq = info.seq
+        st = self.client.state
+        names = [p["name"] for p in st.players] if st.players else []
+        if info.kind == "start":
+            append_log(self.log, LogEntry(f"The game begins: {', '.join(names)}", "system"))
+        elif info.kind == "delegate" and names:
+            seat = info.public.get("seat")
+            who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "a player"
+            text = f"A bot plays for {who} until they return" if info.public.get("vk") else f"{who} is back"
+            append_log(self.log, LogEntry(text, "system"))
+        edition, deck = self._edition_and_deck()
+        if info.move is not None and names:
+            if info.by == "clock":
+                append_log(self.log, LogEntry(f"Time is up for {names[info.move.seat]}", "event"))
+            text = describe_event(info.move, names, edition, deck)  # sealed amounts arrive hidden
+            if text:
+                append_log(self.log, LogEntry(text, "event"))
+        for event in info.events:
+            if isinstance(event, CardsDealt):
+                if event.seat == st.seat and st.role in ("player", "standin"):
+                    n = len(event.cards)
+                    append_log(self.log, LogEntry(f"Round {event.round + 1}: you receive {n} painting"
+                                                  f"{'s' * (n != 1)}"))
+                continue
+            text = describe_event(event, names, edition, deck) if names else None
+            if text:
+                append_log(self.log, LogEntry(text, "event"))
+
+    def _edition_and_deck(self):
+        table = self.client.state.table or {}
+        try:
+            options = RuleOptions.from_dict(table.get("options") or {})
+        except (OptionError, TypeError):
+            options = RuleOptions()
+        if self._deck_for != options:
+            self._deck_for, self._deck = options, options.deck_table.build()
+        return EDITIONS[options.edition], self._deck
+
+    def _copy(self) -> None:
+        """Take the client's latest state into the attributes the screens read."""
+        st = self.client.state
+        table = st.table or {}
+        if st.status in ("closed", "failed"):
+            self.status = Status.DISCONNECTED
+            errors = [m for _, m in st.errors]
+            self.detail = _sentence(errors[-1]) if st.status == "failed" and errors else "the connection was closed"
+        elif st.status == "connecting":
+            self.status = Status.CONNECTING
+        else:
+            self.status = _STATE.get(str(table.get("state")), Status.CONNECTING)
+            self.detail = ""
+        self.notice = "reconnecting..." if st.status == "reconnecting" else ""
+        if table:
+            self.lobby = lobby_view(table, self.my_fpr)
+        self.names = tuple(p["name"] for p in st.players) if st.players else ()
+        self.obs = st.observation
+        if self.status == Status.LOBBY and self.lobby is not None:
+            self.seat = next((s.seat for s, raw in zip(self.lobby.seats, table.get("seats") or [])
+                              if raw and raw.get("fpr") == self.my_fpr), None)
+        else:
+            self.seat = st.seat
+        if self.status in (Status.PLAYING, Status.OVER) and self.obs is None and st.role == "spectator":
+            self.detail = "every seat is taken: you are watching"
+        now_loop = asyncio.get_running_loop().time()
+        now = time.monotonic()
+        open_at, decide_at = st.deadlines.get("open"), st.deadlines.get("decide")
+        self.open_deadline = None if open_at is None else now + (open_at - now_loop)
+        self.decision_deadline = None if decide_at is None else now + (decide_at - now_loop)
+        record = table.get("record")
+        if isinstance(record, str):
+            self.record_path = record
+
+    # ------------------------------------------------------------------ Session calls
+
+    async def open(self) -> None:
+        from net.client import ConnectError
+
+        if self.status != Status.CONNECTING:
+            return
+        try:
+            await self.client.connect(self.connect_timeout)
+        except ConnectError as exc:
+            self.status, self.detail = Status.DISCONNECTED, _sentence(exc.message)
+            self.changed()
+            raise JoinError(_sentence(exc.message)) from None
+        try:  # the table's description follows the welcome
+            await self.client.wait_until(lambda st: bool(st.table), self.connect_timeout)
+        except asyncio.TimeoutError:
+            pass
+        self._copy()
+        if self.sit and self.status == Status.LOBBY and self.seat is None:
+            await self._reply(self.client.take_seat(self.name, self.wanted_seat))
+            if self.ready_at_once:
+                await self._reply(self.client.ready(True))
+        self._copy()
+        self.changed()
+
+    async def close(self) -> None:
+        await self.client.close()
+        self.status, self.detail = Status.DISCONNECTED, "you left the table"
+
+    async def _reply(self, request) -> None:
+        reply = await request
+        if not reply.ok:
+            append_log(self.log, LogEntry(_sentence(reply.message or reply.code or "refused"), "error"))
+            self.changed()
+
+    async def send_move(self, move: Move) -> None:
+        await self._reply(self.client.send_move(move))
+
+    async def chat(self, text: str) -> None:
+        await self._reply(self.client.chat(text))
+
+    async def take_seat(self, seat: int) -> None:
+        await self._reply(self.client.take_seat(self.name, seat))
+
+    async def leave(self) -> None:
+        await self._reply(self.client.leave())
+
+    async def set_ready(self, ready: bool) -> None:
+        await self._reply(self.client.ready(ready))
+
+    async def add_bot(self, seat: int, level: str) -> None:
+        lobby = self.lobby
+        if lobby is not None and 0 <= seat < len(lobby.seats) and lobby.seats[seat].kind == "bot":
+            await self._reply(self.client.remove_bot(seat))  # another level: replace the bot
+        await self._reply(self.client.add_bot(level, seat))
+
+    async def remove_bot(self, seat: int) -> None:
+        await self._reply(self.client.remove_bot(seat))
+
+    async def set_options(self, options: RuleOptions) -> None:
+        await self._reply(self.client.set_options(options.to_dict()))
+
+    async def set_clocks(self, clocks: Clocks) -> None:
+        await self._reply(self.client.set_clocks({"open_countdown": clocks.open_seconds,
+                                                  "decision": clocks.decision_seconds or 0}))
+
+    async def start(self) -> None:
+        await self._reply(self.client.start())
+
+
+def _sentence(text: str) -> str:
+    text = str(text).strip()
+    return text[:1].upper() + text[1:] if text else text
+
+
+class NetFinder(Listeners):
+    """Tables heard on the LAN (UDP beacons, net/beacon.py), and joining one."""
+
+    def __init__(self, *, name: str, config_dir: str | None = None, bind: str = "0.0.0.0",
+                 port: int | None = None) -> None:
+        super().__init__()
+        self.name, self.config_dir, self.bind, self.port = name, config_dir, bind, port
+        self.tables: list[TableAd] = []
+        self._listener = None
+        self._task: asyncio.Task | None = None
+
+    async def open(self) -> None:
+        from net.beacon import PORT, Listener
+
+        try:
+            self._listener = await Listener.open(self.bind, self.port or PORT)
+        except OSError as exc:  # the port is busy: join strings still work
+            log.info("cannot listen for beacons: %s", exc)
+            return
+        self._task = asyncio.get_running_loop().create_task(self._poll())
+
+    async def _poll(self) -> None:
+        while True:
+            heard = self._listener.tables() if self._listener is not None else []
+            ads = [TableAd(h.name or "Modern Art", f"{h.target.host}:{h.target.port}", h.taken, h.taken + h.free,
+                           str(h.target), needs_code=True) for h in heard]
+            if ads != self.tables:
+                self.tables = ads
+                self.changed()
+            await asyncio.sleep(0.5)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+        if self._listener is not None:
+            self._listener.close()
+
+    async def connect(self, join_string: str, code: str = "") -> NetSession:
+        from net.address import JoinStringError, parse_join_string
+        from net.identity import normalise_code
+
+        try:
+            target = parse_join_string(join_string)
+        except JoinStringError as exc:
+            raise JoinError(_sentence(str(exc))) from None
+        if code and normalise_code(code) != target.code:
+            raise JoinError("Wrong join code: check the code on the host's screen")
+        session = NetSession(target, name=self.name, config_dir=self.config_dir)
+        await session.open()
+        return session
