@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from .cards import AUCTION_TYPES, Card
+from .cards import AUCTION_TYPES, AuctionType, Card
 from .errors import (
     AlreadyBid, AlreadyPassed, BidOverMoney, BidTooLow, CannotAfford, CardNotInHand,
     HighBidderCannotAct, MalformedMove, NotAuctioneer, NotYourTurn, PriceOutOfRange,
@@ -44,6 +44,9 @@ _PHASE_WORDS: Final = (
     "the game is over",
 )
 _new: Final = tuple.__new__  # builds a NamedTuple from a tuple without its Python-level __new__
+# Final module constants are C constants under mypyc; imported names are dictionary lookups.
+_BANK: Final[int] = BANK
+_AUCTION_TYPES: Final[tuple[AuctionType, ...]] = AUCTION_TYPES
 
 
 def _wrong_phase(state: GameState, what: str) -> WrongPhase:
@@ -96,7 +99,8 @@ def add_second(state: GameState, seat: int, arg: int) -> None:
     if seat != state.turn:
         raise NotYourTurn(f"seat {seat} cannot add a card: the Double is offered to seat {state.turn}")
     double = state.lot[0]
-    artist = state._artist_of[double]
+    double_id: int = double
+    artist = state._artist_of[double_id]
     if 0 <= arg < len(state._deck) and (state._artist_of[arg] != artist or state._kind_of[arg] == DOUBLE):
         raise SecondCardMismatch(f"{state._deck[arg]!r} cannot join {double!r}")
     card = _take_from_hand(state, seat, arg)
@@ -125,6 +129,19 @@ def decline_second(state: GameState, seat: int, arg: int) -> None:
         _sell(state, original, 0)
     else:
         state.turn = nxt
+
+
+def second_cards(state: GameState, seat: int) -> list[Card]:
+    """The cards `seat` may add to the Double on the table: its artist, not a Double."""
+    artist_of, kind_of = state._artist_of, state._kind_of
+    double_id: int = state.lot[0]
+    artist = artist_of[double_id]
+    cards = []
+    for card in state.hands[seat]:
+        card_id: int = card
+        if artist_of[card_id] == artist and kind_of[card_id] != DOUBLE:
+            cards.append(card)
+    return cards
 
 
 def _next_holder(state: GameState, seat: int) -> int:
@@ -163,7 +180,7 @@ def _start_auction(state: GameState, auctioneer: int, kind: int) -> None:
         state.nsealed = 0
     events = state.events
     if events is not None:
-        events.append(AuctionStarted(state.auction_no, AUCTION_TYPES[kind], auctioneer, tuple(state.lot)))
+        events.append(AuctionStarted(state.auction_no, _AUCTION_TYPES[kind], auctioneer, tuple(state.lot)))
 
 
 # ---------------------------------------------------------------------- Open and Once-around
@@ -175,7 +192,7 @@ def bid(state: GameState, seat: int, arg: int) -> None:
     if phase == OPEN:
         if seat == state.high_seat:
             raise HighBidderCannotAct(f"seat {seat} already holds the high bid of {state.high}")
-        if state.passed[seat] and state.options.open_pass_is_final:
+        if state.passed[seat] and state._pass_is_final:
             raise AlreadyPassed(f"seat {seat} has passed and is out of this auction")
     elif phase == ONCE_AROUND:
         if seat != state.turn:
@@ -190,7 +207,7 @@ def bid(state: GameState, seat: int, arg: int) -> None:
     state.high_seat = seat
     state.bids.append((seat, amount))
     if phase == OPEN:
-        if state.npassed and not state.options.open_pass_is_final:
+        if state.npassed and not state._pass_is_final:
             state.passed = [False] * state.n
             state.npassed = 0
     else:
@@ -350,25 +367,25 @@ def _sell(state: GameState, buyer: int, price: int) -> None:
     payments: tuple[tuple[int, int, int], ...]
     if price == 0:
         payments = ()
-    elif original >= 0 and original != auctioneer and state.options.double_split:
+    elif original >= 0 and original != auctioneer and state._double_split:
         new_share = (price + 1) // 2
         old_share = price - new_share
         # a buyer's own share goes to the bank (§5.6, double_split)
-        to_new = BANK if buyer == auctioneer else auctioneer
-        to_old = BANK if buyer == original else original
-        if to_new != BANK:
+        to_new = _BANK if buyer == auctioneer else auctioneer
+        to_old = _BANK if buyer == original else original
+        if to_new != _BANK:
             money[to_new] += new_share
-        if to_old != BANK and old_share:
+        if to_old != _BANK and old_share:
             money[to_old] += old_share
         payments = ((buyer, to_new, new_share),) + (((buyer, to_old, old_share),) if old_share else ())
     elif buyer == auctioneer:
-        payments = ((buyer, BANK, price),)
+        payments = ((buyer, _BANK, price),)
     else:
         money[auctioneer] += price
         payments = ((buyer, auctioneer, price),)
     lot = tuple(state.lot)
     state.bought[buyer].extend(lot)
-    sale = _new(Sale, (state.auction_no, state.round, AUCTION_TYPES[state.kind], auctioneer, original,
+    sale = _new(Sale, (state.auction_no, state.round, _AUCTION_TYPES[state.kind], auctioneer, original,
                        lot, tuple(state.bids), buyer, price, payments))
     state.sales.append(sale)
     if state.events is not None:
@@ -388,10 +405,7 @@ def legal_moves(state: GameState, seat: int) -> list[Move]:
     if phase == DOUBLE_OFFER:
         if seat != state.turn:
             return []
-        artist_of, kind_of = state._artist_of, state._kind_of
-        artist = artist_of[state.lot[0]]
-        adds = [move_of(seat, ADD_SECOND, c) for c in state.hands[seat]
-                if artist_of[c] == artist and kind_of[c] != DOUBLE]
+        adds = [move_of(seat, ADD_SECOND, c) for c in second_cards(state, seat)]
         adds.append(move_of(seat, DECLINE_SECOND))
         return adds
     if phase == OPEN:
@@ -416,7 +430,7 @@ def amount_range(state: GameState, seat: int) -> tuple[Action, int, int] | None:
     phase = state._phase
     money = state.money[seat]
     if phase == OPEN:
-        if seat == state.high_seat or (state.passed[seat] and state.options.open_pass_is_final):
+        if seat == state.high_seat or (state.passed[seat] and state._pass_is_final):
             return None
         lo = state.high + 1
         return (Action.BID, lo, money) if lo <= money else None

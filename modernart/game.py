@@ -62,20 +62,24 @@ class GameState:
     `sales`, `results`, `offenders`.  `observation(seat)` in `views.py` is what a player
     may see of it.  Code that builds a state field by field starts from `blank()`.
 
-    `_phase` is `phase` as a plain int (the constants of phase.py), and `_artist_of` /
-    `_kind_of` give a card id's artist and auction type: the move handlers in auctions.py
-    and the random player read these on every move (docs/engine-performance.md).
+    The fields starting with `_` serve the hot path (docs/engine-performance.md): the
+    move handlers in auctions.py and the random player read them on every move.  `_phase`
+    is `phase` as a plain int (the constants of phase.py); `_artist_of` / `_kind_of` give
+    a card id's artist and auction type; `_pass_is_final` and `_double_split` mirror the
+    options, and `_options` / `_deck` back the `options` / `deck` properties.
     """
 
     __slots__ = (
-        "options", "n", "_deck", "_artist_of", "_kind_of", "money", "hands", "stock", "round",
-        "counts", "tiles", "bought", "discard", "lot", "_phase", "auctioneer", "original", "kind",
-        "turn", "high", "high_seat", "passed", "npassed", "sealed", "nsealed", "price", "bids",
-        "auction_no", "results", "sales", "offenders", "events", "move_count", "first_auctioneer",
-        "deal_log",
+        "_options", "_pass_is_final", "_double_split", "n", "_deck", "_artist_of", "_kind_of",
+        "money", "hands", "stock", "round", "counts", "tiles", "bought", "discard", "lot", "_phase",
+        "auctioneer", "original", "kind", "turn", "high", "high_seat", "passed", "npassed", "sealed",
+        "nsealed", "price", "bids", "auction_no", "results", "sales", "offenders", "events",
+        "move_count", "first_auctioneer", "deal_log",
     )
 
-    options: RuleOptions
+    _options: RuleOptions
+    _pass_is_final: bool
+    _double_split: bool
     n: int
     _deck: tuple[Card, ...]
     _artist_of: tuple[int, ...]
@@ -203,6 +207,17 @@ class GameState:
         self.deal_log = []
 
     @property
+    def options(self) -> RuleOptions:
+        return self._options
+
+    @options.setter
+    def options(self, options: RuleOptions) -> None:
+        self._options = options
+        # read on every Open bid and sale: copied out of the options object
+        self._pass_is_final = options.open_pass_is_final
+        self._double_split = options.double_split
+
+    @property
     def phase(self) -> Phase:
         return PHASES[self._phase]
 
@@ -245,7 +260,7 @@ class GameState:
             # since the last bid may come back with a higher bid unless passes are final
             auctioneer, high_seat, high = self.auctioneer, self.high_seat, self.high
             passed, money = self.passed, self.money
-            final = self.options.open_pass_is_final
+            final = self._pass_is_final
             return tuple([
                 s for s in range(self.n)
                 if s == auctioneer or s != high_seat and (not passed[s] or not final and money[s] > high)
@@ -363,7 +378,9 @@ class GameState:
     def clone(self) -> GameState:
         """An independent copy (without the event log)."""
         other = GameState(self.n, _unset=True)
-        other.options = self.options
+        other._options = self._options
+        other._pass_is_final = self._pass_is_final
+        other._double_split = self._double_split
         other.n = self.n
         other._deck = self._deck
         other._artist_of = self._artist_of
@@ -425,7 +442,8 @@ class GameState:
     def end_round(self, ender: int, ended_by: str, ending_cards: Iterable[Card]) -> None:
         """Score the round, clear the table, deal the next round or end the game."""
         ending = tuple(ending_cards)
-        result = score_round(self.round, self.counts, self.tiles, self.bought, ended_by, ender, ending)
+        result = score_round(self.round, self.counts, self.tiles, self.bought, ended_by, ender, ending,
+                             self._artist_of)
         self.tiles.append(list(result.tiles))
         money = self.money
         for s, pay in enumerate(result.payouts):

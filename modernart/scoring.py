@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from typing import Final, NamedTuple, Sequence
 
 from .cards import ARTISTS, RANK_VALUES, Card
 
@@ -31,7 +31,9 @@ def rank_artists(counts: Sequence[int]) -> tuple[int, ...]:
     return tuple(ranked)
 
 
-_ARTIST_IDS = tuple(int(a) for a in ARTISTS)
+_ARTIST_IDS: Final = tuple([int(a) for a in ARTISTS])
+_RANK_VALUES: Final[tuple[int, ...]] = RANK_VALUES
+_new: Final = tuple.__new__  # builds a NamedTuple from a tuple without its Python-level __new__
 
 
 def score_round(
@@ -42,28 +44,38 @@ def score_round(
     ended_by: str,
     ender: int,
     ending_cards: Sequence[Card],
+    artist_of: tuple[int, ...] | None = None,
 ) -> RoundResult:
-    """Score one round.  `earlier_tiles` are the tile rows of the rounds before this one."""
+    """Score one round.  `earlier_tiles` are the tile rows of the rounds before this one.
+
+    `artist_of` gives the artist of each card id (the game passes its deck's table, which
+    is cheaper than reading the cards' attributes).
+    """
     ranking = rank_artists(counts)
     tiles = [0, 0, 0, 0, 0]
     values = [0, 0, 0, 0, 0]
-    for place, artist in enumerate(ranking):
-        tile = tiles[artist] = RANK_VALUES[place]
+    for place in range(len(ranking)):
+        artist = ranking[place]
+        tile = tiles[artist] = _RANK_VALUES[place]
         for row in earlier_tiles:
             tile += row[artist]
         values[artist] = tile
-    sold = []
-    payouts = []
+    sold: list[tuple[int, ...]] = []
+    payouts: list[int] = []
     for cards in bought:
         per_artist = [0, 0, 0, 0, 0]
         pay = 0
         for card in cards:
-            artist = card.artist
+            if artist_of is None:
+                artist = card.artist
+            else:
+                card_id: int = card
+                artist = artist_of[card_id]
             per_artist[artist] += 1
             pay += values[artist]
         sold.append(tuple(per_artist))
         payouts.append(pay)
-    return RoundResult(
+    return _new(RoundResult, (
         round_index, ended_by, ender, tuple(ending_cards), tuple(counts), ranking,
         tuple(tiles), tuple(values), tuple(sold), tuple(payouts),
-    )
+    ))

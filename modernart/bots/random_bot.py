@@ -7,7 +7,7 @@ act, `random_step` first draws the acting seat uniformly from `state.to_move()`.
 `random_move` works on the state directly (it only reads what the acting seat may see:
 its own hand and money, the public auction) because it is the engine's benchmark player
 and must cost next to nothing: it reads the state's plain-int fields (`_phase`,
-`_artist_of`, `_kind_of`) like the move handlers do, and takes its moves straight from
+`_pass_is_final`) like the move handlers do, and takes its moves straight from
 the interned move table.  Its choices are checked against `legal_moves` in the tests.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 import random as _random
 from typing import Any, Callable, Final
 
-from ..auctions import DOUBLE, NO_BID
+from ..auctions import NO_BID, second_cards
 from ..game import GameState
 from ..moves import (
     ACCEPT, ADD_SECOND, BID, DECLINE, DECLINE_SECOND, HAMMER, MAX_SEATS, MOVE_TABLE, PASS, PLAY,
@@ -41,9 +41,10 @@ def random_move(state: GameState, seat: int, rand: Callable[[], float]) -> Move:
     money = state.money[seat]
     if phase == OPEN:
         high = state.high
-        waiting = seat == state.high_seat or state.passed[seat]
-        can_pass = not waiting
-        can_bid = seat != state.high_seat and money > high and not (waiting and state.options.open_pass_is_final)
+        is_high = seat == state.high_seat
+        passed = state.passed[seat]
+        can_pass = not is_high and not passed
+        can_bid = not is_high and money > high and not (passed and state._pass_is_final)
         can_hammer = seat == state.auctioneer
         i = int(rand() * (can_pass + can_bid + can_hammer))
         if can_pass:
@@ -55,7 +56,8 @@ def random_move(state: GameState, seat: int, rand: Callable[[], float]) -> Move:
         action, arg = BID, high + 1 + int(rand() * (money - high))
     elif phase == PLAY_CARD:
         hand = state.hands[seat]
-        action, arg = PLAY, hand[int(rand() * len(hand))]
+        size = len(hand)
+        action, arg = PLAY, hand[int(rand() * size)]
     elif phase == ONCE_AROUND:
         high = state.high
         if money <= high or rand() >= 0.5:
@@ -68,9 +70,7 @@ def random_move(state: GameState, seat: int, rand: Callable[[], float]) -> Move:
     elif phase == FIXED_SET:
         action, arg = SET_PRICE, 1 + int(rand() * money) if money else 0
     elif phase == DOUBLE_OFFER:
-        artist_of, kind_of = state._artist_of, state._kind_of
-        artist = artist_of[state.lot[0]]
-        adds = [c for c in state.hands[seat] if artist_of[c] == artist and kind_of[c] != DOUBLE]
+        adds = second_cards(state, seat)
         i = int(rand() * (len(adds) + 1))
         if i == len(adds):
             return _DECLINE_SECOND[seat]
@@ -85,8 +85,7 @@ def random_step(state: GameState, rand: Callable[[], float]) -> Move:
     """Pick the acting seat uniformly among `to_move()`, then its random move."""
     phase = state._phase
     if phase == OPEN:
-        seats = state.to_move()
-        seat = seats[int(rand() * len(seats))]
+        seat = _open_seat(state, rand)
     elif phase == PLAY_CARD or phase == FIXED_SET:
         seat = state.auctioneer
     elif phase == SEALED:
@@ -94,6 +93,25 @@ def random_step(state: GameState, rand: Callable[[], float]) -> Move:
     else:
         seat = state.turn
     return random_move(state, seat, rand)
+
+
+def _open_seat(state: GameState, rand: Callable[[], float]) -> int:
+    """A seat drawn uniformly from `state.to_move()` in an Open auction.
+
+    Drawing any seat and drawing again until it may act is uniform over the seats that
+    may act, and much cheaper than building `to_move()` (the tests check that both agree).
+    The auctioneer may always act, so this ends.
+    """
+    n = state.n
+    auctioneer, high_seat, high = state.auctioneer, state.high_seat, state.high
+    passed, money = state.passed, state.money
+    final = state._pass_is_final
+    while True:
+        seat = int(rand() * n)
+        # to_move()'s rule: the auctioneer may always hammer; the high bidder waits; a
+        # seat that passed since the last bid may bid again unless passes are final
+        if seat == auctioneer or seat != high_seat and (not passed[seat] or not final and money[seat] > high):
+            return seat
 
 
 def play_random_game(players: int, seed: int | _random.Random | None = None, **kwargs: Any) -> GameState:
