@@ -31,6 +31,14 @@ from .text import Line, encoding_has_box_drawing
 log = logging.getLogger(__name__)
 
 MESSAGE_SECONDS = 12.0   # how long the message line stays
+CLOSE_SECONDS = 3.0      # longest wait for a session to close when leaving
+
+
+async def _within(coro, seconds: float) -> None:
+    try:
+        await asyncio.wait_for(coro, seconds)
+    except asyncio.TimeoutError:
+        log.warning("closing took longer than %.0f s; left it behind", seconds)
 
 
 class ClientApp:
@@ -213,11 +221,12 @@ class ClientApp:
         finally:
             for task in list(self._tasks):
                 task.cancel()
+            # leaving must never hang on a host that does not answer
             if self.cs.session is not None:
                 self.cs.session.remove_listener(self._on_change)
-                await self.cs.session.close()
+                await _within(self.cs.session.close(), CLOSE_SECONDS)
             if self.cs.finder is not None:
-                await self.cs.finder.close()
+                await _within(self.cs.finder.close(), CLOSE_SECONDS)
 
 
 def state_dir() -> str:

@@ -1,0 +1,114 @@
+"""The client over the real protocol: a `net.host.Host` on 127.0.0.1 with bot clients, the
+screens driven through `NetSession`; the join screen finding a table by its UDP beacon
+(sent to 127.0.0.1 only) and checking the join code."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import socket
+
+import pytest
+
+from cli.tui.net_session import NetFinder, NetSession
+from cli.tui.session import Status
+from modernart.moves import Move
+from tests.e2e.screen import Screen, run_async
+
+pytestmark = pytest.mark.timeout(60)
+
+
+async def start_host(tmp_path, bots: int = 2, name: str = "Test table"):
+    from net.host import Host
+    from net.identity import Keys
+
+    host = Host(Keys.load_or_create(str(tmp_path / "hostcfg"), "host"), bind="127.0.0.1", port=0, bot_pace=0)
+    table = host.open_table(name, journal_dir=str(tmp_path / "games"))
+    await host.start()
+    for seat in range(1, bots + 1):
+        _seat, token = table.lobby.add_bot(None, "random", seat=seat)
+        host.spawn_bot(table, token, "random")
+    return host, table
+
+
+def free_udp_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@run_async
+async def test_lobby_start_and_refusals_over_the_protocol(tmp_path):
+    host, table = await start_host(tmp_path)
+    try:
+        session = NetSession(host.target(table.id), name="Ana", config_dir=str(tmp_path / "ana"), seat=0)
+        async with Screen(session) as screen:
+            text = await screen.wait_for(r"Bot B +bot random +READY")
+            assert re.search(r">1 Ana \(you\) +person +not ready", text)
+            assert f"join code {host.target().code}" in screen.rows[0]
+            assert session.lobby.admin and " s start " in screen.rows[-1]
+            await screen.keys("s")
+            await screen.wait_for("Waiting for Ana to be ready")
+            await screen.keys("r")
+            await screen.wait_for(r"Ana \(you\) +person +READY")
+            await screen.keys("s")
+            text = await screen.wait_for(r"Round 1/4 \| Ana \$100")
+            assert session.status == Status.PLAYING and session.obs is not None and session.obs.seat == 0
+            assert any(e.text == "The game begins: Ana, Bot A, Bot B" for e in session.log)
+            # a move the host refuses (a card Ana does not hold) comes back as a message
+            stranger = next(c for c in range(70) if c not in {int(x) for x in session.obs.hand})
+            await session.send_move(Move.play(0, stranger))
+            await screen.wait_for(r" ! ")
+            assert screen.cs.message.kind == "error"
+            # a key at the wrong time sends nothing
+            sent = len(screen.cs.sent)
+            await screen.keys("a")
+            assert "There is no price to accept now" in screen.cs.message.text or "Not your turn" in \
+                screen.cs.message.text
+            assert len(screen.cs.sent) == sent
+            await screen.keys("c")
+            await screen.type("hello table")
+            await screen.keys("enter")
+            await screen.wait_for("<Ana> hello table")
+    finally:
+        await asyncio.wait_for(host.close(), 15)
+
+
+@run_async
+async def test_join_screen_hears_a_beacon_and_checks_the_code(tmp_path):
+    from net.beacon import Announcer
+
+    host, table = await start_host(tmp_path, name="Bea's table")
+    port = free_udp_port()
+    announcer = Announcer(lambda: [t.info() for t in host.tables.values()], host.port,
+                          host.keys.curve_public_raw, targets=[("127.0.0.1", port)], every=0.2)
+    beacon = asyncio.get_running_loop().create_task(announcer.run())
+    try:
+        finder = NetFinder(name="Dai", config_dir=str(tmp_path / "dai"), bind="127.0.0.1", port=port)
+        async with Screen(finder=finder) as screen:
+            text = await screen.wait_for("Bea's table")
+            assert re.search(rf"> Bea's table +127\.0\.0\.1:{host.port} +2/5", text)
+            await screen.keys("enter")
+            await screen.wait_for("Type the join code shown on the host's screen")
+            await screen.type("AAAA-BBBB-CCCC")
+            await screen.keys("enter")
+            await screen.wait_for("Wrong join code")
+            await screen.keys("enter")
+            await screen.type(host.target().code.lower())
+            await screen.keys("enter")
+            text = await screen.wait_for(r"Dai \(you\)", timeout=15)
+            assert "MODERN ART - Bea's table" in screen.rows[0]
+    finally:
+        beacon.cancel()
+        await asyncio.wait_for(host.close(), 15)
+
+
+@run_async
+async def test_a_wrong_join_string_is_explained(tmp_path):
+    finder = NetFinder(name="Dai", config_dir=str(tmp_path / "dai"), bind="127.0.0.1", port=free_udp_port())
+    async with Screen(finder=finder) as screen:
+        await screen.wait_for("Listening for tables")
+        await screen.keys("j")
+        await screen.type("not-a-join-string")
+        await screen.keys("enter")
+        await screen.wait_for("Not a join string")
