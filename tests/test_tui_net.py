@@ -62,9 +62,8 @@ async def test_lobby_start_and_refusals_over_the_protocol(tmp_path):
             assert screen.cs.message.kind == "error"
             # a key at the wrong time sends nothing
             sent = len(screen.cs.sent)
-            await screen.keys("a")
-            assert "There is no price to accept now" in screen.cs.message.text or "Not your turn" in \
-                screen.cs.message.text
+            await screen.keys("z")
+            assert screen.cs.message is not None and "'z'" in screen.cs.message.text
             assert len(screen.cs.sent) == sent
             await screen.keys("c")
             await screen.type("hello table")
