@@ -24,6 +24,7 @@ from modernart.moves import Move
 
 from .address import JoinTarget
 from .client import Client, ConnectError
+from .clocks import wait_event
 from .identity import Keys
 
 log = logging.getLogger("net.botclient")
@@ -102,10 +103,7 @@ class BotClient:
 
     async def _wait_change(self, seconds: float) -> None:
         self.client.changed.clear()
-        try:
-            await asyncio.wait_for(self.client.changed.wait(), seconds)
-        except asyncio.TimeoutError:
-            pass
+        await wait_event(self.client.changed, seconds)
 
 
 def main(argv: list[str] | None = None) -> int:

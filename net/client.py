@@ -29,7 +29,7 @@
 Updates (`client.updates`, an asyncio.Queue; pass `updates=False` to skip it):
   Update("status", str), Update("lobby", dict), Update("event", EventInfo),
   Update("observation", Observation), Update("chat", (seat, name, text)),
-  Update("error", (code, message)).  `client.changed` is an asyncio.Event set on every
+  Update("error", (code, message)), Update("seat", (seat, role)).  `client.changed` is an asyncio.Event set on every
   change, for consumers that only want the latest state (bots).
 
 Every event is checked as it arrives: its hash-chain link and host signature
@@ -195,8 +195,11 @@ class Client:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks = []
-        if self.sock is not None:
-            self.sock.disable_monitor()
+        if self.sock is not None and not self.sock.closed:
+            try:
+                self.sock.disable_monitor()
+            except zmq.ZMQError:
+                pass
             self.sock.close(linger=0)
         for fut in self._pending.values():
             if not fut.done():
@@ -384,6 +387,9 @@ class Client:
             self._on_err(msg)
         elif kind == "welcome":
             self._on_welcome(msg)
+        elif kind == "seat":
+            self.state.seat, self.state.role = msg.get("seat"), msg.get("role")
+            self._emit(Update("seat", (self.state.seat, self.state.role)))
         elif kind == "lobby":
             self.state.table = msg
             self._emit(Update("lobby", msg))

@@ -57,6 +57,22 @@ class ClockSettings:
         return ClockSettings.from_dict({**self.to_dict(), **data})
 
 
+async def wait_event(event: asyncio.Event, timeout: float) -> bool:
+    """Wait for `event` at most `timeout` seconds; True if it is set.
+
+    Not asyncio.wait_for: on Python 3.11 wait_for can swallow a cancellation that arrives
+    as the event is set, which left cancelled loops running.
+    """
+    if event.is_set():
+        return True
+    waiter = asyncio.ensure_future(event.wait())
+    try:
+        await asyncio.wait([waiter], timeout=max(0.0, timeout))
+    finally:
+        waiter.cancel()
+    return event.is_set()
+
+
 class MonotonicClock:
     """Real time (time.monotonic); `sleep(seconds, wake)` returns early when `wake` is set."""
 
@@ -64,10 +80,7 @@ class MonotonicClock:
         return time.monotonic()
 
     async def sleep(self, seconds: float, wake: asyncio.Event) -> None:
-        try:
-            await asyncio.wait_for(wake.wait(), timeout=max(0.0, seconds))
-        except asyncio.TimeoutError:
-            pass
+        await wait_event(wake, seconds)
 
 
 class ManualClock(MonotonicClock):

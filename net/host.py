@@ -95,6 +95,7 @@ class Host:
         self.bots: dict[bytes, tuple[asyncio.Task, Any]] = {}   # token -> (task, bot client)
         self.absent: dict[tuple[str, int], float] = {}        # (table, seat) -> since (host clock)
         self.wake = asyncio.Event()
+        self.closing = False
         self.tasks: list[asyncio.Task] = []
         self.ctx: zmq.asyncio.Context | None = None
         self.sock: zmq.asyncio.Socket | None = None
@@ -126,13 +127,14 @@ class Host:
         log.info("host listening port=%d key=%s", self.port, self.target().code)
 
     async def close(self) -> None:
+        self.closing = True
+        bot_tasks = [t for t, _ in self.bots.values()]
         for token in list(self.bots):
             self._stop_bot(token)
+        await asyncio.gather(*bot_tasks, return_exceptions=True)
         for task in self.tasks:
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
-        bot_tasks = [t for t, _ in self.bots.values()]
-        await asyncio.gather(*bot_tasks, return_exceptions=True)
         for table in self.tables.values():
             if table.session and table.session.journal:
                 table.session.journal.close()
@@ -406,9 +408,11 @@ class Host:
         if op == "sit":
             peer.seat = lob.sit(vk, args["name"], args.get("seat"))
             peer.role = "player"
+            self._tell_seat(peer)
         elif op == "leave":
             lob.leave(vk)
             peer.seat, peer.role = None, "spectator"
+            self._tell_seat(peer)
         elif op == "ready":
             lob.ready(vk, args.get("ready", True))
         elif op == "add_bot":
@@ -418,6 +422,7 @@ class Host:
             removed = lob.remove_bot(vk, args["seat"])
             for p in [p for p in self._table_peers(table) if p.vk == removed.vk]:
                 p.seat, p.role = None, "spectator"
+                self._tell_seat(p)
             for token, (_task, bot) in list(self.bots.items()):
                 if getattr(bot, "keys", None) is not None and bot.keys.vk == removed.vk:
                     self._stop_bot(token)
@@ -430,6 +435,9 @@ class Host:
             return
         if table.autostart:
             self._try_start(table, None)
+
+    def _tell_seat(self, peer: Peer) -> None:
+        self.send(peer.rid, {"t": "seat", "seat": peer.seat, "role": peer.role})
 
     def _try_start(self, table: Table, vk: bytes | None) -> None:
         if vk is None:
@@ -444,6 +452,7 @@ class Host:
         for peer in self._table_peers(table):  # seats are renumbered 0..n-1 in seat order
             if peer.seat is not None:
                 peer.seat = seats.index(peer.seat) if peer.seat in seats else None
+                self._tell_seat(peer)
         self.broadcast_lobby(table)
         self.broadcast_event(table, event)
 
@@ -473,6 +482,7 @@ class Host:
                 self._stop_bot(token)
         for p in [p for p in self._table_peers(table) if p.role == "standin" and p.seat == seat]:
             p.seat, p.role = None, "spectator"
+            self._tell_seat(p)
         self.broadcast_event(table, sess.set_delegate(seat, None, self.clock.now()))
 
     def _drop_peer(self, rid: bytes, why: str) -> None:
@@ -498,7 +508,7 @@ class Host:
                     self.send(rid, self._tick(peer))
 
     async def _timer_loop(self) -> None:
-        while True:
+        while not self.closing:
             self.wake.clear()
             now = self.clock.now()
             deadlines = []

@@ -1,0 +1,127 @@
+"""Helpers for the network tests: in-process hosts, host and bot processes, cleanup.
+
+Imported explicitly by tests/test_net_*.py.  Every process started here is killed and
+reaped in `Procs.close()`; every socket belongs to a Host or Client that is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from modernart.record import read_record
+from net.clocks import ClockSettings
+from net.host import Host
+from net.identity import Keys
+from net.lobby import Lobby
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+FAST = {"open_countdown": 0, "decision": 0, "grace": 30}
+
+
+def run(coro: Awaitable[Any], timeout: float) -> Any:
+    """Run `coro` in a fresh loop, failing after `timeout` seconds."""
+    async def bounded() -> Any:
+        return await asyncio.wait_for(coro, timeout)
+    return asyncio.run(bounded())
+
+
+async def in_process_host(tmp: Path, *, clocks: dict[str, Any] | None = None, clock: Any = None,
+                          autostart: bool = True, bot_pace: float = 0.0) -> tuple[Host, Any]:
+    host = Host(Keys.generate(), clock=clock, bot_pace=bot_pace)
+    await host.start()
+    lobby = Lobby(clocks=ClockSettings.from_dict({**FAST, **(clocks or {})}))
+    table = host.open_table("test", journal_dir=str(tmp / "games"), lobby=lobby, autostart=autostart, fsync=False)
+    return host, table
+
+
+def seat_bots(host: Host, table: Any, count: int, level: str = "random") -> None:
+    for _ in range(count):
+        _seat, token = table.lobby.add_bot(None, level)
+        host.spawn_bot(table, token, level)
+
+
+async def until(predicate: Callable[[], bool], timeout: float, step: float = 0.02) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(step)
+
+
+def env() -> dict[str, str]:
+    e = dict(os.environ)
+    e["PYTHONPATH"] = str(ROOT) + os.pathsep + e.get("PYTHONPATH", "")
+    return e
+
+
+class Procs:
+    """Child processes of one test; all killed and reaped on close()."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.procs: list[subprocess.Popen] = []
+
+    def start(self, args: list[str], name: str) -> subprocess.Popen:
+        out = open(self.tmp / f"{name}.out", "ab")
+        err = open(self.tmp / f"{name}.err", "ab")
+        proc = subprocess.Popen(args, stdout=out, stderr=err, cwd=ROOT, env=env(), start_new_session=True)
+        proc.name = name  # type: ignore[attr-defined]
+        self.procs.append(proc)
+        out.close()
+        err.close()
+        return proc
+
+    def host(self, tmp: Path, *extra: str, name: str = "host") -> subprocess.Popen:
+        return self.start([PY, "-m", "cli.main", "host", "--bind", "127.0.0.1", "--no-beacon",
+                           "--config-dir", str(tmp / "hostcfg"), "--journal-dir", str(tmp / "games"), *extra], name)
+
+    def bot(self, join: str, index: int, pace: float = 0.0, name: str | None = None) -> subprocess.Popen:
+        return self.start([PY, "-m", "net.botclient", join, "--pace", str(pace), "--name", f"bot{index}",
+                           "--config-dir", str(self.tmp / f"bot{index}"), "--seed", str(index)],
+                          name or f"bot{index}")
+
+    def output(self, name: str) -> str:
+        path = self.tmp / f"{name}.out"
+        return path.read_text() if path.exists() else ""
+
+    def errors(self, name: str) -> str:
+        path = self.tmp / f"{name}.err"
+        return path.read_text() if path.exists() else ""
+
+    def wait_output(self, name: str, pattern: str, timeout: float) -> re.Match:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            match = re.search(pattern, self.output(name))
+            if match:
+                return match
+            time.sleep(0.05)
+        raise AssertionError(f"{name} never printed {pattern!r}; stderr:\n{self.errors(name)[-3000:]}")
+
+    def close(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+
+
+def final_money_of(record_path: str) -> list[int]:
+    record = read_record(record_path)
+    state = record.replay()
+    assert state.is_over() and not record.check_result(state)
+    return list(state.money)

@@ -1,0 +1,128 @@
+"""Frames, limits, schemas, join strings, join codes, key files and the hash chain (no sockets)."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import msgpack
+import pytest
+
+from net import chain
+from net.address import JoinStringError, JoinTarget, parse_join_string
+from net.identity import HOSTEV_TAG, Keys, join_code, normalise_code
+from net.protocol import (MAX_HOST_FRAME, ProtocolError, decode_action_body, decode_client_frame,
+                          encode_action_body, pack)
+
+
+def hello(**over):
+    msg = {"t": "hello", "v": 1, "vk": b"k" * 32, "sig": b"s" * 64, "last_seq": 0}
+    msg.update(over)
+    return pack(msg)
+
+
+@pytest.mark.parametrize("data,code", [
+    (b"\xc1\xff\x00garbage", "bad_frame"),                      # reserved msgpack byte
+    (pack({"t": "hello"})[:-2], "bad_frame"),                   # truncated
+    (b"\x91" * 100_000 + b"\x90", "too_big"),                   # deeply nested and oversized
+    (b"\x91" * 60_000 + b"\x90", "bad_frame"),                  # deeply nested, under the size bound
+    (b"\xdd\xff\xff\xff\xff", "bad_frame"),                     # array32 claiming 4 billion items
+    (pack({"t": "x" * 5000}), "bad_frame"),                     # string over the limit
+    (b"\x00" * (MAX_HOST_FRAME + 1), "too_big"),
+    (pack([1, 2, 3]), "bad_frame"),                             # not a map
+    (pack({"t": "launch_missiles"}), "unknown_kind"),
+    (pack({"t": 7}), "unknown_kind"),
+    (hello(vk="not bytes"), "bad_field"),
+    (hello(vk=b"short"), "bad_field"),
+    (hello(last_seq=True), "bad_field"),                        # bool is not an int
+    (hello(extra=1), "bad_field"),
+    (pack({"t": "lobby", "op": "sit", "id": 1, "args": {"name": "\x1b[2J"}}), "bad_field"),
+    (pack({"t": "lobby", "op": "nuke", "id": 1}), "unknown_op"),
+    (pack({"t": "act", "id": 1, "b": b"x" * 300, "s": b"s" * 64}), "bad_field"),
+    (msgpack.packb({"t": "ping", "seq": msgpack.ExtType(5, b"x")}), "bad_frame"),
+    (msgpack.packb({1: 2}), "bad_frame"),
+])
+def test_bad_frames_are_refused_with_a_code(data, code):
+    with pytest.raises(ProtocolError) as info:
+        decode_client_frame(data)
+    assert info.value.code == code
+
+
+def test_good_frames_pass():
+    assert decode_client_frame(hello())["t"] == "hello"
+    msg = decode_client_frame(pack({"t": "lobby", "op": "sit", "id": 3, "args": {"name": "Ana", "seat": 2}}))
+    assert msg["args"]["seat"] == 2
+
+
+def test_action_body_round_trip_and_limits():
+    body = encode_action_body(b"g" * 16, 2, 7, [2, 3, 15], 40, {"n": b"x" * 16})
+    act = decode_action_body(body)
+    assert act["seat"] == 2 and act["ctr"] == 7 and act["move"] == [2, 3, 15] and act["extra"]["n"] == b"x" * 16
+    for bad in ([1, b"g" * 16, 2, 7, [2, 3, 1], 0, None, 9], [1, b"g" * 15, 2, 7, [2, 3, 1], 0, None],
+                [1, b"g" * 16, 9, 7, [2, 3, 1], 0, None], [1, b"g" * 16, 2, 0, [2, 3, 1], 0, None],
+                [1, b"g" * 16, 2, 7, [2, "3", 1], 0, None]):
+        with pytest.raises(ProtocolError):
+            decode_action_body(pack(bad))
+
+
+def test_join_string_round_trip_and_errors():
+    key = Keys.generate().curve_public_raw
+    for target in (JoinTarget("192.168.1.5", 47000, key), JoinTarget("::1", 5, key, "t2"),
+                   JoinTarget("host.lan", 1, key, "t1")):
+        assert parse_join_string(str(target)) == target
+    for bad in ("http://x:1/AAAA", "ma://x:99999/" + "A" * 52, "ma://x:1/" + "A" * 51, "ma://x/KEY",
+                "ma://x:1/" + "1" * 52):
+        with pytest.raises(JoinStringError):
+            parse_join_string(bad)
+
+
+def test_join_code_is_60_bits_and_typing_tolerant():
+    key = Keys.generate().curve_public_raw
+    code = join_code(key)
+    assert len(code) == 14 and code.count("-") == 2
+    typed = code.lower().replace("-", " ").replace("O", "0")
+    assert normalise_code(typed) == code
+    assert join_code(Keys.generate().curve_public_raw) != code
+
+
+def test_key_file_is_private_and_stable(tmp_path):
+    keys = Keys.load_or_create(tmp_path, "player")
+    path = tmp_path / "player.key"
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    again = Keys.load_or_create(tmp_path, "player")
+    assert again.vk == keys.vk and again.curve_public == keys.curve_public
+    path.write_text("{broken")
+    with pytest.raises(ValueError, match="corrupt"):
+        Keys.load_or_create(tmp_path, "player")
+
+
+def test_config_dir_from_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("MODERNART_CONFIG_DIR", str(tmp_path / "cfg"))
+    keys = Keys.load_or_create(None, "player")
+    assert (tmp_path / "cfg" / "player.key").exists() and keys.vk
+
+
+def test_chain_accepts_the_host_history_and_catches_tampering():
+    host = Keys.generate()
+    game = b"G" * 16
+    head = chain.genesis(game)
+    events = []
+    for seq in range(1, 5):
+        pub = pack({"k": "move", "n": seq})
+        privs = [pack({"salt": os.urandom(16), "hand": [seq, s]}) for s in range(3)]
+        hashes = [chain.private_hash(p) for p in privs]
+        head = chain.link(head, seq, pub, hashes)
+        events.append((seq, pub, privs, hashes, head, host.sign(HOSTEV_TAG, head)))
+    verifier = chain.ChainVerifier(game, host.vk)
+    for seq, pub, privs, hashes, h, sig in events:
+        verifier.accept(seq, pub, hashes, h, sig, 1, privs[1])
+    seq, pub, privs, hashes, h, sig = events[0]
+    fresh = chain.ChainVerifier(game, host.vk)
+    with pytest.raises(chain.ChainError):  # another public part under the same hash
+        fresh.accept(seq, pack({"k": "move", "n": 99}), hashes, h, sig)
+    with pytest.raises(chain.ChainError):  # a private part that is not the one hashed
+        fresh.accept(seq, pub, hashes, h, sig, 1, privs[2])
+    with pytest.raises(chain.ChainError):  # signed by someone else
+        fresh.accept(seq, pub, hashes, h, Keys.generate().sign(HOSTEV_TAG, h))
+    with pytest.raises(chain.ChainError):  # a gap
+        fresh.accept(2, *events[1][1:2], events[1][3], events[1][4], events[1][5])
