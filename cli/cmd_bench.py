@@ -1,26 +1,40 @@
-"""`modernart bench engine`: engine speed figures (games/s, moves/s, replay, state copies)."""
+"""`modernart bench engine`: engine speed figures (games/s, moves/s, replay, state copies).
+
+Every figure is CPU time of this one process (`time.process_time`), so it measures one
+core even on a busy machine; each is the median of `--repeat` runs.  The header says
+whether the engine is the pure-Python one or the compiled build (docs/engine-performance.md).
+"""
 
 from __future__ import annotations
 
 import argparse
 import datetime
 import gc
+import importlib
+import importlib.machinery
 import json
 import os
 import platform
 import random
 import statistics
 import time
+from typing import Any, Callable
 
 from modernart.bots.random_bot import play_random_game, random_step
 from modernart.game import GameState
 from modernart.record import GameRecord
 
+#: The issue's target (issue 2, item 6): four-player random self-play games per second.
+TARGET_GAMES_PER_S = 3000
+#: The modules a compiled build compiles (setup.py's COMPILED_MODULES).
+HOT_MODULES = ("modernart.phase", "modernart.moves", "modernart.scoring", "modernart.auctions",
+               "modernart.game", "modernart.bots.random_bot")
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bench", help="print speed figures", description="Measure and print speed figures.")
     p.add_argument("what", choices=["engine"] + list(_EXTRA), help="which figures")
-    p.add_argument("--seconds", type=float, default=3.0, help="time per measurement (default 3)")
+    p.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per measurement (default 3)")
     p.add_argument("--repeat", type=int, default=3, help="repetitions; the median is reported (default 3)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(func=run)
@@ -48,21 +62,34 @@ def machine() -> dict[str, str]:
     }
 
 
-def _timed(seconds: float, step) -> tuple[float, int, int]:
-    """Run `step()` (returning work units) until `seconds` pass; (elapsed, calls, units)."""
+def engine_build() -> str:
+    """'compiled (mypyc)', 'pure Python', or 'partly compiled' if only some hot modules are."""
+    compiled = [
+        (importlib.import_module(name).__file__ or "").endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+        for name in HOT_MODULES
+    ]
+    if all(compiled):
+        return "compiled (mypyc)"
+    return "partly compiled" if any(compiled) else "pure Python"
+
+
+def _timed(seconds: float, step: Callable[[], int]) -> tuple[float, int, int]:
+    """Run `step()` (returning work units) until `seconds` of CPU time pass; (cpu s, calls, units)."""
     calls = units = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
     while True:
         units += step()
         calls += 1
-        now = time.perf_counter()
+        now = time.process_time()
         if now >= deadline:
             return now - start, calls, units
 
 
 def bench_selfplay(players: int, seconds: float, seed: int) -> dict[str, float]:
     rng = random.Random(seed)
+    for _ in range(20):  # warm up: interned moves, caches
+        play_random_game(players, rng)
     elapsed, games, moves = _timed(seconds, lambda: play_random_game(players, rng).move_count)
     return {"games_per_s": games / elapsed, "moves_per_s": moves / elapsed, "moves_per_game": moves / games}
 
@@ -96,39 +123,55 @@ def bench_clone(seconds: float, seed: int) -> dict[str, float]:
     rand = rng.random
     while state.round < 2:  # a mid-game state: purchases, results, a shorter stock
         state.apply(random_step(state, rand))
-    elapsed, copies, _ = _timed(seconds, lambda: (state.clone(), 1)[1])
+
+    def copy_many() -> int:
+        for _ in range(100):
+            state.clone()
+        return 100
+
+    elapsed, _, copies = _timed(seconds, copy_many)
     return {"clone_us": elapsed / copies * 1e6}
 
 
-def engine_figures(seconds: float, repeat: int) -> dict[str, object]:
+def _median(runs: list[dict[str, float]]) -> dict[str, float]:
+    return {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+
+
+def engine_figures(seconds: float, repeat: int) -> dict[str, Any]:
     gc.collect()
-    figures: dict[str, object] = {"machine": machine(), "seconds": seconds, "repeat": repeat}
+    figures: dict[str, Any] = {
+        "machine": machine(), "engine": engine_build(), "clock": "process_time (CPU time, one core)",
+        "seconds": seconds, "repeat": repeat,
+    }
     for players in (3, 4, 5):
-        runs = [bench_selfplay(players, seconds, seed) for seed in range(repeat)]
-        figures[f"selfplay_{players}p"] = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
-    figures["replay"] = {"replay_moves_per_s": statistics.median(
-        bench_replay(seconds, seed)["replay_moves_per_s"] for seed in range(repeat))}
-    figures["clone"] = {"clone_us": statistics.median(bench_clone(seconds, seed)["clone_us"] for seed in range(repeat))}
+        figures[f"selfplay_{players}p"] = _median([bench_selfplay(players, seconds, seed) for seed in range(repeat)])
+    figures["replay"] = _median([bench_replay(seconds, seed) for seed in range(repeat)])
+    figures["clone"] = _median([bench_clone(seconds, seed) for seed in range(repeat)])
+    figures["target_4p_games_per_s"] = TARGET_GAMES_PER_S
+    figures["target_met"] = figures["selfplay_4p"]["games_per_s"] >= TARGET_GAMES_PER_S
     return figures
 
 
 def run(args: argparse.Namespace) -> int:
     if args.what != "engine":
         module_name, func = _EXTRA[args.what].split(":")
-        import importlib
-
         return int(getattr(importlib.import_module(module_name), func)(args) or 0)
     figures = engine_figures(args.seconds, args.repeat)
     if args.json:
         print(json.dumps(figures, indent=1))
         return 0
     m = figures["machine"]
-    print(f"modernart engine benchmark, {m['date']}, {m['cpu']} ({m['cores']} cores), "
-          f"{m['implementation']} {m['python']}, one core, median of {args.repeat} x {args.seconds:g} s")
+    print(f"modernart engine benchmark, {m['date']}")
+    print(f"  engine:  {figures['engine']}")
+    print(f"  machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}")
+    print(f"  clock:   CPU time of one process (one core), median of {args.repeat} x {args.seconds:g} s")
     print(f"{'random self-play':<22}{'games/s':>10}{'moves/s':>12}{'moves/game':>12}")
     for players in (3, 4, 5):
         f = figures[f"selfplay_{players}p"]
         print(f"  {players} players{'':<12}{f['games_per_s']:>10.0f}{f['moves_per_s']:>12.0f}{f['moves_per_game']:>12.1f}")
     print(f"{'replay (4 players)':<22}{figures['replay']['replay_moves_per_s']:>22.0f} moves/s")
     print(f"{'state copy (clone)':<22}{figures['clone']['clone_us']:>22.2f} us")
+    verdict = "met" if figures["target_met"] else "MISSED"
+    print(f"target {TARGET_GAMES_PER_S} four-player games/s: {verdict} "
+          f"({figures['selfplay_4p']['games_per_s']:.0f} games/s, {figures['engine']})")
     return 0

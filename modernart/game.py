@@ -17,7 +17,7 @@ from typing import Any, Final, Iterable, Sequence
 
 from . import auctions
 from .auctions import NO_BID
-from .cards import ARTISTS, MAX_PLAYERS, MIN_PLAYERS, ROUNDS, Card, DeckTable, Edition, EDITIONS
+from .cards import ARTISTS, DECK_TABLES, MAX_PLAYERS, MIN_PLAYERS, ROUNDS, Card, DeckTable, Edition, EDITIONS
 from .errors import GameOver, MalformedMove, UnknownSeat, IllegalMove
 from .events import CardsDealt, GameEnded, RoundEnded, Sale
 from .moves import Action, Move, move_of
@@ -40,8 +40,6 @@ def _deck(table: DeckTable) -> tuple[Card, ...]:
 def _card_tables(deck_name: str) -> tuple[tuple[Card, ...], tuple[int, ...], tuple[int, ...]]:
     """(cards, artist of each card id, auction type of each card id) of a deck table, as
     plain ints: indexing a tuple is cheaper than reading a Card's attributes."""
-    from .cards import DECK_TABLES
-
     deck = _deck(DECK_TABLES[deck_name])
     return deck, tuple([int(c.artist) for c in deck]), tuple([int(c.kind) for c in deck])
 
@@ -232,6 +230,11 @@ class GameState:
 
     @deck.setter
     def deck(self, cards: tuple[Card, ...]) -> None:
+        for name in DECK_TABLES:
+            tables = _card_tables(name)
+            if tables[0] is cards:  # one of the shared decks: its tables are made already
+                self._deck, self._artist_of, self._kind_of = tables
+                return
         self._deck = cards
         self._artist_of = tuple([int(c.artist) for c in cards])
         self._kind_of = tuple([int(c.kind) for c in cards])

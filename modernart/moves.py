@@ -141,6 +141,7 @@ MAX_SEATS: Final = 5
 MAX_ARG: Final = 1 << 31  # amounts and card ids are far below this
 _INTERN_LIMIT: Final = 4096  # amounts above this are built fresh instead of interned
 _ACTIONS: Final = tuple(Action)
+_new: Final = tuple.__new__  # builds a Move without NamedTuple's Python-level __new__
 #: MOVE_TABLE[action][seat][arg] is the interned move, for every argument interned so far
 #: (argument-free actions intern only arg 0); `move_of` grows the rows.
 MOVE_TABLE: Final[list[list[list[Move]]]] = [
@@ -166,5 +167,5 @@ def _grow(seat: int, action: int, arg: int) -> Move:
         return Move(seat, act, arg)
     row = MOVE_TABLE[action][seat]
     for a in range(len(row), arg + 1):
-        row.append(Move(seat, act, a))
+        row.append(_new(Move, (seat, act, a)))
     return row[arg]
