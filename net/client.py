@@ -272,7 +272,8 @@ class Client:
             await asyncio.sleep(1.0)
             self._send({"t": "ping", "seq": self.state.head_seq})
             quiet = time.monotonic() - self._last_heard
-            if quiet > HOST_SILENCE and self.state.status in ("connected", "reconnecting"):
+            lost = self.state.status == "reconnecting" or (quiet > HOST_SILENCE and self.state.status == "connected")
+            if lost:
                 self._set_status("reconnecting")
                 if time.monotonic() - self._last_hello > 1.0:
                     self._fail_pending("connection_lost")

@@ -157,7 +157,7 @@ class Host:
         return table
 
     def open_table(self, name: str = "table", *, table_id: str | None = None, journal_dir: str | None = None,
-                   lobby: Lobby | None = None, autostart: bool = False, fsync: bool = True) -> Table:
+                   lobby: Lobby | None = None, autostart: bool | int = False, fsync: bool = True) -> Table:
         table_id = table_id or f"t{len(self.tables) + 1}"
         return self.add_table(Table(table_id, name, self.keys, journal_dir=journal_dir, lobby=lobby,
                                     autostart=autostart, fsync=fsync))
@@ -440,7 +440,10 @@ class Host:
         self.send(peer.rid, {"t": "seat", "seat": peer.seat, "role": peer.role})
 
     def _try_start(self, table: Table, vk: bytes | None) -> None:
-        if vk is None:
+        if vk is None:  # autostart: True, or the number of players to wait for
+            wanted = table.autostart
+            if type(wanted) is int and len(table.lobby.taken()) != wanted:
+                return
             try:
                 table.lobby.check_start(None)
             except LobbyError:

@@ -67,7 +67,8 @@ async def serve(settings: HostSettings, *, ready: Callable[[Host, Table], None] 
     else:
         lobby = Lobby(RuleOptions.from_dict(settings.options), ClockSettings.from_dict(settings.clocks))
         table = host.open_table(settings.name, journal_dir=journal_dir, lobby=lobby,
-                                autostart=settings.players is not None, fsync=settings.fsync)
+                                autostart=settings.players if settings.players is not None else False,
+                                fsync=settings.fsync)
     await host.start()
     tasks: list[asyncio.Task] = []
     try:

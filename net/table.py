@@ -31,7 +31,7 @@ class Table:
     """One table of a host: lobby -> playing -> over."""
 
     def __init__(self, table_id: str, name: str, host: Keys, *, journal_dir: str | None = None,
-                 lobby: Lobby | None = None, autostart: bool = False, fsync: bool = True) -> None:
+                 lobby: Lobby | None = None, autostart: bool | int = False, fsync: bool = True) -> None:
         self.id = table_id
         self.name = name
         self.host = host
