@@ -24,7 +24,7 @@ LEVELS = {
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_hidden_information_does_not_change_the_decision(level: str, players: int) -> None:
     rng = random.Random(players * 31)
-    every = 1 if level != "hard" else 7
+    every = 1 if level != "hard" else 5
     compared = differing = 0
     decisions = set()
     for i, state in enumerate(random_positions(players, RuleOptions(), seed=rng.getrandbits(32))):

@@ -11,7 +11,7 @@ from prompt_toolkit.utils import get_cwidth
 from cli.tui.local_session import LocalFinder
 from cli.tui.session import Clocks
 from modernart.moves import Move
-from tests.e2e.screen import D, F, O, ONE, S, Screen, run_async, table_with
+from tests.e2e.screen import SGR, D, F, O, ONE, S, Screen, colour_codes, run_async, table_with
 from tests.test_tui_keys import ANA_HAND, ROUND_END_HANDS, card_of, choose, play_to_round_end
 
 pytestmark = pytest.mark.timeout(60)
@@ -290,26 +290,6 @@ async def test_too_small_and_live_resize():
         screen.resize(80, 24)
         text = await screen.wait_for("YOUR TURN")
         assert "Terminal too small" not in text and cell(screen.rows[1], 40) == "┌"
-
-
-SGR = re.compile(r"\x1b\[([0-9;]*)m")
-
-
-def colour_codes(raw: str) -> set[str]:
-    codes: set[str] = set()
-    for params in SGR.findall(raw):
-        parts = params.split(";")
-        i = 0
-        while i < len(parts):
-            p = parts[i]
-            if p in ("38", "48"):
-                codes.add(";".join(parts[i:i + 3]))
-                i += 3
-                continue
-            if p and (30 <= int(p) <= 37 or 40 <= int(p) <= 47 or 90 <= int(p) <= 107):
-                codes.add(p)
-            i += 1
-    return codes
 
 
 @run_async

@@ -34,6 +34,10 @@ from .medium import DOUBLE, MediumBot, Situation
 from .rollout import RolloutPolicy
 
 DEFAULT_BUDGET = 1.0
+#: worth of a card kept in hand at the end of a rounds 1-3 rollout: a later auction of
+#: one's own, worth more for an artist with tiles on the board (tuned in the arena)
+HAND_BASE = 8.0
+HAND_TILES = 0.3
 
 
 class Candidate(NamedTuple):
@@ -236,8 +240,10 @@ def _prune(active: list[int], scores: list[list[float]]) -> list[int]:
 
 
 def score(state: GameState, seat: int) -> float:
-    """How good the end of a rollout is for `seat`: money against the others' (and hand
-    cards, which are future auctions, when rounds remain)."""
+    """How good the end of a rollout is for `seat`.  At the end of the game: the margin
+    over the richest other seat (capped) plus a bonus for winning.  After rounds 1-3:
+    money against the others' average, plus the cards in hand (future auctions) against
+    theirs."""
     money = state.money
     n = state.n
     others = [money[s] for s in range(n) if s != seat]
@@ -245,10 +251,16 @@ def score(state: GameState, seat: int) -> float:
         margin = money[seat] - max(others)
         return max(-40.0, min(40.0, margin)) + (10.0 if margin >= 0 else 0.0)
     rel = money[seat] - sum(others) / (n - 1)
-    hands = state.hands
-    mine = len(hands[seat])
-    rest = (sum(len(h) for h in hands) - mine) / (n - 1)
-    return rel + pricing.hand_card_worth(state.round) * (mine - rest)
+    tiles = [0] * 5
+    for row in state.tiles:
+        for a in range(5):
+            tiles[a] += row[a]
+    worth = [HAND_BASE + HAND_TILES * t for t in tiles]
+    total = 0.0
+    for s in range(n):
+        w = sum(worth[c.artist] for c in state.hands[s])
+        total += w if s == seat else -w / (n - 1)
+    return rel + total
 
 
 def _factory(seed: int | None = None, budget: float = DEFAULT_BUDGET, **options) -> HardBot:

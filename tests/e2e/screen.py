@@ -36,6 +36,28 @@ O, ONE, S, F, D = (AuctionType.OPEN, AuctionType.ONCE_AROUND, AuctionType.SEALED
                    AuctionType.FIXED_PRICE, AuctionType.DOUBLE)
 
 
+SGR = re.compile(r"\x1b\[([0-9;]*)m")
+
+
+def colour_codes(raw: str) -> set[str]:
+    """Every colour an output selects (SGR 30-37, 40-47, 90-107, 38;5;N, 38;2;R;G;B, ...)."""
+    codes: set[str] = set()
+    for params in SGR.findall(raw):
+        parts = params.split(";")
+        i = 0
+        while i < len(parts):
+            p = parts[i]
+            if p in ("38", "48"):
+                width = 3 if i + 1 < len(parts) and parts[i + 1] == "5" else 5
+                codes.add(";".join(parts[i:i + width]))
+                i += width
+                continue
+            if p and (30 <= int(p) <= 37 or 40 <= int(p) <= 47 or 90 <= int(p) <= 107):
+                codes.add(p)
+            i += 1
+    return codes
+
+
 def run_async(fn):
     """Run an async test function in its own event loop (no pytest plugin needed)."""
     @functools.wraps(fn)

@@ -1,0 +1,122 @@
+"""Entry points for the commands: join a table, find one on the LAN, host and play, and
+serve guests over SSH through a host.  Each runs the full-screen client until the person
+leaves and returns an exit code.  (`modernart play` is in cli/cmd_play.py.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import sys
+
+from .app import run_client_async, state_dir
+
+
+def join_table(join_string: str, *, name: str, config_dir: str | None = None, ascii: bool | None = None,
+               color: str = "auto") -> int:
+    """`modernart join ma://...`: join that table as `name` (a free seat in its lobby)."""
+    from net.address import JoinStringError, parse_join_string
+
+    from .net_session import NetSession
+
+    try:
+        target = parse_join_string(join_string)
+    except JoinStringError as exc:
+        print(f"modernart join: {exc}", file=sys.stderr)
+        return 2
+    session = NetSession(target, name=name, config_dir=config_dir)
+    return asyncio.run(run_client_async(session, ascii=ascii, color=color))
+
+
+def find_and_join(*, name: str, config_dir: str | None = None, beacon_port: int | None = None,
+                  ascii: bool | None = None, color: str = "auto") -> int:
+    """`modernart join`: the join screen (tables heard on the LAN, or a typed join string)."""
+    from .net_session import NetFinder
+
+    finder = NetFinder(name=name, config_dir=config_dir, port=beacon_port)
+    return asyncio.run(run_client_async(finder=finder, ascii=ascii, color=color))
+
+
+def host_and_play(host_args: list[str], *, name: str, config_dir: str | None = None,
+                  ascii: bool | None = None, color: str = "auto", timeout: float = 30.0) -> int:
+    """`modernart host`: run `modernart host HOST_ARGS...` as a child process and join the
+    table it prints as an ordinary player (its own key, its own seat, through the
+    protocol).  Leaving the client stops the host; the host's output goes to host.log."""
+    return asyncio.run(_host_and_play(host_args, name, config_dir, ascii, color, timeout))
+
+
+async def _host_and_play(host_args, name, config_dir, ascii, color, timeout) -> int:
+    from .net_session import NetSession
+
+    log_path = os.path.join(state_dir(), "host.log")
+    with open(log_path, "ab") as log_file:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "cli.main", "host", *host_args, stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE, stderr=log_file)
+    try:
+        join = await asyncio.wait_for(_join_string_from(proc), timeout)
+        if join is None:
+            print(f"modernart host: the host did not start; see {log_path}", file=sys.stderr)
+            return 1
+        session = NetSession(join, name=name, config_dir=config_dir)
+        return await run_client_async(session, ascii=ascii, color=color)
+    except asyncio.TimeoutError:
+        print(f"modernart host: no join string within {timeout:g} s; see {log_path}", file=sys.stderr)
+        return 1
+    finally:
+        if proc.returncode is None:
+            proc.terminate()  # the host saves its journal on SIGTERM
+            try:
+                await asyncio.wait_for(proc.wait(), 10)
+            except asyncio.TimeoutError:
+                proc.kill()
+                await proc.wait()
+
+
+async def _join_string_from(proc) -> str | None:
+    """Read the host's stdout until its `join string: ma://...` line (the rest is drained)."""
+    while line := await proc.stdout.readline():
+        text = line.decode("utf-8", "replace").strip()
+        if text.startswith("join string:"):
+            asyncio.get_running_loop().create_task(_drain(proc))
+            return text.split(":", 1)[1].strip()
+    return None
+
+
+async def _drain(proc) -> None:
+    while await proc.stdout.readline():
+        pass
+
+
+def ssh_sessions_through(join_string: str, *, config_dir: str | None = None):
+    """A `session_for` for `sshserve.serve`: each SSH guest joins the host at `join_string`
+    as a player whose key is derived from (and stored for) their SSH key fingerprint, so
+    the same SSH key always comes back to the same seat."""
+    from net.identity import Keys
+
+    from .net_session import NetSession
+
+    async def session_for(guest) -> NetSession:
+        tag = hashlib.sha256(guest.identity.encode("utf-8")).hexdigest()[:20]
+        keys = Keys.load_or_create(config_dir, f"ssh-{tag}")
+        session = NetSession(join_string, name=guest.username[:16] or "guest", keys=keys)
+        await session.open()  # raises JoinError, which the guest is told
+        return session
+
+    return session_for
+
+
+async def serve_ssh_guests(port: int, join_string: str, *, bind: str = "", config_dir: str | None = None,
+                           host_key_path: str | None = None, table_code: str | None = None,
+                           ready=None) -> None:
+    """`modernart host --ssh PORT`: serve the client over SSH until cancelled; every guest
+    plays at the host's table as an ordinary player.  Run it in the host's event loop (or
+    any other); `ready(port)` is called once listening."""
+    from .sshserve import serve, serve_forever
+
+    acceptor = await serve(port, ssh_sessions_through(join_string, config_dir=config_dir), host=bind,
+                           host_key_path=host_key_path, table_code=table_code)
+    if ready is not None:
+        ready(acceptor.get_port())
+    await serve_forever(acceptor)
