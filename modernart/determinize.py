@@ -99,10 +99,7 @@ def determinize(
     for result in obs.results:
         discard.extend(result.ending_cards)
 
-    state = GameState.__new__(GameState)
-    state.options = obs.options
-    state.n = n
-    state.deck = _deck(obs.options.deck_table)
+    state = GameState.blank(n, obs.options)  # deck, options, event log off, move count 0
     state.money = list(public_money(obs))
     state.hands = hands
     state.stock = stock
@@ -121,18 +118,14 @@ def determinize(
     state.high_seat = obs.high_seat
     state.passed = [s in obs.passed for s in range(n)]
     state.npassed = len(obs.passed)
-    state.sealed = [NO_BID] * n
-    state.nsealed = 0
     state.price = obs.price
     state.bids = list(obs.bids)
     state.auction_no = obs.auction_no
     state.results = list(obs.results)
     state.sales = list(obs.sales)
     state.offenders = list(obs.offenders)
-    state.events = None
-    state.move_count = 0
     state.first_auctioneer = _first_auctioneer(obs)
-    state.deal_log = []
+    # left as `blank` made them: sealed bids (filled in below), deal_log (not public)
     if obs.phase == Phase.SEALED:
         guess = sealed_guess or _guess_sealed(rng)
         for s in obs.sealed_done:

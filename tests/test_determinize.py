@@ -77,7 +77,7 @@ def test_sampled_state_shows_the_same_observation(players: int, options: RuleOpt
             seat = rng.randrange(players)
             obs = state.observation(seat)
             sample = determinize(obs, rng)
-            for slot in GameState.__slots__:  # every field of the engine's state is set
+            for slot in GameState.FIELDS:  # every field of the engine's state is set
                 getattr(sample, slot)
             assert sample.observation(seat) == obs
             assert sample.hands[seat] == state.hands[seat]
