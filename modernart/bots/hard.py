@@ -68,15 +68,20 @@ class HardBot(MediumBot):
         self.horizon = horizon
         self.confidence = confidence
         self._open_limits: dict[int, int] = {}  # auction number -> limit found by the search
+        self._thought = 0.0  # seconds the last decision took
         self.last_rollouts = 0
 
     def choose(self, obs: Observation) -> Move | None:
         start = time.perf_counter()
+        try:
+            return self._choose(obs, start + self.budget - min(0.02, 0.1 * self.budget))
+        finally:
+            self._thought = time.perf_counter() - start
+
+    def _choose(self, obs: Observation, deadline: float) -> Move | None:
         if obs.seat not in obs.to_move:
             return None
-        deadline = start + self.budget - min(0.02, 0.1 * self.budget)
-        phase = obs.phase
-        if phase == Phase.OPEN:
+        if obs.phase == Phase.OPEN:
             return self._open_move(obs, deadline)
         fallback = super().choose(obs)
         sit = Situation(obs)
@@ -85,6 +90,10 @@ class HardBot(MediumBot):
             return fallback
         best = self._search(obs, sit, cands, deadline)
         return cands[best].move
+
+    def pace(self, obs: Observation, move: Move) -> float:
+        """The medium bot's think time, less the time the search has already taken."""
+        return max(0.5, super().pace(obs, move) - self._thought)
 
     # ------------------------------------------------------------------ candidates
 
