@@ -56,7 +56,8 @@ class BotClient:
                 reply = await client.take_seat(self.name, self.wanted_seat)
                 if not reply.ok:
                     raise ConnectError(reply.code or "sit", reply.message)
-                await client.ready()
+            if client.token is None and client.state.game_id is None:
+                await client.ready()  # also after a restart in the lobby: the seat is ours already
             return await self._play()
         finally:
             await client.close()

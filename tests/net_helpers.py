@@ -81,7 +81,7 @@ class Procs:
         return proc
 
     def host(self, tmp: Path, *extra: str, name: str = "host") -> subprocess.Popen:
-        return self.start([PY, "-m", "cli.main", "host", "--bind", "127.0.0.1", "--no-beacon",
+        return self.start([PY, "-m", "cli.main", "-v", "host", "--bind", "127.0.0.1", "--no-beacon",
                            "--config-dir", str(tmp / "hostcfg"), "--journal-dir", str(tmp / "games"), *extra], name)
 
     def bot(self, join: str, index: int, pace: float = 0.0, name: str | None = None) -> subprocess.Popen:

@@ -65,6 +65,15 @@ def test_card_tables_agree_with_the_cards(deck_name):
     assert other._artist_of == artist_of[:10] and other._kind_of == kind_of[:10]
 
 
+def test_fields_name_every_slot():
+    mirrors = {"_pass_is_final", "_double_split", "_artist_of", "_kind_of"}  # set with options / deck
+    public = {name.lstrip("_") for name in GameState.__slots__ if name not in mirrors}
+    assert public == set(GameState.FIELDS) and len(GameState.FIELDS) == len(public)
+    state = GameState.blank(5)
+    for name in GameState.FIELDS:
+        getattr(state, name)
+
+
 def test_phase_and_options_properties_keep_their_mirrors():
     state = GameState(3, seed=2)
     assert state.phase is Phase.PLAY_CARD and state._phase == 0
