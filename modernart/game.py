@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from typing import Any, Final, Iterable, Sequence
+from typing import Any, ClassVar, Final, Iterable, Sequence
 
 from . import auctions
 from .auctions import NO_BID
@@ -73,6 +73,14 @@ class GameState:
         "auctioneer", "original", "kind", "turn", "high", "high_seat", "passed", "npassed", "sealed",
         "nsealed", "price", "bids", "auction_no", "results", "sales", "offenders", "events",
         "move_count", "first_auctioneer", "deal_log",
+    )
+
+    #: Every public field, in `__slots__` order (mypyc's compiled class has no __slots__).
+    FIELDS: ClassVar[tuple[str, ...]] = (
+        "options", "n", "deck", "money", "hands", "stock", "round", "counts", "tiles", "bought",
+        "discard", "lot", "phase", "auctioneer", "original", "kind", "turn", "high", "high_seat",
+        "passed", "npassed", "sealed", "nsealed", "price", "bids", "auction_no", "results", "sales",
+        "offenders", "events", "move_count", "first_auctioneer", "deal_log",
     )
 
     _options: RuleOptions
