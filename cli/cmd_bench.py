@@ -40,7 +40,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-_EXTRA: dict[str, str] = {}  # other benches register here: name -> "module:function"
+_EXTRA: dict[str, str] = {  # other benches register here: name -> "module:function"
+    "client": "cli.bench_client:run",
+}
 
 
 def machine() -> dict[str, str]:

@@ -258,6 +258,17 @@ async def test_join_screen_lists_tables_and_checks_the_code():
 
 
 @run_async
+async def test_status_line_warns_when_out_of_touch():
+    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], [ANA_HAND])
+    async with Screen(ana) as screen:
+        await screen.wait_for("YOUR TURN")
+        ana.notice = "reconnecting..."   # what NetSession says while the host is silent
+        ana.changed()
+        await screen.wait_for("reconnecting")
+        assert screen.rows[0].startswith(" reconnecting...  Round 1/4")
+
+
+@run_async
 async def test_help_overlay():
     table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], [ANA_HAND])
     async with Screen(ana) as screen:
@@ -287,6 +298,7 @@ async def test_too_small_and_live_resize():
         screen.resize(140, 30)
         text = await screen.wait_for("Log and chat")
         assert cell(screen.rows[1], 92) == "┌" and "Log and chat" in screen.rows[1]   # the log on the right
+        assert "Sales this round" in text and "No sales yet this round." in text
         screen.resize(80, 24)
         text = await screen.wait_for("YOUR TURN")
         assert "Terminal too small" not in text and cell(screen.rows[1], 40) == "┌"

@@ -135,10 +135,13 @@ async def _child(settings: HostGameSettings) -> int:
 
     watcher = loop.create_task(watch_stdin())
     try:
+        print(json.dumps({"join": str(host.target(table.id))}), flush=True)
+        if settings.autostart:  # seat the bots once the person sits, or three bots would start alone
+            while table.lobby.seats[0] is None and not stdin_closed.done():
+                await asyncio.wait([stdin_closed], timeout=0.05)
         for seat, level in enumerate(settings.levels, start=1):
             _seat, token = table.lobby.add_bot(None, level, seat=seat)
             host.spawn_bot(table, token, level)
-        print(json.dumps({"join": str(host.target(table.id))}), flush=True)
         while not stdin_closed.done():
             if table.record_path is not None:
                 print(json.dumps({"record": table.record_path}), flush=True)

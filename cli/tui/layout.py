@@ -116,7 +116,8 @@ class ClientLayout:
         side_log = window(boxed(cs, "Log and chat", panels.log_panel), width=lambda: max(40, size()[0] - 92))
         self.table_wide = HSplit([
             status,
-            VSplit([HSplit([top, middle, Window()], width=92), side_log]),
+            VSplit([HSplit([top, middle, window(boxed(cs, "Sales this round", panels.sales_panel))], width=92),
+                    side_log]),
             *footer,
         ])
         lobby = HSplit([

@@ -29,6 +29,7 @@ class LocalSession(Listeners):
         self.identity = identity
         self.status = Status.CONNECTING
         self.detail = ""
+        self.notice = ""
         self.lobby: LobbyView | None = None
         self.seat: int | None = None
         self.names: tuple[str, ...] = ()

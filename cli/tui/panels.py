@@ -206,7 +206,26 @@ def status_line(cs: ClientState, width: int) -> Line:
     deadline = cs.session.decision_deadline if cs.session is not None else None
     if deadline is not None and mine:
         line.append(("class:status", f" ({seconds_left(cs, deadline)}s)"))
+    notice = getattr(cs.session, "notice", "")
+    if notice:  # e.g. the host is out of touch: said first, so it is never cut off
+        line[:0] = [("class:error", f" {notice} ")]
     return line
+
+
+def sales_panel(cs: ClientState, width: int, height: int) -> list[Line]:
+    """Every sale of this round, newest first: what, from whom, to whom, for how much."""
+    obs = cs.obs
+    if obs is None:
+        return []
+    ed = cs.edition
+    lines: list[Line] = []
+    for sale in reversed([s for s in obs.sales if s.round == obs.round]):
+        artist = sale.cards[0].artist
+        kinds = "+".join(c.kind.letter for c in sale.cards)
+        price = "free" if sale.price == 0 else str(sale.price)
+        lines.append([(ARTIST_STYLE[artist], f" {ed.initials[artist]} {ed.artists[artist]}"), ("", f" ({kinds})"),
+                      ("", f"  {cs.name(sale.auctioneer)} -> {cs.name(sale.buyer)} "), ("class:title", price)])
+    return lines or [[("class:dim", " No sales yet this round.")]]
 
 
 def seconds_left(cs: ClientState, deadline: float) -> int:

@@ -102,6 +102,7 @@ class Session(Protocol):
 
     status: Status
     detail: str                    # a sentence about `status` (e.g. why we disconnected)
+    notice: str                    # a short warning for the status line ("reconnecting...")
     lobby: LobbyView | None
     seat: int | None               # this client's seat, once seated
     names: tuple[str, ...]         # player names by seat, once the game has started

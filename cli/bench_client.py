@@ -1,0 +1,270 @@
+"""`modernart bench client`: start-up time to the first frame, render time per frame with a
+full table, and bytes sent per update over SSH.
+
+- start-up: `modernart play` (through a local host) and `--offline` in a pseudo-terminal
+  of 80x24, from spawning the process until the table's first frame has been written.
+- render: the full 80x24 (and 132x43) table of a 5-player game in its second round: a
+  full repaint, and the redraw after one bid (prompt_toolkit draws only the difference).
+- SSH: a real SSH connection (asyncssh client, pty 80x24) to the built-in server; bytes
+  the guest receives for one bid by another player, one second of Open countdown, a new
+  auction, and ten idle seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import fcntl
+import io
+import json
+import os
+import pty
+import select
+import signal
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+
+from .cmd_bench import machine
+
+
+# ---------------------------------------------------------------------- start-up
+
+
+def startup_seconds(argv: list[str], marker: bytes = b"Your hand", timeout: float = 30.0) -> float:
+    """Seconds from spawning `argv` in an 80x24 pty until `marker` has been written."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = dict(os.environ, TERM="xterm-256color")
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True,
+                            start_new_session=True)
+    os.close(slave)
+    seen = b""
+    try:
+        while marker not in seen:
+            if time.perf_counter() - start > timeout:
+                raise RuntimeError(f"no first frame within {timeout:g} s: {seen[-300:]!r}")
+            ready, _, _ = select.select([master], [], [], 0.5)
+            if ready:
+                try:
+                    seen += os.read(master, 65536)
+                except OSError:
+                    raise RuntimeError(f"the client ended before its first frame: {seen[-300:]!r}") from None
+        return time.perf_counter() - start
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        os.close(master)
+
+
+def startup_figures(repeat: int) -> dict[str, float]:
+    tmp = tempfile.mkdtemp(prefix="modernart-bench-")
+    base = [sys.executable, "-m", "cli.main", "play", "--bot-pace", "1000", "--name", "Bench",
+            "--record-dir", tmp, "--config-dir", os.path.join(tmp, "config")]
+    out = {}
+    for label, extra in (("startup_offline_s", ["--offline"]), ("startup_protocol_s", [])):
+        out[label] = statistics.median(startup_seconds(base + extra) for _ in range(repeat))
+    return out
+
+
+# ---------------------------------------------------------------------- render
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+    @property
+    def encoding(self) -> str:
+        return "utf-8"
+
+
+async def _full_table(names: list[str]):
+    """A 5-player table in round 2 with purchases, an Open auction running and a long log."""
+    from modernart.bots import make_bot
+    from modernart.phase import Phase
+    from .tui.local_session import LocalSession
+    from .tui.local_table import LocalTable
+    from .tui.session import Clocks
+
+    table = LocalTable(5, clocks=Clocks(open_seconds=3600), seed=3, record_dir=tempfile.mkdtemp())
+    sessions = [LocalSession(table, n) for n in names]
+    for s in sessions:
+        await s.open()
+    table.start(force=True)
+    bots = [make_bot("random", i) for i in range(5)]
+    state = table.state
+    while not (state.round == 1 and state.phase == Phase.PLAY_CARD and sum(map(len, state.bought)) >= 5):
+        for seat in state.to_move():
+            move = bots[seat].choose(sessions[seat].obs)
+            if move is not None:
+                await sessions[seat].send_move(move)
+                break
+    for i in range(40):
+        await sessions[i % 5].chat(f"message {i}: the Krypto market is hot")
+    await open_an_auction(table, sessions)
+    return table, sessions
+
+
+async def open_an_auction(table, by_seat) -> None:
+    """The seller puts up an Open card (any card if they hold none)."""
+    from modernart.moves import Move
+
+    state = table.state
+    seller = state.auctioneer
+    hand = state.hands[seller]
+    card = next((c for c in hand if c.kind == 0), hand[0])
+    await by_seat[seller].send_move(Move.play(seller, card))
+
+
+async def render_figures(cols: int, rows: int, frames: int) -> dict[str, float]:
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    from modernart.moves import Move
+    from modernart.phase import Phase
+    from .tui.app import ClientApp
+
+    table, sessions = await _full_table(["Ana", "Bea", "Cem", "Dai", "Eli"])
+    term = _Terminal()
+    out = Vt100_Output(term, lambda: Size(rows=rows, columns=cols), term="xterm-256color")
+    with create_pipe_input() as inp, create_app_session(input=inp, output=out):
+        client = ClientApp(sessions[0], env={"TERM": "xterm-256color"})
+        task = asyncio.ensure_future(client.run())
+        await asyncio.sleep(0.3)
+        app = client.app
+        full, full_bytes = [], []
+        for _ in range(frames):
+            app.renderer.reset(leave_alternate_screen=False)
+            before = len(term.getvalue())
+            t0 = time.perf_counter()
+            app.renderer.render(app, app.layout)
+            full.append(time.perf_counter() - t0)
+            full_bytes.append(len(term.getvalue()) - before)
+        step, step_bytes = [], []
+        for i in range(frames):
+            state = table.state
+            if state.phase != Phase.OPEN:
+                break
+            bidder = next(s for s in range(5) if s != state.high_seat and s != state.auctioneer and
+                          state.money[s] > state.high)
+            await sessions[bidder].send_move(Move.bid(bidder, state.high + 1))
+            before = len(term.getvalue())
+            t0 = time.perf_counter()
+            app.renderer.render(app, app.layout)
+            step.append(time.perf_counter() - t0)
+            step_bytes.append(len(term.getvalue()) - before)
+        client.exit()
+        await task
+    table.close()
+    return {"full_frame_ms": statistics.median(full) * 1e3, "full_frame_bytes": statistics.median(full_bytes),
+            "bid_frame_ms": statistics.median(step) * 1e3, "bid_frame_bytes": statistics.median(step_bytes)}
+
+
+# ---------------------------------------------------------------------- bytes over SSH
+
+
+async def ssh_figures() -> dict[str, float]:
+    import asyncssh
+
+    from modernart.moves import Move
+    from modernart.phase import Phase
+    from .tui.local_session import LocalSession
+    from .tui.local_table import LocalTable
+    from .tui.session import Clocks
+    from .tui.sshserve import serve
+
+    tmp = tempfile.mkdtemp(prefix="modernart-bench-")
+    table = LocalTable(4, clocks=Clocks(open_seconds=30), seed=5, record_dir=tmp)
+    others = [LocalSession(table, n) for n in ("Bea", "Cem", "Dai")]
+    guests: list[LocalSession] = []
+
+    async def session_for(guest):
+        guests.append(LocalSession(table, guest.username, identity=guest.identity))
+        return guests[-1]
+
+    acceptor = await serve(0, session_for, host="127.0.0.1", host_key_path=os.path.join(tmp, "hostkey"))
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    received = 0
+    try:
+        async with asyncssh.connect("127.0.0.1", acceptor.get_port(), username="Ana", client_keys=[key],
+                                    known_hosts=None) as conn:
+            proc = await conn.create_process(term_type="xterm-256color", term_size=(80, 24), encoding=None)
+
+            async def read() -> None:
+                nonlocal received
+                while data := await proc.stdout.read(65536):
+                    received += len(data)
+
+            reader = asyncio.get_running_loop().create_task(read())
+            await asyncio.sleep(1.0)
+            for s in others:
+                await s.open()
+            table.start(force=True)
+            await asyncio.sleep(1.0)
+            state = table.state
+            by_seat = {table.game_seat(s): s for s in guests + others}
+
+            async def measure(action, settle: float = 0.5) -> int:
+                start = received
+                if action is not None:
+                    await action
+                await asyncio.sleep(settle)
+                return received - start
+
+            figures: dict[str, float] = {"first_table_frame_bytes": received}
+            figures["new_auction_bytes"] = await measure(open_an_auction(table, by_seat))
+            if state.phase == Phase.OPEN:  # a bid, then the countdown ticking
+                bidder = next(s for s in range(4) if s != state.auctioneer)
+                figures["bid_bytes"] = await measure(by_seat[bidder].send_move(Move.bid(bidder, 3)))
+                figures["countdown_second_bytes"] = await measure(None, settle=5.0) / 5
+            else:
+                figures["idle_10s_bytes"] = await measure(None, settle=10.0)
+            reader.cancel()
+        await asyncio.sleep(0.5)  # let the server notice the guest has gone
+        return figures
+    finally:
+        acceptor.close()
+        table.close()
+
+
+# ---------------------------------------------------------------------- the command
+
+
+def run(args: argparse.Namespace) -> int:
+    repeat = max(1, args.repeat)
+    figures: dict[str, object] = {"machine": machine(), "repeat": repeat}
+    figures["startup"] = startup_figures(repeat)
+    figures["render_80x24"] = asyncio.run(render_figures(80, 24, 20 * repeat))
+    figures["render_132x43"] = asyncio.run(render_figures(132, 43, 20 * repeat))
+    figures["ssh"] = asyncio.run(ssh_figures())
+    if args.json:
+        print(json.dumps(figures, indent=1))
+        return 0
+    m = figures["machine"]
+    print(f"modernart client benchmark, {m['date']}, {m['cpu']} ({m['cores']} cores), "  # type: ignore[index]
+          f"{m['implementation']} {m['python']}, median of {repeat}")  # type: ignore[index]
+    s = figures["startup"]
+    print(f"start-up to the first table frame (80x24 pty): offline {s['startup_offline_s'] * 1e3:.0f} ms, "  # type: ignore[index]
+          f"through a local host {s['startup_protocol_s'] * 1e3:.0f} ms")  # type: ignore[index]
+    for size in ("80x24", "132x43"):
+        r = figures[f"render_{size}"]
+        print(f"render {size}, 5 players: full frame {r['full_frame_ms']:.1f} ms ({r['full_frame_bytes']:.0f} B), "  # type: ignore[index]
+              f"after a bid {r['bid_frame_ms']:.1f} ms ({r['bid_frame_bytes']:.0f} B)")  # type: ignore[index]
+    ssh = figures["ssh"]
+    print("over SSH (bytes the guest receives): " + ", ".join(f"{k} {v:.0f}" for k, v in ssh.items()))  # type: ignore[union-attr]
+    return 0
