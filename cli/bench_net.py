@@ -1,0 +1,287 @@
+"""`modernart bench net`: network figures on loopback (latency, many tables, bytes per move).
+
+- latency: a host process, 5 clients here; from one client's action to the last of the 5
+  clients holding the resulting event (p50, p99), beside a bare pyzmq DEALER->ROUTER round
+  trip to an echo process measured in the same run;
+- tables: one host process serving N tables of 5 bot clients (bots in 2 other processes):
+  games completed, errors, action->ack latency p50/p99, host CPU per move, memory per table;
+- bytes: bytes on the wire per move (host -> all clients, and client -> host).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+PY = sys.executable
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ECHO = """
+import sys, zmq
+ctx = zmq.Context(); s = ctx.socket(zmq.ROUTER); s.linger = 0
+port = s.bind_to_random_port("tcp://127.0.0.1"); print(port, flush=True)
+while True:
+    s.send_multipart(s.recv_multipart())
+"""
+
+
+def _pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def _env() -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
+def _proc_cpu(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _proc_rss(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def _start_host(tmp: str, tables: int) -> tuple[subprocess.Popen, list[str]]:
+    proc = subprocess.Popen([PY, "-m", "cli.bench_net", "serve", "--tables", str(tables), "--dir", tmp],
+                            stdout=subprocess.PIPE, cwd=ROOT, env=_env(), text=True)
+    joins = []
+    assert proc.stdout is not None
+    while len(joins) < tables:
+        line = proc.stdout.readline()
+        if not line:
+            raise RuntimeError("bench host died")
+        if line.startswith("join "):
+            joins.append(line.split()[1])
+    return proc, joins
+
+
+# ---------------------------------------------------------------------- latency and bytes
+
+async def _bare_rtt(samples: int) -> list[float]:
+    import zmq
+    import zmq.asyncio
+
+    echo = subprocess.Popen([PY, "-c", ECHO], stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(echo.stdout.readline())  # type: ignore[union-attr]
+        ctx = zmq.asyncio.Context()
+        s = ctx.socket(zmq.DEALER)
+        s.linger = 0
+        s.connect(f"tcp://127.0.0.1:{port}")
+        out = []
+        for i in range(samples + 20):
+            t0 = time.perf_counter()
+            await s.send(b"x" * 64)
+            await s.recv()
+            if i >= 20:
+                out.append(time.perf_counter() - t0)
+        s.close()
+        ctx.destroy(linger=0)
+        return out
+    finally:
+        echo.kill()
+        echo.wait()
+
+
+async def _latency(moves: int) -> dict[str, Any]:
+    from modernart.bots import make_bot
+    from net.client import Client
+    from net.identity import Keys
+
+    tmp = tempfile.mkdtemp(prefix="ma-bench-")
+    host, joins = _start_host(tmp, 1)
+    clients = []
+    try:
+        for i in range(5):
+            c = Client(joins[0], keys=Keys.generate(), updates=False)
+            await c.connect()
+            await c.take_seat(f"P{i}")
+            clients.append(c)
+        for c in clients:
+            await c.ready()
+        for c in clients:
+            await c.wait_until(lambda s: s.observation is not None, 20)
+        bot = make_bot("random", 1)
+        lat, sent_bytes, events = [], 0, 0
+        bytes_before = sum(c.bytes_in for c in clients)
+        games = 0
+        while len(lat) < moves:
+            obs = clients[0].state.observation
+            assert obs is not None
+            if obs.is_over:
+                break
+            mover = next(c for c in clients if c.state.seat == obs.to_move[0])
+            move = bot.choose(mover.state.observation)
+            t0 = time.perf_counter()
+            reply = await mover.send_move(move)
+            if not reply.ok:
+                continue
+            seq = reply.seq or 0
+            for c in clients:
+                while c.state.head_seq < seq:
+                    c.changed.clear()
+                    await c.changed.wait()
+            lat.append(time.perf_counter() - t0)
+            sent_bytes += 60 + 64 + 20  # body, signature, framing
+            events += 1
+        games += 1
+        received = sum(c.bytes_in for c in clients) - bytes_before
+        return {"samples": len(lat), "p50_ms": _pct(lat, 50) * 1e3, "p99_ms": _pct(lat, 99) * 1e3,
+                "host_to_clients_bytes_per_move": received / max(events, 1),
+                "per_client_bytes_per_move": received / max(events, 1) / 5,
+                "client_to_host_bytes_per_move": sent_bytes / max(events, 1)}
+    finally:
+        for c in clients:
+            await c.close()
+        host.terminate()
+        host.wait()
+
+
+# ---------------------------------------------------------------------- many tables
+
+async def _bots_main(joins: list[str]) -> None:
+    from net.botclient import BotClient
+    from net.identity import Keys
+
+    lat: list[float] = []
+    errors = 0
+    done = 0
+
+    async def one(join: str, i: int) -> None:
+        nonlocal errors, done
+        bot = BotClient(join, keys=Keys.generate(), pace_scale=0, name=f"b{i}", seed=i)
+        send = bot.client.send_move
+
+        async def timed(move):  # action -> host acknowledgement
+            t0 = time.perf_counter()
+            reply = await send(move)
+            if reply.ok:
+                lat.append(time.perf_counter() - t0)
+            return reply
+        bot.client.send_move = timed  # type: ignore[method-assign]
+        try:
+            obs = await bot.run(60)
+            done += 1 if obs.is_over else 0
+        except Exception as exc:  # counted and reported, never hidden
+            errors += 1
+            print(f"bot error: {exc!r}", file=sys.stderr)
+
+    await asyncio.gather(*(one(j, i) for i, j in enumerate(joins)))
+    print(json.dumps({"lat": lat, "errors": errors, "done": done}), flush=True)
+
+
+def _tables(count: int, bot_procs: int) -> dict[str, Any]:
+    tmp = tempfile.mkdtemp(prefix="ma-bench-")
+    host, joins = _start_host(tmp, count)
+    try:
+        time.sleep(0.5)
+        rss0, cpu0 = _proc_rss(host.pid), _proc_cpu(host.pid)
+        seats = [j for j in joins for _ in range(5)]
+        random.Random(1).shuffle(seats)
+        chunks = [seats[i::bot_procs] for i in range(bot_procs)]
+        t0 = time.perf_counter()
+        procs = [subprocess.Popen([PY, "-m", "cli.bench_net", "bots", *chunk], stdout=subprocess.PIPE,
+                                  cwd=ROOT, env=_env(), text=True) for chunk in chunks]
+        peak = 0
+        while any(p.poll() is None for p in procs):
+            peak = max(peak, _proc_rss(host.pid))
+            time.sleep(0.2)
+        wall = time.perf_counter() - t0
+        cpu = _proc_cpu(host.pid) - cpu0
+        results = [json.loads(p.stdout.read().strip().splitlines()[-1]) for p in procs]  # type: ignore[union-attr]
+        lat = [x for r in results for x in r["lat"]]
+        moves = sum(1 for line in _journal_lines(tmp) if line.startswith('{"m"'))
+        finished = sum(1 for line in _journal_lines(tmp) if line.startswith('{"result"'))
+        return {"tables": count, "games_finished": finished, "bot_errors": sum(r["errors"] for r in results),
+                "bots_done": sum(r["done"] for r in results), "moves": moves, "wall_s": wall,
+                "ack_p50_ms": _pct(lat, 50) * 1e3, "ack_p99_ms": _pct(lat, 99) * 1e3,
+                "host_cpu_us_per_move": cpu / max(moves, 1) * 1e6,
+                "host_mem_per_table_kib": (peak - rss0) / count / 1024}
+    finally:
+        host.terminate()
+        host.wait()
+
+
+def _journal_lines(tmp: str):
+    for name in os.listdir(tmp):
+        if name.endswith(".jsonl"):
+            with open(os.path.join(tmp, name)) as f:
+                yield from f
+
+
+async def _serve(tables: int, directory: str) -> None:
+    from net.clocks import ClockSettings
+    from net.host import Host
+    from net.identity import Keys
+    from net.lobby import Lobby
+
+    host = Host(Keys.generate(), bot_pace=0)
+    await host.start()
+    for i in range(tables):
+        lobby = Lobby(clocks=ClockSettings(open_countdown=0, decision=0, grace=30))
+        host.open_table(f"bench {i}", journal_dir=directory, lobby=lobby, autostart=5)
+        print("join", host.target(f"t{i + 1}"), flush=True)
+    await asyncio.Event().wait()
+
+
+# ---------------------------------------------------------------------- entry points
+
+def run(args: argparse.Namespace) -> int:
+    from cli.cmd_bench import machine
+
+    tables = int(os.environ.get("MODERNART_BENCH_TABLES", "100"))
+    moves = max(50, int(args.seconds * 100))
+    bare = asyncio.run(_bare_rtt(1000))
+    lat = asyncio.run(_latency(moves))
+    many = _tables(tables, 2)
+    figures = {"machine": machine(), "bare_rtt_p50_ms": _pct(bare, 50) * 1e3,
+               "bare_rtt_p99_ms": _pct(bare, 99) * 1e3, "latency": lat, "tables": many}
+    if args.json:
+        print(json.dumps(figures, indent=1))
+        return 0
+    m = figures["machine"]
+    print(f"modernart net benchmark, {m['date']}, {m['cpu']} ({m['cores']} cores), "
+          f"{m['implementation']} {m['python']}, loopback")
+    print(f"bare pyzmq round trip       p50 {figures['bare_rtt_p50_ms']:.3f} ms  p99 {figures['bare_rtt_p99_ms']:.3f} ms")
+    print(f"action -> last of 5 clients p50 {lat['p50_ms']:.3f} ms  p99 {lat['p99_ms']:.3f} ms "
+          f"({lat['samples']} moves; p50 = {lat['p50_ms'] / figures['bare_rtt_p50_ms']:.1f} x bare)")
+    print(f"bytes per move              host->clients {lat['host_to_clients_bytes_per_move']:.0f} "
+          f"(per client {lat['per_client_bytes_per_move']:.0f}), client->host {lat['client_to_host_bytes_per_move']:.0f}")
+    print(f"{many['tables']} tables x 5 bots       finished {many['games_finished']}, bot errors {many['bot_errors']}, "
+          f"{many['moves']} moves in {many['wall_s']:.1f} s")
+    print(f"  action -> ack             p50 {many['ack_p50_ms']:.2f} ms  p99 {many['ack_p99_ms']:.2f} ms")
+    print(f"  host CPU per move         {many['host_cpu_us_per_move']:.0f} us")
+    print(f"  host memory per table     {many['host_mem_per_table_kib']:.0f} KiB")
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    if argv[0] == "serve":
+        p = argparse.ArgumentParser()
+        p.add_argument("--tables", type=int)
+        p.add_argument("--dir")
+        a = p.parse_args(argv[1:])
+        asyncio.run(_serve(a.tables, a.dir))
+    elif argv[0] == "bots":
+        asyncio.run(_bots_main(argv[1:]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
