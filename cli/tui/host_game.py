@@ -104,6 +104,7 @@ async def play_session(settings: HostGameSettings, name: str, *, log_path: str |
         session.changed()
 
     host.on_record = saved
+    session.ends_when_you_leave = True  # the host stops with this client
     return host, session
 
 

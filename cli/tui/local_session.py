@@ -23,6 +23,7 @@ class LocalSession(Listeners):
                  on_open: Callable[["LocalSession"], None] | None = None, owns_table: bool = False) -> None:
         super().__init__()
         self.owns_table = owns_table  # closing this session ends the table (local play)
+        self.ends_when_you_leave = owns_table
         self.on_open = on_open  # run once, after joining (e.g. to seat bots and start)
         self.table = table
         self.name = name

@@ -79,6 +79,7 @@ class NetSession(Listeners):
         self.open_deadline: float | None = None
         self.decision_deadline: float | None = None
         self.record_path: str | None = None
+        self.ends_when_you_leave = False           # True when the host runs for this client only
         self._narrated_seq = 0
         self._deck_for: RuleOptions | None = None
         self._deck: tuple = ()

@@ -244,8 +244,11 @@ def help_panel(cs: ClientState, width: int, height: int) -> list[Line]:
 def quit_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     playing = cs.obs is not None and not cs.obs.is_over
     lines: list[Line] = [[("class:title", " Leave the table?")]]
-    if playing:
+    if playing and cs.session.ends_when_you_leave:
+        lines.append([("", " This game runs on this machine:")])
+        lines.append([("", " leaving ends it.")])
+    elif playing:
         lines.append([("", " The game goes on; the host keeps your seat")])
-        lines.append([("", " and its clocks decide for you until you return.")])
+        lines.append([("", " and a bot or the clock plays it until you return.")])
     lines.append([("", " y: leave   n or Esc: stay")])
     return lines

@@ -111,6 +111,7 @@ class Session(Protocol):
     open_deadline: float | None    # Open auction: when the countdown runs out
     decision_deadline: float | None  # when the current decision's clock runs out
     record_path: str | None        # where the finished game's record was saved
+    ends_when_you_leave: bool      # the table stops when this client leaves (a game on this machine)
 
     def add_listener(self, callback: Callable[[], None]) -> None: ...
     def remove_listener(self, callback: Callable[[], None]) -> None: ...
