@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from cli.tui.session import Clocks, Status
-from modernart.moves import Action, Move
+from modernart.moves import Move
 from modernart.phase import Phase
 from tests.e2e.screen import D, F, O, ONE, S, Screen, run_async, table_with
 

@@ -20,10 +20,9 @@ import datetime
 import logging
 import os
 import time
-from dataclasses import replace
 from typing import Callable
 
-from modernart.bots import Bot, bot_levels, make_bot
+from modernart.bots import Bot, make_bot
 from modernart.errors import IllegalMove
 from modernart.events import CardsDealt
 from modernart.game import GameState
@@ -33,6 +32,7 @@ from modernart.record import GameRecord
 from modernart.rules import RuleOptions
 
 from ..narrate import describe_event, describe_timeout
+from .local_lobby import LocalLobby
 from .session import Clocks, LogEntry, SeatInfo, Status
 
 log = logging.getLogger(__name__)
@@ -48,8 +48,8 @@ def default_record_dir() -> str:
     return os.path.join(base, "modernart", "records")
 
 
-class LocalTable:
-    """One table in this process.  Seats are taken by people (`join`) or bots (`add_bot`)."""
+class LocalTable(LocalLobby):
+    """One table in this process: its lobby (local_lobby.py), then its game."""
 
     def __init__(
         self,
@@ -66,24 +66,13 @@ class LocalTable:
         first_auctioneer: int | None = None,
         join_code: str = "",
     ) -> None:
-        if not 3 <= seats <= 5:
-            raise ValueError("a table has 3 to 5 seats")
-        self.name = name
-        self.join_string = "(this machine)"        # how others reach this table, for the lobby
-        self.join_code = join_code                 # what a joiner must type (LocalFinder checks it)
+        super().__init__(seats, name=name, options=options, clocks=clocks, join_code=join_code)
         self.deck_order = deck_order               # a fixed deal (tests, replays); None = shuffle
         self.first_auctioneer = first_auctioneer
-        self.options = options or RuleOptions()
-        self.clocks = clocks or Clocks()
         self.seed = seed
         self.bot_pace = bot_pace
         self.record_dir = record_dir if record_dir is not None else default_record_dir()
         self.clock = clock
-        self.seats: list[SeatInfo] = [SeatInfo(i) for i in range(seats)]
-        self.owners: dict[int, object] = {}       # seat -> LocalSession
-        self.identities: dict[str, int] = {}      # identity (e.g. SSH key) -> seat
-        self.sessions: list = []                  # every LocalSession attached
-        self.admin: object | None = None          # the session that may change the table
         self.state: GameState | None = None
         self.seat_of_slot: list[int] = []         # game seat -> lobby slot
         self.names: tuple[str, ...] = ()
@@ -91,7 +80,6 @@ class LocalTable:
         self.standins: set[int] = set()           # game seats a bot plays while their person is away
         self.record: GameRecord | None = None
         self.record_path: str | None = None
-        self.status = Status.LOBBY
         self.open_deadline: float | None = None
         self.decision_deadline: float | None = None
         self.received: list[Move] = []            # every move a person sent (for tests and audits)
@@ -103,137 +91,26 @@ class LocalTable:
         self._executor: concurrent.futures.ThreadPoolExecutor | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
-    # ------------------------------------------------------------------ lobby
-
     @property
     def loop(self) -> asyncio.AbstractEventLoop:
         if self._loop is None:
             self._loop = asyncio.get_running_loop()
         return self._loop
 
-    def join(self, session, name: str, identity: str | None = None) -> int | None:
-        """Attach `session`; seat it (again, for a known identity) if a seat is free."""
-        self.sessions.append(session)
-        if self.admin is None:
-            self.admin = session
-        seat = self.identities.get(identity) if identity else None
-        if seat is not None and self.seats[seat].kind == "human" and seat not in self.owners:
-            self.owners[seat] = session
-            self.seats[seat] = replace(self.seats[seat], connected=True)
-            if seat in self.seat_of_slot:  # the stand-in bot hands the seat back
-                self.standins.discard(self.seat_of_slot.index(seat))
-                self.bots.pop(self.seat_of_slot.index(seat), None)
-            self.broadcast_system(f"{self.seats[seat].name} is back")
+    def _person_returns(self, seat: int) -> None:
+        if seat in self.seat_of_slot:  # the stand-in bot hands the seat back
+            self.standins.discard(self.seat_of_slot.index(seat))
+            self.bots.pop(self.seat_of_slot.index(seat), None)
             if self.state is not None and self.status == Status.PLAYING:
                 self._after_change()
-        else:
-            seat = next((s.seat for s in self.seats if s.empty), None)
-            if seat is None or self.status != Status.LOBBY:
-                self._refresh()
-                return None
-            self.seats[seat] = SeatInfo(seat, name, "human", ready=False)
-            self.owners[seat] = session
-            if identity:
-                self.identities[identity] = seat
-            self.broadcast_system(f"{name} takes seat {seat + 1}")
-        self._refresh()
-        return seat
 
-    def detach(self, session) -> None:
-        """`session` has gone: free its seat in the lobby, keep it (disconnected) in a game."""
-        if session in self.sessions:
-            self.sessions.remove(session)
-        for seat, owner in list(self.owners.items()):
-            if owner is session:
-                del self.owners[seat]
-                info = self.seats[seat]
-                if self.status == Status.LOBBY:
-                    self.seats[seat] = SeatInfo(seat)
-                    self.identities = {k: v for k, v in self.identities.items() if v != seat}
-                    self.broadcast_system(f"{info.name} left")
-                else:
-                    self.seats[seat] = replace(info, connected=False)
-                    self.broadcast_system(f"{info.name} left")
-                    if self.status == Status.PLAYING and seat in self.seat_of_slot:
-                        game_seat = self.seat_of_slot.index(seat)
-                        self.bots[game_seat] = make_bot(STANDIN_LEVEL, None)
-                        self.standins.add(game_seat)
-                        self.broadcast_system(f"A bot plays for {info.name} until they return")
-                        self._after_change()
-        if self.admin is session:
-            self.admin = self.sessions[0] if self.sessions else None
-        self._refresh()
-
-    def slot_of(self, session) -> int | None:
-        return next((s for s, owner in self.owners.items() if owner is session), None)
-
-    def _lobby_check(self, session, admin: bool = False) -> str | None:
-        if self.status != Status.LOBBY:
-            return "The game has started: the lobby is closed"
-        if admin and session is not None and session is not self.admin:  # None: the host itself
-            return "Only the host may change the table"
-        return None
-
-    def take_seat(self, session, slot: int) -> str | None:
-        if (err := self._lobby_check(session)) is not None:
-            return err
-        if not 0 <= slot < len(self.seats) or not self.seats[slot].empty:
-            return f"Seat {slot + 1} is not free"
-        old = self.slot_of(session)
-        if old is None:
-            return "You are watching: there is no seat of yours to move"
-        self.seats[slot] = replace(self.seats[old], seat=slot, ready=False)
-        self.seats[old] = SeatInfo(old)
-        self.owners[slot] = self.owners.pop(old)
-        self.identities = {k: (slot if v == old else v) for k, v in self.identities.items()}
-        self._refresh()
-        return None
-
-    def set_ready(self, session, ready: bool) -> str | None:
-        if (err := self._lobby_check(session)) is not None:
-            return err
-        slot = self.slot_of(session)
-        if slot is None:
-            return "Take a seat first"
-        self.seats[slot] = replace(self.seats[slot], ready=ready)
-        self._refresh()
-        return None
-
-    def add_bot(self, session, slot: int, level: str) -> str | None:
-        if (err := self._lobby_check(session, admin=True)) is not None:
-            return err
-        if level not in bot_levels():
-            return f"No bot level {level!r}: choose from {', '.join(bot_levels())}"
-        if not 0 <= slot < len(self.seats) or self.seats[slot].kind == "human":
-            return f"Seat {slot + 1} is taken by a person"
-        self.seats[slot] = SeatInfo(slot, f"Bot {slot + 1}", "bot", level, ready=True)
-        self._refresh()
-        return None
-
-    def remove_bot(self, session, slot: int) -> str | None:
-        if (err := self._lobby_check(session, admin=True)) is not None:
-            return err
-        if not 0 <= slot < len(self.seats) or self.seats[slot].kind != "bot":
-            return f"There is no bot in seat {slot + 1}"
-        self.seats[slot] = SeatInfo(slot)
-        self._refresh()
-        return None
-
-    def set_options(self, session, options: RuleOptions) -> str | None:
-        if (err := self._lobby_check(session, admin=True)) is not None:
-            return err
-        self.options = options
-        self._refresh()
-        return None
-
-    def set_clocks(self, session, clocks: Clocks) -> str | None:
-        if (err := self._lobby_check(session, admin=True)) is not None:
-            return err
-        if clocks.open_seconds <= 0 or (clocks.decision_seconds is not None and clocks.decision_seconds <= 0):
-            return "Clocks must be positive"
-        self.clocks = clocks
-        self._refresh()
-        return None
+    def _person_leaves(self, seat: int, info: SeatInfo) -> None:
+        if self.status == Status.PLAYING and seat in self.seat_of_slot:
+            game_seat = self.seat_of_slot.index(seat)
+            self.bots[game_seat] = make_bot(STANDIN_LEVEL, None)
+            self.standins.add(game_seat)
+            self.broadcast_system(f"A bot plays for {info.name} until they return")
+            self._after_change()
 
     # ------------------------------------------------------------------ the game
 
@@ -437,25 +314,6 @@ class LocalTable:
         return self._executor
 
     # ------------------------------------------------------------------ fan-out
-
-    def broadcast_system(self, text: str, kind: str = "system") -> None:
-        for session in self.sessions:
-            session.push(LogEntry(text, kind))
-
-    def chat(self, session, text: str) -> str | None:
-        text = " ".join(text.split())[:200]
-        if not text:
-            return "Type a message first"
-        slot = self.slot_of(session)
-        who = self.seats[slot].name if slot is not None else getattr(session, "name", "guest")
-        for other in self.sessions:
-            other.push(LogEntry(text, "chat", who))
-        self._refresh()
-        return None
-
-    def _refresh(self) -> None:
-        for session in list(self.sessions):
-            session.refresh()
 
     def close(self) -> None:
         """Stop the clocks and the bots (the table can no longer be played)."""

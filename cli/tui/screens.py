@@ -9,7 +9,7 @@ from modernart.cards import ARTISTS, DECK_TABLES, EDITIONS
 from modernart.rules import RuleOptions
 from modernart.scoring import RoundResult
 
-from .panels import ARTIST_STYLE, artist_label, bought_text
+from .panels import ARTIST_STYLE, artist_label
 from .session import Clocks, LobbyView
 from .state import ClientState
 from .text import Line, fit, wrap

@@ -4,11 +4,9 @@ back with the same key."""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
-import sys
 import time
 
 import pytest
