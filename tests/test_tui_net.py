@@ -111,3 +111,23 @@ async def test_a_wrong_join_string_is_explained(tmp_path):
         await screen.type("not-a-join-string")
         await screen.keys("enter")
         await screen.wait_for("Not a join string")
+
+
+@run_async
+async def test_a_join_code_joins_the_table_as_soon_as_it_is_heard(tmp_path):
+    from net.beacon import Announcer
+
+    host, table = await start_host(tmp_path, name="Cem's table")
+    port = free_udp_port()
+    announcer = Announcer(lambda: [t.info() for t in host.tables.values()], host.port,
+                          host.keys.curve_public_raw, targets=[("127.0.0.1", port)], every=0.2)
+    beacon = asyncio.get_running_loop().create_task(announcer.run())
+    try:
+        finder = NetFinder(name="Eli", config_dir=str(tmp_path / "eli"), bind="127.0.0.1", port=port,
+                           code=host.target().code.replace("-", " ").lower())
+        async with Screen(finder=finder) as screen:
+            await screen.wait_for(r"Eli \(you\)", timeout=15)
+            assert "MODERN ART - Cem's table" in screen.rows[0]
+    finally:
+        beacon.cancel()
+        await asyncio.wait_for(host.close(), 15)

@@ -180,6 +180,14 @@ class ClientApp:
         self.cs.sync()
         self.app.invalidate()
 
+    def _on_finder_change(self) -> None:
+        finder = self.cs.finder
+        wanted = getattr(finder, "autojoin", None)
+        if wanted and self.cs.session is None and not self.cs.connecting:
+            finder.autojoin = None  # type: ignore[union-attr]  # once
+            self.connect(*wanted)
+        self.app.invalidate()
+
     async def _tick(self) -> None:
         """Redraw when a shown countdown changes its second, or the message expires."""
         cs = self.cs
@@ -207,7 +215,7 @@ class ClientApp:
             if session is not None:  # joining shows "Connecting..." meanwhile
                 self.app.create_background_task(self.attach(session))
             if self.cs.finder is not None:
-                self.cs.finder.add_listener(self.app.invalidate)
+                self.cs.finder.add_listener(self._on_finder_change)
                 self.app.create_background_task(self.cs.finder.open())
             self.app.create_background_task(self._tick())
 

@@ -30,11 +30,12 @@ def join_table(join_string: str, *, name: str, config_dir: str | None = None, as
 
 
 def find_and_join(*, name: str, config_dir: str | None = None, beacon_port: int | None = None,
-                  ascii: bool | None = None, color: str = "auto") -> int:
-    """`modernart join`: the join screen (tables heard on the LAN, or a typed join string)."""
+                  code: str | None = None, ascii: bool | None = None, color: str = "auto") -> int:
+    """`modernart join [CODE]`: the join screen (tables heard on the LAN, or a typed join
+    string); with a join code, the table showing that code is joined as soon as it is heard."""
     from .net_session import NetFinder
 
-    finder = NetFinder(name=name, config_dir=config_dir, port=beacon_port)
+    finder = NetFinder(name=name, config_dir=config_dir, port=beacon_port, code=code)
     return asyncio.run(run_client_async(finder=finder, ascii=ascii, color=color))
 
 

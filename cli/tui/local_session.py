@@ -171,6 +171,7 @@ class LocalFinder(Listeners):
     def __init__(self, tables: Sequence[LocalTable] = (), name: str = "You") -> None:
         super().__init__()
         self.name = name
+        self.autojoin: tuple[str, str] | None = None
         self._tables = list(tables)
 
     @property

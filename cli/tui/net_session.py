@@ -274,9 +274,11 @@ class NetFinder(Listeners):
     """Tables heard on the LAN (UDP beacons, net/beacon.py), and joining one."""
 
     def __init__(self, *, name: str, config_dir: str | None = None, bind: str = "0.0.0.0",
-                 port: int | None = None) -> None:
+                 port: int | None = None, code: str | None = None) -> None:
         super().__init__()
         self.name, self.config_dir, self.bind, self.port = name, config_dir, bind, port
+        self.code = code                   # join the table with this code as soon as it is heard
+        self.autojoin: tuple[str, str] | None = None  # (join string, code) for the join screen
         self.tables: list[TableAd] = []
         self._listener = None
         self._task: asyncio.Task | None = None
@@ -298,6 +300,12 @@ class NetFinder(Listeners):
                            str(h.target), needs_code=True) for h in heard]
             if ads != self.tables:
                 self.tables = ads
+                if self.code and self.autojoin is None:
+                    from net.identity import normalise_code
+
+                    match = [h for h in heard if h.code == normalise_code(self.code)]
+                    if match:
+                        self.autojoin = (str(match[0].target), self.code)
                 self.changed()
             await asyncio.sleep(0.5)
 

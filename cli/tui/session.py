@@ -174,6 +174,7 @@ class Finder(Protocol):
     """Tables heard on the LAN, and how to join one (for the join screen)."""
 
     tables: Sequence[TableAd]
+    autojoin: tuple[str, str] | None   # (join string, code) to join at once, e.g. a code given on the command line
 
     def add_listener(self, callback: Callable[[], None]) -> None: ...
     async def open(self) -> None: ...
