@@ -186,11 +186,7 @@ class Client:
         return self.state
 
     async def close(self) -> None:
-        if self.sock is not None and not self.sock.closed:
-            try:
-                self.sock.send(pack({"t": "bye"}), flags=zmq.DONTWAIT)
-            except zmq.ZMQError:
-                pass
+        self._send({"t": "bye"})
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -213,10 +209,11 @@ class Client:
             return
         try:
             fut = self.sock.send(pack(obj), flags=zmq.DONTWAIT)
-            if fut.done() and fut.exception() is not None:
-                log.info("send failed: %s", fut.exception())
         except zmq.ZMQError as exc:
             log.info("send failed: %s", exc)
+            return
+        # the error (EAGAIN while the host is away) is retrieved, never left to the GC
+        fut.add_done_callback(lambda f: f.cancelled() or f.exception() is None or log.debug("send failed"))
 
     def _hello(self) -> None:
         self._last_hello = time.monotonic()

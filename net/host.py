@@ -132,6 +132,8 @@ class Host:
         for token in list(self.bots):
             self._stop_bot(token)
         await asyncio.gather(*bot_tasks, return_exceptions=True)
+        flushers = [t.flusher for t in self.tables.values() if t.flusher is not None]
+        await asyncio.gather(*flushers, return_exceptions=True)
         for task in self.tasks:
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
@@ -175,7 +177,8 @@ class Host:
             if exc is not None:
                 return self._send_failed(rid, exc)
         else:
-            fut.add_done_callback(lambda f: f.exception() and self._send_failed(rid, f.exception()))
+            fut.add_done_callback(lambda f: not f.cancelled() and f.exception() is not None
+                                  and self._send_failed(rid, f.exception()))
         self.stats["frames_out"] += 1
         self.stats["bytes_out"] += len(data)
         return True
@@ -194,6 +197,27 @@ class Host:
 
     def _table_peers(self, table: Table) -> list[Peer]:
         return [p for p in self.peers.values() if p.table is table]
+
+    def publish(self, table: Table, event: LoggedEvent, ack: tuple[bytes, dict[str, Any]] | None = None) -> None:
+        """Send `event` (and `ack`) once the journal holding it is on disk (group commit)."""
+        table.outbox.append((event, ack))
+        if table.flusher is None:
+            table.flusher = asyncio.get_running_loop().create_task(self._flush_outbox(table))
+
+    async def _flush_outbox(self, table: Table) -> None:
+        try:
+            while table.outbox:
+                batch, table.outbox = table.outbox, []
+                journal = table.session.journal if table.session else None
+                if journal is not None and journal.fsync:
+                    await asyncio.get_running_loop().run_in_executor(None, journal.sync)
+                for event, ack in batch:
+                    table.durable_seq = event.seq
+                    self.broadcast_event(table, event)
+                    if ack is not None:
+                        self.send(*ack)
+        finally:
+            table.flusher = None
 
     def broadcast_event(self, table: Table, event: LoggedEvent) -> None:
         frames: dict[int | None, bytes] = {}
@@ -281,7 +305,7 @@ class Host:
 
     def _tick(self, peer: Peer) -> dict[str, Any]:
         sess = peer.table.session
-        tick: dict[str, Any] = {"t": "tick", "head": sess.seq if sess else 0}
+        tick: dict[str, Any] = {"t": "tick", "head": peer.table.durable_seq if sess else 0}
         if sess is not None:
             tick["clk"] = sess.clock_view(self.clock.now())
         return tick
@@ -314,7 +338,7 @@ class Host:
                 role = "player"
             elif token in table.delegate_tokens:
                 seat = table.delegate_tokens.pop(token)
-                self.broadcast_event(table, sess.set_delegate(seat, vk, now))
+                self.publish(table, sess.set_delegate(seat, vk, now))
                 role = "standin"
             if seat is None:
                 raise ProtocolError("bad_token", "this seat token is unknown or already used")
@@ -330,24 +354,24 @@ class Host:
         peer = self.peers[rid] = Peer(rid, curve, table, vk, seat, role)
         if seat is not None and role != "spectator":
             self.absent.pop((table.id, seat), None)
-        head = sess.seq if sess else 0
-        start, reset = self._catch_up_from(sess, msg)
+        head = table.durable_seq if sess else 0
+        start, reset = self._catch_up_from(sess, msg, head)
         ctr = sess.counters[seat] if sess is not None and seat is not None else 0
         self.send(rid, {"t": "welcome", "v": VERSION, "table": table.id, "seat": seat, "role": role,
                         "game": sess.game_id if sess else None, "head": head, "ctr": ctr, "reset": reset,
                         "host_vk": self.keys.vk})
         log.info("hello table=%s seat=%s role=%s from=%d reset=%s", table.id, seat, role, start, reset)
         if sess is not None:
-            self._send_events(peer, sess.log[start:])
+            self._send_events(peer, sess.log[start:head])  # later ones follow when on disk
         self.broadcast_lobby(table)
         if table.autostart and table.phase == "lobby":
             self._try_start(table, None)
 
-    def _catch_up_from(self, sess: Any, msg: dict[str, Any]) -> tuple[int, bool]:
+    def _catch_up_from(self, sess: Any, msg: dict[str, Any], head: int) -> tuple[int, bool]:
         if sess is None:
             return 0, False
         last = msg.get("last_seq", 0)
-        if msg.get("game") != sess.game_id or last > sess.seq or last == 0:
+        if msg.get("game") != sess.game_id or last > head or last == 0:
             return 0, last != 0 or msg.get("game") not in (None, sess.game_id)
         if sess.log[last - 1].h != msg.get("last_hash"):
             return 0, True  # the client's history differs from ours: start it over
@@ -381,8 +405,7 @@ class Host:
         except ProtocolError as exc:
             exc.request = request  # type: ignore[attr-defined]
             raise
-        self.send(peer.rid, {"t": "ack", "id": request, "ctr": ctr, "seq": event.seq})
-        self.broadcast_event(peer.table, event)
+        self.publish(peer.table, event, (peer.rid, {"t": "ack", "id": request, "ctr": ctr, "seq": event.seq}))
 
     def _lobby(self, peer: Peer, msg: dict[str, Any]) -> None:
         table, op, args, request = peer.table, msg["op"], msg.get("args") or {}, msg["id"]
@@ -457,7 +480,7 @@ class Host:
                 peer.seat = seats.index(peer.seat) if peer.seat in seats else None
                 self._tell_seat(peer)
         self.broadcast_lobby(table)
-        self.broadcast_event(table, event)
+        self.publish(table, event)
 
     # ------------------------------------------------------------------ presence, bots, clocks
 
@@ -486,7 +509,7 @@ class Host:
         for p in [p for p in self._table_peers(table) if p.role == "standin" and p.seat == seat]:
             p.seat, p.role = None, "spectator"
             self._tell_seat(p)
-        self.broadcast_event(table, sess.set_delegate(seat, None, self.clock.now()))
+        self.publish(table, sess.set_delegate(seat, None, self.clock.now()))
 
     def _drop_peer(self, rid: bytes, why: str) -> None:
         peer = self.peers.pop(rid, None)
@@ -520,7 +543,7 @@ class Host:
                 if sess is None or sess.state.is_over():
                     continue
                 for event in sess.apply_defaults(now):
-                    self.broadcast_event(table, event)
+                    self.publish(table, event)
                 deadline = sess.next_deadline()
                 if deadline is not None:
                     deadlines.append(deadline)

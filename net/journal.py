@@ -29,18 +29,29 @@ def _open_append(path: str) -> Any:
 
 
 class Journal:
-    """Appends moves and events; every write is on disk before the call returns."""
+    """Appends moves and events.  Writes reach the OS at once and the disk on `sync()`.
+
+    The host calls `sync()` (in a worker thread, for several events at once) before it
+    sends any of them, so nothing is announced that a crash could lose.
+    """
 
     def __init__(self, path: str, *, sync: bool = True) -> None:
         self.path = path
-        self.sync = sync
+        self.fsync = sync
         self._moves = _open_append(path)
         self._events = _open_append(path + ".events")
 
     def _flush(self, f: Any) -> None:
-        f.flush()
-        if self.sync:
-            os.fsync(f.fileno())
+        f.flush()  # in the OS now; `sync()` puts it on disk before the host announces it
+
+    def sync(self) -> None:
+        """Put everything written so far on disk (fsync both files; run in a worker thread)."""
+        if self.fsync:
+            for f in (self._moves, self._events):
+                try:
+                    os.fsync(f.fileno())
+                except (OSError, ValueError):
+                    pass
 
     def write_header(self, record: GameRecord) -> None:
         self._moves.write(header_line(record).encode("utf-8"))

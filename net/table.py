@@ -43,6 +43,9 @@ class Table:
         self.journal_path: str | None = None
         self.record_path: str | None = None
         self.delegate_tokens: dict[bytes, int] = {}
+        self.outbox: list[tuple[LoggedEvent, tuple[bytes, dict[str, Any]] | None]] = []
+        self.durable_seq = 0            # events up to here are on disk and may be sent
+        self.flusher: Any = None
 
     @property
     def phase(self) -> str:
@@ -170,8 +173,10 @@ class Table:
             session._emit("move", now, {"m": sealed.public_move(move), "by": "recovered"}, move, journal_move=False)
         if state.is_over() and record.result is None and used == len(moves):
             session.journal.write_result(result_of(state))
+        session.journal.sync()
         table = cls(meta.get("table", "t1"), meta.get("table_name", "table"), host, fsync=fsync)
         table.session = session
+        table.durable_seq = session.seq
         table.journal_path = path
         table.journal_dir = os.path.dirname(path)
         table.lobby.options = state.options
