@@ -131,3 +131,21 @@ async def test_a_join_code_joins_the_table_as_soon_as_it_is_heard(tmp_path):
     finally:
         beacon.cancel()
         await asyncio.wait_for(host.close(), 15)
+
+
+@run_async
+async def test_a_silent_host_is_announced(tmp_path):
+    host, table = await start_host(tmp_path)
+    closed = False
+    try:
+        session = NetSession(host.target(table.id), name="Ana", config_dir=str(tmp_path / "ana"))
+        async with Screen(session) as screen:
+            await screen.wait_for(r"Ana \(you\)")
+            await asyncio.wait_for(host.close(), 15)
+            closed = True
+            await screen.wait_for(r"reconnecting\.\.\.", timeout=15)
+            assert screen.rows[0].startswith(" reconnecting...  MODERN ART")
+            assert any("Lost touch with the host" in e.text for e in session.log)
+    finally:
+        if not closed:
+            await asyncio.wait_for(host.close(), 15)

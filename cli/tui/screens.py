@@ -130,7 +130,8 @@ def lobby_header(cs: ClientState, width: int) -> Line:
         text += f" | join code {lobby.join_code}"
     if lobby.join_string:
         text += f" | join: {lobby.join_string}"
-    return [("class:status", text)]
+    notice = session.notice if session is not None else ""
+    return ([("class:error", f" {notice} ")] if notice else []) + [("class:status", text)]
 
 
 # ---------------------------------------------------------------------- round scoring
