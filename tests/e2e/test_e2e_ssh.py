@@ -27,29 +27,26 @@ def server(tmp_path):
     argv = MODERNART + ["play", "--ssh", "0", "--ssh-bind", "127.0.0.1", "--ssh-host-key", str(tmp_path / "hostkey"),
                         "--players", "3", "--guests", "1", "--bots", "random", "--bot-pace", "0",
                         "--open-seconds", "1", "--seed", "7", "--record-dir", str(records)]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=str(_repo()))
+    log_path = tmp_path / "server.log"
+    with open(log_path, "w") as log:  # a file, not a pipe: the server can never block on its output
+        proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, text=True, cwd=str(_repo()))
     try:
-        line = _read_line(proc, timeout=20)
-        port = int(re.search(r"port (\d+)", line).group(1))
-        yield port, records
+        yield _port_from(log_path, proc, timeout=20), records
     finally:
         proc.kill()
         proc.wait(timeout=10)
 
 
-def _read_line(proc: subprocess.Popen, timeout: float) -> str:
-    import selectors
-    sel = selectors.DefaultSelector()
-    sel.register(proc.stdout, selectors.EVENT_READ)
+def _port_from(log_path, proc: subprocess.Popen, timeout: float) -> int:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        if sel.select(timeout=0.2):
-            line = proc.stdout.readline()
-            if "listening on port" in line:
-                return line
-            if not line:
-                break
-    raise AssertionError(f"the SSH table did not start (exit code {proc.poll()})")
+        found = re.search(r"listening on port (\d+)", log_path.read_text())
+        if found:
+            return int(found.group(1))
+        if proc.poll() is not None:
+            break
+        time.sleep(0.1)
+    raise AssertionError(f"the SSH table did not start (exit code {proc.poll()}):\n{log_path.read_text()}")
 
 
 def keypair(path) -> str:
