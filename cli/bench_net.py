@@ -232,10 +232,11 @@ async def _serve(tables: int, directory: str) -> None:
     from net.lobby import Lobby
 
     host = Host(Keys.generate(), bot_pace=0)
+    fsync = os.environ.get("MODERNART_BENCH_FSYNC", "1") != "0"
     await host.start()
     for i in range(tables):
         lobby = Lobby(clocks=ClockSettings(open_countdown=0, decision=0, grace=30))
-        host.open_table(f"bench {i}", journal_dir=directory, lobby=lobby, autostart=5)
+        host.open_table(f"bench {i}", journal_dir=directory, lobby=lobby, autostart=5, fsync=fsync)
         print("join", host.target(f"t{i + 1}"), flush=True)
     await asyncio.Event().wait()
 

@@ -169,7 +169,7 @@ class Host:
     def _send(self, rid: bytes, data: bytes) -> bool:
         assert self.sock is not None
         try:
-            fut = self.sock.send_multipart([rid, data], flags=zmq.DONTWAIT, copy=False)
+            fut = self.sock.send_multipart([rid, data], flags=zmq.DONTWAIT)  # copying is cheaper for small frames
         except zmq.ZMQError as exc:
             return self._send_failed(rid, exc)
         if fut.done():

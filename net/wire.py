@@ -92,26 +92,78 @@ def event_from_wire(data: dict[str, Any], options: RuleOptions) -> Any:
 
 
 class ViewBuilder:
-    """Accumulates public events and builds Observations (or the public view for spectators)."""
+    """Accumulates public events and builds Observations (or the public view for spectators).
+
+    Sales and round results are parsed once, when they arrive; the rest of an Observation
+    comes from the latest public view, checked field by field (ValueError if malformed).
+    """
 
     def __init__(self, players: int, options: RuleOptions) -> None:
         self.players = players
         self.options = options
-        self.sales: list[dict[str, Any]] = []
-        self.results: list[dict[str, Any]] = []
+        self.deck = _deck(options.deck_table)
+        self.sales: list[Sale] = []
+        self.results: list[Any] = []
         self.pv: dict[str, Any] | None = None
+        self._public: dict[str, Any] | None = None
 
     def feed(self, wire_events: list[dict[str, Any]], pv: dict[str, Any]) -> None:
         for ev in wire_events:
+            body = {k: v for k, v in ev.items() if k != "k"}
             if ev.get("k") == "sale":
-                self.sales.append({k: v for k, v in ev.items() if k != "k"})
+                self.sales.append(sale_from_dict(body, self.deck))
             elif ev.get("k") == "round":
-                self.results.append({k: v for k, v in ev.items() if k != "k"})
+                self.results.append(result_from_dict(body, self.deck))
         self.pv = pv
+        self._public = None
+
+    def _cards(self, ids: Any, limit: int) -> tuple[Any, ...]:
+        if not isinstance(ids, list) or len(ids) > limit:
+            raise ValueError("a card list is malformed")
+        deck = self.deck
+        out = []
+        for i in ids:
+            if type(i) is not int or not 0 <= i < len(deck):
+                raise ValueError(f"no card {i!r} in the deck")
+            out.append(deck[i])
+        return tuple(out)
+
+    def _public_fields(self) -> dict[str, Any]:
+        if self._public is None:
+            pv = self.pv
+            if pv is None:
+                raise ValueError("no public view yet")
+            data = {k: pv[k] for k in _PV_INTS}
+            for key in data:
+                if type(data[key]) is not int:
+                    raise ValueError(f"field {key!r} must be an integer")
+            for key in _PV_LISTS:
+                value = pv[key]
+                if not isinstance(value, list) or len(value) > 64 or any(type(x) is not int for x in value):
+                    raise ValueError(f"field {key!r} must be a list of integers")
+                data[key] = tuple(value)
+            data["phase"] = Phase(pv["phase"])
+            data["tiles"] = tuple(tuple(self._ints(t)) for t in pv["tiles"])
+            data["bought"] = tuple(self._cards(b, 70) for b in pv["bought"])
+            data["lot"] = self._cards(pv["lot"], 2)
+            data["bids"] = tuple(tuple(self._ints(b)) for b in pv["bids"])
+            data["offenders"] = tuple(tuple(self._ints(o)) for o in pv["offenders"])
+            self._public = data
+        return self._public
+
+    @staticmethod
+    def _ints(value: Any) -> list[int]:
+        if not isinstance(value, list) or len(value) > 8 or any(type(x) is not int for x in value):
+            raise ValueError("a row of integers is malformed")
+        return value
 
     def observation(self, seat: int, hand: list[int], money: int) -> Observation:
-        if self.pv is None:
-            raise ValueError("no public view yet")
-        data = dict(self.pv, seat=seat, players=self.players, options=self.options.to_dict(),
-                    hand=hand, money=money, sales=self.sales, results=self.results)
-        return Observation.from_dict(data)
+        if type(money) is not int or not 0 <= seat < self.players:
+            raise ValueError("private part malformed")
+        return Observation(seat=seat, players=self.players, options=self.options, hand=self._cards(hand, 70),
+                           money=money, sales=tuple(self.sales), results=tuple(self.results),
+                           **self._public_fields())
+
+
+_PV_INTS = ("round", "stock_size", "auctioneer", "original", "turn", "high", "high_seat", "price", "auction_no")
+_PV_LISTS = ("to_move", "hand_sizes", "counts", "passed", "sealed_done", "final_money", "winners")
