@@ -60,6 +60,7 @@ class ClientState:
         self.chat_open = False
         self.log_scroll = 0               # lines scrolled back from the newest
         self.lobby_cursor = 0
+        self.lobby_cursor_placed = False  # the cursor starts on your own seat, once you have one
         self.finder_cursor = 0
         self.finder_input: str | None = None   # None, "join" (typing a join string) or "code"
         self.finder_text = ""
@@ -148,6 +149,10 @@ class ClientState:
 
     def sync(self) -> None:
         """Catch up with the session after it changed: clear stale input, queue overlays."""
+        session = self.session
+        if not self.lobby_cursor_placed and session is not None and session.seat is not None \
+                and session.status == Status.LOBBY:
+            self.lobby_cursor, self.lobby_cursor_placed = session.seat, True
         obs = self.obs
         if obs is None:
             return
