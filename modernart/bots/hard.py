@@ -7,7 +7,8 @@ observation (`modernart.determinize`), plays every candidate on a copy of that s
 and rolls the game out to the end of the round with fast medium-like play
 (`rollout.py`), scoring its money against the others'.  All candidates see the same
 samples and the same rollout dice, so their differences are measured, not drowned in
-the luck of the deal; candidates clearly behind the leader are dropped as it goes.
+the luck of the deal; candidates clearly behind the leader are dropped as it goes (at
+passes 6, 9, 13, 19, ...).
 In an Open auction it searches once for its limit, then raises in steps up to it.
 
 The clock is read every few moves of every rollout; a rollout still running at the
@@ -69,6 +70,7 @@ class HardBot(MediumBot):
         self.confidence = confidence
         self._open_limits: dict[int, int] = {}  # auction number -> limit found by the search
         self._thought = 0.0  # seconds the last decision took
+        self._values_cache: dict[tuple, list[float]] = {}  # artist values, shared by one search's rollouts
         self.last_rollouts = 0
 
     def choose(self, obs: Observation) -> Move | None:
@@ -182,6 +184,8 @@ class HardBot(MediumBot):
         scores: list[list[float]] = [[] for _ in cands]
         slowest = 0.0
         passes = 0
+        next_prune = 6
+        self._values_cache = {}
         gc_was_enabled = gc.isenabled()
         gc.disable()  # a collection in the middle of a rollout could overrun the budget
         try:
@@ -203,8 +207,9 @@ class HardBot(MediumBot):
                 for i, r in zip(active, results):
                     scores[i].append(r)
                 passes += 1
-                if passes >= 6 and passes % 3 == 0:
+                if passes >= next_prune:
                     active = _prune(active, scores)
+                    next_prune = passes + max(3, passes // 2)
         finally:
             if gc_was_enabled:
                 gc.enable()
@@ -222,7 +227,7 @@ class HardBot(MediumBot):
         """Score of one candidate on one sample, or None if the deadline came first."""
         state = world.clone()
         limits = {(seat, state.auction_no): cand.limit} if cand.limit is not None else None
-        policy = RolloutPolicy(random.Random(dice), limits=limits)
+        policy = RolloutPolicy(random.Random(dice), limits=limits, cache=self._values_cache)
         if cand.move is not None:
             state.apply(cand.move)
         if not policy.run(state, world.round if self.horizon == "round" else None, deadline):

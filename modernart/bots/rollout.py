@@ -38,12 +38,15 @@ class RolloutPolicy:
     """Plays every seat of a state quickly.  `limits` fixes one seat's limit in one
     auction: {(seat, auction_no): limit}, which is how the search tries out limits."""
 
-    __slots__ = ("rng", "noise", "limits", "_values", "_key", "_prev", "_prev_round")
+    __slots__ = ("rng", "noise", "limits", "cache", "_values", "_key", "_prev", "_prev_round")
 
-    def __init__(self, rng: random.Random, noise: float = 0.15, limits: dict[tuple[int, int], int] | None = None) -> None:
+    def __init__(self, rng: random.Random, noise: float = 0.15, limits: dict[tuple[int, int], int] | None = None,
+                 cache: dict[tuple, list[float]] | None = None) -> None:
         self.rng = rng
         self.noise = noise
         self.limits = limits or {}
+        #: artist values by (counts, supply, earlier tiles): rollouts of one search share it
+        self.cache = {} if cache is None else cache
         self._values: list[float] = []
         self._key = -1
         self._prev: list[int] = [0] * 5
@@ -64,7 +67,12 @@ class RolloutPolicy:
             for hand in state.hands:
                 for c in hand:
                     supply[c.artist] += 1
-            self._values = artist_values(state.counts, self._prev, supply, quick=True)
+            counts = state.counts
+            full = (*counts, *supply, *self._prev)
+            values = self.cache.get(full)
+            if values is None:
+                values = self.cache[full] = artist_values(counts, self._prev, supply, quick=True)
+            self._values = values
             self._key = key
         return self._values
 

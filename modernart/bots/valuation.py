@@ -21,8 +21,9 @@ NARTISTS = 5
 _R1, _R2, _R3 = RANK_VALUES
 _ORDER = tuple(range(NARTISTS))
 _SAMPLES = 40
+_DRAWS = random.Random(20240601)
 _Z: tuple[tuple[float, ...], ...] = tuple(
-    tuple(z) for z in ([random.Random(20240601 + i).gauss(0.0, 1.0) for _ in range(NARTISTS)] for i in range(_SAMPLES))
+    tuple(_DRAWS.gauss(0.0, 1.0) for _ in range(NARTISTS)) for _ in range(_SAMPLES)
 )
 _ZQ = _Z[:_SAMPLES // 4]
 # how strongly players favour artists that are ahead this round, and artists with earlier tiles
@@ -54,26 +55,33 @@ def projected_counts(counts: Sequence[int], prev: Sequence[int], supply: Sequenc
         if gain > supply[a]:
             gain = max(0.0, supply[a])
         final.append(counts[a] + gain)
-        spread.append(SPREAD * math.sqrt(p * (1.0 - p) * horizon) + BASE_SPREAD)
+        # an artist nobody holds cards of keeps its count: no spread
+        spread.append(SPREAD * math.sqrt(p * (1.0 - p) * horizon) + BASE_SPREAD if supply[a] > 0 else 0.0)
     return final, spread
 
 
 def rank_chances(final: Sequence[float], spread: Sequence[float], counts: Sequence[int],
                  draws: Sequence[Sequence[float]] = _Z) -> list[list[float]]:
     """chances[a][k]: chance that artist a ends the round ranked k-th (k = 0, 1, 2)."""
-    chances = [[0.0, 0.0, 0.0] for _ in _ORDER]
+    first, second, third = [0.0] * NARTISTS, [0.0] * NARTISTS, [0.0] * NARTISTS
     # earlier board position wins ties: a tiny bonus for the left
-    base = [final[a] - 0.001 * a for a in _ORDER]
+    b0, b1, b2, b3, b4 = (final[a] - 0.001 * a for a in _ORDER)
+    s0, s1, s2, s3, s4 = spread
+    for z0, z1, z2, z3, z4 in draws:
+        top = sorted(((b0 + s0 * z0, 0), (b1 + s1 * z1, 1), (b2 + s2 * z2, 2), (b3 + s3 * z3, 3),
+                      (b4 + s4 * z4, 4)), reverse=True)
+        # an artist with no painting this round is never ranked
+        score, a = top[0]
+        if counts[a] or score >= 0.5:
+            first[a] += 1.0
+            score, a = top[1]
+            if counts[a] or score >= 0.5:
+                second[a] += 1.0
+                score, a = top[2]
+                if counts[a] or score >= 0.5:
+                    third[a] += 1.0
     inc = 1.0 / len(draws)
-    for z in draws:
-        score = [base[a] + spread[a] * z[a] for a in _ORDER]
-        top = sorted(_ORDER, key=score.__getitem__, reverse=True)
-        for k in range(3):
-            a = top[k]
-            if counts[a] == 0 and score[a] < 0.5:
-                break  # an artist with no painting this round is never ranked
-            chances[a][k] += inc
-    return chances
+    return [[first[a] * inc, second[a] * inc, third[a] * inc] for a in _ORDER]
 
 
 def artist_values(counts: Sequence[int], prev: Sequence[int], supply: Sequence[float], *,
