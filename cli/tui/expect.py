@@ -32,7 +32,7 @@ def expectation(obs: Observation, name: Names, edition: Edition) -> tuple[bool, 
         return False, f"{name(obs.auctioneer)} is choosing a painting to sell"
     if phase == Phase.DOUBLE_OFFER:
         if obs.turn == me:
-            return True, f"YOUR TURN: add a second {artist} to the Double (Enter), or p to pass"
+            return True, f"YOUR TURN: add a second {artist} (Enter) or p to pass"
         return False, f"{name(obs.turn)} may add a second {artist} to the Double"
     if phase == Phase.OPEN:
         if obs.high_seat == me:
@@ -41,7 +41,7 @@ def expectation(obs: Observation, name: Names, edition: Edition) -> tuple[bool, 
         if me == obs.auctioneer:
             return True, "OPEN AUCTION: bid, p to pass, h to sell now" if can_bid else "OPEN AUCTION: h to sell now"
         if can_bid:
-            return True, "OPEN AUCTION: bid any time (type + Enter, or +), p to pass"
+            return True, "OPEN AUCTION: bid any time, or p to pass"
         return False, f"OPEN AUCTION: you cannot beat {obs.high} (you have {obs.money})"
     if phase == Phase.ONCE_AROUND:
         if obs.turn == me:
