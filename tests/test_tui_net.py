@@ -149,3 +149,16 @@ async def test_a_silent_host_is_announced(tmp_path):
     finally:
         if not closed:
             await asyncio.wait_for(host.close(), 15)
+
+
+@run_async
+async def test_both_sessions_implement_the_protocol(tmp_path):
+    from cli.tui.local_session import LocalFinder, local_game
+    from cli.tui.session import Finder, Session
+
+    net = NetSession("ma://127.0.0.1:1/" + "A" * 52, name="Ana", config_dir=str(tmp_path / "ana"))
+    try:
+        assert isinstance(net, Session) and isinstance(local_game(), Session)
+        assert isinstance(NetFinder(name="Ana"), Finder) and isinstance(LocalFinder(), Finder)
+    finally:
+        await net.close()

@@ -170,6 +170,7 @@ class TableAd:
     needs_code: bool = True        # the joiner must type the join code shown by the host
 
 
+@runtime_checkable
 class Finder(Protocol):
     """Tables heard on the LAN, and how to join one (for the join screen)."""
 
