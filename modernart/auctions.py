@@ -19,10 +19,7 @@ from .errors import (
     SecondCardMismatch, WrongPhase,
 )
 from .events import BANK, AuctionStarted, Sale, SealedRevealed
-from .moves import (
-    ACCEPT, ADD_SECOND, BID, DECLINE, DECLINE_SECOND, HAMMER, PASS, PLAY, SEALED_BID, SET_PRICE,
-    Action, Move, move_of,
-)
+from .moves import ACCEPT, ADD_SECOND, DECLINE, DECLINE_SECOND, HAMMER, PASS, PLAY, Action, Move, move_of
 from .phase import DOUBLE_OFFER, FIXED_OFFER, FIXED_SET, ONCE_AROUND, OPEN, PLAY_CARD, SEALED
 
 if TYPE_CHECKING:
@@ -444,29 +441,3 @@ def amount_range(state: GameState, seat: int) -> tuple[Action, int, int] | None:
             return None
         return (Action.SET_PRICE, 1, money) if money > 0 else (Action.SET_PRICE, 0, 0)
     return None
-
-
-def dispatch(state: GameState, seat: int, action: int, arg: int) -> None:
-    """Run the handler of `action` (a valid action value), most frequent first."""
-    if action == PASS:
-        pass_(state, seat, arg)
-    elif action == PLAY:
-        play_card(state, seat, arg)
-    elif action == SEALED_BID:
-        sealed_bid(state, seat, arg)
-    elif action == BID:
-        bid(state, seat, arg)
-    elif action == DECLINE:
-        decline(state, seat, arg)
-    elif action == SET_PRICE:
-        set_price(state, seat, arg)
-    elif action == DECLINE_SECOND:
-        decline_second(state, seat, arg)
-    elif action == HAMMER:
-        hammer(state, seat, arg)
-    elif action == ACCEPT:
-        accept(state, seat, arg)
-    elif action == ADD_SECOND:
-        add_second(state, seat, arg)
-    else:
-        sealed_forfeit(state, seat, arg)

@@ -20,7 +20,10 @@ from .auctions import NO_BID
 from .cards import ARTISTS, DECK_TABLES, MAX_PLAYERS, MIN_PLAYERS, ROUNDS, Card, DeckTable, Edition, EDITIONS
 from .errors import GameOver, MalformedMove, UnknownSeat, IllegalMove
 from .events import CardsDealt, GameEnded, RoundEnded, Sale
-from .moves import Action, Move, move_of
+from .moves import (
+    ACCEPT, ADD_SECOND, BID, DECLINE, DECLINE_SECOND, HAMMER, PASS, PLAY, SEALED_BID, SET_PRICE, Action, Move,
+    move_of,
+)
 from .phase import (
     DOUBLE_OFFER, FIXED_OFFER, FIXED_SET, GAME_OVER, ONCE_AROUND, OPEN, PHASES, PLAY_CARD, SEALED, Phase,
 )
@@ -29,6 +32,7 @@ from .scoring import RoundResult, score_round
 
 _NARTISTS: Final = len(ARTISTS)
 _NACTIONS: Final = len(Action)
+_ACTION_VALUES: Final = tuple(range(_NACTIONS))
 
 
 @lru_cache(maxsize=None)
@@ -365,7 +369,7 @@ class GameState:
             raise UnknownSeat(f"no seat {seat_!r} in a {self.n}-player game")
         seat: int = seat_
         if type(action_) is Action or type(action_) is int and 0 <= action_ < _NACTIONS:
-            action: int = action_
+            action = _ACTION_VALUES[action_]  # an exact int: the fastest to compare below
         else:
             raise MalformedMove(f"unknown action {action_!r}")
         if type(arg_) is int:
@@ -375,15 +379,36 @@ class GameState:
         else:  # bool, float, str...: never a card id or an amount
             raise MalformedMove(f"a move's argument is an integer, got {arg_!r}")
         events = self.events
-        if events is None:
-            auctions.dispatch(self, seat, action, arg)
-        else:  # the move is logged before the events it causes
-            events.append(move)
-            try:
-                auctions.dispatch(self, seat, action, arg)
-            except IllegalMove:
+        if events is not None:
+            events.append(move)  # the move is logged before the events it causes
+        try:
+            # one handler per action (auctions.py), the most frequent first
+            if action == PASS:
+                auctions.pass_(self, seat, arg)
+            elif action == PLAY:
+                auctions.play_card(self, seat, arg)
+            elif action == SEALED_BID:
+                auctions.sealed_bid(self, seat, arg)
+            elif action == BID:
+                auctions.bid(self, seat, arg)
+            elif action == DECLINE:
+                auctions.decline(self, seat, arg)
+            elif action == SET_PRICE:
+                auctions.set_price(self, seat, arg)
+            elif action == DECLINE_SECOND:
+                auctions.decline_second(self, seat, arg)
+            elif action == HAMMER:
+                auctions.hammer(self, seat, arg)
+            elif action == ACCEPT:
+                auctions.accept(self, seat, arg)
+            elif action == ADD_SECOND:
+                auctions.add_second(self, seat, arg)
+            else:
+                auctions.sealed_forfeit(self, seat, arg)
+        except IllegalMove:
+            if events is not None:
                 events.pop()
-                raise
+            raise
         self.move_count += 1
 
     def clone(self) -> GameState:

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from modernart import auctions, moves, phase
-from modernart.bots.random_bot import _open_seat, play_random_game, random_move, random_step
+from modernart.bots.random_bot import _open_seat, random_move, random_step
 from modernart.cards import DECK_TABLES, AuctionType
 from modernart.errors import MalformedMove, UnknownSeat
 from modernart.events import BANK
