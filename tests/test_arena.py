@@ -112,7 +112,9 @@ def test_arena_runs_the_hard_bot_with_a_budget() -> None:
     done = arena("--bots", "hard,random,random", "--games", "2", "--seed", "1", "--budget", "0.02", "--json")
     assert done.returncode == 0, done.stderr
     stats = {s["bot"]: s for s in json.loads(done.stdout)["stats"]}
-    assert stats["hard"]["games"] == 2 and stats["hard"]["max_ms"] < 20 + 30
+    assert stats["hard"]["games"] == 2
+    assert stats["hard"]["cpu_max_ms"] < 20 + 5          # what the bot controls
+    assert stats["hard"]["max_ms"] < 20 + 250            # plus whatever a busy machine adds
 
 
 @pytest.mark.parametrize("args,message", [

@@ -37,6 +37,7 @@ class GameOutcome:
     winners: tuple[int, ...]
     times: list[list[float]] = field(default_factory=list)  # per seat, seconds per decision
     moves: int = 0
+    cpu: list[list[float]] = field(default_factory=list)    # per seat, CPU seconds per decision
 
 
 def seatings(bots: Sequence[str]) -> list[tuple[str, ...]]:
@@ -51,6 +52,7 @@ def play_game(
     options: RuleOptions | None = None,
     names: Sequence[str] | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    cpu_clock: Callable[[], float] = time.process_time,
     on_move: Callable[[GameState, Move], None] | None = None,
 ) -> GameOutcome:
     """Play one game, seat i played by `bots[i]`; raises BotError on a bot's mistake."""
@@ -58,12 +60,14 @@ def play_game(
     rng = random.Random(seed)
     state = GameState(n, options, seed=rng.getrandbits(64))
     times: list[list[float]] = [[] for _ in range(n)]
+    cpu: list[list[float]] = [[] for _ in range(n)]
 
     def ask(seat: int) -> Move | None:
         obs = state.observation(seat)
-        start = clock()
+        start, start_cpu = clock(), cpu_clock()
         move = bots[seat].choose(obs)
         times[seat].append(clock() - start)
+        cpu[seat].append(cpu_clock() - start_cpu)
         if move is not None and move.seat != seat:
             raise BotError(f"seat {seat} ({bots[seat]!r}) answered for seat {move.seat}")
         return move
@@ -103,7 +107,7 @@ def play_game(
                 raise BotError(f"{bots[seat]!r} at seat {seat} waited in phase {phase.name}")
             apply(move)
     return GameOutcome(tuple(names or (b.level for b in bots)), tuple(state.money), state.winners(), times,
-                       state.move_count)
+                       state.move_count, cpu)
 
 
 def _everyone_waits(state: GameState, order: list[int], apply: Callable[[Move], None]) -> None:
@@ -144,6 +148,7 @@ class BotStats:
     decisions: int = 0
     think: float = 0.0
     times: list[float] = field(default_factory=list)
+    cpu_max: float = 0.0    # the most CPU time one decision took (wall time minus the machine's other work)
 
     def add(self, outcome: GameOutcome, seat: int) -> None:
         self.games += 1
@@ -155,6 +160,8 @@ class BotStats:
         self.decisions += len(t)
         self.think += sum(t)
         self.times.extend(t)
+        if outcome.cpu and outcome.cpu[seat]:
+            self.cpu_max = max(self.cpu_max, max(outcome.cpu[seat]))
 
     @property
     def win_rate(self) -> float:
