@@ -118,7 +118,7 @@ async def _latency(moves: int) -> dict[str, Any]:
         for c in clients:
             await c.wait_until(lambda s: s.observation is not None, 20)
         bot = make_bot("random", 1)
-        lat, sent_bytes, events = [], 0, 0
+        lat, acks, sent_bytes, events = [], [], 0, 0
         bytes_before = sum(c.bytes_in for c in clients)
         games = 0
         while len(lat) < moves:
@@ -132,6 +132,7 @@ async def _latency(moves: int) -> dict[str, Any]:
             reply = await mover.send_move(move)
             if not reply.ok:
                 continue
+            acks.append(time.perf_counter() - t0)
             seq = reply.seq or 0
             for c in clients:
                 while c.state.head_seq < seq:
@@ -143,6 +144,7 @@ async def _latency(moves: int) -> dict[str, Any]:
         games += 1
         received = sum(c.bytes_in for c in clients) - bytes_before
         return {"samples": len(lat), "p50_ms": _pct(lat, 50) * 1e3, "p99_ms": _pct(lat, 99) * 1e3,
+                "ack_p50_ms": _pct(acks, 50) * 1e3, "ack_p99_ms": _pct(acks, 99) * 1e3,
                 "host_to_clients_bytes_per_move": received / max(events, 1),
                 "per_client_bytes_per_move": received / max(events, 1) / 5,
                 "client_to_host_bytes_per_move": sent_bytes / max(events, 1)}
@@ -166,6 +168,7 @@ async def _bots_main(joins: list[str]) -> None:
     async def one(join: str, i: int) -> None:
         nonlocal errors, done
         bot = BotClient(join, keys=Keys.generate(), pace_scale=0, name=f"b{i}", seed=i)
+        bots.append(bot)
         send = bot.client.send_move
 
         async def timed(move):  # action -> host acknowledgement
@@ -182,7 +185,16 @@ async def _bots_main(joins: list[str]) -> None:
             errors += 1
             print(f"bot error: {exc!r}", file=sys.stderr)
 
-    await asyncio.gather(*(one(j, i) for i, j in enumerate(joins)))
+    bots: list[Any] = []
+    tasks = [asyncio.get_running_loop().create_task(one(j, i)) for i, j in enumerate(joins)]
+    _done, pending = await asyncio.wait(tasks, timeout=float(os.environ.get("MODERNART_BENCH_DEADLINE", "600")))
+    for task in pending:  # a bot that never saw its game end is an error, with its state shown
+        errors += 1
+        task.cancel()
+    for bot in bots:
+        st = bot.client.state
+        if not (st.observation and st.observation.is_over):
+            print(f"unfinished bot: status={st.status} seq={st.head_seq} errors={st.errors[-3:]}", file=sys.stderr)
     print(json.dumps({"lat": lat, "errors": errors, "done": done}), flush=True)
 
 
@@ -196,15 +208,20 @@ def _tables(count: int, bot_procs: int) -> dict[str, Any]:
         random.Random(1).shuffle(seats)
         chunks = [seats[i::bot_procs] for i in range(bot_procs)]
         t0 = time.perf_counter()
-        procs = [subprocess.Popen([PY, "-m", "cli.bench_net", "bots", *chunk], stdout=subprocess.PIPE,
-                                  cwd=ROOT, env=_env(), text=True) for chunk in chunks]
+        outs = [open(os.path.join(tmp, f"bots{i}.out"), "w+") for i in range(len(chunks))]
+        procs = [subprocess.Popen([PY, "-m", "cli.bench_net", "bots", *chunk], stdout=out,  # a file: no pipe deadlock
+                                  cwd=ROOT, env=_env(), text=True) for chunk, out in zip(chunks, outs)]
         peak = 0
         while any(p.poll() is None for p in procs):
             peak = max(peak, _proc_rss(host.pid))
             time.sleep(0.2)
         wall = time.perf_counter() - t0
         cpu = _proc_cpu(host.pid) - cpu0
-        results = [json.loads(p.stdout.read().strip().splitlines()[-1]) for p in procs]  # type: ignore[union-attr]
+        results = []
+        for out in outs:
+            out.seek(0)
+            results.append(json.loads(out.read().strip().splitlines()[-1]))
+            out.close()
         lat = [x for r in results for x in r["lat"]]
         moves = sum(1 for line in _journal_lines(tmp) if line.startswith('{"m"'))
         finished = sum(1 for line in _journal_lines(tmp) if line.startswith('{"result"'))
@@ -257,11 +274,13 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(figures, indent=1))
         return 0
     m = figures["machine"]
+    print(f"journal fsync: {'on' if os.environ.get('MODERNART_BENCH_FSYNC', '1') != '0' else 'off'}")
     print(f"modernart net benchmark, {m['date']}, {m['cpu']} ({m['cores']} cores), "
           f"{m['implementation']} {m['python']}, loopback")
     print(f"bare pyzmq round trip       p50 {figures['bare_rtt_p50_ms']:.3f} ms  p99 {figures['bare_rtt_p99_ms']:.3f} ms")
     print(f"action -> last of 5 clients p50 {lat['p50_ms']:.3f} ms  p99 {lat['p99_ms']:.3f} ms "
           f"({lat['samples']} moves; p50 = {lat['p50_ms'] / figures['bare_rtt_p50_ms']:.1f} x bare)")
+    print(f"action -> ack at the sender p50 {lat['ack_p50_ms']:.3f} ms  p99 {lat['ack_p99_ms']:.3f} ms")
     print(f"bytes per move              host->clients {lat['host_to_clients_bytes_per_move']:.0f} "
           f"(per client {lat['per_client_bytes_per_move']:.0f}), client->host {lat['client_to_host_bytes_per_move']:.0f}")
     print(f"{many['tables']} tables x 5 bots       finished {many['games_finished']}, bot errors {many['bot_errors']}, "
