@@ -2,12 +2,14 @@
 
 Pure-Python checks of the shortcuts (plain-int twins of the enums, per-deck card tables,
 the random player's seat draw, interned moves, clone/blank), then the compiled build:
-when mypy can build it (once per source version, cached under build/), the engine's
-rules tests run against it and it must play exactly the same games as the pure engine.
+when mypy can build it (once per version of its sources, cached under build/), the
+engine's rules tests run against it and it must play exactly the same games as the pure
+engine.
 """
 
 from __future__ import annotations
 
+import ast
 import collections
 import hashlib
 import importlib.util
@@ -65,13 +67,15 @@ def test_card_tables_agree_with_the_cards(deck_name):
     assert other._artist_of == artist_of[:10] and other._kind_of == kind_of[:10]
 
 
-def test_fields_name_every_slot():
-    mirrors = {"_pass_is_final", "_double_split", "_artist_of", "_kind_of"}  # set with options / deck
-    public = {name.lstrip("_") for name in GameState.__slots__ if name not in mirrors}
-    assert public == set(GameState.FIELDS) and len(GameState.FIELDS) == len(public)
+def test_fields_name_every_field():
     state = GameState.blank(5)
     for name in GameState.FIELDS:
         getattr(state, name)
+    slots = getattr(GameState, "__slots__", None)
+    if slots is not None:  # pure Python: a compiled class has no __slots__
+        mirrors = {"_pass_is_final", "_double_split", "_artist_of", "_kind_of"}  # set with options / deck
+        public = {name.lstrip("_") for name in slots if name not in mirrors}
+        assert public == set(GameState.FIELDS) and len(GameState.FIELDS) == len(public)
 
 
 def test_phase_and_options_properties_keep_their_mirrors():
@@ -266,25 +270,42 @@ def digest(games):
 '''
 
 
-def _engine_sources() -> list[Path]:
-    return sorted((ROOT / "modernart").rglob("*.py")) + [ROOT / "setup.py", ROOT / "pyproject.toml"]
+COMPILED_MODULES = ("modernart/phase.py", "modernart/moves.py", "modernart/scoring.py", "modernart/auctions.py",
+                    "modernart/game.py", "modernart/bots/random_bot.py")  # as in setup.py
 
 
-def _compiled_engine() -> Path:
-    """A directory whose `modernart` package is the compiled build of these sources.
+def _build_inputs() -> list[Path]:
+    """setup.py, the compiled modules and every module of the package they import (at any
+    depth, in functions too): what the compiled code can depend on."""
+    todo = [ROOT / name for name in COMPILED_MODULES]
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop()
+        if path in seen or not path.exists():
+            continue
+        seen.add(path)
+        todo += [parent / "__init__.py" for parent in path.parents if (parent / "__init__.py").exists()]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = path.parents[node.level - 1]
+                for dotted in ([node.module] if node.module else []) + [
+                        f"{node.module}.{a.name}" if node.module else a.name for a in node.names]:
+                    target = base.joinpath(*dotted.split("."))
+                    todo += [target.with_suffix(".py"), target / "__init__.py"]
+    return sorted(seen) + [ROOT / "setup.py"]
 
-    $MODERNART_COMPILED_TREE names one built elsewhere; otherwise it is built here (with
-    mypy, once per version of the sources) and cached under build/.
+
+def _compiled_build() -> Path:
+    """A directory holding the compiled build's extension modules for these sources.
+
+    Built here (with mypy, once per version of `_build_inputs`) and cached under build/.
     """
-    given = os.environ.get("MODERNART_COMPILED_TREE")
-    if given:
-        return Path(given)
     if importlib.util.find_spec("mypyc") is None:
         pytest.skip("mypy is not installed: `pip install mypy` to test the compiled engine")
     if shutil.which(os.environ.get("CC", "cc")) is None:
         pytest.skip("no C compiler to build the compiled engine")
     digest = hashlib.sha256()
-    for path in _engine_sources():
+    for path in _build_inputs():
         digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
     cache_root = ROOT / "build"
     cache = cache_root / f"compiled-engine-{digest.hexdigest()[:16]}"
@@ -300,6 +321,7 @@ def _compiled_engine() -> Path:
         done = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=work, env=env,
                               capture_output=True, text=True, timeout=900)
         assert done.returncode == 0, f"compiled build failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+        shutil.rmtree(work / "build")
         (work / "built").write_text(time.strftime("%Y-%m-%d %H:%M:%S"))
         try:
             work.rename(cache)
@@ -314,8 +336,21 @@ def _compiled_engine() -> Path:
 
 
 @pytest.fixture(scope="module")
-def compiled_engine() -> Path:
-    return _compiled_engine()
+def compiled_engine(tmp_path_factory) -> Path:
+    """A directory whose `modernart` package is today's sources with the compiled build's
+    extension modules beside them (Python imports an extension before a .py file).
+    $MODERNART_COMPILED_TREE names such a directory made elsewhere instead."""
+    given = os.environ.get("MODERNART_COMPILED_TREE")
+    if given:
+        return Path(given)
+    build = _compiled_build()
+    tree = tmp_path_factory.mktemp("compiled-engine")
+    shutil.copytree(ROOT / "modernart", tree / "modernart", ignore=shutil.ignore_patterns("__pycache__"))
+    for lib in build.rglob("*.so"):
+        target = tree / lib.relative_to(build)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(lib, target)
+    return tree
 
 
 def _run_compiled(tree: Path, code: str, timeout: float = 300) -> str:
@@ -343,7 +378,8 @@ print(json.dumps({"files": files, "digest": digest(300)}))
 @pytest.mark.timeout(1200)
 def test_the_rules_tests_pass_against_the_compiled_engine(compiled_engine, tmp_path):
     tree = tmp_path / "tree"
-    shutil.copytree(compiled_engine, tree, ignore=shutil.ignore_patterns("build", "__pycache__"))
+    shutil.copytree(compiled_engine, tree, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tree / "pyproject.toml")
     for name in ("tests", "cli", "net"):
         shutil.copytree(ROOT / name, tree / name, ignore=shutil.ignore_patterns("__pycache__", "e2e"))
     tests = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").glob("test_rules_*.py"))
