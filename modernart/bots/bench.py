@@ -37,11 +37,12 @@ def medium_times(seconds: float, seed: int = 0) -> list[float]:
     return times
 
 
-def hard_times(budget: float, games: int, seed: int = 0) -> tuple[list[float], list[int]]:
-    """Decision times (and rollouts per searched decision) of one hard bot against three
-    medium bots."""
+def hard_times(budget: float, games: int, seed: int = 0) -> tuple[list[float], list[int], list[float]]:
+    """Decision times (wall clock), rollouts per searched decision and CPU times of one hard
+    bot against three medium bots."""
     times: list[float] = []
     rollouts: list[int] = []
+    cpu: list[float] = []
     for game in range(games):
         hard = make_bot("hard", seed=seed + game, budget=budget)
         bots = [hard] + [make_bot("medium", seed=seed + game * 4 + s) for s in range(3)]
@@ -53,7 +54,8 @@ def hard_times(budget: float, games: int, seed: int = 0) -> tuple[list[float], l
 
         outcome = play_game(bots, seed=seed + 1000 + game, on_move=count)
         times.extend(outcome.times[0])
-    return times, rollouts
+        cpu.extend(outcome.cpu[0])
+    return times, rollouts, cpu
 
 
 def machine() -> dict[str, str]:
@@ -69,7 +71,7 @@ def machine() -> dict[str, str]:
 
 def figures(seconds: float, budget: float, hard_games: int) -> dict[str, object]:
     med = medium_times(seconds)
-    hard, rollouts = hard_times(budget, hard_games)
+    hard, rollouts, hard_cpu = hard_times(budget, hard_games)
     return {
         "machine": machine(),
         "medium": {"decisions": len(med), "p50_ms": _percentile(med, 0.5) * 1e3, "p95_ms": _percentile(med, 0.95) * 1e3,
@@ -77,6 +79,7 @@ def figures(seconds: float, budget: float, hard_games: int) -> dict[str, object]
         "hard": {"budget_s": budget, "games": hard_games, "decisions": len(hard),
                  "p95_ms": _percentile(hard, 0.95) * 1e3, "max_ms": max(hard) * 1e3,
                  "over_budget": sum(t > budget for t in hard),
+                 "cpu_max_ms": max(hard_cpu) * 1e3, "cpu_over_budget": sum(t > budget for t in hard_cpu),
                  "searched_decisions": len(rollouts),
                  "rollouts_per_search": sum(rollouts) / len(rollouts) if rollouts else 0.0},
     }
@@ -92,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"medium: {med['decisions']} decisions in 4-player self-play: p50 {med['p50_ms']:.2f} ms, "
           f"p95 {med['p95_ms']:.2f} ms, p99 {med['p99_ms']:.2f} ms, max {med['max_ms']:.2f} ms (target p95 < 5 ms)")
     print(f"hard: budget {hard['budget_s']:g} s, {hard['decisions']} decisions in {hard['games']} games vs 3 medium: "
-          f"p95 {hard['p95_ms']:.1f} ms, max {hard['max_ms']:.1f} ms, {hard['over_budget']} over budget; "
+          f"p95 {hard['p95_ms']:.1f} ms, max {hard['max_ms']:.1f} ms, {hard['over_budget']} over budget "
+          f"(CPU time: max {hard['cpu_max_ms']:.1f} ms, {hard['cpu_over_budget']} over); "
           f"{hard['rollouts_per_search']:.0f} rollouts per searched decision")
     return 0
