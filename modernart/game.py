@@ -5,8 +5,9 @@ anything, so an illegal move raises an `IllegalMove` naming the rule and leaves 
 as it was.  The auction rules themselves are in `auctions.py`; this module holds the
 state, the turn order and the round flow.
 
-Speed matters here (self-play and search bots run millions of moves), hence `__slots__`,
-phase constants bound at module level and no per-move allocation beyond what a move needs.
+Speed matters here (self-play and search bots run millions of moves): the hot path works
+on plain ints, and the same source compiles with mypyc (docs/engine-performance.md has
+the conventions that keep it fast in both builds).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any, ClassVar, Final, Iterable, Sequence
 from . import auctions
 from .auctions import NO_BID
 from .cards import ARTISTS, DECK_TABLES, MAX_PLAYERS, MIN_PLAYERS, ROUNDS, Card, DeckTable, Edition, EDITIONS
-from .errors import GameOver, MalformedMove, UnknownSeat, IllegalMove
+from .errors import GameOver, IllegalMove, MalformedMove, UnknownSeat
 from .events import CardsDealt, GameEnded, RoundEnded, Sale
 from .moves import (
     ACCEPT, ADD_SECOND, BID, DECLINE, DECLINE_SECOND, HAMMER, PASS, PLAY, SEALED_BID, SET_PRICE, Action, Move,
