@@ -53,17 +53,16 @@ import zmq.asyncio
 from zmq.utils.monitor import parse_monitor_message
 
 from modernart.moves import Move
-from modernart.rules import RuleOptions
 from modernart.views import Observation
 
 from . import sealed
 from .address import JoinTarget, parse_join_string
-from .chain import ChainError, ChainVerifier
+from .chain import ChainError
+from .follow import EventInfo, GameFollower
 from .host import hello_bytes
-from .identity import ACT_TAG, HELLO_TAG, Keys, check_zmq, verify
-from .protocol import (MAX_CLIENT_FRAME, VERSION, ProtocolError, decode_action_body, decode_host_frame,
-                       decode_host_inner, encode_action_body, pack)
-from .wire import ViewBuilder, event_from_wire
+from .identity import ACT_TAG, HELLO_TAG, Keys, check_zmq
+from .protocol import (MAX_CLIENT_FRAME, VERSION, ProtocolError, decode_host_frame, decode_host_inner,
+                       encode_action_body, pack)
 
 log = logging.getLogger("net.client")
 HOST_SILENCE = 4.0
@@ -88,16 +87,7 @@ class Reply:
     code: str | None = None
     message: str = ""
     seq: int | None = None
-
-
-@dataclass(frozen=True)
-class EventInfo:
-    seq: int
-    kind: str                 # "start", "move", "delegate"
-    move: Move | None         # sealed amounts are -1 until revealed
-    by: str | None            # "player", "clock" (default action), "recovered"
-    events: tuple[Any, ...]   # modernart.events values
-    public: dict[str, Any]
+    data: Any = None
 
 
 @dataclass
@@ -144,9 +134,7 @@ class Client:
         self._welcome: asyncio.Future | None = None
         self._tasks: list[asyncio.Task] = []
         self._ctr = 0
-        self._chain: ChainVerifier | None = None
-        self._view: ViewBuilder | None = None
-        self._delegates: dict[int, bytes] = {}
+        self._game: GameFollower | None = None
         self._host_vk: bytes | None = None
         self._last_heard = time.monotonic()
         self._last_hello = 0.0
@@ -223,8 +211,8 @@ class Client:
                                "last_seq": self.state.head_seq, "spectate": self.spectate}
         if self.table_id:
             msg["table"] = self.table_id
-        if self.state.game_id is not None and self._chain is not None:
-            msg["game"], msg["last_hash"] = self.state.game_id, self._chain.head
+        if self.state.game_id is not None and self._game is not None:
+            msg["game"], msg["last_hash"] = self.state.game_id, self._game.head
         if self.token is not None:
             msg["token"] = self.token
         self._send(msg)
@@ -329,7 +317,7 @@ class Client:
 
     async def list_tables(self) -> list[dict[str, Any]]:
         reply = await self._request({"t": "tables"})
-        return list(reply.message) if reply.ok else []  # type: ignore[arg-type]
+        return list(reply.data) if reply.ok and reply.data else []
 
     async def send_move(self, move: Move) -> Reply:
         """Sign and send `move` for this seat; the host's answer (accepted with its seq, or why not)."""
@@ -359,7 +347,11 @@ class Client:
             self.bytes_in += len(data)
             try:
                 self._on_frame(decode_host_frame(data))
-            except (ProtocolError, ChainError, ValueError, KeyError, TypeError) as exc:
+            except ChainError as exc:  # the host's history does not check out: stop trusting it
+                log.warning("event refused: %s", exc)
+                self._error("untrusted_host", str(exc))
+                self._set_status("failed")
+            except (ProtocolError, ValueError, KeyError, TypeError) as exc:
                 log.warning("bad frame from host: %s", exc)
                 self._error("bad_host_frame", str(exc))
 
@@ -380,7 +372,7 @@ class Client:
         elif kind in ("ack", "reply"):
             self._resolve(msg.get("id"), Reply(True, None, "", msg.get("seq")))
         elif kind == "tables":
-            self._resolve(msg.get("id"), Reply(True, None, msg.get("tables", [])))  # type: ignore[arg-type]
+            self._resolve(msg.get("id"), Reply(True, None, "", None, msg.get("tables", [])))
         elif kind == "err":
             self._on_err(msg)
         elif kind == "welcome":
@@ -421,8 +413,8 @@ class Client:
         self._ctr = max(self._ctr, int(msg.get("ctr") or 0))
         if msg.get("reset") or msg.get("game") != st.game_id:
             st.game_id, st.head_seq, st.log = msg.get("game"), 0, []
-            self._chain = ChainVerifier(st.game_id, self._host_vk) if st.game_id else None
-            self._view, st.observation, st.public = None, None, None
+            self._game = GameFollower(st.game_id, self._host_vk) if st.game_id else None
+            st.observation, st.public = None, None
         self.token = None  # used once: from now on the key alone names the seat
         self._set_status("connected")
         if self._welcome is not None and not self._welcome.done():
@@ -439,68 +431,23 @@ class Client:
         seq = msg["seq"]
         if seq <= st.head_seq:
             return  # already held (a catch-up overlapping live events)
-        if seq == 1 and self._chain is None and self._host_vk is not None:  # the game starts now
+        if seq == 1 and self._game is None and self._host_vk is not None:  # the game starts now
             st.game_id = decode_host_inner(msg["pub"])["g"]
-            self._chain = ChainVerifier(st.game_id, self._host_vk)
-        if seq != st.head_seq + 1 or self._chain is None:
+            self._game = GameFollower(st.game_id, self._host_vk)
+        if seq != st.head_seq + 1 or self._game is None:
             if time.monotonic() - self._last_hello > 1.0:
                 self._hello()  # a gap: ask for the missing events
             return
         own = st.seat if st.role in ("player", "standin") else None
-        priv_bytes = msg.get("priv")
-        self._chain.accept(seq, msg["pub"], list(msg["ph"]), msg["h"], msg["hs"], own,
-                           priv_bytes if own is not None else None)
-        pub = decode_host_inner(msg["pub"])
-        kind = pub["k"]
-        if kind == "start":
-            st.players = pub["players"]
-            self._view = ViewBuilder(len(st.players), RuleOptions.from_dict(pub["options"]))
-            self._delegates = {}
-        elif kind == "delegate":
-            if pub.get("vk") is None:
-                self._delegates.pop(pub["seat"], None)
-            else:
-                self._delegates[pub["seat"]] = pub["vk"]
-        assert self._view is not None
-        move = self._check_action(pub) if kind == "move" else None
-        events = tuple(event_from_wire(e, self._view.options) for e in pub.get("ev", []))
-        self._view.feed(pub.get("ev", []), pub["pv"])
+        info, observation = self._game.apply(msg, own)
         st.head_seq = seq
-        st.public = pub["pv"]
-        if move is not None:
-            st.log.append((seq, move))
-        st.log.extend((seq, e) for e in events)
-        self._set_deadlines(pub.get("clk") or {})
-        self._emit(Update("event", EventInfo(seq, kind, move, pub.get("by"), events, pub)))
-        if own is not None and priv_bytes is not None:
-            priv = decode_host_inner(priv_bytes)
-            st.observation = self._view.observation(own, priv["hand"], priv["money"])
-            self._emit(Update("observation", st.observation))
-
-    def _check_action(self, pub: dict[str, Any]) -> Move:
-        """Verify the player's signature on a relayed action (and on revealed sealed bids)."""
-        seat, action, arg = pub["m"]
-        move = Move.of(seat, action, arg) if arg >= 0 else Move(seat, action, -1)  # type: ignore[arg-type]
-        act = pub.get("act") or {}
-        if "b" in act:
-            self._verify_signed(seat, pub.get("signer", 0), act["b"], act["s"], pub["m"])
-        for body, sig in pub.get("reveal") or []:
-            decoded = decode_action_body(body)
-            s = decoded["seat"]
-            if not any(verify(k, ACT_TAG, body, sig) for k in self._keys_of(s)):
-                raise ChainError(f"a revealed sealed bid of seat {s} carries a bad signature")
-        return move
-
-    def _keys_of(self, seat: int) -> list[bytes]:
-        keys = [self.state.players[seat]["vk"]]
-        if seat in self._delegates:
-            keys.append(self._delegates[seat])
-        return keys
-
-    def _verify_signed(self, seat: int, signer: int, body: bytes, sig: bytes, shown: list[int]) -> None:
-        key = self.state.players[seat]["vk"] if signer == 0 else self._delegates.get(seat)
-        if key is None or not verify(key, ACT_TAG, body, sig):
-            raise ChainError(f"the action of seat {seat} carries a bad signature")
-        act = decode_action_body(body)
-        if act["move"] != list(shown) or act["game"] != self.state.game_id:
-            raise ChainError(f"the host relayed seat {seat}'s action with a different move")
+        st.public = info.public["pv"]
+        st.players = self._game.players
+        if info.move is not None:
+            st.log.append((seq, info.move))
+        st.log.extend((seq, e) for e in info.events)
+        self._set_deadlines(info.public.get("clk") or {})
+        self._emit(Update("event", info))
+        if observation is not None:
+            st.observation = observation
+            self._emit(Update("observation", observation))

@@ -8,14 +8,15 @@ Socket roles (zguide style):
   (auth)  ZAP handler (zmq.auth AsyncioAuthenticator, CURVE_ALLOW_ANY) started before
           bind, so every frame carries the client's authenticated CURVE key (User-Id).
 Tasks: one receive loop, one timer loop (clock defaults, grace periods, on the
-injectable clock), one tick loop (liveness), and one task per in-process bot client.
+injectable clock), one tick loop (liveness), one flusher per table with events waiting
+for the disk, and one task per in-process bot client.  Lobby requests are in
+`host_lobby.py`, presence, stand-ins and timers in `presence.py` (mixins of `Host`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -28,15 +29,15 @@ from zmq.utils import z85
 from .address import JoinTarget
 from .clocks import MonotonicClock
 from .identity import HELLO_TAG, Keys, check_zmq, verify
-from .lobby import Lobby, LobbyError
+from .host_lobby import LobbyOps
+from .lobby import Lobby
+from .presence import Presence
 from .protocol import MAX_HOST_FRAME, VERSION, ProtocolError, decode_client_frame, pack
 from .session import LoggedEvent
 from .table import Table
 
 log = logging.getLogger("net.host")
 
-PEER_TIMEOUT = 6.0        # seconds of silence before a peer counts as gone
-TICK_EVERY = 1.0
 BATCH_BYTES = 256 * 1024  # catch-up batches stay well below the client's MAXMSGSIZE
 RATE = 100.0              # frames per second per key, sustained
 BURST = 300.0
@@ -75,7 +76,7 @@ class Bucket:
         return True
 
 
-class Host:
+class Host(LobbyOps, Presence):
     """Serves tables over one CURVE ROUTER socket.  Use `await start()`, then `await close()`."""
 
     def __init__(self, keys: Keys, *, bind: str = "127.0.0.1", port: int = 0, clock: Any = None,
@@ -263,6 +264,9 @@ class Host:
         data = body.bytes
         self.stats["frames_in"] += 1
         self.stats["bytes_in"] += len(data)
+        if len(self.buckets) > 4096:  # keys are free to make: forget the idle ones
+            idle = time.monotonic() - 60
+            self.buckets = {k: b for k, b in self.buckets.items() if b.stamp > idle}
         bucket = self.buckets.setdefault(curve, Bucket())
         if not bucket.take():
             if time.monotonic() - bucket.warned > 1.0:
@@ -295,7 +299,7 @@ class Host:
         if peer is None or peer.curve != curve:
             raise ProtocolError("hello_first", "say hello before anything else")
         if kind == "ping":
-            self.send(rid, self._tick(peer))
+            pass  # last_seen is updated; the tick loop answers every peer once a second
         elif kind == "bye":
             self._drop_peer(rid, "bye")
         elif kind == "act":
@@ -406,169 +410,3 @@ class Host:
             exc.request = request  # type: ignore[attr-defined]
             raise
         self.publish(peer.table, event, (peer.rid, {"t": "ack", "id": request, "ctr": ctr, "seq": event.seq}))
-
-    def _lobby(self, peer: Peer, msg: dict[str, Any]) -> None:
-        table, op, args, request = peer.table, msg["op"], msg.get("args") or {}, msg["id"]
-        try:
-            self._lobby_op(peer, table, op, args)
-        except LobbyError as exc:
-            self.send(peer.rid, {"t": "err", "id": request, "code": exc.code, "msg": exc.message})
-            return
-        self.send(peer.rid, {"t": "reply", "id": request, "ok": True})
-        if op != "chat":
-            self.broadcast_lobby(table)
-
-    def _lobby_op(self, peer: Peer, table: Table, op: str, args: dict[str, Any]) -> None:
-        lob, vk = table.lobby, peer.vk
-        if op == "chat":
-            name = table.seat_names()[peer.seat] if peer.seat is not None else "spectator"
-            chat = pack({"t": "chat", "seat": peer.seat, "name": name, "text": args["text"]})
-            for other in self._table_peers(table):
-                self._send(other.rid, chat)
-            return
-        if table.phase != "lobby":
-            raise LobbyError("started", "the game has already started")
-        if op == "sit":
-            peer.seat = lob.sit(vk, args["name"], args.get("seat"))
-            peer.role = "player"
-            self._tell_seat(peer)
-        elif op == "leave":
-            lob.leave(vk)
-            peer.seat, peer.role = None, "spectator"
-            self._tell_seat(peer)
-        elif op == "ready":
-            lob.ready(vk, args.get("ready", True))
-        elif op == "add_bot":
-            seat, token = lob.add_bot(vk, args.get("level") or "random", args.get("seat"))
-            self.spawn_bot(table, token, lob.seats[seat].bot or "random")  # type: ignore[union-attr]
-        elif op == "remove_bot":
-            removed = lob.remove_bot(vk, args["seat"])
-            for p in [p for p in self._table_peers(table) if p.vk == removed.vk]:
-                p.seat, p.role = None, "spectator"
-                self._tell_seat(p)
-            for token, (_task, bot) in list(self.bots.items()):
-                if getattr(bot, "keys", None) is not None and bot.keys.vk == removed.vk:
-                    self._stop_bot(token)
-        elif op == "options":
-            lob.set_options(vk, args["options"])
-        elif op == "clocks":
-            lob.set_clocks(vk, args["clocks"])
-        elif op == "start":
-            self._try_start(table, vk)
-            return
-        if table.autostart:
-            self._try_start(table, None)
-
-    def _tell_seat(self, peer: Peer) -> None:
-        self.send(peer.rid, {"t": "seat", "seat": peer.seat, "role": peer.role})
-
-    def _try_start(self, table: Table, vk: bytes | None) -> None:
-        if vk is None:  # autostart: True, or the number of players to wait for
-            wanted = table.autostart
-            if type(wanted) is int and len(table.lobby.taken()) != wanted:
-                return
-            try:
-                table.lobby.check_start(None)
-            except LobbyError:
-                return
-        else:
-            table.lobby.check_start(vk)
-        seats = table.lobby.taken()
-        event = table.start(self.clock.now())
-        for peer in self._table_peers(table):  # seats are renumbered 0..n-1 in seat order
-            if peer.seat is not None:
-                peer.seat = seats.index(peer.seat) if peer.seat in seats else None
-                self._tell_seat(peer)
-        self.broadcast_lobby(table)
-        self.publish(table, event)
-
-    # ------------------------------------------------------------------ presence, bots, clocks
-
-    def spawn_bot(self, table: Table, token: bytes, level: str) -> None:
-        """Start an in-process bot client that claims a seat (or a stand-in role) with `token`."""
-        from .botclient import BotClient
-
-        factory = self.bot_factory or BotClient
-        bot = factory(self.target(table.id), level=level, keys=Keys.generate(), token=token,
-                      pace_scale=self.bot_pace, ctx=self.ctx)
-        task = asyncio.get_running_loop().create_task(bot.run())
-        self.bots[token] = (task, bot)
-
-    def _stop_bot(self, token: bytes) -> None:
-        entry = self.bots.pop(token, None)
-        if entry is not None:
-            entry[0].cancel()
-
-    def _player_returns(self, table: Table, seat: int) -> None:
-        sess = table.session
-        if sess is None or sess.delegates[seat] is None:
-            return
-        for token, (_task, bot) in list(self.bots.items()):
-            if bot.keys.vk == sess.delegates[seat]:
-                self._stop_bot(token)
-        for p in [p for p in self._table_peers(table) if p.role == "standin" and p.seat == seat]:
-            p.seat, p.role = None, "spectator"
-            self._tell_seat(p)
-        self.publish(table, sess.set_delegate(seat, None, self.clock.now()))
-
-    def _drop_peer(self, rid: bytes, why: str) -> None:
-        peer = self.peers.pop(rid, None)
-        if peer is None:
-            return
-        log.info("peer gone table=%s seat=%s why=%s", peer.table.id, peer.seat, why)
-        if peer.seat is not None and peer.role != "spectator":
-            if not any(p.seat == peer.seat and p.table is peer.table and p.role == peer.role
-                       for p in self.peers.values()):
-                self.absent[(peer.table.id, peer.seat)] = self.clock.now()
-        self.broadcast_lobby(peer.table)
-        self.wake.set()
-
-    async def _tick_loop(self) -> None:
-        while True:
-            await asyncio.sleep(TICK_EVERY)
-            now = time.monotonic()
-            for rid, peer in list(self.peers.items()):
-                if now - peer.last_seen > PEER_TIMEOUT:
-                    self._drop_peer(rid, "silent")
-                elif rid in self.peers:
-                    self.send(rid, self._tick(peer))
-
-    async def _timer_loop(self) -> None:
-        while not self.closing:
-            self.wake.clear()
-            now = self.clock.now()
-            deadlines = []
-            for table in list(self.tables.values()):
-                sess = table.session
-                if sess is None or sess.state.is_over():
-                    continue
-                for event in sess.apply_defaults(now):
-                    self.publish(table, event)
-                deadline = sess.next_deadline()
-                if deadline is not None:
-                    deadlines.append(deadline)
-                deadlines.extend(self._check_absent(table, now))
-            wait = min(deadlines) - now if deadlines else 3600.0
-            await self.clock.sleep(max(wait, 0.0) if wait > 0 else 0.0, self.wake)
-            if wait <= 0:
-                await asyncio.sleep(0)
-
-    def _check_absent(self, table: Table, now: float) -> list[float]:
-        """Start stand-in bots for seats whose grace period ran out; return pending deadlines."""
-        sess = table.session
-        assert sess is not None
-        pending = []
-        for seat in range(sess.n):
-            since = self.absent.get((table.id, seat))
-            if since is None or sess.delegates[seat] is not None or seat in table.delegate_tokens.values():
-                continue
-            grace = 0.0 if sess.players[seat].bot else sess.clocks.grace
-            if now - since >= grace:
-                token = secrets.token_bytes(16)
-                table.delegate_tokens[token] = seat
-                level = sess.players[seat].bot or sess.clocks.bot_level
-                log.info("stand-in bot table=%s seat=%d level=%s", table.id, seat, level)
-                self.spawn_bot(table, token, level)
-            else:
-                pending.append(since + grace)
-        return pending

@@ -46,6 +46,7 @@ class HostSettings:
     beacon: bool = True
     beacon_targets: list[tuple[str, int]] | None = None
     exit_when_over: bool = False
+    admin: bytes | None = None           # Ed25519 key of the hosting player's own client (else: first to sit)
     fsync: bool = True
 
 
@@ -65,7 +66,8 @@ async def serve(settings: HostSettings, *, ready: Callable[[Host, Table], None] 
         table = Table.resume(settings.resume, keys, host.clock.now(), fsync=settings.fsync)
         host.add_table(table)
     else:
-        lobby = Lobby(RuleOptions.from_dict(settings.options), ClockSettings.from_dict(settings.clocks))
+        lobby = Lobby(RuleOptions.from_dict(settings.options), ClockSettings.from_dict(settings.clocks),
+                      admin=settings.admin)
         table = host.open_table(settings.name, journal_dir=journal_dir, lobby=lobby,
                                 autostart=settings.players if settings.players is not None else False,
                                 fsync=settings.fsync)

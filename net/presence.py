@@ -1,0 +1,116 @@
+"""Who is at the table: liveness, dropped players, grace periods, stand-in bots, clocks.
+
+A mixin of `net.host.Host`.  The tick loop (real time) drops silent peers and keeps the
+others informed; the timer loop (the host's injectable clock) plays default actions when
+a decision limit runs out and starts a stand-in bot when a seat's grace period ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from typing import TYPE_CHECKING
+
+from .identity import Keys
+
+if TYPE_CHECKING:
+    from .table import Table
+
+log = logging.getLogger("net.host")
+PEER_TIMEOUT = 6.0        # seconds of silence before a peer counts as gone
+TICK_EVERY = 1.0
+
+
+class Presence:
+    """Presence, stand-ins and timers of the host's tables."""
+
+    def spawn_bot(self, table: Table, token: bytes, level: str) -> None:
+        """Start an in-process bot client that claims a seat (or a stand-in role) with `token`."""
+        from .botclient import BotClient
+
+        factory = self.bot_factory or BotClient
+        bot = factory(self.target(table.id), level=level, keys=Keys.generate(), token=token,
+                      pace_scale=self.bot_pace, ctx=self.ctx)
+        task = asyncio.get_running_loop().create_task(bot.run())
+        self.bots[token] = (task, bot)
+
+    def _stop_bot(self, token: bytes) -> None:
+        entry = self.bots.pop(token, None)
+        if entry is not None:
+            entry[0].cancel()
+
+    def _player_returns(self, table: Table, seat: int) -> None:
+        sess = table.session
+        if sess is None or sess.delegates[seat] is None:
+            return
+        for token, (_task, bot) in list(self.bots.items()):
+            if bot.keys.vk == sess.delegates[seat]:
+                self._stop_bot(token)
+        for p in [p for p in self._table_peers(table) if p.role == "standin" and p.seat == seat]:
+            p.seat, p.role = None, "spectator"
+            self._tell_seat(p)
+        self.publish(table, sess.set_delegate(seat, None, self.clock.now()))
+
+    def _drop_peer(self, rid: bytes, why: str) -> None:
+        peer = self.peers.pop(rid, None)
+        if peer is None:
+            return
+        log.info("peer gone table=%s seat=%s why=%s", peer.table.id, peer.seat, why)
+        if peer.seat is not None and peer.role != "spectator":
+            if not any(p.seat == peer.seat and p.table is peer.table and p.role == peer.role
+                       for p in self.peers.values()):
+                self.absent[(peer.table.id, peer.seat)] = self.clock.now()
+        self.broadcast_lobby(peer.table)
+        self.wake.set()
+
+    async def _tick_loop(self) -> None:
+        while True:
+            await asyncio.sleep(TICK_EVERY)
+            now = time.monotonic()
+            for rid, peer in list(self.peers.items()):
+                if now - peer.last_seen > PEER_TIMEOUT:
+                    self._drop_peer(rid, "silent")
+                elif rid in self.peers:
+                    self.send(rid, self._tick(peer))
+
+    async def _timer_loop(self) -> None:
+        while not self.closing:
+            self.wake.clear()
+            now = self.clock.now()
+            deadlines = []
+            for table in list(self.tables.values()):
+                sess = table.session
+                if sess is None or sess.state.is_over():
+                    continue
+                for event in sess.apply_defaults(now):
+                    self.publish(table, event)
+                deadline = sess.next_deadline()
+                if deadline is not None:
+                    deadlines.append(deadline)
+                deadlines.extend(self._check_absent(table, now))
+            wait = min(deadlines) - now if deadlines else 3600.0
+            await self.clock.sleep(max(wait, 0.0) if wait > 0 else 0.0, self.wake)
+            if wait <= 0:
+                await asyncio.sleep(0)
+
+    def _check_absent(self, table: Table, now: float) -> list[float]:
+        """Start stand-in bots for seats whose grace period ran out; return pending deadlines."""
+        sess = table.session
+        assert sess is not None
+        pending = []
+        for seat in range(sess.n):
+            since = self.absent.get((table.id, seat))
+            if since is None or sess.delegates[seat] is not None or seat in table.delegate_tokens.values():
+                continue
+            grace = 0.0 if sess.players[seat].bot else sess.clocks.grace
+            if now - since >= grace:
+                token = secrets.token_bytes(16)
+                table.delegate_tokens[token] = seat
+                level = sess.players[seat].bot or sess.clocks.bot_level
+                log.info("stand-in bot table=%s seat=%d level=%s", table.id, seat, level)
+                self.spawn_bot(table, token, level)
+            else:
+                pending.append(since + grace)
+        return pending
