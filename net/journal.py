@@ -46,12 +46,14 @@ class Journal:
 
     def sync(self) -> None:
         """Put everything written so far on disk (fsync both files; run in a worker thread)."""
-        if self.fsync:
-            for f in (self._moves, self._events):
-                try:
-                    os.fsync(f.fileno())
-                except (OSError, ValueError):
-                    pass
+        for part in self.sync_parts():
+            part()
+
+    def sync_parts(self) -> list[Any]:
+        """One fsync call per file, for worker threads to run side by side."""
+        if not self.fsync:
+            return []
+        return [lambda f=f: _fsync(f) for f in (self._moves, self._events)]
 
     def write_header(self, record: GameRecord) -> None:
         self._moves.write(header_line(record).encode("utf-8"))
@@ -73,9 +75,19 @@ class Journal:
     def close(self) -> None:
         for f in (self._moves, self._events):
             try:
+                f.flush()
+                if self.fsync:
+                    os.fsync(f.fileno())
                 f.close()
             except OSError:
                 pass
+
+
+def _fsync(f: Any) -> None:
+    try:
+        os.fsync(f.fileno())
+    except (OSError, ValueError):
+        pass  # closed meanwhile (the game ended): its data was synced on close
 
 
 def read_journal(path: str) -> GameRecord:
