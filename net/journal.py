@@ -74,6 +74,8 @@ class Journal:
 
     def close(self) -> None:
         for f in (self._moves, self._events):
+            if f.closed:
+                continue
             try:
                 f.flush()
                 if self.fsync:
