@@ -17,6 +17,7 @@ import random
 import re
 import signal
 import subprocess
+import time
 
 import pytest
 
@@ -185,5 +186,38 @@ def test_host_killed_and_resumed_from_its_journal(tmp_path, seed):
         record_path = journal_path[:-len(".jsonl")] + ".json"
         assert os.path.exists(record_path)
         check_replay(record_path)
+    finally:
+        procs.close()
+
+
+@pytest.mark.timeout(120)
+def test_host_seated_bots_are_replaced_by_standins_after_a_resume(tmp_path):
+    procs = Procs(tmp_path)
+    try:
+        host = procs.host(tmp_path, "--port", "0", "--players", "3", "--bots", "3", "--bot-pace", "0.05",
+                          "--clocks", json.dumps(FAST), "--exit-when-over")
+        join = procs.wait_output("host", r"join string: (\S+)", 30).group(1)
+        port = re.search(r":(\d+)/", join).group(1)
+        games = tmp_path / "games"
+        deadline = 60
+
+        def moves_in_journal() -> int:
+            files = list(games.glob("*.jsonl"))
+            return sum(1 for line in files[0].read_text().splitlines() if line.startswith('{"m"')) if files else 0
+
+
+        start = time.monotonic()
+        while moves_in_journal() < 20 and time.monotonic() - start < deadline:
+            time.sleep(0.05)
+        assert moves_in_journal() >= 20 and host.poll() is None
+        host.send_signal(signal.SIGKILL)
+        host.wait(timeout=10)
+        journal = str(next(games.glob("*.jsonl")))
+        resumed = procs.host(tmp_path, "--port", port, "--resume", journal, "--bot-pace", "0",
+                             "--exit-when-over", name="host-resumed")
+        assert resumed.wait(timeout=90) == 0, procs.errors("host-resumed")
+        record = procs.wait_output("host-resumed", r"record: +(\S+)", 5).group(1)
+        final_money_of(record)
+        check_replay(record)
     finally:
         procs.close()
