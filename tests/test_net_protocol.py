@@ -126,3 +126,31 @@ def test_chain_accepts_the_host_history_and_catches_tampering():
         fresh.accept(seq, pub, hashes, h, Keys.generate().sign(HOSTEV_TAG, h))
     with pytest.raises(chain.ChainError):  # a gap
         fresh.accept(2, *events[1][1:2], events[1][3], events[1][4], events[1][5])
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_values = st.recursive(st.none() | st.booleans() | st.integers(-(1 << 63), (1 << 64) - 1) | st.binary(max_size=40) | st.text(max_size=40),
+                       lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner,
+                                                                                   max_size=5), max_leaves=20)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300))
+def test_random_bytes_only_ever_raise_protocol_errors(data):
+    try:
+        decode_client_frame(data)
+    except ProtocolError:
+        pass
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["hello", "act", "lobby", "ping", "tables", "bye", "x"]),
+       st.dictionaries(st.sampled_from(["v", "vk", "sig", "b", "s", "id", "op", "args", "seq", "table",
+                                        "last_seq", "spectate", "token", "zz"]), _values, max_size=6))
+def test_random_maps_only_ever_raise_protocol_errors(kind, fields):
+    try:
+        msg = decode_client_frame(pack({"t": kind, **fields}))
+    except ProtocolError:
+        return
+    assert msg["t"] == kind  # what passes has exactly the schema's fields and types
