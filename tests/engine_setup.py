@@ -31,11 +31,11 @@ def table(
     """A game at its first card, with the given hands, money and counts this round."""
     state = GameState(players, options, seed=1, first_auctioneer=auctioneer, track_events=True)
     if hands is not None:
-        for seat, wanted in hands.items():
+        for seat in hands:  # every hand being set gives its cards back first
             state.stock.extend(state.hands[seat])
             state.hands[seat] = []
-            new_hand = [take(state, artist, kind) for artist, kind in wanted]
-            state.hands[seat] = new_hand
+        for seat, wanted in hands.items():
+            state.hands[seat] = [take(state, artist, kind, keep=hands) for artist, kind in wanted]
     if money is not None:
         state.money[:] = list(money)
     if counts is not None:
@@ -45,9 +45,21 @@ def table(
     return state
 
 
-def take(state: GameState, artist: Artist, kind: AuctionType) -> Card:
-    """Remove a card of that artist and type from the stock or a hand (stock first)."""
-    for pile in [state.stock] + state.hands:
+_FILLERS = (
+    ((K, O), (K, S)), ((K, O), (K, F)), ((K, O), (KG, O)), ((K, O), (KG, S)), ((KG, F), (KG, O)),
+)
+
+
+def filler(seat: int) -> list[tuple[Artist, AuctionType]]:
+    """Two spare cards for `seat`, different for each seat, so nobody runs out by accident."""
+    return list(_FILLERS[seat])
+
+
+def take(state: GameState, artist: Artist, kind: AuctionType, keep: Iterable[int] = ()) -> Card:
+    """Remove a card of that artist and type from the stock or a hand (stock first),
+    never from the hands of the seats in `keep` (hands a scenario has set)."""
+    kept = set(keep)
+    for pile in [state.stock] + [h for s, h in enumerate(state.hands) if s not in kept]:
         for card in pile:
             if card.artist == artist and card.kind == kind:
                 pile.remove(card)

@@ -9,9 +9,8 @@ from modernart.game import GameState
 from modernart.moves import Action, Move
 from modernart.phase import Phase
 
-from .engine_setup import CP, D, F, K, KG, LM, O, ONCE, S, Y, A, B, C, D_, card_in_hand, fingerprint, play, table
+from .engine_setup import filler, CP, D, F, K, KG, LM, O, ONCE, S, Y, A, B, C, D_, card_in_hand, fingerprint, play, table
 
-FILLER = [(K, O), (K, S)]
 
 
 def _expect(state: GameState, move, error: type[errors.IllegalMove]) -> None:
@@ -25,13 +24,13 @@ def _expect(state: GameState, move, error: type[errors.IllegalMove]) -> None:
 
 
 def _open():
-    state = table(hands={A: [(Y, O)] + FILLER})
+    state = table(hands={A: [(Y, O)] + filler(A)})
     play(state, A, Y, O)
     return state
 
 
 def test_card_play_errors():
-    state = table(hands={A: [(Y, O)] + FILLER, B: [(CP, O)] + FILLER})
+    state = table(hands={A: [(Y, O)] + filler(A), B: [(CP, O)] + filler(B)})
     _expect(state, Move.play(B, card_in_hand(state, B, CP, O)), errors.NotYourTurn)
     _expect(state, Move.play(A, card_in_hand(state, B, CP, O)), errors.CardNotInHand)
     _expect(state, Move.of(A, Action.PLAY, 70), errors.MalformedMove)
@@ -50,7 +49,7 @@ def test_card_play_errors():
 
 
 def test_double_offer_errors():
-    state = table(hands={A: [(LM, D), (LM, D), (Y, O)] + FILLER, B: [(LM, O)] + FILLER})
+    state = table(hands={A: [(LM, D), (LM, D), (Y, O)] + filler(A), B: [(LM, O)] + filler(B)})
     play(state, A, LM, D)
     _expect(state, Move.add_second(A, card_in_hand(state, A, Y, O)), errors.SecondCardMismatch)
     _expect(state, Move.add_second(A, card_in_hand(state, A, LM, D)), errors.SecondCardMismatch)
@@ -77,7 +76,7 @@ def test_open_auction_errors():
 
 
 def test_once_around_errors():
-    state = table(hands={A: [(CP, ONCE)] + FILLER})
+    state = table(hands={A: [(CP, ONCE)] + filler(A)})
     play(state, A, CP, ONCE)
     _expect(state, Move.bid(C, 5), errors.NotYourTurn)
     _expect(state, Move.pass_(A), errors.NotYourTurn)
@@ -87,7 +86,7 @@ def test_once_around_errors():
 
 
 def test_sealed_errors():
-    state = table(hands={A: [(KG, S)] + FILLER}, money=[100, 100, 0, 100])
+    state = table(hands={A: [(KG, S)] + filler(A)}, money=[100, 100, 0, 100])
     play(state, A, KG, S)
     _expect(state, Move.sealed_bid(B, -1), errors.BidTooLow)
     _expect(state, Move.sealed_bid(C, 1), errors.BidOverMoney)
@@ -98,7 +97,7 @@ def test_sealed_errors():
 
 
 def test_fixed_price_errors():
-    state = table(hands={A: [(Y, F)] + FILLER}, money=[40, 100, 100, 10])
+    state = table(hands={A: [(Y, F)] + filler(A)}, money=[40, 100, 100, 10])
     play(state, A, Y, F)
     _expect(state, Move.set_price(B, 5), errors.NotYourTurn)
     _expect(state, Move.set_price(A, 0), errors.PriceOutOfRange)
@@ -123,7 +122,7 @@ def test_game_over_refuses_every_move():
 
 
 def test_fixed_price_of_zero_only_with_no_money():
-    state = table(hands={A: [(Y, F)] + FILLER}, money=[0, 100, 100, 100])
+    state = table(hands={A: [(Y, F)] + filler(A)}, money=[0, 100, 100, 100])
     play(state, A, Y, F)
     assert state.amount_range(A)[1:] == (0, 0)
     state.apply(Move.set_price(A, 0))

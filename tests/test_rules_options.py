@@ -16,9 +16,8 @@ from modernart.game import GameState
 from modernart.moves import Move
 from modernart.rules import OptionError, RuleOptions
 
-from .engine_setup import K, KG, O, ONCE, S, Y, A, B, C, D_, play, table
+from .engine_setup import filler, K, KG, O, ONCE, S, Y, A, B, C, D_, play, table
 
-FILLER = [(K, O), (K, S)]
 
 
 def test_consensus_table_totals_and_agreed_cells():
@@ -98,7 +97,7 @@ def test_same_seed_same_deal():
 
 
 def test_open_pass_is_final():
-    state = table(hands={A: [(Y, O)] + FILLER}, options=RuleOptions(open_pass_is_final=True))
+    state = table(hands={A: [(Y, O)] + filler(A)}, options=RuleOptions(open_pass_is_final=True))
     play(state, A, Y, O)
     state.apply(Move.pass_(C))
     state.apply(Move.bid(B, 5))
@@ -111,7 +110,7 @@ def test_open_pass_is_final():
 
 
 def test_passes_are_not_binding_by_default():
-    state = table(hands={A: [(Y, O)] + FILLER})
+    state = table(hands={A: [(Y, O)] + filler(A)})
     play(state, A, Y, O)
     state.apply(Move.pass_(C))
     state.apply(Move.bid(B, 5))
@@ -121,7 +120,7 @@ def test_passes_are_not_binding_by_default():
 
 @pytest.mark.parametrize("fine, money_b, expected_b", [(0, 100, 100), (10, 100, 90), (10, 4, 0)])
 def test_sealed_forfeit_counts_as_zero_and_fines_the_offender(fine, money_b, expected_b):
-    state = table(hands={A: [(KG, S)] + FILLER}, money=[100, money_b, 100, 100],
+    state = table(hands={A: [(KG, S)] + filler(A)}, money=[100, money_b, 100, 100],
                   options=RuleOptions(sealed_offender_fine=fine))
     play(state, A, KG, S)
     state.apply(Move.sealed_bid(A, 3))
@@ -140,7 +139,7 @@ def test_start_money_option():
 
 
 def test_double_split_default_pays_the_new_auctioneer_in_full():
-    state = table(hands={A: [(KG, AuctionType.DOUBLE)] + FILLER, B: [(KG, ONCE)] + FILLER})
+    state = table(hands={A: [(KG, AuctionType.DOUBLE)] + filler(A), B: [(KG, ONCE)] + filler(B)})
     play(state, A, KG, AuctionType.DOUBLE)
     state.apply(Move.decline_second(A))
     state.apply(Move.add_second(B, next(c for c in state.hands[B] if c.artist == KG)))

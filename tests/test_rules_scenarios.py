@@ -14,10 +14,10 @@ from modernart.rules import RuleOptions
 from modernart.scoring import rank_artists, score_round
 
 from .engine_setup import (
+    filler,
     CP, D, F, KG, LM, O, ONCE, S, Y, A, B, C, D_, K, add, apply_all, play, table, take,
 )
 
-FILLER = [(K, O), (K, S)]  # spare cards so that nobody runs out by accident
 
 
 # ---------------------------------------------------------------- T1, T2: scoring
@@ -61,8 +61,8 @@ def test_t2_fewer_than_three_artists_get_tiles():
 
 
 def _sealed(bids: list[int], auctioneer: int) -> GameState:
-    hands = {s: FILLER[:] for s in range(4)}
-    hands[auctioneer] = [(KG, S)] + FILLER
+    hands = {s: filler(s) for s in range(4)}
+    hands[auctioneer] = [(KG, S)] + filler(auctioneer)
     state = table(hands=hands, auctioneer=auctioneer)
     play(state, auctioneer, KG, S)
     assert state.phase == Phase.SEALED
@@ -90,7 +90,7 @@ def test_t3c_clockwise_order_wraps_round():
 def test_t3d_all_zero_gives_the_painting_free_and_over_money_is_rejected():
     state = _sealed([0, 0, 0, 0], auctioneer=A)
     assert state.sales[-1].buyer == A and state.sales[-1].price == 0 and state.money == [100] * 4
-    state = table(hands={A: [(KG, S)] + FILLER}, money=[100, 30, 100, 100])
+    state = table(hands={A: [(KG, S)] + filler(A)}, money=[100, 30, 100, 100])
     play(state, A, KG, S)
     with pytest.raises(BidOverMoney):
         state.apply(Move.sealed_bid(B, 31))
@@ -100,7 +100,7 @@ def test_t3d_all_zero_gives_the_painting_free_and_over_money_is_rejected():
 
 
 def _fixed(price: int) -> GameState:
-    state = table(hands={A: [(Y, F)] + FILLER}, money=[40, 100, 100, 25])
+    state = table(hands={A: [(Y, F)] + filler(A)}, money=[40, 100, 100, 25])
     play(state, A, Y, F)
     with pytest.raises(PriceOutOfRange):
         state.apply(Move.set_price(A, 45))
@@ -132,7 +132,7 @@ def test_t4_variant_first_acceptor_buys_and_later_players_are_not_asked():
 
 
 def _double_taken_over_by_c(options: RuleOptions | None = None) -> GameState:
-    state = table(hands={A: [(KG, D)] + FILLER, B: FILLER[:], C: [(KG, ONCE)] + FILLER, D_: FILLER[:]},
+    state = table(hands={A: [(KG, D)] + filler(A), B: filler(B), C: [(KG, ONCE)] + filler(C), D_: filler(D_)},
                   options=options)
     play(state, A, KG, D)
     assert state.phase == Phase.DOUBLE_OFFER and state.turn == A
@@ -152,7 +152,7 @@ def test_t5_double_taken_over_pays_the_new_auctioneer_and_skips_turns():
 
 
 def test_t5_variant_new_auctioneer_right_of_original_gives_the_original_the_next_turn():
-    state = table(hands={A: [(KG, D)] + FILLER, B: FILLER[:], C: FILLER[:], D_: [(KG, ONCE)] + FILLER})
+    state = table(hands={A: [(KG, D)] + filler(A), B: filler(B), C: filler(C), D_: [(KG, ONCE)] + filler(D_)})
     play(state, A, KG, D)
     apply_all(state, [Move.decline_second(A), Move.decline_second(B), Move.decline_second(C)])
     add(state, D_, KG, ONCE)
@@ -177,7 +177,7 @@ def test_t6_double_split_with_an_odd_price(buyer_moves, money):
 
 def test_t6_nobody_adds_so_the_double_is_free_in_both_rule_sets():
     for options in (RuleOptions(), RuleOptions(double_split=True)):
-        state = table(hands={s: FILLER[:] for s in range(4)} | {A: [(KG, D)] + FILLER}, options=options)
+        state = table(hands={s: filler(s) for s in range(4)} | {A: [(KG, D)] + filler(A)}, options=options)
         play(state, A, KG, D)
         apply_all(state, [Move.decline_second(s) for s in (A, B, C, D_)])
         assert state.sales[-1].buyer == A and state.sales[-1].price == 0 and state.money == [100] * 4
@@ -194,7 +194,7 @@ def _ended(state: GameState) -> RoundEnded:
 
 
 def test_t7a_double_plus_own_second_card_ends_the_round():
-    state = table(hands={A: [(LM, D), (LM, O)] + FILLER}, counts={LM: 3})
+    state = table(hands={A: [(LM, D), (LM, O)] + filler(A)}, counts={LM: 3})
     play(state, A, LM, D)
     add(state, A, LM, O)
     result = _ended(state).result
@@ -203,7 +203,7 @@ def test_t7a_double_plus_own_second_card_ends_the_round():
 
 
 def test_t7b_second_card_from_another_player_ends_the_round():
-    state = table(hands={A: [(LM, D)] + FILLER, C: [(LM, S)] + FILLER}, counts={LM: 3})
+    state = table(hands={A: [(LM, D)] + filler(A), C: [(LM, S)] + filler(C)}, counts={LM: 3})
     play(state, A, LM, D)
     apply_all(state, [Move.decline_second(A), Move.decline_second(B)])
     add(state, C, LM, S)
@@ -211,13 +211,13 @@ def test_t7b_second_card_from_another_player_ends_the_round():
 
 
 def test_t7c_double_as_fifth_card_ends_the_round_without_an_offer():
-    state = table(hands={A: [(LM, D), (LM, O)] + FILLER}, counts={LM: 4})
+    state = table(hands={A: [(LM, D), (LM, O)] + filler(A)}, counts={LM: 4})
     play(state, A, LM, D)
     assert _ended(state).result.ending_cards[0].kind == D and state.auctioneer == B
 
 
 def test_t7d_double_declined_by_all_is_kept_free_and_the_round_goes_on():
-    state = table(hands={s: FILLER[:] for s in range(4)} | {A: [(LM, D)] + FILLER}, counts={LM: 3})
+    state = table(hands={s: filler(s) for s in range(4)} | {A: [(LM, D)] + filler(A)}, counts={LM: 3})
     play(state, A, LM, D)
     apply_all(state, [Move.decline_second(s) for s in (A, B, C, D_)])
     assert state.counts[LM] == 4 and state.round == 0 and state.auctioneer == B
@@ -228,7 +228,7 @@ def test_t7d_double_declined_by_all_is_kept_free_and_the_round_goes_on():
 
 
 def _once_around(money=(100, 100, 100, 100)) -> GameState:
-    state = table(hands={A: [(CP, ONCE)] + FILLER}, money=list(money))
+    state = table(hands={A: [(CP, ONCE)] + filler(A)}, money=list(money))
     play(state, A, CP, ONCE)
     return state
 
@@ -259,7 +259,7 @@ def test_t8_once_around_validation():
 
 
 def _open() -> GameState:
-    state = table(hands={A: [(Y, O)] + FILLER})
+    state = table(hands={A: [(Y, O)] + filler(A)})
     play(state, A, Y, O)
     return state
 
@@ -322,13 +322,13 @@ def test_t11_deals_and_stock(players, stock):
 
 
 def test_t11_a_player_who_emptied_the_hand_gets_exactly_the_new_cards():
-    state = table(hands={A: [(K, O)], B: FILLER[:], C: FILLER[:], D_: FILLER[:]}, counts={K: 4})
+    state = table(hands={A: [(K, O)], B: filler(B), C: filler(C), D_: filler(D_)}, counts={K: 4})
     play(state, A, K, O)  # fifth Krypto: A's hand is empty when round 2 is dealt
     assert state.round == 1 and state.hands[A] == list(state.deal_log[1][A])
 
 
 def test_t12_empty_handed_player_is_skipped_but_still_bids():
-    state = table(3, hands={A: [(Y, ONCE)] + FILLER, B: [], C: [(CP, O)] + FILLER})
+    state = table(3, hands={A: [(Y, ONCE)] + filler(A), B: [], C: [(CP, O)] + filler(C)})
     play(state, A, Y, ONCE)
     apply_all(state, [Move.pass_(B), Move.pass_(C), Move.pass_(A)])
     assert state.auctioneer == C  # B is skipped
