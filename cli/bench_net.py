@@ -155,6 +155,53 @@ async def _latency(moves: int) -> dict[str, Any]:
         host.wait()
 
 
+async def _player_main(join: str, out_path: str) -> None:
+    """One bot player that records when it applied each event and when it sent its moves."""
+    from net.botclient import BotClient
+    from net.identity import Keys
+
+    bot = BotClient(join, keys=Keys.generate(), pace_scale=0, name=f"p{os.getpid()}")
+    applied: dict[int, float] = {}
+    sent: dict[int, float] = {}
+    bot.client.on_update = lambda u: applied.__setitem__(u.data.seq, time.perf_counter()) \
+        if u.kind == "event" else None
+    send = bot.client.send_move
+
+    async def timed(move):
+        t0 = time.perf_counter()  # CLOCK_MONOTONIC: comparable across processes on Linux
+        reply = await send(move)
+        if reply.ok and reply.seq:
+            sent[reply.seq] = t0
+        return reply
+    bot.client.send_move = timed  # type: ignore[method-assign]
+    await bot.run(60)
+    with open(out_path, "w") as f:
+        json.dump({"applied": applied, "sent": sent}, f)
+
+
+def _latency_processes() -> dict[str, Any]:
+    """5 bot players in 5 processes; action -> the last of the 5 holding the event."""
+    tmp = tempfile.mkdtemp(prefix="ma-bench-")
+    host, joins = _start_host(tmp, 1)
+    try:
+        outs = [os.path.join(tmp, f"player{i}.json") for i in range(5)]
+        procs = [subprocess.Popen([PY, "-m", "cli.bench_net", "player", joins[0], out], cwd=ROOT, env=_env())
+                 for out in outs]
+        for p in procs:
+            p.wait(timeout=300)
+        data = [json.load(open(out)) for out in outs]
+        sent = {int(k): v for d in data for k, v in d["sent"].items()}
+        lat = []
+        for seq, t0 in sent.items():
+            times = [d["applied"].get(str(seq)) for d in data]
+            if all(t is not None for t in times):
+                lat.append(max(times) - t0)  # type: ignore[type-var]
+        return {"samples": len(lat), "p50_ms": _pct(lat, 50) * 1e3, "p99_ms": _pct(lat, 99) * 1e3}
+    finally:
+        host.terminate()
+        host.wait()
+
+
 # ---------------------------------------------------------------------- many tables
 
 async def _bots_main(joins: list[str]) -> None:
@@ -267,9 +314,11 @@ def run(args: argparse.Namespace) -> int:
     moves = max(50, int(args.seconds * 100))
     bare = asyncio.run(_bare_rtt(1000))
     lat = asyncio.run(_latency(moves))
+    spread = _latency_processes()
     many = _tables(tables, 2)
     figures = {"machine": machine(), "bare_rtt_p50_ms": _pct(bare, 50) * 1e3,
-               "bare_rtt_p99_ms": _pct(bare, 99) * 1e3, "latency": lat, "tables": many}
+               "bare_rtt_p99_ms": _pct(bare, 99) * 1e3, "latency": lat, "latency_5_processes": spread,
+               "tables": many}
     if args.json:
         print(json.dumps(figures, indent=1))
         return 0
@@ -280,6 +329,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"bare pyzmq round trip       p50 {figures['bare_rtt_p50_ms']:.3f} ms  p99 {figures['bare_rtt_p99_ms']:.3f} ms")
     print(f"action -> last of 5 clients p50 {lat['p50_ms']:.3f} ms  p99 {lat['p99_ms']:.3f} ms "
           f"({lat['samples']} moves; p50 = {lat['p50_ms'] / figures['bare_rtt_p50_ms']:.1f} x bare)")
+    print(f"  5 clients, 5 processes    p50 {spread['p50_ms']:.3f} ms  p99 {spread['p99_ms']:.3f} ms "
+          f"({spread['samples']} moves of a bot game; p50 = {spread['p50_ms'] / figures['bare_rtt_p50_ms']:.1f} x bare)")
     print(f"action -> ack at the sender p50 {lat['ack_p50_ms']:.3f} ms  p99 {lat['ack_p99_ms']:.3f} ms")
     print(f"bytes per move              host->clients {lat['host_to_clients_bytes_per_move']:.0f} "
           f"(per client {lat['per_client_bytes_per_move']:.0f}), client->host {lat['client_to_host_bytes_per_move']:.0f}")
@@ -300,6 +351,8 @@ def main(argv: list[str]) -> int:
         asyncio.run(_serve(a.tables, a.dir))
     elif argv[0] == "bots":
         asyncio.run(_bots_main(argv[1:]))
+    elif argv[0] == "player":
+        asyncio.run(_player_main(argv[1], argv[2]))
     return 0
 
 
