@@ -13,7 +13,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "Players join with `modernart join`.")
     p.add_argument("--name", default="Modern Art", help="table name shown to players")
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on (default all)")
-    p.add_argument("--port", type=int, default=47000, help="TCP port (default 47000; 0 = any free port)")
+    p.add_argument("--port", type=int, default=None,
+                   help="TCP port (default 47000, or the resumed game's port; 0 = any free port)")
     p.add_argument("--advertise", default=None, help="address to put in the join string")
     p.add_argument("--players", type=int, choices=(3, 4, 5), default=None,
                    help="quick start: start when this many are seated and ready")

@@ -85,6 +85,7 @@ class LobbyOps:
         else:
             table.lobby.check_start(vk)
         seats = table.lobby.taken()
+        table.extra_meta["port"] = self.port
         event = table.start(self.clock.now())
         for peer in self._table_peers(table):  # seats are renumbered 0..n-1 in seat order
             if peer.seat is not None:

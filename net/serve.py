@@ -32,7 +32,7 @@ DEFAULT_PORT = 47000
 class HostSettings:
     name: str = "Modern Art"
     bind: str = "0.0.0.0"
-    port: int = DEFAULT_PORT
+    port: int | None = None              # None: DEFAULT_PORT, or the port of the game being resumed
     advertise: str | None = None
     players: int | None = None           # quick start: start as soon as this many are seated and ready
     bots: int = 0                        # bots the host seats itself
@@ -58,8 +58,13 @@ def default_journal_dir(config_dir: str | None) -> str:
 async def serve(settings: HostSettings, *, ready: Callable[[Host, Table], None] | None = None,
                 out: Any = sys.stdout) -> int:
     keys = Keys.load_or_create(settings.config_dir, "host")
+    port = settings.port
+    if port is None and settings.resume:  # clients come back to the port they knew
+        from .journal import read_journal
+        port = read_journal(settings.resume).meta.get("port")
+    port = DEFAULT_PORT if port is None else port
     advertise = settings.advertise or (lan_address() if settings.bind in ("0.0.0.0", "*") else None)
-    host = Host(keys, bind=settings.bind, port=settings.port, advertise=advertise,
+    host = Host(keys, bind=settings.bind, port=port, advertise=advertise,
                 bot_pace=settings.bot_pace)
     journal_dir = settings.journal_dir or default_journal_dir(settings.config_dir)
     if settings.resume:

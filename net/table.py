@@ -43,6 +43,7 @@ class Table:
         self.journal_path: str | None = None
         self.record_path: str | None = None
         self.delegate_tokens: dict[bytes, int] = {}
+        self.extra_meta: dict[str, Any] = {}  # e.g. the host's port, so a resume can reuse it
         self.outbox: list[tuple[LoggedEvent, tuple[bytes, dict[str, Any]] | None]] = []
         self.durable_seq = 0            # events up to here are on disk and may be sent
         self.flusher: Any = None
@@ -121,7 +122,7 @@ class Table:
             journal = Journal(self.journal_path, sync=self.fsync)
             meta = {"game_id": game_id.hex(), "table": self.id, "table_name": self.name,
                     "keys": [p.vk.hex() for p in players], "bots": [p.bot for p in players],
-                    "clocks": lob.clocks.to_dict(), "host_vk": self.host.vk.hex()}
+                    "clocks": lob.clocks.to_dict(), "host_vk": self.host.vk.hex(), **self.extra_meta}
             journal.write_header(GameRecord.start(state, [p.name for p in players], meta))
         self.session = GameSession(game_id, players, state, lob.clocks, self.host, journal, now)
         log.info("game started table=%s game=%s players=%d", self.id, game_id.hex()[:12], len(players))
