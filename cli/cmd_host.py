@@ -1,16 +1,32 @@
-"""`modernart host`: open a table on this machine (headless for now) or resume one."""
+"""`modernart host`: open a table on this machine, and play at it.
+
+In a terminal, the host runs as a child process and this terminal becomes the hosting
+player's own client: an ordinary seat with its own key, through the protocol, so the
+host process holds no player's secrets.  `--headless` (or no terminal) runs only the
+host, printing the join string and code.  `--ssh PORT` also serves the client over SSH:
+friends type `ssh -p PORT NAME@HOST` and play with nothing installed.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import sys
+
+from .cmd_play import COLOR_CHOICES, default_name
+
+# flags of this command that belong to the host process (passed on to the child)
+_HOST_FLAGS_WITH_VALUE = ("--name", "--bind", "--port", "--advertise", "--players", "--bots", "--bot-level",
+                          "--bot-pace", "--resume", "--journal-dir", "--config-dir", "--options", "--clocks",
+                          "--beacon-target")
+_HOST_SWITCHES = ("--no-beacon", "--exit-when-over")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("host", help="host a table on the LAN",
-                       description="Open a table, announce it on the LAN and print its join string and code. "
-                                   "Players join with `modernart join`.")
+    p = sub.add_parser("host", help="host a table on the LAN and play at it",
+                       description="Open a table, announce it on the LAN, and play at it in this terminal. "
+                                   "Others join with `modernart join` (or over SSH with --ssh).")
     p.add_argument("--name", default="Modern Art", help="table name shown to players")
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on (default all)")
     p.add_argument("--port", type=int, default=None,
@@ -23,7 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--bot-pace", type=float, default=1.0, help="scale the bots' thinking pauses (0 = instant)")
     p.add_argument("--resume", metavar="FILE", default=None, help="resume the game of this journal after a crash")
     p.add_argument("--journal-dir", default=None, help="where journals and records are written")
-    p.add_argument("--config-dir", default=None, help="where the host key lives (default ~/.config/modernart)")
+    p.add_argument("--config-dir", default=None, help="where the keys live (default ~/.config/modernart)")
     p.add_argument("--options", default="{}", help='rule options as JSON, e.g. \'{"double_split": true}\'')
     p.add_argument("--clocks", default="{}",
                    help='clocks as JSON: open_countdown (10), decision (60), grace (30) seconds, 0 = off')
@@ -31,16 +47,74 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--beacon-target", action="append", metavar="ADDR[:PORT]",
                    help="send beacons here instead of every interface's broadcast address")
     p.add_argument("--exit-when-over", action="store_true", help="stop once the game is over and saved")
+    p.add_argument("--headless", action="store_true", help="run only the host (no client in this terminal)")
+    p.add_argument("--admin-key", default=None, metavar="HEX", help=argparse.SUPPRESS)  # the hosting client's key
+    p.add_argument("--player-name", default=None, help="your name at the table (default: your login name)")
+    p.add_argument("--ssh", type=int, default=None, metavar="PORT", help="also serve the client over SSH on PORT")
+    p.add_argument("--ssh-bind", default="", metavar="ADDR", help="address for the SSH server (default: all)")
+    p.add_argument("--ssh-host-key", default=None, metavar="FILE",
+                   help="SSH host key (default ~/.config/modernart/ssh_host_ed25519, made on first use)")
+    p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
+    p.add_argument("--color", choices=COLOR_CHOICES, default="auto", help="colours (see modernart play)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        options, clocks = json.loads(args.options), json.loads(args.clocks)
+    except json.JSONDecodeError as exc:
+        print(f"modernart host: --options/--clocks must be JSON: {exc}", file=sys.stderr)
+        return 2
+    if args.headless or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return asyncio.run(_serve(args, options, clocks))
+    from net.identity import Keys
+
+    from .tui.entry import host_and_play
+
+    me = Keys.load_or_create(args.config_dir, "player")
+    return host_and_play(_child_args(args, me.vk.hex()), name=args.player_name or default_name(),
+                         config_dir=args.config_dir, ascii=args.ascii, color=args.color,
+                         ssh_port=args.ssh, ssh_bind=args.ssh_bind, ssh_host_key=args.ssh_host_key)
+
+
+def _child_args(args: argparse.Namespace, admin_hex: str) -> list[str]:
+    """The command line of the host child: this command's host flags, headless."""
+    out: list[str] = ["--headless", "--admin-key", admin_hex]
+    for flag in _HOST_FLAGS_WITH_VALUE:
+        value = getattr(args, flag[2:].replace("-", "_"))
+        for item in value if isinstance(value, list) else [value]:
+            if item is not None:
+                out += [flag, str(item)]
+    out += [flag for flag in _HOST_SWITCHES if getattr(args, flag[2:].replace("-", "_"))]
+    return out
+
+
+async def _serve(args: argparse.Namespace, options: dict, clocks: dict) -> int:
     from net.serve import HostSettings, beacon_targets_from, serve
 
+    admin = bytes.fromhex(args.admin_key) if args.admin_key else None
     settings = HostSettings(
         name=args.name, bind=args.bind, port=args.port, advertise=args.advertise, players=args.players,
         bots=args.bots, bot_level=args.bot_level, bot_pace=args.bot_pace, resume=args.resume,
-        journal_dir=args.journal_dir, config_dir=args.config_dir, options=json.loads(args.options),
-        clocks=json.loads(args.clocks), beacon=not args.no_beacon,
-        beacon_targets=beacon_targets_from(args.beacon_target), exit_when_over=args.exit_when_over)
-    return asyncio.run(serve(settings))
+        journal_dir=args.journal_dir, config_dir=args.config_dir, options=options, clocks=clocks,
+        beacon=not args.no_beacon, beacon_targets=beacon_targets_from(args.beacon_target),
+        exit_when_over=args.exit_when_over, admin=admin)
+    if args.ssh is None:
+        return await serve(settings)
+    from .tui.entry import serve_ssh_guests
+
+    guests: list[asyncio.Task] = []
+
+    def start_ssh(host, table) -> None:  # runs once the table is open: SSH guests join it like anyone
+        target = host.target(table.id)
+        guests.append(asyncio.get_running_loop().create_task(serve_ssh_guests(
+            args.ssh, str(target), bind=args.ssh_bind, config_dir=args.config_dir,
+            host_key_path=args.ssh_host_key, table_code=target.code,
+            ready=lambda port: print(f"ssh:         ssh -p {port} NAME@THIS-HOST", flush=True))))
+
+    try:
+        return await serve(settings, ready=start_ssh)
+    finally:
+        for task in guests:
+            task.cancel()
+        await asyncio.gather(*guests, return_exceptions=True)

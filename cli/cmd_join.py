@@ -1,7 +1,9 @@
-"""`modernart join`: list the tables heard on the LAN, or check a join string.
+"""`modernart join`: find tables on the LAN and join one, in the full-screen client.
 
-The playing client itself is the terminal UI (cli/tui); this command lists tables
-(`--print`) and verifies that a join string or join code reaches a host.
+With no argument the join screen lists the tables heard by UDP beacon; a join code joins
+the table showing that code as soon as it is heard; a join string `ma://HOST:PORT/KEY`
+works where broadcast does not (SSH tunnels, VPNs, other subnets).  `--print` only lists
+what it hears; `--check` only connects and prints the table.
 """
 
 from __future__ import annotations
@@ -10,30 +12,49 @@ import argparse
 import asyncio
 import sys
 
+from .cmd_play import COLOR_CHOICES, default_name
+
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("join", help="find tables on the LAN or join one",
-                       description="List the tables heard on the LAN, or connect to one by join string.")
+    p = sub.add_parser("join", help="find tables on the LAN and join one",
+                       description="Join a table: the tables heard on the LAN, a join code, or a join string.")
     p.add_argument("join", nargs="?", default=None, help="join string ma://HOST:PORT/KEY, or a join code")
+    p.add_argument("--name", default=None, help="your name at the table (default: your login name)")
     p.add_argument("--print", dest="print_only", action="store_true", help="print the tables heard and exit")
-    p.add_argument("--listen", type=float, default=2.0, help="seconds to listen for beacons (default 2)")
+    p.add_argument("--check", action="store_true", help="connect, print the table's seats and exit")
+    p.add_argument("--listen", type=float, default=2.0, help="seconds to listen for beacons with --print")
     p.add_argument("--beacon-port", type=int, default=47999)
     p.add_argument("--config-dir", default=None, help="where your player key lives")
+    p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
+    p.add_argument("--color", choices=COLOR_CHOICES, default="auto", help="colours (see modernart play)")
+    p.add_argument("--no-color", dest="color", action="store_const", const="none", help="same as --color none")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    return asyncio.run(_run(args))
+    is_string = bool(args.join and args.join.startswith("ma://"))
+    if args.print_only or args.check:
+        return asyncio.run(_print(args, is_string))
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("modernart join: the client needs a terminal (use --print or --check to list tables)",
+              file=sys.stderr)
+        return 2
+    from .tui.entry import find_and_join, join_table
+
+    name = args.name or default_name()
+    if is_string:
+        return join_table(args.join, name=name, config_dir=args.config_dir, ascii=args.ascii, color=args.color)
+    return find_and_join(name=name, config_dir=args.config_dir, beacon_port=args.beacon_port,
+                         code=args.join, ascii=args.ascii, color=args.color)
 
 
-async def _run(args: argparse.Namespace) -> int:
+async def _print(args: argparse.Namespace, is_string: bool) -> int:
     from net.address import JoinStringError, parse_join_string
     from net.beacon import discover
     from net.client import Client, ConnectError
     from net.identity import normalise_code
 
-    target = None
-    if args.join and args.join.startswith("ma://"):
+    if is_string:
         try:
             target = parse_join_string(args.join)
         except JoinStringError as exc:
@@ -42,15 +63,12 @@ async def _run(args: argparse.Namespace) -> int:
     else:
         code = normalise_code(args.join) if args.join else None
         heard = await discover(args.listen, port=args.beacon_port, code=code)
-        if args.print_only or code is None:
+        if args.print_only or not heard:
             if not heard:
                 print("no tables heard (use a join string where broadcast does not reach)")
             for h in heard:
                 print(f"{h.name!r:24} {h.state:8} seats {h.taken} taken {h.free} free  code {h.code}  {h.target}")
-            return 0
-        if not heard:
-            print(f"modernart join: no table with code {code} heard", file=sys.stderr)
-            return 1
+            return 0 if heard or code is None else 1
         target = heard[0].target
     client = Client(target, config_dir=args.config_dir)
     try:
@@ -58,12 +76,13 @@ async def _run(args: argparse.Namespace) -> int:
     except ConnectError as exc:
         print(f"modernart join: {exc.message} [{exc.code}]", file=sys.stderr)
         return 1
-    table = client.state.table
-    print(f"connected to {table.get('name')!r} ({table.get('state')}), code {target.code}")
-    for seat in table.get("seats") or []:
-        if seat:
-            print(f"  seat {seat['seat']}: {seat['name']}{' (bot)' if seat['bot'] else ''}"
-                  f"{' ready' if seat['ready'] else ''}")
-    print("the full-screen client is started by the terminal UI")
-    await client.close()
+    try:
+        table = client.state.table
+        print(f"connected to {table.get('name')!r} ({table.get('state')}), code {target.code}")
+        for seat in table.get("seats") or []:
+            if seat:
+                print(f"  seat {seat['seat']}: {seat['name']}{' (bot)' if seat['bot'] else ''}"
+                      f"{' ready' if seat['ready'] else ''}")
+    finally:
+        await client.close()
     return 0

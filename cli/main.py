@@ -12,7 +12,7 @@ import importlib
 import logging
 import sys
 
-COMMANDS = ("play", "host", "join", "replay", "audit", "arena", "bench")
+COMMANDS = ("play", "host", "join", "replay", "audit", "arena", "bench", "bot")
 
 
 def build_parser() -> argparse.ArgumentParser:

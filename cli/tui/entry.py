@@ -40,14 +40,19 @@ def find_and_join(*, name: str, config_dir: str | None = None, beacon_port: int 
 
 
 def host_and_play(host_args: list[str], *, name: str, config_dir: str | None = None,
-                  ascii: bool | None = None, color: str = "auto", timeout: float = 30.0) -> int:
+                  ascii: bool | None = None, color: str = "auto", timeout: float = 30.0,
+                  ssh_port: int | None = None, ssh_bind: str = "", ssh_host_key: str | None = None) -> int:
     """`modernart host`: run `modernart host HOST_ARGS...` as a child process and join the
     table it prints as an ordinary player (its own key, its own seat, through the
-    protocol).  Leaving the client stops the host; the host's output goes to host.log."""
-    return asyncio.run(_host_and_play(host_args, name, config_dir, ascii, color, timeout))
+    protocol).  With `ssh_port`, SSH guests are served from this process too, each joining
+    the table as an ordinary player.  Leaving the client stops the host; the host's output
+    goes to host.log."""
+    return asyncio.run(_host_and_play(host_args, name, config_dir, ascii, color, timeout,
+                                      ssh_port, ssh_bind, ssh_host_key))
 
 
-async def _host_and_play(host_args, name, config_dir, ascii, color, timeout) -> int:
+async def _host_and_play(host_args, name, config_dir, ascii, color, timeout,
+                         ssh_port=None, ssh_bind="", ssh_host_key=None) -> int:
     from .net_session import NetSession
 
     log_path = os.path.join(state_dir(), "host.log")
@@ -60,8 +65,20 @@ async def _host_and_play(host_args, name, config_dir, ascii, color, timeout) -> 
         if join is None:
             print(f"modernart host: the host did not start; see {log_path}", file=sys.stderr)
             return 1
+        guests = None
+        if ssh_port is not None:
+            from net.address import parse_join_string
+
+            guests = asyncio.get_running_loop().create_task(serve_ssh_guests(
+                ssh_port, join, bind=ssh_bind, config_dir=config_dir, host_key_path=ssh_host_key,
+                table_code=parse_join_string(join).code))
         session = NetSession(join, name=name, config_dir=config_dir)
-        return await run_client_async(session, ascii=ascii, color=color)
+        try:
+            return await run_client_async(session, ascii=ascii, color=color)
+        finally:
+            if guests is not None:
+                guests.cancel()
+                await asyncio.gather(guests, return_exceptions=True)
     except asyncio.TimeoutError:
         print(f"modernart host: no join string within {timeout:g} s; see {log_path}", file=sys.stderr)
         return 1

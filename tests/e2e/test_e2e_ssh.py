@@ -112,3 +112,32 @@ def test_no_terminal_is_refused_politely(server, tmp_path):
     argv = [a for a in ssh_argv(port, key, "bob") if a != "-t"] + ["-T"]
     done = subprocess.run(argv, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
     assert "modernart needs a terminal: connect with ssh -t" in done.stdout + done.stderr
+
+
+@pytest.mark.timeout(120)
+def test_modernart_host_serves_the_client_over_ssh(tmp_path):
+    """`modernart host --ssh PORT`: a friend with nothing installed types `ssh -p PORT
+    NAME@HOST` and plays at the host's table, through the protocol like everyone else."""
+    argv = MODERNART + ["host", "--headless", "--bind", "127.0.0.1", "--port", "0", "--no-beacon",
+                        "--players", "3", "--bots", "2", "--bot-pace", "0", "--config-dir", str(tmp_path / "cfg"),
+                        "--journal-dir", str(tmp_path / "games"), "--ssh", "0", "--ssh-bind", "127.0.0.1",
+                        "--ssh-host-key", str(tmp_path / "hostkey")]
+    log_path = tmp_path / "host.log"
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, text=True, cwd=str(_repo()))
+    term = Tmux()
+    try:
+        end = time.monotonic() + 30
+        while not (found := re.search(r"ssh: +ssh -p (\d+)", log_path.read_text())):
+            assert proc.poll() is None and time.monotonic() < end, log_path.read_text()
+            time.sleep(0.1)
+        port = int(found.group(1))
+        term.start(ssh_argv(port, keypair(tmp_path / "bea_key"), "bea"), env={"TERM": "xterm", "LANG": "C"})
+        term.wait_for(r"bea \(you\)", timeout=30)
+        term.send("r")                        # --players 3 with two bots: ready starts the game
+        screen = term.wait_for("Your hand", timeout=30)
+        assert re.search(r"\*.bea +100", screen)
+    finally:
+        term.close()
+        proc.terminate()
+        proc.wait(timeout=15)

@@ -127,16 +127,15 @@ def _repo():
 
 
 @pytest.mark.timeout(120)
-def test_host_entry_point_joins_its_own_table(term, tmp_path):
-    """`entry.host_and_play`: `modernart host` in a child process, its own player joining
-    through the protocol; leaving stops the host."""
-    host_args = ["--bind", "127.0.0.1", "--port", "0", "--no-beacon", "--players", "3", "--bots", "2",
-                 "--bot-pace", "1000", "--journal-dir", str(tmp_path / "games"),
-                 "--config-dir", str(tmp_path / "hostcfg"), "--name", "Ana's table"]
-    code = ("import sys; from cli.tui.entry import host_and_play; "
-            f"sys.exit(host_and_play({host_args!r}, name='Ana', config_dir={str(tmp_path / 'ana')!r}))")
-    term.start([sys.executable, "-c", code], env={"TERM": "xterm-256color", "XDG_STATE_HOME": str(tmp_path)},
-               cwd=str(_repo()))
+def test_modernart_host_plays_at_its_own_table(term, tmp_path):
+    """`modernart host` in a terminal: the host runs as a child process and this terminal
+    becomes the hosting player's own client (its own key and seat, through the protocol,
+    the table's admin); leaving stops the host."""
+    config = tmp_path / "config"
+    term.start(MODERNART + ["host", "--bind", "127.0.0.1", "--port", "0", "--no-beacon", "--players", "3",
+                            "--bots", "2", "--bot-pace", "1000", "--journal-dir", str(tmp_path / "games"),
+                            "--config-dir", str(config), "--name", "Ana's table", "--player-name", "Ana"],
+               env={"TERM": "xterm-256color", "XDG_STATE_HOME": str(tmp_path)}, cwd=str(_repo()))
     lobby = term.wait_for(r">3 Ana \(you\) +person +not ready", timeout=30)   # the cursor on your seat
     assert "join code" in lobby.split("\n")[0]
     term.send("r")                                       # the host's --players 3: ready starts it
@@ -148,5 +147,6 @@ def test_host_entry_point_joins_its_own_table(term, tmp_path):
     term.wait_for("EXITED:0", timeout=20)
     host_log = (tmp_path / "modernart" / "host.log").read_text()
     assert "join string:" not in host_log  # the join string went to the client, the log has the rest
-    done = subprocess.run(["pgrep", "-f", f"cli.main host .*{tmp_path / 'hostcfg'}"], capture_output=True, text=True)
+    assert sorted(p.name for p in config.iterdir()) >= ["host.key", "player.key"]
+    done = subprocess.run(["pgrep", "-f", f"cli.main host --headless .*{config}"], capture_output=True, text=True)
     assert done.stdout.strip() == "", "the host outlived its player"
