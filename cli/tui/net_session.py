@@ -91,8 +91,6 @@ class NetSession(Listeners):
 
     def _on_update(self, update) -> None:
         kind, data = update
-        if kind == "lobby":
-            self._follow_seat(data)
         if kind == "event":
             self._narrate(data)
         elif kind == "chat":
@@ -107,18 +105,6 @@ class NetSession(Listeners):
             append_log(self.log, LogEntry("Back in touch with the host", "system"))
         self._copy()
         self.changed()
-
-    def _follow_seat(self, table: Mapping[str, Any]) -> None:
-        """Keep the client's seat and role in step with the lobby (WORKAROUND: net/client.py
-        sets them only at the welcome, so a seat taken in the lobby, and the renumbering at
-        the start, would go unnoticed and no private view would arrive).  The host sends
-        the lobby before the start event, so the seat is right when the game begins."""
-        st = self.client.state
-        mine = next((i for i, raw in enumerate(table.get("seats") or []) if raw and raw.get("fpr") == self.my_fpr), None)
-        if mine is not None and (st.role in (None, "spectator") or st.seat != mine) and st.role != "standin":
-            st.seat, st.role = mine, "player"
-        elif mine is None and table.get("state") == "lobby" and st.role == "player":
-            st.seat, st.role = None, "spectator"
 
     def _narrate(self, info) -> None:
         if info.seq <= self._narrated_seq:
