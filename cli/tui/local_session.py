@@ -13,32 +13,20 @@ from modernart.moves import Move
 from modernart.rules import RuleOptions
 
 from .local_table import LocalTable
-from .session import Clocks, JoinError, Listeners, LobbyView, LogEntry, Status, TableAd, append_log
+from .session import Clocks, JoinError, Listeners, LobbyView, LogEntry, SessionBase, Status, TableAd, append_log
 
 
-class LocalSession(Listeners):
+class LocalSession(SessionBase):
     """A seat (or a watcher) at a `LocalTable`.  See `session.Session` for the fields."""
 
     def __init__(self, table: LocalTable, name: str = "You", *, identity: str | None = None,
                  on_open: Callable[["LocalSession"], None] | None = None, owns_table: bool = False) -> None:
-        super().__init__()
+        super().__init__(name)
         self.owns_table = owns_table  # closing this session ends the table (local play)
         self.ends_when_you_leave = owns_table
         self.on_open = on_open  # run once, after joining (e.g. to seat bots and start)
         self.table = table
-        self.name = name
         self.identity = identity
-        self.status = Status.CONNECTING
-        self.detail = ""
-        self.notice = ""
-        self.lobby: LobbyView | None = None
-        self.seat: int | None = None
-        self.names: tuple[str, ...] = ()
-        self.obs = None
-        self.log: list[LogEntry] = []
-        self.open_deadline: float | None = None
-        self.decision_deadline: float | None = None
-        self.record_path: str | None = None
         self._joined = False
 
     def __repr__(self) -> str:

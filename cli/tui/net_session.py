@@ -22,7 +22,8 @@ from modernart.moves import Move
 from modernart.rules import OptionError, RuleOptions
 
 from ..narrate import describe_event
-from .session import Clocks, JoinError, Listeners, LobbyView, LogEntry, SeatInfo, Status, TableAd, append_log
+from .session import (Clocks, JoinError, Listeners, LobbyView, LogEntry, SeatInfo, SessionBase, Status, TableAd,
+                      append_log)
 
 log = logging.getLogger(__name__)
 
@@ -53,33 +54,20 @@ def lobby_view(table: Mapping[str, Any], my_fpr: str | None) -> LobbyView:
     )
 
 
-class NetSession(Listeners):
+class NetSession(SessionBase):
     """One person at a table on a host, through `net.client.Client`."""
 
     def __init__(self, target, *, name: str, config_dir: str | None = None, identity: str = "player",
                  keys=None, sit: bool = True, seat: int | None = None, ready: bool = False,
                  connect_timeout: float = 10.0) -> None:
-        super().__init__()
+        super().__init__(name, "connecting to the host")
         from net.client import Client
 
         self.client = Client(target, keys=keys, config_dir=config_dir, identity=identity, updates=False)
         self.client.on_update = self._on_update
-        self.name = name
         self.sit, self.wanted_seat, self.ready_at_once = sit, seat, ready
         self.connect_timeout = connect_timeout
         self.my_fpr = self.client.keys.fingerprint
-        self.status = Status.CONNECTING
-        self.detail = "connecting to the host"
-        self.notice = ""
-        self.lobby: LobbyView | None = None
-        self.seat: int | None = None
-        self.names: tuple[str, ...] = ()
-        self.obs = None
-        self.log: list[LogEntry] = []
-        self.open_deadline: float | None = None
-        self.decision_deadline: float | None = None
-        self.record_path: str | None = None
-        self.ends_when_you_leave = False           # True when the host runs for this client only
         self._narrated_seq = 0
         self._deck_for: RuleOptions | None = None
         self._deck: tuple = ()

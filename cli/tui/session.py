@@ -151,6 +151,26 @@ class Listeners:
             callback()
 
 
+class SessionBase(Listeners):
+    """The fields every session holds for the screens (see `Session`), at their start."""
+
+    def __init__(self, name: str, detail: str = "") -> None:
+        super().__init__()
+        self.name = name
+        self.status = Status.CONNECTING
+        self.detail = detail
+        self.notice = ""
+        self.lobby: LobbyView | None = None
+        self.seat: int | None = None
+        self.names: tuple[str, ...] = ()
+        self.obs: Observation | None = None
+        self.log: list[LogEntry] = []
+        self.open_deadline: float | None = None
+        self.decision_deadline: float | None = None
+        self.record_path: str | None = None
+        self.ends_when_you_leave = False
+
+
 def append_log(log: list[LogEntry], entry: LogEntry) -> None:
     """Append, keeping the log bounded."""
     log.append(entry)
