@@ -2,12 +2,14 @@
 
     client = Client("ma://192.168.1.5:47000/KEY...", config_dir=None)   # or a JoinTarget
     await client.connect()                 # CURVE + hello + catch-up; raises ConnectError
+                                           # (code "host_key_changed": see accept_new_host_key)
     await client.take_seat("Ana")          # lobby calls return a Reply(ok, code, message)
     await client.ready()
     ...                                    # leave(), chat(text); admin: add_bot(level, seat),
                                            # remove_bot(seat), set_options({...}),
                                            # set_clocks({...}), start()
-    reply = await client.send_move(move)   # signed action; Reply(ok, code, message, seq)
+    reply = await client.send_move(move)   # signed action; Reply(ok, code, message, seq); a sealed
+                                           # bid is committed (commit-reveal), revealed by itself
     update = await client.updates.get()    # Update(kind, data), see below
     await client.close()
 
@@ -26,17 +28,29 @@
               `state.remaining(name)` gives seconds left
   chat        [(seat, name, text)]    errors  [(code, message)]
   head_seq    the last event applied
+  saved_record, saved_transcript   where this client saved the finished game (or None)
+  audit       the problems its audit of them found ([] = none; None = not audited)
 Updates (`client.updates`, an asyncio.Queue; pass `updates=False` to skip it):
   Update("status", str), Update("lobby", dict), Update("event", EventInfo),
   Update("observation", Observation), Update("chat", (seat, name, text)),
-  Update("error", (code, message)), Update("seat", (seat, role)).  `client.changed` is an asyncio.Event set on every
+  Update("error", (code, message)), Update("seat", (seat, role)), Update("record", path).  `client.changed` is an asyncio.Event set on every
   change, for consumers that only want the latest state (bots).
 
-Every event is checked as it arrives: its hash-chain link and host signature
-(net/chain.py), this seat's private part against its hash, and the player's signature
-on every relayed action.  A failed check is an error update and sets status "failed".
-If the host goes quiet the client says hello again every second and catches up from the
-last event it holds (the host may have been restarted from its journal).
+Every event is checked as it arrives (net/follow.py): its hash-chain link and host
+signature, this seat's private part against its hash, the player's signature and counter
+on every relayed action, every seed and sealed-bid commitment, reveal and verdict, and at
+the end the disclosed seeds and the deal.  A failed check is an error update and sets
+status "failed" for good; so does a host that offers a different history of the same
+game on reconnect (a fork).  Fair-play duties (seeds, reveals) run by themselves
+(net/fairclient.py).  If the host goes quiet the client says hello again every second
+and catches up from the last event it holds (the host may have been restarted).
+
+State on disk: a client whose keys come from a config dir (`keys=None`, or `config_dir`
+or `state_dir` given) keeps its sealed bids and seeds there until used (net/vault.py),
+remembers host keys by address (net/known_hosts.py: a changed key is the ConnectError
+`host_key_changed` unless `accept_new_host_key=True`), and saves the finished game's
+transcript and record in `<dir>/games/`.  A client with ephemeral keys keeps all that in
+memory and saves nothing.
 """
 
 from __future__ import annotations
@@ -44,6 +58,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple
@@ -52,15 +67,18 @@ import zmq
 import zmq.asyncio
 from zmq.utils.monitor import parse_monitor_message
 
-from modernart.moves import Move
+from modernart.moves import Action, Move
 from modernart.views import Observation
 
-from . import sealed
 from .address import JoinTarget, parse_join_string
 from .chain import ChainError
+from .fairclient import FairPlay
 from .follow import EventInfo, GameFollower
 from .host import hello_bytes
 from .identity import ACT_TAG, HELLO_TAG, Keys, check_zmq
+from .identity import config_dir as config_dir_path
+from .known_hosts import HostKeyChanged, KnownHosts
+from .vault import Vault
 from .protocol import (MAX_CLIENT_FRAME, VERSION, ProtocolError, decode_host_frame, decode_host_inner,
                        encode_action_body, pack)
 
@@ -101,10 +119,14 @@ class ClientState:
     public: dict[str, Any] | None = None
     players: list[dict[str, Any]] = field(default_factory=list)
     log: list[tuple[int, Any]] = field(default_factory=list)
-    deadlines: dict[str, float | None] = field(default_factory=lambda: {"open": None, "decide": None})
+    deadlines: dict[str, float | None] = field(default_factory=lambda: {"open": None, "decide": None,
+                                                                         "reveal": None})
     chat: list[tuple[Any, str, str]] = field(default_factory=list)
     errors: list[tuple[str, str]] = field(default_factory=list)
     head_seq: int = 0
+    saved_record: str | None = None
+    saved_transcript: str | None = None
+    audit: list[str] | None = None
 
     def remaining(self, name: str) -> float | None:
         t = self.deadlines.get(name)
@@ -116,11 +138,21 @@ class Client:
 
     def __init__(self, target: JoinTarget | str, *, keys: Keys | None = None, config_dir: str | None = None,
                  identity: str = "player", spectate: bool = False, token: bytes | None = None,
-                 ctx: zmq.asyncio.Context | None = None, updates: bool = True, table: str | None = None) -> None:
+                 ctx: zmq.asyncio.Context | None = None, updates: bool = True, table: str | None = None,
+                 state_dir: str | None = None, accept_new_host_key: bool = False,
+                 transcript: bool | None = None) -> None:
         check_zmq()
         self.target = parse_join_string(target) if isinstance(target, str) else target
         self.table_id = table or self.target.table
         self.keys = keys or Keys.load_or_create(config_dir, identity)
+        if state_dir is None and (keys is None or config_dir is not None):
+            state_dir = str(config_dir_path(config_dir))
+        self.state_dir = state_dir
+        self.known_hosts = KnownHosts(state_dir) if state_dir is not None else None
+        self.accept_new_host_key = accept_new_host_key
+        keep = transcript if transcript is not None else state_dir is not None
+        self.fair = FairPlay(self, Vault(state_dir), os.path.join(state_dir, "games") if state_dir else None)
+        self._keep_transcript = keep
         self.spectate = spectate
         self.token = token
         self._own_ctx = ctx is None
@@ -144,6 +176,11 @@ class Client:
     # ------------------------------------------------------------------ connection
 
     async def connect(self, timeout: float = 10.0) -> ClientState:
+        if self.known_hosts is not None and not self.accept_new_host_key:
+            try:
+                self.known_hosts.check(self._address, self.target.host_key)
+            except HostKeyChanged as exc:
+                raise ConnectError("host_key_changed", str(exc)) from None
         s = self.sock = self.ctx.socket(zmq.DEALER)
         s.curve_serverkey = self.target.host_key_z85
         s.curve_publickey = self.keys.curve_public
@@ -173,8 +210,14 @@ class Client:
             raise
         return self.state
 
+    @property
+    def _address(self) -> str:
+        host = f"[{self.target.host}]" if ":" in self.target.host else self.target.host
+        return f"{host}:{self.target.port}"
+
     async def close(self) -> None:
         self._send({"t": "bye"})
+        await self.fair.close()
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -255,6 +298,8 @@ class Client:
     async def _ping_loop(self) -> None:
         while True:
             await asyncio.sleep(1.0)
+            if self.state.status == "failed":
+                continue  # the host broke the chain of trust: say nothing more to it
             self._send({"t": "ping", "seq": self.state.head_seq})
             quiet = time.monotonic() - self._last_heard
             lost = self.state.status == "reconnecting" or (quiet > HOST_SILENCE and self.state.status == "connected")
@@ -320,12 +365,20 @@ class Client:
         return list(reply.data) if reply.ok and reply.data else []
 
     async def send_move(self, move: Move) -> Reply:
-        """Sign and send `move` for this seat; the host's answer (accepted with its seq, or why not)."""
+        """Sign and send `move` for this seat; the host's answer (accepted with its seq, or why not).
+
+        A sealed bid is stored on disk, then committed (the Reply is the host's answer to the
+        commitment); the client reveals it by itself once every seat has committed.
+        """
         if self.state.game_id is None or self.state.seat is None:
             return Reply(False, "not_seated", "no game or no seat")
+        if move.action == Action.SEALED_BID:
+            return await self.fair.sealed_bid(move)
+        if move.action == Action.SEALED_FORFEIT:
+            return Reply(False, "not_allowed", "only the host forfeits a sealed bid (a failed reveal)")
         self._ctr += 1
         body = encode_action_body(self.state.game_id, self.state.seat, self._ctr, move.to_list(),
-                                  self.state.head_seq, sealed.client_extra(move))
+                                  self.state.head_seq)
         return await self._request({"t": "act", "b": body, "s": self.keys.sign(ACT_TAG, body)})
 
     async def wait_until(self, predicate: Callable[[ClientState], bool], timeout: float) -> ClientState:
@@ -354,6 +407,7 @@ class Client:
             except (ProtocolError, ValueError, KeyError, TypeError) as exc:
                 log.warning("bad frame from host: %s", exc)
                 self._error("bad_host_frame", str(exc))
+            self.fair.duties()
 
     def _on_frame(self, msg: dict[str, Any]) -> None:
         kind = msg["t"]
@@ -363,6 +417,8 @@ class Client:
             for data in msg["evs"]:
                 self._on_event(decode_host_frame(data))
         elif kind == "tick":
+            if self.state.status == "failed":
+                return
             if self.state.status == "reconnecting" and self._welcome and self._welcome.done():
                 self._set_status("connected")
             if msg.get("head", 0) > self.state.head_seq and time.monotonic() - self._last_hello > 2.0:
@@ -382,6 +438,8 @@ class Client:
             self._emit(Update("seat", (self.state.seat, self.state.role)))
         elif kind == "lobby":
             self.state.table = msg
+            if self.known_hosts is not None and isinstance(msg.get("name"), str):
+                self.known_hosts.remember(self._address, self.target.host_key, msg["name"])
             self._emit(Update("lobby", msg))
         elif kind == "chat":
             line = (msg.get("seat"), str(msg.get("name")), str(msg.get("text")))
@@ -408,32 +466,50 @@ class Client:
 
     def _on_welcome(self, msg: dict[str, Any]) -> None:
         st = self.state
+        if st.status == "failed":
+            return
+        if self._host_vk is not None and msg["host_vk"] != self._host_vk:
+            self._error("host_key_changed", "the host now signs with another key")
+            self._set_status("failed")
+            return
+        if msg.get("reset") and st.game_id is not None and msg.get("game") == st.game_id and st.head_seq > 0:
+            self._error("forked_history", f"the host offers a history of this game that differs from the "
+                                          f"{st.head_seq} events already checked: refused")
+            self._set_status("failed")
+            return
         st.seat, st.role = msg.get("seat"), msg.get("role")
         self._host_vk = msg["host_vk"]
         self._ctr = max(self._ctr, int(msg.get("ctr") or 0))
         if msg.get("reset") or msg.get("game") != st.game_id:
             st.game_id, st.head_seq, st.log = msg.get("game"), 0, []
-            self._game = GameFollower(st.game_id, self._host_vk) if st.game_id else None
+            self._game = self._follower(st.game_id) if st.game_id else None
             st.observation, st.public = None, None
         self.token = None  # used once: from now on the key alone names the seat
+        if self.known_hosts is not None:
+            self.known_hosts.remember(self._address, self.target.host_key, str(st.table.get("name", "")))
+        self.fair.welcome()
         self._set_status("connected")
         if self._welcome is not None and not self._welcome.done():
             self._welcome.set_result(msg)
 
+    def _follower(self, game_id: bytes) -> GameFollower:
+        assert self._host_vk is not None
+        return GameFollower(game_id, self._host_vk, keep=self._keep_transcript)
+
     def _set_deadlines(self, clk: dict[str, Any]) -> None:
         now = asyncio.get_running_loop().time()
-        for name in ("open", "decide"):
+        for name in ("open", "decide", "reveal"):
             value = clk.get(name)
             self.state.deadlines[name] = None if value is None else now + float(value)
 
     def _on_event(self, msg: dict[str, Any]) -> None:
         st = self.state
         seq = msg["seq"]
-        if seq <= st.head_seq:
-            return  # already held (a catch-up overlapping live events)
+        if seq <= st.head_seq or st.status == "failed":
+            return  # already held (a catch-up overlapping live events), or no longer trusted
         if seq == 1 and self._game is None and self._host_vk is not None:  # the game starts now
             st.game_id = decode_host_inner(msg["pub"])["g"]
-            self._game = GameFollower(st.game_id, self._host_vk)
+            self._game = self._follower(st.game_id)
         if seq != st.head_seq + 1 or self._game is None:
             if time.monotonic() - self._last_hello > 1.0:
                 self._hello()  # a gap: ask for the missing events
@@ -441,13 +517,17 @@ class Client:
         own = st.seat if st.role in ("player", "standin") else None
         info, observation = self._game.apply(msg, own)
         st.head_seq = seq
-        st.public = info.public["pv"]
+        if "pv" in info.public:
+            st.public = info.public["pv"]
         st.players = self._game.players
         if info.move is not None:
             st.log.append((seq, info.move))
         st.log.extend((seq, e) for e in info.events)
         self._set_deadlines(info.public.get("clk") or {})
         self._emit(Update("event", info))
+        for warning in info.warnings:
+            self._error("fair_play", warning)
+        self.fair.on_event(info)
         if observation is not None:
             st.observation = observation
             self._emit(Update("observation", observation))

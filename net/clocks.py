@@ -4,8 +4,9 @@ The host owns every timer.  `ClockSettings` holds the lobby-configurable limits 
 0 turns a limit off).  `default_moves(state, seats)` names what the host plays when a
 decision limit runs out (RULES.md §12.5 for Open): Open closes with the current high bid,
 Once-around passes, Fixed offer declines, a Fixed price not set in time is the lowest
-legal price, a Sealed bid is 0, a Double offer is declined, and a card to put up is
-chosen by a bot from the seat's own observation.
+legal price, a Sealed bid not committed in time is 0 (net/sealed.py makes it the
+host's default entry of the commitment set), a Double offer is declined, and a card to
+put up is chosen by a bot from the seat's own observation.
 """
 
 from __future__ import annotations
@@ -33,9 +34,11 @@ class ClockSettings:
     decision: float = 60.0         # every other decision: then the default action is played
     grace: float = 30.0            # a dropped player's seat waits this long, then a bot plays it
     bot_level: str = "random"      # level of the bot that stands in for a dropped player
+    reveal: float = 10.0           # Sealed: reveals due this long after the commitment set (and
+                                   # shuffle seeds after the start); a missing one is then forfeited
 
     def __post_init__(self) -> None:
-        for name in ("open_countdown", "decision", "grace"):
+        for name in ("open_countdown", "decision", "grace", "reveal"):
             value = getattr(self, name)
             if type(value) not in (int, float) or not 0 <= value <= 3600 or value != value:
                 raise ClockError(f"clock {name} must be 0..3600 seconds, got {value!r}")

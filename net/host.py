@@ -33,6 +33,7 @@ from .host_lobby import LobbyOps
 from .lobby import Lobby
 from .presence import Presence
 from .protocol import MAX_HOST_FRAME, VERSION, ProtocolError, decode_client_frame, pack
+from .sealed import REASONS
 from .session import LoggedEvent
 from .table import Table
 
@@ -94,6 +95,7 @@ class Host(LobbyOps, Presence):
         self.peers: dict[bytes, Peer] = {}
         self.buckets: dict[bytes, Bucket] = {}
         self.bots: dict[bytes, tuple[asyncio.Task, Any]] = {}   # token -> (task, bot client)
+        self.retiring: dict[bytes, Table] = {}    # stand-ins whose player is back, kept until they reveal
         self.absent: dict[tuple[str, int], float] = {}        # (table, seat) -> since (host clock)
         self.wake = asyncio.Event()
         self.closing = False
@@ -205,6 +207,14 @@ class Host(LobbyOps, Presence):
         if table.flusher is None:
             table.flusher = asyncio.get_running_loop().create_task(self._flush_outbox(table))
 
+    def publish_all(self, table: Table, events: list[LoggedEvent],
+                    ack: tuple[bytes, dict[str, Any]] | None = None) -> None:
+        """Send `events` in order, then `ack` (at once if there is no event to wait for)."""
+        for i, event in enumerate(events):
+            self.publish(table, event, ack if i == len(events) - 1 else None)
+        if not events and ack is not None:
+            self.send(*ack)
+
     async def _flush_outbox(self, table: Table) -> None:
         try:
             while table.outbox:
@@ -232,9 +242,11 @@ class Host(LobbyOps, Presence):
                 data = frames[peer.seat] = pack(event.frame_for(seat))
             self._send(peer.rid, data)
         self.wake.set()
-        if table.session is not None and table.session.state.is_over() and table.record_path is None:
+        sess = table.session
+        if sess is not None and sess.disclosed and table.record_path is None and event.seq == sess.seq:
             path = table.save_record()
             log.info("game over table=%s record=%s", table.id, path)
+            self.broadcast_lobby(table)  # the lobby message names the saved record
 
     def broadcast_lobby(self, table: Table) -> None:
         connected = {p.seat for p in self._table_peers(table) if p.seat is not None and p.role != "spectator"}
@@ -305,6 +317,8 @@ class Host(LobbyOps, Presence):
             self._drop_peer(rid, "bye")
         elif kind == "act":
             self._act(peer, msg)
+        elif kind in ("commit", "seed", "reveal"):
+            self._fair(peer, kind, msg)
         elif kind == "lobby":
             self._lobby(peer, msg)
 
@@ -406,8 +420,37 @@ class Host(LobbyOps, Presence):
                 raise ProtocolError("not_started", "the game has not started")
             if peer.seat is None or peer.role == "spectator":
                 raise ProtocolError("not_seated", "spectators cannot act")
-            event, ctr = sess.submit(peer.vk, peer.seat, msg["b"], msg["s"], self.clock.now())
+            events, ctr = sess.submit(peer.vk, peer.seat, msg["b"], msg["s"], self.clock.now())
         except ProtocolError as exc:
             exc.request = request  # type: ignore[attr-defined]
             raise
-        self.publish(peer.table, event, (peer.rid, {"t": "ack", "id": request, "ctr": ctr, "seq": event.seq}))
+        self.publish_all(peer.table, events, (peer.rid, {"t": "ack", "id": request, "ctr": ctr,
+                                                         "seq": events[0].seq}))
+
+    def _fair(self, peer: Peer, kind: str, msg: dict[str, Any]) -> None:
+        """A seed, a sealed-bid commitment or a reveal (net/shuffle.py, net/sealed.py)."""
+        sess = peer.table.session
+        request = msg["id"]
+        now = self.clock.now()
+        reply: dict[str, Any] = {"t": "ack", "id": request, "seq": None}
+        try:
+            if sess is None:
+                raise ProtocolError("not_started", "the game has not started")
+            if kind == "reveal":  # any connection may carry a reveal: its signature proves it
+                events, seat, why = sess.submit_reveal(msg["b"], msg["s"], now)
+                if why is not None:
+                    reply = {"t": "err", "id": request, "code": why, "msg": REASONS[why]}
+            else:
+                if peer.seat is None or peer.role == "spectator":
+                    raise ProtocolError("not_seated", "spectators cannot act")
+                if kind == "commit":
+                    events = sess.submit_commit(peer.vk, peer.seat, msg["b"], msg["s"], now)
+                else:
+                    events = sess.submit_seed(peer.vk, peer.seat, msg["b"], msg["s"], msg["seed"], now)
+                reply["seq"] = events[0].seq
+        except ProtocolError as exc:
+            exc.request = request  # type: ignore[attr-defined]
+            raise
+        self.publish_all(peer.table, events, (peer.rid, reply))
+        if kind == "reveal" and events:
+            self._retire_standins(peer.table)

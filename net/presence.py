@@ -47,11 +47,26 @@ class Presence:
             return
         for token, (_task, bot) in list(self.bots.items()):
             if bot.keys.vk == sess.delegates[seat]:
-                self._stop_bot(token)
+                if sess.sealed is not None and sess.sealed.awaits(bot.keys.vk):
+                    self.retiring[token] = table  # its sealed bid is committed: it must still reveal
+                else:
+                    self._stop_bot(token)
         for p in [p for p in self._table_peers(table) if p.role == "standin" and p.seat == seat]:
             p.seat, p.role = None, "spectator"
             self._tell_seat(p)
         self.publish(table, sess.set_delegate(seat, None, self.clock.now()))
+
+    def _retire_standins(self, table: Table) -> None:
+        """Stop the retired stand-ins of `table` that owe no reveal any more."""
+        sess = table.session
+        for token, owner in list(self.retiring.items()):
+            entry = self.bots.get(token)
+            if owner is not table or entry is None:
+                self.retiring.pop(token, None)
+                continue
+            if sess is None or sess.sealed is None or not sess.sealed.awaits(entry[1].keys.vk):
+                self.retiring.pop(token, None)
+                self._stop_bot(token)
 
     def _drop_peer(self, rid: bytes, why: str) -> None:
         peer = self.peers.pop(rid, None)
@@ -82,11 +97,14 @@ class Presence:
             deadlines = []
             for table in list(self.tables.values()):
                 sess = table.session
-                if sess is None or sess.state.is_over():
+                if sess is None or sess.is_over:
                     continue
-                for event in sess.apply_defaults(now):
-                    self.publish(table, event)
-                deadline = sess.next_deadline()
+                absent = {seat for (tid, seat) in self.absent if tid == table.id}
+                events = sess.apply_defaults(now, absent)
+                self.publish_all(table, events)
+                if events and self.retiring:
+                    self._retire_standins(table)
+                deadline = sess.next_deadline(absent)
                 if deadline is not None:
                     deadlines.append(deadline)
                 deadlines.extend(self._check_absent(table, now))

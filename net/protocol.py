@@ -108,6 +108,13 @@ CLIENT_SCHEMA: dict[str, dict[str, tuple[Check, bool]]] = {
         "token": (optional(is_bytes(16)), False),
     },
     "act": {"id": (is_int(0, 1 << 31), True), "b": (is_bytes(1, MAX_ACTION_BYTES), True), "s": (is_bytes(64), True)},
+    # fair play (net/commitments.py): a sealed-bid commitment, its reveal, a shuffle seed
+    "commit": {"id": (is_int(0, 1 << 31), True), "b": (is_bytes(1, MAX_ACTION_BYTES), True),
+               "s": (is_bytes(64), True)},
+    "reveal": {"id": (is_int(0, 1 << 31), True), "b": (is_bytes(1, MAX_ACTION_BYTES), True),
+               "s": (is_bytes(64), True)},
+    "seed": {"id": (is_int(0, 1 << 31), True), "b": (is_bytes(1, MAX_ACTION_BYTES), True),
+             "s": (is_bytes(64), True), "seed": (is_bytes(32), True)},
     "lobby": {"op": (is_text(1, 16), True), "id": (is_int(0, 1 << 31), True), "args": (is_map(8), False)},
     "ping": {"seq": (SEQ, False)},
     "tables": {"id": (is_int(0, 1 << 31), False)},

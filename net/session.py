@@ -1,10 +1,14 @@
-"""One running game at a table: engine, event log, hash chain, counters, clocks, journal.
+"""One running game at a table: seeds and the deal, engine, event log, hash chain, counters,
+clocks, commit-reveal, journal.
 
-No sockets here.  `submit` takes a signed action from a bound key, checks signature,
-counter, seat and game, applies the move with the engine, writes the journal and the
-event log, and returns the new `LoggedEvent` for the host to fan out.  Every change of
-state, including host defaults when a clock runs out and bot delegations, becomes one
-event with the next sequence number, so every seat's stream is gap-free.
+No sockets here.  The game goes: event 1 `start` (players, options, the host's seed
+commitment) -> one `seed` event per player seed -> `deal` (the deck derived from every
+seed, net/shuffle.py) -> `move`, `delegate`, `commit` and `commits` events -> after the
+last move, `disclose` (every seed and every private-part salt, for the audit).  Each
+`submit_*` method checks a signed message from a bound key and returns the new
+`LoggedEvent`s for the host to fan out; every change of state, including host defaults
+when a clock runs out, is one event with the next sequence number, so every seat's
+stream is gap-free.
 """
 
 from __future__ import annotations
@@ -14,19 +18,22 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from modernart.auctions import NO_BID
 from modernart.errors import IllegalMove
-from modernart.events import CardsDealt
 from modernart.game import GameState
 from modernart.moves import Action, Move
 from modernart.phase import Phase
-from modernart.record import result_of
+from modernart.record import GameRecord, result_of
+from modernart.rules import RuleOptions
 
-from . import chain, sealed
+from . import chain
 from .clocks import ClockSettings, default_moves
 from .identity import ACT_TAG, HOSTEV_TAG, Keys, verify
 from .journal import Journal
-from .protocol import ProtocolError, decode_action_body, pack
-from .wire import event_to_wire, public_view
+from .protocol import ProtocolError, decode_action_body, decode_host_inner, pack
+from .sealed import SealedRound, overlay
+from .shuffle import SeedRound
+from .wire import event_to_wire, private_part, public_view
 
 log = logging.getLogger("net.session")
 
@@ -53,8 +60,9 @@ class LoggedEvent:
     hashes: list[bytes]
     h: bytes
     sig: bytes
-    move: list[int] | None = None     # host-only: the full engine move (sealed amount included)
+    move: list[int] | None = None     # host-only: the engine move it applied
     act: list[bytes] | None = None    # host-only: the signed action [body, signature] it came from
+    hidden: dict[str, Any] | None = None  # host-only: secrets until the end (seeds), the table's meta
 
     def frame_for(self, seat: int | None) -> dict[str, Any]:
         """The event as seat `seat` (None: a spectator) receives it."""
@@ -62,7 +70,7 @@ class LoggedEvent:
                 "priv": self.privates[seat] if seat is not None else None}
 
     def to_entry(self) -> list[Any]:
-        return [self.seq, self.public, self.privates, self.hashes, self.h, self.sig, self.move, self.act]
+        return [self.seq, self.public, self.privates, self.hashes, self.h, self.sig, self.move, self.act, self.hidden]
 
     @classmethod
     def from_entry(cls, entry: list[Any]) -> "LoggedEvent":
@@ -70,25 +78,31 @@ class LoggedEvent:
 
 
 class GameSession:
-    """The game of one table, from its first event to its result."""
+    """The game of one table, from its first event to its disclosure."""
 
-    def __init__(self, game_id: bytes, players: list[Player], state: GameState, clocks: ClockSettings,
-                 host: Keys, journal: Journal | None, now: float) -> None:
+    def __init__(self, game_id: bytes, players: list[Player], options: RuleOptions, clocks: ClockSettings,
+                 host: Keys, journal: Journal | None, now: float, *, meta: dict[str, Any] | None = None,
+                 host_seed: bytes | None = None) -> None:
         self.game_id = game_id
         self.players = players
-        self.state = state
+        self.options = options
         self.clocks = clocks
         self.host = host
         self.journal = journal
+        self.meta = dict(meta or {})
+        self.state: GameState | None = None          # None until the deal
         self.log: list[LoggedEvent] = []
         self.head = chain.genesis(game_id)
-        self.counters = [0] * state.n
-        self.delegates: list[bytes | None] = [None] * state.n
-        self.sealed = sealed.SealedBox()
+        self.counters = [0] * len(players)
+        self.delegates: list[bytes | None] = [None] * len(players)
+        self.seeding = SeedRound(game_id, host.vk, len(players), host_seed)
+        self.seed_end: float | None = None
+        self.sealed: SealedRound | None = None
+        self.disclosed = False
         self.open_end: float | None = None
         self.decide_end: float | None = None
         self._decision_key: Any = None
-        self._events_done = len(state.events or [])
+        self._events_done = 0
         self.now = now
 
     # ------------------------------------------------------------------ queries
@@ -99,7 +113,11 @@ class GameSession:
 
     @property
     def n(self) -> int:
-        return self.state.n
+        return len(self.players)
+
+    @property
+    def is_over(self) -> bool:
+        return self.state is not None and self.state.is_over()
 
     def signer_role(self, seat: int, vk: bytes) -> int | None:
         """0 if `vk` is the seat's own key, 1 if it is the seat's current delegate, else None."""
@@ -110,47 +128,57 @@ class GameSession:
         return None
 
     def clock_view(self, now: float) -> dict[str, float | None]:
-        return {"open": None if self.open_end is None else round(max(0.0, self.open_end - now), 3),
-                "decide": None if self.decide_end is None else round(max(0.0, self.decide_end - now), 3)}
+        def left(t: float | None) -> float | None:
+            return None if t is None else round(max(0.0, t - now), 3)
+        rnd = self.sealed
+        return {"open": left(self.open_end), "decide": left(self.decide_end),
+                "reveal": left(rnd.reveal_end if rnd is not None and rnd.complete else None)}
 
-    def next_deadline(self) -> float | None:
-        times = [t for t in (self.open_end, self.decide_end) if t is not None]
+    def _reveal_deadline(self, absent: set[int] | frozenset[int]) -> float | None:
+        """The reveal deadline, extended by the grace period while a seat that owes a reveal is away."""
+        rnd = self.sealed
+        if rnd is None or not rnd.complete or rnd.reveal_end is None:
+            return None
+        owing = [s for s, e in enumerate(rnd.entries) if e is not None and not e.default and s not in rnd.reveals]
+        return rnd.reveal_end + (self.clocks.grace if any(s in absent for s in owing) else 0.0)
+
+    def next_deadline(self, absent: set[int] | frozenset[int] = frozenset()) -> float | None:
+        times = [t for t in (self.open_end, self.decide_end, self.seed_end, self._reveal_deadline(absent))
+                 if t is not None]
         return min(times) if times else None
 
     # ------------------------------------------------------------------ building events
 
     def _emit(self, kind: str, now: float, extra: dict[str, Any], move: Move | None = None,
-              act: list[bytes] | None = None, journal_move: bool = True) -> LoggedEvent:
+              act: list[bytes] | None = None, journal_move: bool = True,
+              hidden: dict[str, Any] | None = None) -> LoggedEvent:
         state = self.state
-        engine_events = state.events[self._events_done:] if state.events is not None else []
-        self._events_done = len(state.events or [])
-        self._update_deadlines(now, bid=move is not None and move.action == Action.BID)
-        public: dict[str, Any] = {"k": kind, "g": self.game_id, **extra,
-                                  "ev": [w for w in map(event_to_wire, engine_events) if w is not None],
-                                  "pv": public_view(state), "clk": self.clock_view(now)}
-        revealed = self.sealed.reveal(engine_events)
-        if revealed:
-            public["reveal"] = revealed
-        privates: list[bytes | None] = []
-        for seat in range(state.n):
-            priv: dict[str, Any] = {"salt": secrets.token_bytes(16), "hand": [int(c) for c in state.hands[seat]],
-                                    "money": state.money[seat]}
-            dealt = [[int(c) for c in e.cards] for e in engine_events
-                     if isinstance(e, CardsDealt) and e.seat == seat]
-            if dealt:
-                priv["dealt"] = dealt[-1]
-            privates.append(pack(priv))
+        public: dict[str, Any] = {"k": kind, "g": self.game_id, **extra}
+        privates: list[bytes | None] = [None] * self.n
+        if state is not None:
+            engine_events = state.events[self._events_done:] if state.events is not None else []
+            self._events_done = len(state.events or [])
+            self._update_deadlines(now, bid=move is not None and move.action == Action.BID)
+            pv = public_view(state)
+            rnd = self.sealed
+            if rnd is not None and state.phase == Phase.SEALED and rnd.auction == state.auction_no:
+                overlay(pv, rnd.committed(), rnd.complete)
+            public.update({"ev": [w for w in map(event_to_wire, engine_events) if w is not None],
+                           "pv": pv, "clk": self.clock_view(now)})
+            if kind != "disclose":
+                privates = [private_part(state, seat, engine_events, secrets.token_bytes(16))
+                            for seat in range(self.n)]
         public_bytes = pack(public)
         hashes = [chain.private_hash(p) for p in privates]
         seq = self.seq + 1
         h = chain.link(self.head, seq, public_bytes, hashes)
         event = LoggedEvent(seq, public_bytes, privates, hashes, h, self.host.sign(HOSTEV_TAG, h),
-                            move.to_list() if move is not None else None, act)
+                            move.to_list() if move is not None else None, act, hidden)
         if self.journal is not None:
             if move is not None and journal_move:
                 self.journal.write_move(move)
             self.journal.write_event(event.to_entry())
-            if state.is_over():
+            if move is not None and state is not None and state.is_over():
                 self.journal.write_result(result_of(state))
         self.log.append(event)
         self.head = h
@@ -158,6 +186,7 @@ class GameSession:
 
     def _update_deadlines(self, now: float, bid: bool) -> None:
         state = self.state
+        assert state is not None
         phase = state.phase
         key: Any = (phase, state.auction_no, state.to_move() if phase not in (Phase.SEALED, Phase.OPEN) else None)
         if phase == Phase.OPEN and self.clocks.open_countdown > 0:
@@ -165,23 +194,83 @@ class GameSession:
                 self.open_end = now + self.clocks.open_countdown
         else:
             self.open_end = None
-        if phase in (Phase.OPEN, Phase.GAME_OVER) or self.clocks.decision <= 0:
+        rnd = self.sealed
+        revealing = phase == Phase.SEALED and rnd is not None and rnd.complete
+        if phase in (Phase.OPEN, Phase.GAME_OVER) or self.clocks.decision <= 0 or revealing:
             self.decide_end = None
         elif key != self._decision_key or self.decide_end is None:
             self.decide_end = now + self.clocks.decision
         self._decision_key = key
 
-    def start(self, now: float, options_dict: dict[str, Any]) -> LoggedEvent:
-        """Event 1: who plays, with which keys and options; each seat's first hand."""
-        return self._emit("start", now, {"players": [p.to_wire() for p in self.players], "options": options_dict,
-                                         "first": self.state.first_auctioneer})
+    def _sync_round(self) -> None:
+        """Open a commit-reveal round when the engine enters a Sealed auction."""
+        state = self.state
+        assert state is not None
+        if state.phase != Phase.SEALED:
+            self.sealed = None
+        elif self.sealed is None or self.sealed.auction != state.auction_no:
+            self.sealed = SealedRound(self.game_id, state.auction_no, self.n)
+
+    def _move_events(self, move: Move, now: float, extra: dict[str, Any], act: list[bytes] | None = None,
+                     journal_move: bool = True) -> list[LoggedEvent]:
+        """Events for `move`, just applied to the engine (and the disclosure if it ended the game)."""
+        self._sync_round()
+        out = [self._emit("move", now, extra, move, act, journal_move)]
+        if self.is_over and not self.disclosed:
+            out.append(self._disclose(now))
+        return out
+
+    def _disclose(self, now: float) -> LoggedEvent:
+        """The last event: every seed and every private-part salt (the chain can now be checked)."""
+        salts = [[decode_host_inner(p)["salt"] if p is not None else None for p in e.privates] for e in self.log]
+        self.disclosed = True
+        return self._emit("disclose", now, {**self.seeding.disclosure(), "salts": salts})
+
+    # ------------------------------------------------------------------ seeds and the deal
+
+    def start(self, now: float) -> LoggedEvent:
+        """Event 1: who plays, with which keys and options, and the host's seed commitment."""
+        self.seed_end = now + self.clocks.reveal if self.clocks.reveal > 0 else None
+        return self._emit("start", now, {"players": [p.to_wire() for p in self.players],
+                                         "options": self.options.to_dict(),
+                                         "hseed": self.seeding.host_commitment},
+                          hidden={"seed": self.seeding.host_seed, "meta": self.meta})
+
+    def submit_seed(self, vk: bytes, seat: int, body: bytes, sig: bytes, seed: bytes, now: float) -> list[LoggedEvent]:
+        if self.signer_role(seat, vk) is None:
+            raise ProtocolError("not_your_seat", f"this key may not act for seat {seat}")
+        self.seeding.check(seat, body, sig, seed, [vk])
+        self.seeding.accept(seat, body, sig, seed)
+        events = [self._emit("seed", now, {"seat": seat, "c": [body, sig]}, hidden={"seed": seed})]
+        if self.seeding.complete:
+            events += self.deal(now)
+        return events
+
+    def deal(self, now: float, *, write_header: bool = True) -> list[LoggedEvent]:
+        """Derive the deck from the seeds in (missing ones count as empty) and deal round 1."""
+        order, first = self.seeding.derive(self.options.deck_table.size)
+        self.seeding.dealt = True
+        self.seed_end = None
+        self.state = GameState(self.n, self.options, deck_order=order, first_auctioneer=first, track_events=True)
+        self._events_done = 0
+        if self.journal is not None and write_header:
+            self.journal.write_header(GameRecord.start(self.state, [p.name for p in self.players], self.meta))
+        missing = [s for s, seed in enumerate(self.seeding.seeds) if seed is None]
+        if missing:
+            log.info("dealt without seeds game=%s seats=%s", self.game_id.hex()[:12], missing)
+        return [self._emit("deal", now, {"first": first, "missing": missing})]
 
     # ------------------------------------------------------------------ changing the game
 
-    def submit(self, vk: bytes, seat: int, body: bytes, sig: bytes, now: float) -> tuple[LoggedEvent, int]:
+    def _dealt_state(self) -> GameState:
+        if self.state is None:
+            raise ProtocolError("not_dealt", "the cards are not dealt yet")
+        return self.state
+
+    def submit(self, vk: bytes, seat: int, body: bytes, sig: bytes, now: float) -> tuple[list[LoggedEvent], int]:
         """Check and apply a signed action from the connection bound to (`vk`, `seat`).
 
-        Returns (event, ctr); raises ProtocolError (code, message) and changes nothing.
+        Returns (events, ctr); raises ProtocolError (code, message) and changes nothing.
         """
         role = self.signer_role(seat, vk)
         if role is None:
@@ -199,33 +288,93 @@ class GameSession:
             move = Move.from_list(act["move"])
         except IllegalMove as exc:
             raise ProtocolError("malformed", exc.detail) from None
+        if move.action in (Action.SEALED_BID, Action.SEALED_FORFEIT):
+            raise ProtocolError("use_commit", "a sealed bid is sent as a commitment (commit-reveal)")
+        state = self._dealt_state()
         try:
-            self.state.apply(move)
+            state.apply(move)
         except IllegalMove as exc:
             raise ProtocolError(exc.code, str(exc)) from None
         self.counters[seat] = act["ctr"]
-        public_act = self.sealed.public_action(move, body, sig)
-        event = self._emit("move", now, {"m": sealed.public_move(move), "by": "player", "signer": role,
-                                         "act": public_act}, move, [body, sig])
-        return event, act["ctr"]
+        events = self._move_events(move, now, {"m": move.to_list(), "by": "player", "signer": role,
+                                               "act": {"b": body, "s": sig}}, [body, sig])
+        return events, act["ctr"]
 
-    def apply_defaults(self, now: float) -> list[LoggedEvent]:
-        """Play the default actions whose time ran out; returns their events."""
+    def _sealed_round(self) -> SealedRound:
+        state = self._dealt_state()
+        if state.phase != Phase.SEALED or self.sealed is None:
+            raise ProtocolError("wrong_phase", "no Sealed auction is running")
+        return self.sealed
+
+    def submit_commit(self, vk: bytes, seat: int, body: bytes, sig: bytes, now: float) -> list[LoggedEvent]:
+        """A seat's signed sealed-bid commitment (the host learns no amount from it)."""
+        if self.signer_role(seat, vk) is None:
+            raise ProtocolError("not_your_seat", f"this key may not act for seat {seat}")
+        rnd = self._sealed_round()
+        value = rnd.check_commit(seat, body, sig, [vk])
+        rnd.accept_commit(value, body, sig)
+        events = [self._emit("commit", now, {"auction": rnd.auction, "seat": seat, "c": [body, sig]})]
+        return events + self._close_set(now)
+
+    def _close_set(self, now: float) -> list[LoggedEvent]:
+        rnd = self.sealed
+        if rnd is None or not all(e is not None for e in rnd.entries):
+            return []
+        digest = rnd.close_set()
+        rnd.reveal_end = now + self.clocks.reveal if self.clocks.reveal > 0 else None
+        events = [self._emit("commits", now, {"auction": rnd.auction, "set": rnd.set_wire(), "d": digest})]
+        log.info("commitment set game=%s auction=%d", self.game_id.hex()[:12], rnd.auction)
+        return events + (self.settle(now) if rnd.revealed_all() else [])
+
+    def submit_reveal(self, body: bytes, sig: bytes, now: float) -> tuple[list[LoggedEvent], int, str | None]:
+        """A signed reveal (from any connection: it proves itself).  Returns (events, seat, failure)."""
+        if self.state is None or self.sealed is None:
+            raise ProtocolError("no_reveal", "no Sealed auction awaits a reveal")
+        rnd = self.sealed
+        seat, why = rnd.receive_reveal(body, sig, self.state.money)
+        log.info("reveal held game=%s auction=%d seat=%d ok=%s", self.game_id.hex()[:12], rnd.auction, seat,
+                 why is None)
+        return (self.settle(now) if rnd.revealed_all() else []), seat, why
+
+    def settle(self, now: float) -> list[LoggedEvent]:
+        """Give the engine every seat's sealed bid or forfeit (seat order), one event each."""
+        state, rnd = self.state, self.sealed
+        assert state is not None and rnd is not None
+        seats = [s for s in range(self.n) if state.sealed[s] == NO_BID]  # a resumed settle may be part done
         out: list[LoggedEvent] = []
+        for move, extra in rnd.settle(list(state.money), seats):
+            state.apply(move)
+            out += self._move_events(move, now, {"m": move.to_list(), **extra})
+        return out
+
+    def apply_defaults(self, now: float, absent: set[int] | frozenset[int] = frozenset()) -> list[LoggedEvent]:
+        """Play the default actions whose time ran out; returns their events."""
         state = self.state
+        if state is None:
+            return self.deal(now) if self.seed_end is not None and now >= self.seed_end else []
         if state.is_over():
-            return out
+            return []
+        rnd = self.sealed
+        if rnd is not None and rnd.complete:
+            deadline = self._reveal_deadline(absent)
+            return self.settle(now) if deadline is not None and now >= deadline else []
         if self.open_end is not None and now >= self.open_end and state.phase == Phase.OPEN:
             moves = default_moves(state, state.to_move())
         elif self.decide_end is not None and now >= self.decide_end:
+            if rnd is not None:  # Sealed: the seats that did not commit in time bid 0
+                for seat in range(self.n):
+                    if rnd.entries[seat] is None:
+                        rnd.default(seat)
+                return self._close_set(now)
             moves = default_moves(state, state.to_move(), self.clocks.bot_level)
         else:
-            return out
+            return []
+        out: list[LoggedEvent] = []
         for move in moves:
             if state.is_over() or not state.is_legal(move):
                 break
             state.apply(move)
-            out.append(self._emit("move", now, {"m": sealed.public_move(move), "by": "clock"}, move))
+            out += self._move_events(move, now, {"m": move.to_list(), "by": "clock"})
         return out
 
     def set_delegate(self, seat: int, vk: bytes | None, now: float) -> LoggedEvent:

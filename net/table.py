@@ -1,9 +1,10 @@
 """A table: its lobby, then its game session, journal and saved record.
 
 The `Host` owns sockets and peers; a `Table` owns what is played at it.  `start` turns
-the lobby's seats (compacted to 0..n-1, in seat order) into a game: a fresh shuffle, a
-random game id, the journal header (deck order, seat keys and table settings in `meta`),
-and event 1.  `Table.resume` rebuilds a table from its journal after a host crash.
+the lobby's seats (compacted to 0..n-1, in seat order) into a game: a random game id,
+event 1 and the seed phase; at the deal the journal gets its header (the deck order the
+seeds gave, seat keys and table settings in `meta`).  `Table.resume` rebuilds a table
+from its journal and event log after a host crash, before or after the deal.
 """
 
 from __future__ import annotations
@@ -13,16 +14,17 @@ import os
 import secrets
 from typing import Any
 
-from modernart.game import GameState
-from modernart.record import GameRecord, result_of
+from modernart.record import GameRecord, RecordError, result_of
+from modernart.rules import RuleOptions
 
-from . import sealed
 from .clocks import ClockSettings
+from .commitments import decode_commit
 from .identity import Keys, fingerprint
 from .journal import Journal, drop_torn_line, read_events, read_journal, truncate_events
 from .lobby import Lobby
 from .protocol import decode_action_body, decode_host_inner
 from .session import GameSession, LoggedEvent, Player
+from .transcript import write_transcript
 
 log = logging.getLogger("net.table")
 
@@ -52,7 +54,7 @@ class Table:
     def phase(self) -> str:
         if self.session is None:
             return "lobby"
-        return "over" if self.session.state.is_over() else "playing"
+        return "over" if self.session.is_over else "playing"
 
     @property
     def clocks(self) -> ClockSettings:
@@ -84,7 +86,7 @@ class Table:
                 "free": 0 if self.session else 5 - taken, "options": self.options_dict()}
 
     def options_dict(self) -> dict[str, Any]:
-        options = self.session.state.options if self.session else self.lobby.options
+        options = self.session.options if self.session else self.lobby.options
         return options.changed()
 
     def lobby_wire(self, connected: set[int], join: str, code: str) -> dict[str, Any]:
@@ -100,104 +102,144 @@ class Table:
             base["seats"] = [{"seat": i, "name": p.name, "bot": p.bot, "ready": True, "fpr": fingerprint(p.vk),
                               "admin": False, "connected": i in connected,
                               "standin": sess.delegates[i] is not None} for i, p in enumerate(sess.players)]
-            base["options"] = sess.state.options.to_dict()
+            base["options"] = sess.options.to_dict()
             base["admin"] = None
             base["game"] = sess.game_id
+        if self.record_path is not None:
+            base["record"] = self.record_path
         return base
 
     # ------------------------------------------------------------------ the game
 
-    def start(self, now: float, seed: int | None = None) -> LoggedEvent:
+    def start(self, now: float) -> LoggedEvent:
+        """Turn the lobby into a game: event 1, then the seed phase (the deal follows the seeds)."""
         lob = self.lobby
         lob.check_start(None)
         seats = [s for s in lob.seats if s is not None]
         players = [Player(s.name, s.vk, s.bot) for s in seats]  # type: ignore[arg-type]
-        state = GameState(len(players), lob.options, seed=seed if seed is not None else secrets.randbits(64),
-                          track_events=True)
         game_id = secrets.token_bytes(16)
+        meta = {"game_id": game_id.hex(), "table": self.id, "table_name": self.name,
+                "keys": [p.vk.hex() for p in players], "bots": [p.bot for p in players],
+                "clocks": lob.clocks.to_dict(), "host_vk": self.host.vk.hex(), "fairplay": 1, **self.extra_meta}
         journal = None
         if self.journal_dir is not None:
             os.makedirs(self.journal_dir, exist_ok=True)
             self.journal_path = os.path.join(self.journal_dir, f"{self.id}-{game_id.hex()[:12]}.jsonl")
-            journal = Journal(self.journal_path, sync=self.fsync)
-            meta = {"game_id": game_id.hex(), "table": self.id, "table_name": self.name,
-                    "keys": [p.vk.hex() for p in players], "bots": [p.bot for p in players],
-                    "clocks": lob.clocks.to_dict(), "host_vk": self.host.vk.hex(), **self.extra_meta}
-            journal.write_header(GameRecord.start(state, [p.name for p in players], meta))
-        self.session = GameSession(game_id, players, state, lob.clocks, self.host, journal, now)
+            journal = Journal(self.journal_path, sync=self.fsync)  # the header follows at the deal
+        self.session = GameSession(game_id, players, lob.options, lob.clocks, self.host, journal, now, meta=meta)
         log.info("game started table=%s game=%s players=%d", self.id, game_id.hex()[:12], len(players))
-        return self.session.start(now, lob.options.to_dict())
+        return self.session.start(now)
 
     def save_record(self) -> str | None:
-        """Once the game is over: the record beside the journal (`modernart replay --check` reads it)."""
-        if self.session is None or not self.session.state.is_over() or self.journal_path is None:
+        """Once the game is over and disclosed: the record beside the journal (`modernart replay
+        --check` reads it) and the public transcript beside it (`modernart audit` reads both)."""
+        sess = self.session
+        if sess is None or not sess.disclosed or self.journal_path is None:
             return None
+        base = self.journal_path[: -len(".jsonl")]
+        write_transcript(base + ".transcript", [e.frame_for(None) for e in sess.log])
         record = read_journal(self.journal_path)
         record.sync(record.replay())
-        path = self.journal_path[: -len(".jsonl")] + ".json"
-        record.save(path)
-        self.record_path = path
-        if self.session.journal is not None:
-            self.session.journal.close()
-        return path
+        record.meta["transcript"] = os.path.basename(base + ".transcript")
+        record.save(base + ".json")
+        self.record_path = base + ".json"
+        if sess.journal is not None:
+            sess.journal.close()
+        return self.record_path
 
     @classmethod
     def resume(cls, path: str, host: Keys, now: float, *, fsync: bool = True) -> "Table":
         """The table whose journal is `path`, exactly as it was when the host stopped."""
         drop_torn_line(path)
-        record = read_journal(path)
-        meta = record.meta
+        entries = [LoggedEvent.from_entry(e) for e in read_events(path)]
+        if not entries or not entries[0].hidden:
+            raise ValueError(f"{path}: no game to resume (its event log is empty or from an older host)")
+        meta = entries[0].hidden["meta"]
+        start = decode_host_inner(entries[0].public)
         if meta.get("host_vk") != host.vk.hex():
             raise ValueError("this journal was written by a host with another key")
-        players = [Player(name, bytes.fromhex(k), b) for name, k, b in zip(record.players, meta["keys"], meta["bots"])]
+        players = [Player(p["name"], p["vk"], p["bot"]) for p in start["players"]]
         clocks = ClockSettings.from_dict(meta.get("clocks", {}))
-        state = record.new_state(track_events=True)
-        session = GameSession(bytes.fromhex(meta["game_id"]), players, state, clocks, host, None, now)
-        moves = record.moves
+        session = GameSession(bytes.fromhex(meta["game_id"]), players, RuleOptions.from_dict(start["options"]),
+                              clocks, host, None, now, meta=meta, host_seed=entries[0].hidden["seed"])
+        try:
+            record: GameRecord | None = read_journal(path)
+        except RecordError:
+            record = None  # no header yet: the crash came before the deal
+        moves = record.moves if record is not None else []
         used = kept = 0
-        for entry in read_events(path):
-            event = LoggedEvent.from_entry(entry)
+        for event in entries:
+            public = decode_host_inner(event.public)
+            if public["k"] == "deal":
+                if record is None:
+                    break  # dealt but the journal header was lost: deal again (same seeds, same deck)
+                session.seeding.dealt = True
+                session.state = record.new_state(track_events=True)
             if event.move is not None:
                 if used >= len(moves) or moves[used].to_list() != event.move:
                     break  # logged but never journaled: it was never announced
-                state.apply(moves[used])
+                session.state.apply(moves[used])  # type: ignore[union-attr]
                 used += 1
-            _restore(session, event)
+            _restore(session, event, public)
             kept += 1
         truncate_events(path, kept)
+        if record is not None and session.state is None:
+            with open(path, "r+b") as f:  # a header without its deal event: written again at the deal
+                f.truncate(0)
+            record = None
         session.journal = Journal(path, sync=fsync)
-        session._events_done = len(state.events or [])
-        session._decision_key = None
-        session._update_deadlines(now, bid=False)
-        for move in moves[used:]:  # journaled, but its event was lost in the crash
-            state.apply(move)
-            session._emit("move", now, {"m": sealed.public_move(move), "by": "recovered"}, move, journal_move=False)
-        if state.is_over() and record.result is None and used == len(moves):
-            session.journal.write_result(result_of(state))
+        state = session.state
+        if state is None:
+            session.seed_end = now + clocks.reveal if clocks.reveal > 0 else None
+            if session.seeding.complete:
+                session.deal(now)
+        else:
+            session._events_done = len(state.events or [])
+            session._decision_key = None
+            session._update_deadlines(now, bid=False)
+            for move in moves[used:]:  # journaled, but its event was lost in the crash
+                state.apply(move)
+                session._move_events(move, now, {"m": move.to_list(), "by": "recovered"}, journal_move=False)
+            if state.is_over() and record is not None and record.result is None and used == len(moves):
+                session.journal.write_result(result_of(state))
+            if state.is_over() and not session.disclosed:
+                session._disclose(now)
+            rnd = session.sealed
+            if rnd is not None and rnd.complete:
+                rnd.reveal_end = now + clocks.reveal if clocks.reveal > 0 else None  # reveals come again
         session.journal.sync()
         table = cls(meta.get("table", "t1"), meta.get("table_name", "table"), host, fsync=fsync)
         table.session = session
         table.durable_seq = session.seq
         table.journal_path = path
         table.journal_dir = os.path.dirname(path)
-        table.lobby.options = state.options
+        table.lobby.options = session.options
         table.lobby.clocks = clocks
         return table
 
 
-def _restore(session: GameSession, event: LoggedEvent) -> None:
-    """Re-apply the bookkeeping of one logged event (counters, delegates, withheld bids)."""
-    public = decode_host_inner(event.public)
+def _restore(session: GameSession, event: LoggedEvent, public: dict[str, Any]) -> None:
+    """Re-apply the bookkeeping of one logged event (counters, delegates, seeds, commitments)."""
     kind = public.get("k")
+    if session.state is not None:
+        session._sync_round()
     if kind == "delegate":
         session.delegates[public["seat"]] = public["vk"]
     elif kind == "move" and event.act is not None:
-        body, sig = event.act
-        act = decode_action_body(body)
+        act = decode_action_body(event.act[0])
         session.counters[act["seat"]] = max(session.counters[act["seat"]], act["ctr"])
-        if "sealed" in public.get("act", {}):
-            session.sealed.withheld.append([body, sig])
-    if public.get("reveal"):
-        session.sealed.withheld = []
+    elif kind == "seed":
+        body, sig = public["c"]
+        session.seeding.accept(public["seat"], body, sig, (event.hidden or {})["seed"])
+    elif kind == "commit" and session.sealed is not None:
+        body, sig = public["c"]
+        session.sealed.accept_commit(decode_commit(body), body, sig)
+    elif kind == "commits" and session.sealed is not None:
+        for item in public["set"]:
+            if "default" in item:
+                session.sealed.default(item["seat"])
+        session.sealed.close_set()
+    elif kind == "disclose":
+        session.disclosed = True
     session.log.append(event)
     session.head = event.h

@@ -20,6 +20,8 @@ from modernart.rules import RuleOptions
 from modernart.serialize import result_from_dict, result_to_dict, sale_from_dict, sale_to_dict
 from modernart.views import Observation
 
+from .protocol import pack
+
 _TURN_PHASES = (Phase.DOUBLE_OFFER, Phase.ONCE_AROUND, Phase.FIXED_OFFER)
 _BID_PHASES = (Phase.OPEN, Phase.ONCE_AROUND)
 
@@ -46,6 +48,19 @@ def public_view(state: GameState) -> dict[str, Any]:
         "final_money": list(state.money) if over else [],
         "winners": list(state.winners()),
     }
+
+
+def private_part(state: GameState, seat: int, engine_events: list[Any], salt: bytes) -> bytes:
+    """Seat `seat`'s private part of an event: salt, hand, money, and the cards just dealt.
+
+    The bytes are canonical (fixed key order), so anyone who knows the salt and replays the
+    game can rebuild them and check the hash in the chain (the audit does).
+    """
+    priv: dict[str, Any] = {"salt": salt, "hand": [int(c) for c in state.hands[seat]], "money": state.money[seat]}
+    dealt = [[int(c) for c in e.cards] for e in engine_events if isinstance(e, CardsDealt) and e.seat == seat]
+    if dealt:
+        priv["dealt"] = dealt[-1]
+    return pack(priv)
 
 
 def event_to_wire(event: Any) -> dict[str, Any] | None:

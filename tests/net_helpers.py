@@ -125,3 +125,80 @@ def final_money_of(record_path: str) -> list[int]:
     state = record.replay()
     assert state.is_over() and not record.check_result(state)
     return list(state.money)
+
+
+class SessionDriver:
+    """Plays a `GameSession` directly (no sockets) with the seats' own keys, as clients would:
+    signed seeds, then random moves, and every Sealed auction by commit-reveal."""
+
+    def __init__(self, session: Any, keys: list[Keys], seed: int = 3, now: float = 0.0) -> None:
+        import random
+
+        self.sess = session
+        self.keys = keys
+        self.rng = random.Random(seed)
+        self.now = now
+        self.bids: dict[tuple[int, int], tuple[int, bytes]] = {}   # (auction, seat) -> (amount, nonce)
+
+    def seed_all(self) -> list[Any]:
+        from net.commitments import SEED_TAG, SeedCommit, new_nonce, seed_commitment
+
+        events = []
+        sess = self.sess
+        for seat, k in enumerate(self.keys):
+            seed = new_nonce()
+            body = SeedCommit(sess.game_id, seat, k.vk, seed_commitment(sess.game_id, seat, k.vk, seed)).body()
+            events += sess.submit_seed(k.vk, seat, body, k.sign(SEED_TAG, body), seed, self.now)
+        return events
+
+    def commit(self, seat: int, amount: int) -> list[Any]:
+        from net.commitments import COMMIT_TAG, Commit, bid_commitment, new_nonce
+
+        sess, k = self.sess, self.keys[seat]
+        auction = sess.state.auction_no
+        nonce = new_nonce()
+        self.bids[(auction, seat)] = (amount, nonce)
+        c = bid_commitment(sess.game_id, auction, seat, k.vk, amount, nonce)
+        body = Commit(sess.game_id, auction, seat, k.vk, c).body()
+        return sess.submit_commit(k.vk, seat, body, k.sign(COMMIT_TAG, body), self.now)
+
+    def reveal(self, seat: int, amount: int | None = None) -> list[Any]:
+        from net.commitments import REVEAL_TAG, Reveal
+
+        sess, k = self.sess, self.keys[seat]
+        auction = sess.sealed.auction
+        stored, nonce = self.bids[(auction, seat)]
+        body = Reveal(sess.game_id, auction, seat, k.vk, stored if amount is None else amount, nonce,
+                      sess.sealed.digest).body()
+        events, _seat, _why = sess.submit_reveal(body, k.sign(REVEAL_TAG, body), self.now)
+        return events
+
+    def step(self) -> list[Any]:
+        """One move, or one whole Sealed auction (commit, set, reveal, settle)."""
+        from modernart.auctions import NO_BID
+        from modernart.bots.random_bot import random_move
+        from modernart.phase import Phase
+
+        sess = self.sess
+        state = sess.state
+        events: list[Any] = []
+        if state.phase == Phase.SEALED:
+            rnd = sess.sealed
+            for seat in range(state.n):
+                if rnd.entries[seat] is None:
+                    events += self.commit(seat, self.rng.randint(0, min(state.money[seat], 30)))
+            for seat in range(state.n):
+                if sess.sealed is rnd and state.sealed[seat] == NO_BID and seat not in rnd.reveals:
+                    events += self.reveal(seat)
+            return events
+        move = random_move(state, state.to_move()[0], self.rng.random)
+        state.apply(move)
+        return sess._move_events(move, self.now, {"m": move.to_list(), "by": "clock"})
+
+    def play(self, moves: int) -> None:
+        """Play until at least `moves` engine moves are applied, stopping outside a Sealed auction."""
+        from modernart.phase import Phase
+
+        state = self.sess.state
+        while (state.move_count < moves or state.phase == Phase.SEALED) and not state.is_over():
+            self.step()

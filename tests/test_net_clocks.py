@@ -66,13 +66,12 @@ def test_idle_players_get_the_stated_default_actions(tmp_path):
         if pub["k"] == "move":
             assert pub["by"] == "clock"
             by_seq[event.seq] = event.move
-    phase_at = dict((seq, (phase, rng)) for seq, phase, rng in phases)
     checked = set()
-    for seq, move in by_seq.items():
-        prev = max(s for s in phase_at if s < seq)
-        phase, amount = phase_at[prev]
-        if prev + 1 != seq:
-            continue  # the second default of the same tick (e.g. several sealed bids)
+    for seq_before, phase, amount in phases:  # the first move the clock played after that point
+        seq = min((s for s in by_seq if s > seq_before), default=None)
+        if seq is None:
+            continue
+        move = by_seq[seq]
         action = Action(move[1])
         assert action == DEFAULTS[phase], (phase, action)
         if action == Action.SET_PRICE:
@@ -80,6 +79,8 @@ def test_idle_players_get_the_stated_default_actions(tmp_path):
         if action == Action.SEALED_BID:
             assert move[2] == 0
         checked.add(phase)
+    sealed = [m for m in by_seq.values() if m[1] == Action.SEALED_BID]
+    assert sealed and all(m[2] == 0 for m in sealed)  # nobody committed: everyone bids 0
     assert {Phase.PLAY_CARD, Phase.OPEN, Phase.ONCE_AROUND, Phase.SEALED, Phase.FIXED_SET} <= checked
     record = read_journal(table.journal_path)
     assert record.replay().money == table.session.state.money

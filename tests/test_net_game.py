@@ -9,15 +9,20 @@ auction resolves; a spectator sees public parts only.
 from __future__ import annotations
 
 import subprocess
+from dataclasses import replace
 
 import pytest
 
 from modernart.events import SealedRevealed
 from modernart.moves import Action
+from modernart.phase import Phase
 from modernart.record import read_record
 from net.client import Client
+from net.commitments import decode_commit, decode_reveal
 from net.identity import Keys
 from net.journal import read_journal
+from net.protocol import decode_host_inner
+from net.sealed import overlay
 
 from .net_helpers import PY, ROOT, env, in_process_host, run, seat_bots
 
@@ -67,34 +72,76 @@ def test_complete_game_replays_to_the_same_result(tmp_path, players):
     assert done.returncode == 0, done.stderr
 
 
+def commit_progress(table):
+    """seq -> (committed seats, set complete) of the Sealed auction running at that event."""
+    out, committed, complete, auction = {}, [], False, None
+    for event in table.session.log:
+        pub = decode_host_inner(event.public)
+        if pub["k"] == "commit":
+            if pub["auction"] != auction:
+                auction, committed, complete = pub["auction"], [], False
+            committed = committed + [pub["seat"]]
+        elif pub["k"] == "commits":
+            if pub["auction"] != auction:
+                auction, committed = pub["auction"], []
+            committed, complete = list(range(len(pub["set"]))), True
+        elif pub.get("pv") and pub["pv"]["auction_no"] != auction:
+            auction, committed, complete = pub["pv"]["auction_no"], [], False
+        out[event.seq] = (committed, complete)
+    return out
+
+
 @pytest.mark.timeout(90)
 def test_client_observation_equals_the_engine_after_every_event(tmp_path):
     host, table, spectator, seen, player = run(play_game(tmp_path, 4, watcher_seat=True), 80)
     record = read_journal(table.journal_path)
     # which event numbers carried a move: the spectator's log says
     move_seqs = sorted({seq for seq, item in spectator.state.log if hasattr(item, "action")})
+    progress = commit_progress(table)
     assert seen, "the seated client received no observations"
     seat = player.client.state.seat
+    overlaid = 0
     for seq, obs in seen:
         applied = sum(1 for s in move_seqs if s <= seq)
         expected = record.replay(upto=applied).observation(seat)
+        if expected.phase == Phase.SEALED:  # commit-reveal: who has committed, who still may
+            committed, complete = progress[seq]
+            view = overlay({"to_move": list(expected.to_move), "sealed_done": list(expected.sealed_done)},
+                           committed, complete)
+            expected = replace(expected, to_move=tuple(view["to_move"]), sealed_done=tuple(view["sealed_done"]))
+            overlaid += bool(committed)
         assert obs == expected, f"event {seq}: client view differs from the engine's"
     assert seen[-1][1].is_over
+    assert overlaid, "no Sealed auction had a commitment"
 
 
 @pytest.mark.timeout(90)
-def test_sealed_amounts_stay_hidden_until_the_auction_resolves(tmp_path):
+def test_sealed_bids_reach_the_engine_only_after_the_complete_commitment_set(tmp_path):
     host, table, spectator, _seen, _ = run(play_game(tmp_path, 5), 80)
-    sealed_moves = [item for _seq, item in spectator.state.log
-                    if hasattr(item, "action") and item.action == Action.SEALED_BID]
-    reveals = [item for _seq, item in spectator.state.log if isinstance(item, SealedRevealed)]
-    assert sealed_moves and reveals
-    assert all(m.arg == -1 for m in sealed_moves)  # the amount never travels before the reveal
+    set_seq = {}
+    settled = 0
     for event in table.session.log:
-        from net.protocol import decode_host_inner
         pub = decode_host_inner(event.public)
-        if pub.get("m") and pub["m"][1] == Action.SEALED_BID:
-            assert "b" not in pub["act"] and pub["m"][2] == -1
+        if pub["k"] == "commit":
+            body = decode_commit(pub["c"][0])  # a hash, a key and the context: no amount
+            assert (body.auction, body.seat) == (pub["auction"], pub["seat"])
+            assert pub["auction"] not in set_seq, "a commitment after the complete set"
+        elif pub["k"] == "commits":
+            set_seq[pub["auction"]] = event.seq
+            assert len(pub["set"]) == 5
+        elif pub["k"] == "move" and pub["m"][1] in (Action.SEALED_BID, Action.SEALED_FORFEIT):
+            auction = pub["pv"]["auction_no"]
+            assert auction in set_seq and event.seq > set_seq[auction]
+            assert pub["by"] in ("reveal", "clock")  # bots are honest: no offender
+            if pub["by"] == "reveal":
+                reveal = decode_reveal(pub["reveal"][0])
+                assert reveal.amount == pub["m"][2] and reveal.seat == pub["m"][0]
+            settled += 1
+    assert set_seq and settled == 5 * len(set_seq)
+    shown = [item for _seq, item in spectator.state.log if hasattr(item, "action")
+             and item.action == Action.SEALED_BID]
+    assert len(shown) == settled and all(m.arg >= 0 for m in shown)
+    assert any(isinstance(item, SealedRevealed) for _seq, item in spectator.state.log)
+    assert not spectator.state.errors, spectator.state.errors
     # spectators never get a private part
-    assert all(item is not None for item in spectator.state.log)
     assert spectator.state.observation is None

@@ -22,7 +22,6 @@ import time
 import pytest
 
 from modernart.journal_format import parse_journal
-from modernart.moves import Action
 from modernart.phase import Phase
 from net.client import Client
 from net.identity import Keys
@@ -172,12 +171,10 @@ def test_host_killed_and_resumed_from_its_journal(tmp_path, seed):
             record = parse_journal(f.read())
         state = record.replay()
         assert state.is_over() and not record.check_result(state)
-        # the watcher saw every journaled move exactly once, in order (sealed amounts hidden)
+        # the watcher saw every journaled move exactly once, in order (sealed bids once revealed)
         seen = [item for _seq, item in watcher.state.log if hasattr(item, "action")]
-        assert len(seen) == len(record.moves)
-        for shown, move in zip(seen, record.moves):
-            assert (shown.seat, shown.action) == (move.seat, move.action)
-            assert shown.arg == (-1 if move.action == Action.SEALED_BID else move.arg)
+        assert seen == list(record.moves)
+        assert not [e for e in watcher.state.errors if e[0] == "untrusted_host"], watcher.state.errors
         money = list(state.money)
         for i in range(4):
             assert bot_money(procs, f"bot{i}") == money

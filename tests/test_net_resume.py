@@ -5,9 +5,7 @@ chain continues, and no move is lost or applied twice."""
 from __future__ import annotations
 
 import os
-import random
 
-from modernart.bots.random_bot import random_move
 from net.chain import ChainVerifier
 from net.clocks import ClockSettings
 from net.identity import Keys
@@ -16,23 +14,23 @@ from net.lobby import Lobby
 from net.protocol import decode_host_inner
 from net.table import Table
 
+from .net_helpers import SessionDriver
+
 
 def played_table(tmp, moves: int) -> Table:
     host = Keys.generate()
+    keys = [Keys.generate() for _ in range(4)]
     lobby = Lobby(clocks=ClockSettings(open_countdown=0, decision=0))
-    for _ in range(4):
+    for k in keys:
         seat, token = lobby.add_bot(None, "random")
-        lobby.claim_bot(token, Keys.generate().vk)
+        lobby.claim_bot(token, k.vk)
     table = Table("t1", "test", host, journal_dir=str(tmp), lobby=lobby, fsync=False)
-    table.start(0.0, seed=7)
-    rng = random.Random(3)
-    sess = table.session
-    for _ in range(moves):  # moves as the host would apply them (by the clock, unsigned)
-        state = sess.state
-        move = random_move(state, state.to_move()[0], rng.random)
-        state.apply(move)
-        sess._emit("move", 0.0, {"m": move.to_list(), "by": "clock"}, move)
-    sess.journal.close()
+    table.start(0.0)
+    driver = SessionDriver(table.session, keys)
+    driver.seed_all()  # signed seeds, then the deal
+    driver.play(moves)  # moves as clients and the clock would make them, sealed bids by commit-reveal
+    table.driver = driver  # type: ignore[attr-defined]
+    table.session.journal.close()
     return table
 
 
@@ -75,18 +73,19 @@ def test_torn_journal_line_drops_the_move_and_its_event(tmp_path):
     resumed = Table.resume(table.journal_path, table.host, 0.0, fsync=False)
     sess = resumed.session
     record = read_journal(table.journal_path)
-    assert len(record.moves) == 59 and sess.state.move_count == 59
+    moves = table.session.state.move_count
+    assert len(record.moves) == moves - 1 and sess.state.move_count == moves - 1
     assert sess.seq == table.session.seq - 1  # the event of the lost move is gone too
     assert len(list(read_events(table.journal_path))) == sess.seq
     assert sess.state.money == record.replay().money
     with open(table.journal_path, "rb") as f:
         assert f.read().endswith(b"\n")
     check_chain(resumed)
-    # the resumed table keeps writing where it stopped: one more move, both files agree
+    # the resumed table keeps writing where it stopped: one more step, both files agree
     state = sess.state
-    move = random_move(state, state.to_move()[0], random.Random(1).random)
-    state.apply(move)
-    sess._emit("move", 0.0, {"m": move.to_list(), "by": "clock"}, move)
+    driver = table.driver
+    driver.sess = sess
+    driver.step()
     sess.journal.close()
     again = Table.resume(table.journal_path, table.host, 0.0, fsync=False)
     assert again.session.seq == sess.seq and again.session.state.money == state.money

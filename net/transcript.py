@@ -1,0 +1,75 @@
+"""Game transcripts: every event of a game as it was sent, for `modernart audit`.
+
+A transcript file is a sequence of records, each a 4-byte big-endian length followed by
+that many bytes of msgpack.  The first record is the header `{"format":
+"modernart-transcript", "version": 1}`; every later record is one `ev` frame: `seq`,
+`pub`, `ph`, `h`, `hs` and `priv` (the host's copy holds no private part; a player's copy
+holds its own).  The last event of a finished game discloses every seed and every
+private-part salt, so the transcript alone lets anyone check the whole game.  The host
+writes `<journal name>.transcript` beside the record; a client saves its own copy.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+from typing import Any, Iterable
+
+import msgpack
+
+FORMAT = "modernart-transcript"
+VERSION = 1
+MAX_TRANSCRIPT = 64 * 1024 * 1024
+_LEN = struct.Struct(">I")
+
+
+class TranscriptError(ValueError):
+    """A transcript that cannot be read."""
+
+
+def write_transcript(path: str, frames: Iterable[dict[str, Any]]) -> None:
+    """Write the transcript atomically (mode 0600 while written, then renamed)."""
+    tmp = f"{path}.tmp{os.getpid()}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    with os.fdopen(fd, "wb") as f:
+        for item in [{"format": FORMAT, "version": VERSION}, *frames]:
+            data = msgpack.packb(item, use_bin_type=True)
+            f.write(_LEN.pack(len(data)) + data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def read_transcript(path: str) -> list[dict[str, Any]]:
+    """The event frames of a transcript (TranscriptError if it is not one, or damaged)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_TRANSCRIPT + 1)
+    except OSError as exc:
+        raise TranscriptError(f"cannot read {path}: {exc}") from None
+    if len(data) > MAX_TRANSCRIPT:
+        raise TranscriptError(f"{path} is larger than {MAX_TRANSCRIPT} bytes")
+    items = []
+    pos = 0
+    while pos < len(data):
+        if pos + _LEN.size > len(data):
+            raise TranscriptError(f"{path}: truncated at byte {pos}")
+        (size,) = _LEN.unpack_from(data, pos)
+        end = pos + _LEN.size + size
+        if end > len(data):
+            raise TranscriptError(f"{path}: record {len(items)} is truncated")
+        try:
+            item = msgpack.unpackb(data[pos + _LEN.size:end], raw=False, strict_map_key=True, max_ext_len=0)
+        except (ValueError, TypeError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError) as exc:
+            raise TranscriptError(f"{path}: record {len(items)} is not msgpack ({type(exc).__name__})") from None
+        items.append(item)
+        pos = end
+    if not items or not isinstance(items[0], dict) or items[0].get("format") != FORMAT:
+        raise TranscriptError(f"{path} is not a Modern Art transcript")
+    if items[0].get("version") != VERSION:
+        raise TranscriptError(f"{path}: unsupported transcript version {items[0].get('version')!r}")
+    frames = items[1:]
+    for i, frame in enumerate(frames):
+        if not isinstance(frame, dict) or frame.get("t") != "ev":
+            raise TranscriptError(f"{path}: record {i + 1} is not an event")
+    return frames
