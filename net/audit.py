@@ -32,7 +32,7 @@ from modernart.rules import RuleOptions
 from . import chain
 from .chain import ChainError
 from .follow import GameFollower
-from .identity import join_code
+from .identity import fingerprint
 from .protocol import ProtocolError, decode_host_inner
 from .sealed import overlay
 from .shuffle import derive_deal
@@ -52,10 +52,16 @@ class AuditReport:
 
 
 def transcript_path_for(record_path: str, record: GameRecord | None = None) -> str:
-    """Where a record's transcript is: `meta.transcript` beside it, else the same name."""
-    name = (record.meta.get("transcript") if record is not None else None) or \
-        os.path.basename(record_path[: -len(".json")] if record_path.endswith(".json") else record_path) + ".transcript"
-    return os.path.join(os.path.dirname(record_path), str(name))
+    """Where a record's transcript is: the file `meta.transcript` names beside it, else the
+    record's own name with `.transcript` (e.g. after copying both under new names)."""
+    directory = os.path.dirname(record_path)
+    own = os.path.join(directory, os.path.basename(record_path.removesuffix(".json")) + ".transcript")
+    named = record.meta.get("transcript") if record is not None else None
+    if isinstance(named, str) and os.path.basename(named) == named:
+        path = os.path.join(directory, named)
+        if os.path.exists(path) or not os.path.exists(own):
+            return path
+    return own
 
 
 def audit_files(record_path: str, transcript_path: str | None = None, host_vk: bytes | None = None) -> AuditReport:
@@ -91,7 +97,7 @@ class _Audit:
             return
         if self.pinned is not None and meta.get("host_vk") != self.pinned.hex():
             self.problems.append("record: the host key differs from the one given")
-        self.report.facts["host_key_fpr"] = join_code(host_vk)
+        self.report.facts["host_key_fpr"] = fingerprint(host_vk)
         self.report.facts["events"] = len(self.frames)
         follower = GameFollower(game_id, host_vk)
         for frame in self.frames:

@@ -1,0 +1,56 @@
+"""`modernart audit RECORD`: check a finished network game end to end (docs/fair-play.md).
+
+RECORD is the game's record (`….json`, saved by the host beside its journal, or by a
+player's client in its config dir); its transcript (`….transcript`, named in the
+record's `meta.transcript`) must lie beside it, or be given with `--transcript`.
+Exit 0 when every check passes, 1 with one line per problem otherwise, 2 when the
+files cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("audit", help="check a finished network game end to end",
+                       description="Check a finished game's record and transcript: host signatures and the "
+                                   "hash chain, every player signature and counter, every sealed-bid commitment "
+                                   "and reveal, the seeds and the shuffle, and every rule.")
+    p.add_argument("record", help="the game's record (.json)")
+    p.add_argument("--transcript", default=None, help="the game's transcript (default: the one beside the record)")
+    p.add_argument("--host-key", default=None, metavar="HEX",
+                   help="the host's Ed25519 key you expect (default: the one the record names)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from net.audit import audit_files
+
+    host_vk = None
+    if args.host_key:
+        try:
+            host_vk = bytes.fromhex(args.host_key)
+        except ValueError:
+            print("modernart audit: --host-key must be 64 hex digits", file=sys.stderr)
+            return 2
+    report = audit_files(args.record, args.transcript, host_vk)
+    unreadable = any(p.startswith(("record:", "transcript:")) and "cannot read" in p for p in report.problems)
+    if args.json:
+        print(json.dumps({"ok": report.ok, "problems": report.problems, "notes": report.notes,
+                          "facts": report.facts}, indent=1))
+    else:
+        for note in report.notes:
+            print(f"note: {note}")
+        for problem in report.problems:
+            print(f"FAILED: {problem}")
+        if report.ok:
+            facts = report.facts
+            print(f"ok: {facts.get('events')} events, {facts.get('moves')} moves; host signing key {facts.get('host_key_fpr')}; "
+                  f"signatures, chain, commitments, reveals, shuffle and rules check out")
+    if report.ok:
+        return 0
+    return 2 if unreadable else 1
