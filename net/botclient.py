@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import logging
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import zmq.asyncio
@@ -29,6 +30,13 @@ from .identity import Keys
 
 log = logging.getLogger("net.botclient")
 
+#: Where bots think: two worker threads shared by every bot client of the process, so a
+#: slow decision (a hard bot takes 0.2-1 s) never stalls the event loop that the host's
+#: clocks and the other clients run on.  Safe because a bot is pure (`choose` reads only
+#: its Observation, which is immutable) and each BotClient asks its own bot one thing at
+#: a time.  The threads start on first use and are daemon-free workers of this pool only.
+THINKERS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot-think")
+
 
 class BotClient:
     """Plays one seat until the game is over (or it is cancelled)."""
@@ -40,7 +48,9 @@ class BotClient:
         self.level = level
         self.bot = make_bot(level, seed)
         self.keys = keys or Keys.load_or_create(config_dir, "bot")
-        self.client = Client(target, keys=self.keys, token=token, ctx=ctx, updates=False)
+        # a bot with a key from a config dir keeps its sealed bids there (like a person's client)
+        self.client = Client(target, keys=self.keys, token=token, ctx=ctx, updates=False,
+                             config_dir=config_dir if keys is None else None, transcript=False)
         self.name = name or f"{level} bot"
         self.pace_scale = pace_scale
         self.wanted_seat = seat
@@ -75,7 +85,9 @@ class BotClient:
                 await client.changed.wait()
                 continue
             seen = st.head_seq
-            move = self.bot.choose(obs)
+            move = await asyncio.get_running_loop().run_in_executor(THINKERS, self.bot.choose, obs)
+            if st.head_seq != seen:
+                continue  # the table moved on while we were thinking: think again
             if move is None:
                 client.changed.clear()
                 await client.changed.wait()

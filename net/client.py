@@ -223,15 +223,15 @@ class Client:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks = []
         if self.sock is not None and not self.sock.closed:
-            try:
+            try:  # the context may be gone already (a host that shared it closed first)
                 self.sock.disable_monitor()
+                self.sock.close(linger=0)
             except zmq.ZMQError:
                 pass
-            self.sock.close(linger=0)
         for fut in self._pending.values():
             if not fut.done():
                 fut.set_result(Reply(False, "closed", "the client was closed"))
-        if self._own_ctx:
+        if self._own_ctx and not self.ctx.closed:
             self.ctx.destroy(linger=0)
         self._set_status("closed")
 
@@ -279,7 +279,10 @@ class Client:
     async def _monitor_loop(self, monitor: zmq.asyncio.Socket) -> None:
         try:
             while True:
-                event = parse_monitor_message(await monitor.recv_multipart())
+                try:
+                    event = parse_monitor_message(await monitor.recv_multipart())
+                except zmq.ZMQError:
+                    return  # closed under us (a shared context was destroyed): nothing to watch
                 if event["event"] == zmq.EVENT_DISCONNECTED:
                     if self.state.status == "connected":
                         self._set_status("reconnecting")
@@ -293,7 +296,11 @@ class Client:
                     self._set_status("failed")
                 return
         finally:
-            monitor.close(linger=0)
+            if not monitor.closed:
+                try:
+                    monitor.close(linger=0)
+                except zmq.ZMQError:
+                    pass
 
     async def _ping_loop(self) -> None:
         while True:
@@ -395,7 +402,12 @@ class Client:
     async def _recv_loop(self) -> None:
         assert self.sock is not None
         while True:
-            data = await self.sock.recv()
+            try:
+                data = await self.sock.recv()
+            except zmq.ZMQError as exc:
+                log.info("receive stopped: %s", exc)  # closed under us (a shared context was destroyed)
+                self._set_status("closed")
+                return
             self._last_heard = time.monotonic()
             self.bytes_in += len(data)
             try:

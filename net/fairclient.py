@@ -105,7 +105,11 @@ class FairPlay:
         if game is None or follower is None:
             return
         pub = info.public
-        if info.kind == "commits":
+        if info.kind == "deal":  # the seeds are in: this seat's own is no longer needed
+            for secret in self.vault.all(game):
+                if secret.kind == "seed":
+                    self.vault.drop(secret)
+        elif info.kind == "commits":
             for secret in self._bids(game, pub["auction"]):
                 entry = follower.sealed.entry(pub["auction"], secret.seat) if follower.sealed else None
                 if entry is None or entry.default or entry.c != secret.c:

@@ -130,16 +130,19 @@ class Host(LobbyOps, Presence):
         log.info("host listening port=%d key=%s", self.port, self.target().code)
 
     async def close(self) -> None:
+        """Stop serving: loops first (no stand-in is spawned while bots leave), then the
+        in-process bots (their clients close on the live context), then files and sockets."""
         self.closing = True
-        bot_tasks = [t for t, _ in self.bots.values()]
-        for token in list(self.bots):
-            self._stop_bot(token)
-        await asyncio.gather(*bot_tasks, return_exceptions=True)
-        flushers = [t.flusher for t in self.tables.values() if t.flusher is not None]
-        await asyncio.gather(*flushers, return_exceptions=True)
         for task in self.tasks:
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
+        while self.bots:
+            bot_tasks = [t for t, _ in self.bots.values()]
+            for token in list(self.bots):
+                self._stop_bot(token)
+            await asyncio.gather(*bot_tasks, return_exceptions=True)
+        flushers = [t.flusher for t in self.tables.values() if t.flusher is not None]
+        await asyncio.gather(*flushers, return_exceptions=True)
         for table in self.tables.values():
             if table.session and table.session.journal:
                 table.session.journal.close()

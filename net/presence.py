@@ -30,6 +30,8 @@ class Presence:
         """Start an in-process bot client that claims a seat (or a stand-in role) with `token`."""
         from .botclient import BotClient
 
+        if self.closing:
+            return
         factory = self.bot_factory or BotClient
         bot = factory(self.target(table.id), level=level, keys=Keys.generate(), token=token,
                       pace_scale=self.bot_pace, ctx=self.ctx)

@@ -202,3 +202,73 @@ class SessionDriver:
         state = self.sess.state
         while (state.move_count < moves or state.phase == Phase.SEALED) and not state.is_over():
             self.step()
+
+
+async def seated_clients(host: Host, count: int, tmp: Path | None = None, **options: Any) -> list[Any]:
+    """`count` clients (own keys; a config dir under `tmp` if given) seated, ready, dealt."""
+    from net.client import Client
+
+    clients = []
+    for i in range(count):
+        kwargs = {"config_dir": str(tmp / f"player{i}")} if tmp is not None else {"keys": Keys.generate()}
+        c = Client(host.target(), **kwargs, **options)
+        await c.connect()
+        assert (await c.take_seat(f"P{i}")).ok
+        clients.append(c)
+    for c in clients:
+        assert (await c.ready()).ok
+    for c in clients:
+        await c.wait_until(lambda s: s.observation is not None, 15)
+    clients.sort(key=lambda c: c.state.seat)
+    return clients
+
+
+def _cheap_move(obs: Any) -> Any:
+    """A move that keeps money where it is, preferring to put up Sealed cards."""
+    from modernart.cards import AuctionType
+    from modernart.moves import Move
+    from modernart.phase import Phase
+
+    seat, phase = obs.seat, obs.phase
+    if phase == Phase.PLAY_CARD:
+        ranked = sorted(obs.hand, key=lambda c: (c.kind != AuctionType.SEALED, c.kind == AuctionType.DOUBLE))
+        return Move.play(seat, ranked[0])
+    if phase == Phase.OPEN:
+        return Move.hammer(seat)
+    if phase == Phase.ONCE_AROUND:
+        return Move.pass_(seat)
+    if phase == Phase.FIXED_SET:
+        return Move.set_price(seat, 1 if obs.money > 0 else 0)
+    if phase == Phase.FIXED_OFFER:
+        return Move.decline(seat)
+    if phase == Phase.DOUBLE_OFFER:
+        return Move.decline_second(seat)
+    raise AssertionError(f"no cheap move in {phase}")
+
+
+async def drive_to_sealed(clients: list[Any], table: Any, timeout: float = 30.0) -> int:
+    """Play cheap moves until a Sealed auction runs and every client sees it; its number."""
+    from modernart.phase import Phase
+
+    sess = table.session
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = sess.state
+        if state.is_over():
+            raise AssertionError("the game ended without a Sealed auction")
+        for c in clients:
+            await c.wait_until(lambda s: s.head_seq >= sess.seq, 10)
+        if state.phase == Phase.SEALED:
+            return state.auction_no
+        seat = state.auctioneer if state.phase in (Phase.OPEN, Phase.PLAY_CARD, Phase.FIXED_SET) \
+            else state.to_move()[0]
+        reply = await clients[seat].send_move(_cheap_move(clients[seat].state.observation))
+        assert reply.ok, reply
+    raise AssertionError("no Sealed auction in time")
+
+
+async def close_all(clients: list[Any], host: Host | None = None) -> None:
+    for c in clients:
+        await c.close()
+    if host is not None:
+        await host.close()
