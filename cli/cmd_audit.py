@@ -38,7 +38,6 @@ def run(args: argparse.Namespace) -> int:
             print("modernart audit: --host-key must be 64 hex digits", file=sys.stderr)
             return 2
     report = audit_files(args.record, args.transcript, host_vk)
-    unreadable = any(p.startswith(("record:", "transcript:")) and "cannot read" in p for p in report.problems)
     if args.json:
         print(json.dumps({"ok": report.ok, "problems": report.problems, "notes": report.notes,
                           "facts": report.facts}, indent=1))
@@ -53,4 +52,4 @@ def run(args: argparse.Namespace) -> int:
                   f"signatures, chain, commitments, reveals, shuffle and rules check out")
     if report.ok:
         return 0
-    return 2 if unreadable else 1
+    return 2 if report.unreadable else 1

@@ -45,6 +45,7 @@ class AuditReport:
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     facts: dict[str, Any] = field(default_factory=dict)
+    unreadable: bool = False      # the record or the transcript could not be read at all
 
     @property
     def ok(self) -> bool:
@@ -70,11 +71,13 @@ def audit_files(record_path: str, transcript_path: str | None = None, host_vk: b
         record = read_record(record_path)
     except RecordError as exc:
         report.problems.append(f"record: {exc}")
+        report.unreadable = True
         return report
     try:
         frames = read_transcript(transcript_path or transcript_path_for(record_path, record))
     except TranscriptError as exc:
         report.problems.append(f"transcript: {exc}")
+        report.unreadable = True
         return report
     _Audit(record, frames, host_vk, report).run()
     return report

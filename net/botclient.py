@@ -44,13 +44,13 @@ class BotClient:
     def __init__(self, target: JoinTarget | str, *, level: str = "random", keys: Keys | None = None,
                  token: bytes | None = None, name: str | None = None, seed: int | None = None,
                  pace_scale: float = 1.0, ctx: zmq.asyncio.Context | None = None,
-                 config_dir: str | None = None, seat: int | None = None) -> None:
+                 config_dir: str | None = None, seat: int | None = None, transcript: bool = False) -> None:
         self.level = level
         self.bot = make_bot(level, seed)
         self.keys = keys or Keys.load_or_create(config_dir, "bot")
         # a bot with a key from a config dir keeps its sealed bids there (like a person's client)
         self.client = Client(target, keys=self.keys, token=token, ctx=ctx, updates=False,
-                             config_dir=config_dir if keys is None else None, transcript=False)
+                             config_dir=config_dir if keys is None else None, transcript=transcript)
         self.name = name or f"{level} bot"
         self.pace_scale = pace_scale
         self.wanted_seat = seat
@@ -68,7 +68,12 @@ class BotClient:
                     raise ConnectError(reply.code or "sit", reply.message)
             if client.token is None and client.state.game_id is None:
                 await client.ready()  # also after a restart in the lobby: the seat is ours already
-            return await self._play()
+            final = await self._play()
+            try:  # the disclosure follows the last move: check the shuffle (and save) before leaving
+                await client.wait_until(lambda st: client.disclosed or st.status != "connected", 5.0)
+            except asyncio.TimeoutError:
+                log.info("no disclosure within 5 s of the end")
+            return final
         finally:
             await client.close()
 

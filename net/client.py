@@ -211,6 +211,12 @@ class Client:
         return self.state
 
     @property
+    def disclosed(self) -> bool:
+        """Whether the game's seeds were disclosed and checked (and its copy saved, if it keeps one)."""
+        game = self._game
+        return game is not None and game.shuffle is not None and not self.fair.saving
+
+    @property
     def _address(self) -> str:
         host = f"[{self.target.host}]" if ":" in self.target.host else self.target.host
         return f"{host}:{self.target.port}"

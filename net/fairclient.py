@@ -47,6 +47,7 @@ class FairPlay:
         self.sent: dict[tuple[Any, ...], float] = {}
         self.acked: set[bytes] = set()           # commitments / reveals the host acknowledged
         self.tasks: set[asyncio.Task] = set()
+        self.save_task: asyncio.Task | None = None
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -60,7 +61,13 @@ class FairPlay:
         """After a (re)connect: every pending duty may be sent again at once."""
         self.sent.clear()
 
+    @property
+    def saving(self) -> bool:
+        return self.save_task is not None and not self.save_task.done()
+
     async def close(self) -> None:
+        if self.save_task is not None:  # a record being saved is finished, not cut short
+            await asyncio.gather(self.save_task, return_exceptions=True)
         for task in list(self.tasks):
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
@@ -127,8 +134,8 @@ class FairPlay:
                     self.vault.drop(secret)
         if info.kind == "disclose":
             self.vault.drop_game(game)
-            if self.save_dir is not None and follower.frames is not None:
-                self._spawn(self._save(game))
+            if self.save_dir is not None and follower.frames is not None and self.save_task is None:
+                self.save_task = asyncio.get_running_loop().create_task(self._save(game))
 
     def _bids(self, game: bytes, auction: int | None) -> list[Secret]:
         key = self.client.keys.vk
