@@ -150,6 +150,11 @@ class Host(LobbyOps, Presence):
             self.sock.close(linger=0)
         if self.ctx is not None:
             self.auth.stop()
+            # let the cancelled ZAP task drop its poll reader before the socket's fd closes:
+            # a stale reader left in the event loop stops the next host's ZAP handler
+            # (a second Host in this process then never finishes a handshake)
+            for _ in range(3):
+                await asyncio.sleep(0)
             self.ctx.destroy(linger=0)
 
     def target(self, table: str | None = None) -> JoinTarget:
