@@ -272,3 +272,38 @@ async def close_all(clients: list[Any], host: Host | None = None) -> None:
         await c.close()
     if host is not None:
         await host.close()
+
+
+class CheapBidder:
+    """A bot brain that spends nothing outside Sealed auctions and seals `amount` (or all it has)."""
+
+    def __init__(self, amount: int) -> None:
+        self.amount = amount
+
+    def choose(self, obs: Any) -> Any:
+        from modernart.moves import Move
+        from modernart.phase import Phase
+
+        if obs.phase == Phase.SEALED:
+            return Move.sealed_bid(obs.seat, min(self.amount, obs.money))
+        return _cheap_move(obs)
+
+    def pace(self, obs: Any, move: Any) -> float:
+        return 0.0
+
+
+def _bidder_main(argv: list[str]) -> int:
+    """python -m tests.net_helpers bidder JOIN AMOUNT NAME CONFIG_DIR: a CheapBidder in its own process."""
+    from net.botclient import BotClient
+
+    join, amount, name, config = argv
+    bot = BotClient(join, config_dir=config, name=name, pace_scale=0)
+    bot.bot = CheapBidder(int(amount))  # type: ignore[assignment]
+    obs = asyncio.run(bot.run())
+    print(f"game over: seat {obs.seat}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["bidder"]:
+        raise SystemExit(_bidder_main(sys.argv[2:]))
