@@ -54,6 +54,8 @@ class _Stream:
 
 def derive_deal(game: bytes, host_seed: bytes, seeds: list[bytes | None], deck_size: int) -> tuple[list[int], int]:
     """(deck order, first auctioneer) from the host's seed and each seat's seed (None: missing)."""
+    if not seeds or len(host_seed) != 32 or any(s is not None and len(s) != 32 for s in seeds):
+        raise ValueError("a deal needs the host's 32-byte seed and one seed (or None) per seat")
     material = bytearray(DECK_DOMAIN + game + host_seed)
     for seed in seeds:
         material += bytes([len(seed or b"")]) + (seed or b"")
