@@ -21,7 +21,6 @@ from typing import Any
 import zmq.asyncio
 
 from modernart.bots import make_bot
-from modernart.moves import Move
 
 from .address import JoinTarget
 from .client import Client, ConnectError

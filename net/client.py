@@ -60,80 +60,36 @@ import itertools
 import logging
 import os
 import time
-from dataclasses import dataclass, field
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable
 
 import zmq
 import zmq.asyncio
 from zmq.utils.monitor import parse_monitor_message
 
 from modernart.moves import Action, Move
-from modernart.views import Observation
 
 from .address import JoinTarget, parse_join_string
 from .chain import ChainError
+from .client_lobby import LobbyRequests
+from .client_state import ClientState, ConnectError, Reply, Update
 from .fairclient import FairPlay
 from .follow import EventInfo, GameFollower
 from .host import hello_bytes
 from .identity import ACT_TAG, HELLO_TAG, Keys, check_zmq
 from .identity import config_dir as config_dir_path
 from .known_hosts import HostKeyChanged, KnownHosts
-from .vault import Vault
 from .protocol import (MAX_CLIENT_FRAME, VERSION, ProtocolError, decode_host_frame, decode_host_inner,
                        encode_action_body, pack)
+from .vault import Vault
 
+
+__all__ = ["Client", "ClientState", "ConnectError", "EventInfo", "Reply", "Update"]
 log = logging.getLogger("net.client")
 HOST_SILENCE = 4.0
 REQUEST_TIMEOUT = 15.0
 
 
-class ConnectError(ConnectionError):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-
-
-class Update(NamedTuple):
-    kind: str
-    data: Any
-
-
-@dataclass(frozen=True)
-class Reply:
-    ok: bool
-    code: str | None = None
-    message: str = ""
-    seq: int | None = None
-    data: Any = None
-
-
-@dataclass
-class ClientState:
-    status: str = "connecting"
-    table: dict[str, Any] = field(default_factory=dict)
-    seat: int | None = None
-    role: str | None = None
-    game_id: bytes | None = None
-    observation: Observation | None = None
-    public: dict[str, Any] | None = None
-    players: list[dict[str, Any]] = field(default_factory=list)
-    log: list[tuple[int, Any]] = field(default_factory=list)
-    deadlines: dict[str, float | None] = field(default_factory=lambda: {"open": None, "decide": None,
-                                                                         "reveal": None})
-    chat: list[tuple[Any, str, str]] = field(default_factory=list)
-    errors: list[tuple[str, str]] = field(default_factory=list)
-    head_seq: int = 0
-    saved_record: str | None = None
-    saved_transcript: str | None = None
-    audit: list[str] | None = None
-
-    def remaining(self, name: str) -> float | None:
-        t = self.deadlines.get(name)
-        return None if t is None else max(0.0, t - asyncio.get_running_loop().time())
-
-
-class Client:
+class Client(LobbyRequests):
     """One connection to one table (see the module docstring)."""
 
     def __init__(self, target: JoinTarget | str, *, keys: Keys | None = None, config_dir: str | None = None,
@@ -342,40 +298,6 @@ class Client:
             return Reply(False, "timeout", f"no answer within {timeout:g} s")
         finally:
             self._pending.pop(request, None)
-
-    async def _lobby(self, op: str, **args: Any) -> Reply:
-        return await self._request({"t": "lobby", "op": op, "args": {k: v for k, v in args.items() if v is not None}})
-
-    async def take_seat(self, name: str, seat: int | None = None) -> Reply:
-        return await self._lobby("sit", name=name, seat=seat)
-
-    async def leave(self) -> Reply:
-        return await self._lobby("leave")
-
-    async def ready(self, flag: bool = True) -> Reply:
-        return await self._lobby("ready", ready=flag)
-
-    async def chat(self, text: str) -> Reply:
-        return await self._lobby("chat", text=text)
-
-    async def add_bot(self, level: str = "random", seat: int | None = None) -> Reply:
-        return await self._lobby("add_bot", level=level, seat=seat)
-
-    async def remove_bot(self, seat: int) -> Reply:
-        return await self._lobby("remove_bot", seat=seat)
-
-    async def set_options(self, options: dict[str, Any]) -> Reply:
-        return await self._lobby("options", options=options)
-
-    async def set_clocks(self, clocks: dict[str, Any]) -> Reply:
-        return await self._lobby("clocks", clocks=clocks)
-
-    async def start(self) -> Reply:
-        return await self._lobby("start")
-
-    async def list_tables(self) -> list[dict[str, Any]]:
-        reply = await self._request({"t": "tables"})
-        return list(reply.data) if reply.ok and reply.data else []
 
     async def send_move(self, move: Move) -> Reply:
         """Sign and send `move` for this seat; the host's answer (accepted with its seq, or why not).

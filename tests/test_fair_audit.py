@@ -9,7 +9,6 @@ fail it with the exact message.  The audit runs as the real command in a subproc
 
 from __future__ import annotations
 
-import copy
 import json
 import shutil
 import subprocess

@@ -27,7 +27,7 @@ from net.identity import HOSTEV_TAG, Keys
 from net.lobby import Lobby
 from net.protocol import decode_host_inner, pack
 
-from .net_helpers import FAST, close_all, drive_to_sealed, run, seated_clients, until
+from .net_helpers import FAST, close_all, drive_to_sealed, run, seated_clients
 
 VICTIM, COLLUDER = 1, 2
 
