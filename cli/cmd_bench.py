@@ -43,6 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 _EXTRA: dict[str, str] = {  # other benches register here: name -> "module:function"
     "client": "cli.bench_client:run",
     "net": "cli.bench_net:run",
+    "fairplay": "cli.bench_fair:run",
     "bots": "modernart.bots.bench:run",
 }
 

@@ -1,0 +1,385 @@
+"""`modernart bench fairplay`: what fair play costs (docs/fair-play.md has the figures).
+
+- sealed auction latency: a host process (`cli.bench_net serve`, fsync on) and 5 clients,
+  each a full client (signatures, chain, commit-reveal checks).  From the auctioneer
+  sending the Sealed card to every one of the 5 clients holding the result (play, commit,
+  complete set, reveal, settle: four round trips, four journal syncs or more), p50/p99:
+  once with the 5 clients in this process (all sealing at once as soon as they see the
+  auction; beside it the plain latency of the other moves of the same games) and once
+  with 5 bot players in 5 processes;
+- signing and verification, per operation and per move: an action signed and checked,
+  a commitment and a reveal made and checked, a set digest, the host's cost to build one
+  event (private parts, chain link, signature), a client's cost to check one event of a
+  recorded 5-player game (chain, host signature, player signatures, commit-reveal), and
+  the audit of a whole game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import tempfile
+import time
+from typing import Any, Callable
+
+from .bench_net import _pct, _start_host
+
+
+def _per_op(fn: Callable[[], Any], seconds: float) -> float:
+    """Microseconds per call of `fn` (wall time, repeated for about `seconds`)."""
+    fn()
+    n, start = 0, time.perf_counter()
+    while True:
+        fn()
+        n += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return elapsed / n * 1e6
+
+
+# ---------------------------------------------------------------------- latency
+
+async def _latency(games: int) -> dict[str, Any]:
+    from modernart.cards import AuctionType
+    from modernart.events import SealedRevealed
+    from modernart.moves import Move
+    from modernart.phase import Phase
+    from net.client import Client
+    from net.identity import Keys
+
+    tmp = tempfile.mkdtemp(prefix="ma-bench-fair-")
+    host, joins = _start_host(tmp, games)
+    sealed_lat: list[float] = []
+    plain_lat: list[float] = []
+    rng = random.Random(1)
+    try:
+        for join in joins:
+            clients = [Client(join, keys=Keys.generate(), updates=False) for _ in range(5)]
+            resolved: list[dict[int, float]] = [{} for _ in clients]
+            for i, c in enumerate(clients):
+                def seen(update, i=i):
+                    if update.kind == "event":
+                        for e in update.data.events:
+                            if isinstance(e, SealedRevealed):
+                                resolved[i][e.auction] = time.perf_counter()
+                c.on_update = seen
+                await c.connect()
+                await c.take_seat(f"P{i}")
+            for c in clients:
+                await c.ready()
+            for c in clients:
+                await c.wait_until(lambda s: s.observation is not None, 20)
+            clients.sort(key=lambda c: c.state.seat)
+            while True:
+                obs = clients[0].state.observation
+                if obs.is_over:
+                    break
+                if obs.phase == Phase.PLAY_CARD:
+                    mover = clients[obs.auctioneer]
+                    hand = mover.state.observation.hand
+                    sealed = [c for c in hand if c.kind == AuctionType.SEALED]
+                    card = sealed[0] if sealed and rng.random() < 0.7 else rng.choice(hand)
+                    move = Move.play(mover.state.seat, card)
+                else:
+                    seat = obs.auctioneer if obs.phase in (Phase.OPEN, Phase.FIXED_SET) else obs.to_move[0]
+                    mover = clients[seat]
+                    move = _cheap(mover.state.observation)
+                t0 = time.perf_counter()
+                reply = await mover.send_move(move)
+                assert reply.ok, reply
+                seq = reply.seq or 0
+                for c in clients:
+                    await c.wait_until(lambda s: s.head_seq >= seq, 20)
+                after = clients[0].state.observation
+                if after.phase == Phase.SEALED and after.auction_no != obs.auction_no:
+                    auction = after.auction_no
+                    bids = [Move.sealed_bid(c.state.seat, rng.randint(0, min(c.state.observation.money, 9)))
+                            for c in clients]  # everyone seals at once, as fast as no person could
+                    replies = await asyncio.gather(*(c.send_move(b) for c, b in zip(clients, bids)))
+                    assert all(r.ok for r in replies), replies
+                    for c in clients:
+                        await c.wait_until(lambda s: auction in resolved[clients.index(c)], 20)
+                    sealed_lat.append(max(r[auction] for r in resolved) - t0)
+                else:
+                    plain_lat.append(time.perf_counter() - t0)
+            for c in clients:
+                await c.close()
+    finally:
+        host.terminate()
+        host.wait()
+    return {"sealed_samples": len(sealed_lat), "sealed_p50_ms": _pct(sealed_lat, 50) * 1e3,
+            "sealed_p99_ms": _pct(sealed_lat, 99) * 1e3, "plain_samples": len(plain_lat),
+            "plain_p50_ms": _pct(plain_lat, 50) * 1e3, "plain_p99_ms": _pct(plain_lat, 99) * 1e3}
+
+
+class _SealedFirst:
+    """A bot brain for the benchmark: puts up Sealed cards when it can, seals small bids at
+    once, and otherwise spends nothing."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, obs: Any) -> Any:
+        from modernart.cards import AuctionType
+        from modernart.moves import Move
+        from modernart.phase import Phase
+
+        if obs.phase == Phase.PLAY_CARD:
+            sealed = [c for c in obs.hand if c.kind == AuctionType.SEALED]
+            return Move.play(obs.seat, sealed[0] if sealed and self.rng.random() < 0.7 else self.rng.choice(obs.hand))
+        if obs.phase == Phase.SEALED:
+            return Move.sealed_bid(obs.seat, self.rng.randint(0, min(obs.money, 9)))
+        return _cheap(obs)
+
+    def pace(self, obs: Any, move: Any) -> float:
+        return 0.0
+
+
+async def _player_main(join: str, out_path: str) -> None:
+    """One benchmark player process: when it put up each Sealed card, when it held each result."""
+    from modernart.cards import AuctionType
+    from modernart.events import SealedRevealed
+    from modernart.moves import Action
+    from net.botclient import BotClient
+    from net.identity import Keys
+
+    bot = BotClient(join, keys=Keys.generate(), pace_scale=0, name=f"p{os.getpid()}")
+    bot.bot = _SealedFirst(os.getpid())  # type: ignore[assignment]
+    played: dict[int, float] = {}
+    resolved: dict[int, float] = {}
+
+    def seen(update: Any) -> None:
+        if update.kind == "event":
+            for e in update.data.events:
+                if isinstance(e, SealedRevealed):
+                    resolved[e.auction] = time.perf_counter()
+    bot.client.on_update = seen
+    send = bot.client.send_move
+
+    async def timed(move: Any) -> Any:
+        obs = bot.client.state.observation
+        t0 = time.perf_counter()  # CLOCK_MONOTONIC: comparable across processes on Linux
+        reply = await send(move)
+        if reply.ok and move.action == Action.PLAY and obs is not None \
+                and obs.options.deck_table.build()[move.arg].kind == AuctionType.SEALED:
+            played[obs.auction_no + 1] = t0
+        return reply
+    bot.client.send_move = timed  # type: ignore[method-assign]
+    await bot.run(60)
+    with open(out_path, "w") as f:
+        json.dump({"played": played, "resolved": resolved}, f)
+
+
+def _latency_processes(games: int) -> dict[str, Any]:
+    """5 bot players in 5 processes: a Sealed card put up -> the last of the 5 holding the result."""
+    import subprocess
+    import sys
+
+    from .bench_net import ROOT, _env
+
+    tmp = tempfile.mkdtemp(prefix="ma-bench-fair-")
+    host, joins = _start_host(tmp, games)
+    lat: list[float] = []
+    try:
+        for g, join in enumerate(joins):
+            outs = [os.path.join(tmp, f"g{g}p{i}.json") for i in range(5)]
+            procs = [subprocess.Popen([sys.executable, "-m", "cli.bench_fair", "player", join, out], cwd=ROOT,
+                                      env=_env()) for out in outs]
+            for p in procs:
+                p.wait(timeout=300)
+            data = [json.load(open(out)) for out in outs]
+            played = {int(k): v for d in data for k, v in d["played"].items()}
+            for auction, t0 in played.items():
+                times = [d["resolved"].get(str(auction)) for d in data]
+                if all(t is not None for t in times):
+                    lat.append(max(times) - t0)  # type: ignore[type-var]
+    finally:
+        host.terminate()
+        host.wait()
+    return {"samples": len(lat), "p50_ms": _pct(lat, 50) * 1e3, "p99_ms": _pct(lat, 99) * 1e3}
+
+
+def _cheap(obs: Any) -> Any:
+    from modernart.moves import Move
+    from modernart.phase import Phase
+
+    seat = obs.seat
+    return {Phase.OPEN: lambda: Move.hammer(seat), Phase.ONCE_AROUND: lambda: Move.pass_(seat),
+            Phase.FIXED_SET: lambda: Move.set_price(seat, 1 if obs.money else 0),
+            Phase.FIXED_OFFER: lambda: Move.decline(seat),
+            Phase.DOUBLE_OFFER: lambda: Move.decline_second(seat)}[obs.phase]()
+
+
+# ---------------------------------------------------------------------- crypto costs
+
+def _crypto(seconds: float) -> dict[str, Any]:
+    from net.audit import audit_files
+    from net.commitments import (COMMIT_TAG, REVEAL_TAG, Commit, Reveal, SetEntry, bid_commitment, decode_commit,
+                                 decode_reveal, new_nonce, set_digest, signed)
+    from net.follow import GameFollower
+    from net.identity import ACT_TAG, Keys, verify
+    from net.protocol import encode_action_body
+
+    keys = Keys.generate()
+    game = os.urandom(16)
+    body = encode_action_body(game, 1, 7, [1, 3, 12], 40)
+    sig = keys.sign(ACT_TAG, body)
+    nonce = new_nonce()
+    c = bid_commitment(game, 3, 1, keys.vk, 12, nonce)
+    cbody = Commit(game, 3, 1, keys.vk, c).body()
+    csig = keys.sign(COMMIT_TAG, cbody)
+    entries = [SetEntry(s, keys.vk, os.urandom(32), [b"", b""]) for s in range(5)]
+    d = set_digest(game, 3, entries)
+    rbody = Reveal(game, 3, 1, keys.vk, 12, nonce, d).body()
+    rsig = keys.sign(REVEAL_TAG, rbody)
+    per = seconds / 8
+    out = {
+        "sign_action_us": _per_op(lambda: keys.sign(ACT_TAG, body), per),
+        "verify_action_us": _per_op(lambda: verify(keys.vk, ACT_TAG, body, sig), per),
+        "commit_make_us": _per_op(lambda: keys.sign(COMMIT_TAG, Commit(
+            game, 3, 1, keys.vk, bid_commitment(game, 3, 1, keys.vk, 12, new_nonce())).body()), per),
+        "commit_check_us": _per_op(lambda: signed(COMMIT_TAG, cbody, csig, decode_commit), per),
+        "set_digest_5_us": _per_op(lambda: set_digest(game, 3, entries), per),
+        "reveal_make_us": _per_op(lambda: keys.sign(REVEAL_TAG, Reveal(game, 3, 1, keys.vk, 12, nonce, d).body()),
+                                  per),
+        "reveal_check_us": _per_op(lambda: signed(REVEAL_TAG, rbody, rsig, decode_reveal).opens(c), per),
+    }
+    session, frames, record, transcript, host_vk = _game_on_a_session()
+    moves = sum(1 for e in session.log if e.move is not None)
+
+    def follow_all() -> None:
+        follower = GameFollower(session.game_id, host_vk)
+        for frame in frames:
+            follower.apply(frame, None)
+    reps = max(1, int(per / 0.5))
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        follow_all()
+    follow = (time.perf_counter() - t0) / reps
+    t0 = time.perf_counter()
+    report = audit_files(record, transcript)
+    audit = time.perf_counter() - t0
+    assert report.ok, report.problems
+    out.update({"game_events": len(frames), "game_moves": moves,
+                "client_check_per_event_us": follow / len(frames) * 1e6,
+                "client_check_per_move_us": follow / moves * 1e6,
+                "host_event_us": session.build_time / len(frames) * 1e6,
+                "host_per_move_us": session.build_time / moves * 1e6,
+                "audit_game_ms": audit * 1e3})
+    return out
+
+
+def _game_on_a_session() -> tuple[Any, list[dict[str, Any]], str, str, bytes]:
+    """A 5-player random game on a real GameSession with commit-reveal, its transcript and record."""
+    from modernart.auctions import NO_BID
+    from modernart.bots.random_bot import random_move
+    from modernart.phase import Phase
+    from net.clocks import ClockSettings
+    from net.commitments import (COMMIT_TAG, REVEAL_TAG, SEED_TAG, Commit, Reveal, SeedCommit, bid_commitment,
+                                 new_nonce, seed_commitment)
+    from net.identity import Keys
+    from net.lobby import Lobby
+    from net.table import Table
+
+    tmp = tempfile.mkdtemp(prefix="ma-bench-fair-")
+    host = Keys.generate()
+    keys = [Keys.generate() for _ in range(5)]
+    lobby = Lobby(clocks=ClockSettings(open_countdown=0, decision=0))
+    for k in keys:
+        _seat, token = lobby.add_bot(None, "random")
+        lobby.claim_bot(token, k.vk)
+    table = Table("t1", "bench", host, journal_dir=tmp, lobby=lobby, fsync=False)
+    rng = random.Random(5)
+    t_build = 0.0
+    t0 = time.perf_counter()
+    table.start(0.0)
+    sess = table.session
+    for seat, k in enumerate(keys):
+        seed = new_nonce()
+        body = SeedCommit(sess.game_id, seat, k.vk, seed_commitment(sess.game_id, seat, k.vk, seed)).body()
+        sess.submit_seed(k.vk, seat, body, k.sign(SEED_TAG, body), seed, 0.0)
+    t_build += time.perf_counter() - t0
+    bids: dict[int, tuple[int, bytes]] = {}
+    while not sess.state.is_over():
+        state = sess.state
+        if state.phase == Phase.SEALED:
+            auction = state.auction_no
+            for seat, k in enumerate(keys):
+                amount, nonce = rng.randint(0, min(state.money[seat], 20)), new_nonce()
+                bids[seat] = (amount, nonce)
+                body = Commit(sess.game_id, auction, seat, k.vk,
+                              bid_commitment(sess.game_id, auction, seat, k.vk, amount, nonce)).body()
+                sig = k.sign(COMMIT_TAG, body)
+                t0 = time.perf_counter()
+                sess.submit_commit(k.vk, seat, body, sig, 0.0)
+                t_build += time.perf_counter() - t0
+            for seat, k in enumerate(keys):
+                if sess.sealed is None or state.sealed[seat] != NO_BID:
+                    break
+                body = Reveal(sess.game_id, auction, seat, k.vk, *bids[seat], sess.sealed.digest).body()
+                sig = k.sign(REVEAL_TAG, body)
+                t0 = time.perf_counter()
+                sess.submit_reveal(body, sig, 0.0)
+                t_build += time.perf_counter() - t0
+            continue
+        move = random_move(state, state.to_move()[0], rng.random)
+        t0 = time.perf_counter()
+        state.apply(move)
+        sess._move_events(move, 0.0, {"m": move.to_list(), "by": "clock"})
+        t_build += time.perf_counter() - t0
+    record = table.save_record()
+    assert record is not None
+    sess.build_time = t_build  # type: ignore[attr-defined]
+    frames = [e.frame_for(None) for e in sess.log]
+    return sess, frames, record, record[: -len(".json")] + ".transcript", host.vk
+
+
+# ---------------------------------------------------------------------- entry point
+
+def run(args: argparse.Namespace) -> int:
+    from cli.cmd_bench import machine
+
+    games = max(1, int(os.environ.get("MODERNART_BENCH_GAMES", str(max(2, int(args.seconds * 2))))))
+    crypto = _crypto(args.seconds)
+    lat = asyncio.run(_latency(games))
+    spread = _latency_processes(games)
+    figures = {"machine": machine(), "games": games, "latency": lat, "latency_5_processes": spread,
+               "crypto": crypto}
+    if args.json:
+        print(json.dumps(figures, indent=1))
+        return 0
+    m = figures["machine"]
+    print(f"modernart fair-play benchmark, {m['date']}, {m['cpu']} ({m['cores']} cores), "
+          f"{m['implementation']} {m['python']}, loopback, journal fsync on")
+    print(f"Sealed auction, card -> result on all 5 clients  p50 {lat['sealed_p50_ms']:.1f} ms  "
+          f"p99 {lat['sealed_p99_ms']:.1f} ms  ({lat['sealed_samples']} auctions, {games} games)")
+    print(f"  the same, 5 clients in 5 processes             p50 {spread['p50_ms']:.1f} ms  "
+          f"p99 {spread['p99_ms']:.1f} ms  ({spread['samples']} auctions)")
+    print(f"other moves, action -> all 5 clients            p50 {lat['plain_p50_ms']:.1f} ms  "
+          f"p99 {lat['plain_p99_ms']:.1f} ms  ({lat['plain_samples']} moves)")
+    c = crypto
+    print(f"Ed25519 action: sign {c['sign_action_us']:.0f} us, verify {c['verify_action_us']:.0f} us")
+    print(f"commitment: make+sign {c['commit_make_us']:.0f} us, check {c['commit_check_us']:.0f} us; "
+          f"set digest (5 seats) {c['set_digest_5_us']:.0f} us; reveal: make+sign {c['reveal_make_us']:.0f} us, "
+          f"check {c['reveal_check_us']:.0f} us")
+    print(f"host, build one event (5 private parts, chain link, signature): {c['host_event_us']:.0f} us "
+          f"= {c['host_per_move_us']:.0f} us per move")
+    print(f"client, check one event of a 5-player game: {c['client_check_per_event_us']:.0f} us "
+          f"= {c['client_check_per_move_us']:.0f} us per move ({c['game_events']} events, {c['game_moves']} moves)")
+    print(f"audit of that whole game: {c['audit_game_ms']:.0f} ms")
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["player"]:
+        asyncio.run(_player_main(argv[1], argv[2]))
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    raise SystemExit(main(sys.argv[1:]))
