@@ -126,8 +126,16 @@ async def _latency(moves: int) -> dict[str, Any]:
             assert obs is not None
             if obs.is_over:
                 break
+            if not obs.to_move:  # a Sealed auction between its commitments and its settlement
+                clients[0].changed.clear()
+                await clients[0].changed.wait()
+                continue
             mover = next(c for c in clients if c.state.seat == obs.to_move[0])
             move = bot.choose(mover.state.observation)
+            if move is None:  # the mover's view is a step behind: wait for it
+                mover.changed.clear()
+                await mover.changed.wait()
+                continue
             t0 = time.perf_counter()
             reply = await mover.send_move(move)
             if not reply.ok:

@@ -3,8 +3,10 @@
 RECORD is the game's record (`….json`, saved by the host beside its journal, or by a
 player's client in its config dir); its transcript (`….transcript`, named in the
 record's `meta.transcript`) must lie beside it, or be given with `--transcript`.
-Exit 0 when every check passes, 1 with one line per problem otherwise, 2 when the
-files cannot be read.
+`--compare OTHER.transcript` (repeatable) also checks that other players' copies hold
+the very same events (a host that showed players different histories signed two
+different events with one number).  Exit 0 when every check passes, 1 with one line per
+problem otherwise, 2 when the files cannot be read.
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--transcript", default=None, help="the game's transcript (default: the one beside the record)")
     p.add_argument("--host-key", default=None, metavar="HEX",
                    help="the host's Ed25519 key you expect (default: the one the record names)")
+    p.add_argument("--compare", action="append", default=[], metavar="TRANSCRIPT",
+                   help="another player's transcript of the same game: every event must be the same "
+                        "(a host that forks players' histories is caught); may be repeated")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=run)
 
@@ -37,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
         except ValueError:
             print("modernart audit: --host-key must be 64 hex digits", file=sys.stderr)
             return 2
-    report = audit_files(args.record, args.transcript, host_vk)
+    report = audit_files(args.record, args.transcript, host_vk, args.compare)
     if args.json:
         print(json.dumps({"ok": report.ok, "problems": report.problems, "notes": report.notes,
                           "facts": report.facts}, indent=1))

@@ -9,7 +9,7 @@
      auctioneer they give, against the deal event and the record (deck order, every deal);
   3. the rules: the moves replayed with the engine from that deck; after every event the
      public view and the announced outcome must equal the engine's, and every seat's
-     private part (hand, money, cards dealt), rebuilt with the disclosed salt, must hash
+     private part (hand, money, cards dealt), rebuilt with its disclosed salt key, must hash
      to the value in the chain;
   4. the record: players, keys, options, every move and the result against the above.
 Notes (a reveal against a different commitment set, a sealed bid recovered after a host
@@ -65,7 +65,24 @@ def transcript_path_for(record_path: str, record: GameRecord | None = None) -> s
     return own
 
 
-def audit_files(record_path: str, transcript_path: str | None = None, host_vk: bytes | None = None) -> AuditReport:
+def compare_transcripts(mine: list[dict[str, Any]], other: list[dict[str, Any]], host_vk: bytes,
+                        name: str) -> list[str]:
+    """Problems if `other` (another player's copy) holds a different history than `mine`."""
+    from .identity import HOSTEV_TAG, verify
+
+    for a, b in zip(mine, other):
+        if a.get("seq") != b.get("seq"):
+            return [f"{name}: its events are numbered differently from event {a.get('seq')} on"]
+        if a.get("h") != b.get("h"):
+            signed = verify(host_vk, HOSTEV_TAG, b.get("h") or b"", b.get("hs") or b"")
+            return [f"{name}: event {a['seq']} differs from this transcript's"
+                    + (" and the host signed both: it showed players different histories" if signed else
+                       " (and its host signature is invalid)")]
+    return []
+
+
+def audit_files(record_path: str, transcript_path: str | None = None, host_vk: bytes | None = None,
+                compare: list[str] | None = None) -> AuditReport:
     report = AuditReport()
     try:
         record = read_record(record_path)
@@ -80,6 +97,14 @@ def audit_files(record_path: str, transcript_path: str | None = None, host_vk: b
         report.unreadable = True
         return report
     _Audit(record, frames, host_vk, report).run()
+    for path in compare or []:
+        try:
+            other = read_transcript(path)
+        except TranscriptError as exc:
+            report.problems.append(f"transcript: {exc}")
+            continue
+        key = host_vk or bytes.fromhex(str(record.meta.get("host_vk", "")))
+        report.problems.extend(compare_transcripts(frames, other, key, os.path.basename(path)))
     return report
 
 
@@ -150,10 +175,9 @@ class _Audit:
         assert follower.view is not None
         options: RuleOptions = follower.view.options
         n = len(follower.players)
-        salts = decode_host_inner(self.frames[-1]["pub"])["salts"]
-        if len(salts) != len(self.frames) - 1:
-            self.problems.append(f"event {len(self.frames)}: the disclosure lists {len(salts)} salts "
-                                 f"for {len(self.frames) - 1} events")
+        salt_keys = decode_host_inner(self.frames[-1]["pub"])["salt_keys"]
+        if len(salt_keys) != n or any(type(k) is not bytes or len(k) != 32 for k in salt_keys):
+            self.problems.append(f"event {len(self.frames)}: the disclosure does not list one salt key per seat")
             return
         state: GameState | None = None
         done = 0
@@ -161,7 +185,7 @@ class _Audit:
         complete = False
         auction = -1
         moves: list[Move] = []
-        for index, frame in enumerate(self.frames):
+        for frame in self.frames:
             seq = frame["seq"]
             pub = decode_host_inner(frame["pub"])
             kind = pub["k"]
@@ -195,17 +219,17 @@ class _Audit:
                 self.problems.append(f"event {seq}: the public view differs from the rules' ({', '.join(fields)})")
             if pub.get("ev") != [w for w in map(event_to_wire, engine_events) if w is not None]:
                 self.problems.append(f"event {seq}: the announced outcome differs from the rules'")
-            self._privates(seq, frame, state, engine_events, salts[index] if index < len(salts) else None, kind)
+            self._privates(seq, frame, state, engine_events, salt_keys, kind)
         self._check_moves(moves, state)
 
     def _privates(self, seq: int, frame: dict[str, Any], state: GameState, engine_events: list[Any],
-                  salts: list[bytes | None] | None, kind: str) -> None:
+                  salt_keys: list[bytes], kind: str) -> None:
         for seat, h in enumerate(frame["ph"]):
-            salt = salts[seat] if salts is not None and seat < len(salts) else None
-            if kind == "disclose" or salt is None:
+            if kind == "disclose":
                 if h != chain.EMPTY_PRIVATE:
-                    self.problems.append(f"event {seq}: seat {seat}'s private part has no disclosed salt")
+                    self.problems.append(f"event {seq}: a private part in the disclosure")
                 continue
+            salt = chain.salt(salt_keys[seat], seq) if seat < len(salt_keys) else b""
             if chain.private_hash(private_part(state, seat, engine_events, salt)) != h:
                 self.problems.append(f"event {seq}: seat {seat}'s private part (hand, money, cards dealt) "
                                      f"differs from the rules'")

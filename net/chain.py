@@ -3,7 +3,7 @@
 h_0 = SHA-256("MA1-CHAIN\\0" || game_id);
 h_n = SHA-256(h_{n-1} || seq as 8 bytes || SHA-256(public part) || SHA-256(ph_0 || ... || ph_k))
 where ph_s = SHA-256("MA1-PRIV\\0" || private part of seat s) and each private part holds a
-random salt, so a hash tells nothing about a hand.  The host signs h_n; every client checks
+salt derived from a secret key per seat (`salt`), so a hash tells nothing about a hand.  The host signs h_n; every client checks
 the link, its own private hash and the signature as events arrive, so a host that shows two
 players different histories, or edits one afterwards, is caught.  The fair-play audit
 builds on this module.
@@ -24,6 +24,13 @@ class ChainError(ValueError):
 
 def genesis(game_id: bytes) -> bytes:
     return hashlib.sha256(b"MA1-CHAIN\x00" + game_id).digest()
+
+
+def salt(salt_key: bytes, seq: int) -> bytes:
+    """The 16-byte salt of a seat's private part in event `seq`, from that seat's 32-byte
+    salt key.  The host keeps the keys secret until it discloses them at the end of the
+    game; then anyone can rebuild every private part and check its hash."""
+    return hashlib.sha256(b"MA1-SALT\x00" + salt_key + seq.to_bytes(8, "big")).digest()[:16]
 
 
 def private_hash(private: bytes | None) -> bytes:

@@ -4,7 +4,7 @@ clocks, commit-reveal, journal.
 No sockets here.  The game goes: event 1 `start` (players, options, the host's seed
 commitment) -> one `seed` event per player seed -> `deal` (the deck derived from every
 seed, net/shuffle.py) -> `move`, `delegate`, `commit` and `commits` events -> after the
-last move, `disclose` (every seed and every private-part salt, for the audit).  Each
+last move, `disclose` (every seed and every seat's salt key, for the audit).  Each
 `submit_*` method checks a signed message from a bound key and returns the new
 `LoggedEvent`s for the host to fan out; every change of state, including host defaults
 when a clock runs out, is one event with the next sequence number, so every seat's
@@ -30,7 +30,7 @@ from . import chain
 from .clocks import ClockSettings, default_moves
 from .identity import ACT_TAG, HOSTEV_TAG, Keys, verify
 from .journal import Journal
-from .protocol import ProtocolError, decode_action_body, decode_host_inner, pack
+from .protocol import ProtocolError, decode_action_body, pack
 from .sealed import SealedRound, overlay
 from .shuffle import SeedRound
 from .wire import event_to_wire, private_part, public_view
@@ -82,7 +82,7 @@ class GameSession:
 
     def __init__(self, game_id: bytes, players: list[Player], options: RuleOptions, clocks: ClockSettings,
                  host: Keys, journal: Journal | None, now: float, *, meta: dict[str, Any] | None = None,
-                 host_seed: bytes | None = None) -> None:
+                 host_seed: bytes | None = None, salt_keys: list[bytes] | None = None) -> None:
         self.game_id = game_id
         self.players = players
         self.options = options
@@ -96,6 +96,7 @@ class GameSession:
         self.counters = [0] * len(players)
         self.delegates: list[bytes | None] = [None] * len(players)
         self.seeding = SeedRound(game_id, host.vk, len(players), host_seed)
+        self.salt_keys = salt_keys or [secrets.token_bytes(32) for _ in players]  # secret until the end
         self.seed_end: float | None = None
         self.sealed: SealedRound | None = None
         self.disclosed = False
@@ -166,7 +167,7 @@ class GameSession:
             public.update({"ev": [w for w in map(event_to_wire, engine_events) if w is not None],
                            "pv": pv, "clk": self.clock_view(now)})
             if kind != "disclose":
-                privates = [private_part(state, seat, engine_events, secrets.token_bytes(16))
+                privates = [private_part(state, seat, engine_events, chain.salt(self.salt_keys[seat], self.seq + 1))
                             for seat in range(self.n)]
         public_bytes = pack(public)
         hashes = [chain.private_hash(p) for p in privates]
@@ -221,10 +222,9 @@ class GameSession:
         return out
 
     def _disclose(self, now: float) -> LoggedEvent:
-        """The last event: every seed and every private-part salt (the chain can now be checked)."""
-        salts = [[decode_host_inner(p)["salt"] if p is not None else None for p in e.privates] for e in self.log]
+        """The last event: every seed and every seat's salt key (the chain can now be checked)."""
         self.disclosed = True
-        return self._emit("disclose", now, {**self.seeding.disclosure(), "salts": salts})
+        return self._emit("disclose", now, {**self.seeding.disclosure(), "salt_keys": list(self.salt_keys)})
 
     # ------------------------------------------------------------------ seeds and the deal
 
@@ -234,7 +234,7 @@ class GameSession:
         return self._emit("start", now, {"players": [p.to_wire() for p in self.players],
                                          "options": self.options.to_dict(),
                                          "hseed": self.seeding.host_commitment},
-                          hidden={"seed": self.seeding.host_seed, "meta": self.meta})
+                          hidden={"seed": self.seeding.host_seed, "salt_keys": self.salt_keys, "meta": self.meta})
 
     def submit_seed(self, vk: bytes, seat: int, body: bytes, sig: bytes, seed: bytes, now: float) -> list[LoggedEvent]:
         if self.signer_role(seat, vk) is None:

@@ -161,7 +161,8 @@ class Table:
         players = [Player(p["name"], p["vk"], p["bot"]) for p in start["players"]]
         clocks = ClockSettings.from_dict(meta.get("clocks", {}))
         session = GameSession(bytes.fromhex(meta["game_id"]), players, RuleOptions.from_dict(start["options"]),
-                              clocks, host, None, now, meta=meta, host_seed=entries[0].hidden["seed"])
+                              clocks, host, None, now, meta=meta, host_seed=entries[0].hidden["seed"],
+                              salt_keys=entries[0].hidden["salt_keys"])
         try:
             record: GameRecord | None = read_journal(path)
         except RecordError:

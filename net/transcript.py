@@ -5,7 +5,7 @@ that many bytes of msgpack.  The first record is the header `{"format":
 "modernart-transcript", "version": 1}`; every later record is one `ev` frame: `seq`,
 `pub`, `ph`, `h`, `hs` and `priv` (the host's copy holds no private part; a player's copy
 holds its own).  The last event of a finished game discloses every seed and every
-private-part salt, so the transcript alone lets anyone check the whole game.  The host
+seat's salt key, so the transcript alone lets anyone check the whole game.  The host
 writes `<journal name>.transcript` beside the record; a client saves its own copy.
 """
 

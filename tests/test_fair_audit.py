@@ -159,8 +159,8 @@ def test_a_tampered_transcript_fails_the_audit_with_the_exact_reason(game):
     assert code == 1 and "the disclosed seed of seat 1 does not match its commitment" in out, out
 
     rec, tr, _data, frames = copies(game, "hand")  # seat 0 was shown another hand at event 30
-    salts = decode_host_inner(frames[-1]["pub"])["salts"]
-    fake = pack({"salt": salts[29][0], "hand": [0, 1, 2], "money": 100})
+    salt_key = decode_host_inner(frames[-1]["pub"])["salt_keys"][0]
+    fake = pack({"salt": chain.salt(salt_key, 30), "hand": [0, 1, 2], "money": 100})
     frames[29]["ph"][0] = chain.private_hash(fake)
     relink(frames, 29, host_keys)
     write_transcript(str(tr), frames)
@@ -175,3 +175,21 @@ def test_audit_of_unreadable_files_exits_2(tmp_path):
     (tmp_path / "x.json").write_text("{not json")
     code, out = audit(tmp_path / "x.json")
     assert code == 2 and "FAILED: record:" in out
+
+
+@pytest.mark.timeout(120)
+def test_comparing_players_copies_catches_a_forked_history(game):
+    _tmp, record, state, host_keys = game
+    code, out = audit(record)
+    assert code == 0
+    args = [PY, "-m", "cli.main", "audit", record, "--compare", state.saved_transcript]
+    done = subprocess.run(args, cwd=ROOT, env=env(), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout  # the player's copy holds the very same events
+    rec, tr, _data, frames = copies(game, "fork")  # another player was shown event 40 differently
+    edit_pub(frames[39], lambda pub: pub.update(by="clock") if "by" in pub else pub.update(x=1))
+    relink(frames, 39, host_keys)
+    write_transcript(str(tr), frames)
+    done = subprocess.run([PY, "-m", "cli.main", "audit", record, "--compare", str(tr)], cwd=ROOT, env=env(),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert "FAILED: fork.transcript: event 40 differs from this transcript's and the host signed both" in done.stdout
