@@ -352,8 +352,9 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(figures, indent=1))
         return 0
     m = figures["machine"]
+    fsync = "on" if os.environ.get("MODERNART_BENCH_FSYNC", "1") != "0" else "off"
     print(f"modernart fair-play benchmark, {m['date']}, {m['cpu']} ({m['cores']} cores), "
-          f"{m['implementation']} {m['python']}, loopback, journal fsync on")
+          f"{m['implementation']} {m['python']}, loopback, journal fsync {fsync}")
     print(f"Sealed auction, card -> result on all 5 clients  p50 {lat['sealed_p50_ms']:.1f} ms  "
           f"p99 {lat['sealed_p99_ms']:.1f} ms  ({lat['sealed_samples']} auctions, {games} games)")
     print(f"  the same, 5 clients in 5 processes             p50 {spread['p50_ms']:.1f} ms  "

@@ -182,6 +182,9 @@ def test_host_killed_and_resumed_from_its_journal(tmp_path, seed):
         record_path = journal_path[:-len(".jsonl")] + ".json"
         assert os.path.exists(record_path)
         check_replay(record_path)
+        audit = subprocess.run([PY, "-m", "cli.main", "audit", record_path], cwd=ROOT, env=env(),
+                               capture_output=True, text=True, timeout=60)
+        assert audit.returncode == 0, audit.stdout  # three crashes later, the whole game still checks out
     finally:
         procs.close()
 
