@@ -46,11 +46,11 @@ game on reconnect (a fork).  Fair-play duties (seeds, reveals) run by themselves
 and catches up from the last event it holds (the host may have been restarted).
 
 State on disk: a client whose keys come from a config dir (`keys=None`, or `config_dir`
-or `state_dir` given) keeps its sealed bids and seeds there until used (net/vault.py),
-remembers host keys by address (net/known_hosts.py: a changed key is the ConnectError
-`host_key_changed` unless `accept_new_host_key=True`), and saves the finished game's
-transcript and record in `<dir>/games/`.  A client with ephemeral keys keeps all that in
-memory and saves nothing.
+or `state_dir` given) keeps, in `state_dir` (default `<config dir>/state`), its sealed
+bids and seeds until used (`secrets/`, net/vault.py), the host keys it has met by address
+(`known_hosts`, net/known_hosts.py: a changed key is the ConnectError `host_key_changed`
+unless `accept_new_host_key=True`), and the finished game's transcript and record
+(`games/`).  A client with ephemeral keys keeps all that in memory and saves nothing.
 """
 
 from __future__ import annotations
@@ -102,7 +102,9 @@ class Client(LobbyRequests):
         self.table_id = table or self.target.table
         self.keys = keys or Keys.load_or_create(config_dir, identity)
         if state_dir is None and (keys is None or config_dir is not None):
-            state_dir = str(config_dir_path(config_dir))
+            state_dir = str(config_dir_path(config_dir) / "state")
+        if state_dir is not None:
+            os.makedirs(state_dir, mode=0o700, exist_ok=True)
         self.state_dir = state_dir
         self.known_hosts = KnownHosts(state_dir) if state_dir is not None else None
         self.accept_new_host_key = accept_new_host_key

@@ -8,8 +8,8 @@ and the transcript and record it saves when the game ends.
 - Once the complete commitment set has arrived and checked out (net/follow.py), the
   client reveals: a signed {amount, nonce, D}.  It sends again after a reconnect or a
   restart, from disk, until the auction is settled.
-- When the game is over and disclosed, a client with a config dir saves its copy of the
-  transcript and a record built from it, and audits them (net/audit.py) in a worker thread.
+- When the game is over and disclosed, a client with a state dir saves its copy of the
+  transcript and a record built from it (`<state dir>/games/`), and audits them (net/audit.py) in a worker thread.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Trust on first use for host keys: remember which key each host address presented.
 
-`<config dir>/known_hosts` (mode 0600) holds one line per address:
+`<state dir>/known_hosts` (the client's state dir, by default `<config dir>/state`; mode
+0600) holds one line per address:
 `HOST:PORT <host CURVE key, base32> <table name>`.  A join string always carries the
 full key, and CURVE refuses a host without it; this file adds the SSH-style check that
 the host at an address you played at before still has the same key.  A different key

@@ -3,7 +3,7 @@
 A secret is written to disk (mode 0600, fsync'ed, renamed into place) before the
 commitment that depends on it is sent, so a crash or a restart cannot lose a bid: the
 client re-sends the reveal from disk when it is back.  The files live in
-`<config dir>/secrets/`, one per (game, auction or seed, seat); each is deleted once the
+`<state dir>/secrets/` (the client's state dir, by default `<config dir>/state`), one per (game, auction or seed, seat); each is deleted once the
 host has settled what it was for.  A client without a config dir (ephemeral keys, e.g.
 the host's in-process stand-in bots) keeps them in memory: after a restart it could not
 sign with the lost key anyway.

@@ -88,7 +88,7 @@ def test_the_host_record_and_the_players_own_copy_pass_the_audit(game):
     code, out = audit(record)
     assert code == 0, out
     assert out.startswith("ok: ") and "moves" in out
-    assert state.saved_record and Path(state.saved_record).parent == tmp / "ana" / "games"
+    assert state.saved_record and Path(state.saved_record).parent == tmp / "ana" / "state" / "games"
     assert state.audit == []  # the client audited its own copy
     code, out = audit(state.saved_record)
     assert code == 0, out

@@ -147,7 +147,7 @@ async def _tofu(tmp):
     await me.wait_until(lambda s: bool(s.table), 5)
     await me.close()
     await first.close()
-    known = (tmp / "me" / "known_hosts")
+    known = (tmp / "me" / "state" / "known_hosts")
     mode = known.stat().st_mode & 0o777
     line = known.read_text()
     impostor = Host(Keys.generate(), port=port)  # another key at the same address

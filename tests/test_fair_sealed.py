@@ -252,7 +252,7 @@ async def _restart(tmp):
     try:
         a, b, c = clients
         assert (await a.send_move(Move.sealed_bid(0, 8))).ok
-        files = list((tmp / "player0" / "secrets").glob("*.json"))
+        files = list((tmp / "player0" / "state" / "secrets").glob("*.json"))
         modes = [f.stat().st_mode & 0o777 for f in files]
         await a.close()  # the player's machine restarts
         assert (await b.send_move(Move.sealed_bid(1, 2))).ok
@@ -266,7 +266,7 @@ async def _restart(tmp):
         again = Client(host.target(), config_dir=str(tmp / "player0"))  # same key, same disk
         await again.connect()
         await resolved(table, [again, b, c], auction)
-        left = list((tmp / "player0" / "secrets").glob("*.json"))
+        left = list((tmp / "player0" / "state" / "secrets").glob("*.json"))
         clients[0] = again
         return table, clients, auction, extended, files, modes, left
     finally:
