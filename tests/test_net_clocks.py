@@ -10,6 +10,7 @@ import pytest
 from modernart.events import Sale
 from modernart.moves import Action, Move
 from modernart.phase import Phase
+from net.audit import audit_files
 from net.botclient import BotClient
 from net.client import Client
 from net.clocks import ManualClock
@@ -173,3 +174,5 @@ def test_dropped_player_gets_a_standin_after_the_grace_period_and_takes_the_seat
     assert list(final.final_money) == record.replay().money
     kinds = [decode_host_inner(e.public)["k"] for e in table.session.log]
     assert kinds.count("delegate") == 2  # handed to the stand-in, then given back
+    report = audit_files(table.record_path)  # the stand-in's signatures and commitments check out
+    assert report.ok, report.problems

@@ -17,6 +17,7 @@ from modernart.events import SealedRevealed
 from modernart.moves import Action
 from modernart.phase import Phase
 from modernart.record import read_record
+from net.audit import audit_files
 from net.client import Client
 from net.commitments import decode_commit, decode_reveal
 from net.identity import Keys
@@ -70,6 +71,8 @@ def test_complete_game_replays_to_the_same_result(tmp_path, players):
     done = subprocess.run([PY, "-m", "cli.main", "replay", "--check", table.record_path], cwd=ROOT, env=env(),
                           capture_output=True, timeout=60)
     assert done.returncode == 0, done.stderr
+    report = audit_files(table.record_path)  # signatures, chain, commit-reveal, shuffle, rules
+    assert report.ok and not report.notes, (report.problems, report.notes)
 
 
 def commit_progress(table):
