@@ -5,7 +5,7 @@ Modules: `protocol` (frames, limits, schemas), `identity` (keys, signatures, joi
 `address` (join strings), `known_hosts` (host keys met before), `chain` (the host's
 hash-chained event log), `wire` (engine values as wire data), `lobby` (seats before the
 game), `session` (one running game), `clocks`, `journal`, `table` (lobby, game, journal,
-resume), `host` (the ROUTER socket) with `host_lobby` and `presence`, `client` (the
+resume), `host` (the ROUTER socket) with `host_lobby`, `host_game` and `presence`, `client` (the
 DEALER client API the UI drives) with `client_state`, `client_lobby`, `follow` (event
 checking) and `fairclient` (its fair-play duties), `botclient`, `beacon` (UDP
 discovery), `serve` (what `modernart host` runs).  Fair play: `commitments` (the hash

@@ -10,7 +10,8 @@ Socket roles (zguide style):
 Tasks: one receive loop, one timer loop (clock defaults, grace periods, on the
 injectable clock), one tick loop (liveness), one flusher per table with events waiting
 for the disk, and one task per in-process bot client.  Lobby requests are in
-`host_lobby.py`, presence, stand-ins and timers in `presence.py` (mixins of `Host`).
+`host_lobby.py`, moves, seeds, commitments and reveals in `host_game.py`, presence,
+stand-ins and timers in `presence.py` (mixins of `Host`).
 """
 
 from __future__ import annotations
@@ -29,11 +30,11 @@ from zmq.utils import z85
 from .address import JoinTarget
 from .clocks import MonotonicClock
 from .identity import HELLO_TAG, Keys, check_zmq, verify
+from .host_game import GameOps
 from .host_lobby import LobbyOps
 from .lobby import Lobby
 from .presence import Presence
 from .protocol import MAX_HOST_FRAME, VERSION, ProtocolError, decode_client_frame, pack
-from .sealed import REASONS
 from .session import LoggedEvent
 from .table import Table
 
@@ -77,7 +78,7 @@ class Bucket:
         return True
 
 
-class Host(LobbyOps, Presence):
+class Host(LobbyOps, GameOps, Presence):
     """Serves tables over one CURVE ROUTER socket.  Use `await start()`, then `await close()`."""
 
     def __init__(self, keys: Keys, *, bind: str = "127.0.0.1", port: int = 0, clock: Any = None,
@@ -417,48 +418,3 @@ class Host(LobbyOps, Presence):
                 batch, size = [], 0
         if batch:
             self._send(peer.rid, pack({"t": "evs", "evs": batch}))
-
-    # ------------------------------------------------------------------ actions and lobby
-
-    def _act(self, peer: Peer, msg: dict[str, Any]) -> None:
-        sess = peer.table.session
-        request = msg.get("id")
-        try:
-            if sess is None:
-                raise ProtocolError("not_started", "the game has not started")
-            if peer.seat is None or peer.role == "spectator":
-                raise ProtocolError("not_seated", "spectators cannot act")
-            events, ctr = sess.submit(peer.vk, peer.seat, msg["b"], msg["s"], self.clock.now())
-        except ProtocolError as exc:
-            exc.request = request  # type: ignore[attr-defined]
-            raise
-        self.publish_all(peer.table, events, (peer.rid, {"t": "ack", "id": request, "ctr": ctr,
-                                                         "seq": events[0].seq}))
-
-    def _fair(self, peer: Peer, kind: str, msg: dict[str, Any]) -> None:
-        """A seed, a sealed-bid commitment or a reveal (net/shuffle.py, net/sealed.py)."""
-        sess = peer.table.session
-        request = msg["id"]
-        now = self.clock.now()
-        reply: dict[str, Any] = {"t": "ack", "id": request, "seq": None}
-        try:
-            if sess is None:
-                raise ProtocolError("not_started", "the game has not started")
-            if kind == "reveal":  # any connection may carry a reveal: its signature proves it
-                events, seat, why = sess.submit_reveal(msg["b"], msg["s"], now)
-                if why is not None:
-                    reply = {"t": "err", "id": request, "code": why, "msg": REASONS[why]}
-            else:
-                if peer.seat is None or peer.role == "spectator":
-                    raise ProtocolError("not_seated", "spectators cannot act")
-                if kind == "commit":
-                    events = sess.submit_commit(peer.vk, peer.seat, msg["b"], msg["s"], now)
-                else:
-                    events = sess.submit_seed(peer.vk, peer.seat, msg["b"], msg["s"], msg["seed"], now)
-                reply["seq"] = events[0].seq
-        except ProtocolError as exc:
-            exc.request = request  # type: ignore[attr-defined]
-            raise
-        self.publish_all(peer.table, events, (peer.rid, reply))
-        if kind == "reveal" and events:
-            self._retire_standins(peer.table)
