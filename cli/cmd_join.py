@@ -25,6 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--listen", type=float, default=2.0, help="seconds to listen for beacons with --print")
     p.add_argument("--beacon-port", type=int, default=47999)
     p.add_argument("--config-dir", default=None, help="where your player key lives")
+    p.add_argument("--accept-new-host-key", action="store_true",
+                   help="trust a host whose key changed since you last joined it (compare its join code first)")
     p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
     p.add_argument("--color", choices=COLOR_CHOICES, default="auto", help="colours (see modernart play)")
     p.add_argument("--no-color", dest="color", action="store_const", const="none", help="same as --color none")
@@ -43,9 +45,11 @@ def run(args: argparse.Namespace) -> int:
 
     name = args.name or default_name()
     if is_string:
-        return join_table(args.join, name=name, config_dir=args.config_dir, ascii=args.ascii, color=args.color)
+        return join_table(args.join, name=name, config_dir=args.config_dir, ascii=args.ascii, color=args.color,
+                          accept_new_host_key=args.accept_new_host_key)
     return find_and_join(name=name, config_dir=args.config_dir, beacon_port=args.beacon_port,
-                         code=args.join, ascii=args.ascii, color=args.color)
+                         code=args.join, ascii=args.ascii, color=args.color,
+                         accept_new_host_key=args.accept_new_host_key)
 
 
 async def _print(args: argparse.Namespace, is_string: bool) -> int:
@@ -70,7 +74,7 @@ async def _print(args: argparse.Namespace, is_string: bool) -> int:
                 print(f"{h.name!r:24} {h.state:8} seats {h.taken} taken {h.free} free  code {h.code}  {h.target}")
             return 0 if heard or code is None else 1
         target = heard[0].target
-    client = Client(target, config_dir=args.config_dir)
+    client = Client(target, config_dir=args.config_dir, accept_new_host_key=args.accept_new_host_key)
     try:
         await client.connect()
     except ConnectError as exc:

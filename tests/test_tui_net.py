@@ -162,3 +162,32 @@ async def test_both_sessions_implement_the_protocol(tmp_path):
         assert isinstance(NetFinder(name="Ana"), Finder) and isinstance(LocalFinder(), Finder)
     finally:
         await net.close()
+
+
+@run_async
+async def test_a_changed_host_key_is_shown_with_the_way_to_accept_it(tmp_path):
+    """A host at a known address with another key: the join fails with a sentence that says
+    how to trust the new key, and joining again with that choice works (never silently)."""
+    from cli.tui.session import JoinError
+
+    first, _table = await start_host(tmp_path, bots=0)
+    port, config = first.port, str(tmp_path / "ana")
+    session = NetSession(first.target(), name="Ana", config_dir=config)
+    await session.open()
+    await session.close()
+    await first.close()
+    from net.host import Host
+    from net.identity import Keys
+
+    impostor = Host(Keys.generate(), bind="127.0.0.1", port=port)
+    impostor.open_table("Test table")
+    await impostor.start()
+    try:
+        with pytest.raises(JoinError, match="--accept-new-host-key"):
+            await NetSession(impostor.target(), name="Ana", config_dir=config).open()
+        trusted = NetSession(impostor.target(), name="Ana", config_dir=config, accept_new_host_key=True)
+        await trusted.open()
+        assert trusted.status == Status.LOBBY
+        await trusted.close()
+    finally:
+        await impostor.close()

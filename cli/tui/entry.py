@@ -14,7 +14,7 @@ from .app import run_client_async, state_dir
 
 
 def join_table(join_string: str, *, name: str, config_dir: str | None = None, ascii: bool | None = None,
-               color: str = "auto") -> int:
+               color: str = "auto", accept_new_host_key: bool = False) -> int:
     """`modernart join ma://...`: join that table as `name` (a free seat in its lobby)."""
     from net.address import JoinStringError, parse_join_string
 
@@ -25,17 +25,19 @@ def join_table(join_string: str, *, name: str, config_dir: str | None = None, as
     except JoinStringError as exc:
         print(f"modernart join: {exc}", file=sys.stderr)
         return 2
-    session = NetSession(target, name=name, config_dir=config_dir)
+    session = NetSession(target, name=name, config_dir=config_dir, accept_new_host_key=accept_new_host_key)
     return asyncio.run(run_client_async(session, ascii=ascii, color=color))
 
 
 def find_and_join(*, name: str, config_dir: str | None = None, beacon_port: int | None = None,
-                  code: str | None = None, ascii: bool | None = None, color: str = "auto") -> int:
+                  code: str | None = None, ascii: bool | None = None, color: str = "auto",
+                  accept_new_host_key: bool = False) -> int:
     """`modernart join [CODE]`: the join screen (tables heard on the LAN, or a typed join
     string); with a join code, the table showing that code is joined as soon as it is heard."""
     from .net_session import NetFinder
 
-    finder = NetFinder(name=name, config_dir=config_dir, port=beacon_port, code=code)
+    finder = NetFinder(name=name, config_dir=config_dir, port=beacon_port, code=code,
+                       accept_new_host_key=accept_new_host_key)
     return asyncio.run(run_client_async(finder=finder, ascii=ascii, color=color))
 
 

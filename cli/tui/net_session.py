@@ -59,11 +59,12 @@ class NetSession(SessionBase):
 
     def __init__(self, target, *, name: str, config_dir: str | None = None, identity: str = "player",
                  keys=None, sit: bool = True, seat: int | None = None, ready: bool = False,
-                 connect_timeout: float = 10.0) -> None:
+                 connect_timeout: float = 10.0, accept_new_host_key: bool = False) -> None:
         super().__init__(name, "connecting to the host")
         from net.client import Client
 
-        self.client = Client(target, keys=keys, config_dir=config_dir, identity=identity, updates=False)
+        self.client = Client(target, keys=keys, config_dir=config_dir, identity=identity, updates=False,
+                             accept_new_host_key=accept_new_host_key)
         self.client.on_update = self._on_update
         self.sit, self.wanted_seat, self.ready_at_once = sit, seat, ready
         self.connect_timeout = connect_timeout
@@ -107,13 +108,23 @@ class NetSession(SessionBase):
             who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "a player"
             text = f"A bot plays for {who} until they return" if info.public.get("vk") else f"{who} is back"
             append_log(self.log, LogEntry(text, "system"))
+        elif info.kind == "commit" and names:
+            seat = info.public.get("seat")
+            if isinstance(seat, int) and 0 <= seat < len(names):
+                append_log(self.log, LogEntry(f"{names[seat]} seals a bid", "event"))
         edition, deck = self._edition_and_deck()
         if info.move is not None and names:
+            who = names[info.move.seat] if 0 <= info.move.seat < len(names) else "a player"
             if info.by == "clock":
-                append_log(self.log, LogEntry(f"Time is up for {names[info.move.seat]}", "event"))
-            text = describe_event(info.move, names, edition, deck)  # sealed amounts arrive hidden
-            if text:
-                append_log(self.log, LogEntry(text, "event"))
+                append_log(self.log, LogEntry(f"Time is up for {who}", "event"))
+            if info.by == "offender":
+                why = info.public.get("why")
+                reason = f": {why}" if isinstance(why, str) and why else ""
+                append_log(self.log, LogEntry(f"{who}'s sealed bid is forfeited{reason}", "event"))
+            elif info.by != "reveal":  # a settled sealed bid is told by the reveal of all bids
+                text = describe_event(info.move, names, edition, deck)
+                if text:
+                    append_log(self.log, LogEntry(text, "event"))
         for event in info.events:
             if isinstance(event, CardsDealt):
                 if event.seat == st.seat and st.role in ("player", "standin"):
@@ -165,7 +176,8 @@ class NetSession(SessionBase):
         open_at, decide_at = st.deadlines.get("open"), st.deadlines.get("decide")
         self.open_deadline = None if open_at is None else now + (open_at - now_loop)
         self.decision_deadline = None if decide_at is None else now + (decide_at - now_loop)
-        record = table.get("record")
+        # this client's own saved copy first: the lobby's path is on the host's machine
+        record = st.saved_record or table.get("record")
         if isinstance(record, str):
             self.record_path = record
 
@@ -179,9 +191,12 @@ class NetSession(SessionBase):
         try:
             await self.client.connect(self.connect_timeout)
         except ConnectError as exc:
-            self.status, self.detail = Status.DISCONNECTED, _sentence(exc.message)
+            message = _sentence(exc.message)
+            if exc.code == "host_key_changed":  # never silently: the person decides to trust the new key
+                message += " If you trust the host's new key, join again with --accept-new-host-key."
+            self.status, self.detail = Status.DISCONNECTED, message
             self.changed()
-            raise JoinError(_sentence(exc.message)) from None
+            raise JoinError(message) from None
         try:  # the table's description follows the welcome
             await self.client.wait_until(lambda st: bool(st.table), self.connect_timeout)
         except asyncio.TimeoutError:
@@ -248,9 +263,10 @@ class NetFinder(Listeners):
     """Tables heard on the LAN (UDP beacons, net/beacon.py), and joining one."""
 
     def __init__(self, *, name: str, config_dir: str | None = None, bind: str = "0.0.0.0",
-                 port: int | None = None, code: str | None = None) -> None:
+                 port: int | None = None, code: str | None = None, accept_new_host_key: bool = False) -> None:
         super().__init__()
         self.name, self.config_dir, self.bind, self.port = name, config_dir, bind, port
+        self.accept_new_host_key = accept_new_host_key
         self.code = code                   # join the table with this code as soon as it is heard
         self.autojoin: tuple[str, str] | None = None  # (join string, code) for the join screen
         self.tables: list[TableAd] = []
@@ -299,6 +315,7 @@ class NetFinder(Listeners):
             raise JoinError(_sentence(str(exc))) from None
         if code and normalise_code(code) != target.code:
             raise JoinError("Wrong join code: check the code on the host's screen")
-        session = NetSession(target, name=self.name, config_dir=self.config_dir)
+        session = NetSession(target, name=self.name, config_dir=self.config_dir,
+                             accept_new_host_key=self.accept_new_host_key)
         await session.open()
         return session
