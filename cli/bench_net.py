@@ -1,11 +1,25 @@
 """`modernart bench net`: network figures on loopback (latency, many tables, bytes per move).
 
-- latency: a host process, 5 clients here; from one client's action to the last of the 5
-  clients holding the resulting event (p50, p99), beside a bare pyzmq DEALER->ROUTER round
-  trip to an echo process measured in the same run;
-- tables: one host process serving N tables of 5 bot clients (bots in 2 other processes):
-  games completed, errors, action->ack latency p50/p99, host CPU per move, memory per table;
-- bytes: bytes on the wire per move (host -> all clients, and client -> host).
+Every part starts its own host process (`python -m cli.bench_net serve`) with its journal
+on this machine's disk (a temporary directory under /tmp) or on tmpfs (/dev/shm), fsync on
+unless MODERNART_BENCH_FSYNC=0:
+
+- bare: a bare pyzmq DEALER->ROUTER round trip (64 bytes, no CURVE) to an echo process;
+- latency: one table; from the moment a client sends its signed action to the moment the
+  last of the 5 clients has checked and applied the resulting event (p50, p99), with the
+  5 clients in this process (one asyncio loop, moves made one at a time) and as 5 bot
+  processes playing a whole game at full speed (`time.perf_counter` is CLOCK_MONOTONIC,
+  comparable across processes on Linux); each once with the journal on disk, once on tmpfs;
+- saturation: N tables (MODERNART_BENCH_TABLES, default 100) of 5 bots at pace 0 in 2 bot
+  processes: throughput and queueing, not the latency of a live table;
+- live: the same N tables with bots playing at their own pace() scaled by
+  MODERNART_BENCH_PACE (default 1.0, a game of a few minutes): action -> ack at the sender,
+  action -> last of the 5 clients holding the event, host CPU per move (user + system time
+  of the host process over the run / moves journaled), host memory per table (peak RSS
+  growth / tables), games finished and errors;
+- bytes: bytes on the wire per move (host -> all clients, client -> host).
+
+MODERNART_BENCH_PARTS=latency,procs,saturation,live picks parts (default: all).
 """
 
 from __future__ import annotations
@@ -15,8 +29,7 @@ import asyncio
 import json
 import os
 import random
-import re
-import statistics
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,6 +38,7 @@ from typing import Any
 
 PY = sys.executable
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TMPFS = "/dev/shm"
 ECHO = """
 import sys, zmq
 ctx = zmq.Context(); s = ctx.socket(zmq.ROUTER); s.linger = 0
@@ -35,6 +49,8 @@ while True:
 
 
 def _pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
     values = sorted(values)
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
@@ -57,6 +73,11 @@ def _proc_rss(pid: int) -> int:
     return 0
 
 
+def _journal_dir(where: str) -> str:
+    """A fresh journal directory on this machine's disk ("disk") or on tmpfs ("tmpfs")."""
+    return tempfile.mkdtemp(prefix="ma-bench-", dir=TMPFS if where == "tmpfs" else None)
+
+
 def _start_host(tmp: str, tables: int) -> tuple[subprocess.Popen, list[str]]:
     proc = subprocess.Popen([PY, "-m", "cli.bench_net", "serve", "--tables", str(tables), "--dir", tmp],
                             stdout=subprocess.PIPE, cwd=ROOT, env=_env(), text=True)
@@ -69,6 +90,22 @@ def _start_host(tmp: str, tables: int) -> tuple[subprocess.Popen, list[str]]:
         if line.startswith("join "):
             joins.append(line.split()[1])
     return proc, joins
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def _journal_lines(tmp: str):
+    for name in os.listdir(tmp):
+        if name.endswith(".jsonl"):
+            with open(os.path.join(tmp, name)) as f:
+                yield from f
 
 
 # ---------------------------------------------------------------------- latency and bytes
@@ -99,12 +136,13 @@ async def _bare_rtt(samples: int) -> list[float]:
         echo.wait()
 
 
-async def _latency(moves: int) -> dict[str, Any]:
+async def _latency(moves: int, where: str) -> dict[str, Any]:
+    """5 clients in this process; moves one at a time; action -> the last of the 5 holding it."""
     from modernart.bots import make_bot
     from net.client import Client
     from net.identity import Keys
 
-    tmp = tempfile.mkdtemp(prefix="ma-bench-")
+    tmp = _journal_dir(where)
     host, joins = _start_host(tmp, 1)
     clients = []
     try:
@@ -120,7 +158,6 @@ async def _latency(moves: int) -> dict[str, Any]:
         bot = make_bot("random", 1)
         lat, acks, sent_bytes, events = [], [], 0, 0
         bytes_before = sum(c.bytes_in for c in clients)
-        games = 0
         while len(lat) < moves:
             obs = clients[0].state.observation
             assert obs is not None
@@ -149,7 +186,6 @@ async def _latency(moves: int) -> dict[str, Any]:
             lat.append(time.perf_counter() - t0)
             sent_bytes += 60 + 64 + 20  # body, signature, framing
             events += 1
-        games += 1
         received = sum(c.bytes_in for c in clients) - bytes_before
         return {"samples": len(lat), "p50_ms": _pct(lat, 50) * 1e3, "p99_ms": _pct(lat, 99) * 1e3,
                 "ack_p50_ms": _pct(acks, 50) * 1e3, "ack_p99_ms": _pct(acks, 99) * 1e3,
@@ -159,8 +195,51 @@ async def _latency(moves: int) -> dict[str, Any]:
     finally:
         for c in clients:
             await c.close()
-        host.terminate()
-        host.wait()
+        _stop(host)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _timed_bot(bot: Any, table: str, sent: dict[str, float], applied: dict[str, list[float]],
+               acks: list[float] | None = None) -> None:
+    """Record when `bot` sends each accepted action and when it applies each event, keyed
+    "table:seq" (`applied[key]` = [clients of this process that applied it, the latest
+    time]; several bots of a table share a process); with `acks`, also each action ->
+    acknowledgement time."""
+    def seen(update: Any) -> None:
+        if update.kind == "event":
+            now = time.perf_counter()
+            held = applied.setdefault(f"{table}:{update.data.seq}", [0, now])
+            held[0] += 1
+            held[1] = max(held[1], now)
+    bot.client.on_update = seen
+    send = bot.client.send_move
+
+    async def timed(move: Any) -> Any:
+        t0 = time.perf_counter()  # CLOCK_MONOTONIC: comparable across processes on Linux
+        reply = await send(move)
+        if reply.ok and reply.seq:
+            sent[f"{table}:{reply.seq}"] = t0
+            if acks is not None:
+                acks.append(time.perf_counter() - t0)
+        return reply
+    bot.client.send_move = timed  # type: ignore[method-assign]
+
+
+def _all_held(data: list[dict[str, Any]], seats_of: dict[str, int]) -> list[float]:
+    """Per accepted action: the time until the last client of its table applied its event."""
+    sent = {k: v for d in data for k, v in d["sent"].items()}
+    applied: dict[str, list[float]] = {}
+    for d in data:
+        for k, (count, latest) in d["applied"].items():
+            held = applied.setdefault(k, [0, latest])
+            held[0] += count
+            held[1] = max(held[1], latest)
+    out = []
+    for key, t0 in sent.items():
+        count, latest = applied.get(key, (0, 0.0))
+        if count == seats_of.get(key.split(":")[0], 5):
+            out.append(latest - t0)
+    return out
 
 
 async def _player_main(join: str, out_path: str) -> None:
@@ -169,27 +248,17 @@ async def _player_main(join: str, out_path: str) -> None:
     from net.identity import Keys
 
     bot = BotClient(join, keys=Keys.generate(), pace_scale=0, name=f"p{os.getpid()}")
-    applied: dict[int, float] = {}
-    sent: dict[int, float] = {}
-    bot.client.on_update = lambda u: applied.__setitem__(u.data.seq, time.perf_counter()) \
-        if u.kind == "event" else None
-    send = bot.client.send_move
-
-    async def timed(move):
-        t0 = time.perf_counter()  # CLOCK_MONOTONIC: comparable across processes on Linux
-        reply = await send(move)
-        if reply.ok and reply.seq:
-            sent[reply.seq] = t0
-        return reply
-    bot.client.send_move = timed  # type: ignore[method-assign]
+    sent: dict[str, float] = {}
+    applied: dict[str, list[float]] = {}
+    _timed_bot(bot, "t", sent, applied)
     await bot.run(60)
     with open(out_path, "w") as f:
         json.dump({"applied": applied, "sent": sent}, f)
 
 
-def _latency_processes() -> dict[str, Any]:
-    """5 bot players in 5 processes; action -> the last of the 5 holding the event."""
-    tmp = tempfile.mkdtemp(prefix="ma-bench-")
+def _latency_processes(where: str) -> dict[str, Any]:
+    """5 bot players in 5 processes, a whole game at full speed; action -> the last of the 5."""
+    tmp = _journal_dir(where)
     host, joins = _start_host(tmp, 1)
     try:
         outs = [os.path.join(tmp, f"player{i}.json") for i in range(5)]
@@ -198,41 +267,31 @@ def _latency_processes() -> dict[str, Any]:
         for p in procs:
             p.wait(timeout=300)
         data = [json.load(open(out)) for out in outs]
-        sent = {int(k): v for d in data for k, v in d["sent"].items()}
-        lat = []
-        for seq, t0 in sent.items():
-            times = [d["applied"].get(str(seq)) for d in data]
-            if all(t is not None for t in times):
-                lat.append(max(times) - t0)  # type: ignore[type-var]
+        lat = _all_held(data, {"t": 5})
         return {"samples": len(lat), "p50_ms": _pct(lat, 50) * 1e3, "p99_ms": _pct(lat, 99) * 1e3}
     finally:
-        host.terminate()
-        host.wait()
+        _stop(host)
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 # ---------------------------------------------------------------------- many tables
 
-async def _bots_main(joins: list[str]) -> None:
+async def _bots_main(pace: float, joins: list[str]) -> None:
     from net.botclient import BotClient
     from net.identity import Keys
 
-    lat: list[float] = []
+    acks: list[float] = []
+    sent: dict[str, float] = {}
+    applied: dict[str, list[float]] = {}
     errors = 0
     done = 0
+    bots: list[Any] = []
 
     async def one(join: str, i: int) -> None:
         nonlocal errors, done
-        bot = BotClient(join, keys=Keys.generate(), pace_scale=0, name=f"b{i}", seed=i)
+        bot = BotClient(join, keys=Keys.generate(), pace_scale=pace, name=f"b{i}", seed=i)
         bots.append(bot)
-        send = bot.client.send_move
-
-        async def timed(move):  # action -> host acknowledgement
-            t0 = time.perf_counter()
-            reply = await send(move)
-            if reply.ok:
-                lat.append(time.perf_counter() - t0)
-            return reply
-        bot.client.send_move = timed  # type: ignore[method-assign]
+        _timed_bot(bot, join.rsplit("/", 1)[1], sent, applied, acks)
         try:
             obs = await bot.run(60)
             done += 1 if obs.is_over else 0
@@ -240,9 +299,8 @@ async def _bots_main(joins: list[str]) -> None:
             errors += 1
             print(f"bot error: {exc!r}", file=sys.stderr)
 
-    bots: list[Any] = []
     tasks = [asyncio.get_running_loop().create_task(one(j, i)) for i, j in enumerate(joins)]
-    _done, pending = await asyncio.wait(tasks, timeout=float(os.environ.get("MODERNART_BENCH_DEADLINE", "600")))
+    _done, pending = await asyncio.wait(tasks, timeout=float(os.environ.get("MODERNART_BENCH_DEADLINE", "900")))
     for task in pending:  # a bot that never saw its game end is an error, with its state shown
         errors += 1
         task.cancel()
@@ -250,11 +308,12 @@ async def _bots_main(joins: list[str]) -> None:
         st = bot.client.state
         if not (st.observation and st.observation.is_over):
             print(f"unfinished bot: status={st.status} seq={st.head_seq} errors={st.errors[-3:]}", file=sys.stderr)
-    print(json.dumps({"lat": lat, "errors": errors, "done": done}), flush=True)
+        errors += len([e for e in st.errors if e[0] in ("untrusted_host", "bad_host_frame", "forked_history")])
+    print(json.dumps({"acks": acks, "sent": sent, "applied": applied, "errors": errors, "done": done}), flush=True)
 
 
-def _tables(count: int, bot_procs: int) -> dict[str, Any]:
-    tmp = tempfile.mkdtemp(prefix="ma-bench-")
+def _tables(count: int, bot_procs: int, pace: float) -> dict[str, Any]:
+    tmp = _journal_dir("disk")
     host, joins = _start_host(tmp, count)
     try:
         time.sleep(0.5)
@@ -264,7 +323,7 @@ def _tables(count: int, bot_procs: int) -> dict[str, Any]:
         chunks = [seats[i::bot_procs] for i in range(bot_procs)]
         t0 = time.perf_counter()
         outs = [open(os.path.join(tmp, f"bots{i}.out"), "w+") for i in range(len(chunks))]
-        procs = [subprocess.Popen([PY, "-m", "cli.bench_net", "bots", *chunk], stdout=out,  # a file: no pipe deadlock
+        procs = [subprocess.Popen([PY, "-m", "cli.bench_net", "bots", str(pace), *chunk], stdout=out,  # a file: no pipe deadlock
                                   cwd=ROOT, env=_env(), text=True) for chunk, out in zip(chunks, outs)]
         peak = 0
         while any(p.poll() is None for p in procs):
@@ -277,24 +336,20 @@ def _tables(count: int, bot_procs: int) -> dict[str, Any]:
             out.seek(0)
             results.append(json.loads(out.read().strip().splitlines()[-1]))
             out.close()
-        lat = [x for r in results for x in r["lat"]]
+        acks = [x for r in results for x in r["acks"]]
+        held = _all_held(results, {j.rsplit("/", 1)[1]: 5 for j in joins})
         moves = sum(1 for line in _journal_lines(tmp) if line.startswith('{"m"'))
         finished = sum(1 for line in _journal_lines(tmp) if line.startswith('{"result"'))
-        return {"tables": count, "games_finished": finished, "bot_errors": sum(r["errors"] for r in results),
-                "bots_done": sum(r["done"] for r in results), "moves": moves, "wall_s": wall,
-                "ack_p50_ms": _pct(lat, 50) * 1e3, "ack_p99_ms": _pct(lat, 99) * 1e3,
-                "host_cpu_us_per_move": cpu / max(moves, 1) * 1e6,
+        return {"tables": count, "pace": pace, "games_finished": finished,
+                "bot_errors": sum(r["errors"] for r in results), "bots_done": sum(r["done"] for r in results),
+                "moves": moves, "wall_s": wall,
+                "ack_p50_ms": _pct(acks, 50) * 1e3, "ack_p99_ms": _pct(acks, 99) * 1e3,
+                "held_p50_ms": _pct(held, 50) * 1e3, "held_p99_ms": _pct(held, 99) * 1e3,
+                "host_cpu_us_per_move": cpu / max(moves, 1) * 1e6, "host_cpu_share": cpu / wall,
                 "host_mem_per_table_kib": (peak - rss0) / count / 1024}
     finally:
-        host.terminate()
-        host.wait()
-
-
-def _journal_lines(tmp: str):
-    for name in os.listdir(tmp):
-        if name.endswith(".jsonl"):
-            with open(os.path.join(tmp, name)) as f:
-                yield from f
+        _stop(host)
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 async def _serve(tables: int, directory: str) -> None:
@@ -315,38 +370,66 @@ async def _serve(tables: int, directory: str) -> None:
 
 # ---------------------------------------------------------------------- entry points
 
+def _print(figures: dict[str, Any]) -> None:
+    m = figures["machine"]
+    bare = figures["bare_rtt_p50_ms"]
+    print(f"modernart net benchmark, {m['date']}, {m['cpu']} ({m['cores']} cores), "
+          f"{m['implementation']} {m['python']}, loopback, journal fsync {figures['fsync']}")
+    print(f"bare pyzmq round trip              p50 {bare:.3f} ms  p99 {figures['bare_rtt_p99_ms']:.3f} ms")
+    for where in ("disk", "tmpfs"):
+        lat = figures.get(f"latency_{where}")
+        if lat:
+            print(f"action -> last of 5 clients, 1 process, journal on {where:5}  p50 {lat['p50_ms']:.3f} ms  "
+                  f"p99 {lat['p99_ms']:.3f} ms ({lat['samples']} moves; p50 = {lat['p50_ms'] / bare:.1f} x bare)")
+            print(f"  action -> ack at the sender                    p50 {lat['ack_p50_ms']:.3f} ms  "
+                  f"p99 {lat['ack_p99_ms']:.3f} ms")
+        spread = figures.get(f"latency_5_processes_{where}")
+        if spread:
+            print(f"action -> last of 5 clients, 5 processes, {where:5}     p50 {spread['p50_ms']:.3f} ms  "
+                  f"p99 {spread['p99_ms']:.3f} ms ({spread['samples']} moves of a bot game; "
+                  f"p50 = {spread['p50_ms'] / bare:.1f} x bare)")
+    lat = figures.get("latency_disk") or figures.get("latency_tmpfs")
+    if lat:
+        print(f"bytes per move      host->clients {lat['host_to_clients_bytes_per_move']:.0f} "
+              f"(per client {lat['per_client_bytes_per_move']:.0f}), "
+              f"client->host {lat['client_to_host_bytes_per_move']:.0f}")
+    for name in ("saturation", "live"):
+        many = figures.get(name)
+        if not many:
+            continue
+        print(f"{many['tables']} tables x 5 bots, {name} (pace {many['pace']:g}): finished {many['games_finished']}, "
+              f"errors {many['bot_errors']}, {many['moves']} moves in {many['wall_s']:.1f} s")
+        print(f"  action -> ack                p50 {many['ack_p50_ms']:.2f} ms  p99 {many['ack_p99_ms']:.2f} ms")
+        print(f"  action -> last of 5 clients  p50 {many['held_p50_ms']:.2f} ms  p99 {many['held_p99_ms']:.2f} ms")
+        print(f"  host CPU per move            {many['host_cpu_us_per_move']:.0f} us "
+              f"(host busy {many['host_cpu_share'] * 100:.0f}% of one core)")
+        print(f"  host memory per table        {many['host_mem_per_table_kib']:.0f} KiB")
+
+
 def run(args: argparse.Namespace) -> int:
     from cli.cmd_bench import machine
 
     tables = int(os.environ.get("MODERNART_BENCH_TABLES", "100"))
+    pace = float(os.environ.get("MODERNART_BENCH_PACE", "1.0"))
+    parts = set(os.environ.get("MODERNART_BENCH_PARTS", "latency,procs,saturation,live").split(","))
     moves = max(50, int(args.seconds * 100))
     bare = asyncio.run(_bare_rtt(1000))
-    lat = asyncio.run(_latency(moves))
-    spread = _latency_processes()
-    many = _tables(tables, 2)
-    figures = {"machine": machine(), "bare_rtt_p50_ms": _pct(bare, 50) * 1e3,
-               "bare_rtt_p99_ms": _pct(bare, 99) * 1e3, "latency": lat, "latency_5_processes": spread,
-               "tables": many}
+    figures: dict[str, Any] = {"machine": machine(), "bare_rtt_p50_ms": _pct(bare, 50) * 1e3,
+                               "bare_rtt_p99_ms": _pct(bare, 99) * 1e3,
+                               "fsync": "on" if os.environ.get("MODERNART_BENCH_FSYNC", "1") != "0" else "off"}
+    for where in ("disk", "tmpfs"):
+        if "latency" in parts:
+            figures[f"latency_{where}"] = asyncio.run(_latency(moves, where))
+        if "procs" in parts:
+            figures[f"latency_5_processes_{where}"] = _latency_processes(where)
+    if "saturation" in parts:
+        figures["saturation"] = _tables(tables, 2, 0.0)
+    if "live" in parts:
+        figures["live"] = _tables(tables, 2, pace)
     if args.json:
         print(json.dumps(figures, indent=1))
-        return 0
-    m = figures["machine"]
-    print(f"journal fsync: {'on' if os.environ.get('MODERNART_BENCH_FSYNC', '1') != '0' else 'off'}")
-    print(f"modernart net benchmark, {m['date']}, {m['cpu']} ({m['cores']} cores), "
-          f"{m['implementation']} {m['python']}, loopback")
-    print(f"bare pyzmq round trip       p50 {figures['bare_rtt_p50_ms']:.3f} ms  p99 {figures['bare_rtt_p99_ms']:.3f} ms")
-    print(f"action -> last of 5 clients p50 {lat['p50_ms']:.3f} ms  p99 {lat['p99_ms']:.3f} ms "
-          f"({lat['samples']} moves; p50 = {lat['p50_ms'] / figures['bare_rtt_p50_ms']:.1f} x bare)")
-    print(f"  5 clients, 5 processes    p50 {spread['p50_ms']:.3f} ms  p99 {spread['p99_ms']:.3f} ms "
-          f"({spread['samples']} moves of a bot game; p50 = {spread['p50_ms'] / figures['bare_rtt_p50_ms']:.1f} x bare)")
-    print(f"action -> ack at the sender p50 {lat['ack_p50_ms']:.3f} ms  p99 {lat['ack_p99_ms']:.3f} ms")
-    print(f"bytes per move              host->clients {lat['host_to_clients_bytes_per_move']:.0f} "
-          f"(per client {lat['per_client_bytes_per_move']:.0f}), client->host {lat['client_to_host_bytes_per_move']:.0f}")
-    print(f"{many['tables']} tables x 5 bots       finished {many['games_finished']}, bot errors {many['bot_errors']}, "
-          f"{many['moves']} moves in {many['wall_s']:.1f} s")
-    print(f"  action -> ack             p50 {many['ack_p50_ms']:.2f} ms  p99 {many['ack_p99_ms']:.2f} ms")
-    print(f"  host CPU per move         {many['host_cpu_us_per_move']:.0f} us")
-    print(f"  host memory per table     {many['host_mem_per_table_kib']:.0f} KiB")
+    else:
+        _print(figures)
     return 0
 
 
@@ -358,7 +441,7 @@ def main(argv: list[str]) -> int:
         a = p.parse_args(argv[1:])
         asyncio.run(_serve(a.tables, a.dir))
     elif argv[0] == "bots":
-        asyncio.run(_bots_main(argv[1:]))
+        asyncio.run(_bots_main(float(argv[1]), argv[2:]))
     elif argv[0] == "player":
         asyncio.run(_player_main(argv[1], argv[2]))
     return 0
