@@ -14,7 +14,7 @@ commitment set) comes back as warnings in `EventInfo.warnings`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from modernart.events import CardsDealt, Sale, SealedRevealed
@@ -93,6 +93,10 @@ class GameFollower:
                 rounds = [e.round for e in info.events if isinstance(e, CardsDealt) and e.seat == own]
                 if rounds:
                     self.own_deals[(own, rounds[-1])] = list(priv["dealt"])
+                    # the public event only counts the cards; this seat's copy names them
+                    info = replace(info, events=tuple(
+                        CardsDealt(e.round, e.seat, tuple(priv["dealt"]))
+                        if isinstance(e, CardsDealt) and e.seat == own else e for e in info.events))
             observation = self.view.observation(own, priv["hand"], priv["money"])
         return info, observation
 

@@ -55,6 +55,9 @@ async def test_lobby_start_and_refusals_over_the_protocol(tmp_path):
             text = await screen.wait_for(r"Round 1/4 \| Ana \$100")
             assert session.status == Status.PLAYING and session.obs is not None and session.obs.seat == 0
             assert any(e.text == "The game begins: Ana, Bot A, Bot B" for e in session.log)
+            # her own deal is told with its size (the public event only counts the cards)
+            dealt = [e.text for e in session.log if e.text.startswith("Round 1: you receive")]
+            assert dealt == [f"Round 1: you receive {len(session.obs.hand)} paintings"] and session.obs.hand
             # a move the host refuses (a card Ana does not hold) comes back as a message
             stranger = next(c for c in range(70) if c not in {int(x) for x in session.obs.hand})
             await session.send_move(Move.play(0, stranger))
