@@ -45,15 +45,25 @@ def link(prev: bytes, seq: int, public: bytes, private_hashes: list[bytes]) -> b
 
 
 class ChainVerifier:
-    """Follows one game's chain from a client's side."""
+    """Follows one game's chain from a client's side.
+
+    `accept` checks an event's link (and the seat's own private hash) at once.  Its host
+    signature is checked at once too, unless the caller defers it to `check_head` at the
+    end of a burst of events: the signature covers the chain head and the head links every
+    earlier event, so one valid signature on the newest head proves the host sent all of
+    them.  A deferred event's own signature stays in its frame, for the audit, which
+    checks every one.
+    """
 
     def __init__(self, game_id: bytes, host_vk: bytes) -> None:
         self.host_vk = host_vk
         self.head = genesis(game_id)
         self.seq = 0
+        self.unsigned: tuple[int, bytes, bytes] | None = None   # (seq, h, hs): newest event, signature unchecked
 
     def accept(self, seq: int, public: bytes, private_hashes: list[bytes], h: bytes, sig: bytes,
-               own_seat: int | None = None, own_private: bytes | None = None) -> None:
+               own_seat: int | None = None, own_private: bytes | None = None, *,
+               defer_signature: bool = False) -> None:
         if seq != self.seq + 1:
             raise ChainError(f"event {seq} does not follow event {self.seq}")
         if own_seat is not None:
@@ -62,6 +72,20 @@ class ChainVerifier:
         expected = link(self.head, seq, public, private_hashes)
         if expected != h:
             raise ChainError(f"event {seq} does not continue the hash chain")
+        if defer_signature:
+            self.unsigned = (seq, h, sig)
+        else:
+            self._check(seq, h, sig)
+            self.unsigned = None
+        self.head, self.seq = h, seq
+
+    def check_head(self) -> None:
+        """Verify the host signature on the newest head accepted with `defer_signature`."""
+        if self.unsigned is not None:
+            seq, h, sig = self.unsigned
+            self.unsigned = None
+            self._check(seq, h, sig)
+
+    def _check(self, seq: int, h: bytes, sig: bytes) -> None:
         if not verify(self.host_vk, HOSTEV_TAG, h, sig):
             raise ChainError(f"event {seq} carries a bad host signature")
-        self.head, self.seq = h, seq

@@ -36,10 +36,12 @@ Updates (`client.updates`, an asyncio.Queue; pass `updates=False` to skip it):
   Update("error", (code, message)), Update("seat", (seat, role)), Update("record", path).  `client.changed` is an asyncio.Event set on every
   change, for consumers that only want the latest state (bots).
 
-Every event is checked as it arrives (net/follow.py): its hash-chain link and host
-signature, this seat's private part against its hash, the player's signature and counter
-on every relayed action, every seed and sealed-bid commitment, reveal and verdict, and at
-the end the disclosed seeds and the deal.  A failed check is an error update and sets
+Every event is checked as it arrives (net/follow.py): its hash-chain link, this seat's
+private part against its hash, the player's signature and counter on every relayed action
+(except an action this client sent itself, relayed byte for byte), every seed and
+sealed-bid commitment, reveal and verdict, and at the end the disclosed seeds and the
+deal; the host signature on the newest head of each burst of events that arrived
+together, before anything acts on them (net/client_recv.py).  A failed check is an error update and sets
 status "failed" for good; so does a host that offers a different history of the same
 game on reconnect (a fork).  Fair-play duties (seeds, reveals) run by themselves
 (net/fairclient.py).  If the host goes quiet the client says hello again every second
@@ -69,8 +71,8 @@ from zmq.utils.monitor import parse_monitor_message
 from modernart.moves import Action, Move
 
 from .address import JoinTarget, parse_join_string
-from .chain import ChainError
 from .client_lobby import LobbyRequests
+from .client_recv import Receiving
 from .client_state import ClientState, ConnectError, Reply, Update
 from .fairclient import FairPlay
 from .follow import EventInfo, GameFollower
@@ -78,8 +80,7 @@ from .host import hello_bytes
 from .identity import ACT_TAG, HELLO_TAG, Keys, check_zmq
 from .identity import config_dir as config_dir_path
 from .known_hosts import HostKeyChanged, KnownHosts
-from .protocol import (MAX_CLIENT_FRAME, VERSION, ProtocolError, decode_host_frame, decode_host_inner,
-                       encode_action_body, pack)
+from .protocol import MAX_CLIENT_FRAME, VERSION, encode_action_body, pack
 from .vault import Vault
 
 
@@ -89,7 +90,7 @@ HOST_SILENCE = 4.0
 REQUEST_TIMEOUT = 15.0
 
 
-class Client(LobbyRequests):
+class Client(Receiving, LobbyRequests):
     """One connection to one table (see the module docstring)."""
 
     def __init__(self, target: JoinTarget | str, *, keys: Keys | None = None, config_dir: str | None = None,
@@ -229,13 +230,6 @@ class Client(LobbyRequests):
             self.state.status = status
             self._emit(Update("status", status))
 
-    def _emit(self, update: Update) -> None:
-        if self.updates is not None:
-            self.updates.put_nowait(update)
-        if self.on_update is not None:
-            self.on_update(update)
-        self.changed.set()
-
     def _error(self, code: str, message: str) -> None:
         self.state.errors.append((code, message))
         self._emit(Update("error", (code, message)))
@@ -316,7 +310,10 @@ class Client(LobbyRequests):
         self._ctr += 1
         body = encode_action_body(self.state.game_id, self.state.seat, self._ctr, move.to_list(),
                                   self.state.head_seq)
-        return await self._request({"t": "act", "b": body, "s": self.keys.sign(ACT_TAG, body)})
+        sig = self.keys.sign(ACT_TAG, body)
+        if self._game is not None:
+            self._game.sent(body, sig, self.keys.vk)
+        return await self._request({"t": "act", "b": body, "s": sig})
 
     async def wait_until(self, predicate: Callable[[ClientState], bool], timeout: float) -> ClientState:
         """Wait until `predicate(state)` holds (raises asyncio.TimeoutError)."""
@@ -326,150 +323,3 @@ class Client(LobbyRequests):
                 await self.changed.wait()
             return self.state
         return await asyncio.wait_for(waiter(), timeout)
-
-    # ------------------------------------------------------------------ receiving
-
-    async def _recv_loop(self) -> None:
-        assert self.sock is not None
-        while True:
-            try:
-                data = await self.sock.recv()
-            except zmq.ZMQError as exc:
-                log.info("receive stopped: %s", exc)  # closed under us (a shared context was destroyed)
-                self._set_status("closed")
-                return
-            self._last_heard = time.monotonic()
-            self.bytes_in += len(data)
-            try:
-                self._on_frame(decode_host_frame(data))
-            except ChainError as exc:  # the host's history does not check out: stop trusting it
-                log.warning("event refused: %s", exc)
-                self._error("untrusted_host", str(exc))
-                self._set_status("failed")
-            except (ProtocolError, ValueError, KeyError, TypeError) as exc:
-                log.warning("bad frame from host: %s", exc)
-                self._error("bad_host_frame", str(exc))
-            self.fair.duties()
-
-    def _on_frame(self, msg: dict[str, Any]) -> None:
-        kind = msg["t"]
-        if kind == "ev":
-            self._on_event(msg)
-        elif kind == "evs":
-            for data in msg["evs"]:
-                self._on_event(decode_host_frame(data))
-        elif kind == "tick":
-            if self.state.status == "failed":
-                return
-            if self.state.status == "reconnecting" and self._welcome and self._welcome.done():
-                self._set_status("connected")
-            if msg.get("head", 0) > self.state.head_seq and time.monotonic() - self._last_hello > 2.0:
-                self._hello()  # missed events (we lagged): catch up
-            if "clk" in msg:
-                self._set_deadlines(msg["clk"])
-        elif kind in ("ack", "reply"):
-            self._resolve(msg.get("id"), Reply(True, None, "", msg.get("seq")))
-        elif kind == "tables":
-            self._resolve(msg.get("id"), Reply(True, None, "", None, msg.get("tables", [])))
-        elif kind == "err":
-            self._on_err(msg)
-        elif kind == "welcome":
-            self._on_welcome(msg)
-        elif kind == "seat":
-            self.state.seat, self.state.role = msg.get("seat"), msg.get("role")
-            self._emit(Update("seat", (self.state.seat, self.state.role)))
-        elif kind == "lobby":
-            self.state.table = msg
-            if self.known_hosts is not None and isinstance(msg.get("name"), str):
-                self.known_hosts.remember(self._address, self.target.host_key, msg["name"])
-            self._emit(Update("lobby", msg))
-        elif kind == "chat":
-            line = (msg.get("seat"), str(msg.get("name")), str(msg.get("text")))
-            self.state.chat.append(line)
-            self._emit(Update("chat", line))
-
-    def _resolve(self, request: Any, reply: Reply) -> None:
-        fut = self._pending.get(request) if isinstance(request, int) else None
-        if fut is not None and not fut.done():
-            fut.set_result(reply)
-
-    def _on_err(self, msg: dict[str, Any]) -> None:
-        code, text = str(msg.get("code")), str(msg.get("msg"))
-        if msg.get("id") in self._pending:
-            self._resolve(msg["id"], Reply(False, code, text))
-        elif code == "hello_first":
-            if time.monotonic() - self._last_hello > 0.5:
-                self._fail_pending("connection_lost")
-                self._hello()
-        elif self._welcome is not None and not self._welcome.done():
-            self._welcome.set_exception(ConnectError(code, text))
-        else:
-            self._error(code, text)
-
-    def _on_welcome(self, msg: dict[str, Any]) -> None:
-        st = self.state
-        if st.status == "failed":
-            return
-        if self._host_vk is not None and msg["host_vk"] != self._host_vk:
-            self._error("host_key_changed", "the host now signs with another key")
-            self._set_status("failed")
-            return
-        if msg.get("reset") and st.game_id is not None and msg.get("game") == st.game_id and st.head_seq > 0:
-            self._error("forked_history", f"the host offers a history of this game that differs from the "
-                                          f"{st.head_seq} events already checked: refused")
-            self._set_status("failed")
-            return
-        st.seat, st.role = msg.get("seat"), msg.get("role")
-        self._host_vk = msg["host_vk"]
-        self._ctr = max(self._ctr, int(msg.get("ctr") or 0))
-        if msg.get("reset") or msg.get("game") != st.game_id:
-            st.game_id, st.head_seq, st.log = msg.get("game"), 0, []
-            self._game = self._follower(st.game_id) if st.game_id else None
-            st.observation, st.public = None, None
-        self.token = None  # used once: from now on the key alone names the seat
-        if self.known_hosts is not None:
-            self.known_hosts.remember(self._address, self.target.host_key, str(st.table.get("name", "")))
-        self.fair.welcome()
-        self._set_status("connected")
-        if self._welcome is not None and not self._welcome.done():
-            self._welcome.set_result(msg)
-
-    def _follower(self, game_id: bytes) -> GameFollower:
-        assert self._host_vk is not None
-        return GameFollower(game_id, self._host_vk, keep=self._keep_transcript)
-
-    def _set_deadlines(self, clk: dict[str, Any]) -> None:
-        now = asyncio.get_running_loop().time()
-        for name in ("open", "decide", "reveal"):
-            value = clk.get(name)
-            self.state.deadlines[name] = None if value is None else now + float(value)
-
-    def _on_event(self, msg: dict[str, Any]) -> None:
-        st = self.state
-        seq = msg["seq"]
-        if seq <= st.head_seq or st.status == "failed":
-            return  # already held (a catch-up overlapping live events), or no longer trusted
-        if seq == 1 and self._game is None and self._host_vk is not None:  # the game starts now
-            st.game_id = decode_host_inner(msg["pub"])["g"]
-            self._game = self._follower(st.game_id)
-        if seq != st.head_seq + 1 or self._game is None:
-            if time.monotonic() - self._last_hello > 1.0:
-                self._hello()  # a gap: ask for the missing events
-            return
-        own = st.seat if st.role in ("player", "standin") else None
-        info, observation = self._game.apply(msg, own)
-        st.head_seq = seq
-        if "pv" in info.public:
-            st.public = info.public["pv"]
-        st.players = self._game.players
-        if info.move is not None:
-            st.log.append((seq, info.move))
-        st.log.extend((seq, e) for e in info.events)
-        self._set_deadlines(info.public.get("clk") or {})
-        self._emit(Update("event", info))
-        for warning in info.warnings:
-            self._error("fair_play", warning)
-        self.fair.on_event(info)
-        if observation is not None:
-            st.observation = observation
-            self._emit(Update("observation", observation))

@@ -59,10 +59,22 @@ class GameFollower:
         self.own_deals: dict[tuple[int, int], list[int]] = {}   # (seat, round) -> the cards it was dealt
         self.shuffle: tuple[list[int], int] | None = None   # (deck order, first) once disclosed
         self.frames: list[dict[str, Any]] | None = [] if keep else None
+        self.own_actions: dict[bytes, tuple[bytes, bytes]] = {}   # body -> (signature, key) of actions sent
 
     @property
     def head(self) -> bytes:
         return self.chain.head
+
+    def check_head(self) -> None:
+        """Verify the host signature on the newest event applied with `defer_signature`."""
+        self.chain.check_head()
+
+    def sent(self, body: bytes, sig: bytes, key: bytes) -> None:
+        """Note an action this client signed with `key` and sent: relayed with exactly these
+        bytes, for that key, its signature needs no second check (anything else is checked)."""
+        if len(self.own_actions) > 64:  # refused or lost actions are never relayed: forget the oldest
+            del self.own_actions[next(iter(self.own_actions))]
+        self.own_actions[body] = (sig, key)
 
     def keys(self, seat: int) -> list[bytes]:
         """The keys that may speak for `seat` now: its own, and its stand-in's."""
@@ -70,11 +82,18 @@ class GameFollower:
             return []
         return [self.players[seat]["vk"]] + ([self.delegates[seat]] if seat in self.delegates else [])
 
-    def apply(self, msg: dict[str, Any], own: int | None) -> tuple[EventInfo, Observation | None]:
-        """Check and apply event frame `msg`; `own` is this client's seat (None: watching)."""
+    def apply(self, msg: dict[str, Any], own: int | None, *,
+              defer_signature: bool = False) -> tuple[EventInfo, Observation | None]:
+        """Check and apply event frame `msg`; `own` is this client's seat (None: watching).
+
+        With `defer_signature` the host signature is left to `check_head()`, which the
+        caller runs at the end of the burst of events it received, before it acts on any
+        of them (net/chain.py says why one signature on the newest head is enough).
+        """
         seq = msg["seq"]
         priv_bytes = msg.get("priv") if own is not None else None
-        self.chain.accept(seq, msg["pub"], list(msg["ph"]), msg["h"], msg["hs"], own, priv_bytes)
+        self.chain.accept(seq, msg["pub"], list(msg["ph"]), msg["h"], msg["hs"], own, priv_bytes,
+                          defer_signature=defer_signature)
         pub = decode_host_inner(msg["pub"])
         if pub.get("g") != self.game_id:
             raise ChainError(f"event {seq} names another game")
@@ -151,8 +170,12 @@ class GameFollower:
             if action in _SEALED:
                 raise ValueError(f"the host applied a sealed bid of seat {seat} without commit-reveal")
             key = self.players[seat]["vk"] if pub.get("signer", 0) == 0 else self.delegates.get(seat)
-            if key is None or "b" not in act or not verify(key, ACT_TAG, act["b"], act["s"]):
+            if key is None or "b" not in act:
                 raise ChainError(f"the action of seat {seat} carries a bad signature")
+            mine = self.own_actions.pop(act["b"], None) if type(act["b"]) is bytes else None
+            if mine != (act.get("s"), key):  # not exactly what this client signed with this key: check it
+                if not verify(key, ACT_TAG, act["b"], act["s"]):
+                    raise ChainError(f"the action of seat {seat} carries a bad signature")
             body = decode_action_body(act["b"])
             if body["move"] != list(pub["m"]) or body["game"] != self.game_id or body["seat"] != seat:
                 raise ChainError(f"the host relayed seat {seat}'s action with a different move")

@@ -10,6 +10,7 @@ made for one purpose can never be replayed as another.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 import os
@@ -68,10 +69,16 @@ def normalise_code(code: str) -> str:
     return f"{text[:4]}-{text[4:8]}-{text[8:12]}" if len(text) == 12 else text
 
 
+@functools.lru_cache(maxsize=4096)
+def _public_key(vk: bytes) -> Ed25519PublicKey:
+    """The parsed key for `vk` (parsed once: a game checks the same few keys thousands of times)."""
+    return Ed25519PublicKey.from_public_bytes(vk)
+
+
 def verify(vk: bytes, tag: bytes, data: bytes, sig: bytes) -> bool:
     try:
-        Ed25519PublicKey.from_public_bytes(vk).verify(sig, tag + data)
-    except (InvalidSignature, ValueError):
+        _public_key(vk).verify(sig, tag + data)
+    except (InvalidSignature, ValueError, TypeError):
         return False
     return True
 

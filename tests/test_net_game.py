@@ -38,8 +38,14 @@ async def play_game(tmp, players, watcher_seat=None):
         if watcher_seat is not None:  # a plain client in a seat, driven here by a bot
             from net.botclient import BotClient
             player = BotClient(host.target(), keys=Keys.generate(), pace_scale=0, name="Watched")
-            player.client.on_update = lambda u: seen.append((player.client.state.head_seq, u.data)) \
-                if u.kind == "observation" else None
+            last = [0]
+
+            def on_update(u):  # updates come in order: an event, then the observation it gave
+                if u.kind == "event":
+                    last[0] = u.data.seq
+                elif u.kind == "observation":
+                    seen.append((last[0], u.data))
+            player.client.on_update = on_update
             import asyncio
             task = asyncio.get_running_loop().create_task(player.run())
             await spectator.wait_until(lambda s: any(x and x["name"] == "Watched" for x in s.table.get("seats", [])), 10)
