@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("net.client")
 MAX_BURST = 256   # frames handled before the client checks the head and lets others run
+_POLLIN = int(zmq.POLLIN)
 
 
 class Receiving:
@@ -71,12 +72,14 @@ class Receiving:
                 log.info("receive stopped: %s", exc)  # closed under us (a shared context was destroyed)
                 self._set_status("closed")
                 return
-            while len(burst) < MAX_BURST:  # whatever else has arrived already is part of the same burst
-                more: Any = self.sock.recv(flags=zmq.NOBLOCK)  # a done future: a frame, or zmq.Again
-                try:
+            # whatever else has arrived already is part of the same burst (asked first: a
+            # refused read would leave a future, an exception and its traceback for the GC)
+            try:
+                while len(burst) < MAX_BURST and int(self.sock.get(zmq.EVENTS)) & _POLLIN:
+                    more: Any = self.sock.recv(flags=zmq.NOBLOCK)  # a done future
                     burst.append(more.result())
-                except zmq.ZMQError:
-                    break
+            except zmq.ZMQError:
+                pass  # closed under us: the next read says so
             self._last_heard = time.monotonic()
             self._on_burst(burst)
             self.fair.duties()
