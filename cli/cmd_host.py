@@ -35,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--players", type=int, choices=(3, 4, 5), default=None,
                    help="quick start: start when this many are seated and ready")
     p.add_argument("--bots", type=int, default=0, help="bots the host seats itself")
-    p.add_argument("--bot-level", default="random", help="level of those bots")
+    p.add_argument("--bot-level", default="medium", help="level of those bots (random, medium, hard)")
     p.add_argument("--bot-pace", type=float, default=1.0, help="scale the bots' thinking pauses (0 = instant)")
     p.add_argument("--resume", metavar="FILE", default=None, help="resume the game of this journal after a crash")
     p.add_argument("--journal-dir", default=None, help="where journals and records are written")

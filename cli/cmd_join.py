@@ -78,7 +78,8 @@ async def _print(args: argparse.Namespace, is_string: bool) -> int:
     try:
         await client.connect()
     except ConnectError as exc:
-        print(f"modernart join: {exc.message} [{exc.code}]", file=sys.stderr)
+        hint = " (if you trust the host's new key: --accept-new-host-key)" if exc.code == "host_key_changed" else ""
+        print(f"modernart join: {exc.message} [{exc.code}]{hint}", file=sys.stderr)
         return 1
     try:
         table = client.state.table

@@ -85,6 +85,13 @@ def run(args: argparse.Namespace) -> int:
         return watch_bot_game(args.players, args.seed)
     if args.ssh is not None:
         return serve_over_ssh(args)
+    if args.open_seconds <= 0:
+        print(f"modernart play: --open-seconds must be positive, not {args.open_seconds:g}", file=sys.stderr)
+        return 2
+    if args.decision_seconds is not None and args.decision_seconds <= 0:
+        print(f"modernart play: --decision-seconds must be positive, not {args.decision_seconds:g} "
+              "(leave it out for no decision clock)", file=sys.stderr)
+        return 2
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print("modernart play needs a terminal (over SSH, use: ssh -t HOST modernart play)", file=sys.stderr)
         return 2
@@ -93,9 +100,6 @@ def run(args: argparse.Namespace) -> int:
     from .tui.local_session import local_game
     from .tui.session import Clocks
 
-    if args.open_seconds <= 0 or (args.decision_seconds is not None and args.decision_seconds <= 0):
-        print("modernart play: clocks must be positive", file=sys.stderr)
-        return 2
     name = args.name or default_name()
     if not args.offline:
         return asyncio.run(play_through_host(args, name, levels))

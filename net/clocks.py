@@ -33,7 +33,8 @@ class ClockSettings:
     open_countdown: float = 10.0   # Open auction: closes this long after the last bid
     decision: float = 60.0         # every other decision: then the default action is played
     grace: float = 30.0            # a dropped player's seat waits this long, then a bot plays it
-    bot_level: str = "random"      # level of the bot that stands in for a dropped player
+    bot_level: str = "medium"      # level of the bot that stands in for a dropped player (medium:
+                                   # it plays sensibly, and decides in well under a millisecond)
     reveal: float = 10.0           # Sealed: reveals due this long after the commitment set (and
                                    # shuffle seeds after the start); a missing one is then forfeited
 

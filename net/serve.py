@@ -36,7 +36,7 @@ class HostSettings:
     advertise: str | None = None
     players: int | None = None           # quick start: start as soon as this many are seated and ready
     bots: int = 0                        # bots the host seats itself
-    bot_level: str = "random"
+    bot_level: str = "medium"
     bot_pace: float = 1.0
     resume: str | None = None
     journal_dir: str | None = None
@@ -59,16 +59,27 @@ async def serve(settings: HostSettings, *, ready: Callable[[Host, Table], None] 
                 out: Any = sys.stdout) -> int:
     keys = Keys.load_or_create(settings.config_dir, "host")
     port = settings.port
-    if port is None and settings.resume:  # clients come back to the port they knew
+    if settings.resume:
         from .journal import read_journal
-        port = read_journal(settings.resume).meta.get("port")
+        try:
+            known_port = read_journal(settings.resume).meta.get("port")
+        except (OSError, ValueError) as exc:  # a missing, unreadable or corrupt journal
+            print(f"modernart host: cannot resume {settings.resume}: {exc}", file=sys.stderr)
+            return 2
+        if port is None:  # clients come back to the port they knew
+            port = known_port
     port = DEFAULT_PORT if port is None else port
     advertise = settings.advertise or (lan_address() if settings.bind in ("0.0.0.0", "*") else None)
     host = Host(keys, bind=settings.bind, port=port, advertise=advertise,
                 bot_pace=settings.bot_pace)
     journal_dir = settings.journal_dir or default_journal_dir(settings.config_dir)
     if settings.resume:
-        table = Table.resume(settings.resume, keys, host.clock.now(), fsync=settings.fsync)
+        try:
+            table = Table.resume(settings.resume, keys, host.clock.now(), fsync=settings.fsync)
+        except (OSError, ValueError) as exc:
+            print(f"modernart host: cannot resume {settings.resume}: {exc}", file=sys.stderr)
+            await host.close()
+            return 2
         host.add_table(table)
     else:
         lobby = Lobby(RuleOptions.from_dict(settings.options), ClockSettings.from_dict(settings.clocks),
@@ -87,9 +98,8 @@ async def serve(settings: HostSettings, *, ready: Callable[[Host, Table], None] 
         print(f"table {table.name!r} ({table.phase})", file=out)
         print(f"join string: {target}", file=out)
         print(f"join code:   {target.code}", file=out)
-        if table.journal_path:
-            print(f"journal:     {table.journal_path}", file=out)
         out.flush()
+        journal_told: str | None = None
         if settings.beacon:
             announcer = Announcer(lambda: [t.info() for t in host.tables.values()], host.port,
                                   keys.curve_public_raw, settings.beacon_targets)
@@ -104,6 +114,9 @@ async def serve(settings: HostSettings, *, ready: Callable[[Host, Table], None] 
             except (NotImplementedError, RuntimeError):
                 pass
         while not stop.is_set():
+            if table.journal_path != journal_told and table.journal_path:  # resumed, or a game started
+                journal_told = table.journal_path
+                print(f"journal:     {journal_told}", file=out, flush=True)
             if settings.exit_when_over and table.record_path is not None:
                 await asyncio.sleep(0.5)  # let the last events reach the clients
                 break

@@ -58,14 +58,19 @@ async def _host_and_play(host_args, name, config_dir, ascii, color, timeout,
     from .net_session import NetSession
 
     log_path = os.path.join(state_dir(), "host.log")
+    log_start = os.path.getsize(log_path) if os.path.exists(log_path) else 0
     with open(log_path, "ab") as log_file:
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "cli.main", "host", *host_args, stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE, stderr=log_file)
+    told = _HostOutput(proc)
+    session = None
     try:
-        join = await asyncio.wait_for(_join_string_from(proc), timeout)
+        join = await asyncio.wait_for(told.join_string(), timeout)
         if join is None:
-            print(f"modernart host: the host did not start; see {log_path}", file=sys.stderr)
+            await proc.wait()
+            print(f"modernart host: the host did not start{_last_error(log_path, log_start)}; "
+                  f"see {log_path}", file=sys.stderr)
             return 1
         guests = None
         if ssh_port is not None:
@@ -75,6 +80,7 @@ async def _host_and_play(host_args, name, config_dir, ascii, color, timeout,
                 ssh_port, join, bind=ssh_bind, config_dir=config_dir, host_key_path=ssh_host_key,
                 table_code=parse_join_string(join).code))
         session = NetSession(join, name=name, config_dir=config_dir)
+        session.ends_when_you_leave = True  # the host process is this command's child
         try:
             return await run_client_async(session, ascii=ascii, color=color)
         finally:
@@ -92,21 +98,58 @@ async def _host_and_play(host_args, name, config_dir, ascii, color, timeout,
             except asyncio.TimeoutError:
                 proc.kill()
                 await proc.wait()
+        await told.finish()
+        over = session is not None and session.obs is not None and session.obs.is_over
+        if told.record:
+            print(f"The game's record: {told.record}")
+        elif told.journal and not over:  # left mid-game: the journal holds every move so far
+            print(f"The game so far is in its journal: {told.journal}\n"
+                  f"Continue it with: modernart host --resume {told.journal}")
 
 
-async def _join_string_from(proc) -> str | None:
-    """Read the host's stdout until its `join string: ma://...` line (the rest is drained)."""
-    while line := await proc.stdout.readline():
-        text = line.decode("utf-8", "replace").strip()
-        if text.startswith("join string:"):
-            asyncio.get_running_loop().create_task(_drain(proc))
-            return text.split(":", 1)[1].strip()
-    return None
+class _HostOutput:
+    """Reads the host child's stdout: its join string, then the journal and record paths."""
+
+    def __init__(self, proc) -> None:
+        self.proc = proc
+        self.journal: str | None = None
+        self.record: str | None = None
+        self._rest: asyncio.Task | None = None
+
+    async def join_string(self) -> str | None:
+        while line := await self.proc.stdout.readline():
+            text = line.decode("utf-8", "replace").strip()
+            if text.startswith("join string:"):
+                self._rest = asyncio.get_running_loop().create_task(self._read_rest())
+                return text.split(":", 1)[1].strip()
+        return None
+
+    async def _read_rest(self) -> None:
+        while line := await self.proc.stdout.readline():
+            key, _, value = line.decode("utf-8", "replace").partition(":")
+            if key.strip() == "journal":
+                self.journal = value.strip()
+            elif key.strip() == "record":
+                self.record = value.strip()
+
+    async def finish(self) -> None:
+        """Wait (briefly) for the last lines of a stopped host."""
+        if self._rest is not None:
+            try:
+                await asyncio.wait_for(self._rest, 5)
+            except asyncio.TimeoutError:
+                self._rest.cancel()
 
 
-async def _drain(proc) -> None:
-    while await proc.stdout.readline():
-        pass
+def _last_error(log_path: str, since: int) -> str:
+    """': <the last line the host wrote to its log>' (its error), or ''."""
+    try:
+        with open(log_path, "rb") as f:
+            f.seek(since)
+            lines = [ln.strip() for ln in f.read().decode("utf-8", "replace").splitlines() if ln.strip()]
+    except OSError:
+        return ""
+    return f": {lines[-1]}" if lines else ""
 
 
 def ssh_sessions_through(join_string: str, *, config_dir: str | None = None):

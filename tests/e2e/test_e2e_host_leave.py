@@ -1,0 +1,93 @@
+"""`modernart host` in a real terminal: the hosting player leaving mid-game is told that
+this ends the game, and is shown how to continue it; the continued game takes them back to
+their seat; a journal that cannot be resumed is a clear message, never a traceback."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .tmux import Tmux
+
+MODERNART = [sys.executable, "-m", "cli.main"]
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def terms():
+    made: list[Tmux] = []
+
+    def new() -> Tmux:
+        made.append(Tmux())
+        return made[-1]
+    try:
+        yield new
+    finally:
+        for t in made:
+            t.close()
+
+
+def host_argv(tmp_path: Path, *extra: str) -> list[str]:
+    return MODERNART + ["host", "--bind", "127.0.0.1", "--port", "0", "--no-beacon", "--bots", "2",
+                        "--bot-pace", "1000", "--journal-dir", str(tmp_path / "games"),
+                        "--config-dir", str(tmp_path / "config"), "--player-name", "Ana", *extra]
+
+
+def env(tmp_path: Path) -> dict[str, str]:
+    return {"TERM": "xterm-256color", "XDG_STATE_HOME": str(tmp_path)}
+
+
+@pytest.mark.timeout(150)
+def test_the_host_leaving_mid_game_is_told_how_to_continue_it(terms, tmp_path):
+    first = terms()
+    # wide enough that the journal's path is on one line
+    first.start(host_argv(tmp_path, "--players", "3"), env=env(tmp_path), cwd=str(REPO), cols=300)
+    first.wait_for(r">3 Ana \(you\) +person +not ready", timeout=30)
+    first.send("r")
+    screen = first.wait_for("Your hand", timeout=30)
+    hand = re.search(r"Ana +100 +(\d+)", screen)
+    assert hand, screen
+    first.send("q")
+    first.wait_for("leaving ends it")          # not "the game goes on": the host stops with you
+    first.send("y")
+    done = first.wait_for("EXITED:0", timeout=20)
+    told = re.search(r"Continue it with: modernart host --resume (\S+)", done)
+    assert told, done
+    journal = told.group(1)
+    assert Path(journal).is_file() and journal.startswith(str(tmp_path / "games"))
+
+    # the continued game: the same player (same config) is back in seat, same hand size
+    second = terms()
+    second.start(MODERNART + ["host", "--bind", "127.0.0.1", "--port", "0", "--no-beacon", "--resume", journal,
+                              "--config-dir", str(tmp_path / "config"), "--player-name", "Ana",
+                              "--bot-pace", "1000"], env=env(tmp_path), cwd=str(REPO))
+    screen = second.wait_for("Your hand", timeout=40)
+    assert re.search(rf"Ana +100 +{hand.group(1)}\b", screen), screen
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("content", [None, "", "not json at all\n", '{"v": 1, "truncated'])
+def test_a_journal_that_cannot_be_resumed_is_a_clear_message(tmp_path, content):
+    path = tmp_path / "bad.jsonl"
+    if content is not None:
+        path.write_text(content)
+    done = subprocess.run(MODERNART + ["host", "--headless", "--bind", "127.0.0.1", "--port", "0", "--no-beacon",
+                                       "--config-dir", str(tmp_path / "config"), "--resume", str(path)],
+                          capture_output=True, text=True, timeout=40, cwd=str(REPO))
+    assert done.returncode == 2, done
+    assert f"modernart host: cannot resume {path}:" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.timeout(60)
+def test_the_host_command_in_a_terminal_shows_why_its_host_did_not_start(terms, tmp_path):
+    term = terms()
+    missing = tmp_path / "missing.jsonl"
+    term.start(MODERNART + ["host", "--bind", "127.0.0.1", "--port", "0", "--no-beacon", "--resume", str(missing),
+                            "--config-dir", str(tmp_path / "config")], env=env(tmp_path), cwd=str(REPO), cols=300)
+    screen = term.wait_for("EXITED:1", timeout=30)
+    assert "the host did not start: modernart host: cannot resume" in screen
