@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from modernart.cards import Edition
-from modernart.events import AuctionStarted, CardsDealt, GameEnded, RoundEnded, Sale, SealedRevealed
+from modernart.events import BANK, AuctionStarted, CardsDealt, GameEnded, RoundEnded, Sale, SealedRevealed
 from modernart.moves import Action, Move
 
 _ORDINAL = ("1st", "2nd", "3rd")
@@ -28,8 +28,7 @@ def describe_event(event: object, names: Sequence[str], edition: Edition, deck) 
         cards = " + ".join(edition.artists[c.artist] for c in event.cards)
         if event.price == 0:
             return f"{names[event.buyer]} takes {cards} for free"
-        payee = "the bank" if event.buyer == event.auctioneer else names[event.auctioneer]
-        return f"SOLD: {cards} to {names[event.buyer]} for {event.price} (paid to {payee})"
+        return f"SOLD: {cards} to {names[event.buyer]} for {event.price} ({_paid(event, names)})"
     if isinstance(event, RoundEnded):
         r = event.result
         ranks = ", ".join(
@@ -45,6 +44,46 @@ def describe_event(event: object, names: Sequence[str], edition: Edition, deck) 
     if isinstance(event, CardsDealt):
         return None
     return None
+
+
+def describe_events(items: Sequence[object], names: Sequence[str], edition: Edition, deck) -> list[str]:
+    """Log lines for a run of moves and events in order, one line per happening: a card
+    put up and the auction it starts are one line, and so are a card and the end of the
+    round it causes (the card is not sold)."""
+    lines: list[str] = []
+    i = 0
+    while i < len(items):
+        item = items[i]
+        after = items[i + 1] if i + 1 < len(items) else None
+        if isinstance(item, Move) and item.action in (Action.PLAY, Action.ADD_SECOND):
+            who, card = names[item.seat], edition.describe(deck[item.arg])
+            verb = "puts up" if item.action == Action.PLAY else "adds"
+            if isinstance(after, AuctionStarted):
+                both = " to the Double" if item.action == Action.ADD_SECOND else ""
+                lines.append(f"{who} {verb} {card}{both}: {after.kind.label} auction")
+                i += 2
+                continue
+            if isinstance(after, RoundEnded):
+                lines.append(f"{who} {verb} {card}: the fifth {edition.artists[deck[item.arg].artist]}"
+                             " ends the round, unsold")
+                i += 1
+                continue
+        text = describe_event(item, names, edition, deck)
+        if text:
+            lines.append(text)
+        i += 1
+    return lines
+
+
+def _paid(sale: Sale, names: Sequence[str]) -> str:
+    """'paid to Bob', 'paid to the bank', 'paid 14 to Bob and 14 to Cem' (a split Double)."""
+    payees = [(to, amount) for _, to, amount in sale.payments]
+    if not payees:
+        return "paid to nobody"
+    words = ["the bank" if to == BANK else names[to] for to, _ in payees]
+    if len(payees) == 1:
+        return f"paid to {words[0]}"
+    return "paid " + " and ".join(f"{amount} to {w}" for (_, amount), w in zip(payees, words))
 
 
 def _describe_move(move: Move, names: Sequence[str], edition: Edition, deck) -> str:
@@ -74,7 +113,15 @@ def _describe_move(move: Move, names: Sequence[str], edition: Edition, deck) -> 
 
 
 def describe_timeout(high: int, high_seat: int, names: Sequence[str]) -> str:
-    """The line logged when the host's Open countdown runs out."""
+    """The line logged when the host's Open countdown runs out (the hammer falls by itself)."""
     if high_seat < 0:
-        return "Time is up: nobody bid"
+        return "Time is up: nobody bid, the auctioneer keeps the lot"
     return f"Time is up: going, going, gone at {high} to {names[high_seat]}"
+
+
+def timeout_of(events: Sequence[object], names: Sequence[str]) -> str:
+    """`describe_timeout` for the Open countdown whose hammer caused `events` (its Sale)."""
+    sale = next((e for e in events if isinstance(e, Sale)), None)
+    if sale is None or (sale.price == 0 and sale.buyer == sale.auctioneer):
+        return describe_timeout(0, -1, names)
+    return describe_timeout(sale.price, sale.buyer, names)

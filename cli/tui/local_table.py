@@ -31,7 +31,7 @@ from modernart.phase import Phase
 from modernart.record import GameRecord
 from modernart.rules import RuleOptions
 
-from ..narrate import describe_event, describe_timeout
+from ..narrate import describe_events, describe_timeout
 from .local_lobby import LocalLobby
 from .session import Clocks, LogEntry, SeatInfo, Status
 
@@ -84,6 +84,7 @@ class LocalTable(LocalLobby):
         self.decision_deadline: float | None = None
         self.received: list[Move] = []            # every move a person sent (for tests and audits)
         self._narrated = 0
+        self._quiet_move: Move | None = None      # a move not to narrate (told another way)
         self._open_key: tuple[int, int] | None = None
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._timer_keys: dict[str, tuple] = {}   # what each timer was started for
@@ -182,18 +183,29 @@ class LocalTable(LocalLobby):
     def _narrate(self) -> None:
         state = self.state
         assert state is not None and state.events is not None
+        public: list[object] = []
         for event in state.events[self._narrated:]:
             if isinstance(event, CardsDealt):
+                self._tell_all(public)
                 session = self.owners.get(self.seat_of_slot[event.seat])
                 if session is not None:
                     n = len(event.cards)
                     session.push(LogEntry(f"Round {event.round + 1}: you receive {n} painting{'s' * (n != 1)}"))
                 continue
-            text = describe_event(event, self.names, state.edition, state.deck)
-            if text:
-                for session in self.sessions:
-                    session.push(LogEntry(text, "event"))
+            if isinstance(event, Move) and event == self._quiet_move:  # the countdown's hammer: its own line was told
+                self._quiet_move = None
+                continue
+            public.append(event)
+        self._tell_all(public)
         self._narrated = len(state.events)
+
+    def _tell_all(self, items: list[object]) -> None:
+        """Narrate `items` (moves and public events, in order) to every seat; empties the list."""
+        assert self.state is not None
+        for text in describe_events(items, self.names, self.state.edition, self.state.deck):
+            for session in self.sessions:
+                session.push(LogEntry(text, "event"))
+        items.clear()
 
     def _finish(self) -> None:
         assert self.state is not None and self.record is not None
@@ -263,7 +275,9 @@ class LocalTable(LocalLobby):
         self._timers.pop("open", None)
         self._timer_keys.pop("open", None)
         self.broadcast_system(describe_timeout(state.high, state.high_seat, self.names), kind="event")
-        self._apply(Move.hammer(state.auctioneer))
+        self._quiet_move = Move.hammer(state.auctioneer)
+        self._apply(self._quiet_move)
+        self._quiet_move = None
 
     def _decision_timeout(self, key: tuple) -> None:
         state = self.state

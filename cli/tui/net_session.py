@@ -18,10 +18,10 @@ from typing import Any, Mapping
 from modernart.bots import bot_levels
 from modernart.cards import EDITIONS
 from modernart.events import CardsDealt
-from modernart.moves import Move
+from modernart.moves import Action, Move
 from modernart.rules import OptionError, RuleOptions
 
-from ..narrate import describe_event
+from ..narrate import describe_events, timeout_of
 from .session import (Clocks, JoinError, Listeners, LobbyView, LogEntry, SeatInfo, SessionBase, Status, TableAd,
                       append_log)
 
@@ -113,28 +113,36 @@ class NetSession(SessionBase):
             if isinstance(seat, int) and 0 <= seat < len(names):
                 append_log(self.log, LogEntry(f"{names[seat]} seals a bid", "event"))
         edition, deck = self._edition_and_deck()
+        public: list[object] = []
         if info.move is not None and names:
             who = names[info.move.seat] if 0 <= info.move.seat < len(names) else "a player"
-            if info.by == "clock":
-                append_log(self.log, LogEntry(f"Time is up for {who}", "event"))
-            if info.by == "offender":
+            if info.by == "clock" and info.move.action == Action.HAMMER:  # the Open countdown ran out
+                append_log(self.log, LogEntry(timeout_of(info.events, names), "event"))
+            elif info.by == "offender":
                 why = info.public.get("why")
                 reason = f": {why}" if isinstance(why, str) and why else ""
                 append_log(self.log, LogEntry(f"{who}'s sealed bid is forfeited{reason}", "event"))
             elif info.by != "reveal":  # a settled sealed bid is told by the reveal of all bids
-                text = describe_event(info.move, names, edition, deck)
-                if text:
-                    append_log(self.log, LogEntry(text, "event"))
+                if info.by == "clock":  # this decision's clock ran out: the host moved for them
+                    append_log(self.log, LogEntry(f"Time is up for {who}", "event"))
+                public.append(info.move)
         for event in info.events:
             if isinstance(event, CardsDealt):
+                self._tell(public, names, edition, deck)
                 if event.seat == st.seat and st.role in ("player", "standin"):
                     n = len(event.cards)
                     append_log(self.log, LogEntry(f"Round {event.round + 1}: you receive {n} painting"
                                                   f"{'s' * (n != 1)}"))
                 continue
-            text = describe_event(event, names, edition, deck) if names else None
-            if text:
+            public.append(event)
+        self._tell(public, names, edition, deck)
+
+    def _tell(self, items: list, names, edition, deck) -> None:
+        """Narrate `items` (a move and its public events, in order) into the log; empties the list."""
+        if names:
+            for text in describe_events(items, names, edition, deck):
                 append_log(self.log, LogEntry(text, "event"))
+        items.clear()
 
     def _edition_and_deck(self):
         table = self.client.state.table or {}
