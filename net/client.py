@@ -33,8 +33,10 @@
 Updates (`client.updates`, an asyncio.Queue; pass `updates=False` to skip it):
   Update("status", str), Update("lobby", dict), Update("event", EventInfo),
   Update("observation", Observation), Update("chat", (seat, name, text)),
-  Update("error", (code, message)), Update("seat", (seat, role)), Update("record", path).  `client.changed` is an asyncio.Event set on every
-  change, for consumers that only want the latest state (bots).
+  Update("error", (code, message)), Update("seat", (seat, role)), Update("record", path),
+  Update("clock", deadlines) when a tick moved a deadline (`state.deadlines`, loop time).
+  `client.changed` is an asyncio.Event set on every change, for consumers that only want
+  the latest state (bots).
 
 Every event is checked as it arrives (net/follow.py): its hash-chain link, this seat's
 private part against its hash, the player's signature and counter on every relayed action

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("net.client")
 MAX_BURST = 256   # frames handled before the client checks the head and lets others run
+CLOCK_DRIFT = 0.5  # seconds a host tick may move a deadline before the screens are told
 _POLLIN = int(zmq.POLLIN)
 
 
@@ -146,8 +147,10 @@ class Receiving:
                 self._set_status("connected")
             if msg.get("head", 0) > self.state.head_seq and time.monotonic() - self._last_hello > 2.0:
                 self._hello()  # missed events (we lagged): catch up
-            if "clk" in msg:
-                self._set_deadlines(msg["clk"])
+            # the tick's clocks are current; an event's are as of when it was sent, which is
+            # long ago for events caught up after a reconnect: correct the drift, and tell
+            if "clk" in msg and self._set_deadlines(msg["clk"]):
+                self._emit(Update("clock", dict(self.state.deadlines)))
         elif kind in ("ack", "reply"):
             self._resolve(msg.get("id"), Reply(True, None, "", msg.get("seq")))
         elif kind == "tables":
@@ -219,11 +222,20 @@ class Receiving:
         assert self._host_vk is not None
         return GameFollower(game_id, self._host_vk, keep=self._keep_transcript)
 
-    def _set_deadlines(self, clk: dict[str, Any]) -> None:
+    def _set_deadlines(self, clk: dict[str, Any]) -> bool:
+        """Take the host's remaining times as deadlines on this loop's clock; True when one
+        appeared, ended or moved by more than CLOCK_DRIFT seconds."""
         now = asyncio.get_running_loop().time()
+        deadlines = self.state.deadlines
+        moved = False
         for name in ("open", "decide", "reveal"):
             value = clk.get(name)
-            self.state.deadlines[name] = None if value is None else now + float(value)
+            new = None if value is None else now + float(value)
+            old = deadlines.get(name)
+            moved = moved or (old is None) != (new is None) or (
+                old is not None and new is not None and abs(old - new) > CLOCK_DRIFT)
+            deadlines[name] = new
+        return moved
 
     def _on_event(self, msg: dict[str, Any]) -> None:
         st = self.state
