@@ -54,6 +54,7 @@ class ClientState:
         self.amount_for: tuple[int, int] | None = None  # (auction_no, phase) the digits belong to
         self.amount_refused = False       # the typed amount was refused: a digit starts afresh
         self.message: Message | None = None
+        self.situation: tuple | None = None  # what the message line's words were about (see sync)
         self.overlay: str | None = None   # "help", "scoring", "quit" or None
         self.scoring_round = -1           # round whose scoring the overlay shows
         self.results_seen: int | None = None  # round results already shown (None: nothing seen yet)
@@ -160,6 +161,13 @@ class ClientState:
         if self.amount_for != key:
             self.amount_for = key
             self.amount = ""
+        # a new auction, step or turn makes earlier words stale ("Not your turn" when it is);
+        # a refusal that arrives after the change is shown below, as it is news
+        situation = (obs.auction_no, int(obs.phase), obs.turn, obs.seat in obs.to_move, obs.is_over)
+        if self.situation != situation:
+            if self.situation is not None:
+                self.message = None
+            self.situation = situation
         if self.results_seen is None:  # joining mid-game: earlier rounds are history, not news
             self.results_seen = len(obs.results)
             self.scoring_round = len(obs.results) - 1
