@@ -335,7 +335,7 @@ async def test_lobby_ready_options_and_start():
         for _ in range(target):
             await screen.keys("down")
         await screen.keys("right")
-        assert table.options.start_money == 80
+        assert table.options.start_money == 120   # the next value up
         await bea.set_options(table.options)  # not the host: refused
         assert any(e.kind == "error" and "Only the host" in e.text for e in bea.log)
         await bea.set_ready(True)
@@ -343,7 +343,7 @@ async def test_lobby_ready_options_and_start():
         await screen.keys("s")
         assert table.status == Status.PLAYING
         assert screen.client.current() == "table"
-        assert ana.obs.money == 80
+        assert ana.obs.money == 120
 
 
 async def play_to_round_end(sessions) -> None:

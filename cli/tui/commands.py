@@ -122,10 +122,10 @@ def lobby_commands(client: "ClientApp", lobby) -> list[Command]:
                 cs.lobby_cursor = (cs.lobby_cursor + step) % n
         return run
 
-    def admin() -> bool:
+    def admin(what: str = "changes the table") -> bool:
         view = cs.session.lobby if cs.session is not None else None
         if view is None or not view.admin:
-            cs.error("Only the host changes the table")
+            cs.error(f"Only the host {what}")
             return False
         return True
 
@@ -191,7 +191,7 @@ def lobby_commands(client: "ClientApp", lobby) -> list[Command]:
             client.spawn(cs.session.remove_bot(current[1]))
 
     def start(event) -> None:
-        if admin():
+        if admin("starts the game"):
             view = cs.session.lobby
             if not view.can_start:
                 waiting = [s.name for s in view.filled if s.kind == "human" and not s.ready]

@@ -122,6 +122,8 @@ class ClientLayout:
         ])
         lobby = HSplit([
             one_line(screens.lobby_header, cs, style="class:status"),
+            window(lambda w, h: screens.lobby_join(c, w, h),
+                   height=lambda: len(screens.lobby_join(c, size()[0], 0))),
             VSplit([window(boxed(cs, "Seats", screens.lobby_seats), height=12),
                     window(boxed(cs, "Rules and clocks", screens.lobby_rules), height=12)]),
             log, *footer,

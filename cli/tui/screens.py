@@ -12,15 +12,15 @@ from modernart.scoring import RoundResult
 from .panels import ARTIST_STYLE, artist_label
 from .session import Clocks, LobbyView
 from .state import ClientState
-from .text import Line, fit, wrap
+from .text import Line, cut, fit, wrap
 
 # ---------------------------------------------------------------------- lobby
 
-#: Values the lobby offers for each rule option and clock (Left/Right cycle them).
+#: Values the lobby offers for each rule option and clock, in order (Left/Right step through them).
 OPTION_CHOICES: dict[str, tuple] = {
     "edition": tuple(EDITIONS),
     "deck": tuple(DECK_TABLES),
-    "start_money": (100, 80, 120, 150),
+    "start_money": (80, 100, 120, 150),
     "double_split": (False, True),
     "open_pass_is_final": (False, True),
     "three_player_first_deal": (10, 11),
@@ -32,7 +32,7 @@ OPTION_LABELS = {
     "three_player_first_deal": "3p first deal", "sealed_offender_fine": "Sealed fine",
 }
 CLOCK_CHOICES: dict[str, tuple] = {
-    "open_seconds": (10.0, 5.0, 8.0, 15.0, 20.0, 30.0),
+    "open_seconds": (5.0, 8.0, 10.0, 15.0, 20.0, 30.0),
     "decision_seconds": (None, 30.0, 60.0, 120.0),
 }
 CLOCK_LABELS = {"open_seconds": "Open countdown", "decision_seconds": "Decision clock"}
@@ -77,19 +77,22 @@ def lobby_seats(cs: ClientState, width: int, height: int) -> list[Line]:
     rows = lobby_rows(lobby)
     cursor = rows[cs.lobby_cursor] if 0 <= cs.lobby_cursor < len(rows) else None
     lines: list[Line] = []
+    # ">2 " name kind(12) " not ready"(10): the name column ends in at least one space
+    name_w = max(8, width - 3 - 12 - 10)
     for info in lobby.seats:
         arrow = ">" if cursor == ("seat", info.seat) else " "
         mine = session.seat == info.seat
         if info.empty:
             text, kind, ready = "(empty)", "", ""
         else:
-            text = info.name + (" (you)" if mine else "")
+            suffix = " (you)" if mine else ""
+            text = cut(info.name, name_w - 1 - len(suffix)) + suffix
             kind = f"bot {info.bot_level}" if info.kind == "bot" else "person"
             ready = "READY" if info.ready or info.kind == "bot" else "not ready"
             if not info.connected:
                 ready = "away"
         style = "class:selected" if arrow == ">" else ("class:you" if mine else "")
-        lines.append([(style, f"{arrow}{info.seat + 1} " + fit(text, max(8, width - 28)) + fit(kind, 12)),
+        lines.append([(style, f"{arrow}{info.seat + 1} " + fit(text, name_w) + fit(kind, 12)),
                       ("class:good" if ready == "READY" else "class:dim", " " + ready)])
     taken = len(lobby.filled)
     lines.append([])
@@ -128,10 +131,27 @@ def lobby_header(cs: ClientState, width: int) -> Line:
     text = f" MODERN ART - {lobby.table_name}"
     if lobby.join_code:
         text += f" | join code {lobby.join_code}"
-    if lobby.join_string:
-        text += f" | join: {lobby.join_string}"
     notice = session.notice if session is not None else ""
     return ([("class:error", f" {notice} ")] if notice else []) + [("class:status", text)]
+
+
+def join_lines(lobby: LobbyView | None, width: int) -> tuple[list[str], list[str]]:
+    """How friends join, then the join string whole: on a line of its own (cut into pieces
+    only when the terminal is narrower than the string), so that it can be read and copied."""
+    if lobby is None or not lobby.join_string or lobby.join_string.startswith("("):  # "(this machine)"
+        return [], []
+    code = f" with the code {lobby.join_code}" if lobby.join_code else ""
+    how = " modernart join followed by" if lobby.join_string.startswith("ma://") else ""
+    intro = [" " + chunk for chunk in wrap(f"Friends join{code}:{how}", max(10, width - 1))]
+    text = lobby.join_string
+    if len(text) <= width - 1:
+        return intro, [" " + text]
+    return intro, [text[i:i + width] for i in range(0, len(text), max(1, width))]
+
+
+def lobby_join(cs: ClientState, width: int, height: int) -> list[Line]:
+    intro, join = join_lines(cs.session.lobby if cs.session is not None else None, width)
+    return [[("class:dim", t)] for t in intro] + [[("class:title", t)] for t in join]
 
 
 # ---------------------------------------------------------------------- round scoring
@@ -227,18 +247,35 @@ HELP = [
 ]
 
 
+LOBBY_HELP = [
+    ("Move", "Up/Down choose a seat, a rule or a clock"),
+    ("Seat", "Enter on an empty seat takes it; on yours, ready or not"),
+    ("Ready", "r: ready (or not); the game starts when everyone is"),
+    ("Host", "b seats a bot (again: next level), x removes it, <- -> change a rule or clock, "
+             "s starts the game"),
+    ("Talk", "c chat, ? help"),
+    ("Leave", "q or Ctrl-C (asks first)"),
+]
+
+
 def help_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     lines: list[Line] = []
-    ed = cs.edition
-    artists: Line = [("", " Artists: ")]
-    for a in ARTISTS:
-        artists += [(ARTIST_STYLE[a], ed.initials[a]), ("", f" {ed.artists[a]}  ")]
-    for head, text in HELP:
+    lobby = cs.session.lobby if cs.session is not None else None
+    in_lobby = cs.screen() == "lobby"
+    for head, text in LOBBY_HELP if in_lobby else HELP:
         for i, chunk in enumerate(wrap(text, max(10, width - 15))):
             lines.append([("class:title", fit(f" {head}" if i == 0 else "", 14)), ("", " " + chunk)])
-    lines.append(artists)
-    lines.append([("class:dim", " The round ends with an artist's fifth painting (not sold).")])
-    lines.append([("class:dim", " Top three artists pay 30/20/10 plus earlier tiles. Esc/? closes")])
+    if not in_lobby:
+        ed = cs.edition
+        artists: Line = [("", " Artists: ")]
+        for a in ARTISTS:
+            artists += [(ARTIST_STYLE[a], ed.initials[a]), ("", f" {ed.artists[a]}  ")]
+        lines.append(artists)
+        lines.append([("class:dim", " The round ends with an artist's fifth painting (not sold).")])
+        lines.append([("class:dim", " Top three artists pay 30/20/10 plus earlier tiles.")])
+    intro, join = join_lines(lobby, width)
+    lines += [[("class:dim", t)] for t in intro] + [[("", t)] for t in join]
+    lines.append([("class:dim", " Esc or ? closes this help")])
     return lines
 
 
