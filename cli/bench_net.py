@@ -11,9 +11,13 @@ unless MODERNART_BENCH_FSYNC=0:
   processes playing a whole game at full speed (`time.perf_counter` is CLOCK_MONOTONIC,
   comparable across processes on Linux); each once with the journal on disk, once on tmpfs;
 - saturation: N tables (MODERNART_BENCH_TABLES, default 100) of 5 bots at pace 0 in 2 bot
-  processes: throughput and queueing, not the latency of a live table;
+  processes (MODERNART_BENCH_BOT_PROCS): throughput and queueing, not the latency of a
+  live table;
 - live: the same N tables with bots playing at their own pace() scaled by
-  MODERNART_BENCH_PACE (default 1.0, a game of a few minutes): action -> ack at the sender,
+  MODERNART_BENCH_PACE (default 1.0, a game of a few minutes), in 10 bot processes
+  (MODERNART_BENCH_LIVE_PROCS; 50 clients each: one interpreter holding 250 clients
+  stalls them all in its garbage collections, 20-140 ms, which real players' clients,
+  one per machine, never see): action -> ack at the sender,
   action -> last of the 5 clients holding the event, host CPU per move (user + system time
   of the host process over the run / moves journaled), host memory per table (peak RSS
   growth / tables), games finished and errors;
@@ -340,7 +344,7 @@ def _tables(count: int, bot_procs: int, pace: float) -> dict[str, Any]:
         held = _all_held(results, {j.rsplit("/", 1)[1]: 5 for j in joins})
         moves = sum(1 for line in _journal_lines(tmp) if line.startswith('{"m"'))
         finished = sum(1 for line in _journal_lines(tmp) if line.startswith('{"result"'))
-        return {"tables": count, "pace": pace, "games_finished": finished,
+        return {"tables": count, "pace": pace, "bot_procs": bot_procs, "games_finished": finished,
                 "bot_errors": sum(r["errors"] for r in results), "bots_done": sum(r["done"] for r in results),
                 "moves": moves, "wall_s": wall,
                 "ack_p50_ms": _pct(acks, 50) * 1e3, "ack_p99_ms": _pct(acks, 99) * 1e3,
@@ -397,7 +401,8 @@ def _print(figures: dict[str, Any]) -> None:
         many = figures.get(name)
         if not many:
             continue
-        print(f"{many['tables']} tables x 5 bots, {name} (pace {many['pace']:g}): finished {many['games_finished']}, "
+        print(f"{many['tables']} tables x 5 bots in {many['bot_procs']} processes, {name} (pace {many['pace']:g}): "
+              f"finished {many['games_finished']}, "
               f"errors {many['bot_errors']}, {many['moves']} moves in {many['wall_s']:.1f} s")
         print(f"  action -> ack                p50 {many['ack_p50_ms']:.2f} ms  p99 {many['ack_p99_ms']:.2f} ms")
         print(f"  action -> last of 5 clients  p50 {many['held_p50_ms']:.2f} ms  p99 {many['held_p99_ms']:.2f} ms")
@@ -423,9 +428,9 @@ def run(args: argparse.Namespace) -> int:
         if "procs" in parts:
             figures[f"latency_5_processes_{where}"] = _latency_processes(where)
     if "saturation" in parts:
-        figures["saturation"] = _tables(tables, 2, 0.0)
+        figures["saturation"] = _tables(tables, int(os.environ.get("MODERNART_BENCH_BOT_PROCS", "2")), 0.0)
     if "live" in parts:
-        figures["live"] = _tables(tables, 2, pace)
+        figures["live"] = _tables(tables, int(os.environ.get("MODERNART_BENCH_LIVE_PROCS", "10")), pace)
     if args.json:
         print(json.dumps(figures, indent=1))
     else:

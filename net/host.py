@@ -13,9 +13,10 @@ Socket roles (zguide style):
           bind, so every frame carries the client's authenticated CURVE key (User-Id).
 Tasks: one timer loop (clock defaults, grace periods, on the injectable clock), one tick
 loop (liveness), one flusher per table with events waiting for the disk, and one task
-per in-process bot client.  Threads: the journal syncs (`SYNCERS`, below).  Lobby requests are in
-`host_lobby.py`, moves, seeds, commitments and reveals in `host_game.py`, presence,
-stand-ins and timers in `presence.py` (mixins of `Host`).
+per in-process bot client.  Threads: the journal syncs (`SYNCERS`, below).  Lobby
+requests are in `host_lobby.py`, hello and catch-up in `host_hello.py`, moves, seeds,
+commitments and reveals in `host_game.py`, presence, stand-ins and timers in
+`presence.py` (mixins of `Host`).
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ from zmq.utils import z85
 
 from .address import JoinTarget
 from .clocks import MonotonicClock
-from .identity import HELLO_TAG, Keys, check_zmq, verify
+from .identity import Keys, check_zmq
 from .host_game import GameOps
+from .host_hello import Admission, Peer, hello_bytes  # noqa: F401  (hello_bytes: the clients sign it)
 from .host_lobby import LobbyOps
 from .lobby import Lobby
 from .presence import Presence
@@ -46,7 +48,6 @@ from .table import Table
 
 log = logging.getLogger("net.host")
 
-BATCH_BYTES = 256 * 1024  # catch-up batches stay well below the client's MAXMSGSIZE
 READS_PER_TURN = 256      # frames read before the other tasks get a turn
 
 #: Where journals are fsync'ed: worker threads shared by every table of the process, so a
@@ -68,23 +69,6 @@ def _curve_key(user_id: str) -> bytes:
     return z85.decode(user_id.encode("ascii"))
 
 
-def hello_bytes(host_curve: bytes, client_curve: bytes, table: str | None) -> bytes:
-    """What a hello signature covers: both CURVE keys of this connection and the table."""
-    return pack([host_curve, client_curve, table or ""])
-
-
-@dataclass
-class Peer:
-    rid: bytes
-    curve: bytes                  # raw CURVE key proven by the handshake
-    table: Table
-    vk: bytes
-    seat: int | None              # seat it plays (own or as a stand-in), None for watchers
-    role: str                     # "player", "standin" or "spectator"
-    last_seen: float = field(default_factory=time.monotonic)
-    lagging: bool = False
-
-
 @dataclass
 class Bucket:
     tokens: float = BURST
@@ -101,7 +85,7 @@ class Bucket:
         return True
 
 
-class Host(LobbyOps, GameOps, Presence):
+class Host(Admission, LobbyOps, GameOps, Presence):
     """Serves tables over one CURVE ROUTER socket.  Use `await start()`, then `await close()`."""
 
     def __init__(self, keys: Keys, *, bind: str = "127.0.0.1", port: int = 0, clock: Any = None,
@@ -137,7 +121,8 @@ class Host(LobbyOps, GameOps, Presence):
         self.auth = AsyncioAuthenticator(self.ctx)
         self.auth.start()  # before bind: without a ZAP handler there is no User-Id
         self.auth.configure_curve(domain="*", location=zmq.auth.CURVE_ALLOW_ANY)
-        s = self.sock = zmq.Context.shadow(self.ctx.underlying).socket(zmq.ROUTER)  # plain: see the docstring
+        s: zmq.Socket = zmq.Context.shadow(self.ctx.underlying).socket(zmq.ROUTER)  # plain: see the docstring
+        self.sock = s
         s.curve_server = True
         s.curve_secretkey = self.keys.curve_secret
         s.curve_publickey = self.keys.curve_public
@@ -267,6 +252,7 @@ class Host(LobbyOps, GameOps, Presence):
 
     def broadcast_event(self, table: Table, event: LoggedEvent) -> None:
         frames: dict[int | None, bytes] = {}
+        now = time.monotonic()
         for peer in self._table_peers(table):
             if peer.lagging:
                 continue
@@ -274,7 +260,8 @@ class Host(LobbyOps, GameOps, Presence):
             if data is None:
                 seat = peer.seat if peer.role != "spectator" else None
                 data = frames[peer.seat] = pack(event.frame_for(seat))
-            self._send(peer.rid, data)
+            if self._send(peer.rid, data):
+                peer.last_event = now  # the event carries what a tick would: no tick needed this second
         self.wake.set()
         sess = table.session
         if sess is not None and sess.disclosed and table.record_path is None and event.seq == sess.seq:
@@ -379,84 +366,3 @@ class Host(LobbyOps, GameOps, Presence):
         if sess is not None:
             tick["clk"] = sess.clock_view(self.clock.now())
         return tick
-
-    # ------------------------------------------------------------------ hello and catch-up
-
-    def _hello(self, rid: bytes, curve: bytes, msg: dict[str, Any]) -> None:
-        if msg["v"] != VERSION:
-            raise ProtocolError("version", f"this host speaks protocol {VERSION}, not {msg['v']}")
-        table_id = msg.get("table")
-        if table_id is None and len(self.tables) == 1:
-            table = next(iter(self.tables.values()))
-        elif table_id in self.tables:
-            table = self.tables[table_id]
-        else:
-            raise ProtocolError("no_table", f"no table {table_id!r}; tables: {', '.join(self.tables)}")
-        vk = msg["vk"]
-        if not verify(vk, HELLO_TAG, hello_bytes(self.keys.curve_public_raw, curve, msg.get("table")), msg["sig"]):
-            raise ProtocolError("bad_signature", "the hello signature does not prove the key")
-        now = self.clock.now()
-        sess = table.session
-        seat: int | None = None
-        role = "spectator"
-        token = msg.get("token")
-        if msg.get("spectate"):
-            pass
-        elif token is not None:
-            if sess is None:
-                seat = table.lobby.claim_bot(token, vk)
-                role = "player"
-            elif token in table.delegate_tokens:
-                seat = table.delegate_tokens.pop(token)
-                self.publish(table, sess.set_delegate(seat, vk, now))
-                role = "standin"
-            if seat is None:
-                raise ProtocolError("bad_token", "this seat token is unknown or already used")
-        else:
-            seat = table.seat_of(vk)
-            if seat is not None:
-                role = "player"
-                self._player_returns(table, seat)
-            elif sess is not None and vk in sess.delegates:
-                seat, role = sess.delegates.index(vk), "standin"
-        for other in [p for p in self.peers.values() if p.vk == vk and p.table is table]:
-            del self.peers[other.rid]  # the same key again: the newer connection wins
-        peer = self.peers[rid] = Peer(rid, curve, table, vk, seat, role)
-        if seat is not None and role != "spectator":
-            self.absent.pop((table.id, seat), None)
-        head = table.durable_seq if sess else 0
-        start, reset = self._catch_up_from(sess, msg, head)
-        ctr = sess.counters[seat] if sess is not None and seat is not None else 0
-        self.send(rid, {"t": "welcome", "v": VERSION, "table": table.id, "seat": seat, "role": role,
-                        "game": sess.game_id if sess else None, "head": head, "ctr": ctr, "reset": reset,
-                        "host_vk": self.keys.vk})
-        log.info("hello table=%s seat=%s role=%s from=%d reset=%s", table.id, seat, role, start, reset)
-        if sess is not None:
-            self._send_events(peer, sess.log[start:head])  # later ones follow when on disk
-        self.broadcast_lobby(table)
-        if table.autostart and table.phase == "lobby":
-            self._try_start(table, None)
-
-    def _catch_up_from(self, sess: Any, msg: dict[str, Any], head: int) -> tuple[int, bool]:
-        if sess is None:
-            return 0, False
-        last = msg.get("last_seq", 0)
-        if msg.get("game") != sess.game_id or last > head or last == 0:
-            return 0, last != 0 or msg.get("game") not in (None, sess.game_id)
-        if sess.log[last - 1].h != msg.get("last_hash"):
-            return 0, True  # the client's history differs from ours: start it over
-        return last, False
-
-    def _send_events(self, peer: Peer, events: list[LoggedEvent]) -> None:
-        seat = peer.seat if peer.role != "spectator" else None
-        batch: list[bytes] = []
-        size = 0
-        for event in events:
-            data = pack(event.frame_for(seat))
-            batch.append(data)
-            size += len(data)
-            if size >= BATCH_BYTES:
-                self._send(peer.rid, pack({"t": "evs", "evs": batch}))
-                batch, size = [], 0
-        if batch:
-            self._send(peer.rid, pack({"t": "evs", "evs": batch}))

@@ -89,7 +89,7 @@ class Presence:
             for rid, peer in list(self.peers.items()):
                 if now - peer.last_seen > PEER_TIMEOUT:
                     self._drop_peer(rid, "silent")
-                elif rid in self.peers:
+                elif rid in self.peers and now - peer.last_event >= TICK_EVERY:  # events tick too
                     self.send(rid, self._tick(peer))
 
     async def _timer_loop(self) -> None:

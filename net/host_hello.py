@@ -1,0 +1,121 @@
+"""The host's hello and catch-up (a mixin of `net.host.Host`): a peer proves its key,
+takes its seat (own, a reserved bot seat, a stand-in's) or watches, and receives the
+events it lacks in batches; a client whose history differs is started over.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .identity import HELLO_TAG, verify
+from .protocol import VERSION, ProtocolError, pack
+from .session import LoggedEvent
+from .table import Table
+
+log = logging.getLogger("net.host")
+
+BATCH_BYTES = 256 * 1024  # catch-up batches stay well below the client's MAXMSGSIZE
+
+
+def hello_bytes(host_curve: bytes, client_curve: bytes, table: str | None) -> bytes:
+    """What a hello signature covers: both CURVE keys of this connection and the table."""
+    return pack([host_curve, client_curve, table or ""])
+
+
+@dataclass
+class Peer:
+    rid: bytes
+    curve: bytes                  # raw CURVE key proven by the handshake
+    table: Table
+    vk: bytes
+    seat: int | None              # seat it plays (own or as a stand-in), None for watchers
+    role: str                     # "player", "standin" or "spectator"
+    last_seen: float = field(default_factory=time.monotonic)
+    lagging: bool = False
+    last_event: float = 0.0       # when it was last sent an event (time.monotonic)
+
+
+class Admission:
+    """Hello and catch-up (see the module docstring)."""
+
+    def _hello(self, rid: bytes, curve: bytes, msg: dict[str, Any]) -> None:
+        if msg["v"] != VERSION:
+            raise ProtocolError("version", f"this host speaks protocol {VERSION}, not {msg['v']}")
+        table_id = msg.get("table")
+        if table_id is None and len(self.tables) == 1:
+            table = next(iter(self.tables.values()))
+        elif table_id in self.tables:
+            table = self.tables[table_id]
+        else:
+            raise ProtocolError("no_table", f"no table {table_id!r}; tables: {', '.join(self.tables)}")
+        vk = msg["vk"]
+        if not verify(vk, HELLO_TAG, hello_bytes(self.keys.curve_public_raw, curve, msg.get("table")), msg["sig"]):
+            raise ProtocolError("bad_signature", "the hello signature does not prove the key")
+        now = self.clock.now()
+        sess = table.session
+        seat: int | None = None
+        role = "spectator"
+        token = msg.get("token")
+        if msg.get("spectate"):
+            pass
+        elif token is not None:
+            if sess is None:
+                seat = table.lobby.claim_bot(token, vk)
+                role = "player"
+            elif token in table.delegate_tokens:
+                seat = table.delegate_tokens.pop(token)
+                self.publish(table, sess.set_delegate(seat, vk, now))
+                role = "standin"
+            if seat is None:
+                raise ProtocolError("bad_token", "this seat token is unknown or already used")
+        else:
+            seat = table.seat_of(vk)
+            if seat is not None:
+                role = "player"
+                self._player_returns(table, seat)
+            elif sess is not None and vk in sess.delegates:
+                seat, role = sess.delegates.index(vk), "standin"
+        for other in [p for p in self.peers.values() if p.vk == vk and p.table is table]:
+            del self.peers[other.rid]  # the same key again: the newer connection wins
+        peer = self.peers[rid] = Peer(rid, curve, table, vk, seat, role)
+        if seat is not None and role != "spectator":
+            self.absent.pop((table.id, seat), None)
+        head = table.durable_seq if sess else 0
+        start, reset = self._catch_up_from(sess, msg, head)
+        ctr = sess.counters[seat] if sess is not None and seat is not None else 0
+        self.send(rid, {"t": "welcome", "v": VERSION, "table": table.id, "seat": seat, "role": role,
+                        "game": sess.game_id if sess else None, "head": head, "ctr": ctr, "reset": reset,
+                        "host_vk": self.keys.vk})
+        log.info("hello table=%s seat=%s role=%s from=%d reset=%s", table.id, seat, role, start, reset)
+        if sess is not None:
+            self._send_events(peer, sess.log[start:head])  # later ones follow when on disk
+        self.broadcast_lobby(table)
+        if table.autostart and table.phase == "lobby":
+            self._try_start(table, None)
+
+    def _catch_up_from(self, sess: Any, msg: dict[str, Any], head: int) -> tuple[int, bool]:
+        if sess is None:
+            return 0, False
+        last = msg.get("last_seq", 0)
+        if msg.get("game") != sess.game_id or last > head or last == 0:
+            return 0, last != 0 or msg.get("game") not in (None, sess.game_id)
+        if sess.log[last - 1].h != msg.get("last_hash"):
+            return 0, True  # the client's history differs from ours: start it over
+        return last, False
+
+    def _send_events(self, peer: Peer, events: list[LoggedEvent]) -> None:
+        seat = peer.seat if peer.role != "spectator" else None
+        batch: list[bytes] = []
+        size = 0
+        for event in events:
+            data = pack(event.frame_for(seat))
+            batch.append(data)
+            size += len(data)
+            if size >= BATCH_BYTES:
+                self._send(peer.rid, pack({"t": "evs", "evs": batch}))
+                batch, size = [], 0
+        if batch:
+            self._send(peer.rid, pack({"t": "evs", "evs": batch}))
