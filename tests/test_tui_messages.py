@@ -73,3 +73,4 @@ async def test_a_refusal_after_the_change_is_still_shown():
         await screen.wait_for("! ")
         assert screen.cs.message is not None and screen.cs.message.kind == "error"
         assert ana.obs.phase == Phase.ONCE_AROUND and ana.obs.high == 8
+

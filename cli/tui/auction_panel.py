@@ -64,7 +64,11 @@ def auction_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         return []
     phase = obs.phase
     if phase in (Phase.PLAY_CARD, Phase.GAME_OVER):
-        return between_auctions(cs, obs)
+        lines = between_auctions(cs, obs)
+        clock = decision_clock(cs) if phase == Phase.PLAY_CARD else []
+        if clock:  # second, right under whose choice it is: the sale lines below may be cut
+            lines.insert(1, clock)
+        return lines
     panel = {
         Phase.DOUBLE_OFFER: double_offer,
         Phase.OPEN: open_auction,

@@ -202,10 +202,11 @@ def status_line(cs: ClientState, width: int) -> Line:
     mine, text = expectation(obs, cs.name, cs.edition)
     me = cs.name(obs.seat)
     left = f" Round {min(obs.round + 1, ROUNDS)}/{ROUNDS} | {me} ${obs.money} | "
-    line: Line = [("class:status", left), ("class:status.turn" if mine else "class:status", text)]
+    line: Line = [("class:status", left)]
     deadline = cs.session.decision_deadline if cs.session is not None else None
-    if deadline is not None and mine:
-        line.append(("class:status", f" ({seconds_left(cs, deadline)}s)"))
+    if deadline is not None and mine:  # before the words, so that a long sentence never cuts it off
+        line.append(("class:status.turn", f"[{seconds_left(cs, deadline)}s] "))
+    line.append(("class:status.turn" if mine else "class:status", text))
     notice = getattr(cs.session, "notice", "")
     if notice:  # e.g. the host is out of touch: said first, so it is never cut off
         line[:0] = [("class:error", f" {notice} ")]
