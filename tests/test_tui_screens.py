@@ -216,6 +216,9 @@ async def test_game_over_screen(tmp_path):
         for seat in range(3):
             assert re.search(rf"{re.escape(session.names[seat])} .*{obs.final_money[seat]}", text)
         assert "WINNER" in text and "Place  Player          R1    R2    R3    R4   Final money" in text
+        # the round columns say whose money they are (the bank's, for paintings held)
+        assert re.search(r"Bank paid for\s*\n.*R1    R2    R3    R4", text)
+        assert "Final money also counts every sale between players" in text
         joined = "".join(r[1:-1].strip() for r in screen.rows[1:16])  # inside the result panel
         assert session.record_path and f"Record saved to{session.record_path}" in joined
         assert "MODERN ART - game over" in screen.rows[0]

@@ -38,8 +38,7 @@ def build_commands(client: "ClientApp") -> list[Command]:
         if obs is None or not obs.results:
             cs.error("No round has been scored yet")
             return
-        cs.scoring_round = len(obs.results) - 1
-        cs.overlay = "scoring"
+        cs.open_scoring(len(obs.results) - 1)
 
     def scroll(step: int):
         def run(event) -> None:

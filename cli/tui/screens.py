@@ -207,7 +207,11 @@ def game_over_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     winners = set(obs.winners)
     names = [cs.name(s) for s in sorted(winners)]
     headline = ("Winner: " if len(names) == 1 else "Co-winners: ") + " and ".join(names)
-    lines: list[Line] = [[("class:winner", f" GAME OVER. {headline} ")], []]
+    lines: list[Line] = [[("class:winner", f" GAME OVER. {headline} ")]]
+    rounds_w = 6 * len(obs.results)
+    # the round columns are the bank's payouts for paintings held; sales between players are
+    # in the final money only: the headings say so
+    lines.append([("class:dim", " " * 22 + fit("Bank paid for", rounds_w, "center"))])
     header = "   Place  " + fit("Player", 12) + "".join(fit(f"R{r + 1}", 6, "right") for r in range(len(obs.results))) \
         + fit("Final money", 14, "right")
     lines.append([("class:dim", header)])
@@ -220,7 +224,7 @@ def game_over_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         if s in winners:
             line.append(("class:winner", " WINNER"))
         lines.append(line)
-    lines.append([])
+    lines.append([("class:dim", " Final money also counts every sale between players.")])
     path = cs.session.record_path if cs.session is not None else None
     text = f"Record saved to {path}" if path else "The host saves the record of this game on its machine."
     for chunk in wrap(text, max(10, width - 2)):

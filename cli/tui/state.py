@@ -57,6 +57,7 @@ class ClientState:
         self.situation: tuple | None = None  # what the message line's words were about (see sync)
         self.overlay: str | None = None   # "help", "scoring", "quit" or None
         self.scoring_round = -1           # round whose scoring the overlay shows
+        self.scoring_over: tuple | None = None  # the situation the scoring overlay was opened over
         self.results_seen: int | None = None  # round results already shown (None: nothing seen yet)
         self.chat_open = False
         self.log_scroll = 0               # lines scrolled back from the newest
@@ -148,6 +149,12 @@ class ClientState:
     def error(self, text: str) -> None:
         self.say(text, "error")
 
+    def open_scoring(self, round_: int) -> None:
+        """Show round `round_`'s scoring over the table (until Enter, or until the table needs you)."""
+        self.scoring_round = round_
+        self.overlay = "scoring"
+        self.scoring_over = self.situation
+
     def sync(self) -> None:
         """Catch up with the session after it changed: clear stale input, queue overlays."""
         session = self.session
@@ -178,7 +185,11 @@ class ClientState:
                 if self.overlay == "scoring":
                     self.overlay = None
             elif self.overlay is None:
-                self.overlay = "scoring"
+                self.open_scoring(len(obs.results) - 1)
+        if self.overlay == "scoring" and self.scoring_over != self.situation and obs.seat in obs.to_move:
+            # the table needs this player now (their turn, an auction they may bid in): never block it
+            self.overlay = None
+            self.say(f"Round {self.scoring_round + 1} scoring closed: you are needed. s shows it again")
         session = self.session
         if session is not None:
             newest = next((e for e in reversed(session.log) if e.kind == "error"), None)

@@ -1,0 +1,48 @@
+"""The round's scoring overlay never keeps a player from the table when the table needs
+them: it closes (saying so) as soon as their turn comes or an auction they may bid in opens."""
+
+from __future__ import annotations
+
+import pytest
+
+from modernart.cards import AuctionType
+from modernart.moves import Move
+from modernart.phase import Phase
+from tests.e2e.screen import Screen, run_async, table_with
+from tests.test_tui_keys import ROUND_END_HANDS, mine, play_to_round_end
+
+pytestmark = pytest.mark.timeout(60)
+
+
+@run_async
+async def test_scoring_overlay_gives_way_when_the_player_is_needed():
+    table, sessions = await table_with(["Ana", "Bea", "Cem"], ROUND_END_HANDS)
+    ana, bea, cem = sessions
+    async with Screen(ana) as screen:
+        await play_to_round_end(sessions)
+        await screen.wait_for("Round 1 scoring")
+        assert screen.cs.overlay == "scoring"
+        seller = next(s for s in sessions if s.obs.seat == ana.obs.auctioneer)
+        assert seller is not ana   # the next seller is someone else: the overlay may stay meanwhile
+        card = next(c for c in seller.obs.hand if c.kind == AuctionType.OPEN)
+        await seller.send_move(Move.play(seller.obs.seat, card))
+        text = await screen.wait_for("scoring closed: you are needed")
+        assert screen.cs.overlay is None and ana.obs.phase == Phase.OPEN
+        assert "OPEN auction" in text
+        await screen.keys("+")
+        assert mine(screen, table)[-1] == Move.bid(0, 1)
+        await screen.keys("s")                       # and it can still be seen again
+        assert screen.cs.overlay == "scoring"
+
+
+@run_async
+async def test_scoring_overlay_stays_while_others_act():
+    table, sessions = await table_with(["Ana", "Bea", "Cem"], ROUND_END_HANDS)
+    ana = sessions[0]
+    async with Screen(ana, dummy=True) as screen:
+        await play_to_round_end(sessions)
+        await screen.settle()
+        assert screen.cs.overlay == "scoring"
+        await sessions[0].chat("hello")              # a change that does not need Ana
+        await screen.settle()
+        assert screen.cs.overlay == "scoring"
