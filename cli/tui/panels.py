@@ -81,17 +81,33 @@ def seat_status(obs: Observation, seat: int) -> str:
     return ""
 
 
-def bought_text(cs: ClientState, bought: tuple[Card, ...], spaced: bool) -> Line:
+def bought_text(cs: ClientState, bought: tuple[Card, ...], spaced: bool, cells: int = 99) -> Line:
+    """'L1 Y2 K1' (initial and count per artist) in at most `cells` cells: narrower without
+    spaces, then without the count of a single painting ('LY2K'), then cut with a '+'."""
     per = [0] * len(ARTISTS)
     for card in bought:
         per[card.artist] += 1
-    out: Line = []
-    for a in ARTISTS:
-        if per[a]:
-            if out and spaced:
-                out.append(("", " "))
-            out.append((ARTIST_STYLE[a], f"{cs.edition.initials[a]}{per[a]}"))
-    return out or [("class:dim", "-")]
+    if not any(per):
+        return [("class:dim", "-")]
+    initials = cs.edition.initials
+    for gap, ones in ((" " if spaced else "", True), ("", True), ("", False)):
+        out: Line = []
+        for a in ARTISTS:
+            if per[a]:
+                if out and gap:
+                    out.append(("", gap))
+                count = str(per[a]) if ones or per[a] > 1 else ""
+                out.append((ARTIST_STYLE[a], f"{initials[a]}{count}"))
+        if sum(len(t) for _, t in out) <= cells:
+            return out
+    cut_out: Line = []
+    used = 0
+    for style, text in out:
+        if used + len(text) > cells - 1:
+            break
+        cut_out.append((style, text))
+        used += len(text)
+    return cut_out + [("class:dim", "+")]
 
 
 def players_panel(cs: ClientState, width: int, height: int) -> list[Line]:
@@ -109,7 +125,7 @@ def players_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         style = "class:you" if me else ""
         line: Line = [("class:turn" if ">" in mark else "", mark), (style, fit(cs.name(s), name_w))]
         line.append((style, fit(shown, 5, "right") + fit(str(obs.hand_sizes[s]), 5, "right") + " "))
-        bought = bought_text(cs, obs.bought[s], spaced=bought_w >= 14)
+        bought = bought_text(cs, obs.bought[s], spaced=bought_w >= 14, cells=bought_w)
         used = sum(len(t) for _, t in bought)
         line.extend(bought)
         line.append(("", " " * max(1, bought_w - used + 1)))
