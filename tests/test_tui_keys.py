@@ -375,3 +375,20 @@ async def test_round_scoring_overlay_opens_and_closes():
         assert screen.cs.overlay == "scoring"
         await screen.keys("esc")
         assert screen.cs.overlay is None
+
+
+@run_async
+async def test_a_double_offered_moves_the_choice_to_a_card_that_can_join():
+    hands = [ANA_HAND, [], [(1, D)]]
+    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], hands, first=2)
+    async with Screen(ana, dummy=True) as screen:
+        assert screen.cs.selected_card().artist == 0          # Lite Metal: cannot join a Yoko Double
+        await cem.send_move(Move.play(2, card_of(cem, 1, D)))
+        await cem.send_move(Move.decline_second(2))
+        await bea.send_move(Move.decline_second(1))
+        await screen.settle()
+        assert ana.obs.phase == Phase.DOUBLE_OFFER and ana.obs.turn == 0
+        yoko = card_of(ana, 1, ONE)
+        assert int(screen.cs.selected_card()) == yoko
+        await screen.keys("enter")
+        assert mine(screen, table) == [Move.add_second(0, yoko)]

@@ -149,6 +149,18 @@ class ClientState:
     def error(self, text: str) -> None:
         self.say(text, "error")
 
+    def _select_playable(self, obs: Observation) -> None:
+        """When a card is to be chosen (your sale, a Double offered to you) and the chosen
+        one cannot be used, choose the first card that can."""
+        if obs.seat not in obs.to_move or obs.phase not in (Phase.PLAY_CARD, Phase.DOUBLE_OFFER):
+            return
+        usable = {int(m.arg) for m in obs.legal_moves(amounts=False) if m.action.takes_card}
+        hand = self.sorted_hand()
+        current = self.selected_card()
+        if not usable or (current is not None and int(current) in usable):
+            return
+        self.selected = next(i for i, c in enumerate(hand) if int(c) in usable)
+
     def open_scoring(self, round_: int) -> None:
         """Show round `round_`'s scoring over the table (until Enter, or until the table needs you)."""
         self.scoring_round = round_
@@ -175,6 +187,7 @@ class ClientState:
             if self.situation is not None:
                 self.message = None
             self.situation = situation
+            self._select_playable(obs)
         if self.results_seen is None:  # joining mid-game: earlier rounds are history, not news
             self.results_seen = len(obs.results)
             self.scoring_round = len(obs.results) - 1
