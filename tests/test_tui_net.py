@@ -194,3 +194,33 @@ async def test_a_changed_host_key_is_shown_with_the_way_to_accept_it(tmp_path):
         await trusted.close()
     finally:
         await impostor.close()
+
+
+@run_async
+async def test_a_late_joiner_watches_the_table_with_public_facts_only(tmp_path):
+    host, table = await start_host(tmp_path)
+    ana = NetSession(host.target(table.id), name="Ana", config_dir=str(tmp_path / "ana"), seat=0, ready=True)
+    dai = NetSession(host.target(table.id), name="Dai", config_dir=str(tmp_path / "dai"))
+    try:
+        await ana.open()
+        await ana._reply(ana.client.start())
+        await asyncio.wait_for(_until(lambda: ana.obs is not None), 10)
+        async with Screen(dai) as screen:
+            text = await screen.wait_for("You are watching")
+            assert dai.obs is not None and dai.obs.seat == -1 and dai.obs.hand == ()
+            assert "no seat" in screen.rows[0] and "WATCHING:" in screen.rows[0]
+            for name in ("Ana", "Bot A", "Bot B"):
+                assert re.search(rf" [ >]{name} +\? +\d+ ", text), (name, text)    # nobody's money is shown
+            assert "Lite Metal" in text and "R1 R2 R3 R4" in text
+            await screen.keys("enter")
+            assert screen.cs.message is not None and "watching" in screen.cs.message.text
+            assert screen.cs.sent == []
+    finally:
+        await dai.close()
+        await ana.close()
+        await host.close()
+
+
+async def _until(predicate) -> None:
+    while not predicate():
+        await asyncio.sleep(0.02)

@@ -39,6 +39,14 @@ class TableActions:
         cs.message = None
         self.spawn(cs.session.send_move(move))
 
+    def _watching(self) -> bool:
+        """True (and said) when this person has no seat: their keys cannot act."""
+        obs = self.cs.obs
+        if obs is not None and obs.seat < 0:
+            self.cs.error("You are watching (every seat is taken): your keys cannot play")
+            return True
+        return False
+
     def _legal(self, move: Move) -> bool:
         obs = self.cs.obs
         return obs is not None and move in obs.legal_moves(amounts=False)
@@ -90,7 +98,7 @@ class TableActions:
 
     def quick_raise(self, step: int) -> None:
         obs, name, edition = self._ctx()
-        if obs is None:
+        if obs is None or self._watching():
             return
         if obs.phase not in (Phase.OPEN, Phase.ONCE_AROUND):
             self.cs.error("Quick raises are for Open and Once-around auctions")
@@ -122,7 +130,7 @@ class TableActions:
     def primary(self) -> None:
         """Enter: put up the selected card, add it to a Double, or send the typed amount."""
         obs, name, edition = self._ctx()
-        if obs is None:
+        if obs is None or self._watching():
             return
         phase = obs.phase
         if phase in (Phase.OPEN, Phase.ONCE_AROUND, Phase.SEALED, Phase.FIXED_SET):
@@ -156,7 +164,7 @@ class TableActions:
 
     def pass_(self) -> None:
         obs, name, edition = self._ctx()
-        if obs is None:
+        if obs is None or self._watching():
             return
         phase, me = obs.phase, obs.seat
         if phase == Phase.DOUBLE_OFFER and obs.turn == me:
@@ -185,7 +193,7 @@ class TableActions:
 
     def accept(self) -> None:
         obs, name, edition = self._ctx()
-        if obs is None:
+        if obs is None or self._watching():
             return
         if obs.phase == Phase.FIXED_OFFER and obs.turn == obs.seat:
             if obs.price > obs.money:
@@ -199,7 +207,7 @@ class TableActions:
 
     def hammer(self) -> None:
         obs, name, edition = self._ctx()
-        if obs is None:
+        if obs is None or self._watching():
             return
         if obs.phase != Phase.OPEN:
             self.cs.error("Only an Open auction can be closed early")

@@ -190,6 +190,8 @@ def sealed(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     waiting = [cs.name(s) for s in range(obs.players) if s not in obs.sealed_done]
     lines.append([("", " Sealed: "), ("class:good", ", ".join(done) or "nobody yet")])
     lines.append([("", " Waiting for: "), ("class:dim", ", ".join(waiting))])
+    if obs.seat < 0:  # watching
+        return lines
     if obs.seat in obs.sealed_done:
         lines.append([("class:dim", " Your bid is sealed. Bids are shown")])
         lines.append([("class:dim", " together once everyone has sealed.")])

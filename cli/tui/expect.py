@@ -26,6 +26,8 @@ def expectation(obs: Observation, name: Names, edition: Edition) -> tuple[bool, 
     artist = edition.artists[lot.artist] if lot is not None else ""
     if phase == Phase.GAME_OVER:
         return False, "Game over"
+    if me < 0:
+        return False, "WATCHING: " + _others(obs, name, artist)
     if phase == Phase.PLAY_CARD:
         if mine:
             return True, "YOUR TURN: put up a painting (<- -> choose, Enter)"
@@ -64,6 +66,25 @@ def expectation(obs: Observation, name: Names, edition: Edition) -> tuple[bool, 
             return True, f"YOUR TURN: buy for {obs.price}? a = accept, p = decline"
         return False, f"{name(obs.turn)} decides whether to buy at {obs.price}"
     return False, ""
+
+
+def _others(obs: Observation, name: Names, artist: str) -> str:
+    """What the table waits for, told to someone without a seat."""
+    phase = obs.phase
+    if phase == Phase.PLAY_CARD:
+        return f"{name(obs.auctioneer)} is choosing a painting to sell"
+    if phase == Phase.DOUBLE_OFFER:
+        return f"{name(obs.turn)} may add a second {artist} to the Double"
+    if phase == Phase.OPEN:
+        high = f"high bid {obs.high} by {name(obs.high_seat)}" if obs.high_seat >= 0 else "no bid yet"
+        return f"open auction, {high}"
+    if phase == Phase.ONCE_AROUND:
+        return f"{name(obs.turn)} bids next (once around)"
+    if phase == Phase.SEALED:
+        return "sealed bids from " + ", ".join(name(s) for s in range(obs.players) if s not in obs.sealed_done)
+    if phase == Phase.FIXED_SET:
+        return f"{name(obs.auctioneer)} is setting the price"
+    return f"{name(obs.turn)} decides whether to buy at {obs.price}"
 
 
 def _range(obs: Observation) -> tuple[int, int]:

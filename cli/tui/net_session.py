@@ -24,6 +24,7 @@ from modernart.rules import OptionError, RuleOptions
 from ..narrate import describe_events, timeout_of
 from .session import (Clocks, JoinError, Listeners, LobbyView, LogEntry, SeatInfo, SessionBase, Status, TableAd,
                       append_log)
+from .watch import watcher_observation
 
 log = logging.getLogger(__name__)
 
@@ -172,12 +173,16 @@ class NetSession(SessionBase):
             self.lobby = lobby_view(table, self.my_fpr)
         self.names = tuple(p["name"] for p in st.players) if st.players else ()
         self.obs = st.observation
+        if self.obs is None and st.role == "spectator" and st.public and st.players:  # no seat: the table from its public facts alone
+            self._edition_and_deck()  # sets self._deck_for and self._deck
+            self.obs = watcher_observation(st.public, self._deck_for, len(st.players), self._deck,
+                                           (item for _, item in st.log))
         if self.status == Status.LOBBY and self.lobby is not None:
             self.seat = next((s.seat for s, raw in zip(self.lobby.seats, table.get("seats") or [])
                               if raw and raw.get("fpr") == self.my_fpr), None)
         else:
             self.seat = st.seat
-        if self.status in (Status.PLAYING, Status.OVER) and self.obs is None and st.role == "spectator":
+        if self.status in (Status.PLAYING, Status.OVER) and st.role == "spectator":
             self.detail = "every seat is taken: you are watching"
         now_loop = asyncio.get_running_loop().time()
         now = time.monotonic()

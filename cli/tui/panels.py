@@ -142,6 +142,10 @@ def hand_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     if obs is None:
         return []
     hand = cs.sorted_hand()
+    if obs.seat < 0:
+        return [[("", " You are watching: every seat is taken.")],
+                [("class:dim", " You see what every player sees;")],
+                [("class:dim", " nobody's hand, nobody's money.")]]
     if not hand:
         return [[("class:dim", " Your hand is empty.")], [("class:dim", " You may still bid in others' auctions.")]]
     selected = cs.selected_card()
@@ -216,8 +220,8 @@ def status_line(cs: ClientState, width: int) -> Line:
     if obs is None:
         return [("class:status", " MODERN ART")]
     mine, text = expectation(obs, cs.name, cs.edition)
-    me = cs.name(obs.seat)
-    left = f" Round {min(obs.round + 1, ROUNDS)}/{ROUNDS} | {me} ${obs.money} | "
+    me = f"{cs.name(obs.seat)} ${obs.money}" if obs.seat >= 0 else "no seat"
+    left = f" Round {min(obs.round + 1, ROUNDS)}/{ROUNDS} | {me} | "
     line: Line = [("class:status", left)]
     deadline = cs.session.decision_deadline if cs.session is not None else None
     if deadline is not None and mine:  # before the words, so that a long sentence never cuts it off

@@ -137,7 +137,7 @@ class ClientState:
 
     def digits_mean_amount(self) -> bool:
         obs = self.obs
-        if obs is None or obs.phase not in AMOUNT_PHASES:
+        if obs is None or obs.phase not in AMOUNT_PHASES or obs.seat < 0:  # a watcher types nothing
             return False
         return obs.phase != Phase.FIXED_SET or obs.auctioneer == obs.seat
 
