@@ -45,3 +45,90 @@ async def test_a_long_bought_list_keeps_the_now_column_in_place():
         cem_row = next(r for r in screen.rows if r[1:4] == " > " or ("Cem" in r[:12] and "seller" in r))
         assert cem_row.index("seller") == now, text
         assert "LYCKR" in ana_row and ana_row[now:now + 3].strip() == "", text
+
+
+FIVE = ["Ana", "Bot Alpha", "Bot Bravo", "Bot Charlie", "Bot Delta"]
+
+
+def whole(screen: Screen) -> None:
+    """Every row of the screen is exactly as wide as the terminal (nothing spills over)."""
+    assert all(len(r) == 80 for r in screen.rows)
+
+
+@run_async
+async def test_five_long_names_sealed_status_counts_instead_of_cutting():
+    table, sessions = await table_with(FIVE, [ANA_HAND, [(2, S)]], first=1)
+    ana, bea = sessions[0], sessions[1]
+    async with Screen(ana) as screen:
+        await bea.send_move(Move.play(1, card_of(bea, 2, S)))
+        await screen.wait_for("SEALED auction")
+        await screen.type("5")
+        await screen.keys("enter")
+        await screen.wait_for("waiting for 4 more")
+        assert screen.rows[0].rstrip().endswith("waiting for 4 more")
+        text = screen.text
+        for name in FIVE[1:]:    # the panel lists them, on lines of their own when needed
+            assert name in text.split("Waiting for:")[1], name
+
+
+@run_async
+async def test_once_around_order_wraps_instead_of_cutting():
+    table, sessions = await table_with(FIVE, [ANA_HAND, [(2, ONE)]], first=1)
+    ana, bea = sessions[0], sessions[1]
+    async with Screen(ana) as screen:
+        text = await screen.wait_for("Bot Alpha is choosing")
+        await bea.send_move(Move.play(1, card_of(bea, 2, ONE)))
+        text = await screen.wait_for("ONCE-AROUND")
+        auction = "\n".join(r[40:] for r in screen.rows[1:9])
+        assert "C Christin P. (1)  ONCE-AROUND" in auction and "auctio│" not in auction
+        assert "[Bot Bravo]" in auction and "Bot Charlie" in auction and "Bot Delta" in auction
+        assert re.search(r"Ana\s*>\s*Bot Alpha", auction.replace("│", " ")), auction
+
+
+@run_async
+async def test_open_hints_fit_for_the_auctioneer():
+    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], [ANA_HAND])
+    async with Screen(ana) as screen:
+        await ana.send_move(Move.play(0, card_of(ana, 0, O)))
+        text = await screen.wait_for("OPEN auction")
+        assert "Enter:bid +/f/t:+1/5/10 p:pass h:sell" in text
+
+
+@run_async
+async def test_offered_double_text_is_whole():
+    hands = [ANA_HAND, [], [(2, D)]]
+    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], hands, first=2)
+    async with Screen(ana) as screen:
+        await cem.send_move(Move.play(2, card_of(cem, 2, D)))
+        await cem.send_move(Move.decline_second(2))
+        await bea.send_move(Move.decline_second(1))
+        text = await screen.wait_for("Offered to YOU")
+        assert "Christin P. (not a Double) and" in text and "auction both, or p to pass it on" in text
+
+
+@run_async
+async def test_cmon_artist_names_are_all_in_one_style():
+    from modernart.rules import RuleOptions
+
+    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], [ANA_HAND],
+                                              options=RuleOptions(edition="cmon2017"))
+    async with Screen(ana) as screen:
+        text = await screen.wait_for("YOUR TURN")
+        panels = "\n".join(r[:40] for r in screen.rows[1:17])
+        for surname in ("Carvalho", "Thaler", "Melim", "Martins", "Silveira"):
+            assert surname in panels, surname
+        assert "Daniel Melim" not in panels and not re.search(r"\b(MC|ST|DM|RM|RS)\b", panels), panels
+
+
+@run_async
+async def test_a_long_message_wraps_to_a_second_line():
+    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], [ANA_HAND])
+    async with Screen(ana) as screen:
+        await screen.wait_for("YOUR TURN")
+        long = "A bid of 20 does not beat the high bid of 20: a bid is at least 1 more than the high bid, always"
+        screen.cs.error(long)
+        screen.client.app.invalidate()
+        await screen.wait_for("always")
+        rows = screen.rows
+        assert rows[-3].startswith(" ! A bid of 20") and rows[-2].strip().endswith("always")
+        whole(screen)

@@ -224,3 +224,25 @@ async def test_a_late_joiner_watches_the_table_with_public_facts_only(tmp_path):
 async def _until(predicate) -> None:
     while not predicate():
         await asyncio.sleep(0.02)
+
+
+@run_async
+async def test_a_refusal_shows_without_its_rule_reference_which_stays_in_the_log(tmp_path):
+    host, table = await start_host(tmp_path)
+    ana = NetSession(host.target(table.id), name="Ana", config_dir=str(tmp_path / "ana"), seat=0, ready=True)
+    try:
+        await ana.open()
+        await ana._reply(ana.client.start())
+        await asyncio.wait_for(_until(lambda: ana.obs is not None), 10)
+        async with Screen(ana) as screen:
+            await screen.wait_for("Round 1/4")
+            stranger = next(c for c in range(70) if c not in {int(x) for x in ana.obs.hand})
+            await ana.send_move(Move.play(0, stranger))
+            await screen.wait_for(" ! ")
+            refusal = next(e.text for e in reversed(ana.log) if e.kind == "error")
+            assert "§" in refusal                                  # the log keeps the rule
+            assert "§" not in screen.cs.message.text and screen.cs.message.text in refusal
+            assert not any("§" in row for row in screen.rows[-3:])
+    finally:
+        await ana.close()
+        await host.close()

@@ -154,7 +154,8 @@ async def test_double_offer_panel():
         await choose(screen, card_of(ana, 4, D))
         await screen.keys("enter")
         text = await screen.wait_for("DOUBLE")
-        assert "R Krypto (D)  DOUBLE" in text and "Offered to YOU: add a second Krypto" in text
+        assert "R Krypto (D)  DOUBLE" in text and "Offered to YOU: add a second" in text
+        assert "Krypto (not a Double) and" in text
         await choose(screen, card_of(ana, 0, O))
         text = await screen.wait_for(r" 1: Lite Metal \(Open\) cannot join")
         await screen.keys("p")

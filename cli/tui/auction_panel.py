@@ -12,9 +12,9 @@ from modernart.cards import AuctionType
 from modernart.phase import Phase
 from modernart.views import Observation
 
-from .panels import ARTIST_STYLE, seconds_left
+from .panels import ARTIST_STYLE, artist_names, seconds_left
 from .state import ClientState
-from .text import Line, countdown_bar
+from .text import Line, countdown_bar, line_width, wrap
 
 KIND_WORDS = {
     AuctionType.OPEN: "OPEN auction",
@@ -25,16 +25,36 @@ KIND_WORDS = {
 }
 
 
-def lot_line(cs: ClientState, obs: Observation) -> Line:
-    """' R Krypto (D+F)  FIXED PRICE': the lot, its auction-type letters, the auction."""
+def lot_line(cs: ClientState, obs: Observation, width: int = 99) -> Line:
+    """' R Krypto (D+F)  FIXED PRICE': the lot, its auction-type letters, the auction;
+    shorter forms when `width` is too small (never cut in the middle of a word)."""
     if not obs.lot:
         return []
     ed = cs.edition
     artist = obs.lot[0].artist
     letters = "+".join(card.kind.letter for card in obs.lot)
-    kind = obs.lot[-1].kind
-    return [("", " "), (ARTIST_STYLE[artist], f"{ed.initials[artist]} {ed.artists[artist]}"),
-            ("", f" ({letters})  "), ("class:title", KIND_WORDS[kind])]
+    kind = KIND_WORDS[obs.lot[-1].kind]
+    short_kind = kind.removesuffix(" auction")
+    line: Line = []
+    for name, words in ((ed.artists[artist], kind), (ed.artists[artist], short_kind),
+                        (artist_names(ed, 10)[artist], short_kind)):
+        line = [("", " "), (ARTIST_STYLE[artist], f"{ed.initials[artist]} {name}"),
+                ("", f" ({letters})  "), ("class:title", words)]
+        if line_width(line) <= width:
+            break
+    return line
+
+
+def chain(items: list[Line], width: int, sep: str = " > ") -> list[Line]:
+    """`items` joined by `sep` on as many lines of `width` cells as they need."""
+    lines: list[Line] = [[("", " ")]]
+    for i, item in enumerate(items):
+        piece = ([("class:dim", sep)] if i else []) + item
+        if i and line_width(lines[-1]) + line_width(piece) > width:
+            lines.append([("", "  ")] + item)
+        else:
+            lines[-1] += piece
+    return lines
 
 
 def by_line(cs: ClientState, obs: Observation) -> Line:
@@ -77,7 +97,7 @@ def auction_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         Phase.FIXED_SET: fixed_set,
         Phase.FIXED_OFFER: fixed_offer,
     }[phase]
-    lines = [lot_line(cs, obs)] + panel(cs, obs, width)
+    lines = [lot_line(cs, obs, width)] + panel(cs, obs, width)
     clock = decision_clock(cs)
     if clock and len(lines) < height:
         lines.append(clock)
@@ -107,14 +127,18 @@ def between_auctions(cs: ClientState, obs: Observation) -> list[Line]:
 
 def double_offer(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     ed = cs.edition
-    artist = ed.artists[obs.lot[0].artist]
+    artist = artist_names(ed, 12)[obs.lot[0].artist]
     lines = [by_line(cs, obs)]
     if obs.turn == obs.seat:
-        lines.append([("class:turn", f" Offered to YOU: add a second {artist}")])
-        lines.append([("", " (not a Double) and auction both,")])
-        lines.append([("", " or p to pass the offer on")])
+        lines.append([("class:turn", " Offered to YOU: add a second")])
+        lines.append([("class:turn", f" {artist}"), ("", " (not a Double) and")])
+        lines.append([("", " auction both, or p to pass it on")])
     else:
-        lines.append([("", f" Offered to {cs.name(obs.turn)}: a second {artist}")])
+        offer = f" Offered to {cs.name(obs.turn)}: a second {artist}"
+        if len(offer) <= width:
+            lines.append([("", offer)])
+        else:
+            lines += [[("", f" Offered to {cs.name(obs.turn)}:")], [("", f" a second {artist}")]]
         lines.append([("class:dim", " makes them the auctioneer of both")])
     return lines
 
@@ -136,9 +160,9 @@ def open_auction(cs: ClientState, obs: Observation, width: int) -> list[Line]:
         lines.append([(style, f" Time left {secs:>2}s "), ("class:dim", bar), ("class:dim", " resets on bid")])
     if obs.amount_range() is not None:
         lines.append(entry_line(cs, obs, "Your bid"))
-        hint = " +:+1 f:+5 t:+10 Enter:bid p:pass"
-        if obs.auctioneer == obs.seat:
-            hint += " h:sell"
+        hint = " +:+1 f:+5 t:+10 Enter:bid p:pass" + (" h:sell" if obs.auctioneer == obs.seat else "")
+        if len(hint) > width:
+            hint = " Enter:bid +/f/t:+1/5/10 p:pass" + (" h:sell" if obs.auctioneer == obs.seat else "")
         lines.append([("class:dim", hint)])
     elif obs.auctioneer == obs.seat:
         lines.append([("class:dim", " h: sell now to the high bidder")])
@@ -163,18 +187,16 @@ def once_around(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     order = [(obs.auctioneer + i) % n for i in range(1, n + 1)]
     bids = dict(obs.bids)
     turn_index = order.index(obs.turn) if obs.turn in order else n
-    parts: Line = [("", " ")]
+    items: list[Line] = []
     for i, s in enumerate(order):
-        if i:
-            parts.append(("class:dim", " > "))
         name = cs.name(s)
         if i < turn_index:
-            parts.append(("class:dim", f"{name} {bids[s] if s in bids else 'pass'}"))
+            items.append([("class:dim", f"{name} {bids[s] if s in bids else 'pass'}")])
         elif i == turn_index:
-            parts.append(("class:turn", f"[{name}]"))
+            items.append([("class:turn", f"[{name}]")])
         else:
-            parts.append(("", name))
-    lines.append(parts)
+            items.append([("", name)])
+    lines += chain(items, width)
     if obs.turn == obs.seat:
         if obs.amount_range() is not None:
             lines.append(entry_line(cs, obs, "Your bid"))
@@ -190,6 +212,8 @@ def sealed(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     waiting = [cs.name(s) for s in range(obs.players) if s not in obs.sealed_done]
     lines.append([("", " Sealed: "), ("class:good", ", ".join(done) or "nobody yet")])
     lines.append([("", " Waiting for: "), ("class:dim", ", ".join(waiting))])
+    if line_width(lines[-1]) > width:  # five players: the names on lines of their own
+        lines[-1:] = [[("", " Waiting for:")]] + [[("class:dim", "  " + t)] for t in wrap(", ".join(waiting), width - 2)]
     if obs.seat < 0:  # watching
         return lines
     if obs.seat in obs.sealed_done:
@@ -219,18 +243,16 @@ def fixed_offer(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     lines.append([("", " Price: "), ("class:title", str(obs.price))])
     n = obs.players
     order = [(obs.auctioneer + i) % n for i in range(1, n)]
-    parts: Line = [("", " ")]
+    before = order.index(obs.turn) if obs.turn in order else len(order)
+    items: list[Line] = []
     for i, s in enumerate(order):
-        if i:
-            parts.append(("class:dim", " > "))
-        before = order.index(obs.turn) if obs.turn in order else len(order)
         if i < before:
-            parts.append(("class:dim", f"{cs.name(s)} no"))
+            items.append([("class:dim", f"{cs.name(s)} no")])
         elif s == obs.turn:
-            parts.append(("class:turn", f"[{cs.name(s)}]"))
+            items.append([("class:turn", f"[{cs.name(s)}]")])
         else:
-            parts.append(("", cs.name(s)))
-    lines.append(parts)
+            items.append([("", cs.name(s))])
+    lines += chain(items, width)
     if obs.turn == obs.seat:
         if obs.price <= obs.money:
             lines.append([("class:turn", f" Buy for {obs.price}? a: accept  p: decline")])

@@ -88,7 +88,8 @@ class ClientLayout:
         self.hint_bar = hint_bar = Window(PanelControl(lambda w, h: [hints(c, w)], focusable=True),
                                           height=1, style="class:hint")
         message = ConditionalContainer(
-            one_line(lambda cs_, w: panels.message_line(cs_), cs),
+            window(lambda w, h: panels.message_lines(c, w),
+                   height=lambda: max(1, len(panels.message_lines(c, size()[0])))),
             filter=Condition(lambda: c.message is not None and not c.chat_open))
         self.chat_window = Window(BufferControl(self.chat_buffer), height=1)
         chat = ConditionalContainer(

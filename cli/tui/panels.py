@@ -8,20 +8,30 @@ for hidden money); styles only add colour and emphasis.
 
 from __future__ import annotations
 
-from modernart.cards import ARTISTS, ROUNDS, Card
+from modernart.cards import ARTISTS, ROUNDS, Card, Edition
 from modernart.phase import Phase
 from modernart.views import Observation
 
 from .expect import expectation
 from .state import ClientState
-from .text import Line, fit, wrap
+from .text import Line, fit, line_width, width, wrap
 
 ARTIST_STYLE = tuple(f"class:artist-{i}" for i in range(len(ARTISTS)))
 
 
+def artist_names(ed: Edition, cells: int) -> tuple[str, ...]:
+    """The five artists' names in one style that fits `cells`: all full names, or all
+    surnames ('Carvalho'), or all short forms ('MC') -- never a mix."""
+    surnames = tuple(n.split()[-1] for n in ed.artists)
+    for names in (ed.artists, surnames):
+        if all(width(n) <= cells for n in names) and all(len(n) >= 3 for n in names):
+            return names
+    return ed.short
+
+
 def artist_label(cs: ClientState, artist: int, cells: int) -> Line:
     ed = cs.edition
-    name = ed.artists[artist] if cells - 2 >= len(ed.artists[artist]) else ed.short[artist]
+    name = artist_names(ed, cells - 2)[artist]
     return [(ARTIST_STYLE[artist], ed.initials[artist]), ("", " " + fit(name, cells - 2))]
 
 
@@ -227,6 +237,9 @@ def status_line(cs: ClientState, width: int) -> Line:
     if deadline is not None and mine:  # before the words, so that a long sentence never cuts it off
         line.append(("class:status.turn", f"[{seconds_left(cs, deadline)}s] "))
     line.append(("class:status.turn" if mine else "class:status", text))
+    if line_width(line) > width and obs.phase == Phase.SEALED and obs.seat in obs.sealed_done:
+        waiting = obs.players - len(obs.sealed_done)  # five long names do not fit: count them
+        line[-1] = (line[-1][0], f"Your sealed bid is in; waiting for {waiting} more")
     notice = getattr(cs.session, "notice", "")
     if notice:  # e.g. the host is out of touch: said first, so it is never cut off
         line[:0] = [("class:error", f" {notice} ")]
@@ -254,9 +267,14 @@ def seconds_left(cs: ClientState, deadline: float) -> int:
     return max(0, int(left + 0.999))
 
 
-def message_line(cs: ClientState) -> Line:
+def message_lines(cs: ClientState, width: int) -> list[Line]:
+    """The message line, wrapped onto a second line when it is long (never more)."""
     msg = cs.message
     if msg is None:
         return []
     style = "class:error" if msg.kind == "error" else "class:info"
-    return [(style, (" ! " if msg.kind == "error" else " ") + msg.text)]
+    head = " ! " if msg.kind == "error" else " "
+    parts = wrap(msg.text, max(10, width - len(head)))
+    if len(parts) > 2:
+        parts = parts[:1] + wrap(" ".join(parts[1:]), max(10, width - len(head)))[:1]
+    return [[(style, (head if i == 0 else " " * len(head)) + p)] for i, p in enumerate(parts[:2])]

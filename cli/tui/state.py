@@ -8,6 +8,7 @@ handlers change it; nothing here draws or talks to the network.
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
@@ -23,6 +24,9 @@ from .text import ASCII_BORDERS, UNICODE_BORDERS, Borders
 AMOUNT_PHASES = frozenset({Phase.OPEN, Phase.ONCE_AROUND, Phase.SEALED, Phase.FIXED_SET})
 
 MIN_COLUMNS, MIN_ROWS = 80, 24
+
+#: '(§4.1/§4.3: a bid is at least 1 more...)' at the end of a host's refusal.
+RULE_REFERENCE = re.compile(r"\s*\(§.*\)\s*$")
 
 
 @dataclass
@@ -208,4 +212,5 @@ class ClientState:
             newest = next((e for e in reversed(session.log) if e.kind == "error"), None)
             if newest is not None and newest is not self.last_error:
                 self.last_error = newest
-                self.error(newest.text)
+                # the rule reference stays in the log; the message line says what is wrong
+                self.error(RULE_REFERENCE.sub("", newest.text))
