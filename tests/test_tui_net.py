@@ -246,3 +246,43 @@ async def test_a_refusal_shows_without_its_rule_reference_which_stays_in_the_log
     finally:
         await ana.close()
         await host.close()
+
+
+@run_async
+async def test_game_over_names_both_copies_of_the_record(tmp_path):
+    from net.client import Client
+    from net.clocks import ManualClock
+    from net.identity import Keys
+    from tests.net_helpers import in_process_host, until
+
+    clock = ManualClock()
+    host, table = await in_process_host(tmp_path, clock=clock, clocks={"open_countdown": 10, "decision": 60},
+                                        autostart=3)
+    ana = NetSession(host.target(), name="Ana", config_dir=str(tmp_path / "ana"), ready=True)
+    others = []
+    try:
+        await ana.open()
+        for name in ("Bea", "Cem"):
+            c = Client(host.target(), keys=Keys.generate())
+            await c.connect()
+            assert (await c.take_seat(name)).ok and (await c.ready()).ok
+            others.append(c)
+        await until(lambda: ana.obs is not None, 10)
+        sess = table.session
+        while not sess.state.is_over():   # nobody acts: the host's clock plays the whole game
+            seq = sess.seq
+            clock.advance(60.5)
+            await until(lambda: sess.seq > seq, 5, 0.002)
+        await until(lambda: ana.status == Status.OVER and ana.record_path is not None
+                    and ana.host_record_path is not None, 10)
+        async with Screen(ana) as screen:
+            await screen.wait_for("GAME OVER")
+            inside = "".join(r[1:-1].strip() for r in screen.rows[1:16])
+            assert ana.record_path in inside
+            assert ana.host_record_path in inside and ana.host_record_path != ana.record_path
+            assert "re-checks it and prints its result" in inside
+    finally:
+        await ana.close()
+        for c in others:
+            await c.close()
+        await host.close()

@@ -71,6 +71,7 @@ class NetSession(SessionBase):
         self.connect_timeout = connect_timeout
         self.my_fpr = self.client.keys.fingerprint
         self._narrated_seq = 0
+        self.host_record_path: str | None = None  # the host's copy of the record, when not ours
         self._deck_for: RuleOptions | None = None
         self._deck: tuple = ()
 
@@ -193,6 +194,8 @@ class NetSession(SessionBase):
         record = st.saved_record or table.get("record")
         if isinstance(record, str):
             self.record_path = record
+        host_copy = table.get("record")  # a path on the host's machine (this one, for `play`)
+        self.host_record_path = host_copy if isinstance(host_copy, str) and host_copy != record else None
 
     # ------------------------------------------------------------------ Session calls
 

@@ -224,13 +224,19 @@ def game_over_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         if s in winners:
             line.append(("class:winner", " WINNER"))
         lines.append(line)
-    lines.append([("class:dim", " Final money also counts every sale between players.")])
+    note = [("class:dim", " Final money also counts every sale between players.")]
+    lines.append(note)
     path = cs.session.record_path if cs.session is not None else None
+    host_copy = getattr(cs.session, "host_record_path", None)
     text = f"Record saved to {path}" if path else "The host saves the record of this game on its machine."
+    if host_copy:
+        text += f"; the host's copy: {host_copy}"
     for chunk in wrap(text, max(10, width - 2)):
         lines.append([("", " " + chunk)])
     if path:
-        lines.append([("class:dim", " Replay it: modernart replay FILE")])
+        lines.append([("class:dim", " modernart replay FILE re-checks it and prints its result (JSON)")])
+    if len(lines) > height:  # five players and two copies of the record: the note gives way
+        lines.remove(note)
     return lines
 
 
