@@ -213,7 +213,8 @@ def sealed(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     lines.append([("", " Sealed: "), ("class:good", ", ".join(done) or "nobody yet")])
     lines.append([("", " Waiting for: "), ("class:dim", ", ".join(waiting))])
     if line_width(lines[-1]) > width:  # five players: the names on lines of their own
-        lines[-1:] = [[("", " Waiting for:")]] + [[("class:dim", "  " + t)] for t in wrap(", ".join(waiting), width - 2)]
+        names = wrap(", ".join(waiting), width - 2)
+        lines[-1:] = [[("", " Waiting for:")]] + [[("class:dim", "  " + t)] for t in names]
     if obs.seat < 0:  # watching
         return lines
     if obs.seat in obs.sealed_done:

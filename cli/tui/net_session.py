@@ -174,10 +174,11 @@ class NetSession(SessionBase):
             self.lobby = lobby_view(table, self.my_fpr)
         self.names = tuple(p["name"] for p in st.players) if st.players else ()
         self.obs = st.observation
-        if self.obs is None and st.role == "spectator" and st.public and st.players:  # no seat: the table from its public facts alone
-            self._edition_and_deck()  # sets self._deck_for and self._deck
-            self.obs = watcher_observation(st.public, self._deck_for, len(st.players), self._deck,
-                                           (item for _, item in st.log))
+        if self.obs is None and st.role == "spectator" and st.public and st.players:
+            # no seat: the table from its public facts alone
+            _edition, deck = self._edition_and_deck()
+            options = self._deck_for if self._deck_for is not None else RuleOptions()
+            self.obs = watcher_observation(st.public, options, len(st.players), deck, (item for _, item in st.log))
         if self.status == Status.LOBBY and self.lobby is not None:
             self.seat = next((s.seat for s, raw in zip(self.lobby.seats, table.get("seats") or [])
                               if raw and raw.get("fpr") == self.my_fpr), None)

@@ -68,7 +68,7 @@ def test_whole_game_over_ssh_with_a_dropped_connection(server, tmp_path):
     try:
         first.start(ssh_argv(port, key, "ana"), env={"TERM": "screen", "LANG": "C.UTF-8"})
         lobby = first.wait_for(r">1 ana \(you\)", timeout=20)
-        assert f"ssh -p {port} NAME@HOST" in lobby.split("\n")[0]
+        assert f"ssh -p {port} NAME@HOST" in "\n".join(lobby.split("\n")[1:3])   # on its own line, whole
         assert re.search(r"2 Bot 2 +bot random +READY", lobby)
         first.send("r")
         first.wait_for(r">1 ana \(you\) +person +READY")
