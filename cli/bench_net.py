@@ -14,10 +14,9 @@ unless MODERNART_BENCH_FSYNC=0:
   processes (MODERNART_BENCH_BOT_PROCS): throughput and queueing, not the latency of a
   live table;
 - live: the same N tables with bots playing at their own pace() scaled by
-  MODERNART_BENCH_PACE (default 1.0, a game of a few minutes), in 10 bot processes
-  (MODERNART_BENCH_LIVE_PROCS; 50 clients each: one interpreter holding 250 clients
-  stalls them all in its garbage collections, 20-140 ms, which real players' clients,
-  one per machine, never see): action -> ack at the sender,
+  MODERNART_BENCH_PACE (default 1.0, a game of a few minutes), in 2 bot processes
+  (MODERNART_BENCH_LIVE_PROCS; more processes on 2 cores made the p99 worse, not
+  better): action -> ack at the sender,
   action -> last of the 5 clients holding the event, host CPU per move (user + system time
   of the host process over the run / moves journaled), host memory per table (peak RSS
   growth / tables), games finished and errors;
@@ -430,7 +429,7 @@ def run(args: argparse.Namespace) -> int:
     if "saturation" in parts:
         figures["saturation"] = _tables(tables, int(os.environ.get("MODERNART_BENCH_BOT_PROCS", "2")), 0.0)
     if "live" in parts:
-        figures["live"] = _tables(tables, int(os.environ.get("MODERNART_BENCH_LIVE_PROCS", "10")), pace)
+        figures["live"] = _tables(tables, int(os.environ.get("MODERNART_BENCH_LIVE_PROCS", "2")), pace)
     if args.json:
         print(json.dumps(figures, indent=1))
     else:
