@@ -29,6 +29,8 @@ async def test_scoring_overlay_gives_way_when_the_player_is_needed():
         text = await screen.wait_for("scoring closed: you are needed")
         assert screen.cs.overlay is None and ana.obs.phase == Phase.OPEN
         assert "OPEN auction" in text
+        log = text.split("Log and chat")[1]
+        assert "Round 1 scoring closed: you are needed" in log      # a note in the log too
         await screen.keys("+")
         assert mine(screen, table)[-1] == Move.bid(0, 1)
         await screen.keys("s")                       # and it can still be seen again

@@ -8,6 +8,8 @@ for hidden money); styles only add colour and emphasis.
 
 from __future__ import annotations
 
+import heapq
+
 from modernart.cards import ARTISTS, ROUNDS, Card, Edition
 from modernart.phase import Phase
 from modernart.views import Observation
@@ -205,7 +207,9 @@ def log_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     lines: list[Line] = []
     # wrap only as many entries as can be shown
     need = height + cs.log_scroll
-    for entry in reversed(session.log):
+    # the table's log and this client's own notes, newest first, by time
+    entries = heapq.merge(reversed(session.log), reversed(cs.notes), key=lambda e: -e.at)
+    for entry in entries:
         if entry.kind == "chat":
             head = f"<{entry.who}> "
             parts = wrap(head + entry.text, width)

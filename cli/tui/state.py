@@ -17,7 +17,7 @@ from modernart.cards import EDITIONS, Card, Edition
 from modernart.phase import Phase
 from modernart.views import Observation
 
-from .session import Finder, Session, Status
+from .session import Finder, LogEntry, Session, Status
 from .text import ASCII_BORDERS, UNICODE_BORDERS, Borders
 
 #: Phases in which digits type an amount rather than pick a card.
@@ -74,6 +74,7 @@ class ClientState:
         self.connecting = False
         self.last_error: object | None = None  # newest session error already shown
         self.sent: list = []              # moves sent by this client (newest last)
+        self.notes: list[LogEntry] = []   # lines this client adds to the log it shows (not the table's)
 
     # ------------------------------------------------------------------ derived views
 
@@ -206,7 +207,9 @@ class ClientState:
         if self.overlay == "scoring" and self.scoring_over != self.situation and obs.seat in obs.to_move:
             # the table needs this player now (their turn, an auction they may bid in): never block it
             self.overlay = None
-            self.say(f"Round {self.scoring_round + 1} scoring closed: you are needed. s shows it again")
+            note = f"Round {self.scoring_round + 1} scoring closed: you are needed. s shows it again"
+            self.say(note)
+            self.notes.append(LogEntry(note, "system"))
         session = self.session
         if session is not None:
             newest = next((e for e in reversed(session.log) if e.kind == "error"), None)

@@ -14,14 +14,16 @@ from dataclasses import dataclass, field
 
 from .tmux import Tmux
 
-PANELS = ("OPEN auction", "ONCE-AROUND auction", "SEALED auction", "FIXED PRICE", "DOUBLE")
+PANELS = ("OPEN auction", "ONCE-AROUND", "SEALED auction", "FIXED PRICE", "DOUBLE")
 
 
 @dataclass
 class Seen:
     panels: set[str] = field(default_factory=set)
     my_turns: dict[str, int] = field(default_factory=dict)
-    scorings: set[str] = field(default_factory=set)
+    scorings: set[str] = field(default_factory=set)       # rounds whose scoring overlay was on screen
+    rounds_ended: set[str] = field(default_factory=set)   # rounds whose end the log or message line told
+    rounds_reached: set[int] = field(default_factory=set)  # "Round N/4" seen in the status line
     keys: int = 0
     screens: dict[str, str] = field(default_factory=dict)  # first screen of each kind, for asserts
 
@@ -41,13 +43,17 @@ def play_until_over(term: Tmux, timeout: float = 240.0) -> tuple[Seen, str]:
         if "GAME OVER" in screen:
             seen.screens.setdefault("over", screen)
             return seen, screen
+        # the scoring overlay gives way at once when this player is needed: the log tells the round
+        seen.rounds_ended.update(re.findall(r"Round (\d) ends \(", screen))
+        seen.rounds_ended.update(re.findall(r"Round (\d) scoring closed: you are needed", screen))
+        seen.rounds_reached.update(int(n) for n in re.findall(r"^ Round (\d)/4", screen))
         for panel in PANELS:
             if panel in screen and panel not in seen.panels:
                 seen.panels.add(panel)
                 seen.screens[panel] = screen
         rows = screen.split("\n")
         status, hints = rows[0], next((r for r in reversed(rows) if r.strip()), "")
-        overlay = re.search(r"Round \d scoring", screen)
+        overlay = re.search(r"[─-] Round \d scoring [─-]", screen)   # the overlay's title, not a log line
         # answer a new question only: keys already sent may not have been drawn yet, and
         # answering the half-updated screen twice would press keys into the next question
         signature = (status, overlay.group(0) if overlay else None, hints)
@@ -68,7 +74,7 @@ def play_until_over(term: Tmux, timeout: float = 240.0) -> tuple[Seen, str]:
 
 def answer(status: str, hints: str, screen: str, seen: Seen) -> list[str]:
     """The keys a cautious player presses for this screen (none: wait)."""
-    m = re.search(r"Round (\d) scoring", screen)
+    m = re.search(r"[─-] Round (\d) scoring [─-]", screen)
     if m:  # the scoring overlay has the keys: close it once its hint bar is drawn
         if m.group(1) not in seen.scorings:
             seen.scorings.add(m.group(1))

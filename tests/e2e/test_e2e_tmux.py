@@ -50,10 +50,14 @@ def test_whole_game_by_key_presses_at_80x24(term, tmp_path, through):
     seen, final = play_until_over(term)
     final = term.wait_for("Record saved to", timeout=10)  # the host reports it just after the end
     # every kind of auction came up, and this player had to act in several of them
-    assert {"OPEN auction", "ONCE-AROUND auction", "SEALED auction", "FIXED PRICE"} <= seen.panels, seen.panels
+    assert {"OPEN auction", "ONCE-AROUND", "SEALED auction", "FIXED PRICE"} <= seen.panels, seen.panels
     assert seen.my_turns.get("sell", 0) >= 3 and seen.keys >= 10
-    assert {"1", "2", "3"} <= seen.scorings, seen.scorings     # round scoring after rounds 1-3
-    assert re.search(r"Ended by the fifth|every hand was empty", seen.screens["scoring 1"])
+    # every round was played; at least one scoring overlay was read (it gives way at once when the
+    # player is needed, which with instant bots can be before a screen capture: tests/test_tui_scoring.py)
+    assert seen.rounds_reached == {1, 2, 3, 4}, seen.rounds_reached
+    assert seen.scorings, ("no scoring overlay was ever on screen", seen.rounds_ended)
+    first = min(seen.scorings)
+    assert re.search(r"Ended by the fifth|every hand was empty", seen.screens[f"scoring {first}"])
     # the final screen: money, winners, the record
     assert "GAME OVER." in final and "Final money" in final and "WINNER" in final
     records = list(tmp_path.glob("*.json"))
