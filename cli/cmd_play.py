@@ -176,7 +176,7 @@ def watch_bot_game(players: int, seed: int | None) -> int:
     from modernart.bots.random_bot import random_step
     from modernart.game import GameState
 
-    from .narrate import describe_event
+    from .narrate import describe_events
 
     rng = random.Random(seed)
     names = ["Ana", "Bea", "Cem", "Dai", "Eli"][:players]
@@ -184,10 +184,8 @@ def watch_bot_game(players: int, seed: int | None) -> int:
     printed = 0
     while not state.is_over():
         state.apply(random_step(state, rng.random))
-        for event in state.events[printed:]:
-            line = describe_event(event, names, state.edition, state.deck)
-            if line:
-                print(line)
+        for line in describe_events(state.events[printed:], names, state.edition, state.deck):
+            print(line)
         printed = len(state.events)
     return 0
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 
 COMMANDS = ("play", "host", "join", "replay", "audit", "arena", "bench", "bot")
@@ -48,6 +49,11 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # whoever read our output has gone (`modernart replay F | head`): stop quietly, and
+        # point stdout at /dev/null so the interpreter's final flush does not complain
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

@@ -97,6 +97,25 @@ class NetSession(SessionBase):
         self._copy()
         self.changed()
 
+    def _note_presence(self, table: dict) -> None:
+        """Track (and tell) the players of a running game who lost touch with the table; a
+        stand-in's arrival and departure are told by the game's own events."""
+        seats = table.get("seats") if table.get("game") is not None else None
+        if not seats or not self.names:
+            self.away = frozenset()
+            return
+        away = frozenset(raw["seat"] for raw in seats
+                         if isinstance(raw, dict) and not raw.get("bot") and not raw.get("connected", True)
+                         and isinstance(raw.get("seat"), int) and 0 <= raw["seat"] < len(self.names))
+        standin = {raw.get("seat") for raw in seats if isinstance(raw, dict) and raw.get("standin")}
+        for seat in sorted(away - self.away):
+            if seat != self.seat:
+                append_log(self.log, LogEntry(f"{self.names[seat]} lost touch with the table", "system"))
+        for seat in sorted(self.away - away):
+            if seat != self.seat and seat not in standin:
+                append_log(self.log, LogEntry(f"{self.names[seat]} is back at the table", "system"))
+        self.away = away
+
     def _narrate(self, info) -> None:
         if info.seq <= self._narrated_seq:
             return
@@ -173,6 +192,7 @@ class NetSession(SessionBase):
         if table:
             self.lobby = lobby_view(table, self.my_fpr)
         self.names = tuple(p["name"] for p in st.players) if st.players else ()
+        self._note_presence(table)
         self.obs = st.observation
         if self.obs is None and st.role == "spectator" and st.public and st.players:
             # no seat: the table from its public facts alone

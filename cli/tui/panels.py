@@ -141,7 +141,10 @@ def players_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         used = sum(len(t) for _, t in bought)
         line.extend(bought)
         line.append(("", " " * max(1, bought_w - used + 1)))
-        line.append(("class:info", seat_status(obs, s)))
+        if s in cs.session.away and not obs.is_over:  # why a bot or the clock plays for them
+            line.append(("class:error", "away"))
+        else:
+            line.append(("class:info", seat_status(obs, s)))
         lines.append(line)
     return lines
 

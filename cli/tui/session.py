@@ -112,6 +112,7 @@ class Session(Protocol):
     decision_deadline: float | None  # when the current decision's clock runs out
     record_path: str | None        # where the finished game's record was saved
     ends_when_you_leave: bool      # the table stops when this client leaves (a game on this machine)
+    away: frozenset[int]           # game seats whose person has lost touch with the table
 
     def add_listener(self, callback: Callable[[], None]) -> None: ...
     def remove_listener(self, callback: Callable[[], None]) -> None: ...
@@ -169,6 +170,7 @@ class SessionBase(Listeners):
         self.decision_deadline: float | None = None
         self.record_path: str | None = None
         self.ends_when_you_leave = False
+        self.away: frozenset[int] = frozenset()
 
 
 def append_log(log: list[LogEntry], entry: LogEntry) -> None:

@@ -1,0 +1,48 @@
+"""A player who loses touch with a running game is shown as away, and told in the log; their
+return is told too.  A real host on 127.0.0.1, the screens driven through `NetSession`."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+
+from cli.tui.net_session import NetSession
+from net.client import Client
+from net.identity import Keys
+from tests.e2e.screen import Screen, run_async
+
+from .net_helpers import in_process_host, seat_bots, until
+
+pytestmark = pytest.mark.timeout(60)
+
+
+@run_async
+async def test_a_player_who_drops_is_away_until_they_return(tmp_path):
+    host, table = await in_process_host(tmp_path, clocks={"grace": 300}, autostart=3)
+    bob_keys = Keys.generate()
+    bob = Client(host.target(), keys=bob_keys)
+    session = NetSession(host.target(), name="Ana", keys=Keys.generate(), ready=True)
+    try:
+        async with Screen(session) as screen:
+            await screen.wait_for(r"Ana \(you\)")
+            await bob.connect()
+            assert (await bob.take_seat("Bob")).ok and (await bob.ready()).ok
+            seat_bots(host, table, 1)
+            await screen.wait_for(r"Your hand")
+            assert not session.away
+            seat = bob.state.seat
+            await bob.close()                       # Bob's terminal closes
+            text = await screen.wait_for(r"Bob +\S+ +\d+ .*away")
+            assert session.away == {seat}
+            assert any(e.text == "Bob lost touch with the table" for e in session.log)
+            bob = Client(host.target(), keys=bob_keys)  # and he comes back with his key
+            await bob.connect()
+            await until(lambda: not session.away, 10)
+            await screen.settle(0.3)
+            assert not re.search(r"Bob .*away", "\n".join(screen.rows)), text
+            assert any(e.text == "Bob is back at the table" for e in session.log)
+    finally:
+        await bob.close()
+        await asyncio.wait_for(host.close(), 15)
