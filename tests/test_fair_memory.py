@@ -42,7 +42,7 @@ from net.session import GameSession
 from .net_helpers import FAST, PY, Procs, run, until
 
 AMOUNTS = (7919, 7927, 7933)
-_PROBE: dict[str, Any] = {"host": None, "found": None, "auction": None}  # module state: unreachable from the host
+_PROBE: dict[str, Any] = {"host": None, "found": None, "auction": None, "journal": None, "files": None}  # module state: unreachable from the host
 
 
 def _ints_in(value: Any, out: set[int], depth: int = 0) -> None:
@@ -110,8 +110,13 @@ def search_files(journal: Path, amounts: list[int]) -> dict[int, list[str]]:
     found: dict[int, list[str]] = {a: [] for a in amounts}
     ints: set[int] = set()
     if journal.exists():
-        for line in journal.read_text().splitlines():
-            _ints_in(json.loads(line), ints)
+        lines = journal.read_text().splitlines()
+        for i, line in enumerate(lines):
+            try:
+                _ints_in(json.loads(line), ints)
+            except ValueError:
+                if i != len(lines) - 1:  # only the line being written may be cut short
+                    raise
     for entry in read_events(str(journal)):
         _ints_in(entry, ints)
     for a in amounts:
@@ -127,6 +132,9 @@ def _probing_submit_commit(self: GameSession, *args: Any) -> Any:
         candidates = [a for a in AMOUNTS if a not in self.state.money]  # a money value may equal one
         _PROBE["candidates"] = candidates
         _PROBE["found"] = search_host(_PROBE["host"], candidates)
+        # the files at this very moment too: soon after, the reveals are in them
+        _PROBE["files"] = search_files(_PROBE["journal"], candidates)
+        _PROBE["logs"] = list(_PROBE["capture"].lines)
     return events
 
 
@@ -151,11 +159,12 @@ async def _scenario(tmp: Path, procs: Procs, capture: Capture):
                          str(tmp / f"p{i}")], f"bidder{i}")
         await until(lambda: table.session is not None, 30)
         sess = table.session
+        _PROBE.update(journal=Path(table.journal_path), capture=capture)
         sess.submit_commit = types.MethodType(_probing_submit_commit, sess)  # the probe, on the real session
         await until(lambda: _PROBE["found"] is not None, 60)
         at_commit = _PROBE["found"]
-        logs_at_commit = list(capture.lines)
-        files_at_commit = search_files(Path(table.journal_path), _PROBE["candidates"])
+        logs_at_commit = _PROBE["logs"]
+        files_at_commit = _PROBE["files"]
         auction = _PROBE["auction"]
         await until(lambda: sess.state.auction_no != auction or sess.state.phase != Phase.SEALED, 30)
         await asyncio.sleep(0.2)
