@@ -44,7 +44,7 @@ _EXTRA: dict[str, str] = {  # other benches register here: name -> "module:funct
     "client": "cli.bench_client:run",
     "net": "cli.bench_net:run",
     "fairplay": "cli.bench_fair:run",
-    "bots": "modernart.bots.bench:run",
+    "bots": "cli.bench_bots:run",
 }
 
 

@@ -1,17 +1,11 @@
 """Bot speed figures: the medium bot's decision time (target: p95 under 5 ms) and the
 hard bot's decision time against its budget (target: never over it).
 
-Run with `python benchmarks/bench_bots.py`, or as `modernart bench bots` once registered
-in `_EXTRA` of cli/cmd_bench.py as "modernart.bots.bench:run".
+Measurement only; `modernart bench bots` (cli/bench_bots.py) prints them.
 """
 
 from __future__ import annotations
 
-import argparse
-import datetime
-import json
-import os
-import platform
 import time
 
 from .arena import play_game
@@ -58,22 +52,11 @@ def hard_times(budget: float, games: int, seed: int = 0) -> tuple[list[float], l
     return times, rollouts, cpu
 
 
-def machine() -> dict[str, str]:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), cpu)
-    except OSError:
-        pass
-    return {"date": datetime.date.today().isoformat(), "cpu": cpu, "cores": str(os.cpu_count()),
-            "python": platform.python_version(), "implementation": platform.python_implementation()}
-
-
-def figures(seconds: float, budget: float, hard_games: int) -> dict[str, object]:
+def figures(seconds: float, budget: float, hard_games: int) -> dict[str, dict[str, float]]:
+    """{"medium": decision-time percentiles, "hard": decision times against `budget`}."""
     med = medium_times(seconds)
     hard, rollouts, hard_cpu = hard_times(budget, hard_games)
     return {
-        "machine": machine(),
         "medium": {"decisions": len(med), "p50_ms": _percentile(med, 0.5) * 1e3, "p95_ms": _percentile(med, 0.95) * 1e3,
                    "p99_ms": _percentile(med, 0.99) * 1e3, "max_ms": max(med) * 1e3},
         "hard": {"budget_s": budget, "games": hard_games, "decisions": len(hard),
@@ -83,19 +66,3 @@ def figures(seconds: float, budget: float, hard_games: int) -> dict[str, object]
                  "searched_decisions": len(rollouts),
                  "rollouts_per_search": sum(rollouts) / len(rollouts) if rollouts else 0.0},
     }
-
-
-def run(args: argparse.Namespace) -> int:
-    f = figures(args.seconds, getattr(args, "budget", 0.1) or 0.1, getattr(args, "hard_games", 2) or 2)
-    if getattr(args, "json", False):
-        print(json.dumps(f, indent=1))
-        return 0
-    m, med, hard = f["machine"], f["medium"], f["hard"]
-    print(f"modernart bot benchmark, {m['date']}, {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}")
-    print(f"medium: {med['decisions']} decisions in 4-player self-play: p50 {med['p50_ms']:.2f} ms, "
-          f"p95 {med['p95_ms']:.2f} ms, p99 {med['p99_ms']:.2f} ms, max {med['max_ms']:.2f} ms (target p95 < 5 ms)")
-    print(f"hard: budget {hard['budget_s']:g} s, {hard['decisions']} decisions in {hard['games']} games vs 3 medium: "
-          f"p95 {hard['p95_ms']:.1f} ms, max {hard['max_ms']:.1f} ms, {hard['over_budget']} over budget "
-          f"(CPU time: max {hard['cpu_max_ms']:.1f} ms, {hard['cpu_over_budget']} over); "
-          f"{hard['rollouts_per_search']:.0f} rollouts per searched decision")
-    return 0
