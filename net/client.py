@@ -88,6 +88,14 @@ from .vault import Vault
 
 __all__ = ["Client", "ClientState", "ConnectError", "EventInfo", "Reply", "Update"]
 log = logging.getLogger("net.client")
+
+
+def _retrieve_send_error(fut: asyncio.Future[Any]) -> None:
+    """Retrieve a failed send's error (EAGAIN while the host is away), never left to the GC."""
+    if not fut.cancelled() and fut.exception() is not None:
+        log.debug("send failed")
+
+
 HOST_SILENCE = 4.0
 REQUEST_TIMEOUT = 15.0
 
@@ -211,7 +219,7 @@ class Client(Receiving, LobbyRequests):
             log.info("send failed: %s", exc)
             return
         # the error (EAGAIN while the host is away) is retrieved, never left to the GC
-        fut.add_done_callback(lambda f: f.cancelled() or f.exception() is None or log.debug("send failed"))
+        fut.add_done_callback(_retrieve_send_error)  # type: ignore[attr-defined]  # pyzmq's stubs: an Awaitable; it is a Future
 
     def _hello(self) -> None:
         self._last_hello = time.monotonic()

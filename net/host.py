@@ -27,10 +27,11 @@ import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 import zmq
 import zmq.asyncio
+import zmq.auth
 from zmq.auth.asyncio import AsyncioAuthenticator
 from zmq.utils import z85
 
@@ -136,7 +137,7 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         else:
             self.port = s.bind_to_random_port(f"tcp://{self.bind_addr}")
         loop = asyncio.get_running_loop()
-        self._fd = s.getsockopt(zmq.FD)
+        self._fd = cast(int, s.getsockopt(zmq.FD))  # FD is an int option
         loop.add_reader(self._fd, self._readable)
         self.tasks = [loop.create_task(self._timer_loop()), loop.create_task(self._tick_loop())]
         log.info("host listening port=%d key=%s", self.port, self.target().code)

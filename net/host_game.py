@@ -17,7 +17,13 @@ if TYPE_CHECKING:
     from .host import Peer
 
 
-class GameOps:
+if TYPE_CHECKING:  # the type checker sees the Host attributes this mixin uses; at run time it is a plain class
+    from .host_base import HostBase as _HostParts
+else:
+    _HostParts = object
+
+
+class GameOps(_HostParts):
     """Moves and fair-play messages of the peers of a running game."""
 
     def _act(self, peer: Peer, msg: dict[str, Any]) -> None:

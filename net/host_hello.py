@@ -8,12 +8,18 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .identity import HELLO_TAG, verify
 from .protocol import VERSION, ProtocolError, pack
 from .session import LoggedEvent
 from .table import Table
+
+if TYPE_CHECKING:  # the type checker sees the Host attributes this mixin uses; at run time it is a plain class
+    from .host_base import HostBase as _HostParts
+else:
+    _HostParts = object
+
 
 log = logging.getLogger("net.host")
 
@@ -38,7 +44,7 @@ class Peer:
     last_event: float = 0.0       # when it was last sent an event (time.monotonic)
 
 
-class Admission:
+class Admission(_HostParts):
     """Hello and catch-up (see the module docstring)."""
 
     def _hello(self, rid: bytes, curve: bytes, msg: dict[str, Any]) -> None:

@@ -15,7 +15,13 @@ if TYPE_CHECKING:
     from .table import Table
 
 
-class LobbyOps:
+if TYPE_CHECKING:  # the type checker sees the Host attributes this mixin uses; at run time it is a plain class
+    from .host_base import HostBase as _HostParts
+else:
+    _HostParts = object
+
+
+class LobbyOps(_HostParts):
     """Lobby requests of the peers of a table (before its game starts), and chat."""
 
     def _lobby(self, peer: Peer, msg: dict[str, Any]) -> None:

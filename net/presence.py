@@ -18,12 +18,18 @@ from .identity import Keys
 if TYPE_CHECKING:
     from .table import Table
 
+if TYPE_CHECKING:  # the type checker sees the Host attributes this mixin uses; at run time it is a plain class
+    from .host_base import HostBase as _HostParts
+else:
+    _HostParts = object
+
+
 log = logging.getLogger("net.host")
 PEER_TIMEOUT = 6.0        # seconds of silence before a peer counts as gone
 TICK_EVERY = 1.0
 
 
-class Presence:
+class Presence(_HostParts):
     """Presence, stand-ins and timers of the host's tables."""
 
     def spawn_bot(self, table: Table, token: bytes, level: str) -> None:

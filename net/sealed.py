@@ -146,7 +146,7 @@ class SealedRound:
     def settle(self, money: list[int], seats: list[int]) -> list[tuple[Move, dict[str, Any]]]:
         """The engine moves of `seats` (in order) with what each event says about them."""
         assert self.digest is not None
-        out = []
+        out: list[tuple[Move, dict[str, Any]]] = []
         for s in seats:
             entry = self.entries[s]
             assert entry is not None

@@ -49,7 +49,7 @@ def read_transcript(path: str) -> list[dict[str, Any]]:
         raise TranscriptError(f"cannot read {path}: {exc}") from None
     if len(data) > MAX_TRANSCRIPT:
         raise TranscriptError(f"{path} is larger than {MAX_TRANSCRIPT} bytes")
-    items = []
+    items: list[Any] = []
     pos = 0
     while pos < len(data):
         if pos + _LEN.size > len(data):
