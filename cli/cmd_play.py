@@ -181,6 +181,7 @@ def watch_bot_game(players: int, seed: int | None) -> int:
     rng = random.Random(seed)
     names = ["Ana", "Bea", "Cem", "Dai", "Eli"][:players]
     state = GameState(players, seed=rng, track_events=True)
+    assert state.events is not None  # track_events=True
     printed = 0
     while not state.is_over():
         state.apply(random_step(state, rng.random))

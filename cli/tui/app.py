@@ -117,7 +117,7 @@ class ClientApp:
             self.cs.error(f"{data!r} does nothing here: press ? for help")
 
     def exit(self) -> None:
-        if self.app.is_running and not self.app.future.done():
+        if self.app.is_running and self.app.future is not None and not self.app.future.done():  # set while running
             self.app.exit(result=0)
 
     def open_chat(self) -> None:

@@ -136,6 +136,7 @@ def lobby_commands(client: "ClientApp", lobby) -> list[Command]:
                 return
             if not admin():
                 return
+            assert cs.session is not None and cs.session.lobby is not None  # admin() saw both
             view = cs.session.lobby
             kind, name = current
             if kind == "option":
@@ -150,6 +151,7 @@ def lobby_commands(client: "ClientApp", lobby) -> list[Command]:
             change(1)(event)
             return
         slot = current[1]
+        assert cs.session is not None and cs.session.lobby is not None  # a seat row is shown
         info = cs.session.lobby.seats[slot]
         if slot == cs.session.seat:
             ready(event)
@@ -159,6 +161,7 @@ def lobby_commands(client: "ClientApp", lobby) -> list[Command]:
             cs.error(f"Seat {slot + 1} is taken by {info.name}")
 
     def ready(event) -> None:
+        assert cs.session is not None and cs.session.lobby is not None  # the lobby is shown
         info = next((s for s in cs.session.lobby.seats if s.seat == cs.session.seat), None)
         if info is None:
             cs.error("Take a seat first (Up/Down, Enter on an empty seat)")
@@ -172,6 +175,7 @@ def lobby_commands(client: "ClientApp", lobby) -> list[Command]:
             return
         if not admin():
             return
+        assert cs.session is not None and cs.session.lobby is not None  # admin() saw both
         view = cs.session.lobby
         info = view.seats[current[1]]
         if info.kind == "human":
@@ -183,14 +187,17 @@ def lobby_commands(client: "ClientApp", lobby) -> list[Command]:
 
     def unbot(event) -> None:
         current = row()
-        if current is None or current[0] != "seat" or cs.session.lobby.seats[current[1]].kind != "bot":
+        view = cs.session.lobby if cs.session is not None else None  # not None when a row is shown
+        if current is None or current[0] != "seat" or view is None or view.seats[current[1]].kind != "bot":
             cs.error("Move to a bot's seat to remove it")
             return
         if admin():
+            assert cs.session is not None  # admin() saw it
             client.spawn(cs.session.remove_bot(current[1]))
 
     def start(event) -> None:
         if admin("starts the game"):
+            assert cs.session is not None and cs.session.lobby is not None  # admin() saw both
             view = cs.session.lobby
             if not view.can_start:
                 waiting = [s.name for s in view.filled if s.kind == "human" and not s.ready]

@@ -8,7 +8,7 @@ the real width and height to the panel function and fits every line to the width
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable, cast
 
 from prompt_toolkit.application import get_app
 from prompt_toolkit.buffer import Buffer
@@ -24,6 +24,9 @@ from .state import MIN_COLUMNS, MIN_ROWS, ClientState
 from .text import Line, cut, fit_line
 from .text import width as text_width
 
+if TYPE_CHECKING:
+    from prompt_toolkit.formatted_text import StyleAndTextTuples
+
 Render = Callable[[int, int], list[Line]]
 
 
@@ -35,7 +38,8 @@ class PanelControl(UIControl):
         self.focusable = focusable  # the hint bar holds the focus when no text is typed
 
     def create_content(self, width: int, height: int) -> UIContent:
-        lines = [fit_line(line, width) for line in self.render(width, height)[:height]]
+        # a Line (style, text pairs) is formatted text; a list of them is not one to the checker (lists are invariant)
+        lines = cast("list[StyleAndTextTuples]", [fit_line(line, width) for line in self.render(width, height)[:height]])
         while len(lines) < height:
             lines.append([("", " " * width)])
         return UIContent(get_line=lambda i: lines[i], line_count=len(lines), show_cursor=False)

@@ -9,11 +9,15 @@ they can come back to it.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from modernart.bots import bot_levels
 from modernart.rules import RuleOptions
 
 from .session import Clocks, LogEntry, SeatInfo, Status
+
+if TYPE_CHECKING:
+    from .local_session import LocalSession
 
 
 class LocalLobby:
@@ -29,7 +33,7 @@ class LocalLobby:
         self.options = options or RuleOptions()
         self.clocks = clocks or Clocks()
         self.seats: list[SeatInfo] = [SeatInfo(i) for i in range(seats)]
-        self.owners: dict[int, object] = {}       # seat -> LocalSession
+        self.owners: dict[int, LocalSession] = {}  # seat -> its session
         self.identities: dict[str, int] = {}      # identity (e.g. SSH key) -> seat
         self.sessions: list = []                  # every LocalSession attached
         self.admin: object | None = None          # the session that may change the table

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from modernart.bots import bot_levels
 from modernart.cards import EDITIONS
@@ -25,6 +25,9 @@ from ..narrate import describe_events, timeout_of
 from .session import (Clocks, JoinError, Listeners, LobbyView, LogEntry, SeatInfo, SessionBase, Status, TableAd,
                       append_log)
 from .watch import watcher_observation
+
+if TYPE_CHECKING:
+    from net.beacon import Listener
 
 log = logging.getLogger(__name__)
 
@@ -307,7 +310,7 @@ class NetFinder(Listeners):
         self.code = code                   # join the table with this code as soon as it is heard
         self.autojoin: tuple[str, str] | None = None  # (join string, code) for the join screen
         self.tables: list[TableAd] = []
-        self._listener = None
+        self._listener: Listener | None = None
         self._task: asyncio.Task | None = None
 
     async def open(self) -> None:

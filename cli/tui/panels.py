@@ -141,6 +141,7 @@ def players_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         used = sum(len(t) for _, t in bought)
         line.extend(bought)
         line.append(("", " " * max(1, bought_w - used + 1)))
+        assert cs.session is not None  # it holds obs
         if s in cs.session.away and not obs.is_over:  # why a bot or the clock plays for them
             line.append(("class:error", "away"))
         else:

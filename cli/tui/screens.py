@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import fields, replace
+from typing import Any, TypeVar, cast
 
 from modernart.cards import ARTISTS, DECK_TABLES, EDITIONS
 from modernart.rules import RuleOptions
@@ -17,7 +18,7 @@ from .text import Line, cut, fit, wrap
 # ---------------------------------------------------------------------- lobby
 
 #: Values the lobby offers for each rule option and clock, in order (Left/Right step through them).
-OPTION_CHOICES: dict[str, tuple] = {
+OPTION_CHOICES: dict[str, tuple[Any, ...]] = {
     "edition": tuple(EDITIONS),
     "deck": tuple(DECK_TABLES),
     "start_money": (80, 100, 120, 150),
@@ -31,7 +32,7 @@ OPTION_LABELS = {
     "double_split": "Double split", "open_pass_is_final": "Open pass final",
     "three_player_first_deal": "3p first deal", "sealed_offender_fine": "Sealed fine",
 }
-CLOCK_CHOICES: dict[str, tuple] = {
+CLOCK_CHOICES: dict[str, tuple[Any, ...]] = {
     "open_seconds": (5.0, 8.0, 10.0, 15.0, 20.0, 30.0),
     "decision_seconds": (None, 30.0, 60.0, 120.0),
 }
@@ -56,7 +57,10 @@ def value_text(value: object, seconds: bool = False) -> str:
     return str(value)
 
 
-def cycled(choices: tuple, current: object, step: int) -> object:
+T = TypeVar("T")
+
+
+def cycled(choices: tuple[T, ...], current: object, step: int) -> T:
     index = choices.index(current) if current in choices else -1
     return choices[(index + step) % len(choices)]
 
@@ -74,6 +78,7 @@ def lobby_seats(cs: ClientState, width: int, height: int) -> list[Line]:
     lobby = session.lobby if session is not None else None
     if lobby is None:
         return []
+    assert session is not None  # it holds the lobby
     rows = lobby_rows(lobby)
     cursor = rows[cs.lobby_cursor] if 0 <= cs.lobby_cursor < len(rows) else None
     lines: list[Line] = []
@@ -113,8 +118,9 @@ def lobby_rules(cs: ClientState, width: int, height: int) -> list[Line]:
     for kind, name in rows:
         if kind == "seat":
             continue
-        label = OPTION_LABELS.get(name) or CLOCK_LABELS[name]  # type: ignore[arg-type]
-        value = getattr(lobby.options if kind == "option" else lobby.clocks, name)  # type: ignore[arg-type]
+        field_name = cast(str, name)  # option and clock rows name a field
+        label = OPTION_LABELS.get(field_name) or CLOCK_LABELS[field_name]
+        value = getattr(lobby.options if kind == "option" else lobby.clocks, field_name)
         arrow = ">" if cursor == (kind, name) else " "
         style = "class:selected" if arrow == ">" else ""
         lines.append([(style, f"{arrow}{fit(label, 16)}" + fit(value_text(value, kind == "clock"), max(4, width - 17)))])
@@ -292,7 +298,7 @@ def help_panel(cs: ClientState, width: int, height: int) -> list[Line]:
 def quit_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     playing = cs.obs is not None and not cs.obs.is_over
     lines: list[Line] = [[("class:title", " Leave the table?")]]
-    if playing and cs.session.ends_when_you_leave:
+    if playing and cs.session is not None and cs.session.ends_when_you_leave:  # never None while playing
         lines.append([("", " This game runs on this machine:")])
         lines.append([("", " leaving ends it.")])
     elif playing:

@@ -107,7 +107,8 @@ class Session(Protocol):
     seat: int | None               # this client's seat, once seated
     names: tuple[str, ...]         # player names by seat, once the game has started
     obs: Observation | None        # this seat's view of the game, once it has started
-    log: Sequence[LogEntry]
+    @property
+    def log(self) -> Sequence[LogEntry]: ...   # read-only here, so a session may hold a list
     open_deadline: float | None    # Open auction: when the countdown runs out
     decision_deadline: float | None  # when the current decision's clock runs out
     record_path: str | None        # where the finished game's record was saved
@@ -196,7 +197,8 @@ class TableAd:
 class Finder(Protocol):
     """Tables heard on the LAN, and how to join one (for the join screen)."""
 
-    tables: Sequence[TableAd]
+    @property
+    def tables(self) -> Sequence[TableAd]: ...   # read-only here, so a finder may hold a list
     autojoin: tuple[str, str] | None   # (join string, code) to join at once, e.g. a code given on the command line
 
     def add_listener(self, callback: Callable[[], None]) -> None: ...

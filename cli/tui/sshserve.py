@@ -135,6 +135,7 @@ async def serve(
 
     async def interact(ssh: PromptToolkitSSHSession) -> None:
         chan = ssh._chan
+        assert chan is not None  # the session has started: its channel is set
         term = chan.get_terminal_type()
         guest = SSHGuest(chan.get_extra_info("username") or "guest", chan.get_extra_info("player_key"),
                          term, dict(chan.get_environment()))
