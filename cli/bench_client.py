@@ -28,6 +28,7 @@ import sys
 import tempfile
 import termios
 import time
+from typing import Any
 
 from .cmd_bench import machine
 
@@ -86,9 +87,7 @@ class _Terminal(io.StringIO):
     def isatty(self) -> bool:
         return True
 
-    @property
-    def encoding(self) -> str:
-        return "utf-8"
+    encoding = "utf-8"  # what a terminal reports (a StringIO's own is None)
 
 
 async def _full_table(names: list[str]):
@@ -106,9 +105,12 @@ async def _full_table(names: list[str]):
     table.start(force=True)
     bots = [make_bot("random", i) for i in range(5)]
     state = table.state
+    assert state is not None  # started
     while not (state.round == 1 and state.phase == Phase.PLAY_CARD and sum(map(len, state.bought)) >= 5):
         for seat in state.to_move():
-            move = bots[seat].choose(sessions[seat].obs)
+            obs = sessions[seat].obs
+            assert obs is not None  # the game has started
+            move = bots[seat].choose(obs)
             if move is not None:
                 await sessions[seat].send_move(move)
                 break
@@ -217,6 +219,7 @@ async def ssh_figures() -> dict[str, float]:
             table.start(force=True)
             await asyncio.sleep(1.0)
             state = table.state
+            assert state is not None  # started
             by_seat = {table.game_seat(s): s for s in guests + others}
 
             async def measure(action, settle: float = 0.5) -> int:
@@ -247,7 +250,7 @@ async def ssh_figures() -> dict[str, float]:
 
 def run(args: argparse.Namespace) -> int:
     repeat = max(1, args.repeat)
-    figures: dict[str, object] = {"machine": machine(), "repeat": repeat}
+    figures: dict[str, Any] = {"machine": machine(), "repeat": repeat}
     figures["startup"] = startup_figures(repeat)
     figures["render_80x24"] = asyncio.run(render_figures(80, 24, 20 * repeat))
     figures["render_132x43"] = asyncio.run(render_figures(132, 43, 20 * repeat))
@@ -256,15 +259,15 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(figures, indent=1))
         return 0
     m = figures["machine"]
-    print(f"modernart client benchmark, {m['date']}, {m['cpu']} ({m['cores']} cores), "  # type: ignore[index]
-          f"{m['implementation']} {m['python']}, median of {repeat}")  # type: ignore[index]
+    print(f"modernart client benchmark, {m['date']}, {m['cpu']} ({m['cores']} cores), "
+          f"{m['implementation']} {m['python']}, median of {repeat}")
     s = figures["startup"]
-    print(f"start-up to the first table frame (80x24 pty): offline {s['startup_offline_s'] * 1e3:.0f} ms, "  # type: ignore[index]
-          f"through a local host {s['startup_protocol_s'] * 1e3:.0f} ms")  # type: ignore[index]
+    print(f"start-up to the first table frame (80x24 pty): offline {s['startup_offline_s'] * 1e3:.0f} ms, "
+          f"through a local host {s['startup_protocol_s'] * 1e3:.0f} ms")
     for size in ("80x24", "132x43"):
         r = figures[f"render_{size}"]
-        print(f"render {size}, 5 players: full frame {r['full_frame_ms']:.1f} ms ({r['full_frame_bytes']:.0f} B), "  # type: ignore[index]
-              f"after a bid {r['bid_frame_ms']:.1f} ms ({r['bid_frame_bytes']:.0f} B)")  # type: ignore[index]
+        print(f"render {size}, 5 players: full frame {r['full_frame_ms']:.1f} ms ({r['full_frame_bytes']:.0f} B), "
+              f"after a bid {r['bid_frame_ms']:.1f} ms ({r['bid_frame_bytes']:.0f} B)")
     ssh = figures["ssh"]
-    print("over SSH (bytes the guest receives): " + ", ".join(f"{k} {v:.0f}" for k, v in ssh.items()))  # type: ignore[union-attr]
+    print("over SSH (bytes the guest receives): " + ", ".join(f"{k} {v:.0f}" for k, v in ssh.items()))
     return 0

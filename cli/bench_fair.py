@@ -23,9 +23,13 @@ import os
 import random
 import tempfile
 import time
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .bench_net import _pct, _start_host
+
+if TYPE_CHECKING:
+    from modernart.views import Observation
+    from net.client import Client
 
 
 def _per_op(fn: Callable[[], Any], seconds: float) -> float:
@@ -41,6 +45,18 @@ def _per_op(fn: Callable[[], Any], seconds: float) -> float:
 
 
 # ---------------------------------------------------------------------- latency
+
+def _seat(client: Client) -> int:
+    """The seat of a seated client (every bench client has taken one)."""
+    assert client.state.seat is not None
+    return client.state.seat
+
+
+def _obs(client: Client) -> Observation:
+    """The view of a client whose game has started (the bench waits for it)."""
+    assert client.state.observation is not None
+    return client.state.observation
+
 
 async def _latency(games: int) -> dict[str, Any]:
     from modernart.cards import AuctionType
@@ -72,31 +88,31 @@ async def _latency(games: int) -> dict[str, Any]:
                 await c.ready()
             for c in clients:
                 await c.wait_until(lambda s: s.observation is not None, 20)
-            clients.sort(key=lambda c: c.state.seat)
+            clients.sort(key=_seat)
             while True:
-                obs = clients[0].state.observation
+                obs = _obs(clients[0])
                 if obs.is_over:
                     break
                 if obs.phase == Phase.PLAY_CARD:
                     mover = clients[obs.auctioneer]
-                    hand = mover.state.observation.hand
+                    hand = _obs(mover).hand
                     sealed = [c for c in hand if c.kind == AuctionType.SEALED]
                     card = sealed[0] if sealed and rng.random() < 0.7 else rng.choice(hand)
-                    move = Move.play(mover.state.seat, card)
+                    move = Move.play(_seat(mover), card)
                 else:
                     seat = obs.auctioneer if obs.phase in (Phase.OPEN, Phase.FIXED_SET) else obs.to_move[0]
                     mover = clients[seat]
-                    move = _cheap(mover.state.observation)
+                    move = _cheap(_obs(mover))
                 t0 = time.perf_counter()
                 reply = await mover.send_move(move)
                 assert reply.ok, reply
                 seq = reply.seq or 0
                 for c in clients:
                     await c.wait_until(lambda s: s.head_seq >= seq, 20)
-                after = clients[0].state.observation
+                after = _obs(clients[0])
                 if after.phase == Phase.SEALED and after.auction_no != obs.auction_no:
                     auction = after.auction_no
-                    bids = [Move.sealed_bid(c.state.seat, rng.randint(0, min(c.state.observation.money, 9)))
+                    bids = [Move.sealed_bid(_seat(c), rng.randint(0, min(_obs(c).money, 9)))
                             for c in clients]  # everyone seals at once, as fast as no person could
                     replies = await asyncio.gather(*(c.send_move(b) for c, b in zip(clients, bids)))
                     assert all(r.ok for r in replies), replies
@@ -297,12 +313,14 @@ def _game_on_a_session() -> tuple[Any, list[dict[str, Any]], str, str, bytes]:
     t0 = time.perf_counter()
     table.start(0.0)
     sess = table.session
+    assert sess is not None  # started
     for seat, k in enumerate(keys):
         seed = new_nonce()
         body = SeedCommit(sess.game_id, seat, k.vk, seed_commitment(sess.game_id, seat, k.vk, seed)).body()
         sess.submit_seed(k.vk, seat, body, k.sign(SEED_TAG, body), seed, 0.0)
     t_build += time.perf_counter() - t0
     bids: dict[int, tuple[int, bytes]] = {}
+    assert sess.state is not None  # every seed is in: the deal is done
     while not sess.state.is_over():
         state = sess.state
         if state.phase == Phase.SEALED:
@@ -319,6 +337,7 @@ def _game_on_a_session() -> tuple[Any, list[dict[str, Any]], str, str, bytes]:
             for seat, k in enumerate(keys):
                 if sess.sealed is None or state.sealed[seat] != NO_BID:
                     break
+                assert sess.sealed.digest is not None  # every seat has committed
                 body = Reveal(sess.game_id, auction, seat, k.vk, *bids[seat], sess.sealed.digest).body()
                 sig = k.sign(REVEAL_TAG, body)
                 t0 = time.perf_counter()
@@ -346,7 +365,7 @@ def run(args: argparse.Namespace) -> int:
     crypto = _crypto(args.seconds)
     lat = asyncio.run(_latency(games))
     spread = _latency_processes(games)
-    figures = {"machine": machine(), "games": games, "latency": lat, "latency_5_processes": spread,
+    figures: dict[str, Any] = {"machine": machine(), "games": games, "latency": lat, "latency_5_processes": spread,
                "crypto": crypto}
     if args.json:
         print(json.dumps(figures, indent=1))

@@ -84,7 +84,7 @@ def _journal_dir(where: str) -> str:
 def _start_host(tmp: str, tables: int) -> tuple[subprocess.Popen, list[str]]:
     proc = subprocess.Popen([PY, "-m", "cli.bench_net", "serve", "--tables", str(tables), "--dir", tmp],
                             stdout=subprocess.PIPE, cwd=ROOT, env=_env(), text=True)
-    joins = []
+    joins: list[str] = []
     assert proc.stdout is not None
     while len(joins) < tables:
         line = proc.stdout.readline()
@@ -159,7 +159,9 @@ async def _latency(moves: int, where: str) -> dict[str, Any]:
         for c in clients:
             await c.wait_until(lambda s: s.observation is not None, 20)
         bot = make_bot("random", 1)
-        lat, acks, sent_bytes, events = [], [], 0, 0
+        lat: list[float] = []
+        acks: list[float] = []
+        sent_bytes, events = 0, 0
         bytes_before = sum(c.bytes_in for c in clients)
         while len(lat) < moves:
             obs = clients[0].state.observation
@@ -171,6 +173,7 @@ async def _latency(moves: int, where: str) -> dict[str, Any]:
                 await clients[0].changed.wait()
                 continue
             mover = next(c for c in clients if c.state.seat == obs.to_move[0])
+            assert mover.state.observation is not None  # every client has its view (waited for above)
             move = bot.choose(mover.state.observation)
             if move is None:  # the mover's view is a step behind: wait for it
                 mover.changed.clear()
