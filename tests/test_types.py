@@ -1,0 +1,21 @@
+"""The whole code base type-checks: `mypy modernart net cli` (settings in pyproject.toml)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.mark.timeout(300)
+def test_mypy_reports_no_errors(tmp_path: Path) -> None:
+    # the cache goes to a temporary directory: no .mypy_cache left in the work tree
+    proc = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "mypy_cache"),
+                           "modernart", "net", "cli"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=280)
+    assert proc.returncode == 0, f"mypy found errors:\n{proc.stdout}{proc.stderr}"
