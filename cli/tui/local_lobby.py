@@ -130,7 +130,9 @@ class LocalLobby:
             return f"No bot level {level!r}: choose from {', '.join(bot_levels())}"
         if not 0 <= slot < len(self.seats) or self.seats[slot].kind == "human":
             return f"Seat {slot + 1} is taken by a person"
-        self.seats[slot] = SeatInfo(slot, f"Bot {slot + 1}", "bot", level, ready=True)
+        taken = {s.name for i, s in enumerate(self.seats) if i != slot}
+        name = next(f"Bot {c}" for c in "ABCDEFGHIJ" if f"Bot {c}" not in taken)  # as a LAN host names them
+        self.seats[slot] = SeatInfo(slot, name, "bot", level, ready=True)
         self._refresh()
         return None
 

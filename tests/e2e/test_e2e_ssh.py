@@ -69,7 +69,7 @@ def test_whole_game_over_ssh_with_a_dropped_connection(server, tmp_path):
         first.start(ssh_argv(port, key, "ana"), env={"TERM": "screen", "LANG": "C.UTF-8"})
         lobby = first.wait_for(r">1 ana \(you\)", timeout=20)
         assert f"ssh -p {port} NAME@HOST" in "\n".join(lobby.split("\n")[1:3])   # on its own line, whole
-        assert re.search(r"2 Bot 2 +bot random +READY", lobby)
+        assert re.search(r"2 Bot A +bot random +READY", lobby)
         first.send("r")
         first.wait_for(r">1 ana \(you\) +person +READY")
         first.send("s")
@@ -91,7 +91,7 @@ def test_whole_game_over_ssh_with_a_dropped_connection(server, tmp_path):
     try:
         again.start(ssh_argv(port, key, "ana"), env={"TERM": "xterm-256color", "NO_COLOR": "1"})
         screen = again.wait_for(r"\*.ana ", timeout=20)                   # the same seat, by the same key
-        assert "Bot 2" in screen and "Your hand" in screen and "scoring" not in screen
+        assert "Bot A" in screen and "Your hand" in screen and "scoring" not in screen
         assert not colour_codes(again.capture(escapes=True))             # the guest's NO_COLOR
         seen, final = play_until_over(again)
         assert "GAME OVER." in final and "WINNER" in final
