@@ -46,3 +46,33 @@ async def test_a_player_who_drops_is_away_until_they_return(tmp_path):
     finally:
         await bob.close()
         await asyncio.wait_for(host.close(), 15)
+
+
+@run_async
+async def test_a_player_played_by_a_stand_in_stays_away_and_is_welcomed_back_once(tmp_path):
+    host, table = await in_process_host(tmp_path, clocks={"grace": 0.5}, autostart=3)
+    bob_keys = Keys.generate()
+    bob = Client(host.target(), keys=bob_keys)
+    session = NetSession(host.target(), name="Ana", keys=Keys.generate(), ready=True)
+    try:
+        async with Screen(session) as screen:
+            await screen.wait_for(r"Ana \(you\)")
+            await bob.connect()
+            assert (await bob.take_seat("Bob")).ok and (await bob.ready()).ok
+            seat_bots(host, table, 1)
+            await screen.wait_for(r"Your hand")
+            seat = bob.state.seat
+            await bob.close()
+            await until(lambda: any(e.text == "A bot plays for Bob until they return" for e in session.log), 20)
+            await screen.settle(1.5)                 # the stand-in is connected and playing
+            assert session.away == {seat}
+            assert re.search(r"Bob +\S+ +\d+ .*away", "\n".join(screen.rows))
+            bob = Client(host.target(), keys=bob_keys)
+            await bob.connect()
+            await until(lambda: not session.away, 15)
+            texts = [e.text for e in session.log]
+            assert texts.count("Bob lost touch with the table") == 1
+            assert texts.count("Bob is back at the table") == 1 and "Bob is back" not in texts
+    finally:
+        await bob.close()
+        await asyncio.wait_for(host.close(), 15)

@@ -9,7 +9,7 @@ from modernart.cards import AuctionType
 from modernart.moves import Move
 from modernart.phase import Phase
 from tests.e2e.screen import Screen, run_async, table_with
-from tests.test_tui_keys import ROUND_END_HANDS, mine, play_to_round_end
+from tests.test_tui_keys import ROUND_END_HANDS, card_of, mine, play_to_round_end
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -48,3 +48,26 @@ async def test_scoring_overlay_stays_while_others_act():
         await sessions[0].chat("hello")              # a change that does not need Ana
         await screen.settle()
         assert screen.cs.overlay == "scoring"
+
+
+@run_async
+async def test_the_player_who_opens_the_next_round_is_told_not_blocked_and_keeps_the_chosen_card():
+    hands = [*ROUND_END_HANDS[:2], [*ROUND_END_HANDS[2], (4, AuctionType.FIXED_PRICE)]]
+    table, sessions = await table_with(["Ana", "Bea", "Cem"], hands)
+    cem = sessions[2]
+    async with Screen(cem, dummy=True) as screen:
+        hand = screen.cs.sorted_hand()
+        kept = card_of(cem, 4, AuctionType.FIXED_PRICE)                 # a Krypto he keeps: new cards sort before it
+        before = next(i for i, c in enumerate(hand) if c == kept)
+        screen.cs.select(before)
+        chosen = screen.cs.selected_card()
+        await play_to_round_end(sessions)
+        await screen.settle()
+        assert cem.obs.seat in cem.obs.to_move and cem.obs.round == 1    # Cem opens round 2
+        assert screen.cs.overlay is None                                # nothing hides his hand or clock
+        assert screen.cs.message is not None and "Round 1 scored" in screen.cs.message.text
+        after = screen.cs.sorted_hand()
+        assert after.index(chosen) != before                            # the deal sorted cards in before it
+        assert screen.cs.selected_card() == chosen                      # and the choice followed the card
+        await screen.keys("s")
+        assert screen.cs.overlay == "scoring"                           # still there when asked for

@@ -58,14 +58,15 @@ class TableActions:
         if not hand:
             self.cs.say("Your hand is empty")
             return
-        self.cs.selected = (self.cs.selected + delta) % len(hand)
+        self.cs.selected_card()  # the cursor is where the chosen card is now
+        self.cs.select(self.cs.selected + delta)
 
     def select_index(self, index: int) -> None:
         hand = self.cs.sorted_hand()
         if not 0 <= index < len(hand):
             self.cs.error(f"You hold {len(hand)} painting{'s' * (len(hand) != 1)}: there is no card {index + 1}")
             return
-        self.cs.selected = index
+        self.cs.select(index)
 
     # ------------------------------------------------------------------ amounts
 

@@ -38,7 +38,7 @@ def build_commands(client: "ClientApp") -> list[Command]:
         if obs is None or not obs.results:
             cs.error("No round has been scored yet")
             return
-        cs.open_scoring(len(obs.results) - 1)
+        cs.open_scoring(len(obs.results) - 1, asked=True)
 
     def scroll(step: int):
         def run(event) -> None:

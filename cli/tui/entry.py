@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import os
+import shlex
 import sys
 
 from .app import run_client_async, state_dir
@@ -103,8 +104,9 @@ async def _host_and_play(host_args, name, config_dir, ascii, color, timeout,
         if told.record:
             print(f"The game's record: {told.record}")
         elif told.journal and not over:  # left mid-game: the journal holds every move so far
+            keys = f" --config-dir {shlex.quote(config_dir)}" if config_dir else ""  # the host's key is there
             print(f"The game so far is in its journal: {told.journal}\n"
-                  f"Continue it with: modernart host --resume {told.journal}")
+                  f"Continue it with: modernart host --resume {shlex.quote(told.journal)}{keys}")
 
 
 class _HostOutput:
@@ -149,7 +151,7 @@ def _last_error(log_path: str, since: int) -> str:
             lines = [ln.strip() for ln in f.read().decode("utf-8", "replace").splitlines() if ln.strip()]
     except OSError:
         return ""
-    return f": {lines[-1]}" if lines else ""
+    return f": {lines[-1].removeprefix('modernart host: ')}" if lines else ""
 
 
 def ssh_sessions_through(join_string: str, *, config_dir: str | None = None):

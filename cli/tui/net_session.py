@@ -70,6 +70,7 @@ class NetSession(SessionBase):
         self.client = Client(target, keys=keys, config_dir=config_dir, identity=identity, updates=False,
                              accept_new_host_key=accept_new_host_key)
         self.client.on_update = self._on_update
+        self._presence_seen = False  # a picture of who is away has been taken (see _note_presence)
         self.sit, self.wanted_seat, self.ready_at_once = sit, seat, ready
         self.connect_timeout = connect_timeout
         self.my_fpr = self.client.keys.fingerprint
@@ -101,23 +102,24 @@ class NetSession(SessionBase):
         self.changed()
 
     def _note_presence(self, table: dict) -> None:
-        """Track (and tell) the players of a running game who lost touch with the table; a
-        stand-in's arrival and departure are told by the game's own events."""
+        """Track (and tell) the people of a running game who are away: lost touch with the
+        table, or played by a stand-in meanwhile.  The first picture after connecting is
+        taken as it is (its changes happened before this client looked)."""
         seats = table.get("seats") if table.get("game") is not None else None
         if not seats or not self.names:
-            self.away = frozenset()
+            self.away, self._presence_seen = frozenset(), False
             return
-        away = frozenset(raw["seat"] for raw in seats
-                         if isinstance(raw, dict) and not raw.get("bot") and not raw.get("connected", True)
-                         and isinstance(raw.get("seat"), int) and 0 <= raw["seat"] < len(self.names))
-        standin = {raw.get("seat") for raw in seats if isinstance(raw, dict) and raw.get("standin")}
-        for seat in sorted(away - self.away):
-            if seat != self.seat:
-                append_log(self.log, LogEntry(f"{self.names[seat]} lost touch with the table", "system"))
-        for seat in sorted(self.away - away):
-            if seat != self.seat and seat not in standin:
-                append_log(self.log, LogEntry(f"{self.names[seat]} is back at the table", "system"))
-        self.away = away
+        people = [raw for raw in seats if isinstance(raw, dict) and not raw.get("bot")
+                  and isinstance(raw.get("seat"), int) and 0 <= raw["seat"] < len(self.names)]
+        away = frozenset(raw["seat"] for raw in people if raw.get("standin") or not raw.get("connected", True))
+        if self._presence_seen:
+            for seat in sorted(away - self.away):
+                if seat != self.seat:
+                    append_log(self.log, LogEntry(f"{self.names[seat]} lost touch with the table", "system"))
+            for seat in sorted(self.away - away):
+                if seat != self.seat:
+                    append_log(self.log, LogEntry(f"{self.names[seat]} is back at the table", "system"))
+        self.away, self._presence_seen = away, True
 
     def _narrate(self, info) -> None:
         if info.seq <= self._narrated_seq:
@@ -127,11 +129,12 @@ class NetSession(SessionBase):
         names = [p["name"] for p in st.players] if st.players else []
         if info.kind == "start":
             append_log(self.log, LogEntry(f"The game begins: {', '.join(names)}", "system"))
-        elif info.kind == "delegate" and names:
+        elif info.kind == "delegate" and names and info.public.get("vk"):
+            # a stand-in for a person (a bot seat's own bot reconnecting after a resume is no
+            # news); the person's return is told by _note_presence
             seat = info.public.get("seat")
-            who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "a player"
-            text = f"A bot plays for {who} until they return" if info.public.get("vk") else f"{who} is back"
-            append_log(self.log, LogEntry(text, "system"))
+            if isinstance(seat, int) and 0 <= seat < len(names) and not st.players[seat].get("bot"):
+                append_log(self.log, LogEntry(f"A bot plays for {names[seat]} until they return", "system"))
         elif info.kind == "commit" and names:
             seat = info.public.get("seat")
             if isinstance(seat, int) and 0 <= seat < len(names):

@@ -54,6 +54,7 @@ class ClientState:
         self.env = dict(env or {})
         self.clock = clock
         self.selected = 0                 # index into sorted_hand()
+        self.selected_id: int | None = None  # the selected card itself: it stays chosen when the hand changes
         self.amount = ""                  # digits typed for a bid or price
         self.amount_for: tuple[int, int] | None = None  # (auction_no, phase) the digits belong to
         self.amount_refused = False       # the typed amount was refused: a digit starts afresh
@@ -122,8 +123,18 @@ class ClientState:
         hand = self.sorted_hand()
         if not hand:
             return None
-        self.selected = max(0, min(self.selected, len(hand) - 1))
+        # a new deal sorts cards in before it: follow the card, not its position
+        self.selected = next((i for i, c in enumerate(hand) if int(c) == self.selected_id),
+                             max(0, min(self.selected, len(hand) - 1)))
+        self.selected_id = int(hand[self.selected])
         return hand[self.selected]
+
+    def select(self, index: int) -> None:
+        """Choose the card at `index` of `sorted_hand()` (taken modulo the hand's size)."""
+        hand = self.sorted_hand()
+        if hand:
+            self.selected = index % len(hand)
+            self.selected_id = int(hand[self.selected])
 
     def screen(self) -> str:
         """Which screen to show: finder, connecting, lobby, table, over or gone."""
@@ -164,11 +175,19 @@ class ClientState:
         current = self.selected_card()
         if not usable or (current is not None and int(current) in usable):
             return
-        self.selected = next(i for i, c in enumerate(hand) if int(c) in usable)
+        self.select(next(i for i, c in enumerate(hand) if int(c) in usable))
 
-    def open_scoring(self, round_: int) -> None:
-        """Show round `round_`'s scoring over the table (until Enter, or until the table needs you)."""
+    def open_scoring(self, round_: int, *, asked: bool = False) -> None:
+        """Show round `round_`'s scoring over the table (until Enter, or until the table needs
+        you); unless `asked` (the s key), when the table needs you already (you open the next
+        round) only say so."""
         self.scoring_round = round_
+        obs = self.obs
+        if not asked and obs is not None and obs.seat in obs.to_move:
+            note = f"Round {round_ + 1} scored (in the log): s shows it"
+            self.say(note)
+            self.notes.append(LogEntry(note, "system"))
+            return
         self.overlay = "scoring"
         self.scoring_over = self.situation
 

@@ -58,6 +58,7 @@ def test_the_host_leaving_mid_game_is_told_how_to_continue_it(terms, tmp_path):
     told = re.search(r"Continue it with: modernart host --resume (\S+)", done)
     assert told, done
     journal = told.group(1)
+    assert f"--resume {journal} --config-dir {tmp_path / 'config'}" in done  # the host's key is there
     assert Path(journal).is_file() and journal.startswith(str(tmp_path / "games"))
 
     # the continued game: the same player (same config) is back in seat, same hand size
@@ -90,4 +91,4 @@ def test_the_host_command_in_a_terminal_shows_why_its_host_did_not_start(terms, 
     term.start(MODERNART + ["host", "--bind", "127.0.0.1", "--port", "0", "--no-beacon", "--resume", str(missing),
                             "--config-dir", str(tmp_path / "config")], env=env(tmp_path), cwd=str(REPO), cols=300)
     screen = term.wait_for("EXITED:1", timeout=30)
-    assert "the host did not start: modernart host: cannot resume" in screen
+    assert "the host did not start: cannot resume" in screen
