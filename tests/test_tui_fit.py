@@ -132,3 +132,20 @@ async def test_a_long_message_wraps_to_a_second_line():
         rows = screen.rows
         assert rows[-3].startswith(" ! A bid of 20") and rows[-2].strip().endswith("always")
         whole(screen)
+
+
+@run_async
+async def test_a_long_status_line_drops_its_key_hint_then_shortens_never_cuts_mid_word():
+    table, (ana, bea, cem) = await table_with(["Maximiliane", "Bea", "Cem"], [ANA_HAND],
+                                              clocks=Clocks(open_seconds=60, decision_seconds=30))
+    async with Screen(ana) as screen:
+        await screen.wait_for("YOUR TURN: put up a painting")
+        top = screen.rows[0].rstrip()
+        assert re.fullmatch(r" Round 1/4 \| Maximiliane \$100 \| \[\d+s\] YOUR TURN: put up a painting", top), top
+    table, (ana, bea, cem) = await table_with(["Maximiliane Alexandra von Habsburg", "Bea", "Cem"], [ANA_HAND],
+                                              clocks=Clocks(open_seconds=60, decision_seconds=30))
+    async with Screen(ana) as screen:
+        await screen.wait_for("YOUR TURN")
+        top = screen.rows[0].rstrip()
+        assert top.startswith(" R1 | ") and "[" in top and len(top) <= 80, top
+        assert "(" not in top and (top.endswith("painting") or top.endswith("…")), top

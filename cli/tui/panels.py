@@ -9,6 +9,7 @@ for hidden money); styles only add colour and emphasis.
 from __future__ import annotations
 
 import heapq
+import re
 
 from modernart.cards import ARTISTS, ROUNDS, Card, Edition
 from modernart.phase import Phase
@@ -251,6 +252,21 @@ def status_line(cs: ClientState, width: int) -> Line:
     notice = getattr(cs.session, "notice", "")
     if notice:  # e.g. the host is out of touch: said first, so it is never cut off
         line[:0] = [("class:error", f" {notice} ")]
+    return _fit_status(line, width, "..." if cs.ascii else "…")
+
+
+def _fit_status(line: Line, width: int, ellipsis: str) -> Line:
+    """Make the status line fit: drop the bracketed key hint at its end (the key line
+    shows the keys), then shorten 'Round 2/4' to 'R2', then cut the sentence with a mark."""
+    style, text = line[-1]
+    if line_width(line) > width:
+        line[-1] = (style, text := re.sub(r"\s*\([^()]*\)$", "", text))
+    for i, (s, part) in enumerate(line):
+        if line_width(line) > width and part.startswith(" Round "):
+            line[i] = (s, re.sub(r"^ Round (\d)/\d", r" R\1", part))
+    over = line_width(line) - width
+    if over > 0:
+        line[-1] = (style, text[: max(0, len(text) - over - len(ellipsis))].rstrip() + ellipsis)
     return line
 
 
