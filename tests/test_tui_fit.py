@@ -83,6 +83,9 @@ async def test_once_around_order_wraps_instead_of_cutting():
         assert "C Christin P. (1)  ONCE-AROUND" in auction and "auctio│" not in auction
         assert "[Bot Bravo]" in auction and "Bot Charlie" in auction and "Bot Delta" in auction
         assert re.search(r"Ana\s*>\s*Bot Alpha", auction.replace("│", " ")), auction
+        order = [r[40:].strip("│ ") for r in screen.rows[1:9]
+                 if re.search(r"\bBot (Alpha|Charlie|Delta)\b|\bAna\b", r) and "Auctioneer" not in r]
+        assert len(order) >= 2 and all(r.startswith("> ") for r in order[1:]), order  # a wrapped order goes on
 
 
 @run_async

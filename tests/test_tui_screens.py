@@ -359,3 +359,16 @@ async def test_wide_characters_keep_the_columns():
         await sessions[0].chat("你好，我出价")
         await screen.wait_for("<王小明> 你好，我出价")
         assert all(cells(r) == 80 for r in screen.rows)
+
+
+@pytest.mark.parametrize("name, title", [("Modern Art", " MODERN ART | join code K7Q2"),
+                                         ("Cem's table", " MODERN ART - Cem's table | join code K7Q2")])
+def test_the_lobby_title_does_not_repeat_the_default_table_name(name, title):
+    from types import SimpleNamespace
+
+    from cli.tui.screens import lobby_header
+    from cli.tui.session import LobbyView
+    from cli.tui.state import ClientState
+
+    session = SimpleNamespace(lobby=LobbyView(name, (), join_code="K7Q2"), notice="")
+    assert "".join(text for _, text in lobby_header(ClientState(session), 80)) == title  # type: ignore[arg-type]

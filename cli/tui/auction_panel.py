@@ -51,7 +51,7 @@ def chain(items: list[Line], width: int, sep: str = " > ") -> list[Line]:
     for i, item in enumerate(items):
         piece = ([("class:dim", sep)] if i else []) + item
         if i and line_width(lines[-1]) + line_width(piece) > width:
-            lines.append([("", "  ")] + item)
+            lines.append([("", " "), ("class:dim", sep.lstrip())] + item)  # the order goes on
         else:
             lines[-1] += piece
     return lines

@@ -134,7 +134,8 @@ def lobby_header(cs: ClientState, width: int) -> Line:
     lobby = session.lobby if session is not None else None
     if lobby is None:
         return [("class:status", " MODERN ART - lobby")]
-    text = f" MODERN ART - {lobby.table_name}"
+    name = lobby.table_name
+    text = " MODERN ART" if name.strip().lower() == "modern art" else f" MODERN ART - {name}"  # not twice
     if lobby.join_code:
         text += f" | join code {lobby.join_code}"
     notice = session.notice if session is not None else ""
