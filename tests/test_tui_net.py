@@ -215,6 +215,8 @@ async def test_a_late_joiner_watches_the_table_with_public_facts_only(tmp_path):
             await screen.keys("enter")
             assert screen.cs.message is not None and "watching" in screen.cs.message.text
             assert screen.cs.sent == []
+            await screen.keys("?")                       # the help says so before listing the keys
+            await screen.wait_for("You are watching: every seat is taken")
     finally:
         await dai.close()
         await ana.close()

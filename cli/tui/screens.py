@@ -279,6 +279,9 @@ def help_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     lines: list[Line] = []
     lobby = cs.session.lobby if cs.session is not None else None
     in_lobby = cs.screen() == "lobby"
+    if not in_lobby and cs.obs is not None and cs.obs.seat < 0:  # the keys below are for players
+        lines.append([("class:title", " You are watching:"), ("", " every seat is taken.")])
+        lines.append([("", " You see what every player sees, and cannot play.")])
     for head, text in LOBBY_HELP if in_lobby else HELP:
         for i, chunk in enumerate(wrap(text, max(10, width - 15))):
             lines.append([("class:title", fit(f" {head}" if i == 0 else "", 14)), ("", " " + chunk)])
