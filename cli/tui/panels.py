@@ -257,13 +257,10 @@ def status_line(cs: ClientState, width: int) -> Line:
 
 def _fit_status(line: Line, width: int, ellipsis: str) -> Line:
     """Make the status line fit: drop the bracketed key hint at its end (the key line
-    shows the keys), then shorten 'Round 2/4' to 'R2', then cut the sentence with a mark."""
+    shows the keys), then cut the sentence with a mark (never mid-word unmarked)."""
     style, text = line[-1]
     if line_width(line) > width:
         line[-1] = (style, text := re.sub(r"\s*\([^()]*\)$", "", text))
-    for i, (s, part) in enumerate(line):
-        if line_width(line) > width and part.startswith(" Round "):
-            line[i] = (s, re.sub(r"^ Round (\d)/\d", r" R\1", part))
     over = line_width(line) - width
     if over > 0:
         line[-1] = (style, text[: max(0, len(text) - over - len(ellipsis))].rstrip() + ellipsis)
