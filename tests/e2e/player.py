@@ -42,10 +42,18 @@ def play_until_over(term: Tmux, timeout: float = 240.0) -> tuple[Seen, str]:
             raise AssertionError(f"the client exited during the game:\n{screen}")
         if "GAME OVER" in screen:
             seen.screens.setdefault("over", screen)
+            if not seen.scorings:  # every overlay gave way to a turn: ask for the last one, as a player may
+                term.send("s")
+                shown = term.wait_for(r"[─-] Round 4 scoring [─-]", timeout=10)
+                seen.scorings.add("4")
+                seen.screens["scoring 4"] = shown
+                term.send("Enter")
+                screen = term.wait_for("Final money", timeout=10)  # the overlay is closed
             return seen, screen
         # the scoring overlay gives way at once when this player is needed: the log tells the round
         seen.rounds_ended.update(re.findall(r"Round (\d) ends \(", screen))
         seen.rounds_ended.update(re.findall(r"Round (\d) scoring closed: you are needed", screen))
+        seen.rounds_ended.update(re.findall(r"Round (\d) scored \(in the log\)", screen))
         seen.rounds_reached.update(int(n) for n in re.findall(r"^ Round (\d)/4", screen))
         for panel in PANELS:
             if panel in screen and panel not in seen.panels:

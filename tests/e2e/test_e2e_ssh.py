@@ -139,5 +139,10 @@ def test_modernart_host_serves_the_client_over_ssh(tmp_path):
         assert re.search(r"\*.bea +100", screen)
     finally:
         term.close()
-        proc.terminate()
-        proc.wait(timeout=15)
+        proc.terminate()  # the host saves its journal and stops its bots and SSH server first
+        try:
+            proc.wait(timeout=40)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            raise AssertionError(f"the host did not stop within 40 s of SIGTERM:\n{log_path.read_text()}")
