@@ -47,8 +47,12 @@ def play_until_over(term: Tmux, timeout: float = 240.0) -> tuple[Seen, str]:
                 shown = term.wait_for(r"[─-] Round 4 scoring [─-]", timeout=10)
                 seen.scorings.add("4")
                 seen.screens["scoring 4"] = shown
-                term.send("Enter")
-                screen = term.wait_for("Final money", timeout=10)  # the overlay is closed
+                closes = time.monotonic() + 10
+                while re.search(r"[─-] Round \d scoring [─-]", screen := term.capture()):
+                    assert time.monotonic() < closes, f"the scoring overlay did not close:\n{screen}"
+                    if "Enter back to the table" in screen:
+                        term.send("Enter")
+                    time.sleep(0.3)
             return seen, screen
         # the scoring overlay gives way at once when this player is needed: the log tells the round
         seen.rounds_ended.update(re.findall(r"Round (\d) ends \(", screen))
