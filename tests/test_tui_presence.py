@@ -18,6 +18,16 @@ from .net_helpers import in_process_host, seat_bots, until
 pytestmark = pytest.mark.timeout(60)
 
 
+async def ana_and_bob_playing(screen, host, table, bob) -> int:
+    """Ana's screen up, Bob seated and ready, a bot in the third seat, the game dealt: Bob's seat."""
+    await screen.wait_for(r"Ana \(you\)")
+    await bob.connect()
+    assert (await bob.take_seat("Bob")).ok and (await bob.ready()).ok
+    seat_bots(host, table, 1)
+    await screen.wait_for(r"Your hand")
+    return bob.state.seat
+
+
 @run_async
 async def test_a_player_who_drops_is_away_until_they_return(tmp_path):
     host, table = await in_process_host(tmp_path, clocks={"grace": 300}, autostart=3)
@@ -26,13 +36,8 @@ async def test_a_player_who_drops_is_away_until_they_return(tmp_path):
     session = NetSession(host.target(), name="Ana", keys=Keys.generate(), ready=True)
     try:
         async with Screen(session) as screen:
-            await screen.wait_for(r"Ana \(you\)")
-            await bob.connect()
-            assert (await bob.take_seat("Bob")).ok and (await bob.ready()).ok
-            seat_bots(host, table, 1)
-            await screen.wait_for(r"Your hand")
+            seat = await ana_and_bob_playing(screen, host, table, bob)
             assert not session.away
-            seat = bob.state.seat
             await bob.close()                       # Bob's terminal closes
             text = await screen.wait_for(r"Bob +\S+ +\d+ .*away")
             assert session.away == {seat}
@@ -56,12 +61,7 @@ async def test_a_player_played_by_a_stand_in_stays_away_and_is_welcomed_back_onc
     session = NetSession(host.target(), name="Ana", keys=Keys.generate(), ready=True)
     try:
         async with Screen(session) as screen:
-            await screen.wait_for(r"Ana \(you\)")
-            await bob.connect()
-            assert (await bob.take_seat("Bob")).ok and (await bob.ready()).ok
-            seat_bots(host, table, 1)
-            await screen.wait_for(r"Your hand")
-            seat = bob.state.seat
+            seat = await ana_and_bob_playing(screen, host, table, bob)
             await bob.close()
             await until(lambda: any(e.text == "A bot plays for Bob until they return" for e in session.log), 20)
             await screen.settle(1.5)                 # the stand-in is connected and playing
