@@ -117,4 +117,5 @@ async def _serve(args: argparse.Namespace, options: dict, clocks: dict) -> int:
     finally:
         for task in guests:
             task.cancel()
-        await asyncio.gather(*guests, return_exceptions=True)
+        if guests:  # a guest whose connection died may keep the SSH server waiting: never the host
+            await asyncio.wait(guests, timeout=5)
