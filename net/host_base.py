@@ -1,7 +1,7 @@
 """What the mixins of `net.host.Host` may use of it: its state and its methods, typed.
 
 Only for the type checker: the mixins (`Admission`, `LobbyOps`, `GameOps`, `Presence`)
-inherit from `HostBase` when type checking and from `object` at run time.
+inherit from `HostParts`, which is `HostBase` when type checking and `object` at run time.
 """
 
 from __future__ import annotations
@@ -54,3 +54,9 @@ class HostBase(Protocol):
     def _stop_bot(self, token: bytes) -> None: ...
     def _retire_standins(self, table: Table) -> None: ...
     def _drop_peer(self, rid: bytes, why: str) -> None: ...
+
+
+if TYPE_CHECKING:
+    HostParts = HostBase
+else:
+    HostParts = object  # at run time the mixins are plain classes: `Host` itself has every part

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .host_base import HostParts  # the Host parts a mixin uses, typed (see host_base)
 from .protocol import ProtocolError
 from .sealed import REASONS
 
@@ -17,13 +18,7 @@ if TYPE_CHECKING:
     from .host import Peer
 
 
-if TYPE_CHECKING:  # the type checker sees the Host attributes this mixin uses; at run time it is a plain class
-    from .host_base import HostBase as _HostParts
-else:
-    _HostParts = object
-
-
-class GameOps(_HostParts):
+class GameOps(HostParts):
     """Moves and fair-play messages of the peers of a running game."""
 
     def _act(self, peer: Peer, msg: dict[str, Any]) -> None:

@@ -8,17 +8,13 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from .host_base import HostParts  # the Host parts a mixin uses, typed (see host_base)
 from .identity import HELLO_TAG, verify
 from .protocol import VERSION, ProtocolError, pack
 from .session import LoggedEvent
 from .table import Table
-
-if TYPE_CHECKING:  # the type checker sees the Host attributes this mixin uses; at run time it is a plain class
-    from .host_base import HostBase as _HostParts
-else:
-    _HostParts = object
 
 
 log = logging.getLogger("net.host")
@@ -44,7 +40,7 @@ class Peer:
     last_event: float = 0.0       # when it was last sent an event (time.monotonic)
 
 
-class Admission(_HostParts):
+class Admission(HostParts):
     """Hello and catch-up (see the module docstring)."""
 
     def _hello(self, rid: bytes, curve: bytes, msg: dict[str, Any]) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .host_base import HostParts  # the Host parts a mixin uses, typed (see host_base)
 from .lobby import LobbyError
 from .protocol import pack
 
@@ -15,13 +16,7 @@ if TYPE_CHECKING:
     from .table import Table
 
 
-if TYPE_CHECKING:  # the type checker sees the Host attributes this mixin uses; at run time it is a plain class
-    from .host_base import HostBase as _HostParts
-else:
-    _HostParts = object
-
-
-class LobbyOps(_HostParts):
+class LobbyOps(HostParts):
     """Lobby requests of the peers of a table (before its game starts), and chat."""
 
     def _lobby(self, peer: Peer, msg: dict[str, Any]) -> None:

@@ -13,15 +13,11 @@ import secrets
 import time
 from typing import TYPE_CHECKING
 
+from .host_base import HostParts  # the Host parts a mixin uses, typed (see host_base)
 from .identity import Keys
 
 if TYPE_CHECKING:
     from .table import Table
-
-if TYPE_CHECKING:  # the type checker sees the Host attributes this mixin uses; at run time it is a plain class
-    from .host_base import HostBase as _HostParts
-else:
-    _HostParts = object
 
 
 log = logging.getLogger("net.host")
@@ -29,7 +25,7 @@ PEER_TIMEOUT = 6.0        # seconds of silence before a peer counts as gone
 TICK_EVERY = 1.0
 
 
-class Presence(_HostParts):
+class Presence(HostParts):
     """Presence, stand-ins and timers of the host's tables."""
 
     def spawn_bot(self, table: Table, token: bytes, level: str) -> None:
