@@ -128,6 +128,13 @@ class GameSession:
             return 1
         return None
 
+    def _signer(self, seat: int, vk: bytes) -> int:
+        """`signer_role(seat, vk)`, refused with `not_your_seat` when the key may not act for it."""
+        role = self.signer_role(seat, vk)
+        if role is None:
+            raise ProtocolError("not_your_seat", f"this key may not act for seat {seat}")
+        return role
+
     def clock_view(self, now: float) -> dict[str, float | None]:
         def left(t: float | None) -> float | None:
             return None if t is None else round(max(0.0, t - now), 3)
@@ -237,8 +244,7 @@ class GameSession:
                           hidden={"seed": self.seeding.host_seed, "salt_keys": self.salt_keys, "meta": self.meta})
 
     def submit_seed(self, vk: bytes, seat: int, body: bytes, sig: bytes, seed: bytes, now: float) -> list[LoggedEvent]:
-        if self.signer_role(seat, vk) is None:
-            raise ProtocolError("not_your_seat", f"this key may not act for seat {seat}")
+        self._signer(seat, vk)
         self.seeding.check(seat, body, sig, seed, [vk])
         self.seeding.accept(seat, body, sig, seed)
         events = [self._emit("seed", now, {"seat": seat, "c": [body, sig]}, hidden={"seed": seed})]
@@ -272,9 +278,7 @@ class GameSession:
 
         Returns (events, ctr); raises ProtocolError (code, message) and changes nothing.
         """
-        role = self.signer_role(seat, vk)
-        if role is None:
-            raise ProtocolError("not_your_seat", f"this key may not act for seat {seat}")
+        role = self._signer(seat, vk)
         if not verify(vk, ACT_TAG, body, sig):  # bytes first, decode after
             raise ProtocolError("bad_signature", "the action's signature does not verify")
         act = decode_action_body(body)
@@ -308,8 +312,7 @@ class GameSession:
 
     def submit_commit(self, vk: bytes, seat: int, body: bytes, sig: bytes, now: float) -> list[LoggedEvent]:
         """A seat's signed sealed-bid commitment (the host learns no amount from it)."""
-        if self.signer_role(seat, vk) is None:
-            raise ProtocolError("not_your_seat", f"this key may not act for seat {seat}")
+        self._signer(seat, vk)
         rnd = self._sealed_round()
         value = rnd.check_commit(seat, body, sig, [vk])
         rnd.accept_commit(value, body, sig)
