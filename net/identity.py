@@ -41,6 +41,18 @@ def config_dir(override: str | os.PathLike | None = None) -> Path:
     return path
 
 
+def private_temp_file(path: Path, text: str, encoding: str = "utf-8") -> Path:
+    """`text` written to a new file beside `path`, mode 0600, synced to disk; its path.
+    The caller moves it into place (replace, or link to never overwrite)."""
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding=encoding) as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    return tmp
+
+
 def b32(data: bytes) -> str:
     return base64.b32encode(data).decode("ascii").rstrip("=")
 
@@ -135,12 +147,7 @@ class Keys:
         except (ValueError, KeyError, TypeError) as exc:
             raise ValueError(f"key file {path} is corrupt: {exc}") from None
         keys = cls.generate()
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="ascii") as f:
-            f.write(keys.to_json())
-            f.flush()
-            os.fsync(f.fileno())
+        tmp = private_temp_file(path, keys.to_json(), "ascii")
         try:
             os.link(tmp, path)  # never overwrite a key another process just created
         except FileExistsError:

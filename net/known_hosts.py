@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .identity import b32, join_code, unb32
+from .identity import b32, join_code, private_temp_file, unb32
 
 
 class HostKeyChanged(Exception):
@@ -60,11 +60,5 @@ class KnownHosts:
         if entries.get(address) == (key, name):
             return
         entries[address] = (key, name)
-        tmp = self.path.with_suffix(f".tmp{os.getpid()}")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            for addr, (k, n) in sorted(entries.items()):
-                f.write(f"{addr} {b32(k)} {n}".rstrip() + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.path)
+        text = "".join(f"{addr} {b32(k)} {n}".rstrip() + "\n" for addr, (k, n) in sorted(entries.items()))
+        os.replace(private_temp_file(self.path, text), self.path)

@@ -16,6 +16,8 @@ import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from .identity import private_temp_file
+
 
 @dataclass(frozen=True)
 class Secret:
@@ -63,13 +65,7 @@ class Vault:
         if self.directory is None:
             return
         path = self.directory / f"{secret.name}.json"
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="ascii") as f:
-            f.write(secret.to_json())
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        os.replace(private_temp_file(path, secret.to_json(), "ascii"), path)
         dir_fd = os.open(self.directory, os.O_RDONLY)
         try:
             os.fsync(dir_fd)  # the rename itself is durable too
