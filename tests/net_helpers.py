@@ -127,6 +127,22 @@ def final_money_of(record_path: str) -> list[int]:
     return list(state.money)
 
 
+def keyed_table(tmp: Path, players: int = 4) -> tuple[Any, "SessionDriver"]:
+    """A started `Table` (no host process, no clocks) whose seats are held by keys of their
+    own, and the driver that plays them."""
+    from net.table import Table
+
+    host = Keys.generate()
+    keys = [Keys.generate() for _ in range(players)]
+    lobby = Lobby(clocks=ClockSettings(open_countdown=0, decision=0))
+    for k in keys:
+        _seat, token = lobby.add_bot(None, "random")
+        lobby.claim_bot(token, k.vk)
+    table = Table("t1", "test", host, journal_dir=str(tmp), lobby=lobby, fsync=False)
+    table.start(0.0)
+    return table, SessionDriver(table.session, keys)
+
+
 class SessionDriver:
     """Plays a `GameSession` directly (no sockets) with the seats' own keys, as clients would:
     signed seeds, then random moves, and every Sealed auction by commit-reveal."""
@@ -140,16 +156,17 @@ class SessionDriver:
         self.now = now
         self.bids: dict[tuple[int, int], tuple[int, bytes]] = {}   # (auction, seat) -> (amount, nonce)
 
-    def seed_all(self) -> list[Any]:
+    def seed(self, seat: int) -> tuple[list[Any], bytes]:
+        """Seat `seat` sends a fresh signed seed: (the events, the seed)."""
         from net.commitments import SEED_TAG, SeedCommit, new_nonce, seed_commitment
 
-        events = []
-        sess = self.sess
-        for seat, k in enumerate(self.keys):
-            seed = new_nonce()
-            body = SeedCommit(sess.game_id, seat, k.vk, seed_commitment(sess.game_id, seat, k.vk, seed)).body()
-            events += sess.submit_seed(k.vk, seat, body, k.sign(SEED_TAG, body), seed, self.now)
-        return events
+        sess, k = self.sess, self.keys[seat]
+        seed = new_nonce()
+        body = SeedCommit(sess.game_id, seat, k.vk, seed_commitment(sess.game_id, seat, k.vk, seed)).body()
+        return sess.submit_seed(k.vk, seat, body, k.sign(SEED_TAG, body), seed, self.now), seed
+
+    def seed_all(self) -> list[Any]:
+        return [e for seat in range(len(self.keys)) for e in self.seed(seat)[0]]
 
     def commit(self, seat: int, amount: int) -> list[Any]:
         from net.commitments import COMMIT_TAG, Commit, bid_commitment, new_nonce

@@ -9,27 +9,11 @@ import pytest
 from modernart.phase import Phase
 from net.audit import audit_files
 from net.chain import ChainVerifier
-from net.clocks import ClockSettings
-from net.commitments import SEED_TAG, SeedCommit, new_nonce, seed_commitment
-from net.identity import Keys
-from net.lobby import Lobby
 from net.protocol import decode_host_inner
 from net.shuffle import derive_deal
 from net.table import Table
 
-from .net_helpers import SessionDriver
-
-
-def new_table(tmp, players=4):
-    host = Keys.generate()
-    keys = [Keys.generate() for _ in range(players)]
-    lobby = Lobby(clocks=ClockSettings(open_countdown=0, decision=0))
-    for k in keys:
-        _seat, token = lobby.add_bot(None, "random")
-        lobby.claim_bot(token, k.vk)
-    table = Table("t1", "test", host, journal_dir=str(tmp), lobby=lobby, fsync=False)
-    table.start(0.0)
-    return table, SessionDriver(table.session, keys)
+from .net_helpers import keyed_table
 
 
 def crash_and_resume(table, driver):
@@ -50,26 +34,18 @@ def finish(table, driver):
 
 
 def test_resume_before_the_deal_keeps_the_host_seed_and_the_seeds_in(tmp_path):
-    table, driver = new_table(tmp_path)
+    table, driver = keyed_table(tmp_path)
     sess = table.session
     host_seed = sess.seeding.host_seed
     sent = []  # seats 0 and 1 send their seeds, then the host crashes
     for seat in (0, 1):
-        k = driver.keys[seat]
-        seed = new_nonce()
-        body = SeedCommit(sess.game_id, seat, k.vk, seed_commitment(sess.game_id, seat, k.vk, seed)).body()
-        sess.submit_seed(k.vk, seat, body, k.sign(SEED_TAG, body), seed, 0.0)
-        sent.append(seed)
+        sent.append(driver.seed(seat)[1])
     assert sess.state is None
     resumed = crash_and_resume(table, driver)
     rs = resumed.session
     assert rs.state is None and rs.seeding.host_seed == host_seed and rs.seeding.seeds[:2] == sent
     for seat in (2, 3):
-        k = driver.keys[seat]
-        seed = new_nonce()
-        body = SeedCommit(rs.game_id, seat, k.vk, seed_commitment(rs.game_id, seat, k.vk, seed)).body()
-        rs.submit_seed(k.vk, seat, body, k.sign(SEED_TAG, body), seed, 0.0)
-        sent.append(seed)
+        sent.append(driver.seed(seat)[1])  # the driver plays the resumed session now
     order, first = derive_deal(rs.game_id, host_seed, sent, 70)
     state = rs.state
     assert state is not None and state.first_auctioneer == first
@@ -81,7 +57,7 @@ def test_resume_before_the_deal_keeps_the_host_seed_and_the_seeds_in(tmp_path):
 
 @pytest.mark.parametrize("stage", ["commits", "set"])
 def test_resume_in_a_sealed_auction_keeps_its_commitments(tmp_path, stage):
-    table, driver = new_table(tmp_path)
+    table, driver = keyed_table(tmp_path)
     driver.seed_all()
     sess = table.session
     while sess.state.phase != Phase.SEALED:

@@ -7,26 +7,15 @@ from __future__ import annotations
 import os
 
 from net.chain import ChainVerifier
-from net.clocks import ClockSettings
-from net.identity import Keys
 from net.journal import read_events, read_journal
-from net.lobby import Lobby
 from net.protocol import decode_host_inner
 from net.table import Table
 
-from .net_helpers import SessionDriver
+from .net_helpers import keyed_table
 
 
 def played_table(tmp, moves: int) -> Table:
-    host = Keys.generate()
-    keys = [Keys.generate() for _ in range(4)]
-    lobby = Lobby(clocks=ClockSettings(open_countdown=0, decision=0))
-    for k in keys:
-        seat, token = lobby.add_bot(None, "random")
-        lobby.claim_bot(token, k.vk)
-    table = Table("t1", "test", host, journal_dir=str(tmp), lobby=lobby, fsync=False)
-    table.start(0.0)
-    driver = SessionDriver(table.session, keys)
+    table, driver = keyed_table(tmp)
     driver.seed_all()  # signed seeds, then the deal
     driver.play(moves)  # moves as clients and the clock would make them, sealed bids by commit-reveal
     table.driver = driver  # type: ignore[attr-defined]
