@@ -71,6 +71,7 @@ import zmq.asyncio
 from zmq.utils.monitor import parse_monitor_message
 
 from modernart.moves import Action, Move
+from modernart.views import Observation
 
 from .address import JoinTarget, parse_join_string
 from .client_lobby import LobbyRequests
@@ -178,6 +179,16 @@ class Client(Receiving, LobbyRequests):
             await self.close()
             raise
         return self.state
+
+    def watcher_observation(self) -> Observation | None:
+        """The game as a watcher sees it (public facts only, seat -1), or None before any."""
+        view = self._game.view if self._game is not None else None
+        if view is None or view.pv is None:
+            return None
+        try:
+            return view.watcher()
+        except ValueError:  # a public view the checks refused: nothing sane to show
+            return None
 
     @property
     def disclosed(self) -> bool:

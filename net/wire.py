@@ -22,6 +22,7 @@ from modernart.views import Observation
 
 from .protocol import pack
 
+WATCHER = -1  # the `seat` of a watcher's Observation (ViewBuilder.watcher)
 _TURN_PHASES = (Phase.DOUBLE_OFFER, Phase.ONCE_AROUND, Phase.FIXED_OFFER)
 _BID_PHASES = (Phase.OPEN, Phase.ONCE_AROUND)
 
@@ -178,6 +179,12 @@ class ViewBuilder:
         return Observation(seat=seat, players=self.players, options=self.options, hand=self._cards(hand, 70),
                            money=money, sales=tuple(self.sales), results=tuple(self.results),
                            **self._public_fields())
+
+    def watcher(self) -> Observation:
+        """The game as someone without a seat sees it: public facts only (seat `WATCHER`, no
+        hand, no money, no moves), drawn by the client's panels like a player's."""
+        return Observation(seat=WATCHER, players=self.players, options=self.options, hand=(), money=0,
+                           sales=tuple(self.sales), results=tuple(self.results), **self._public_fields())
 
 
 _PV_INTS = ("round", "stock_size", "auctioneer", "original", "turn", "high", "high_seat", "price", "auction_no")

@@ -24,7 +24,6 @@ from modernart.rules import OptionError, RuleOptions
 from ..narrate import describe_events, timeout_of
 from .session import (Clocks, JoinError, Listeners, LobbyView, LogEntry, SeatInfo, SessionBase, Status, TableAd,
                       append_log)
-from .watch import watcher_observation
 
 if TYPE_CHECKING:
     from net.beacon import Listener
@@ -200,11 +199,8 @@ class NetSession(SessionBase):
         self.names = tuple(p["name"] for p in st.players) if st.players else ()
         self._note_presence(table)
         self.obs = st.observation
-        if self.obs is None and st.role == "spectator" and st.public and st.players:
-            # no seat: the table from its public facts alone
-            _edition, deck = self._edition_and_deck()
-            options = self._deck_for if self._deck_for is not None else RuleOptions()
-            self.obs = watcher_observation(st.public, options, len(st.players), deck, (item for _, item in st.log))
+        if self.obs is None and st.role == "spectator":  # no seat: the table from its public facts alone
+            self.obs = self.client.watcher_observation()
         if self.status == Status.LOBBY and self.lobby is not None:
             self.seat = next((s.seat for s, raw in zip(self.lobby.seats, table.get("seats") or [])
                               if raw and raw.get("fpr") == self.my_fpr), None)
