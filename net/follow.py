@@ -190,7 +190,7 @@ class GameFollower:
 
     def _money(self) -> tuple[int, ...]:
         assert self.view is not None
-        return public_money(self.view.observation(0, [], 0))
+        return public_money(self.view.watcher())
 
     def _check_sealed(self, move: Move, pub: dict[str, Any], events: tuple[Any, ...]) -> list[str]:
         assert self.view is not None and self.view.pv is not None and self.sealed is not None
