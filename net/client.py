@@ -171,8 +171,9 @@ class Client(Receiving, LobbyRequests):
                        loop.create_task(self._ping_loop())]
         self._hello()
         try:
-            await asyncio.wait_for(asyncio.shield(self._welcome), timeout)
-        except asyncio.TimeoutError:
+            async with asyncio.timeout(timeout):  # not wait_for: see net/clocks.wait_event
+                await asyncio.shield(self._welcome)
+        except TimeoutError:
             await self.close()
             raise ConnectError("timeout", f"no answer from {self.target.endpoint} within {timeout:g} s") from None
         except ConnectError:
@@ -310,8 +311,9 @@ class Client(Receiving, LobbyRequests):
         self._pending[request] = fut
         self._send(msg)
         try:
-            return await asyncio.wait_for(fut, timeout)
-        except asyncio.TimeoutError:
+            async with asyncio.timeout(timeout):
+                return await fut
+        except TimeoutError:
             return Reply(False, "timeout", f"no answer within {timeout:g} s")
         finally:
             self._pending.pop(request, None)
@@ -337,10 +339,9 @@ class Client(Receiving, LobbyRequests):
         return await self._request({"t": "act", "b": body, "s": sig})
 
     async def wait_until(self, predicate: Callable[[ClientState], bool], timeout: float) -> ClientState:
-        """Wait until `predicate(state)` holds (raises asyncio.TimeoutError)."""
-        async def waiter() -> ClientState:
+        """Wait until `predicate(state)` holds (raises TimeoutError)."""
+        async with asyncio.timeout(timeout):
             while not predicate(self.state):
                 self.changed.clear()
                 await self.changed.wait()
-            return self.state
-        return await asyncio.wait_for(waiter(), timeout)
+        return self.state

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import asdict, dataclass, fields
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from modernart.bots import make_bot
 from modernart.game import GameState
@@ -64,17 +64,27 @@ class ClockSettings:
 async def wait_event(event: asyncio.Event, timeout: float) -> bool:
     """Wait for `event` at most `timeout` seconds; True if it is set.
 
-    Not asyncio.wait_for: on Python 3.11 wait_for can swallow a cancellation that arrives
-    as the event is set, which left cancelled loops running.
+    Every bounded wait in net/ and cli/ uses asyncio.timeout, never asyncio.wait_for: on
+    Python 3.11 wait_for swallows a cancellation that arrives just as the awaited thing
+    finishes, which left cancelled bots playing on and hosts that never finished closing.
     """
-    if event.is_set():
-        return True
-    waiter = asyncio.ensure_future(event.wait())
     try:
-        await asyncio.wait([waiter], timeout=max(0.0, timeout))
-    finally:
-        waiter.cancel()
+        async with asyncio.timeout(max(0.0, timeout)):
+            await event.wait()
+    except TimeoutError:
+        pass
     return event.is_set()
+
+
+async def cancel_and_wait(tasks: Iterable[asyncio.Task], retry: float = 1.0) -> None:
+    """Cancel `tasks` and wait until every one has finished, cancelling again each `retry`
+    seconds: a cancellation swallowed on the way (by library code, or wait_for on 3.11)
+    must not leave a closing host waiting forever."""
+    pending = {t for t in tasks if not t.done()}
+    while pending:
+        for task in pending:
+            task.cancel()
+        _done, pending = await asyncio.wait(pending, timeout=retry)
 
 
 class MonotonicClock:

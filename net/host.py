@@ -36,7 +36,7 @@ from zmq.auth.asyncio import AsyncioAuthenticator
 from zmq.utils import z85
 
 from .address import JoinTarget
-from .clocks import MonotonicClock
+from .clocks import MonotonicClock, cancel_and_wait
 from .identity import Keys, check_zmq
 from .host_game import GameOps
 from .host_hello import Admission, Peer, hello_bytes  # noqa: F401  (hello_bytes: the clients sign it)
@@ -144,34 +144,37 @@ class Host(Admission, LobbyOps, GameOps, Presence):
 
     async def close(self) -> None:
         """Stop serving: loops first (no stand-in is spawned while bots leave), then the
-        in-process bots (their clients close on the live context), then files and sockets."""
+        in-process bots (their clients close on the live context), then files and sockets.
+        The socket and context close even if this is cancelled half-way: a context left to
+        the garbage collector with a socket open blocks in zmq_ctx_term."""
         self.closing = True
-        for task in self.tasks:
-            task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
-        while self.bots:
-            bot_tasks = [t for t, _ in self.bots.values()]
-            for token in list(self.bots):
-                self._stop_bot(token)
-            await asyncio.gather(*bot_tasks, return_exceptions=True)
-        flushers = [t.flusher for t in self.tables.values() if t.flusher is not None]
-        await asyncio.gather(*flushers, return_exceptions=True)
-        for table in self.tables.values():
-            if table.session and table.session.journal:
-                table.session.journal.close()
-        if self._fd is not None:
-            asyncio.get_running_loop().remove_reader(self._fd)
-            self._fd = None
-        if self.sock is not None:
-            self.sock.close(linger=0)
-        if self.ctx is not None:
-            self.auth.stop()
-            # let the cancelled ZAP task drop its poll reader before the socket's fd closes:
-            # a stale reader left in the event loop stops the next host's ZAP handler
-            # (a second Host in this process then never finishes a handshake)
-            for _ in range(3):
-                await asyncio.sleep(0)
-            self.ctx.destroy(linger=0)
+        try:
+            await cancel_and_wait(self.tasks)
+            while self.bots:
+                bot_tasks = [t for t, _ in self.bots.values()]
+                self.bots.clear()
+                await cancel_and_wait(bot_tasks)
+            flushers = [t.flusher for t in self.tables.values() if t.flusher is not None]
+            await asyncio.gather(*flushers, return_exceptions=True)
+        finally:
+            for table in self.tables.values():
+                if table.session and table.session.journal:
+                    table.session.journal.close()
+            if self._fd is not None:
+                asyncio.get_running_loop().remove_reader(self._fd)
+                self._fd = None
+            if self.sock is not None:
+                self.sock.close(linger=0)
+            if self.ctx is not None:
+                self.auth.stop()
+                # let the cancelled ZAP task drop its poll reader before the socket's fd closes:
+                # a stale reader left in the event loop stops the next host's ZAP handler
+                # (a second Host in this process then never finishes a handshake)
+                try:
+                    for _ in range(3):
+                        await asyncio.sleep(0)
+                finally:
+                    self.ctx.destroy(linger=0)
 
     def target(self, table: str | None = None) -> JoinTarget:
         return JoinTarget(self.advertise, self.port, self.keys.curve_public_raw, table)

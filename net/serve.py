@@ -18,7 +18,7 @@ from typing import Any, Callable
 from modernart.rules import RuleOptions
 
 from .beacon import PORT as BEACON_PORT, Announcer, lan_address
-from .clocks import ClockSettings
+from .clocks import ClockSettings, wait_event
 from .host import Host
 from .identity import Keys
 from .lobby import Lobby
@@ -120,10 +120,7 @@ async def serve(settings: HostSettings, *, ready: Callable[[Host, Table], None] 
             if settings.exit_when_over and table.record_path is not None:
                 await asyncio.sleep(0.5)  # let the last events reach the clients
                 break
-            try:
-                await asyncio.wait_for(stop.wait(), 0.2)
-            except asyncio.TimeoutError:
-                pass
+            await wait_event(stop, 0.2)
         if table.record_path:
             print(f"record:      {table.record_path}", file=out)
         return 0

@@ -27,11 +27,34 @@ PY = sys.executable
 FAST = {"open_countdown": 0, "decision": 0, "grace": 30}
 
 
-def run(coro: Awaitable[Any], timeout: float) -> Any:
-    """Run `coro` in a fresh loop, failing after `timeout` seconds."""
-    async def bounded() -> Any:
-        return await asyncio.wait_for(coro, timeout)
-    return asyncio.run(bounded())
+def run(coro: Awaitable[Any], timeout: float, cleanup: float = 15.0) -> Any:
+    """Run `coro` in a fresh loop; after `timeout` seconds cancel it and fail.
+
+    Every wait here is bounded (unlike asyncio.run, whose final clean-up waits without
+    limit): a clean-up that hangs after the cancellation fails the test as well instead of
+    holding the suite until pytest-timeout, whose one alarm a second hang would outlive.
+    """
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    task = loop.create_task(coro)  # type: ignore[arg-type]
+    try:
+        loop.run_until_complete(asyncio.wait([task], timeout=timeout))
+        if not task.done():
+            task.cancel()
+            loop.run_until_complete(asyncio.wait([task], timeout=cleanup))
+            hung = "" if task.done() else f"; its clean-up did not end within {cleanup:g} s either"
+            raise TimeoutError(f"not done within {timeout:g} s{hung}")
+        return task.result()
+    finally:
+        rest = asyncio.all_tasks(loop)
+        for other in rest:
+            other.cancel()
+        if rest:
+            loop.run_until_complete(asyncio.wait(rest, timeout=cleanup))
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.run_until_complete(asyncio.wait([loop.create_task(loop.shutdown_default_executor())], timeout=cleanup))
+        asyncio.set_event_loop(None)
+        loop.close()
 
 
 async def in_process_host(tmp: Path, *, clocks: dict[str, Any] | None = None, clock: Any = None,

@@ -159,7 +159,8 @@ async def _grace_and_standin(tmp):
     back = BotClient(host.target(), keys=keys, pace_scale=0)  # the person returns (played by a bot here)
     task = asyncio.get_running_loop().create_task(back.run())
     await until(lambda: sess.delegates[seat] is None, 10)
-    assert back.client.state.seat == seat and back.client.state.role == "player"
+    # the host hands the seat back on the hello; the client learns it a moment later
+    await back.client.wait_until(lambda s: s.seat == seat and s.role == "player", 10)
     final = await asyncio.wait_for(task, 60)
     await host.close()
     return table, standin_moves, final, seat

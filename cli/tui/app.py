@@ -36,7 +36,8 @@ CLOSE_SECONDS = 3.0      # longest wait for a session to close when leaving
 
 async def _within(coro, seconds: float) -> None:
     try:
-        await asyncio.wait_for(coro, seconds)
+        async with asyncio.timeout(seconds):  # not wait_for: see net/clocks.wait_event
+            await coro
     except asyncio.TimeoutError:
         log.warning("closing took longer than %.0f s; left it behind", seconds)
 

@@ -67,7 +67,8 @@ async def _host_and_play(host_args, name, config_dir, ascii, color, timeout,
     told = _HostOutput(proc)
     session = None
     try:
-        join = await asyncio.wait_for(told.join_string(), timeout)
+        async with asyncio.timeout(timeout):  # not wait_for: see net/clocks.wait_event
+            join = await told.join_string()
         if join is None:
             await proc.wait()
             print(f"modernart host: the host did not start{_last_error(log_path, log_start)}; "
@@ -95,7 +96,8 @@ async def _host_and_play(host_args, name, config_dir, ascii, color, timeout,
         if proc.returncode is None:
             proc.terminate()  # the host saves its journal on SIGTERM
             try:
-                await asyncio.wait_for(proc.wait(), 10)
+                async with asyncio.timeout(10):
+                    await proc.wait()
             except asyncio.TimeoutError:
                 proc.kill()
                 await proc.wait()
@@ -138,7 +140,8 @@ class _HostOutput:
         """Wait (briefly) for the last lines of a stopped host."""
         if self._rest is not None:
             try:
-                await asyncio.wait_for(self._rest, 5)
+                async with asyncio.timeout(5):
+                    await self._rest
             except asyncio.TimeoutError:
                 self._rest.cancel()
 

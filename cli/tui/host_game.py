@@ -58,7 +58,8 @@ class HostProcess:
                 stderr.close()  # type: ignore[union-attr]
         host = cls(proc)
         try:
-            line = await asyncio.wait_for(proc.stdout.readline(), timeout)  # type: ignore[union-attr]
+            async with asyncio.timeout(timeout):  # not wait_for: see net/clocks.wait_event
+                line = await proc.stdout.readline()  # type: ignore[union-attr]
             host.join_string = json.loads(line)["join"]
         except (asyncio.TimeoutError, ValueError, KeyError) as exc:
             await host.close()
@@ -85,7 +86,8 @@ class HostProcess:
             if self.proc.stdin is not None:
                 self.proc.stdin.close()  # the child stops when its stdin closes
             try:
-                await asyncio.wait_for(self.proc.wait(), 5)
+                async with asyncio.timeout(5):
+                    await self.proc.wait()
             except asyncio.TimeoutError:
                 self.proc.kill()
                 await self.proc.wait()

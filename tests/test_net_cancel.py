@@ -1,0 +1,94 @@
+"""Cancellation reaches what it cancels: a cancelled request, wait or bot really stops.
+
+On Python 3.11 asyncio.wait_for returns the result instead of raising when the
+cancellation and the result arrive in the same turn of the loop; a bot cancelled by a
+closing host then played on and the host never finished closing (a suite once hung so).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from net.address import JoinTarget
+from net.client import Client
+from net.client_state import Reply
+from net.clocks import cancel_and_wait, wait_event
+from net.identity import Keys
+
+from .net_helpers import run
+
+NOWHERE = JoinTarget("127.0.0.1", 9, bytes(32))  # never connected: no traffic at all
+
+
+async def _request_cancelled_as_the_reply_arrives() -> str:
+    client = Client(NOWHERE, keys=Keys.generate())
+    try:
+        task = asyncio.get_running_loop().create_task(client._request({"t": "ping"}, 5.0))
+        await asyncio.sleep(0)  # the request now waits for its reply
+        (reply,) = client._pending.values()
+        reply.set_result(Reply(True))  # the reply and the cancellation in the same turn
+        task.cancel()
+        try:
+            await task
+        except asyncio.CancelledError:
+            return "cancelled"
+        return "swallowed"
+    finally:
+        await client.close()
+
+
+@pytest.mark.timeout(20)
+def test_a_request_cancelled_as_its_reply_arrives_is_cancelled():
+    assert run(_request_cancelled_as_the_reply_arrives(), 10) == "cancelled"
+
+
+async def _wait_cancelled_as_the_event_is_set() -> str:
+    event = asyncio.Event()
+    task = asyncio.get_running_loop().create_task(wait_event(event, 5.0))
+    await asyncio.sleep(0)
+    event.set()
+    task.cancel()
+    try:
+        await task
+    except asyncio.CancelledError:
+        return "cancelled"
+    return "swallowed"
+
+
+@pytest.mark.timeout(20)
+def test_a_wait_cancelled_as_its_event_is_set_is_cancelled():
+    assert run(_wait_cancelled_as_the_event_is_set(), 10) == "cancelled"
+
+
+async def _stubborn_task_is_stopped() -> tuple[int, bool]:
+    swallowed = [0]
+
+    async def stubborn() -> None:
+        while True:
+            try:
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                swallowed[0] += 1
+                if swallowed[0] > 1:
+                    raise
+    task = asyncio.get_running_loop().create_task(stubborn())
+    await asyncio.sleep(0)
+    await cancel_and_wait([task], retry=0.05)
+    return swallowed[0], task.cancelled()
+
+
+@pytest.mark.timeout(20)
+def test_cancel_and_wait_cancels_again_a_task_that_swallowed_the_first_cancellation():
+    assert run(_stubborn_task_is_stopped(), 10) == (2, True)
+
+
+async def _endless() -> None:
+    await asyncio.Event().wait()
+
+
+@pytest.mark.timeout(20)
+def test_run_fails_a_coroutine_that_does_not_finish_in_time():
+    with pytest.raises(TimeoutError, match="not done within 0.2 s"):
+        run(_endless(), 0.2)
