@@ -22,6 +22,14 @@ from .net_helpers import run
 NOWHERE = JoinTarget("127.0.0.1", 9, bytes(32))  # never connected: no traffic at all
 
 
+async def _outcome(task: asyncio.Task) -> str:
+    try:
+        await task
+    except asyncio.CancelledError:
+        return "cancelled"
+    return "swallowed"
+
+
 async def _request_cancelled_as_the_reply_arrives() -> str:
     client = Client(NOWHERE, keys=Keys.generate())
     try:
@@ -30,11 +38,7 @@ async def _request_cancelled_as_the_reply_arrives() -> str:
         (reply,) = client._pending.values()
         reply.set_result(Reply(True))  # the reply and the cancellation in the same turn
         task.cancel()
-        try:
-            await task
-        except asyncio.CancelledError:
-            return "cancelled"
-        return "swallowed"
+        return await _outcome(task)
     finally:
         await client.close()
 
@@ -50,11 +54,7 @@ async def _wait_cancelled_as_the_event_is_set() -> str:
     await asyncio.sleep(0)
     event.set()
     task.cancel()
-    try:
-        await task
-    except asyncio.CancelledError:
-        return "cancelled"
-    return "swallowed"
+    return await _outcome(task)
 
 
 @pytest.mark.timeout(20)
