@@ -372,3 +372,29 @@ def test_the_lobby_title_does_not_repeat_the_default_table_name(name, title):
 
     session = SimpleNamespace(lobby=LobbyView(name, (), join_code="K7Q2"), notice="")
     assert "".join(text for _, text in lobby_header(ClientState(session), 80)) == title  # type: ignore[arg-type]
+
+
+@run_async
+async def test_page_up_and_down_scroll_the_log_a_page_at_a_time():
+    import time
+
+    from cli.tui.session import LogEntry
+
+    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], [ANA_HAND])
+    async with Screen(ana, cols=100, rows=40) as screen:
+        screen.cs.notes.extend(LogEntry(f"note {i:02}", "system", at=time.time() + i) for i in range(60))
+        screen.client.app.invalidate()
+        await screen.wait_for("note 59")
+
+        def shown() -> list[int]:
+            return [int(n) for n in re.findall(r"note (\d\d)", screen.text)]
+        first = shown()
+        assert len(first) > 4  # the whole log panel (taller than the old three-line step)
+        await screen.keys("pageup")
+        await screen.wait_for(r"\(scrolled \d+\)")
+        back = shown()
+        assert max(back) == min(first)  # one line of the page before stays in view
+        assert screen.cs.log_scroll == len(first) - 1
+        await screen.keys("pagedown")
+        await screen.wait_for("note 59")
+        assert shown() == first and screen.cs.log_scroll == 0

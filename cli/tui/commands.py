@@ -40,9 +40,9 @@ def build_commands(client: "ClientApp") -> list[Command]:
             return
         cs.open_scoring(len(obs.results) - 1, asked=True)
 
-    def scroll(step: int):
+    def scroll(pages: int):
         def run(event) -> None:
-            cs.log_scroll = max(0, cs.log_scroll + step)
+            cs.log_scroll = max(0, cs.log_scroll + pages * cs.log_page)
         return run
 
     def up_down(step: int):
@@ -71,8 +71,8 @@ def build_commands(client: "ClientApp") -> list[Command]:
         Command(("=",), "", "", table, lambda e: acts.quick_raise(1)),
         Command(("f",), "", "", table, lambda e: acts.quick_raise(5)),
         Command(("t",), "", "", table, lambda e: acts.quick_raise(10)),
-        Command(("pageup",), "PgUp", "log", lambda: table() or over(), scroll(3)),
-        Command(("pagedown",), "", "", lambda: table() or over(), scroll(-3)),
+        Command(("pageup",), "PgUp", "log", lambda: table() or over(), scroll(1)),
+        Command(("pagedown",), "", "", lambda: table() or over(), scroll(-1)),
         Command(("s",), "s", "scoring", lambda: table() or over(), scoring,
                 lambda: client.current() == "over" and bool(cs.obs and cs.obs.results), 40),
         Command(("c",), "c", "chat", talk, lambda e: client.open_chat(),

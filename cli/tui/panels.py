@@ -210,6 +210,7 @@ def log_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     if session is None or height <= 0:
         return []
     lines: list[Line] = []
+    cs.log_page = max(1, height - 1)  # a page back keeps one line of the last one in view
     # wrap only as many entries as can be shown
     need = height + cs.log_scroll
     # the table's log and this client's own notes, newest first, by time

@@ -66,6 +66,7 @@ class ClientState:
         self.results_seen: int | None = None  # round results already shown (None: nothing seen yet)
         self.chat_open = False
         self.log_scroll = 0               # lines scrolled back from the newest
+        self.log_page = 3                 # PgUp/PgDn step: the log's height when last drawn, less one
         self.lobby_cursor = 0
         self.lobby_cursor_placed = False  # the cursor starts on your own seat, once you have one
         self.finder_cursor = 0
