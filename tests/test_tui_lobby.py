@@ -59,7 +59,8 @@ async def test_own_seat_name_never_runs_into_the_next_column():
 
 def test_choices_step_in_order():
     for choices in [OPTION_CHOICES["start_money"], OPTION_CHOICES["sealed_offender_fine"],
-                    CLOCK_CHOICES["open_seconds"], CLOCK_CHOICES["decision_seconds"][1:]]:
+                    CLOCK_CHOICES["open_seconds"], CLOCK_CHOICES["decision_seconds"][1:],
+                    CLOCK_CHOICES["grace_seconds"]]:
         assert list(choices) == sorted(choices)
 
 
@@ -79,6 +80,8 @@ async def test_left_and_right_walk_the_open_countdown_in_order():
         assert drops.count(True) <= 1 and sorted(seen) == sorted(CLOCK_CHOICES["open_seconds"])
         await screen.keys("left")
         assert table.clocks.open_seconds == seen[-2]
+        # nobody can drop from a table in this process: no stand-in row
+        assert ("clock", "grace_seconds") not in rows and "Stand-in after" not in screen.text
 
 
 @run_async

@@ -288,3 +288,27 @@ async def test_game_over_names_both_copies_of_the_record(tmp_path):
         for c in others:
             await c.close()
         await host.close()
+
+
+@run_async
+async def test_the_lan_lobby_shows_and_sets_the_grace_period(tmp_path):
+    from cli.tui.screens import lobby_rows
+
+    host, table = await start_host(tmp_path)
+    try:
+        session = NetSession(host.target(table.id), name="Ana", config_dir=str(tmp_path / "ana"), seat=0)
+        async with Screen(session) as screen:
+            await screen.wait_for(r">1 Ana \(you\)")
+            text = await screen.wait_for(r"Stand-in after +30s")
+            rows = lobby_rows(session.lobby)
+            for _ in range(rows.index(("clock", "grace_seconds"))):
+                await screen.keys("down")
+            await screen.keys("right")
+            await screen.wait_for(r">Stand-in after +60s")
+            assert table.lobby.clocks.grace == 60.0
+            await screen.keys("left", "left")
+            await screen.wait_for(r">Stand-in after +15s")
+            assert table.lobby.clocks.grace == 15.0
+            assert "Decision clock" in text and table.lobby.clocks.open_countdown == 10.0  # the others kept
+    finally:
+        await asyncio.wait_for(host.close(), 15)

@@ -51,7 +51,8 @@ def lobby_view(table: Mapping[str, Any], my_fpr: str | None) -> LobbyView:
     decision = clocks.get("decision", 0)
     return LobbyView(
         str(table.get("name", "")), tuple(seats), options,
-        Clocks(float(clocks.get("open_countdown", 10.0)), float(decision) if decision else None),
+        Clocks(float(clocks.get("open_countdown", 10.0)), float(decision) if decision else None,
+               float(clocks.get("grace", 30.0))),
         join_string=str(table.get("join", "")), join_code=str(table.get("code", "")),
         admin=my_fpr is not None and table.get("admin") == my_fpr, bot_levels=bot_levels(),
     )
@@ -286,8 +287,10 @@ class NetSession(SessionBase):
         await self._reply(self.client.set_options(options.to_dict()))
 
     async def set_clocks(self, clocks: Clocks) -> None:
-        await self._reply(self.client.set_clocks({"open_countdown": clocks.open_seconds,
-                                                  "decision": clocks.decision_seconds or 0}))
+        wanted: dict[str, float] = {"open_countdown": clocks.open_seconds, "decision": clocks.decision_seconds or 0}
+        if clocks.grace_seconds is not None:
+            wanted["grace"] = clocks.grace_seconds
+        await self._reply(self.client.set_clocks(wanted))
 
     async def start(self) -> None:
         await self._reply(self.client.start())

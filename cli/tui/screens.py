@@ -35,15 +35,18 @@ OPTION_LABELS = {
 CLOCK_CHOICES: dict[str, tuple[Any, ...]] = {
     "open_seconds": (5.0, 8.0, 10.0, 15.0, 20.0, 30.0),
     "decision_seconds": (None, 30.0, 60.0, 120.0),
+    "grace_seconds": (0.0, 15.0, 30.0, 60.0, 120.0, 300.0),
 }
-CLOCK_LABELS = {"open_seconds": "Open countdown", "decision_seconds": "Decision clock"}
+CLOCK_LABELS = {"open_seconds": "Open countdown", "decision_seconds": "Decision clock",
+                "grace_seconds": "Stand-in after"}
 
 
 def lobby_rows(lobby: LobbyView) -> list[tuple[str, object]]:
     """The rows the lobby cursor moves over: seats, then options, then clocks."""
     rows: list[tuple[str, object]] = [("seat", s.seat) for s in lobby.seats]
     rows += [("option", f.name) for f in fields(RuleOptions) if f.name in OPTION_CHOICES]
-    rows += [("clock", name) for name in CLOCK_CHOICES]
+    rows += [("clock", name) for name in CLOCK_CHOICES
+             if name != "grace_seconds" or lobby.clocks.grace_seconds is not None]  # LAN tables only
     return rows
 
 

@@ -56,10 +56,13 @@ class Clocks:
     """The host's clocks.  `open_seconds`: the Open countdown, restarted by every bid;
     when it runs out the auction closes.  `decision_seconds`: the time for any other
     decision (None = no limit); when it runs out the host makes the cautious move
-    (pass, decline, a sealed 0, the first card, the lowest price)."""
+    (pass, decline, a sealed 0, the first card, the lowest price).  `grace_seconds`: how
+    long a dropped player's seat waits before a stand-in bot plays it (None on a table in
+    this process, where nobody can drop)."""
 
     open_seconds: float = 10.0
     decision_seconds: float | None = None
+    grace_seconds: float | None = None
 
 
 @dataclass(frozen=True)
