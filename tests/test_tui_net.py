@@ -31,6 +31,10 @@ async def start_host(tmp_path, bots: int = 2, name: str = "Test table"):
     return host, table
 
 
+def ana_in_seat_1(host, table, tmp_path) -> NetSession:
+    return NetSession(host.target(table.id), name="Ana", config_dir=str(tmp_path / "ana"), seat=0)
+
+
 def free_udp_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         s.bind(("127.0.0.1", 0))
@@ -41,7 +45,7 @@ def free_udp_port() -> int:
 async def test_lobby_start_and_refusals_over_the_protocol(tmp_path):
     host, table = await start_host(tmp_path)
     try:
-        session = NetSession(host.target(table.id), name="Ana", config_dir=str(tmp_path / "ana"), seat=0)
+        session = ana_in_seat_1(host, table, tmp_path)
         async with Screen(session) as screen:
             await screen.wait_for(r"Bot B +bot random +READY")
             await screen.wait_for(r">1 Ana \(you\) +person +not ready")  # her seat's reply may come later
@@ -296,7 +300,7 @@ async def test_the_lan_lobby_shows_and_sets_the_grace_period(tmp_path):
 
     host, table = await start_host(tmp_path)
     try:
-        session = NetSession(host.target(table.id), name="Ana", config_dir=str(tmp_path / "ana"), seat=0)
+        session = ana_in_seat_1(host, table, tmp_path)
         async with Screen(session) as screen:
             await screen.wait_for(r">1 Ana \(you\)")
             text = await screen.wait_for(r"Stand-in after +30s")

@@ -83,6 +83,9 @@ async def test_open_panel_live_countdown_and_bids():
         text = await screen.wait_for(r"High bid: 12 by Ana \(you\)")
         assert "You hold the high bid (12)" in screen.rows[0]
         assert re.search(r"\*.Ana +100 .*high 12", text)
+        ana.notice = "reconnecting..."   # out of touch: the countdown is not left to run down
+        ana.changed()
+        await screen.wait_for(r"Time left +\?s \(waiting for the host\)")
 
 
 @run_async
@@ -271,6 +274,21 @@ async def test_status_line_warns_when_out_of_touch():
         ana.changed()
         await screen.wait_for("reconnecting")
         assert screen.rows[0].startswith(" reconnecting...  Round 1/4")
+
+
+@run_async
+async def test_clocks_show_a_question_mark_while_out_of_touch():
+    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], [ANA_HAND],
+                                              clocks=Clocks(open_seconds=60, decision_seconds=30))
+    async with Screen(ana) as screen:
+        await screen.wait_for(r"Time to decide: \d+s")
+        ana.notice = "reconnecting..."   # the host's clock runs on unseen: no number that would sit at 0
+        ana.changed()
+        text = await screen.wait_for(r"Time to decide: \?s")
+        assert "[?s] YOUR TURN" in screen.rows[0] and not re.search(r"Time to decide: \d", text)
+        ana.notice = ""
+        ana.changed()
+        await screen.wait_for(r"\[\d+s\] YOUR TURN")
 
 
 @run_async

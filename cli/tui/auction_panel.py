@@ -12,7 +12,7 @@ from modernart.cards import AuctionType
 from modernart.phase import Phase
 from modernart.views import Observation
 
-from .panels import ARTIST_STYLE, artist_names, seconds_left
+from .panels import ARTIST_STYLE, artist_names, clock_text, seconds_left
 from .state import ClientState
 from .text import Line, countdown_bar, line_width, wrap
 
@@ -75,7 +75,7 @@ def decision_clock(cs: ClientState) -> Line:
     deadline = cs.session.decision_deadline if cs.session is not None else None
     if deadline is None:
         return []
-    return [("class:countdown", f" Time to decide: {seconds_left(cs, deadline)}s")]
+    return [("class:countdown", f" Time to decide: {clock_text(cs, deadline)}")]
 
 
 def auction_panel(cs: ClientState, width: int, height: int) -> list[Line]:
@@ -157,7 +157,10 @@ def open_auction(cs: ClientState, obs: Observation, width: int) -> list[Line]:
         total = _open_total(cs)
         style = "class:countdown.low" if secs <= 3 else "class:countdown"
         bar = countdown_bar(left, total, max(4, min(20, width - 30)))
-        lines.append([(style, f" Time left {secs:>2}s "), ("class:dim", bar), ("class:dim", " resets on bid")])
+        after = [("class:dim", bar), ("class:dim", " resets on bid")]
+        if cs.session is not None and cs.session.notice:  # out of touch: the host's clock runs on unseen
+            after = [("class:dim", "(waiting for the host)")]
+        lines.append([(style, f" Time left {clock_text(cs, deadline):>3} "), *after])
     if obs.amount_range() is not None:
         lines.append(entry_line(cs, obs, "Your bid"))
         hint = " +:+1 f:+5 t:+10 Enter:bid p:pass" + (" h:sell" if obs.auctioneer == obs.seat else "")

@@ -245,7 +245,7 @@ def status_line(cs: ClientState, width: int) -> Line:
     line: Line = [("class:status", left)]
     deadline = cs.session.decision_deadline if cs.session is not None else None
     if deadline is not None and mine:  # before the words, so that a long sentence never cuts it off
-        line.append(("class:status.turn", f"[{seconds_left(cs, deadline)}s] "))
+        line.append(("class:status.turn", f"[{clock_text(cs, deadline)}] "))
     line.append(("class:status.turn" if mine else "class:status", text))
     if line_width(line) > width and obs.phase == Phase.SEALED and obs.seat in obs.sealed_done:
         waiting = obs.players - len(obs.sealed_done)  # five long names do not fit: count them
@@ -287,6 +287,14 @@ def sales_panel(cs: ClientState, width: int, height: int) -> list[Line]:
 def seconds_left(cs: ClientState, deadline: float) -> int:
     left = deadline - cs.clock()
     return max(0, int(left + 0.999))
+
+
+def clock_text(cs: ClientState, deadline: float) -> str:
+    """A clock as shown: "12s", or "?s" while out of touch with the host, whose clock runs on
+    unseen (a countdown left to run down here would sit at 0 as if frozen)."""
+    if cs.session is not None and cs.session.notice:
+        return "?s"
+    return f"{seconds_left(cs, deadline)}s"
 
 
 def message_lines(cs: ClientState, width: int) -> list[Line]:
