@@ -15,11 +15,16 @@ from dataclasses import dataclass, field
 from .tmux import Tmux
 
 PANELS = ("OPEN auction", "ONCE-AROUND", "SEALED auction", "FIXED PRICE", "DOUBLE")
+#: the log's line for a card put up ("Bea auctions Krypto (Open): Open auction") -> its panel
+LOGGED_AUCTION = re.compile(r"(Open|Once-around|Sealed|Fixed price) auction")
+PANEL_OF = {"Open": "OPEN auction", "Once-around": "ONCE-AROUND", "Sealed": "SEALED auction",
+            "Fixed price": "FIXED PRICE"}
 
 
 @dataclass
 class Seen:
     panels: set[str] = field(default_factory=set)
+    logged: set[str] = field(default_factory=set)          # panels of auctions the log told (see PANEL_OF)
     my_turns: dict[str, int] = field(default_factory=dict)
     scorings: set[str] = field(default_factory=set)       # rounds whose scoring overlay was on screen
     rounds_ended: set[str] = field(default_factory=set)   # rounds whose end the log or message line told
@@ -63,6 +68,7 @@ def play_until_over(term: Tmux, timeout: float = 240.0) -> tuple[Seen, str]:
             if panel in screen and panel not in seen.panels:
                 seen.panels.add(panel)
                 seen.screens[panel] = screen
+        seen.logged.update(PANEL_OF[kind] for kind in LOGGED_AUCTION.findall(screen))
         rows = screen.split("\n")
         status, hints = rows[0], next((r for r in reversed(rows) if r.strip()), "")
         overlay = re.search(r"[─-] Round \d scoring [─-]", screen)   # the overlay's title, not a log line

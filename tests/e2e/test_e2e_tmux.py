@@ -50,8 +50,11 @@ def test_whole_game_by_key_presses_at_80x24(term, tmp_path, through):
     assert "? help" in rows[23]
     seen, final = play_until_over(term)
     final = term.wait_for("Record saved to", timeout=10)  # the host reports it just after the end
-    # every kind of auction came up, and this player had to act in several of them
-    assert {"OPEN auction", "ONCE-AROUND", "SEALED auction", "FIXED PRICE"} <= seen.panels, seen.panels
+    # every kind of auction came up, and this player had to act in several of them: the auctions
+    # that wait for every player were on screen; an Open or Fixed price one that bots settle at
+    # once (a bot auctioneer may hammer at once) can be over before a capture, and the log tells it
+    assert {"ONCE-AROUND", "SEALED auction"} <= seen.panels, seen.panels
+    assert {"OPEN auction", "FIXED PRICE"} <= seen.panels | seen.logged, (seen.panels, seen.logged)
     assert seen.my_turns.get("sell", 0) >= 3 and seen.keys >= 10
     # every round was played; at least one scoring overlay was read (it gives way at once when the
     # player is needed, which with instant bots can be before a screen capture: tests/test_tui_scoring.py)
