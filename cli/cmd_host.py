@@ -42,7 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--config-dir", default=None, help="where the keys live (default ~/.config/modernart)")
     p.add_argument("--options", default="{}", help='rule options as JSON, e.g. \'{"double_split": true}\'')
     p.add_argument("--clocks", default="{}",
-                   help='clocks as JSON: open_countdown (10), decision (60), grace (30) seconds, 0 = off')
+                   help='clocks as JSON: open_countdown (10), decision (60), grace (30) seconds; 0 = off (grace 0: a stand-in at once)')
     p.add_argument("--no-beacon", action="store_true", help="do not announce the table by UDP broadcast")
     p.add_argument("--beacon-target", action="append", metavar="ADDR[:PORT]",
                    help="send beacons here instead of every interface's broadcast address")

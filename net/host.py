@@ -104,6 +104,7 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         self.peers: dict[bytes, Peer] = {}
         self.buckets: dict[bytes, Bucket] = {}
         self.bots: dict[bytes, tuple[asyncio.Task, Any]] = {}   # token -> (task, bot client)
+        self.stopping: set[asyncio.Task] = set()  # bots told to stop that have not ended yet
         self.retiring: dict[bytes, Table] = {}    # stand-ins whose player is back, kept until they reveal
         self.absent: dict[tuple[str, int], float] = {}        # (table, seat) -> since (host clock)
         self.wake = asyncio.Event()
@@ -150,10 +151,12 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         self.closing = True
         try:
             await cancel_and_wait(self.tasks)
-            while self.bots:
-                bot_tasks = [t for t, _ in self.bots.values()]
-                self.bots.clear()
-                await cancel_and_wait(bot_tasks)
+            while self.bots or self.stopping:
+                tokens = list(self.bots)
+                # forgotten only once they have ended: a close cancelled meanwhile leaves them known
+                await cancel_and_wait([self.bots[t][0] for t in tokens] + list(self.stopping))
+                for token in tokens:
+                    self.bots.pop(token, None)
             flushers = [t.flusher for t in self.tables.values() if t.flusher is not None]
             await asyncio.gather(*flushers, return_exceptions=True)
         finally:

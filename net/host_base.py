@@ -30,6 +30,7 @@ class HostBase(Protocol):
     tables: dict[str, Table]
     peers: dict[bytes, Peer]
     bots: dict[bytes, tuple[asyncio.Task[Any], Any]]
+    stopping: set[asyncio.Task[Any]]
     retiring: dict[bytes, Table]
     absent: dict[tuple[str, int], float]
     wake: asyncio.Event

@@ -43,7 +43,10 @@ class Presence(HostParts):
     def _stop_bot(self, token: bytes) -> None:
         entry = self.bots.pop(token, None)
         if entry is not None:
-            entry[0].cancel()
+            task = entry[0]
+            task.cancel()
+            self.stopping.add(task)  # Host.close waits for it too
+            task.add_done_callback(self.stopping.discard)
 
     def _player_returns(self, table: Table, seat: int) -> None:
         sess = table.session

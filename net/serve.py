@@ -18,7 +18,7 @@ from typing import Any, Callable
 from modernart.rules import RuleOptions
 
 from .beacon import PORT as BEACON_PORT, Announcer, lan_address
-from .clocks import ClockSettings, wait_event
+from .clocks import ClockSettings, cancel_and_wait, wait_event
 from .host import Host
 from .identity import Keys
 from .lobby import Lobby
@@ -125,10 +125,10 @@ async def serve(settings: HostSettings, *, ready: Callable[[Host, Table], None] 
             print(f"record:      {table.record_path}", file=out)
         return 0
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await host.close()
+        try:
+            await cancel_and_wait(tasks)
+        finally:  # even when cancelled again meanwhile: a context left open blocks the exit
+            await host.close()
 
 
 def beacon_targets_from(text: list[str] | None) -> list[tuple[str, int]] | None:

@@ -27,7 +27,7 @@ PY = sys.executable
 FAST = {"open_countdown": 0, "decision": 0, "grace": 30}
 
 
-def run(coro: Awaitable[Any], timeout: float, cleanup: float = 15.0) -> Any:
+def run(coro: Awaitable[Any], timeout: float, cleanup: float = 5.0) -> Any:
     """Run `coro` in a fresh loop; after `timeout` seconds cancel it and fail.
 
     Every wait here is bounded (unlike asyncio.run, whose final clean-up waits without
@@ -36,25 +36,32 @@ def run(coro: Awaitable[Any], timeout: float, cleanup: float = 15.0) -> Any:
     """
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
-    task = loop.create_task(coro)  # type: ignore[arg-type]
+
+    def within(seconds: float, *aws: Awaitable[Any]) -> set[asyncio.Future]:
+        """Run `aws` for at most `seconds`; the ones still running."""
+        futures = {asyncio.ensure_future(a, loop=loop) for a in aws}
+        if not futures:
+            return set()
+        _done, pending = loop.run_until_complete(asyncio.wait(futures, timeout=seconds))
+        return pending
+
     try:
-        loop.run_until_complete(asyncio.wait([task], timeout=timeout))
-        if not task.done():
+        task = loop.create_task(coro)  # type: ignore[arg-type]
+        if within(timeout, task):
             task.cancel()
-            loop.run_until_complete(asyncio.wait([task], timeout=cleanup))
-            hung = "" if task.done() else f"; its clean-up did not end within {cleanup:g} s either"
+            hung = f"; its clean-up did not end within {cleanup:g} s either" if within(cleanup, task) else ""
             raise TimeoutError(f"not done within {timeout:g} s{hung}")
         return task.result()
     finally:
-        rest = asyncio.all_tasks(loop)
-        for other in rest:
-            other.cancel()
-        if rest:
-            loop.run_until_complete(asyncio.wait(rest, timeout=cleanup))
-        loop.run_until_complete(loop.shutdown_asyncgens())
-        loop.run_until_complete(asyncio.wait([loop.create_task(loop.shutdown_default_executor())], timeout=cleanup))
-        asyncio.set_event_loop(None)
-        loop.close()
+        try:
+            rest = asyncio.all_tasks(loop)
+            for other in rest:
+                other.cancel()
+            within(cleanup, *rest)
+            within(cleanup, loop.shutdown_asyncgens(), loop.shutdown_default_executor())
+        finally:
+            asyncio.set_event_loop(None)
+            loop.close()
 
 
 async def in_process_host(tmp: Path, *, clocks: dict[str, Any] | None = None, clock: Any = None,

@@ -36,7 +36,8 @@ async def _game(tmp: Path):
     try:
         await until(lambda: bool(table.lobby.taken()), 10)
         seat_bots(host, table, 3)
-        await asyncio.wait_for(task, 60)
+        async with asyncio.timeout(60):
+            await task
         await until(lambda: table.record_path is not None, 10)
         return table.record_path, player.client.state, host.keys
     finally:

@@ -85,7 +85,8 @@ async def _game(tmp):
               for i, n in enumerate(NAMES[1:])]
     try:
         tasks = [asyncio.ensure_future(b.run()) for b in [relayed, *others]]
-        await asyncio.wait_for(asyncio.gather(*tasks), 80)
+        async with asyncio.timeout(80):
+            await asyncio.gather(*tasks)
         frames = list(relayed.client._game.frames)
         seat = relayed.client.state.seat
         log = relayed.client.state.log

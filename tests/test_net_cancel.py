@@ -49,6 +49,7 @@ def test_a_request_cancelled_as_its_reply_arrives_is_cancelled():
 
 
 async def _wait_cancelled_as_the_event_is_set() -> str:
+    """wait_event never had the fault (it was written around it); this keeps it so."""
     event = asyncio.Event()
     task = asyncio.get_running_loop().create_task(wait_event(event, 5.0))
     await asyncio.sleep(0)
@@ -92,3 +93,49 @@ async def _endless() -> None:
 def test_run_fails_a_coroutine_that_does_not_finish_in_time():
     with pytest.raises(TimeoutError, match="not done within 0.2 s"):
         run(_endless(), 0.2)
+
+
+class _StubbornBot:
+    """A bot client whose run swallows its first cancellation, as one did through wait_for."""
+
+    ended = 0
+
+    def __init__(self, *args, **kwargs) -> None:
+        self.keys = Keys.generate()
+
+    async def run(self) -> None:
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            pass  # swallowed: plays on
+        try:
+            await asyncio.Event().wait()
+        finally:
+            _StubbornBot.ended += 1
+
+
+async def _close_with_stubborn_bots(tmp) -> tuple[int, int, bool]:
+    from net.host import Host
+    from net.lobby import Lobby
+
+    host = Host(Keys.generate(), bot_factory=_StubbornBot)
+    await host.start()
+    table = host.open_table("t", journal_dir=str(tmp / "games"), lobby=Lobby(), fsync=False)
+    for _ in range(2):
+        _seat, token = table.lobby.add_bot(None, "random")
+        host.spawn_bot(table, token, "random")
+    await asyncio.sleep(0)
+    stopped = next(iter(host.bots))
+    host._stop_bot(stopped)  # a stand-in told to stop (its player came back), not yet ended
+    await asyncio.sleep(0)
+    left = len(host.bots)
+    await host.close()
+    return left, _StubbornBot.ended, bool(host.bots or host.stopping)
+
+
+@pytest.mark.timeout(30)
+def test_host_close_waits_for_every_bot_even_one_that_swallowed_its_cancellation(tmp_path):
+    left, ended, still_known = run(_close_with_stubborn_bots(tmp_path), 20)
+    assert left == 1            # the stopped one is no longer a seat's bot...
+    assert ended == 2           # ...but close waited for it as for the other
+    assert not still_known

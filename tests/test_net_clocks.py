@@ -161,7 +161,8 @@ async def _grace_and_standin(tmp):
     await until(lambda: sess.delegates[seat] is None, 10)
     # the host hands the seat back on the hello; the client learns it a moment later
     await back.client.wait_until(lambda s: s.seat == seat and s.role == "player", 10)
-    final = await asyncio.wait_for(task, 60)
+    async with asyncio.timeout(60):
+        final = await task
     await host.close()
     return table, standin_moves, final, seat
 

@@ -77,7 +77,8 @@ async def test_lobby_start_and_refusals_over_the_protocol(tmp_path):
             await screen.keys("enter")
             await screen.wait_for("<Ana> hello table")
     finally:
-        await asyncio.wait_for(host.close(), 15)
+        async with asyncio.timeout(15):
+            await host.close()
 
 
 @run_async
@@ -106,7 +107,8 @@ async def test_join_screen_hears_a_beacon_and_checks_the_code(tmp_path):
             assert "MODERN ART - Bea's table" in screen.rows[0]
     finally:
         beacon.cancel()
-        await asyncio.wait_for(host.close(), 15)
+        async with asyncio.timeout(15):
+            await host.close()
 
 
 @run_async
@@ -137,7 +139,8 @@ async def test_a_join_code_joins_the_table_as_soon_as_it_is_heard(tmp_path):
             assert "MODERN ART - Cem's table" in screen.rows[0]
     finally:
         beacon.cancel()
-        await asyncio.wait_for(host.close(), 15)
+        async with asyncio.timeout(15):
+            await host.close()
 
 
 @run_async
@@ -148,14 +151,16 @@ async def test_a_silent_host_is_announced(tmp_path):
         session = NetSession(host.target(table.id), name="Ana", config_dir=str(tmp_path / "ana"))
         async with Screen(session) as screen:
             await screen.wait_for(r"Ana \(you\)")
-            await asyncio.wait_for(host.close(), 15)
+            async with asyncio.timeout(15):
+                await host.close()
             closed = True
             await screen.wait_for(r"reconnecting\.\.\.", timeout=15)
             assert screen.rows[0].startswith(" reconnecting...  MODERN ART")
             assert any("Lost touch with the host" in e.text for e in session.log)
     finally:
         if not closed:
-            await asyncio.wait_for(host.close(), 15)
+            async with asyncio.timeout(15):
+                await host.close()
 
 
 @run_async
@@ -208,7 +213,8 @@ async def test_a_late_joiner_watches_the_table_with_public_facts_only(tmp_path):
     try:
         await ana.open()
         await ana._reply(ana.client.start())
-        await asyncio.wait_for(_until(lambda: ana.obs is not None), 10)
+        async with asyncio.timeout(10):
+            await _until(lambda: ana.obs is not None)
         async with Screen(dai) as screen:
             text = await screen.wait_for("You are watching")
             assert dai.obs is not None and dai.obs.seat == -1 and dai.obs.hand == ()
@@ -239,7 +245,8 @@ async def test_a_refusal_shows_without_its_rule_reference_which_stays_in_the_log
     try:
         await ana.open()
         await ana._reply(ana.client.start())
-        await asyncio.wait_for(_until(lambda: ana.obs is not None), 10)
+        async with asyncio.timeout(10):
+            await _until(lambda: ana.obs is not None)
         async with Screen(ana) as screen:
             await screen.wait_for("Round 1/4")
             stranger = next(c for c in range(70) if c not in {int(x) for x in ana.obs.hand})
@@ -315,4 +322,5 @@ async def test_the_lan_lobby_shows_and_sets_the_grace_period(tmp_path):
             assert table.lobby.clocks.grace == 15.0
             assert "Decision clock" in text and table.lobby.clocks.open_countdown == 10.0  # the others kept
     finally:
-        await asyncio.wait_for(host.close(), 15)
+        async with asyncio.timeout(15):
+            await host.close()

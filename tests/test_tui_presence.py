@@ -50,7 +50,8 @@ async def test_a_player_who_drops_is_away_until_they_return(tmp_path):
             assert any(e.text == "Bob is back at the table" for e in session.log)
     finally:
         await bob.close()
-        await asyncio.wait_for(host.close(), 15)
+        async with asyncio.timeout(15):
+            await host.close()
 
 
 @run_async
@@ -75,4 +76,5 @@ async def test_a_player_played_by_a_stand_in_stays_away_and_is_welcomed_back_onc
             assert texts.count("Bob is back at the table") == 1 and "Bob is back" not in texts
     finally:
         await bob.close()
-        await asyncio.wait_for(host.close(), 15)
+        async with asyncio.timeout(15):
+            await host.close()

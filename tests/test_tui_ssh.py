@@ -80,4 +80,5 @@ async def test_ssh_guests_get_seats_by_key_through_the_host(tmp_path):
         assert len([s for s in table.lobby.seats if s is not None]) == 3
     finally:
         acceptor.close()
-        await asyncio.wait_for(host.close(), 15)
+        async with asyncio.timeout(15):
+            await host.close()

@@ -159,7 +159,7 @@ def open_auction(cs: ClientState, obs: Observation, width: int) -> list[Line]:
         bar = countdown_bar(left, total, max(4, min(20, width - 30)))
         after = [("class:dim", bar), ("class:dim", " resets on bid")]
         if cs.session is not None and cs.session.notice:  # out of touch: the host's clock runs on unseen
-            after = [("class:dim", "(waiting for the host)")]
+            style, after = "class:countdown", [("class:dim", "(waiting for the host)")]
         lines.append([(style, f" Time left {clock_text(cs, deadline):>3} "), *after])
     if obs.amount_range() is not None:
         lines.append(entry_line(cs, obs, "Your bid"))

@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from .tmux import Tmux
 
 PANELS = ("OPEN auction", "ONCE-AROUND", "SEALED auction", "FIXED PRICE", "DOUBLE")
-#: the log's line for a card put up ("Bea auctions Krypto (Open): Open auction") -> its panel
-LOGGED_AUCTION = re.compile(r"(Open|Once-around|Sealed|Fixed price) auction")
+#: the log's line for a card put up ("Bea auctions Krypto (Open): Open auction") -> its panel;
+#: a long Double line may wrap between "Fixed" and "price"
+LOGGED_AUCTION = re.compile(r"(Open|Once-around|Sealed|Fixed price|price) auction")
 PANEL_OF = {"Open": "OPEN auction", "Once-around": "ONCE-AROUND", "Sealed": "SEALED auction",
-            "Fixed price": "FIXED PRICE"}
+            "Fixed price": "FIXED PRICE", "price": "FIXED PRICE"}
 
 
 @dataclass

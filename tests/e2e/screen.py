@@ -59,10 +59,12 @@ def colour_codes(raw: str) -> set[str]:
 
 
 def run_async(fn):
-    """Run an async test function in its own event loop (no pytest plugin needed)."""
+    """Run an async test function in its own event loop (no pytest plugin needed), with the
+    bounded clean-up of tests.net_helpers.run; the test's pytest-timeout mark is its limit."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        return asyncio.run(fn(*args, **kwargs))
+        from tests.net_helpers import run
+        return run(fn(*args, **kwargs), timeout=3600)
     return wrapper
 
 
@@ -117,7 +119,8 @@ class Screen:
         try:
             if not self.task.done():
                 self.client.exit()
-            self.result = await asyncio.wait_for(self.task, 5)
+            async with asyncio.timeout(5):
+                self.result = await self.task
         finally:
             self._stack.close()
 
