@@ -152,11 +152,12 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         try:
             await cancel_and_wait(self.tasks)
             while self.bots or self.stopping:
-                tokens = list(self.bots)
+                tokens, stopping = list(self.bots), list(self.stopping)
                 # forgotten only once they have ended: a close cancelled meanwhile leaves them known
-                await cancel_and_wait([self.bots[t][0] for t in tokens] + list(self.stopping))
+                await cancel_and_wait([self.bots[t][0] for t in tokens] + stopping)
                 for token in tokens:
                     self.bots.pop(token, None)
+                self.stopping.difference_update(stopping)  # their own discard may not have run yet
             flushers = [t.flusher for t in self.tables.values() if t.flusher is not None]
             await asyncio.gather(*flushers, return_exceptions=True)
         finally:
