@@ -29,6 +29,7 @@ class HostKeyChanged(Exception):
 class KnownHosts:
     def __init__(self, directory: str | os.PathLike) -> None:
         self.path = Path(directory) / "known_hosts"
+        self._remembered: tuple[str, bytes, str] | None = None  # the last entry known to be on file
 
     def _read(self) -> dict[str, tuple[bytes, str]]:
         out: dict[str, tuple[bytes, str]] = {}
@@ -55,10 +56,12 @@ class KnownHosts:
             raise HostKeyChanged(address, known[0], key, known[1])
 
     def remember(self, address: str, key: bytes, name: str = "") -> None:
-        entries = self._read()
         name = " ".join(name.split())[:64]
-        if entries.get(address) == (key, name):
-            return
-        entries[address] = (key, name)
-        text = "".join(f"{addr} {b32(k)} {n}".rstrip() + "\n" for addr, (k, n) in sorted(entries.items()))
-        os.replace(private_temp_file(self.path, text), self.path)
+        if self._remembered == (address, key, name):
+            return  # every lobby message names the table: the file is read once, not each time
+        entries = self._read()
+        if entries.get(address) != (key, name):
+            entries[address] = (key, name)
+            text = "".join(f"{addr} {b32(k)} {n}".rstrip() + "\n" for addr, (k, n) in sorted(entries.items()))
+            os.replace(private_temp_file(self.path, text), self.path)
+        self._remembered = (address, key, name)

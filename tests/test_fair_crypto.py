@@ -121,6 +121,13 @@ def test_secrets_and_known_hosts_are_private_files(tmp_path):
     hosts.check("10.0.0.1:47000", KEY_A)
     with pytest.raises(HostKeyChanged):
         KnownHosts(tmp_path).check("10.0.0.1:47000", KEY_B)
+    # every lobby message remembers the table again: the file is written only when it changes
+    inode = (tmp_path / "known_hosts").stat().st_ino
+    hosts.remember("10.0.0.1:47000", KEY_A, "Ana's  table")   # the same name, spaced differently
+    assert (tmp_path / "known_hosts").stat().st_ino == inode
+    hosts.remember("10.0.0.1:47000", KEY_A, "Ana's new table")
+    assert (tmp_path / "known_hosts").stat().st_ino != inode
+    assert "Ana's new table" in (tmp_path / "known_hosts").read_text()
 
 
 def test_a_damaged_transcript_is_refused(tmp_path):
