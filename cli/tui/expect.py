@@ -31,11 +31,11 @@ def expectation(obs: Observation, name: Names, edition: Edition) -> tuple[bool, 
     if phase == Phase.PLAY_CARD:
         if mine:
             return True, "YOUR TURN: put up a painting (<- -> choose, Enter)"
-        return False, f"{name(obs.auctioneer)} is choosing a painting to sell"
+        return False, _others(obs, name, artist)
     if phase == Phase.DOUBLE_OFFER:
         if obs.turn == me:
             return True, f"YOUR TURN: add a second {artist} (Enter) or p to pass"
-        return False, f"{name(obs.turn)} may add a second {artist} to the Double"
+        return False, _others(obs, name, artist)
     if phase == Phase.OPEN:
         if obs.high_seat == me:
             return False, f"You hold the high bid ({obs.high}); wait or be outbid"
@@ -48,7 +48,7 @@ def expectation(obs: Observation, name: Names, edition: Edition) -> tuple[bool, 
     if phase == Phase.ONCE_AROUND:
         if obs.turn == me:
             return True, f"YOUR TURN: bid above {obs.high} or p to pass (once around)"
-        return False, f"{name(obs.turn)} bids next (once around)"
+        return False, _others(obs, name, artist)
     if phase == Phase.SEALED:
         if me not in obs.sealed_done:
             return True, f"YOUR TURN: seal a bid 0-{obs.money} (type + Enter)"
@@ -58,18 +58,19 @@ def expectation(obs: Observation, name: Names, edition: Edition) -> tuple[bool, 
         if obs.auctioneer == me:
             lo, hi = _range(obs)
             return True, f"YOUR TURN: set the price {lo}-{hi} (type + Enter)"
-        return False, f"{name(obs.auctioneer)} is setting the price"
+        return False, _others(obs, name, artist)
     if phase == Phase.FIXED_OFFER:
         if obs.turn == me:
             if obs.price > obs.money:
                 return True, f"YOUR TURN: you cannot pay {obs.price}: p to decline"
             return True, f"YOUR TURN: buy for {obs.price}? a = accept, p = decline"
-        return False, f"{name(obs.turn)} decides whether to buy at {obs.price}"
+        return False, _others(obs, name, artist)
     return False, ""
 
 
 def _others(obs: Observation, name: Names, artist: str) -> str:
-    """What the table waits for, told to someone without a seat."""
+    """What the table waits for from someone else (the words for a watcher, and for a
+    player whose turn it is not, where they are the same)."""
     phase = obs.phase
     if phase == Phase.PLAY_CARD:
         return f"{name(obs.auctioneer)} is choosing a painting to sell"
