@@ -176,14 +176,15 @@ class ViewBuilder:
     def observation(self, seat: int, hand: list[int], money: int) -> Observation:
         if type(money) is not int or not 0 <= seat < self.players:
             raise ValueError("private part malformed")
-        return Observation(seat=seat, players=self.players, options=self.options, hand=self._cards(hand, 70),
-                           money=money, sales=tuple(self.sales), results=tuple(self.results),
-                           **self._public_fields())
+        return self._observation(seat, self._cards(hand, 70), money)
 
     def watcher(self) -> Observation:
         """The game as someone without a seat sees it: public facts only (seat `WATCHER`, no
         hand, no money, no moves), drawn by the client's panels like a player's."""
-        return Observation(seat=WATCHER, players=self.players, options=self.options, hand=(), money=0,
+        return self._observation(WATCHER, (), 0)
+
+    def _observation(self, seat: int, hand: tuple[Any, ...], money: int) -> Observation:
+        return Observation(seat=seat, players=self.players, options=self.options, hand=hand, money=money,
                            sales=tuple(self.sales), results=tuple(self.results), **self._public_fields())
 
 
