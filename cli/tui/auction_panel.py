@@ -158,14 +158,15 @@ def open_auction(cs: ClientState, obs: Observation, width: int) -> list[Line]:
         style = "class:countdown.low" if secs <= 3 else "class:countdown"
         bar = countdown_bar(left, total, max(4, min(20, width - 30)))
         after = [("class:dim", bar), ("class:dim", " resets on bid")]
-        if cs.session is not None and cs.session.notice:  # out of touch: the host's clock runs on unseen
+        if cs.notice:  # out of touch: the host's clock runs on unseen
             style, after = "class:countdown", [("class:dim", "(waiting for the host)")]
         lines.append([(style, f" Time left {clock_text(cs, deadline):>3} "), *after])
     if obs.amount_range() is not None:
         lines.append(entry_line(cs, obs, "Your bid"))
-        hint = " +:+1 f:+5 t:+10 Enter:bid p:pass" + (" h:sell" if obs.auctioneer == obs.seat else "")
+        sell = " h:sell" if obs.auctioneer == obs.seat else ""
+        hint = " +:+1 f:+5 t:+10 Enter:bid p:pass" + sell
         if len(hint) > width:
-            hint = " Enter:bid +/f/t:+1/5/10 p:pass" + (" h:sell" if obs.auctioneer == obs.seat else "")
+            hint = " Enter:bid +/f/t:+1/5/10 p:pass" + sell
         lines.append([("class:dim", hint)])
     elif obs.auctioneer == obs.seat:
         lines.append([("class:dim", " h: sell now to the high bidder")])

@@ -250,9 +250,8 @@ def status_line(cs: ClientState, width: int) -> Line:
     if line_width(line) > width and obs.phase == Phase.SEALED and obs.seat in obs.sealed_done:
         waiting = obs.players - len(obs.sealed_done)  # five long names do not fit: count them
         line[-1] = (line[-1][0], f"Your sealed bid is in; waiting for {waiting} more")
-    notice = getattr(cs.session, "notice", "")
-    if notice:  # e.g. the host is out of touch: said first, so it is never cut off
-        line[:0] = [("class:error", f" {notice} ")]
+    if cs.notice:  # e.g. the host is out of touch: said first, so it is never cut off
+        line[:0] = [("class:error", f" {cs.notice} ")]
     return _fit_status(line, width, "..." if cs.ascii else "…")
 
 
@@ -292,7 +291,7 @@ def seconds_left(cs: ClientState, deadline: float) -> int:
 def clock_text(cs: ClientState, deadline: float) -> str:
     """A clock as shown: "12s", or "?s" while out of touch with the host, whose clock runs on
     unseen (a countdown left to run down here would sit at 0 as if frozen)."""
-    if cs.session is not None and cs.session.notice:
+    if cs.notice:
         return "?s"
     return f"{seconds_left(cs, deadline)}s"
 

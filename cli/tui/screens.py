@@ -141,8 +141,7 @@ def lobby_header(cs: ClientState, width: int) -> Line:
     text = " MODERN ART" if name.strip().lower() == "modern art" else f" MODERN ART - {name}"  # not twice
     if lobby.join_code:
         text += f" | join code {lobby.join_code}"
-    notice = session.notice if session is not None else ""
-    return ([("class:error", f" {notice} ")] if notice else []) + [("class:status", text)]
+    return ([("class:error", f" {cs.notice} ")] if cs.notice else []) + [("class:status", text)]
 
 
 def join_lines(lobby: LobbyView | None, width: int) -> tuple[list[str], list[str]]:

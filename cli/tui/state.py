@@ -137,6 +137,12 @@ class ClientState:
             self.selected = index % len(hand)
             self.selected_id = int(hand[self.selected])
 
+    @property
+    def notice(self) -> str:
+        """The session's warning for the status line ("reconnecting..." while the host is
+        silent; its clocks then run on unseen), or ""."""
+        return self.session.notice if self.session is not None else ""
+
     def screen(self) -> str:
         """Which screen to show: finder, connecting, lobby, table, over or gone."""
         if self.session is None:
