@@ -172,6 +172,11 @@ class ClientState:
     def error(self, text: str) -> None:
         self.say(text, "error")
 
+    def _note(self, text: str) -> None:
+        """Say `text` and keep it in this client's log (the message line soon clears)."""
+        self.say(text)
+        self.notes.append(LogEntry(text, "system"))
+
     def _select_playable(self, obs: Observation) -> None:
         """When a card is to be chosen (your sale, a Double offered to you) and the chosen
         one cannot be used, choose the first card that can."""
@@ -191,9 +196,7 @@ class ClientState:
         self.scoring_round = round_
         obs = self.obs
         if not asked and obs is not None and obs.seat in obs.to_move:
-            note = f"Round {round_ + 1} scored (in the log): s shows it"
-            self.say(note)
-            self.notes.append(LogEntry(note, "system"))
+            self._note(f"Round {round_ + 1} scored (in the log): s shows it")
             return
         self.overlay = "scoring"
         self.scoring_over = self.situation
@@ -233,9 +236,7 @@ class ClientState:
         if self.overlay == "scoring" and self.scoring_over != self.situation and obs.seat in obs.to_move:
             # the table needs this player now (their turn, an auction they may bid in): never block it
             self.overlay = None
-            note = f"Round {self.scoring_round + 1} scoring closed: you are needed. s shows it again"
-            self.say(note)
-            self.notes.append(LogEntry(note, "system"))
+            self._note(f"Round {self.scoring_round + 1} scoring closed: you are needed. s shows it again")
         session = self.session
         if session is not None:
             newest = next((e for e in reversed(session.log) if e.kind == "error"), None)
