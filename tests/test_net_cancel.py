@@ -63,18 +63,21 @@ def test_a_wait_cancelled_as_its_event_is_set_is_cancelled():
     assert run(_wait_cancelled_as_the_event_is_set(), 10) == "cancelled"
 
 
+async def _stubborn(swallowed: list[int]) -> None:
+    """Waits for ever; swallows its first cancellation (as one did through wait_for), not
+    the second; `swallowed` counts them."""
+    while True:
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            swallowed[0] += 1
+            if swallowed[0] > 1:
+                raise
+
+
 async def _stubborn_task_is_stopped() -> tuple[int, bool]:
     swallowed = [0]
-
-    async def stubborn() -> None:
-        while True:
-            try:
-                await asyncio.Event().wait()
-            except asyncio.CancelledError:
-                swallowed[0] += 1
-                if swallowed[0] > 1:
-                    raise
-    task = asyncio.get_running_loop().create_task(stubborn())
+    task = asyncio.get_running_loop().create_task(_stubborn(swallowed))
     await asyncio.sleep(0)
     await cancel_and_wait([task], retry=0.05)
     return swallowed[0], task.cancelled()
@@ -96,22 +99,17 @@ def test_run_fails_a_coroutine_that_does_not_finish_in_time():
 
 
 class _StubbornBot:
-    """A bot client whose run swallows its first cancellation, as one did through wait_for."""
+    """A bot client whose run swallows its first cancellation (see _stubborn)."""
 
-    ended = 0
+    made: list[_StubbornBot] = []
 
     def __init__(self, *args, **kwargs) -> None:
         self.keys = Keys.generate()
+        self.cancellations = [0]
+        _StubbornBot.made.append(self)
 
     async def run(self) -> None:
-        try:
-            await asyncio.Event().wait()
-        except asyncio.CancelledError:
-            pass  # swallowed: plays on
-        try:
-            await asyncio.Event().wait()
-        finally:
-            _StubbornBot.ended += 1
+        await _stubborn(self.cancellations)
 
 
 async def _close_with_stubborn_bots(tmp) -> tuple[int, int, bool]:
@@ -130,7 +128,8 @@ async def _close_with_stubborn_bots(tmp) -> tuple[int, int, bool]:
     await asyncio.sleep(0)
     left = len(host.bots)
     await host.close()
-    return left, _StubbornBot.ended, bool(host.bots or host.stopping)
+    ended = sum(bot.cancellations[0] == 2 for bot in _StubbornBot.made)  # cancelled again, then gone
+    return left, ended, bool(host.bots or host.stopping)
 
 
 @pytest.mark.timeout(30)
