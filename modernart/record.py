@@ -227,7 +227,7 @@ def _deck_order(state: GameState) -> list[int]:
 
 
 def _header_from(data: Mapping[str, Any]) -> GameRecord:
-    if data.get("version") != VERSION:
+    if type(data.get("version")) is not int or data["version"] != VERSION:  # `true` is no version
         raise RecordError(f"unsupported record version {data.get('version')!r} (this program reads {VERSION})")
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) and 0 < len(p) <= 64 for p in players):

@@ -12,8 +12,9 @@
      private part (hand, money, cards dealt), rebuilt with its disclosed salt key, must hash
      to the value in the chain;
   4. the record: players, keys, options, every move and the result against the above.
-Notes (a reveal against a different commitment set, a sealed bid recovered after a host
-crash) are reported but do not fail the audit.
+Notes are reported but do not fail the audit: a reveal against a different commitment set,
+a sealed bid recovered after a host crash, every forfeited sealed bid (seat and why), and
+every period in which a stand-in bot played a seat (from which move to which).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from .chain import ChainError
 from .follow import GameFollower
 from .identity import fingerprint
 from .protocol import ProtocolError, decode_host_inner
-from .sealed import overlay
+from .sealed import REASONS, overlay
 from .shuffle import derive_deal
 from .transcript import TranscriptError, read_transcript
 from .wire import event_to_wire, private_part, public_view
@@ -185,10 +186,17 @@ class _Audit:
         complete = False
         auction = -1
         moves: list[Move] = []
+        standins = _StandIns(self.record.players)
         for frame in self.frames:
             seq = frame["seq"]
             pub = decode_host_inner(frame["pub"])
             kind = pub["k"]
+            if kind == "delegate":
+                standins.change(pub["seat"], pub.get("vk") is not None, len(moves))
+            elif kind == "move" and pub.get("by") == "offender":
+                seat = pub["m"][0]
+                self.report.notes.append(f"event {seq}: {_seat_name(self.record.players, seat)}'s sealed bid "
+                                         f"was forfeited: {REASONS.get(pub.get('why'), pub.get('why'))}")
             if kind == "deal":
                 state = GameState(n, options, deck_order=order, first_auctioneer=first, track_events=True)
             if state is not None and "m" in pub:
@@ -220,6 +228,7 @@ class _Audit:
             if pub.get("ev") != [w for w in map(event_to_wire, engine_events) if w is not None]:
                 self.problems.append(f"event {seq}: the announced outcome differs from the rules'")
             self._privates(seq, frame, state, engine_events, salt_keys, kind)
+        self.report.notes.extend(standins.notes(len(moves)))
         self._check_moves(moves, state)
 
     def _privates(self, seq: int, frame: dict[str, Any], state: GameState, engine_events: list[Any],
@@ -255,6 +264,37 @@ class _Audit:
         self.problems.extend(f"result: {d}" for d in record.check_result(replayed))
         if replayed.money != state.money:
             self.problems.append(f"record: final money {replayed.money}, the transcript {state.money}")
+
+
+def _seat_name(players: list[str], seat: int) -> str:
+    name = players[seat] if 0 <= seat < len(players) else "?"
+    return f"seat {seat} ({name})"
+
+
+class _StandIns:
+    """The periods in which a stand-in bot played a seat, counted in moves of the game.
+
+    A period runs from the number of moves made when the stand-in took the seat to the
+    number made when the player came back (or the game ended), so "from move 12 to move
+    30" means the stand-in may have made moves 13 to 30.
+    """
+
+    def __init__(self, players: list[str]) -> None:
+        self.players = players
+        self.since: dict[int, int] = {}
+        self.periods: list[tuple[int, int, int | None]] = []   # (seat, from, to or None: to the end)
+
+    def change(self, seat: int, standing_in: bool, moves: int) -> None:
+        if standing_in:
+            self.since.setdefault(seat, moves)
+        elif seat in self.since:
+            self.periods.append((seat, self.since.pop(seat), moves))
+
+    def notes(self, moves: int) -> list[str]:
+        periods = self.periods + [(seat, start, None) for seat, start in sorted(self.since.items())]
+        return [f"{_seat_name(self.players, seat)} was played by a stand-in bot from move {start} to "
+                + (f"move {end}" if end is not None else f"the end of the game (move {moves})")
+                for seat, start, end in periods]
 
 
 def _where(frame: dict[str, Any], exc: Exception) -> str:

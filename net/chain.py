@@ -64,7 +64,7 @@ class ChainVerifier:
     def accept(self, seq: int, public: bytes, private_hashes: list[bytes], h: bytes, sig: bytes,
                own_seat: int | None = None, own_private: bytes | None = None, *,
                defer_signature: bool = False) -> None:
-        if seq != self.seq + 1:
+        if type(seq) is not int or seq != self.seq + 1:  # a bool is never a sequence number
             raise ChainError(f"event {seq} does not follow event {self.seq}")
         if own_seat is not None:
             if not 0 <= own_seat < len(private_hashes) or private_hash(own_private) != private_hashes[own_seat]:

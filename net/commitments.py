@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .identity import verify
-from .protocol import VERSION, ProtocolError, is_bytes, is_int, pack, unpack_inner
+from .protocol import VERSION, ProtocolError, is_bytes, is_int, is_version, pack, unpack_inner
 
 COMMIT_TAG = b"MA1-COMMIT\x00"
 REVEAL_TAG = b"MA1-REVEAL\x00"
@@ -142,7 +142,7 @@ _B16, _B32 = is_bytes(16), is_bytes(32)
 
 def _fields(data: bytes, count: int, what: str) -> list[Any]:
     body = unpack_inner(data)
-    if type(body) is not list or len(body) != count or body[0] != VERSION:
+    if type(body) is not list or len(body) != count or not is_version(body[0]):
         raise ProtocolError("bad_action", f"a {what} body is a list of {count} fields, version {VERSION}")
     return body
 

@@ -91,6 +91,11 @@ def one_of(*values: str) -> Check:
     return lambda v: type(v) is str and v in values
 
 
+def is_version(v: Any) -> bool:
+    """The protocol version, as an int: `True == 1` in Python, but a bool is never an int here."""
+    return type(v) is int and v == VERSION
+
+
 SEQ = is_int(0, 1 << 40)
 SEAT = is_int(0, 4)
 
@@ -184,7 +189,7 @@ def decode_action_body(data: bytes) -> dict[str, Any]:
     if type(body) is not list or len(body) != 7:
         raise ProtocolError("bad_action", "an action body is a list of 7 fields")
     v, game, seat, ctr, move, ref, extra = body
-    if v != VERSION or not is_bytes(16)(game) or not SEAT(seat) or not is_int(1, (1 << 62))(ctr):
+    if not is_version(v) or not is_bytes(16)(game) or not SEAT(seat) or not is_int(1, (1 << 62))(ctr):
         raise ProtocolError("bad_action", "action header fields have wrong types or values")
     if type(move) is not list or len(move) != 3 or not all(type(x) is int for x in move):
         raise ProtocolError("bad_action", "an action's move is [seat, action, arg]")

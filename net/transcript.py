@@ -66,7 +66,7 @@ def read_transcript(path: str) -> list[dict[str, Any]]:
         pos = end
     if not items or not isinstance(items[0], dict) or items[0].get("format") != FORMAT:
         raise TranscriptError(f"{path} is not a Modern Art transcript")
-    if items[0].get("version") != VERSION:
+    if type(items[0].get("version")) is not int or items[0]["version"] != VERSION:
         raise TranscriptError(f"{path}: unsupported transcript version {items[0].get('version')!r}")
     frames = items[1:]
     for i, frame in enumerate(frames):

@@ -1,0 +1,96 @@
+"""`modernart audit` names what a reader of a finished game needs to know, besides ok/failed:
+every forfeited sealed bid (seat and why) and every stand-in period (seat, from move, to move).
+
+One real game over CURVE sockets on 127.0.0.1: Ana keeps her own transcript; Bob's client
+stores a changed amount for his first sealed bid (his reveal will not open his commitment:
+a forfeit), and Bob drops mid-game and comes back (a stand-in plays his seat meanwhile,
+with no grace period).  The audit runs as the real command on the host's record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import subprocess
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from modernart.moves import Action
+from net.botclient import BotClient
+from net.protocol import decode_host_inner
+
+from .net_helpers import PY, ROOT, env, in_process_host, run, seat_bots, until
+
+
+def _moves(table) -> int:
+    return sum(1 for e in table.session.log if decode_host_inner(e.public)["k"] == "move")
+
+
+def _forfeits(table) -> list[tuple[int, str]]:
+    pubs = (decode_host_inner(e.public) for e in table.session.log)
+    return [(pub["m"][0], pub["why"]) for pub in pubs if pub["k"] == "move" and pub["m"][1] == Action.SEALED_FORFEIT]
+
+
+def _cheat_once(bot: BotClient) -> None:
+    """Bob's first sealed-bid secret is stored with another amount: his reveal will not open it."""
+    vault = bot.client.fair.vault
+    put = vault.put
+    cheated: list[int] = []
+
+    def changed_put(secret):
+        if secret.kind == "bid" and not cheated:
+            cheated.append(secret.auction)
+            secret = replace(secret, value=secret.value + 1)
+        put(secret)
+
+    vault.put = changed_put  # type: ignore[method-assign]
+
+
+async def _game(tmp: Path):
+    host, table = await in_process_host(tmp, clocks={"grace": 0, "reveal": 2})
+    loop = asyncio.get_running_loop()
+    ana = BotClient(host.target(), config_dir=str(tmp / "ana"), name="Ana", pace_scale=0, transcript=True)
+    bob = BotClient(host.target(), config_dir=str(tmp / "bob"), name="Bob", pace_scale=0, level="medium")
+    _cheat_once(bob)
+    tasks = [loop.create_task(ana.run()), loop.create_task(bob.run())]
+    try:
+        await until(lambda: len(table.lobby.taken()) == 2, 10)
+        seat_bots(host, table, 2)
+        # Bob stays until his changed sealed bid was forfeited (and a few moves more)
+        await until(lambda: table.session is not None and bool(_forfeits(table)), 40)
+        tasks[1].cancel()                      # Bob drops: a stand-in takes his seat at once
+        await asyncio.gather(tasks[1], return_exceptions=True)
+        left = _moves(table)
+        await until(lambda: table.session.is_over or _moves(table) >= left + 15, 30)
+        back = BotClient(host.target(), config_dir=str(tmp / "bob"), name="Bob", pace_scale=0, level="medium")
+        tasks.append(loop.create_task(back.run()))
+        async with asyncio.timeout(60):
+            await tasks[0]
+        await until(lambda: table.record_path is not None, 10)
+        return table.record_path, _forfeits(table), left
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await host.close()
+
+
+@pytest.mark.timeout(150)
+def test_audit_notes_name_every_forfeit_and_every_stand_in_period(tmp_path):
+    record, forfeits, left = run(_game(tmp_path), 130)
+    done = subprocess.run([PY, "-m", "cli.main", "audit", str(record)], cwd=ROOT, env=env(),
+                          capture_output=True, text=True, timeout=60)
+    out = done.stdout + done.stderr
+    assert done.returncode == 0, out
+    assert out.strip().splitlines()[-1].startswith("ok: ")
+    bob = 1  # the second to sit
+    assert (bob, "mismatch") in forfeits, forfeits
+    assert f"seat {bob} (Bob)'s sealed bid was forfeited: the reveal does not match the commitment" in out, out
+    periods = re.findall(rf"note: seat {bob} \(Bob\) was played by a stand-in bot from move (\d+) to "
+                         r"(?:move (\d+)|the end of the game \(move (\d+)\))", out)
+    assert periods, out
+    start, end, end_of_game = (int(x) if x else None for x in periods[0])
+    assert start == left                        # from the move at which Bob left
+    assert (end or end_of_game) > start         # the stand-in played on until Bob came back (or the end)
