@@ -24,8 +24,9 @@
   players     [{name, vk, bot}] of the running game
   log         [(seq, item)]: item is a modernart Move (sealed amounts hidden: arg -1)
               or a modernart.events value, in order
-  deadlines   {"open": t | None, "decide": t | None} in loop.time() seconds;
-              `state.remaining(name)` gives seconds left
+  deadlines   {"open": t | None, "decide": t | None, "reveal": t | None} in loop.time()
+              seconds; `state.remaining(name)` gives seconds left
+  reveals_owed  the seats whose sealed-bid reveal the host still waits for (a tuple)
   chat        [(seat, name, text)]    errors  [(code, message)]
   head_seq    the last event applied
   saved_record, saved_transcript   where this client saved the finished game (or None)

@@ -235,6 +235,11 @@ class Receiving:
             moved = moved or (old is None) != (new is None) or (
                 old is not None and new is not None and abs(old - new) > CLOCK_DRIFT)
             deadlines[name] = new
+        owe = clk.get("owe")
+        owed = tuple(owe) if type(owe) is list and all(type(s) is int for s in owe) else ()
+        if owed != self.state.reveals_owed:
+            self.state.reveals_owed = owed
+            moved = True
         return moved
 
     def _on_event(self, msg: dict[str, Any]) -> None:

@@ -63,3 +63,6 @@ class GameOps(HostParts):
         self.publish_all(peer.table, events, (peer.rid, reply))
         if kind == "reveal" and events:
             self._retire_standins(peer.table)
+        elif kind == "reveal" and why is None:  # held until every reveal is in: tell whose are still awaited
+            for other in self._table_peers(peer.table):
+                self.send(other.rid, self._tick(other))

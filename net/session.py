@@ -135,19 +135,31 @@ class GameSession:
             raise ProtocolError("not_your_seat", f"this key may not act for seat {seat}")
         return role
 
-    def clock_view(self, now: float) -> dict[str, float | None]:
+    def clock_view(self, now: float) -> dict[str, Any]:
+        """Seconds left on each clock, and while reveals are awaited, whose ("owe": seats)."""
         def left(t: float | None) -> float | None:
             return None if t is None else round(max(0.0, t - now), 3)
         rnd = self.sealed
-        return {"open": left(self.open_end), "decide": left(self.decide_end),
-                "reveal": left(rnd.reveal_end if rnd is not None and rnd.complete else None)}
+        view: dict[str, Any] = {"open": left(self.open_end), "decide": left(self.decide_end),
+                                "reveal": left(rnd.reveal_end if rnd is not None and rnd.complete else None)}
+        if rnd is not None and rnd.complete:
+            view["owe"] = self.reveals_owed()
+        return view
+
+    def reveals_owed(self) -> list[int]:
+        """The seats whose reveal the host still waits for (who, never how much: the amounts
+        of the reveals it holds stay with it until every reveal is in)."""
+        rnd = self.sealed
+        if rnd is None or not rnd.complete:
+            return []
+        return [s for s, e in enumerate(rnd.entries) if e is not None and not e.default and s not in rnd.reveals]
 
     def _reveal_deadline(self, absent: set[int] | frozenset[int]) -> float | None:
         """The reveal deadline, extended by the grace period while a seat that owes a reveal is away."""
         rnd = self.sealed
         if rnd is None or not rnd.complete or rnd.reveal_end is None:
             return None
-        owing = [s for s, e in enumerate(rnd.entries) if e is not None and not e.default and s not in rnd.reveals]
+        owing = self.reveals_owed()
         return rnd.reveal_end + (self.clocks.grace if any(s in absent for s in owing) else 0.0)
 
     def next_deadline(self, absent: set[int] | frozenset[int] = frozenset()) -> float | None:

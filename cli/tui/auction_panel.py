@@ -214,14 +214,27 @@ def sealed(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     lines = [by_line(cs, obs)]
     done = [cs.name(s) for s in range(obs.players) if s in obs.sealed_done]
     waiting = [cs.name(s) for s in range(obs.players) if s not in obs.sealed_done]
-    lines.append([("", " Sealed: "), ("class:good", ", ".join(done) or "nobody yet")])
-    lines.append([("", " Waiting for: "), ("class:dim", ", ".join(waiting))])
+    complete = not waiting
+    if complete:  # every bid is sealed: now the reveals (the host says whose it still waits for)
+        owed = cs.session.reveals_owed if cs.session is not None else ()
+        waiting = [cs.name(s) for s in owed]
+        lines.append([("", " All bids sealed.")])
+    else:
+        lines.append([("", " Sealed: "), ("class:good", ", ".join(done) or "nobody yet")])
+    label = " Reveal awaited from: " if complete else " Waiting for: "
+    if waiting or not complete:
+        lines.append([("", label), ("class:dim", ", ".join(waiting))])
+    else:
+        lines.append([("class:dim", " Opening the bids...")])
     if line_width(lines[-1]) > width:  # five players: the names on lines of their own
         names = wrap(", ".join(waiting), width - 2)
-        lines[-1:] = [[("", " Waiting for:")]] + [[("class:dim", "  " + t)] for t in names]
+        lines[-1:] = [[("", label.rstrip())]] + [[("class:dim", "  " + t)] for t in names]
     if obs.seat < 0:  # watching
         return lines
-    if obs.seat in obs.sealed_done:
+    if complete:
+        lines.append([("class:dim", " Bids are shown together once")])
+        lines.append([("class:dim", " every reveal is in.")])
+    elif obs.seat in obs.sealed_done:
         lines.append([("class:dim", " Your bid is sealed. Bids are shown")])
         lines.append([("class:dim", " together once everyone has sealed.")])
     else:

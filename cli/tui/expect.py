@@ -7,7 +7,7 @@ rules repeated here.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence
 
 from modernart.cards import Edition
 from modernart.moves import Action
@@ -17,8 +17,10 @@ from modernart.views import Observation
 Names = Callable[[int], str]
 
 
-def expectation(obs: Observation, name: Names, edition: Edition) -> tuple[bool, str]:
-    """(whether this seat should act now, what is expected, in words)."""
+def expectation(obs: Observation, name: Names, edition: Edition,
+                owed: Sequence[int] = ()) -> tuple[bool, str]:
+    """(whether this seat should act now, what is expected, in words); `owed` names the
+    seats whose sealed-bid reveal the host still waits for (the Observation cannot know)."""
     me = obs.seat
     phase = obs.phase
     mine = me in obs.to_move
@@ -27,7 +29,7 @@ def expectation(obs: Observation, name: Names, edition: Edition) -> tuple[bool, 
     if phase == Phase.GAME_OVER:
         return False, "Game over"
     if me < 0:
-        return False, "WATCHING: " + _others(obs, name, artist)
+        return False, "WATCHING: " + _others(obs, name, artist, owed)
     if phase == Phase.PLAY_CARD:
         if mine:
             return True, "YOUR TURN: put up a painting (<- -> choose, Enter)"
@@ -52,6 +54,8 @@ def expectation(obs: Observation, name: Names, edition: Edition) -> tuple[bool, 
     if phase == Phase.SEALED:
         if me not in obs.sealed_done:
             return True, f"YOUR TURN: seal a bid 0-{obs.money} (type + Enter)"
+        if len(obs.sealed_done) == obs.players:
+            return False, "All bids are sealed; " + _reveals(obs, name, owed)
         waiting = [name(s) for s in range(obs.players) if s not in obs.sealed_done]
         return False, "Your sealed bid is in; waiting for " + ", ".join(waiting)
     if phase == Phase.FIXED_SET:
@@ -68,7 +72,14 @@ def expectation(obs: Observation, name: Names, edition: Edition) -> tuple[bool, 
     return False, ""
 
 
-def _others(obs: Observation, name: Names, artist: str) -> str:
+def _reveals(obs: Observation, name: Names, owed: Sequence[int]) -> str:
+    """Words for the wait between the last commitment and the result."""
+    if not owed:
+        return "opening them"
+    return "waiting for the reveal of " + ", ".join(name(s) for s in owed)
+
+
+def _others(obs: Observation, name: Names, artist: str, owed: Sequence[int] = ()) -> str:
     """What the table waits for from someone else (the words for a watcher, and for a
     player whose turn it is not, where they are the same)."""
     phase = obs.phase
@@ -82,6 +93,8 @@ def _others(obs: Observation, name: Names, artist: str) -> str:
     if phase == Phase.ONCE_AROUND:
         return f"{name(obs.turn)} bids next (once around)"
     if phase == Phase.SEALED:
+        if len(obs.sealed_done) == obs.players:
+            return "all bids sealed, " + _reveals(obs, name, owed)
         return "sealed bids from " + ", ".join(name(s) for s in range(obs.players) if s not in obs.sealed_done)
     if phase == Phase.FIXED_SET:
         return f"{name(obs.auctioneer)} is setting the price"

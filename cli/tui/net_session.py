@@ -214,6 +214,7 @@ class NetSession(SessionBase):
         open_at, decide_at = st.deadlines.get("open"), st.deadlines.get("decide")
         self.open_deadline = None if open_at is None else now + (open_at - now_loop)
         self.decision_deadline = None if decide_at is None else now + (decide_at - now_loop)
+        self.reveals_owed = st.reveals_owed
         # this client's own saved copy first: the lobby's path is on the host's machine
         record = st.saved_record or table.get("record")
         if isinstance(record, str):

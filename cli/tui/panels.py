@@ -239,7 +239,8 @@ def status_line(cs: ClientState, width: int) -> Line:
     obs = cs.obs
     if obs is None:
         return [("class:status", " MODERN ART")]
-    mine, text = expectation(obs, cs.name, cs.edition)
+    owed = cs.session.reveals_owed if cs.session is not None else ()
+    mine, text = expectation(obs, cs.name, cs.edition, owed)
     me = f"{cs.name(obs.seat)} ${obs.money}" if obs.seat >= 0 else "no seat"
     left = f" Round {min(obs.round + 1, ROUNDS)}/{ROUNDS} | {me} | "
     line: Line = [("class:status", left)]
@@ -249,7 +250,8 @@ def status_line(cs: ClientState, width: int) -> Line:
     line.append(("class:status.turn" if mine else "class:status", text))
     if line_width(line) > width and obs.phase == Phase.SEALED and obs.seat in obs.sealed_done:
         waiting = obs.players - len(obs.sealed_done)  # five long names do not fit: count them
-        line[-1] = (line[-1][0], f"Your sealed bid is in; waiting for {waiting} more")
+        line[-1] = (line[-1][0], f"Your sealed bid is in; waiting for {waiting} more" if waiting else
+                    f"All bids are sealed; waiting for {len(owed)} reveal{'s' if len(owed) != 1 else ''}")
     if cs.notice:  # e.g. the host is out of touch: said first, so it is never cut off
         line[:0] = [("class:error", f" {cs.notice} ")]
     return _fit_status(line, width, "..." if cs.ascii else "…")

@@ -114,6 +114,7 @@ class Session(Protocol):
     def log(self) -> Sequence[LogEntry]: ...   # read-only here, so a session may hold a list
     open_deadline: float | None    # Open auction: when the countdown runs out
     decision_deadline: float | None  # when the current decision's clock runs out
+    reveals_owed: tuple[int, ...]  # Sealed: seats whose reveal the host still waits for
     record_path: str | None        # where the finished game's record was saved
     ends_when_you_leave: bool      # the table stops when this client leaves (a game on this machine)
     away: frozenset[int]           # game seats whose person has lost touch with the table
@@ -172,6 +173,7 @@ class SessionBase(Listeners):
         self.log: list[LogEntry] = []
         self.open_deadline: float | None = None
         self.decision_deadline: float | None = None
+        self.reveals_owed: tuple[int, ...] = ()
         self.record_path: str | None = None
         self.ends_when_you_leave = False
         self.away: frozenset[int] = frozenset()
