@@ -52,6 +52,11 @@ def run(args: argparse.Namespace) -> int:
                          accept_new_host_key=args.accept_new_host_key)
 
 
+def _list(heard, out) -> None:
+    for h in heard:
+        print(f"{h.name!r:24} {h.state:8} seats {h.taken} taken {h.free} free  code {h.code}  {h.target}", file=out)
+
+
 async def _print(args: argparse.Namespace, is_string: bool) -> int:
     from net.address import JoinStringError, parse_join_string
     from net.beacon import discover
@@ -66,13 +71,19 @@ async def _print(args: argparse.Namespace, is_string: bool) -> int:
             return 2
     else:
         code = normalise_code(args.join) if args.join else None
-        heard = await discover(args.listen, port=args.beacon_port, code=code)
+        every = await discover(args.listen, port=args.beacon_port)
+        heard = [h for h in every if code is None or h.code == code]
+        if code is not None and not heard:
+            print(f"modernart join: no table with join code {code} was heard in {args.listen:g} s"
+                  + ("; the tables heard:" if every else "; no table at all was heard (a join string "
+                     "works where broadcast does not reach)"), file=sys.stderr)
+            _list(every, sys.stderr)
+            return 1
         if args.print_only or not heard:
             if not heard:
                 print("no tables heard (use a join string where broadcast does not reach)")
-            for h in heard:
-                print(f"{h.name!r:24} {h.state:8} seats {h.taken} taken {h.free} free  code {h.code}  {h.target}")
-            return 0 if heard or code is None else 1
+            _list(heard, sys.stdout)
+            return 0
         target = heard[0].target
     client = Client(target, config_dir=args.config_dir, accept_new_host_key=args.accept_new_host_key)
     try:

@@ -104,3 +104,18 @@ def test_modernart_join_print_lists_a_hosted_table():
     done = in_namespace(script)
     assert done.returncode == 0, done.stderr
     assert "LoopTable" in done.stdout and "code" in done.stdout and "ma://127.0.0.1:" in done.stdout
+
+
+@needs_netns
+@pytest.mark.timeout(60)
+def test_modernart_join_with_a_code_no_table_shows_says_so_and_lists_what_was_heard():
+    script = (f"{PY} -m cli.main host --bind 127.0.0.1 --port 0 --name LoopTable "
+              f"--config-dir /tmp/ma-beacon-$$ --journal-dir /tmp/ma-beacon-$$/games "
+              f"--beacon-target 127.255.255.255:47999 > /dev/null & HOST=$!; "
+              f"sleep 1; {PY} -m cli.main join zzzz-zzzz-zzzz --check --listen 2; RC=$?; kill $HOST; wait $HOST; "
+              f"rm -rf /tmp/ma-beacon-$$; exit $RC")
+    done = in_namespace(script)
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    assert "no table with join code ZZZZ-ZZZZ-ZZZZ was heard in 2 s; the tables heard:" in done.stderr
+    assert "LoopTable" in done.stderr and "ma://127.0.0.1:" in done.stderr
+    assert "connected to" not in done.stdout

@@ -324,3 +324,29 @@ async def test_the_lan_lobby_shows_and_sets_the_grace_period(tmp_path):
     finally:
         async with asyncio.timeout(15):
             await host.close()
+
+
+@run_async
+async def test_a_join_code_no_table_shows_is_said_with_the_tables_heard(tmp_path):
+    """`modernart join WRONG-CODE`: after a few seconds of beacons, the screen says that no
+    table with that code was heard, and the tables that were heard are listed."""
+    from net.beacon import Announcer
+
+    host, table = await start_host(tmp_path, bots=1, name="Bea's table")
+    port = free_udp_port()
+    announcer = Announcer(lambda: [t.info() for t in host.tables.values()], host.port,
+                          host.keys.curve_public_raw, targets=[("127.0.0.1", port)], every=0.2)
+    beacon = asyncio.get_running_loop().create_task(announcer.run())
+    try:
+        finder = NetFinder(name="Dai", config_dir=str(tmp_path / "dai"), bind="127.0.0.1", port=port,
+                           code="zzzz-zzzz-zzzz")
+        async with Screen(finder=finder) as screen:
+            await screen.wait_for("Bea's table")
+            assert "No table with join code" not in "\n".join(screen.rows)  # not before it listened a while
+            text = await screen.wait_for("No table with join code ZZZZ-ZZZZ-ZZZZ was heard", timeout=10)
+            assert "The tables heard are" in text and re.search(r"> Bea's table +127\.0\.0\.1:", text)
+            assert screen.cs.session is None  # nothing was joined
+    finally:
+        beacon.cancel()
+        async with asyncio.timeout(15):
+            await host.close()

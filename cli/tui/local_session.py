@@ -160,6 +160,7 @@ class LocalFinder(Listeners):
         super().__init__()
         self.name = name
         self.autojoin: tuple[str, str] | None = None
+        self.missing_code: str | None = None  # no code is asked for on this machine's tables
         self._tables = list(tables)
 
     @property

@@ -302,6 +302,11 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] if text else text
 
 
+#: How long the join screen listens for the table of a join code given on the command line
+#: before it says that none was heard (hosts announce their tables every second).
+CODE_PATIENCE = 3.0
+
+
 class NetFinder(Listeners):
     """Tables heard on the LAN (UDP beacons, net/beacon.py), and joining one."""
 
@@ -312,6 +317,9 @@ class NetFinder(Listeners):
         self.accept_new_host_key = accept_new_host_key
         self.code = code                   # join the table with this code as soon as it is heard
         self.autojoin: tuple[str, str] | None = None  # (join string, code) for the join screen
+        self.missing_code: str | None = None  # `code` once CODE_PATIENCE passed with no table showing it
+        self._code_found = False
+        self._listening_since = 0.0
         self.tables: list[TableAd] = []
         self._listener: Listener | None = None
         self._task: asyncio.Task | None = None
@@ -324,21 +332,28 @@ class NetFinder(Listeners):
         except OSError as exc:  # the port is busy: join strings still work
             log.info("cannot listen for beacons: %s", exc)
             return
+        self._listening_since = time.monotonic()
         self._task = asyncio.get_running_loop().create_task(self._poll())
 
     async def _poll(self) -> None:
+        from net.identity import normalise_code
+
         while True:
             heard = self._listener.tables() if self._listener is not None else []
             ads = [TableAd(h.name or "Modern Art", f"{h.target.host}:{h.target.port}", h.taken, h.taken + h.free,
                            str(h.target), needs_code=True) for h in heard]
-            if ads != self.tables:
-                self.tables = ads
-                if self.code and self.autojoin is None:
-                    from net.identity import normalise_code
-
-                    match = [h for h in heard if h.code == normalise_code(self.code)]
-                    if match:
-                        self.autojoin = (str(match[0].target), self.code)
+            changed = ads != self.tables
+            self.tables = ads
+            if self.code and not self._code_found:
+                match = [h for h in heard if h.code == normalise_code(self.code)]
+                if match:
+                    self._code_found, self.missing_code = True, None
+                    self.autojoin = (str(match[0].target), self.code)
+                    changed = True
+                elif self.missing_code is None and time.monotonic() - self._listening_since >= CODE_PATIENCE:
+                    self.missing_code = normalise_code(self.code)  # tables beacon every second: say so
+                    changed = True
+            if changed:
                 self.changed()
             await asyncio.sleep(0.5)
 

@@ -205,6 +205,7 @@ class Finder(Protocol):
     @property
     def tables(self) -> Sequence[TableAd]: ...   # read-only here, so a finder may hold a list
     autojoin: tuple[str, str] | None   # (join string, code) to join at once, e.g. a code given on the command line
+    missing_code: str | None   # a code asked for that no table heard in a while shows (the screen says so)
 
     def add_listener(self, callback: Callable[[], None]) -> None: ...
     async def open(self) -> None: ...
