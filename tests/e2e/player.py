@@ -59,6 +59,8 @@ def play_until_over(term: Tmux, timeout: float = 240.0) -> tuple[Seen, str]:
                     if "Enter back to the table" in screen:
                         term.send("Enter")
                     time.sleep(0.3)
+            if not {"OPEN auction", "FIXED PRICE"} <= seen.panels | seen.logged:
+                read_the_whole_log(term, seen)
             return seen, screen
         # the scoring overlay gives way at once when this player is needed: the log tells the round
         seen.rounds_ended.update(re.findall(r"Round (\d) ends \(", screen))
@@ -89,6 +91,27 @@ def play_until_over(term: Tmux, timeout: float = 240.0) -> tuple[Seen, str]:
             seen.keys += len(keys)
             answered, last_key_at = signature, time.monotonic()
         time.sleep(0.05)
+
+
+def read_the_whole_log(term: Tmux, seen: Seen, timeout: float = 60.0) -> None:
+    """Page the log back to its first line (PgUp), noting every auction it tells, as a
+    player who looked away would: bots at full speed can put up, bid and sell a whole
+    auction between two screen captures, so the live log may never have shown it."""
+    end = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < end:
+        term.send("PageUp")
+        time.sleep(0.05)
+        screen = term.capture()
+        seen.logged.update(PANEL_OF[kind] for kind in LOGGED_AUCTION.findall(screen))
+        scrolled = re.search(r"Log and chat \(scrolled (\d+)\)", screen)
+        position = scrolled.group(1) if scrolled else None
+        if position is not None and position == last:
+            time.sleep(0.3)  # one more look: a key not drawn yet would look like the top
+            if re.search(rf"Log and chat \(scrolled {position}\)", term.capture()):
+                return  # the first line is on screen
+        last = position
+    raise AssertionError(f"the log did not reach its first line in {timeout} s")
 
 
 def answer(status: str, hints: str, screen: str, seen: Seen) -> list[str]:
