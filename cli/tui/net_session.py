@@ -63,12 +63,13 @@ class NetSession(SessionBase):
 
     def __init__(self, target, *, name: str, config_dir: str | None = None, identity: str = "player",
                  keys=None, sit: bool = True, seat: int | None = None, ready: bool = False,
-                 connect_timeout: float = 10.0, accept_new_host_key: bool = False) -> None:
+                 connect_timeout: float = 10.0, accept_new_host_key: bool = False,
+                 state_dir: str | None = None) -> None:
         super().__init__(name, "connecting to the host")
         from net.client import Client
 
         self.client = Client(target, keys=keys, config_dir=config_dir, identity=identity, updates=False,
-                             accept_new_host_key=accept_new_host_key)
+                             accept_new_host_key=accept_new_host_key, state_dir=state_dir)
         self.client.on_update = self._on_update
         self._presence_seen = False  # a picture of who is away has been taken (see _note_presence)
         self.sit, self.wanted_seat, self.ready_at_once = sit, seat, ready
