@@ -210,3 +210,31 @@ async def test_the_record_command_says_why_not_before_the_game_is_over(tmp_path)
         acceptor.close()
         async with asyncio.timeout(15):
             await host.close()
+
+
+@run_async
+async def test_a_play_ssh_table_says_what_it_trusts_and_has_no_record_to_audit(tmp_path):
+    """`modernart play --ssh`: the whole game runs in the server's process; its guests are
+    told so, and `record` says there is no signed transcript (exit 1)."""
+    from cli.tui.local_table import LocalTable
+    from cli.tui.sshserve import serve_local_table
+
+    table = LocalTable(3, record_dir=str(tmp_path / "records"))
+    listening: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+    server = asyncio.get_running_loop().create_task(serve_local_table(
+        0, table, host="127.0.0.1", host_key_path=str(tmp_path / "hostkey"), ready=listening.set_result))
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    try:
+        async with asyncio.timeout(15):
+            port = await listening
+        async with Guest(port, "eve", key) as eve:
+            text = await eve.wait_for(r"`modernart join`")
+            assert text.count("This table runs inside the host's process") == 1
+        async with await connect(port, "eve", key) as conn:
+            async with asyncio.timeout(15):
+                done = await conn.run("record")
+        assert done.exit_status == 1 and done.stdout == ""
+        assert "keeps no signed transcript: there is nothing to audit" in done.stderr
+    finally:
+        server.cancel()
+        await asyncio.gather(server, return_exceptions=True)

@@ -191,7 +191,7 @@ async def serve(
                          term, dict(chan.get_environment()))
         command = chan.get_command()
         if command is not None:  # `ssh -p PORT NAME@HOST record`
-            chan.exit(_answer_command(chan, command.strip(), guest, record_for))
+            chan.exit(await _answer_command(chan, command.strip(), guest, record_for))
             return
         if term is None:  # `ssh -T`: no terminal to draw on
             _say(chan, "modernart needs a terminal: connect with ssh -t\r\n")
@@ -229,35 +229,36 @@ async def serve(
     return acceptor
 
 
-def _say(chan, text: str) -> None:
+def _say(chan, text: str, *, stderr: bool = False) -> None:
     try:
-        chan.write(text)
+        (chan.write_stderr if stderr else chan.write)(text)
     except (BrokenPipeError, OSError):
         pass
 
 
-def _answer_command(chan, command: str, guest: SSHGuest, record_for: RecordFor) -> int:
+async def _answer_command(chan, command: str, guest: SSHGuest, record_for: RecordFor) -> int:
     """Answer an exec request; its exit status.  `record` writes the guest's copy of the
     finished game as a tar archive (the record and its transcript, as `modernart audit`
     takes them) to stdout; anything else, or no copy yet, is a sentence on stderr."""
     if command != RECORD_COMMAND:
-        _say_error(chan, f"modernart: unknown command {command[:40]!r}: the only one is `{RECORD_COMMAND}` "
-                         f"(your copy of the finished game, as a tar archive)")
+        _say(chan, f"modernart: unknown command {command[:40]!r}: the only one is `{RECORD_COMMAND}` "
+                   f"(your copy of the finished game, as a tar archive)\n", stderr=True)
         return 2
     if chan.get_terminal_type() is not None:
-        _say_error(chan, f"modernart: `{RECORD_COMMAND}` writes a tar archive: run it without -t and "
-                         f"redirect it, e.g. ssh -p PORT NAME@HOST {RECORD_COMMAND} > game.tar")
+        _say(chan, f"modernart: `{RECORD_COMMAND}` writes a tar archive: run it without -t and redirect "
+                   f"it, e.g. ssh -p PORT NAME@HOST {RECORD_COMMAND} > game.tar\n", stderr=True)
         return 2
     try:
         if guest.fingerprint is None:
-            raise NoRecord("a password login has no key to keep a record under: join and ask with "
-                           "the SSH key you played with")
-        archive = tar_of(record_for(guest))
+            raise NoRecord("a password login has no key to keep a record under: ask again with the "
+                           "SSH key you played with (ssh -i KEY)")
+        paths = record_for(guest)
+        archive = await asyncio.get_running_loop().run_in_executor(None, tar_of, paths)  # off the loop
     except NoRecord as exc:
-        _say_error(chan, f"modernart: {exc}")
+        _say(chan, f"modernart: {exc}\n", stderr=True)
         return 1
     except OSError as exc:
-        _say_error(chan, f"modernart: could not read your copy of the record: {exc.strerror or exc}")
+        _say(chan, f"modernart: could not read your copy of the record: {exc.strerror or exc}\n", stderr=True)
         return 1
     log.info("ssh guest took the record user=%s key=%s bytes=%d", guest.username, guest.fingerprint, len(archive))
     chan.set_encoding(None)  # the archive is bytes, not text
@@ -266,13 +267,6 @@ def _answer_command(chan, command: str, guest: SSHGuest, record_for: RecordFor) 
     except (BrokenPipeError, OSError):
         return 1
     return 0
-
-
-def _say_error(chan, text: str) -> None:
-    try:
-        chan.write_stderr(text + "\n")
-    except (BrokenPipeError, OSError):
-        pass
 
 
 def tar_of(paths: Sequence[str]) -> bytes:
