@@ -220,7 +220,7 @@ def ssh_records_of(join_string: str, *, config_dir: str | None = None):
                     and f"{n.removesuffix('.json')}.transcript" in names]
         if not finished:
             raise NoRecord("no finished game of yours at this table yet: your client saves its copy of the "
-                           "record and transcript when the game ends (it must be at the table then)")
+                           "record and transcript when it sees the game end")
         newest = max(finished, key=os.path.getmtime)
         return [newest, newest.removesuffix(".json") + ".transcript"]
 

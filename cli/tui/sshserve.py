@@ -204,7 +204,7 @@ async def serve(
         env = {**guest.env, "TERM": term}
         client = ClientApp(session, env=env, ascii=guest_wants_ascii(guest.env) if ascii is None else ascii)
         if notice is not None:
-            client.note_in_log(notice(acceptor.get_port()))
+            client.note_in_log(notice(chan.get_extra_info("sockname")[1]))  # the port this guest came in on
         log.info("ssh guest joined user=%s key=%s term=%s", guest.username, guest.fingerprint, term)
         if on_guest:
             on_guest(guest, "joined")
@@ -221,12 +221,11 @@ async def serve(
             except (OSError, asyncssh.Error):
                 pass
 
-    acceptor = await asyncssh.create_server(
+    return await asyncssh.create_server(
         lambda: _Server(interact, table_code), host, port, server_host_keys=[key],
         line_editor=False, errors="replace", encoding="utf-8",
         gss_host=None,  # no GSS logins: see _Server
     )
-    return acceptor
 
 
 def _say(chan, text: str, *, stderr: bool = False) -> None:

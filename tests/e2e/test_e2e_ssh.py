@@ -239,10 +239,7 @@ def test_a_guest_takes_its_copy_of_the_game_home_and_audits_it(lan_host, tmp_pat
         term.wait_for("GAME OVER", timeout=180)      # every decision of cy's ran out
     finally:
         term.close()
-    archive = tmp_path / "game.tar"
-    with open(archive, "wb") as out:
-        done = subprocess.run(record_argv, stdout=out, stderr=subprocess.PIPE, timeout=30, stdin=subprocess.DEVNULL)
-    assert done.returncode == 0, done.stderr
+    archive = take_record_home(port, key, "cy", tmp_path / "game.tar", within=15)
     home = tmp_path / "home"
     home.mkdir()
     with tarfile.open(archive) as tar:
@@ -255,3 +252,49 @@ def test_a_guest_takes_its_copy_of_the_game_home_and_audits_it(lan_host, tmp_pat
                            capture_output=True, text=True, timeout=120, cwd=str(_repo()))
     assert audit.returncode == 0, audit.stdout + audit.stderr
     assert audit.stdout.startswith("ok: ")
+
+
+
+@pytest.mark.timeout(240)
+def test_a_guest_away_at_the_end_joins_again_and_takes_it_home(lan_host, tmp_path):
+    """A guest who dropped during the game (its decisions ran out, then a stand-in played)
+    logs in again after the end: its client catches up from the host's events, saves its
+    copy, and `record` sends it."""
+    port, _ = lan_host()
+    key = keypair(tmp_path / "cy_key")
+    term = Tmux()
+    try:
+        term.start(ssh_argv(port, key, "cy"), env={"TERM": "xterm", "LANG": "C.UTF-8"})
+        term.wait_for(r"cy \(you\)", timeout=30)
+        term.send("r")
+        term.wait_for("Your hand", timeout=30)
+    finally:
+        term.close()                                 # away until the game is over
+    end = time.monotonic() + 180
+    while not list((tmp_path / "games").glob("*.transcript")):   # the host's copy: the game is over
+        assert time.monotonic() < end, "the game did not end"
+        time.sleep(0.5)
+    term = Tmux()
+    try:
+        term.start(ssh_argv(port, key, "cy"), env={"TERM": "xterm", "LANG": "C.UTF-8"})
+        term.wait_for(r"GAME OVER\.(.|\n)*\*   \d\.  cy ", timeout=30)
+        archive = take_record_home(port, key, "cy", tmp_path / "game.tar", within=15)
+    finally:
+        term.close()
+    with tarfile.open(archive) as tar:
+        assert sorted(n.rsplit(".", 1)[1] for n in tar.getnames()) == ["json", "transcript"]
+
+
+def take_record_home(port: int, key: str, user: str, path, within: float):
+    """`ssh ... record > path`, again until it succeeds (the client saves its copy in a
+    worker thread as it sees the end) or `within` seconds pass; the path."""
+    argv = [a for a in ssh_argv(port, key, user) if a != "-t"] + ["record"]
+    end = time.monotonic() + within
+    while True:
+        with open(path, "wb") as out:
+            done = subprocess.run(argv, stdout=out, stderr=subprocess.PIPE, timeout=30, stdin=subprocess.DEVNULL)
+        if done.returncode == 0:
+            return path
+        assert done.returncode == 1 and b"no finished game of yours" in done.stderr, done.stderr
+        assert time.monotonic() < end, done.stderr
+        time.sleep(0.3)
