@@ -13,7 +13,9 @@ back after a dropped connection and nobody else can claim it by merely offering 
 no identity (never one of a key offered earlier), so it takes a free seat as a new player
 or watches, and cannot come back to that seat later.  An exec request `record`
 (`ssh -p PORT NAME@HOST record > game.tar`) answers with the guest's own copy of the
-finished game (`record_for`), so a guest can audit it at home.  Fixes over prompt_toolkit's contrib.ssh (see shared notes, terminal-ui §3.3):
+finished game (`record_for`), so a guest can audit it at home.
+
+Fixes over prompt_toolkit's contrib.ssh (see shared notes, terminal-ui §3.3):
 `line_editor=False` (asyncssh's line editor corrupts the screen), a dropped connection
 closes the pipe input (else its app runs forever), `run_async(handle_sigint=False,
 set_exception_handler=False)` (both are process-wide), `errors="replace"` for bad UTF-8,
@@ -191,7 +193,7 @@ async def serve(
                          term, dict(chan.get_environment()))
         command = chan.get_command()
         if command is not None:  # `ssh -p PORT NAME@HOST record`
-            chan.exit(await _answer_command(chan, command.strip(), guest, record_for))
+            _exit(chan, await _answer_command(chan, command.strip(), guest, record_for))
             return
         if term is None:  # `ssh -T`: no terminal to draw on
             _say(chan, "modernart needs a terminal: connect with ssh -t\r\n")
@@ -216,10 +218,7 @@ async def serve(
             log.info("ssh guest left user=%s", guest.username)
             if on_guest:
                 on_guest(guest, "left")
-            try:
-                chan.exit(0)
-            except (OSError, asyncssh.Error):
-                pass
+            _exit(chan, 0)
 
     return await asyncssh.create_server(
         lambda: _Server(interact, table_code), host, port, server_host_keys=[key],
@@ -233,6 +232,13 @@ def _say(chan, text: str, *, stderr: bool = False) -> None:
         (chan.write_stderr if stderr else chan.write)(text)
     except (BrokenPipeError, OSError):
         pass
+
+
+def _exit(chan, status: int) -> None:
+    try:
+        chan.exit(status)
+    except (OSError, asyncssh.Error):
+        pass  # the guest has gone already
 
 
 async def _answer_command(chan, command: str, guest: SSHGuest, record_for: RecordFor) -> int:
