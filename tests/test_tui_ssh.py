@@ -81,6 +81,12 @@ class ImpostorKey(SSHLocalKeyPair):
         return super().sign(data)
 
 
+async def until(condition, timeout: float = 10) -> None:
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.05)
+
+
 def seat_of_you(text: str, user: str) -> str:
     return re.search(rf"(\d) {user} \(you\)", text).group(1)
 
@@ -133,15 +139,14 @@ async def test_an_offered_key_is_not_a_proved_one(tmp_path):
             await connect(port, "eve", ImpostorKey(eve_key, forge=False))
         with pytest.raises(asyncssh.PermissionDenied):  # nor does a wrong code after it
             await connect(port, "eve", ImpostorKey(eve_key, forge=True), password="WRONG-CODE")
-        taken = {seat}
         for forge in (False, True):
             async with Guest(port, "eve", ImpostorKey(eve_key, forge), password=target.code) as mallory:
                 text = await mallory.wait_for(r"eve \(you\) +person")
                 mine = seat_of_you(text, "eve")
-                assert mine not in taken                     # a free seat, as a new player
+                assert mine != seat                          # a free seat, as a new player
                 assert re.search(rf"{seat} eve +person", text)  # Eve's seat is not Mallory's
-                taken.add(mine)
             assert guests[-1].fingerprint is None            # no key was proved
+            await until(lambda: table.lobby.seats[int(mine) - 1] is None)  # nobody can come back to it: freed
         async with Guest(port, "eve", eve_key) as eve_again:
             text = await eve_again.wait_for(r"eve \(you\) +person")
             assert seat_of_you(text, "eve") == seat          # the key's owner: her own seat

@@ -182,7 +182,7 @@ def ssh_sessions_through(join_string: str, *, config_dir: str | None = None):
     fingerprint, so the same SSH key always comes back to the same seat, and whose client
     keeps its state (and its copy of the finished game) in `ssh_guest_dir`.  A password
     login joins with a fresh key of its own that is kept nowhere: a new player (or a
-    watcher) who cannot come back to that seat."""
+    watcher) who cannot come back to that seat, so leaving the lobby frees it."""
     from net.identity import Keys
 
     from .net_session import NetSession
@@ -190,7 +190,7 @@ def ssh_sessions_through(join_string: str, *, config_dir: str | None = None):
     async def session_for(guest) -> NetSession:
         name = guest.username[:16] or "guest"
         if guest.fingerprint is None:
-            session = NetSession(join_string, name=name, keys=Keys.generate())
+            session = NetSession(join_string, name=name, keys=Keys.generate(), leaves_seat_on_close=True)
         else:
             keys = Keys.load_or_create(config_dir, f"ssh-{_guest_tag(guest.fingerprint)}")
             session = NetSession(join_string, name=name, keys=keys,
