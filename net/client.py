@@ -206,13 +206,13 @@ class Client(Receiving, LobbyRequests):
     async def close(self) -> None:
         self._send({"t": "bye"})
         await self.fair.close()
+        self._stop_monitor()  # before the monitor task closes its end (see _stop_monitor)
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks = []
         if self.sock is not None and not self.sock.closed:
             try:  # the context may be gone already (a host that shared it closed first)
-                self.sock.disable_monitor()
                 self.sock.close(linger=0)
             except zmq.ZMQError:
                 pass
@@ -277,11 +277,24 @@ class Client(Receiving, LobbyRequests):
                     self._set_status("failed")
                 return
         finally:
+            self._stop_monitor()
             if not monitor.closed:
                 try:
                     monitor.close(linger=0)
                 except zmq.ZMQError:
                     pass
+
+    def _stop_monitor(self) -> None:
+        """Stop the socket's monitor while its reading end is still open.  libzmq's I/O
+        thread writes each event to that inproc PAIR with a blocking send, holding the
+        lock `disable_monitor` takes: an event (the host going away) that came after the
+        reading end closed blocked that thread for good, and the close, and the whole
+        event loop with it (an SSH guest's client closing as its host stopped)."""
+        if self.sock is not None and not self.sock.closed:
+            try:
+                self.sock.disable_monitor()
+            except zmq.ZMQError:
+                pass  # the context is gone already (a host that shared it closed first)
 
     async def _ping_loop(self) -> None:
         while True:

@@ -1,6 +1,8 @@
 """The SSH-served client through a real host: asyncssh's client (a real SSH connection on
 127.0.0.1, a pty of 80x24) sees the lobby of a `net.host.Host` table; the seat follows
-the SSH key, and the guest's NO_COLOR reaches its screen."""
+the SSH key the guest proved (never one it merely offered before logging in with the join
+code), the guest is told what it trusts, the guest's NO_COLOR reaches its screen, and the
+exec request `record` answers or says why not."""
 
 from __future__ import annotations
 
@@ -10,9 +12,10 @@ import re
 import asyncssh
 import pyte
 import pytest
+from asyncssh.public_key import SSHLocalKeyPair
 
-from cli.tui.entry import ssh_sessions_through
-from cli.tui.sshserve import serve
+from cli.tui.entry import ssh_records_of, ssh_sessions_through, ssh_trust_notice
+from cli.tui.sshserve import SSHGuest, serve
 from tests.e2e.screen import colour_codes, run_async
 from tests.test_tui_net import start_host
 
@@ -22,15 +25,14 @@ pytestmark = pytest.mark.timeout(90)
 class Guest:
     """One SSH connection with a pty, its output replayed into pyte."""
 
-    def __init__(self, port: int, user: str, key, env: dict | None = None) -> None:
-        self.port, self.user, self.key, self.env = port, user, key, env or {}
+    def __init__(self, port: int, user: str, key, env: dict | None = None, password: str | None = None) -> None:
+        self.port, self.user, self.key, self.env, self.password = port, user, key, env or {}, password
         self.screen = pyte.Screen(80, 24)
         self.stream = pyte.Stream(self.screen)
         self.raw = ""
 
     async def __aenter__(self) -> "Guest":
-        self.conn = await asyncssh.connect("127.0.0.1", self.port, username=self.user, client_keys=[self.key],
-                                           known_hosts=None)
+        self.conn = await connect(self.port, self.user, self.key, self.password)
         self.proc = await self.conn.create_process(term_type="xterm-256color", term_size=(80, 24), env=self.env)
         self.reader = asyncio.get_running_loop().create_task(self._read())
         return self
@@ -54,6 +56,39 @@ class Guest:
         self.reader.cancel()
         self.conn.close()
         await self.conn.wait_closed()
+
+
+async def connect(port: int, user: str, key, password: str | None = None) -> asyncssh.SSHClientConnection:
+    return await asyncssh.connect("127.0.0.1", port, username=user, client_keys=[key], password=password,
+                                  known_hosts=None, agent_path=None)
+
+
+class ImpostorKey(SSHLocalKeyPair):
+    """Someone else's public key, without its private half: asyncssh offers it (the unsigned
+    query, as OpenSSH does for a .pub file) and then, when the server says it would take
+    it, either cannot sign (`forge=False`: asyncssh moves on to the next method, as
+    OpenSSH does) or signs with a key of its own (`forge=True`: a signature that cannot
+    verify)."""
+
+    def __init__(self, victim: asyncssh.SSHKey, forge: bool) -> None:
+        super().__init__(asyncssh.generate_private_key("ssh-ed25519"), None, None, None)
+        self.public_data = victim.public_data
+        self.forge = forge
+
+    def sign(self, data: bytes) -> bytes:
+        if not self.forge:
+            raise ValueError("no private key for this public key")
+        return super().sign(data)
+
+
+async def until(condition, timeout: float = 10) -> None:
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.05)
+
+
+def seat_of_you(text: str, user: str) -> str:
+    return re.search(rf"(\d) {user} \(you\)", text).group(1)
 
 
 @run_async
@@ -82,3 +117,129 @@ async def test_ssh_guests_get_seats_by_key_through_the_host(tmp_path):
         acceptor.close()
         async with asyncio.timeout(15):
             await host.close()
+
+
+@run_async
+async def test_an_offered_key_is_not_a_proved_one(tmp_path):
+    """Mallory has Eve's public key (not secret) and the join code (in every beacon): she
+    offers the key, cannot sign with it, and logs in with the code.  She is a new player
+    in a free seat, never Eve; Eve still gets her seat back with her key."""
+    host, table = await start_host(tmp_path, bots=1)
+    target = host.target(table.id)
+    guests: list[SSHGuest] = []
+    acceptor = await serve(0, ssh_sessions_through(str(target), config_dir=str(tmp_path / "ssh")), host="127.0.0.1",
+                           host_key_path=str(tmp_path / "hostkey"), table_code=target.code,
+                           on_guest=lambda guest, what: guests.append(guest) if what == "joined" else None)
+    port = acceptor.get_port()
+    eve_key = asyncssh.generate_private_key("ssh-ed25519")
+    try:
+        async with Guest(port, "eve", eve_key) as eve:
+            seat = seat_of_you(await eve.wait_for(r"eve \(you\) +person"), "eve")
+        with pytest.raises(asyncssh.PermissionDenied):  # the offered key alone logs nobody in
+            await connect(port, "eve", ImpostorKey(eve_key, forge=False))
+        with pytest.raises(asyncssh.PermissionDenied):  # nor does a wrong code after it
+            await connect(port, "eve", ImpostorKey(eve_key, forge=True), password="WRONG-CODE")
+        for forge in (False, True):
+            async with Guest(port, "eve", ImpostorKey(eve_key, forge), password=target.code) as mallory:
+                text = await mallory.wait_for(r"eve \(you\) +person")
+                mine = seat_of_you(text, "eve")
+                assert mine != seat                          # a free seat, as a new player
+                assert re.search(rf"{seat} eve +person", text)  # Eve's seat is not Mallory's
+            assert guests[-1].fingerprint is None            # no key was proved
+            await until(lambda: table.lobby.seats[int(mine) - 1] is None)  # nobody can come back to it: freed
+        async with Guest(port, "eve", eve_key) as eve_again:
+            text = await eve_again.wait_for(r"eve \(you\) +person")
+            assert seat_of_you(text, "eve") == seat          # the key's owner: her own seat
+        assert [g.fingerprint for g in guests] == [eve_key.get_fingerprint(), None, None,
+                                                   eve_key.get_fingerprint()]
+    finally:
+        acceptor.close()
+        async with asyncio.timeout(15):
+            await host.close()
+
+
+@run_async
+async def test_a_guest_is_told_once_what_it_trusts(tmp_path):
+    host, table = await start_host(tmp_path, bots=1)
+    target = str(host.target(table.id))
+    acceptor = await serve(0, ssh_sessions_through(target, config_dir=str(tmp_path / "ssh")), host="127.0.0.1",
+                           host_key_path=str(tmp_path / "hostkey"), notice=ssh_trust_notice)
+    try:
+        async with Guest(acceptor.get_port(), "eve", asyncssh.generate_private_key("ssh-ed25519")) as eve:
+            text = await eve.wait_for(r"modernart join`")
+            rows = text.split("\n")
+            top = next(i for i, row in enumerate(rows) if "Log and chat" in row)
+            bottom = next(i for i in range(top, len(rows)) if rows[i].startswith("└"))
+            log = " ".join(row.strip(" │") for row in rows[top + 1:bottom])  # the log panel's text
+            assert "Over SSH your client runs on the host's machine: it holds your key, sees your hand and " \
+                   "money and your sealed bids. To play without that trust, install modernart and use " \
+                   "`modernart join`." in log
+            assert text.count("Over SSH your client") == 1                        # said once
+            assert "r ready" in rows[bottom + 1]                                  # the message line is free
+    finally:
+        acceptor.close()
+        async with asyncio.timeout(15):
+            await host.close()
+
+
+@run_async
+async def test_the_record_command_says_why_not_before_the_game_is_over(tmp_path):
+    host, table = await start_host(tmp_path, bots=1)
+    target = host.target(table.id)
+    config = str(tmp_path / "ssh")
+    acceptor = await serve(0, ssh_sessions_through(str(target), config_dir=config), host="127.0.0.1",
+                           host_key_path=str(tmp_path / "hostkey"), table_code=target.code,
+                           record_for=ssh_records_of(str(target), config_dir=config))
+    port = acceptor.get_port()
+    eve_key = asyncssh.generate_private_key("ssh-ed25519")
+    try:
+        async with Guest(port, "eve", eve_key) as eve:
+            await eve.wait_for(r"eve \(you\) +person")
+        conn = await connect(port, "eve", eve_key)
+        async with conn:
+            async with asyncio.timeout(15):
+                early = await conn.run("record")
+                wrong = await conn.run("rm -rf /")
+                on_a_terminal = await conn.run("record", term_type="xterm")
+        assert early.exit_status == 1 and early.stdout == ""
+        assert "no finished game of yours at this table yet" in early.stderr
+        assert wrong.exit_status == 2 and "the only one is `record`" in wrong.stderr
+        assert on_a_terminal.exit_status == 2 and "redirect it" in on_a_terminal.stdout + on_a_terminal.stderr
+        conn = await connect(port, "eve", ImpostorKey(eve_key, forge=False), password=target.code)
+        async with conn:
+            async with asyncio.timeout(15):
+                impostor = await conn.run("record")
+        assert impostor.exit_status == 1 and impostor.stdout == ""
+        assert "a password login has no key to keep a record under" in impostor.stderr
+    finally:
+        acceptor.close()
+        async with asyncio.timeout(15):
+            await host.close()
+
+
+@run_async
+async def test_a_play_ssh_table_says_what_it_trusts_and_has_no_record_to_audit(tmp_path):
+    """`modernart play --ssh`: the whole game runs in the server's process; its guests are
+    told so, and `record` says there is no signed transcript (exit 1)."""
+    from cli.tui.local_table import LocalTable
+    from cli.tui.sshserve import serve_local_table
+
+    table = LocalTable(3, record_dir=str(tmp_path / "records"))
+    listening: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+    server = asyncio.get_running_loop().create_task(serve_local_table(
+        0, table, host="127.0.0.1", host_key_path=str(tmp_path / "hostkey"), ready=listening.set_result))
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    try:
+        async with asyncio.timeout(15):
+            port = await listening
+        async with Guest(port, "eve", key) as eve:
+            text = await eve.wait_for(r"`modernart join`")
+            assert text.count("This table runs inside the host's process") == 1
+        async with await connect(port, "eve", key) as conn:
+            async with asyncio.timeout(15):
+                done = await conn.run("record")
+        assert done.exit_status == 1 and done.stdout == ""
+        assert "keeps no signed transcript: there is nothing to audit" in done.stderr
+    finally:
+        server.cancel()
+        await asyncio.gather(server, return_exceptions=True)

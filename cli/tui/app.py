@@ -23,7 +23,7 @@ from .actions import TableActions
 from .commands import build_commands
 from .keys import bind, hint_line
 from .layout import ClientLayout
-from .session import Finder, JoinError, Session
+from .session import Finder, JoinError, LogEntry, Session
 from .state import ClientState
 from .style import make_style, resolve_color_depth
 from .text import Line, encoding_has_box_drawing
@@ -89,6 +89,12 @@ class ClientApp:
 
     def hints(self, cs: ClientState, width: int) -> Line:
         return hint_line(self.commands, cs, width)
+
+    def note_in_log(self, text: str) -> None:
+        """Add `text` to the log this client shows (e.g. what an SSH guest trusts, said once
+        as they join: the log keeps it whole, where the message line would cut it and
+        soon clear it)."""
+        self.cs.notes.append(LogEntry(text, "system"))
 
     def spawn(self, coro: Coroutine) -> None:
         """Run a session call in the background; its failure becomes a message."""

@@ -157,34 +157,88 @@ def _last_error(log_path: str, since: int) -> str:
     return f": {lines[-1].removeprefix('modernart host: ')}" if lines else ""
 
 
+def ssh_trust_notice(port: int) -> str:
+    """What an SSH guest of `modernart host --ssh` trusts, said once as they join."""
+    return (f"Over SSH your client runs on the host's machine: it holds your key, sees your hand and money "
+            f"and your sealed bids. To play without that trust, install modernart and use `modernart join`. "
+            f"After the game, `ssh -p {port} NAME@HOST record > game.tar` gives you your copy to audit.")
+
+
+def ssh_guest_dir(config_dir: str | None, fingerprint: str) -> str:
+    """The state dir of the SSH guest with this key (`<config dir>/ssh-guests/<hash>`): its
+    sealed bids and seeds until used, and its copies of finished games (`games/`)."""
+    from net.identity import config_dir as config_dir_path
+
+    return str(config_dir_path(config_dir) / "ssh-guests" / _guest_tag(fingerprint))
+
+
+def _guest_tag(fingerprint: str) -> str:
+    return hashlib.sha256(fingerprint.encode("utf-8")).hexdigest()[:20]
+
+
 def ssh_sessions_through(join_string: str, *, config_dir: str | None = None):
     """A `session_for` for `sshserve.serve`: each SSH guest joins the host at `join_string`
-    as a player whose key is derived from (and stored for) their SSH key fingerprint, so
-    the same SSH key always comes back to the same seat."""
+    as a player whose key is derived from (and stored for) their proved SSH key's
+    fingerprint, so the same SSH key always comes back to the same seat, and whose client
+    keeps its state (and its copy of the finished game) in `ssh_guest_dir`.  A password
+    login joins with a fresh key of its own that is kept nowhere: a new player (or a
+    watcher) who cannot come back to that seat, so leaving the lobby frees it."""
     from net.identity import Keys
 
     from .net_session import NetSession
 
     async def session_for(guest) -> NetSession:
-        tag = hashlib.sha256(guest.identity.encode("utf-8")).hexdigest()[:20]
-        keys = Keys.load_or_create(config_dir, f"ssh-{tag}")
-        session = NetSession(join_string, name=guest.username[:16] or "guest", keys=keys)
+        name = guest.username[:16] or "guest"
+        if guest.fingerprint is None:
+            session = NetSession(join_string, name=name, keys=Keys.generate(), leaves_seat_on_close=True)
+        else:
+            keys = Keys.load_or_create(config_dir, f"ssh-{_guest_tag(guest.fingerprint)}")
+            session = NetSession(join_string, name=name, keys=keys,
+                                 state_dir=ssh_guest_dir(config_dir, guest.fingerprint))
         await session.open()  # raises JoinError, which the guest is told
         return session
 
     return session_for
 
 
+def ssh_records_of(join_string: str, *, config_dir: str | None = None):
+    """A `record_for` for `sshserve.serve`: the guest's own client's copy of the newest
+    finished game at this table (its record and transcript), or `NoRecord` saying why not."""
+    from net.address import parse_join_string
+
+    from .sshserve import NoRecord
+
+    table = parse_join_string(join_string).table
+
+    def record_for(guest) -> list[str]:
+        games = os.path.join(ssh_guest_dir(config_dir, guest.fingerprint), "games")
+        try:
+            names = os.listdir(games)
+        except FileNotFoundError:
+            names = []
+        finished = [os.path.join(games, n) for n in names if n.startswith(f"{table}-") and n.endswith(".json")
+                    and f"{n.removesuffix('.json')}.transcript" in names]
+        if not finished:
+            raise NoRecord("no finished game of yours at this table yet: your client saves its copy of the "
+                           "record and transcript when it sees the game end")
+        newest = max(finished, key=os.path.getmtime)
+        return [newest, newest.removesuffix(".json") + ".transcript"]
+
+    return record_for
+
+
 async def serve_ssh_guests(port: int, join_string: str, *, bind: str = "", config_dir: str | None = None,
                            host_key_path: str | None = None, table_code: str | None = None,
                            ready=None) -> None:
     """`modernart host --ssh PORT`: serve the client over SSH until cancelled; every guest
-    plays at the host's table as an ordinary player.  Run it in the host's event loop (or
-    any other); `ready(port)` is called once listening."""
+    plays at the host's table as an ordinary player, is told once what that trusts, and
+    may take their copy of the finished game home (`ssh ... record`).  Run it in the
+    host's event loop (or any other); `ready(port)` is called once listening."""
     from .sshserve import serve, serve_forever
 
     acceptor = await serve(port, ssh_sessions_through(join_string, config_dir=config_dir), host=bind,
-                           host_key_path=host_key_path, table_code=table_code)
+                           host_key_path=host_key_path, table_code=table_code,
+                           record_for=ssh_records_of(join_string, config_dir=config_dir), notice=ssh_trust_notice)
     if ready is not None:
         ready(acceptor.get_port())
     await serve_forever(acceptor)

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _STATE = {"lobby": Status.LOBBY, "playing": Status.PLAYING, "over": Status.OVER}
+LEAVE_SECONDS = 1.0  # longest wait for the host to free a seat on close (the client's close waits 3 s)
 
 
 def lobby_view(table: Mapping[str, Any], my_fpr: str | None) -> LobbyView:
@@ -63,15 +64,19 @@ class NetSession(SessionBase):
 
     def __init__(self, target, *, name: str, config_dir: str | None = None, identity: str = "player",
                  keys=None, sit: bool = True, seat: int | None = None, ready: bool = False,
-                 connect_timeout: float = 10.0, accept_new_host_key: bool = False) -> None:
+                 connect_timeout: float = 10.0, accept_new_host_key: bool = False,
+                 state_dir: str | None = None, leaves_seat_on_close: bool = False) -> None:
         super().__init__(name, "connecting to the host")
         from net.client import Client
 
         self.client = Client(target, keys=keys, config_dir=config_dir, identity=identity, updates=False,
-                             accept_new_host_key=accept_new_host_key)
+                             accept_new_host_key=accept_new_host_key, state_dir=state_dir)
         self.client.on_update = self._on_update
         self._presence_seen = False  # a picture of who is away has been taken (see _note_presence)
         self.sit, self.wanted_seat, self.ready_at_once = sit, seat, ready
+        # a key that is kept nowhere (a password SSH guest's) can never come back to its lobby
+        # seat: closing gives the seat up rather than leave it taken for good
+        self.leaves_seat_on_close = leaves_seat_on_close
         self.connect_timeout = connect_timeout
         self.my_fpr = self.client.keys.fingerprint
         self._narrated_seq = 0
@@ -251,7 +256,15 @@ class NetSession(SessionBase):
         self.changed()
 
     async def close(self) -> None:
-        await self.client.close()
+        try:
+            if self.leaves_seat_on_close and self.status == Status.LOBBY and self.seat is not None:
+                try:
+                    async with asyncio.timeout(LEAVE_SECONDS):
+                        await self.client.leave()
+                except TimeoutError:
+                    log.info("the host did not free the seat in time")
+        finally:
+            await self.client.close()
         self.status, self.detail = Status.DISCONNECTED, "you left the table"
 
     async def _reply(self, request) -> None:

@@ -6,10 +6,16 @@ channel's prompt_toolkit app session.  `serve(port, session_for)` asks `session_
 for each newcomer's `Session` (a `NetSession` joining the host as that player, or a
 `LocalSession` on an in-process table), so each SSH guest is an ordinary player.
 
-Identity: any public key is accepted (asyncssh checks that the client holds it) and its
-fingerprint binds the guest to a seat, so the same key gets the same seat back after a
-dropped connection.  With a `table_code`, guests without a key may log in with the code as
-password.  Fixes over prompt_toolkit's contrib.ssh (see shared notes, terminal-ui §3.3):
+Identity: any public key is accepted, but a seat is bound only to a key whose signature
+the server verified in this connection (see `_Server`), so the same key gets the same seat
+back after a dropped connection and nobody else can claim it by merely offering it.  With a
+`table_code`, guests without a key may log in with the code as password: such a login has
+no identity (never one of a key offered earlier), so it takes a free seat as a new player
+or watches, and cannot come back to that seat later.  An exec request `record`
+(`ssh -p PORT NAME@HOST record > game.tar`) answers with the guest's own copy of the
+finished game (`record_for`), so a guest can audit it at home.
+
+Fixes over prompt_toolkit's contrib.ssh (see shared notes, terminal-ui §3.3):
 `line_editor=False` (asyncssh's line editor corrupts the screen), a dropped connection
 closes the pipe input (else its app runs forever), `run_async(handle_sigint=False,
 set_exception_handler=False)` (both are process-wide), `errors="replace"` for bad UTF-8,
@@ -19,10 +25,12 @@ and colours/borders from the *guest's* environment (`NO_COLOR`, `TERM`, `LANG`).
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import os
+import tarfile
 from dataclasses import dataclass, field
-from typing import Awaitable, Callable, Mapping
+from typing import Awaitable, Callable, Mapping, Sequence
 
 import asyncssh
 from prompt_toolkit.contrib.ssh import PromptToolkitSSHServer, PromptToolkitSSHSession
@@ -33,9 +41,13 @@ from .session import JoinError, Session
 log = logging.getLogger(__name__)
 
 
+RECORD_COMMAND = "record"
+
+
 @dataclass(frozen=True)
 class SSHGuest:
-    """Who connected: login name, key fingerprint (None with a password) and terminal."""
+    """Who connected: login name, the fingerprint of the key they proved (None after a
+    password login) and terminal."""
 
     username: str
     fingerprint: str | None
@@ -43,12 +55,24 @@ class SSHGuest:
     env: Mapping[str, str] = field(default_factory=dict)
 
     @property
-    def identity(self) -> str:
-        """The stable identity a seat is bound to."""
-        return self.fingerprint or f"password:{self.username}"
+    def identity(self) -> str | None:
+        """The stable identity a seat is bound to: the proved key, or None (a password
+        login is nobody in particular: the login name is anyone's to type)."""
+        return self.fingerprint
+
+
+class NoRecord(Exception):
+    """Why a guest cannot take the record home (now): told to them as is."""
 
 
 SessionFor = Callable[[SSHGuest], Awaitable[Session]]
+RecordFor = Callable[[SSHGuest], Sequence[str]]  # the files of the guest's copy, or NoRecord
+
+
+def no_signed_record(guest: SSHGuest) -> Sequence[str]:
+    """The `record_for` of a table that keeps no signed transcript (`play --ssh`)."""
+    raise NoRecord("this table runs the whole game inside the server's process and keeps no signed "
+                   "transcript: there is nothing to audit")
 
 
 def guest_wants_ascii(env: Mapping[str, str]) -> bool:
@@ -61,6 +85,9 @@ def guest_wants_ascii(env: Mapping[str, str]) -> bool:
 
 
 class _Session(PromptToolkitSSHSession):
+    def exec_requested(self, command: str) -> bool:
+        return True  # interact answers it: the record, or a sentence saying why not
+
     def connection_lost(self, exc: Exception | None) -> None:
         # contrib.ssh never notices a dropped client: closing the pipe makes run_async end
         if self._input is not None:
@@ -75,10 +102,24 @@ class _Session(PromptToolkitSSHSession):
 
 
 class _Server(PromptToolkitSSHServer):
+    """Authentication that binds a connection to a key only once the key is proved.
+
+    asyncssh asks `validate_public_key` about a key both for a client's unsigned query
+    ("would you take this key?", which OpenSSH sends for every key it has, and which needs
+    no private key) and for the signed attempt, and in both cases *before* any signature is
+    checked.  So the key named there is only this attempt's candidate.  asyncssh judges
+    one attempt at a time and, once the signature checks out, calls `auth_completed`
+    without awaiting anything in between; every other method that can succeed (password,
+    and keyboard-interactive, which asyncssh turns into the password) goes through
+    `validate_password`, which drops the candidate.  Host-based and GSS logins are off.
+    So at `auth_completed` the candidate is the key whose signature was just verified, or
+    None after a password: an offered key is never inherited."""
+
     def __init__(self, interact, table_code: str | None) -> None:
         super().__init__(interact, enable_cpr=False)
         self.table_code = table_code
         self._conn: asyncssh.SSHServerConnection | None = None
+        self._candidate: str | None = None  # the key of the attempt being judged
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
@@ -89,16 +130,23 @@ class _Server(PromptToolkitSSHServer):
     def public_key_auth_supported(self) -> bool:
         return True
 
+    def host_based_auth_supported(self) -> bool:
+        return False  # a method that would not drop the candidate (see the class docstring)
+
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        assert self._conn is not None
-        self._conn.set_extra_info(player_key=key.get_fingerprint())
+        self._candidate = key.get_fingerprint()  # not proved yet: see the class docstring
         return True
 
     def password_auth_supported(self) -> bool:
         return self.table_code is not None
 
     def validate_password(self, username: str, password: str) -> bool:
+        self._candidate = None  # a password login never inherits a key offered before it
         return self.table_code is not None and password == self.table_code
+
+    def auth_completed(self) -> None:
+        assert self._conn is not None
+        self._conn.set_extra_info(player_key=self._candidate)
 
     def session_requested(self) -> _Session:
         return _Session(self.interact, enable_cpr=False)
@@ -127,10 +175,14 @@ async def serve(
     table_code: str | None = None,
     ascii: bool | None = None,
     on_guest: Callable[[SSHGuest, str], None] | None = None,
+    record_for: RecordFor = no_signed_record,
+    notice: Callable[[int], str] | None = None,
 ) -> asyncssh.SSHAcceptor:
     """Listen for SSH guests on `host:port` (all interfaces by default) and run the client
-    for each.  `on_guest(guest, "joined"|"left")` reports arrivals; returns the acceptor
-    (`close()` it to stop listening; running guests are not cut)."""
+    for each.  `on_guest(guest, "joined"|"left")` reports arrivals; `record_for(guest)`
+    names the files `ssh ... record` sends that guest; `notice(port)` is said once to
+    every guest who joins (what they trust).  Returns the acceptor (`close()` it to stop
+    listening; running guests are not cut)."""
     key = load_host_key(host_key_path)
 
     async def interact(ssh: PromptToolkitSSHSession) -> None:
@@ -139,7 +191,11 @@ async def serve(
         term = chan.get_terminal_type()
         guest = SSHGuest(chan.get_extra_info("username") or "guest", chan.get_extra_info("player_key"),
                          term, dict(chan.get_environment()))
-        if term is None:  # `ssh -T` or a command: no terminal to draw on
+        command = chan.get_command()
+        if command is not None:  # `ssh -p PORT NAME@HOST record`
+            _exit(chan, await _answer_command(chan, command.strip(), guest, record_for))
+            return
+        if term is None:  # `ssh -T`: no terminal to draw on
             _say(chan, "modernart needs a terminal: connect with ssh -t\r\n")
             return
         try:
@@ -149,6 +205,8 @@ async def serve(
             return
         env = {**guest.env, "TERM": term}
         client = ClientApp(session, env=env, ascii=guest_wants_ascii(guest.env) if ascii is None else ascii)
+        if notice is not None:
+            client.note_in_log(notice(chan.get_extra_info("sockname")[1]))  # the port this guest came in on
         log.info("ssh guest joined user=%s key=%s term=%s", guest.username, guest.fingerprint, term)
         if on_guest:
             on_guest(guest, "joined")
@@ -160,22 +218,75 @@ async def serve(
             log.info("ssh guest left user=%s", guest.username)
             if on_guest:
                 on_guest(guest, "left")
-            try:
-                chan.exit(0)
-            except (OSError, asyncssh.Error):
-                pass
+            _exit(chan, 0)
 
     return await asyncssh.create_server(
         lambda: _Server(interact, table_code), host, port, server_host_keys=[key],
         line_editor=False, errors="replace", encoding="utf-8",
+        gss_host=None,  # no GSS logins: see _Server
     )
 
 
-def _say(chan, text: str) -> None:
+def _say(chan, text: str, *, stderr: bool = False) -> None:
     try:
-        chan.write(text)
+        (chan.write_stderr if stderr else chan.write)(text)
     except (BrokenPipeError, OSError):
         pass
+
+
+def _exit(chan, status: int) -> None:
+    try:
+        chan.exit(status)
+    except (OSError, asyncssh.Error):
+        pass  # the guest has gone already
+
+
+async def _answer_command(chan, command: str, guest: SSHGuest, record_for: RecordFor) -> int:
+    """Answer an exec request; its exit status.  `record` writes the guest's copy of the
+    finished game as a tar archive (the record and its transcript, as `modernart audit`
+    takes them) to stdout; anything else, or no copy yet, is a sentence on stderr."""
+    if command != RECORD_COMMAND:
+        _say(chan, f"modernart: unknown command {command[:40]!r}: the only one is `{RECORD_COMMAND}` "
+                   f"(your copy of the finished game, as a tar archive)\n", stderr=True)
+        return 2
+    if chan.get_terminal_type() is not None:
+        _say(chan, f"modernart: `{RECORD_COMMAND}` writes a tar archive: run it without -t and redirect "
+                   f"it, e.g. ssh -p PORT NAME@HOST {RECORD_COMMAND} > game.tar\n", stderr=True)
+        return 2
+    try:
+        if guest.fingerprint is None:
+            raise NoRecord("a password login has no key to keep a record under: ask again with the "
+                           "SSH key you played with (ssh -i KEY)")
+        paths = record_for(guest)
+        archive = await asyncio.get_running_loop().run_in_executor(None, tar_of, paths)  # off the loop
+    except NoRecord as exc:
+        _say(chan, f"modernart: {exc}\n", stderr=True)
+        return 1
+    except OSError as exc:
+        _say(chan, f"modernart: could not read your copy of the record: {exc.strerror or exc}\n", stderr=True)
+        return 1
+    log.info("ssh guest took the record user=%s key=%s bytes=%d", guest.username, guest.fingerprint, len(archive))
+    chan.set_encoding(None)  # the archive is bytes, not text
+    try:
+        chan.write(archive)
+    except (BrokenPipeError, OSError):
+        return 1
+    return 0
+
+
+def tar_of(paths: Sequence[str]) -> bytes:
+    """`paths` as an uncompressed tar archive, each under its own file name (no
+    directories: `tar xf` puts them side by side, as the audit expects)."""
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        for path in paths:
+            info = tar.gettarinfo(path, arcname=os.path.basename(path))
+            info.uid = info.gid = 0
+            info.uname = info.gname = ""
+            info.mode = 0o644
+            with open(path, "rb") as f:
+                tar.addfile(info, f)
+    return out.getvalue()
 
 
 async def serve_forever(acceptor: asyncssh.SSHAcceptor) -> None:
@@ -183,6 +294,13 @@ async def serve_forever(acceptor: asyncssh.SSHAcceptor) -> None:
         await asyncio.Event().wait()
     finally:
         acceptor.close()
+
+
+def local_table_notice(port: int) -> str:
+    """What an SSH guest of `modernart play --ssh` trusts, said once as they join."""
+    return ("This table runs inside the host's process: the host's machine sees every hand, all money and "
+            "every sealed bid. To play without that trust, the host runs `modernart host` and you install "
+            "modernart and use `modernart join`.")
 
 
 async def serve_local_table(port: int, table, *, host: str = "", host_key_path: str | None = None,
@@ -195,7 +313,8 @@ async def serve_local_table(port: int, table, *, host: str = "", host_key_path: 
     async def session_for(guest: SSHGuest) -> Session:
         return LocalSession(table, guest.username[:16], identity=guest.identity)
 
-    acceptor = await serve(port, session_for, host=host, host_key_path=host_key_path, table_code=table_code)
+    acceptor = await serve(port, session_for, host=host, host_key_path=host_key_path, table_code=table_code,
+                           notice=local_table_notice)
     table.join_string = f"ssh -p {acceptor.get_port()} NAME@HOST"
     if ready is not None:
         ready(acceptor.get_port())

@@ -1,12 +1,15 @@
 """End to end over SSH: `modernart play --ssh` serves the client; the system OpenSSH client
 in tmux plays a whole game by key presses, drops the connection mid-game and gets its seat
-back with the same key."""
+back with the same key.  Through `modernart host --ssh`: someone who offers a player's
+public key without its private key and logs in with the join code is not that player;
+a guest takes its copy of the finished game home with `ssh ... record` and audits it."""
 
 from __future__ import annotations
 
 import re
 import shutil
 import subprocess
+import tarfile
 import time
 
 import pytest
@@ -114,31 +117,30 @@ def test_no_terminal_is_refused_politely(server, tmp_path):
     assert "modernart needs a terminal: connect with ssh -t" in done.stdout + done.stderr
 
 
-@pytest.mark.timeout(120)
-def test_modernart_host_serves_the_client_over_ssh(tmp_path):
-    """`modernart host --ssh PORT`: a friend with nothing installed types `ssh -p PORT
-    NAME@HOST` and plays at the host's table, through the protocol like everyone else."""
+@pytest.fixture
+def lan_host(tmp_path):
+    """`modernart host --headless --ssh 0` on 127.0.0.1 with two bots and fast clocks (an idle
+    guest's decisions run out in 0.3 s); yields a function that waits for its output and
+    returns (ssh port, join code).  Stopped by SIGTERM (it saves its journal)."""
     argv = MODERNART + ["host", "--headless", "--bind", "127.0.0.1", "--port", "0", "--no-beacon",
                         "--players", "3", "--bots", "2", "--bot-pace", "0", "--config-dir", str(tmp_path / "cfg"),
                         "--journal-dir", str(tmp_path / "games"), "--ssh", "0", "--ssh-bind", "127.0.0.1",
-                        "--ssh-host-key", str(tmp_path / "hostkey")]
+                        "--ssh-host-key", str(tmp_path / "hostkey"),
+                        "--clocks", '{"decision": 0.3, "open_countdown": 0.3, "reveal": 3}']
     log_path = tmp_path / "host.log"
     with open(log_path, "w") as log:
         proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, text=True, cwd=str(_repo()))
-    term = Tmux()
-    try:
+
+    def started() -> tuple[int, str]:
         end = time.monotonic() + 30
-        while not (found := re.search(r"ssh: +ssh -p (\d+)", log_path.read_text())):
+        while not (found := re.search(r"join code: +(\S+)\n(?:.*\n)*?ssh: +ssh -p (\d+)", log_path.read_text())):
             assert proc.poll() is None and time.monotonic() < end, log_path.read_text()
             time.sleep(0.1)
-        port = int(found.group(1))
-        term.start(ssh_argv(port, keypair(tmp_path / "bea_key"), "bea"), env={"TERM": "xterm", "LANG": "C"})
-        term.wait_for(r"bea \(you\)", timeout=30)
-        term.send("r")                        # --players 3 with two bots: ready starts the game
-        screen = term.wait_for("Your hand", timeout=30)
-        assert re.search(r"\*.bea +100", screen)
+        return int(found.group(2)), found.group(1)
+
+    try:
+        yield started
     finally:
-        term.close()
         proc.terminate()  # the host saves its journal and stops its bots and SSH server first
         try:
             proc.wait(timeout=40)
@@ -146,3 +148,157 @@ def test_modernart_host_serves_the_client_over_ssh(tmp_path):
             proc.kill()
             proc.wait()
             raise AssertionError(f"the host did not stop within 40 s of SIGTERM:\n{log_path.read_text()}")
+
+
+@pytest.mark.timeout(120)
+def test_modernart_host_serves_the_client_over_ssh(lan_host, tmp_path):
+    """`modernart host --ssh PORT`: a friend with nothing installed types `ssh -p PORT
+    NAME@HOST` and plays at the host's table, through the protocol like everyone else."""
+    port, _ = lan_host()
+    term = Tmux()
+    try:
+        term.start(ssh_argv(port, keypair(tmp_path / "bea_key"), "bea"), env={"TERM": "xterm", "LANG": "C"})
+        term.wait_for(r"bea \(you\)", timeout=30)
+        term.send("r")                        # --players 3 with two bots: ready starts the game
+        screen = term.wait_for("Your hand", timeout=30)
+        assert re.search(r"\*.bea +100", screen)
+    finally:
+        term.close()
+
+
+def impostor_argv(port: int, public_only: str, user: str, log: str) -> list[str]:
+    """OpenSSH offering `public_only` (a public key file without its private half, mode 0600
+    so that ssh reads it) and then answering the password prompt from SSH_ASKPASS."""
+    return ["ssh", "-v", "-E", log, "-p", str(port), "-i", public_only, "-o", "IdentitiesOnly=yes",
+            "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "NumberOfPasswordPrompts=1",
+            "-t", f"{user}@127.0.0.1"]
+
+
+@pytest.mark.timeout(180)
+def test_a_public_key_and_the_join_code_do_not_make_you_that_player(lan_host, tmp_path):
+    """Mallory has Ana's public key (not secret) and the join code (in every beacon).  Her
+    real ssh offers the key (the server says it would take it), cannot sign, and logs in
+    with the code: she watches (every seat is taken), never sees Ana's hand, and Ana,
+    back with her key, has her seat."""
+    port, code = lan_host()
+    ana_key = keypair(tmp_path / "ana_key")
+    stolen = tmp_path / "stolen.pub"                 # only the public half
+    shutil.copy(ana_key + ".pub", stolen)
+    stolen.chmod(0o600)
+    askpass = tmp_path / "askpass"
+    askpass.write_text(f"#!/bin/sh\necho {code}\n")
+    askpass.chmod(0o700)
+    ana = Tmux()
+    try:
+        ana.start(ssh_argv(port, ana_key, "ana"), env={"TERM": "xterm", "LANG": "C.UTF-8"})
+        ana.wait_for(r"ana \(you\)", timeout=30)
+        ana.send("r")
+        ana.wait_for(r"\*.ana +100", timeout=30)
+    finally:
+        ana.close()                                  # Ana drops; her seat waits for her key
+    mallory = Tmux()
+    ssh_log = tmp_path / "mallory-ssh.log"
+    try:
+        mallory.start(impostor_argv(port, str(stolen), "ana", str(ssh_log)),
+                      env={"TERM": "xterm", "LANG": "C.UTF-8", "SSH_ASKPASS": str(askpass),
+                           "SSH_ASKPASS_REQUIRE": "force", "DISPLAY": ""})
+        screen = mallory.wait_for(r"watching|\*.ana", timeout=30)
+        debug = ssh_log.read_text()
+        assert "Server accepts key" in debug and "stolen.pub" in debug   # the key was offered, and taken
+        assert re.search(r'Authenticated to .* using "(keyboard-interactive|password)"', debug)
+        assert not re.search(r"\*.ana", screen), screen                  # not seated as Ana
+        assert "watching" in screen
+    finally:
+        mallory.close()
+    again = Tmux()
+    try:
+        again.start(ssh_argv(port, ana_key, "ana"), env={"TERM": "xterm", "LANG": "C.UTF-8"})
+        screen = again.wait_for(r"\*.ana ", timeout=30)                   # Ana's key: Ana's seat
+        assert "watching" not in screen
+    finally:
+        again.close()
+
+
+@pytest.mark.timeout(240)
+def test_a_guest_takes_its_copy_of_the_game_home_and_audits_it(lan_host, tmp_path):
+    """`ssh -p PORT NAME@HOST record > game.tar` before the game is over: a sentence and exit
+    1; after it: a tar of the guest's own record and transcript that the real `modernart
+    audit` accepts (and finds the same events as the host's copy)."""
+    port, _ = lan_host()
+    key = keypair(tmp_path / "cy_key")
+    term = Tmux()
+    try:
+        term.start(ssh_argv(port, key, "cy"), env={"TERM": "xterm", "LANG": "C.UTF-8"})
+        term.wait_for(r"cy \(you\)", timeout=30)
+        term.send("r")                               # the game starts; cy does nothing more
+        term.wait_for("Your hand", timeout=30)
+        early = subprocess.run(record_argv(port, key, "cy"), capture_output=True, timeout=30, stdin=subprocess.DEVNULL)
+        assert early.returncode == 1 and early.stdout == b""
+        assert b"no finished game of yours at this table yet" in early.stderr
+        term.wait_for("GAME OVER", timeout=180)      # every decision of cy's ran out
+    finally:
+        term.close()
+    archive = take_record_home(port, key, "cy", tmp_path / "game.tar", within=15)
+    home = tmp_path / "home"
+    home.mkdir()
+    with tarfile.open(archive) as tar:
+        names = sorted(tar.getnames())
+    subprocess.run(["tar", "xf", str(archive), "-C", str(home)], check=True, timeout=30)   # as docs/client.md says
+    assert sorted(p.name for p in home.iterdir()) == names
+    assert len(names) == 2 and names[0].endswith(".json") and names[1].endswith(".transcript"), names
+    assert "seat" in names[0] and "/" not in "".join(names)
+    host_copy = next((tmp_path / "games").glob("*.transcript"))
+    audit = subprocess.run(MODERNART + ["audit", str(home / names[0]), "--compare", str(host_copy)],
+                           capture_output=True, text=True, timeout=120, cwd=str(_repo()))
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+    assert audit.stdout.startswith("ok: ")
+
+
+@pytest.mark.timeout(240)
+def test_a_guest_away_at_the_end_joins_again_and_takes_it_home(lan_host, tmp_path):
+    """A guest who dropped during the game (its decisions ran out, then a stand-in played)
+    logs in again after the end: its client catches up from the host's events, saves its
+    copy, and `record` sends it."""
+    port, _ = lan_host()
+    key = keypair(tmp_path / "cy_key")
+    term = Tmux()
+    try:
+        term.start(ssh_argv(port, key, "cy"), env={"TERM": "xterm", "LANG": "C.UTF-8"})
+        term.wait_for(r"cy \(you\)", timeout=30)
+        term.send("r")
+        term.wait_for("Your hand", timeout=30)
+    finally:
+        term.close()                                 # away until the game is over
+    end = time.monotonic() + 180
+    while not list((tmp_path / "games").glob("*.transcript")):   # the host's copy: the game is over
+        assert time.monotonic() < end, "the game did not end"
+        time.sleep(0.5)
+    term = Tmux()
+    try:
+        term.start(ssh_argv(port, key, "cy"), env={"TERM": "xterm", "LANG": "C.UTF-8"})
+        term.wait_for(r"GAME OVER\.(.|\n)*\*   \d\.  cy ", timeout=30)
+        archive = take_record_home(port, key, "cy", tmp_path / "game.tar", within=15)
+    finally:
+        term.close()
+    with tarfile.open(archive) as tar:
+        assert sorted(n.rsplit(".", 1)[1] for n in tar.getnames()) == ["json", "transcript"]
+
+
+def take_record_home(port: int, key: str, user: str, path, within: float):
+    """`ssh ... record > path`, again until it succeeds (the client saves its copy in a
+    worker thread as it sees the end) or `within` seconds pass; the path."""
+    argv = record_argv(port, key, user)
+    end = time.monotonic() + within
+    while True:
+        with open(path, "wb") as out:
+            done = subprocess.run(argv, stdout=out, stderr=subprocess.PIPE, timeout=30, stdin=subprocess.DEVNULL)
+        if done.returncode == 0:
+            return path
+        assert done.returncode == 1 and b"no finished game of yours" in done.stderr, done.stderr
+        assert time.monotonic() < end, done.stderr
+        time.sleep(0.3)
+
+
+def record_argv(port: int, key: str, user: str) -> list[str]:
+    """`ssh -p PORT -i KEY USER@127.0.0.1 record` (no terminal: the answer is a tar archive)."""
+    return [a for a in ssh_argv(port, key, user) if a != "-t"] + ["record"]
