@@ -14,7 +14,9 @@
     await client.close()
 
 `client.state` (a `ClientState`) always holds the latest of everything:
-  status      "connecting" | "connected" | "reconnecting" | "closed" | "failed"
+  status      "connecting" | "connected" | "reconnecting" | "host_closed" | "closed" | "failed"
+              ("host_closed": the host said goodbye, see `goodbye`; the client keeps saying
+              hello, so a resumed host takes it back)
   table       the lobby/table dict from the host: name, state ("lobby"|"playing"|"over"),
               seats [{seat, name, bot, ready, fpr, admin, connected, standin}|None],
               options, clocks, join (join string), code (join code), admin (fingerprint)
@@ -28,13 +30,17 @@
               `state.remaining(name)` gives seconds left
   chat        [(seat, name, text)]    errors  [(code, message)]
   head_seq    the last event applied
+  last_heard  when the host was last heard (time.monotonic()); `state.silent_for()` in seconds
+  goodbye     the host's goodbye ({table, journal, record}) while status is "host_closed", else None
   saved_record, saved_transcript   where this client saved the finished game (or None)
   audit       the problems its audit of them found ([] = none; None = not audited)
 Updates (`client.updates`, an asyncio.Queue; pass `updates=False` to skip it):
   Update("status", str), Update("lobby", dict), Update("event", EventInfo),
   Update("observation", Observation), Update("chat", (seat, name, text)),
   Update("error", (code, message)), Update("seat", (seat, role)), Update("record", path),
-  Update("clock", deadlines) when a tick moved a deadline (`state.deadlines`, loop time).
+  Update("clock", deadlines) when a tick moved a deadline (`state.deadlines`, loop time),
+  Update("silent", seconds) every second the host is silent (reconnecting or closed),
+  Update("goodbye", dict) when the host closes the table on purpose.
   `client.changed` is an asyncio.Event set on every change, for consumers that only want
   the latest state (bots).
 
@@ -48,6 +54,15 @@ status "failed" for good; so does a host that offers a different history of the 
 game on reconnect (a fork).  Fair-play duties (seeds, reveals) run by themselves
 (net/fairclient.py).  If the host goes quiet the client says hello again every second
 and catches up from the last event it holds (the host may have been restarted).
+
+Moves are never queued while out of touch: `send_move` refuses at once (code
+"out_of_touch") unless the client is connected and heard the host within HOST_SILENCE
+seconds, and the socket keeps no frame across a lost connection (ZMQ_IMMEDIATE), so a key
+pressed during "reconnecting" can never be played later.  Each move carries the last
+event this client had applied (ref_seq); the host refuses it with code "stale" if the
+game has changed since.  A move whose answer was lost with the connection is
+"in_doubt" until the client has caught up again, then either shows in the log (played)
+or is an error "not_played" (the host never got it).
 
 State on disk: a client whose keys come from a config dir (`keys=None`, or `config_dir`
 or `state_dir` given) keeps, in `state_dir` (default `<config dir>/state`), its sealed
@@ -99,6 +114,7 @@ def _retrieve_send_error(fut: asyncio.Future[Any]) -> None:
 
 HOST_SILENCE = 4.0
 REQUEST_TIMEOUT = 15.0
+OUT_OF_TOUCH = "not sent: out of touch with the host"
 
 
 class Client(Receiving, LobbyRequests):
@@ -138,8 +154,9 @@ class Client(Receiving, LobbyRequests):
         self._ctr = 0
         self._game: GameFollower | None = None
         self._host_vk: bytes | None = None
-        self._last_heard = time.monotonic()
         self._last_hello = 0.0
+        self._doubt: list[bytes] = []     # bodies of moves whose answer the lost connection took
+        self._catch_up_head = 0           # the host's head at the last welcome
         self.sock: zmq.asyncio.Socket | None = None
         self.bytes_in = 0
 
@@ -160,10 +177,12 @@ class Client(Receiving, LobbyRequests):
         s.rcvhwm = 100000
         s.heartbeat_ivl, s.heartbeat_timeout, s.heartbeat_ttl, s.handshake_ivl = 2000, 6000, 6000, 5000
         s.reconnect_ivl, s.reconnect_ivl_max = 100, 2000
+        s.immediate = 1  # frames only for a live connection: none is kept to be sent after a reconnect
         if hasattr(zmq, "RECONNECT_STOP_HANDSHAKE_FAILED"):  # a wrong host key must fail, not retry
             s.setsockopt(zmq.RECONNECT_STOP, zmq.RECONNECT_STOP_HANDSHAKE_FAILED)
         monitor = s.get_monitor_socket(zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
-                                       | zmq.EVENT_HANDSHAKE_FAILED_AUTH | zmq.EVENT_DISCONNECTED)
+                                       | zmq.EVENT_HANDSHAKE_FAILED_AUTH | zmq.EVENT_DISCONNECTED
+                                       | zmq.EVENT_HANDSHAKE_SUCCEEDED)
         s.connect(self.target.endpoint)
         loop = asyncio.get_running_loop()
         self._welcome = loop.create_future()
@@ -267,6 +286,10 @@ class Client(Receiving, LobbyRequests):
                     if self.state.status == "connected":
                         self._set_status("reconnecting")
                     continue
+                if event["event"] == zmq.EVENT_HANDSHAKE_SUCCEEDED:
+                    if self.state.status not in ("failed", "closed"):
+                        self._hello()  # a new connection (ZMQ_IMMEDIATE: a hello sent before it was dropped)
+                    continue
                 message = ("the CURVE handshake failed: the host does not hold the key in the join string "
                            "(wrong join string, or another program on that port)")
                 if self._welcome is not None and not self._welcome.done():
@@ -288,19 +311,30 @@ class Client(Receiving, LobbyRequests):
             if self.state.status == "failed":
                 continue  # the host broke the chain of trust: say nothing more to it
             self._send({"t": "ping", "seq": self.state.head_seq})
-            quiet = time.monotonic() - self._last_heard
-            lost = self.state.status == "reconnecting" or (quiet > HOST_SILENCE and self.state.status == "connected")
+            quiet = self.state.silent_for()
+            status = self.state.status
+            if status == "connecting" and time.monotonic() - self._last_hello > 1.0:
+                self._hello()  # the first may have gone before the connection was up
+            lost = status in ("reconnecting", "host_closed") or (quiet > HOST_SILENCE and status == "connected")
             if lost:
-                self._set_status("reconnecting")
+                if status == "connected":
+                    self._set_status("reconnecting")
+                self._emit(Update("silent", int(quiet)))
                 if time.monotonic() - self._last_hello > 1.0:
                     self._fail_pending("connection_lost")
                     self._hello()
 
     def _fail_pending(self, code: str) -> None:
+        message = "the host closed the table" if code == "host_closed" else "the connection to the host was lost"
         for rid, fut in list(self._pending.items()):
             if not fut.done():
-                fut.set_result(Reply(False, code, "the connection to the host was lost"))
+                fut.set_result(Reply(False, code, message))
             del self._pending[rid]
+
+    @property
+    def in_touch(self) -> bool:
+        """Connected, and the host heard recently: a move sent now is judged against what is shown."""
+        return self.state.status == "connected" and self.state.silent_for() <= HOST_SILENCE
 
     # ------------------------------------------------------------------ requests
 
@@ -326,6 +360,8 @@ class Client(Receiving, LobbyRequests):
         """
         if self.state.game_id is None or self.state.seat is None:
             return Reply(False, "not_seated", "no game or no seat")
+        if not self.in_touch:  # never queued: it would be judged later against another state
+            return Reply(False, "out_of_touch", OUT_OF_TOUCH)
         if move.action == Action.SEALED_BID:
             return await self.fair.sealed_bid(move)
         if move.action == Action.SEALED_FORFEIT:
@@ -336,7 +372,12 @@ class Client(Receiving, LobbyRequests):
         sig = self.keys.sign(ACT_TAG, body)
         if self._game is not None:
             self._game.sent(body, sig, self.keys.vk)
-        return await self._request({"t": "act", "b": body, "s": sig})
+        reply = await self._request({"t": "act", "b": body, "s": sig})
+        if reply.code == "connection_lost":
+            self._doubt.append(body)
+            return Reply(False, "in_doubt", "no answer: lost touch with the host as the move went out; "
+                                            "once back in touch, the log shows whether it was played")
+        return reply
 
     async def wait_until(self, predicate: Callable[[ClientState], bool], timeout: float) -> ClientState:
         """Wait until `predicate(state)` holds (raises TimeoutError)."""
