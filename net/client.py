@@ -115,6 +115,9 @@ def _retrieve_send_error(fut: asyncio.Future[Any]) -> None:
 HOST_SILENCE = 4.0
 REQUEST_TIMEOUT = 15.0
 OUT_OF_TOUCH = "not sent: out of touch with the host"
+#: Handshakes that may fail in a row, with a host whose key was proven, before the key is
+#: said to be wrong (a link cut mid-handshake fails one too)
+PROVEN_HANDSHAKE_RETRIES = 5
 
 
 class Client(Receiving, LobbyRequests):
@@ -275,7 +278,18 @@ class Client(Receiving, LobbyRequests):
         self.state.errors.append((code, message))
         self._emit(Update("error", (code, message)))
 
+    def _connect_again(self) -> None:
+        sock = self.sock
+        if sock is None or sock.closed:
+            return
+        try:
+            sock.disconnect(self.target.endpoint)
+        except zmq.ZMQError:
+            pass  # libzmq may have dropped the endpoint already
+        sock.connect(self.target.endpoint)
+
     async def _monitor_loop(self, monitor: zmq.asyncio.Socket) -> None:
+        failures = 0  # handshake failures in a row
         try:
             while True:
                 try:
@@ -287,8 +301,15 @@ class Client(Receiving, LobbyRequests):
                         self._set_status("reconnecting")
                     continue
                 if event["event"] == zmq.EVENT_HANDSHAKE_SUCCEEDED:
+                    failures = 0
                     if self.state.status not in ("failed", "closed"):
                         self._hello()  # a new connection (ZMQ_IMMEDIATE: a hello sent before it was dropped)
+                    continue
+                failures += 1
+                if self._host_vk is not None and failures < PROVEN_HANDSHAKE_RETRIES:
+                    # this host proved its key (its welcome came through it): a link that broke
+                    # mid-handshake, not another key; libzmq stopped retrying, so start again
+                    self._connect_again()
                     continue
                 message = ("the CURVE handshake failed: the host does not hold the key in the join string "
                            "(wrong join string, or another program on that port)")
