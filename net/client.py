@@ -57,10 +57,11 @@ and catches up from the last event it holds (the host may have been restarted).
 
 Moves are never queued while out of touch: `send_move` refuses at once (code
 "out_of_touch") unless the client is connected and heard the host within HOST_SILENCE
-seconds, and the socket keeps no frame across a lost connection (ZMQ_IMMEDIATE), so a key
-pressed during "reconnecting" can never be played later.  Each move carries the last
-event this client had applied (ref_seq); the host refuses it with code "stale" if the
-game has changed since.  A move whose answer was lost with the connection is
+seconds.  Each move carries the last event this client had applied (ref_seq) and the
+mark of the welcome it was made under (conn); the host refuses it with code "stale" if
+the game has changed since, or if the client has said hello again since (a frame the
+socket kept for the next connection), so a key pressed while out of touch can never be
+played later.  A move whose answer was lost with the connection is
 "in_doubt" until the client has caught up again, then either shows in the log (played)
 or is an error "not_played" (the host never got it).
 
@@ -160,6 +161,7 @@ class Client(Receiving, LobbyRequests):
         self._last_hello = 0.0
         self._doubt: list[bytes] = []     # bodies of moves whose answer the lost connection took
         self._catch_up_head = 0           # the host's head at the last welcome
+        self._conn: bytes | None = None   # the last welcome's mark, carried by every move
         self.sock: zmq.asyncio.Socket | None = None
         self.bytes_in = 0
 
@@ -180,7 +182,8 @@ class Client(Receiving, LobbyRequests):
         s.rcvhwm = 100000
         s.heartbeat_ivl, s.heartbeat_timeout, s.heartbeat_ttl, s.handshake_ivl = 2000, 6000, 6000, 5000
         s.reconnect_ivl, s.reconnect_ivl_max = 100, 2000
-        s.immediate = 1  # frames only for a live connection: none is kept to be sent after a reconnect
+        # not ZMQ_IMMEDIATE: it would drop what arrived unread when a connection ends (the
+        # host's goodbye); a move kept for the next connection carries the old `conn` instead
         if hasattr(zmq, "RECONNECT_STOP_HANDSHAKE_FAILED"):  # a wrong host key must fail, not retry
             s.setsockopt(zmq.RECONNECT_STOP, zmq.RECONNECT_STOP_HANDSHAKE_FAILED)
         monitor = s.get_monitor_socket(zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
@@ -393,7 +396,10 @@ class Client(Receiving, LobbyRequests):
         sig = self.keys.sign(ACT_TAG, body)
         if self._game is not None:
             self._game.sent(body, sig, self.keys.vk)
-        reply = await self._request({"t": "act", "b": body, "s": sig})
+        msg: dict[str, Any] = {"t": "act", "b": body, "s": sig}
+        if self._conn is not None:
+            msg["conn"] = self._conn
+        reply = await self._request(msg)
         if reply.code == "connection_lost":
             self._doubt.append(body)
             return Reply(False, "in_doubt", "no answer: lost touch with the host as the move went out; "

@@ -55,6 +55,7 @@ class Receiving:
         _last_hello: float
         _doubt: list[bytes]
         _catch_up_head: int
+        _conn: bytes | None
         _ctr: int
         _keep_transcript: bool
 
@@ -191,14 +192,14 @@ class Receiving:
     def _settle_doubts(self) -> None:
         """Once caught up after a reconnect: a move whose answer was lost either was relayed
         (the log shows it) or never reached the host, which is said now.  It cannot arrive
-        later: the socket kept no copy (ZMQ_IMMEDIATE), the host forgot the old connection at
-        our hello, and an old move would be stale anyway."""
+        later: a copy the socket kept for the new connection carries the old welcome's mark,
+        which the host refuses, as it would a move made before the last event."""
         if not self._doubt or self._game is None or self.state.head_seq < self._catch_up_head:
             return
         unplayed = [body for body in self._doubt if self._game.own_actions.pop(body, None) is not None]
         self._doubt = []
         if unplayed:
-            self._error("not_played", "your move was not played: the host never got it (look again)")
+            self._error("not_played", "your move was not played: it did not reach the host in time (look again)")
 
     def _resolve(self, request: Any, reply: Reply) -> None:
         fut = self._pending.get(request) if isinstance(request, int) else None
@@ -241,6 +242,8 @@ class Receiving:
         self.token = None  # used once: from now on the key alone names the seat
         st.goodbye = None
         self._catch_up_head = int(msg.get("head") or 0)
+        conn = msg.get("conn")
+        self._conn = conn if type(conn) is bytes and len(conn) == 8 else None
         if self.known_hosts is not None:
             self.known_hosts.remember(self._address, self.target.host_key, str(st.table.get("name", "")))
         self.fair.welcome()

@@ -204,6 +204,7 @@ class Host(Admission, LobbyOps, GameOps, Presence):
                 said = True
             except zmq.ZMQError:
                 continue  # gone or full: it will find out by the silence
+        log.info("goodbye peers=%d said=%s", len(self.peers), said)
         return said
 
     def target(self, table: str | None = None) -> JoinTarget:

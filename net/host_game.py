@@ -29,6 +29,9 @@ class GameOps(HostParts):
                 raise ProtocolError("not_started", "the game has not started")
             if peer.seat is None or peer.role == "spectator":
                 raise ProtocolError("not_seated", "spectators cannot act")
+            if msg.get("conn", peer.conn) != peer.conn:  # sent before the client said hello again
+                raise ProtocolError("stale", "this move was sent before the connection to the host was lost "
+                                             "and made again: not played")
             events, ctr = sess.submit(peer.vk, peer.seat, msg["b"], msg["s"], self.clock.now())
         except ProtocolError as exc:
             exc.request = request  # type: ignore[attr-defined]

@@ -253,23 +253,25 @@ async def _link_lost_with_a_move_in_flight(tmp_path) -> None:
         assert errors(mover)[-1] == "Not sent: out of touch with the host"
         assert mover.notice.startswith("reconnecting... host silent")
 
-        # nor does the socket keep a frame for the next connection (ZMQ_IMMEDIATE): once the
-        # heartbeat has given the connection up (and new ones are refused), a frame the host
-        # would take is pushed past the client's check; with the hellos queued before it, it
-        # would be played on reconnecting
+        # nor is a frame the socket kept for the next connection played: once the heartbeat has
+        # given the connection up (and new ones are refused), a frame the host would otherwise
+        # take is pushed past the client's check; the hellos queued before it would let it
+        # in on reconnecting, but it carries the old welcome's mark (conn): refused as stale
         await until(lambda: time.monotonic() - held > 10.0, 12)
         client = mover.client
         body = encode_action_body(client.state.game_id, seat, client._ctr + 1, Move.play(seat, card).to_list(),
                                   client.state.head_seq)
-        client._send({"t": "act", "id": 999, "b": body, "s": client.keys.sign(ACT_TAG, body)})
+        client._send({"t": "act", "id": 999, "b": body, "s": client.keys.sign(ACT_TAG, body), "conn": client._conn})
 
         link.cut()  # the link comes back as a new connection: the held bytes are gone
         await link.up()
         await until(lambda: mover.client.state.status == "connected", 15,
                     what=lambda: (mover.client.state.status, mover.client.state.errors))
-        await until(lambda: any("the host never got it" in e for e in errors(mover)), 10, what=lambda: mover.log[-6:])
+        await until(lambda: any("it did not reach the host in time" in e for e in errors(mover)), 10,
+                    what=lambda: mover.log[-6:])
         await asyncio.sleep(1.5)  # nothing is delivered late either
         assert table.session.seq == seq and player_moves(table, seat) == 0
+        assert any(e.startswith("This move was sent before the connection to the host was lost") for e in errors(mover))
         assert mover.obs.my_turn and mover.notice == ""
 
         # back in touch: the move is played as the screen says
