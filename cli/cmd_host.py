@@ -98,7 +98,7 @@ def resume_flags(args: argparse.Namespace) -> list[str]:
             out.append(flag)
         else:
             for item in value if isinstance(value, list) else [value]:
-                out += [flag, str(item)]
+                out += [flag, f"{item:g}" if isinstance(item, float) else str(item)]  # 1000, not 1000.0
     return out
 
 

@@ -5,6 +5,7 @@ their seat; a journal that cannot be resumed is a clear message, never a traceba
 from __future__ import annotations
 
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -37,6 +38,17 @@ def host_argv(tmp_path: Path, *extra: str) -> list[str]:
                         "--config-dir", str(tmp_path / "config"), "--player-name", "Ana", *extra]
 
 
+def flags(argv: list[str]) -> list[tuple[str, ...]]:
+    """A command line's flags with their values, in a stable order."""
+    out: list[tuple[str, ...]] = []
+    for arg in argv:
+        if arg.startswith("--"):
+            out.append((arg,))
+        else:
+            out[-1] += (arg,)
+    return sorted(out)
+
+
 def env(tmp_path: Path) -> dict[str, str]:
     return {"TERM": "xterm-256color", "XDG_STATE_HOME": str(tmp_path)}
 
@@ -44,8 +56,8 @@ def env(tmp_path: Path) -> dict[str, str]:
 @pytest.mark.timeout(150)
 def test_the_host_leaving_mid_game_is_told_how_to_continue_it(terms, tmp_path):
     first = terms()
-    # wide enough that the journal's path is on one line
-    first.start(host_argv(tmp_path, "--players", "3"), env=env(tmp_path), cwd=str(REPO), cols=300)
+    # wide enough that the command that continues the game is on one line
+    first.start(host_argv(tmp_path, "--players", "3"), env=env(tmp_path), cwd=str(REPO), cols=600)
     first.wait_for(r">3 Ana \(you\) +person +not ready", timeout=30)
     first.send("r")
     screen = first.wait_for("Your hand", timeout=30)
@@ -55,17 +67,19 @@ def test_the_host_leaving_mid_game_is_told_how_to_continue_it(terms, tmp_path):
     first.wait_for("leaving ends it")          # not "the game goes on": the host stops with you
     first.send("y")
     done = first.wait_for("EXITED:0", timeout=20)
-    told = re.search(r"Continue it with: modernart host --resume (\S+)", done)
+    told = re.search(r"Continue it with: modernart host (--resume .*)", done)
     assert told, done
-    journal = told.group(1)
-    assert f"--resume {journal} --config-dir {tmp_path / 'config'}" in done  # the host's key is there
+    again = shlex.split(told.group(1))
+    journal = again[1]
     assert Path(journal).is_file() and journal.startswith(str(tmp_path / "games"))
+    # every flag the host was started with, ready to paste (--port 0 aside: the game's own port)
+    started = host_argv(tmp_path, "--players", "3")[len(MODERNART) + 1:]
+    assert flags(again[2:]) == flags([a for a in started if a not in ("--port", "0")]), again
 
-    # the continued game: the same player (same config) is back in seat, same hand size
+    # the continued game, by the command as printed: the same player (same config) is back
+    # in seat, same hand size
     second = terms()
-    second.start(MODERNART + ["host", "--bind", "127.0.0.1", "--port", "0", "--no-beacon", "--resume", journal,
-                              "--config-dir", str(tmp_path / "config"), "--player-name", "Ana",
-                              "--bot-pace", "1000"], env=env(tmp_path), cwd=str(REPO))
+    second.start(MODERNART + ["host", *again], env=env(tmp_path), cwd=str(REPO))
     screen = second.wait_for("Your hand", timeout=40)
     assert re.search(rf"Ana +100 +{hand.group(1)}\b", screen), screen
 
