@@ -130,9 +130,10 @@ class NetSession(SessionBase):
                 append_log(self.log, LogEntry(silence_advice(data), "system"))
             self._silent = data
         elif kind == "goodbye":
-            append_log(self.log, LogEntry(goodbye_text(data), "system"))
+            self.last_word = goodbye_text(data)
+            append_log(self.log, LogEntry(self.last_word, "system"))
         if kind == "status" and data == "connected":
-            self._silent = 0
+            self._silent, self.last_word = 0, ""
         self._copy()
         self.changed()
 

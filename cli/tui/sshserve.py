@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import weakref
 from dataclasses import dataclass, field
 from typing import Awaitable, Callable, Mapping
 
@@ -75,9 +76,10 @@ class _Session(PromptToolkitSSHSession):
 
 
 class _Server(PromptToolkitSSHServer):
-    def __init__(self, interact, table_code: str | None) -> None:
+    def __init__(self, interact, table_code: str | None, guests: weakref.WeakSet[_Session] | None = None) -> None:
         super().__init__(interact, enable_cpr=False)
         self.table_code = table_code
+        self.guests = guests
         self._conn: asyncssh.SSHServerConnection | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
@@ -101,7 +103,10 @@ class _Server(PromptToolkitSSHServer):
         return self.table_code is not None and password == self.table_code
 
     def session_requested(self) -> _Session:
-        return _Session(self.interact, enable_cpr=False)
+        session = _Session(self.interact, enable_cpr=False)
+        if self.guests is not None:
+            self.guests.add(session)  # ended by serve_forever when serving stops
+        return session
 
 
 def load_host_key(path: str | None) -> asyncssh.SSHKey:
@@ -132,6 +137,7 @@ async def serve(
     for each.  `on_guest(guest, "joined"|"left")` reports arrivals; returns the acceptor
     (`close()` it to stop listening; running guests are not cut)."""
     key = load_host_key(host_key_path)
+    guests: weakref.WeakSet[_Session] = weakref.WeakSet()  # the live ones (see serve_forever)
 
     async def interact(ssh: PromptToolkitSSHSession) -> None:
         chan = ssh._chan
@@ -160,15 +166,19 @@ async def serve(
             log.info("ssh guest left user=%s", guest.username)
             if on_guest:
                 on_guest(guest, "left")
+            if session.last_word:  # e.g. the host closed the table: the last thing on the guest's terminal
+                _say(chan, f"modernart: {session.last_word}\r\n")
             try:
                 chan.exit(0)
             except (OSError, asyncssh.Error):
                 pass
 
-    return await asyncssh.create_server(
-        lambda: _Server(interact, table_code), host, port, server_host_keys=[key],
+    acceptor = await asyncssh.create_server(
+        lambda: _Server(interact, table_code, guests), host, port, server_host_keys=[key],
         line_editor=False, errors="replace", encoding="utf-8",
     )
+    acceptor.modernart_guests = guests  # type: ignore[attr-defined]  # for serve_forever
+    return acceptor
 
 
 def _say(chan, text: str) -> None:
@@ -178,11 +188,27 @@ def _say(chan, text: str) -> None:
         pass
 
 
+#: Seconds the guests' clients get to end when serving stops
+GUESTS_END = 3.0
+
+
 async def serve_forever(acceptor: asyncssh.SSHAcceptor) -> None:
+    """Serve until cancelled; then end every guest's client as a dropped connection
+    would (their input closes), rather than leave them to be cancelled mid-draw."""
     try:
         await asyncio.Event().wait()
     finally:
         acceptor.close()
+        guests = getattr(acceptor, "modernart_guests", ())
+        for guest in list(guests):
+            if guest._input is not None:
+                guest._input.close()
+        try:
+            async with asyncio.timeout(GUESTS_END):
+                while any(g._chan is not None and not g._chan.is_closing() for g in guests):
+                    await asyncio.sleep(0.05)
+        except TimeoutError:
+            log.info("ssh guests still running after %g s", GUESTS_END)
 
 
 async def serve_local_table(port: int, table, *, host: str = "", host_key_path: str | None = None,
