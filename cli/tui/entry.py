@@ -11,7 +11,7 @@ import os
 import shlex
 import sys
 import weakref
-from typing import Sequence
+from typing import Any, MutableSet, Sequence
 
 from .app import run_client_async, state_dir
 
@@ -128,7 +128,7 @@ async def _stop_host(proc) -> None:
             await proc.wait()
 
 
-async def _guests_told(guests: asyncio.Task, sessions: set) -> None:
+async def _guests_told(guests: asyncio.Task, sessions: MutableSet[Any]) -> None:
     """Give the SSH guests' screens a moment to show the host's goodbye (each guest's
     client hears it: the host was stopped first), then stop serving them."""
     try:
@@ -189,7 +189,8 @@ def _last_error(log_path: str, since: int) -> str:
     return f": {lines[-1].removeprefix('modernart host: ')}" if lines else ""
 
 
-def ssh_sessions_through(join_string: str, *, config_dir: str | None = None, sessions: set | None = None):
+def ssh_sessions_through(join_string: str, *, config_dir: str | None = None,
+                         sessions: MutableSet[Any] | None = None):
     """A `session_for` for `sshserve.serve`: each SSH guest joins the host at `join_string`
     as a player whose key is derived from (and stored for) their SSH key fingerprint, so
     the same SSH key always comes back to the same seat.  Each session is kept in
@@ -212,7 +213,7 @@ def ssh_sessions_through(join_string: str, *, config_dir: str | None = None, ses
 
 async def serve_ssh_guests(port: int, join_string: str, *, bind: str = "", config_dir: str | None = None,
                            host_key_path: str | None = None, table_code: str | None = None,
-                           ready=None, sessions: set | None = None) -> None:
+                           ready=None, sessions: MutableSet[Any] | None = None) -> None:
     """`modernart host --ssh PORT`: serve the client over SSH until cancelled; every guest
     plays at the host's table as an ordinary player.  Run it in the host's event loop (or
     any other); `ready(port)` is called once listening."""
