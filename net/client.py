@@ -63,7 +63,7 @@ the game has changed since, or if the client has said hello again since (a frame
 socket kept for the next connection), so a key pressed while out of touch can never be
 played later.  A move whose answer was lost with the connection is
 "in_doubt" until the client has caught up again, then either shows in the log (played)
-or is an error "not_played" (the host never got it).
+or is an error "not_played" (it did not reach the host in time).
 
 State on disk: a client whose keys come from a config dir (`keys=None`, or `config_dir`
 or `state_dir` given) keeps, in `state_dir` (default `<config dir>/state`), its sealed
@@ -305,8 +305,6 @@ class Client(Receiving, LobbyRequests):
                     continue
                 if event["event"] == zmq.EVENT_HANDSHAKE_SUCCEEDED:
                     failures = 0
-                    if self.state.status not in ("failed", "closed"):
-                        self._hello()  # a new connection (ZMQ_IMMEDIATE: a hello sent before it was dropped)
                     continue
                 failures += 1
                 if self._host_vk is not None and failures < PROVEN_HANDSHAKE_RETRIES:
@@ -337,8 +335,6 @@ class Client(Receiving, LobbyRequests):
             self._send({"t": "ping", "seq": self.state.head_seq})
             quiet = self.state.silent_for()
             status = self.state.status
-            if status == "connecting" and time.monotonic() - self._last_hello > 1.0:
-                self._hello()  # the first may have gone before the connection was up
             lost = status in ("reconnecting", "host_closed") or (quiet > HOST_SILENCE and status == "connected")
             if lost:
                 if status == "connected":
