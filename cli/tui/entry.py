@@ -220,8 +220,7 @@ async def serve_ssh_guests(port: int, join_string: str, *, bind: str = "", confi
     from .sshserve import serve, serve_forever
 
     acceptor = await serve(port, ssh_sessions_through(join_string, config_dir=config_dir, sessions=sessions),
-                           host=bind,
-                           host_key_path=host_key_path, table_code=table_code)
+                           host=bind, host_key_path=host_key_path, table_code=table_code)
     if ready is not None:
         ready(acceptor.get_port())
     await serve_forever(acceptor)

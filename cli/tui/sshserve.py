@@ -135,7 +135,8 @@ async def serve(
 ) -> asyncssh.SSHAcceptor:
     """Listen for SSH guests on `host:port` (all interfaces by default) and run the client
     for each.  `on_guest(guest, "joined"|"left")` reports arrivals; returns the acceptor
-    (`close()` it to stop listening; running guests are not cut)."""
+    (`close()` it to stop listening; running guests are not cut: `serve_forever` ends them
+    when it stops)."""
     key = load_host_key(host_key_path)
     guests: weakref.WeakSet[_Session] = weakref.WeakSet()  # the live ones (see serve_forever)
 
