@@ -21,6 +21,8 @@ _HOST_FLAGS_WITH_VALUE = ("--name", "--bind", "--port", "--advertise", "--player
                           "--bot-pace", "--resume", "--journal-dir", "--config-dir", "--options", "--clocks",
                           "--beacon-target")
 _HOST_SWITCHES = ("--no-beacon", "--exit-when-over")
+# what a resume command does not repeat: the journal is named afresh, the rest is the child's
+_NOT_REPEATED = ("resume", "headless", "admin_key", "func", "command", "host_defaults")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -56,7 +58,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="SSH host key (default ~/.config/modernart/ssh_host_ed25519, made on first use)")
     p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
     p.add_argument("--color", choices=COLOR_CHOICES, default="auto", help="colours (see modernart play)")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, host_defaults=None)
+    p.set_defaults(host_defaults=vars(p.parse_args([])))  # what resume_flags leaves out
 
 
 def run(args: argparse.Namespace) -> int:
@@ -74,7 +77,29 @@ def run(args: argparse.Namespace) -> int:
     me = Keys.load_or_create(args.config_dir, "player")
     return host_and_play(_child_args(args, me.vk.hex()), name=args.player_name or default_name(),
                          config_dir=args.config_dir, ascii=args.ascii, color=args.color,
-                         ssh_port=args.ssh, ssh_bind=args.ssh_bind, ssh_host_key=args.ssh_host_key)
+                         ssh_port=args.ssh, ssh_bind=args.ssh_bind, ssh_host_key=args.ssh_host_key,
+                         resume_flags=resume_flags(args))
+
+
+def resume_flags(args: argparse.Namespace) -> list[str]:
+    """Every flag this command was started with (values other than the defaults), for the
+    hint that continues the game: `modernart host --resume JOURNAL` + these.  `--port 0`
+    is left out: the resumed host then takes the game's own port, the one its players'
+    clients come back to."""
+    defaults = args.host_defaults or {}
+    out: list[str] = []
+    for dest, value in vars(args).items():
+        if dest in _NOT_REPEATED or dest not in defaults or value == defaults[dest] or value is None:
+            continue
+        if dest == "port" and value == 0:
+            continue
+        flag = "--" + dest.replace("_", "-")
+        if value is True:
+            out.append(flag)
+        else:
+            for item in value if isinstance(value, list) else [value]:
+                out += [flag, f"{item:g}" if isinstance(item, float) else str(item)]  # 1000, not 1000.0
+    return out
 
 
 def _child_args(args: argparse.Namespace, admin_hex: str) -> list[str]:

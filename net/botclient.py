@@ -35,6 +35,8 @@ log = logging.getLogger("net.botclient")
 #: its Observation, which is immutable) and each BotClient asks its own bot one thing at
 #: a time.  The threads start on first use and are daemon-free workers of this pool only.
 THINKERS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot-think")
+#: Refusals that say nothing about the move (the host did not judge it): no fallback for them
+UNANSWERED = ("connection_lost", "in_doubt", "out_of_touch", "host_closed", "timeout", "closed")
 
 
 class BotClient:
@@ -113,7 +115,7 @@ class BotClient:
             if st.head_seq == seen:
                 failures += 1
                 await self._wait_change(0.05 * min(failures, 20))
-                if failures >= 5 and reply.code not in ("connection_lost", "timeout", "closed"):
+                if failures >= 5 and reply.code not in UNANSWERED:
                     fallback = obs.legal_moves(amounts=False)
                     if fallback:
                         await client.send_move(fallback[-1])

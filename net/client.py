@@ -14,7 +14,9 @@
     await client.close()
 
 `client.state` (a `ClientState`) always holds the latest of everything:
-  status      "connecting" | "connected" | "reconnecting" | "closed" | "failed"
+  status      "connecting" | "connected" | "reconnecting" | "host_closed" | "closed" | "failed"
+              ("host_closed": the host said goodbye, see `goodbye`; the client keeps saying
+              hello, so a resumed host takes it back)
   table       the lobby/table dict from the host: name, state ("lobby"|"playing"|"over"),
               seats [{seat, name, bot, ready, fpr, admin, connected, standin}|None],
               options, clocks, join (join string), code (join code), admin (fingerprint)
@@ -29,13 +31,17 @@
   reveals_owed  the seats whose sealed-bid reveal the host still waits for (a tuple)
   chat        [(seat, name, text)]    errors  [(code, message)]
   head_seq    the last event applied
+  last_heard  when the host was last heard (time.monotonic()); `state.silent_for()` in seconds
+  goodbye     the host's goodbye ({table, journal, record}) while status is "host_closed", else None
   saved_record, saved_transcript   where this client saved the finished game (or None)
   audit       the problems its audit of them found ([] = none; None = not audited)
 Updates (`client.updates`, an asyncio.Queue; pass `updates=False` to skip it):
   Update("status", str), Update("lobby", dict), Update("event", EventInfo),
   Update("observation", Observation), Update("chat", (seat, name, text)),
   Update("error", (code, message)), Update("seat", (seat, role)), Update("record", path),
-  Update("clock", deadlines) when a tick moved a deadline (`state.deadlines`, loop time).
+  Update("clock", deadlines) when a tick moved a deadline (`state.deadlines`, loop time),
+  Update("silent", seconds) every second the host is silent (reconnecting or closed),
+  Update("goodbye", dict) when the host closes the table on purpose.
   `client.changed` is an asyncio.Event set on every change, for consumers that only want
   the latest state (bots).
 
@@ -49,6 +55,16 @@ status "failed" for good; so does a host that offers a different history of the 
 game on reconnect (a fork).  Fair-play duties (seeds, reveals) run by themselves
 (net/fairclient.py).  If the host goes quiet the client says hello again every second
 and catches up from the last event it holds (the host may have been restarted).
+
+Moves are never queued while out of touch: `send_move` refuses at once (code
+"out_of_touch") unless the client is connected and heard the host within HOST_SILENCE
+seconds.  Each move carries the last event this client had applied (ref_seq) and the
+mark of the welcome it was made under (conn); the host refuses it with code "stale" if
+the game has changed since, or if the client has said hello again since (a frame the
+socket kept for the next connection), so a key pressed while out of touch can never be
+played later.  A move whose answer was lost with the connection is
+"in_doubt" until the client has caught up again, then either shows in the log (played)
+or is an error "not_played" (it did not reach the host in time).
 
 State on disk: a client whose keys come from a config dir (`keys=None`, or `config_dir`
 or `state_dir` given) keeps, in `state_dir` (default `<config dir>/state`), its sealed
@@ -100,6 +116,10 @@ def _retrieve_send_error(fut: asyncio.Future[Any]) -> None:
 
 HOST_SILENCE = 4.0
 REQUEST_TIMEOUT = 15.0
+OUT_OF_TOUCH = "not sent: out of touch with the host"
+#: Handshakes that may fail in a row, with a host whose key was proven, before the key is
+#: said to be wrong (a link cut mid-handshake fails one too)
+PROVEN_HANDSHAKE_RETRIES = 5
 
 
 class Client(Receiving, LobbyRequests):
@@ -139,8 +159,10 @@ class Client(Receiving, LobbyRequests):
         self._ctr = 0
         self._game: GameFollower | None = None
         self._host_vk: bytes | None = None
-        self._last_heard = time.monotonic()
         self._last_hello = 0.0
+        self._doubt: list[bytes] = []     # bodies of moves whose answer the lost connection took
+        self._catch_up_head = 0           # the host's head at the last welcome
+        self._conn: bytes | None = None   # the last welcome's mark, carried by every move
         self.sock: zmq.asyncio.Socket | None = None
         self.bytes_in = 0
 
@@ -161,10 +183,13 @@ class Client(Receiving, LobbyRequests):
         s.rcvhwm = 100000
         s.heartbeat_ivl, s.heartbeat_timeout, s.heartbeat_ttl, s.handshake_ivl = 2000, 6000, 6000, 5000
         s.reconnect_ivl, s.reconnect_ivl_max = 100, 2000
+        # not ZMQ_IMMEDIATE: it would drop what arrived unread when a connection ends (the
+        # host's goodbye); a move kept for the next connection carries the old `conn` instead
         if hasattr(zmq, "RECONNECT_STOP_HANDSHAKE_FAILED"):  # a wrong host key must fail, not retry
             s.setsockopt(zmq.RECONNECT_STOP, zmq.RECONNECT_STOP_HANDSHAKE_FAILED)
         monitor = s.get_monitor_socket(zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
-                                       | zmq.EVENT_HANDSHAKE_FAILED_AUTH | zmq.EVENT_DISCONNECTED)
+                                       | zmq.EVENT_HANDSHAKE_FAILED_AUTH | zmq.EVENT_DISCONNECTED
+                                       | zmq.EVENT_HANDSHAKE_SUCCEEDED)
         s.connect(self.target.endpoint)
         loop = asyncio.get_running_loop()
         self._welcome = loop.create_future()
@@ -257,7 +282,18 @@ class Client(Receiving, LobbyRequests):
         self.state.errors.append((code, message))
         self._emit(Update("error", (code, message)))
 
+    def _connect_again(self) -> None:
+        sock = self.sock
+        if sock is None or sock.closed:
+            return
+        try:
+            sock.disconnect(self.target.endpoint)
+        except zmq.ZMQError:
+            pass  # libzmq may have dropped the endpoint already
+        sock.connect(self.target.endpoint)
+
     async def _monitor_loop(self, monitor: zmq.asyncio.Socket) -> None:
+        failures = 0  # handshake failures in a row
         try:
             while True:
                 try:
@@ -267,6 +303,15 @@ class Client(Receiving, LobbyRequests):
                 if event["event"] == zmq.EVENT_DISCONNECTED:
                     if self.state.status == "connected":
                         self._set_status("reconnecting")
+                    continue
+                if event["event"] == zmq.EVENT_HANDSHAKE_SUCCEEDED:
+                    failures = 0
+                    continue
+                failures += 1
+                if self._host_vk is not None and failures < PROVEN_HANDSHAKE_RETRIES:
+                    # this host proved its key (its welcome came through it): a link that broke
+                    # mid-handshake, not another key; libzmq stopped retrying, so start again
+                    self._connect_again()
                     continue
                 message = ("the CURVE handshake failed: the host does not hold the key in the join string "
                            "(wrong join string, or another program on that port)")
@@ -302,19 +347,28 @@ class Client(Receiving, LobbyRequests):
             if self.state.status == "failed":
                 continue  # the host broke the chain of trust: say nothing more to it
             self._send({"t": "ping", "seq": self.state.head_seq})
-            quiet = time.monotonic() - self._last_heard
-            lost = self.state.status == "reconnecting" or (quiet > HOST_SILENCE and self.state.status == "connected")
+            quiet = self.state.silent_for()
+            status = self.state.status
+            lost = status in ("reconnecting", "host_closed") or (quiet > HOST_SILENCE and status == "connected")
             if lost:
-                self._set_status("reconnecting")
+                if status == "connected":
+                    self._set_status("reconnecting")
+                self._emit(Update("silent", int(quiet)))
                 if time.monotonic() - self._last_hello > 1.0:
                     self._fail_pending("connection_lost")
                     self._hello()
 
     def _fail_pending(self, code: str) -> None:
+        message = "the host closed the table" if code == "host_closed" else "the connection to the host was lost"
         for rid, fut in list(self._pending.items()):
             if not fut.done():
-                fut.set_result(Reply(False, code, "the connection to the host was lost"))
+                fut.set_result(Reply(False, code, message))
             del self._pending[rid]
+
+    @property
+    def in_touch(self) -> bool:
+        """Connected, and the host heard recently: a move sent now is judged against what is shown."""
+        return self.state.status == "connected" and self.state.silent_for() <= HOST_SILENCE
 
     # ------------------------------------------------------------------ requests
 
@@ -340,6 +394,8 @@ class Client(Receiving, LobbyRequests):
         """
         if self.state.game_id is None or self.state.seat is None:
             return Reply(False, "not_seated", "no game or no seat")
+        if not self.in_touch:  # never queued: it would be judged later against another state
+            return Reply(False, "out_of_touch", OUT_OF_TOUCH)
         if move.action == Action.SEALED_BID:
             return await self.fair.sealed_bid(move)
         if move.action == Action.SEALED_FORFEIT:
@@ -350,7 +406,15 @@ class Client(Receiving, LobbyRequests):
         sig = self.keys.sign(ACT_TAG, body)
         if self._game is not None:
             self._game.sent(body, sig, self.keys.vk)
-        return await self._request({"t": "act", "b": body, "s": sig})
+        msg: dict[str, Any] = {"t": "act", "b": body, "s": sig}
+        if self._conn is not None:
+            msg["conn"] = self._conn
+        reply = await self._request(msg)
+        if reply.code == "connection_lost":
+            self._doubt.append(body)
+            return Reply(False, "in_doubt", "no answer: lost touch with the host as the move went out; "
+                                            "once back in touch, the log shows whether it was played")
+        return reply
 
     async def wait_until(self, predicate: Callable[[ClientState], bool], timeout: float) -> ClientState:
         """Wait until `predicate(state)` holds (raises TimeoutError)."""

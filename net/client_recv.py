@@ -52,8 +52,10 @@ class Receiving:
         _host_vk: bytes | None
         _welcome: asyncio.Future | None
         _pending: dict[int, asyncio.Future]
-        _last_heard: float
         _last_hello: float
+        _doubt: list[bytes]
+        _catch_up_head: int
+        _conn: bytes | None
         _ctr: int
         _keep_transcript: bool
 
@@ -81,7 +83,7 @@ class Receiving:
                     burst.append(more.result())
             except zmq.ZMQError:
                 pass  # closed under us: the next read says so
-            self._last_heard = time.monotonic()
+            self.state.last_heard = time.monotonic()
             self._on_burst(burst)
             self.fair.duties()
 
@@ -157,6 +159,8 @@ class Receiving:
             self._resolve(msg.get("id"), Reply(True, None, "", None, msg.get("tables", [])))
         elif kind == "err":
             self._on_err(msg)
+        elif kind == "closed":
+            self._on_goodbye(msg)
         elif kind == "welcome":
             self._on_welcome(msg)
         elif kind == "seat":
@@ -171,6 +175,31 @@ class Receiving:
             line = (msg.get("seat"), str(msg.get("name")), str(msg.get("text")))
             self.state.chat.append(line)
             self._emit(Update("chat", line))
+
+    def _on_goodbye(self, msg: dict[str, Any]) -> None:
+        """The host closed the table on purpose (net/host.py `Host.close`): say so, with where
+        its journal is (the game can be resumed from it).  Hellos go on: a resumed host answers."""
+        if self.state.status in ("failed", "closed"):
+            return
+        def text(key: str) -> str | None:
+            value = msg.get(key)
+            return value if isinstance(value, str) and value.isprintable() and len(value) <= 1024 else None
+        self.state.goodbye = {"table": text("table"), "journal": text("journal"), "record": text("record")}
+        self._fail_pending("host_closed")
+        self._set_status("host_closed")
+        self._emit(Update("goodbye", dict(self.state.goodbye)))
+
+    def _settle_doubts(self) -> None:
+        """Once caught up after a reconnect: a move whose answer was lost either was relayed
+        (the log shows it) or never reached the host, which is said now.  It cannot arrive
+        later: a copy the socket kept for the new connection carries the old welcome's mark,
+        which the host refuses, as it would a move made before the last event."""
+        if not self._doubt or self._game is None or self.state.head_seq < self._catch_up_head:
+            return
+        unplayed = [body for body in self._doubt if self._game.own_actions.pop(body, None) is not None]
+        self._doubt = []
+        if unplayed:
+            self._error("not_played", "your move was not played: it did not reach the host in time (look again)")
 
     def _resolve(self, request: Any, reply: Reply) -> None:
         fut = self._pending.get(request) if isinstance(request, int) else None
@@ -211,10 +240,15 @@ class Receiving:
             self._game = self._follower(st.game_id) if st.game_id else None
             st.observation, st.public = None, None
         self.token = None  # used once: from now on the key alone names the seat
+        st.goodbye = None
+        self._catch_up_head = int(msg.get("head") or 0)
+        conn = msg.get("conn")
+        self._conn = conn if type(conn) is bytes and len(conn) == 8 else None
         if self.known_hosts is not None:
             self.known_hosts.remember(self._address, self.target.host_key, str(st.table.get("name", "")))
         self.fair.welcome()
         self._set_status("connected")
+        self._settle_doubts()
         if self._welcome is not None and not self._welcome.done():
             self._welcome.set_result(msg)
 
@@ -271,3 +305,4 @@ class Receiving:
         if observation is not None:
             st.observation = observation
             self._emit(Update("observation", observation))
+        self._settle_doubts()

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -51,6 +52,12 @@ class ClientState:
     saved_record: str | None = None
     saved_transcript: str | None = None
     audit: list[str] | None = None
+    last_heard: float = field(default_factory=time.monotonic)
+    goodbye: dict[str, Any] | None = None
+
+    def silent_for(self) -> float:
+        """Seconds since the host was last heard."""
+        return time.monotonic() - self.last_heard
 
     def remaining(self, name: str) -> float | None:
         t = self.deadlines.get(name)

@@ -178,7 +178,8 @@ class FairPlay:
         body = SeedCommit(game, seat, key, secret.c).body()
         reply = await client._request({"t": "seed", "b": body, "s": client.keys.sign(SEED_TAG, body),
                                        "seed": secret.nonce})
-        if not reply.ok and reply.code not in ("already_seeded", "dealt", "connection_lost", "closed", "timeout"):
+        if not reply.ok and reply.code not in ("already_seeded", "dealt", "connection_lost", "host_closed", "closed",
+                                               "timeout"):
             client._error(reply.code or "seed", f"the host refused this seat's shuffle seed: {reply.message}")
 
     async def _send_reveal(self, secret: Secret, digest: bytes) -> None:
@@ -188,7 +189,7 @@ class FairPlay:
         reply = await client._request({"t": "reveal", "b": body, "s": client.keys.sign(REVEAL_TAG, body)})
         if reply.ok or reply.code == "already_revealed":
             self.acked.add(secret.nonce)
-        elif reply.code not in ("connection_lost", "closed", "timeout", "no_reveal", "wrong_auction"):
+        elif reply.code not in ("connection_lost", "host_closed", "closed", "timeout", "no_reveal", "wrong_auction"):
             client._error(reply.code or "reveal", f"the host refused your reveal: {reply.message}")
 
     # ------------------------------------------------------------------ the end of the game

@@ -60,6 +60,11 @@ RATE = 100.0              # frames per second per key, sustained
 BURST = 300.0
 
 
+#: How long closing waits once it said goodbye, before it closes the connections: a
+#: connection closed with input unread is reset, and a reset can make the peer's system
+#: drop what it had received but not yet handed over (the goodbye)
+GOODBYE_SECONDS = 0.2
+
 _MORE = int(zmq.DONTWAIT | zmq.SNDMORE)   # plain ints: no enum arithmetic per frame
 _LAST = int(zmq.DONTWAIT)
 
@@ -145,9 +150,10 @@ class Host(Admission, LobbyOps, GameOps, Presence):
 
     async def close(self) -> None:
         """Stop serving: loops first (no stand-in is spawned while bots leave), then the
-        in-process bots (their clients close on the live context), then files and sockets.
-        The socket and context close even if this is cancelled half-way: a context left to
-        the garbage collector with a socket open blocks in zmq_ctx_term."""
+        in-process bots (their clients close on the live context), then a goodbye to every
+        peer (`_say_goodbye`), then files and sockets.  The socket and context close even if
+        this is cancelled half-way: a context left to the garbage collector with a socket
+        open blocks in zmq_ctx_term."""
         self.closing = True
         try:
             await cancel_and_wait(self.tasks)
@@ -160,6 +166,8 @@ class Host(Admission, LobbyOps, GameOps, Presence):
                 self.stopping.difference_update(stopping)  # their own discard may not have run yet
             flushers = [t.flusher for t in self.tables.values() if t.flusher is not None]
             await asyncio.gather(*flushers, return_exceptions=True)
+            if self._say_goodbye():
+                await asyncio.sleep(GOODBYE_SECONDS)
         finally:
             for table in self.tables.values():
                 if table.session and table.session.journal:
@@ -179,6 +187,25 @@ class Host(Admission, LobbyOps, GameOps, Presence):
                         await asyncio.sleep(0)
                 finally:
                     self.ctx.destroy(linger=0)
+
+    def _say_goodbye(self) -> bool:
+        """Tell every peer its table is closed on purpose, with the journal it can be resumed
+        from (a path on this machine) and the record of a finished game.  Sent directly, not
+        through `_send`: a peer that is gone is nothing to act on now.  True if any was sent."""
+        sock, said = self.sock, False
+        if sock is None or sock.closed:
+            return False
+        for rid, peer in list(self.peers.items()):
+            table = peer.table
+            try:
+                sock.send(rid, _MORE)
+                sock.send(pack({"t": "closed", "table": table.id, "journal": table.journal_path,
+                                "record": table.record_path}), _LAST)
+                said = True
+            except zmq.ZMQError:
+                continue  # gone or full: it will find out by the silence
+        log.info("goodbye peers=%d said=%s", len(self.peers), said)
+        return said
 
     def target(self, table: str | None = None) -> JoinTarget:
         return JoinTarget(self.advertise, self.port, self.keys.curve_public_raw, table)

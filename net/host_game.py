@@ -29,6 +29,9 @@ class GameOps(HostParts):
                 raise ProtocolError("not_started", "the game has not started")
             if peer.seat is None or peer.role == "spectator":
                 raise ProtocolError("not_seated", "spectators cannot act")
+            if msg.get("conn", peer.conn) != peer.conn:  # sent before the client said hello again
+                raise ProtocolError("stale", "not played: this move was sent before the client reconnected "
+                                             "(look again)")
             events, ctr = sess.submit(peer.vk, peer.seat, msg["b"], msg["s"], self.clock.now())
         except ProtocolError as exc:
             exc.request = request  # type: ignore[attr-defined]

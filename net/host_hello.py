@@ -6,6 +6,7 @@ events it lacks in batches; a client whose history differs is started over.
 from __future__ import annotations
 
 import logging
+import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,6 +39,7 @@ class Peer:
     last_seen: float = field(default_factory=time.monotonic)
     lagging: bool = False
     last_event: float = 0.0       # when it was last sent an event (time.monotonic)
+    conn: bytes = field(default_factory=lambda: secrets.token_bytes(8))  # this hello's mark on its moves
 
 
 class Admission(HostParts):
@@ -90,7 +92,7 @@ class Admission(HostParts):
         ctr = sess.counters[seat] if sess is not None and seat is not None else 0
         self.send(rid, {"t": "welcome", "v": VERSION, "table": table.id, "seat": seat, "role": role,
                         "game": sess.game_id if sess else None, "head": head, "ctr": ctr, "reset": reset,
-                        "host_vk": self.keys.vk})
+                        "host_vk": self.keys.vk, "conn": peer.conn})
         log.info("hello table=%s seat=%s role=%s from=%d reset=%s", table.id, seat, role, start, reset)
         if sess is not None:
             self._send_events(peer, sess.log[start:head])  # later ones follow when on disk

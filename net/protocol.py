@@ -112,7 +112,9 @@ CLIENT_SCHEMA: dict[str, dict[str, tuple[Check, bool]]] = {
         "spectate": (is_bool, False),
         "token": (optional(is_bytes(16)), False),
     },
-    "act": {"id": (is_int(0, 1 << 31), True), "b": (is_bytes(1, MAX_ACTION_BYTES), True), "s": (is_bytes(64), True)},
+    # conn: the mark of the welcome the move was made under (net/host_game.py refuses another)
+    "act": {"id": (is_int(0, 1 << 31), True), "b": (is_bytes(1, MAX_ACTION_BYTES), True), "s": (is_bytes(64), True),
+            "conn": (is_bytes(8), False)},
     # fair play (net/commitments.py): a sealed-bid commitment, its reveal, a shuffle seed
     "commit": {"id": (is_int(0, 1 << 31), True), "b": (is_bytes(1, MAX_ACTION_BYTES), True),
                "s": (is_bytes(64), True)},

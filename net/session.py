@@ -37,6 +37,13 @@ from .wire import event_to_wire, private_part, public_view
 
 log = logging.getLogger("net.session")
 
+#: Event kinds that change nothing a player decides on: a stand-in taking over (or giving
+#: back) a seat, and another seat's sealed commitment (its amount is hidden).  A move made
+#: before one of these is still made against the state that is current; every other event
+#: (a move, a clock's default, the deal, the closing of a commitment set, ...) makes a move
+#: decided before it stale.  Clock ticks and presence are not events at all.
+NOT_DECISIONS = frozenset({"delegate", "commit"})
+
 
 @dataclass
 class Player:
@@ -104,6 +111,7 @@ class GameSession:
         self.decide_end: float | None = None
         self._decision_key: Any = None
         self._events_done = 0
+        self.decision_seq = 0  # the last event that changed what a player decides on (see NOT_DECISIONS)
         self.now = now
 
     # ------------------------------------------------------------------ queries
@@ -127,6 +135,22 @@ class GameSession:
         if self.delegates[seat] == vk:
             return 1
         return None
+
+    def note_logged(self, kind: str, event: LoggedEvent) -> None:
+        """Append `event` (of `kind`) to the log: the one place the head and the decision seq move."""
+        self.log.append(event)
+        self.head = event.h
+        if kind not in NOT_DECISIONS:
+            self.decision_seq = event.seq
+
+    def _check_fresh(self, ref: int) -> None:
+        """Refuse a move decided against a state that no longer exists (`ref` is the last event
+        the player had applied; docs/protocol.md "Stale moves")."""
+        if ref > self.seq:
+            raise ProtocolError("bad_action", f"the move refers to event {ref}; the game has {self.seq}")
+        if ref < self.decision_seq:
+            raise ProtocolError("stale", f"the game moved on before this move arrived (it was made at event "
+                                         f"{ref}, the table is at {self.decision_seq}): look again")
 
     def _signer(self, seat: int, vk: bytes) -> int:
         """`signer_role(seat, vk)`, refused with `not_your_seat` when the key may not act for it."""
@@ -200,8 +224,7 @@ class GameSession:
             self.journal.write_event(event.to_entry())
             if move is not None and state is not None and state.is_over():
                 self.journal.write_result(result_of(state))
-        self.log.append(event)
-        self.head = h
+        self.note_logged(kind, event)
         return event
 
     def _update_deadlines(self, now: float, bid: bool) -> None:
@@ -307,6 +330,7 @@ class GameSession:
         if move.action in (Action.SEALED_BID, Action.SEALED_FORFEIT):
             raise ProtocolError("use_commit", "a sealed bid is sent as a commitment (commit-reveal)")
         state = self._dealt_state()
+        self._check_fresh(act["ref"])
         try:
             state.apply(move)
         except IllegalMove as exc:

@@ -242,5 +242,4 @@ def _restore(session: GameSession, event: LoggedEvent, public: dict[str, Any]) -
         session.sealed.close_set()
     elif kind == "disclose":
         session.disclosed = True
-    session.log.append(event)
-    session.head = event.h
+    session.note_logged(str(kind), event)

@@ -79,11 +79,13 @@ def seat_bots(host: Host, table: Any, count: int, level: str = "random") -> None
         host.spawn_bot(table, token, level)
 
 
-async def until(predicate: Callable[[], bool], timeout: float, step: float = 0.02) -> None:
+async def until(predicate: Callable[[], bool], timeout: float, step: float = 0.02,
+                what: Callable[[], Any] | None = None) -> None:
+    """Wait until `predicate()` holds; `what()` says what was seen instead when it never does."""
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
-            raise AssertionError("condition not met in time")
+            raise AssertionError("condition not met in time" + (f"; seen: {what()}" if what else ""))
         await asyncio.sleep(step)
 
 

@@ -144,7 +144,7 @@ async def test_a_join_code_joins_the_table_as_soon_as_it_is_heard(tmp_path):
 
 
 @run_async
-async def test_a_silent_host_is_announced(tmp_path):
+async def test_a_closed_table_is_announced(tmp_path):
     host, table = await start_host(tmp_path)
     closed = False
     try:
@@ -152,15 +152,36 @@ async def test_a_silent_host_is_announced(tmp_path):
         async with Screen(session) as screen:
             await screen.wait_for(r"Ana \(you\)")
             async with asyncio.timeout(15):
-                await host.close()
+                await host.close()  # on purpose: it says goodbye
             closed = True
-            await screen.wait_for(r"reconnecting\.\.\.", timeout=15)
-            assert screen.rows[0].startswith(" reconnecting...  MODERN ART")
-            assert any("Lost touch with the host" in e.text for e in session.log)
+            await screen.wait_for(r"the host closed the table", timeout=15)
+            assert screen.rows[0].startswith(" the host closed the table  MODERN ART")
+            assert any(e.text == "The host closed the table" for e in session.log)  # a lobby: nothing to resume
+            assert session.client.state.status == "host_closed"
     finally:
         if not closed:
             async with asyncio.timeout(15):
                 await host.close()
+
+
+@run_async
+async def test_a_silent_host_is_announced_and_counted(tmp_path):
+    host, table = await start_host(tmp_path)
+    try:
+        session = NetSession(host.target(table.id), name="Ana", config_dir=str(tmp_path / "ana"))
+        async with Screen(session) as screen:
+            await screen.wait_for(r"Ana \(you\)")
+            # the host hangs: its connections stay up (libzmq answers heartbeats), it says nothing
+            for task in host.tasks:
+                task.cancel()
+            asyncio.get_running_loop().remove_reader(host._fd)
+            await screen.wait_for(r"reconnecting\.\.\. host silent [45]s", timeout=10)
+            assert screen.rows[0].startswith(" reconnecting... host silent ")
+            await screen.wait_for(r"reconnecting\.\.\. host silent [67]s", timeout=5)  # it keeps counting
+            assert any("Lost touch with the host" in e.text for e in session.log)
+    finally:
+        async with asyncio.timeout(15):
+            await host.close()
 
 
 @run_async

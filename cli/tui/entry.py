@@ -10,6 +10,8 @@ import hashlib
 import os
 import shlex
 import sys
+import weakref
+from typing import Any, MutableSet, Sequence
 
 from .app import run_client_async, state_dir
 
@@ -44,18 +46,25 @@ def find_and_join(*, name: str, config_dir: str | None = None, beacon_port: int 
 
 def host_and_play(host_args: list[str], *, name: str, config_dir: str | None = None,
                   ascii: bool | None = None, color: str = "auto", timeout: float = 30.0,
-                  ssh_port: int | None = None, ssh_bind: str = "", ssh_host_key: str | None = None) -> int:
+                  ssh_port: int | None = None, ssh_bind: str = "", ssh_host_key: str | None = None,
+                  resume_flags: Sequence[str] = ()) -> int:
     """`modernart host`: run `modernart host HOST_ARGS...` as a child process and join the
     table it prints as an ordinary player (its own key, its own seat, through the
     protocol).  With `ssh_port`, SSH guests are served from this process too, each joining
-    the table as an ordinary player.  Leaving the client stops the host; the host's output
-    goes to host.log."""
+    the table as an ordinary player.  Leaving the client stops the host (which tells every
+    client, the SSH guests' too, that the table closed); the host's output goes to
+    host.log.  Left mid-game, it prints how to continue: `modernart host --resume JOURNAL`
+    followed by `resume_flags` (every flag this command was given, cli/cmd_host.py)."""
     return asyncio.run(_host_and_play(host_args, name, config_dir, ascii, color, timeout,
-                                      ssh_port, ssh_bind, ssh_host_key))
+                                      ssh_port, ssh_bind, ssh_host_key, tuple(resume_flags)))
+
+
+#: Seconds the SSH guests' screens get at most to show the host's goodbye before their server stops
+GUESTS_SEE_GOODBYE = 2.0
 
 
 async def _host_and_play(host_args, name, config_dir, ascii, color, timeout,
-                         ssh_port=None, ssh_bind="", ssh_host_key=None) -> int:
+                         ssh_port=None, ssh_bind="", ssh_host_key=None, resume_flags=()) -> int:
     from .net_session import NetSession
 
     log_path = os.path.join(state_dir(), "host.log")
@@ -66,6 +75,7 @@ async def _host_and_play(host_args, name, config_dir, ascii, color, timeout,
             stdout=asyncio.subprocess.PIPE, stderr=log_file)
     told = _HostOutput(proc)
     session = None
+    guest_sessions: weakref.WeakSet = weakref.WeakSet()  # the SSH guests' sessions (see _guests_told)
     try:
         async with asyncio.timeout(timeout):  # not wait_for: see net/clocks.wait_event
             join = await told.join_string()
@@ -80,35 +90,57 @@ async def _host_and_play(host_args, name, config_dir, ascii, color, timeout,
 
             guests = asyncio.get_running_loop().create_task(serve_ssh_guests(
                 ssh_port, join, bind=ssh_bind, config_dir=config_dir, host_key_path=ssh_host_key,
-                table_code=parse_join_string(join).code))
+                table_code=parse_join_string(join).code, sessions=guest_sessions))
         session = NetSession(join, name=name, config_dir=config_dir)
         session.ends_when_you_leave = True  # the host process is this command's child
         try:
             return await run_client_async(session, ascii=ascii, color=color)
         finally:
             if guests is not None:
-                guests.cancel()
-                await asyncio.gather(guests, return_exceptions=True)
+                # the host first: its goodbye reaches the guests' clients (in this process),
+                # whose screens say the table closed; then their SSH server stops
+                await _stop_host(proc)
+                await _guests_told(guests, guest_sessions)
     except asyncio.TimeoutError:
         print(f"modernart host: no join string within {timeout:g} s; see {log_path}", file=sys.stderr)
         return 1
     finally:
-        if proc.returncode is None:
-            proc.terminate()  # the host saves its journal on SIGTERM
-            try:
-                async with asyncio.timeout(10):
-                    await proc.wait()
-            except asyncio.TimeoutError:
-                proc.kill()
-                await proc.wait()
+        await _stop_host(proc)
         await told.finish()
         over = session is not None and session.obs is not None and session.obs.is_over
         if told.record:
             print(f"The game's record: {told.record}")
         elif told.journal and not over:  # left mid-game: the journal holds every move so far
-            keys = f" --config-dir {shlex.quote(config_dir)}" if config_dir else ""  # the host's key is there
+            again = " ".join(shlex.quote(a) for a in ("--resume", told.journal, *resume_flags))
             print(f"The game so far is in its journal: {told.journal}\n"
-                  f"Continue it with: modernart host --resume {shlex.quote(told.journal)}{keys}")
+                  f"Continue it with: modernart host {again}")
+
+
+async def _stop_host(proc) -> None:
+    """Stop the host child (SIGTERM: it says goodbye to its clients and saves its journal)."""
+    if proc.returncode is None:
+        proc.terminate()
+        try:
+            async with asyncio.timeout(10):
+                await proc.wait()
+        except asyncio.TimeoutError:
+            proc.kill()
+            await proc.wait()
+
+
+async def _guests_told(guests: asyncio.Task, sessions: MutableSet[Any]) -> None:
+    """Give the SSH guests' screens a moment to show the host's goodbye (each guest's
+    client hears it: the host was stopped first), then stop serving them."""
+    try:
+        async with asyncio.timeout(GUESTS_SEE_GOODBYE):
+            while any(s.client.state.status == "connected" for s in sessions):
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.3)  # their screens redraw
+    except TimeoutError:
+        pass  # a guest still "connected" is told by the silence
+    finally:
+        guests.cancel()
+        await asyncio.gather(guests, return_exceptions=True)
 
 
 class _HostOutput:
@@ -176,13 +208,15 @@ def _guest_tag(fingerprint: str) -> str:
     return hashlib.sha256(fingerprint.encode("utf-8")).hexdigest()[:20]
 
 
-def ssh_sessions_through(join_string: str, *, config_dir: str | None = None):
+def ssh_sessions_through(join_string: str, *, config_dir: str | None = None,
+                         sessions: MutableSet[Any] | None = None):
     """A `session_for` for `sshserve.serve`: each SSH guest joins the host at `join_string`
     as a player whose key is derived from (and stored for) their proved SSH key's
     fingerprint, so the same SSH key always comes back to the same seat, and whose client
     keeps its state (and its copy of the finished game) in `ssh_guest_dir`.  A password
     login joins with a fresh key of its own that is kept nowhere: a new player (or a
-    watcher) who cannot come back to that seat, so leaving the lobby frees it."""
+    watcher) who cannot come back to that seat, so leaving the lobby frees it.  Each
+    session is kept in `sessions` (a WeakSet, when given)."""
     from net.identity import Keys
 
     from .net_session import NetSession
@@ -196,6 +230,8 @@ def ssh_sessions_through(join_string: str, *, config_dir: str | None = None):
             session = NetSession(join_string, name=name, keys=keys,
                                  state_dir=ssh_guest_dir(config_dir, guest.fingerprint))
         await session.open()  # raises JoinError, which the guest is told
+        if sessions is not None:
+            sessions.add(session)
         return session
 
     return session_for
@@ -229,15 +265,15 @@ def ssh_records_of(join_string: str, *, config_dir: str | None = None):
 
 async def serve_ssh_guests(port: int, join_string: str, *, bind: str = "", config_dir: str | None = None,
                            host_key_path: str | None = None, table_code: str | None = None,
-                           ready=None) -> None:
+                           ready=None, sessions: MutableSet[Any] | None = None) -> None:
     """`modernart host --ssh PORT`: serve the client over SSH until cancelled; every guest
     plays at the host's table as an ordinary player, is told once what that trusts, and
     may take their copy of the finished game home (`ssh ... record`).  Run it in the
     host's event loop (or any other); `ready(port)` is called once listening."""
     from .sshserve import serve, serve_forever
 
-    acceptor = await serve(port, ssh_sessions_through(join_string, config_dir=config_dir), host=bind,
-                           host_key_path=host_key_path, table_code=table_code,
+    acceptor = await serve(port, ssh_sessions_through(join_string, config_dir=config_dir, sessions=sessions),
+                           host=bind, host_key_path=host_key_path, table_code=table_code,
                            record_for=ssh_records_of(join_string, config_dir=config_dir), notice=ssh_trust_notice)
     if ready is not None:
         ready(acceptor.get_port())

@@ -32,6 +32,32 @@ log = logging.getLogger(__name__)
 
 _STATE = {"lobby": Status.LOBBY, "playing": Status.PLAYING, "over": Status.OVER}
 LEAVE_SECONDS = 1.0  # longest wait for the host to free a seat on close (the client's close waits 3 s)
+#: Seconds of silence after which the host is said to have perhaps stopped (before: a blip)
+HOST_GONE = 10
+
+
+def silence_notice(seconds: int) -> str:
+    """The status line's warning while the host is silent (short: it fits 80 columns with
+    the rest of the line; the log says the rest once, see `silence_advice`)."""
+    if seconds < HOST_GONE:
+        return f"reconnecting... host silent {seconds}s"
+    return f"host silent {seconds}s: it may have stopped (ask the host to resume)"
+
+
+def silence_advice(seconds: int) -> str:
+    return (f"The host has been silent for {seconds} s: it may have stopped. Ask the host to resume the game "
+            "(modernart host --resume JOURNAL); this screen reconnects by itself when it is back")
+
+
+def goodbye_text(goodbye: Mapping[str, Any]) -> str:
+    """What the log says when the host closes the table, with how the game can go on."""
+    record, journal = goodbye.get("record"), goodbye.get("journal")
+    if record:
+        return f"The host closed the table. The game's record is on the host's machine: {record}"
+    if journal:
+        return (f"The host closed the table. It can resume the game with: modernart host --resume {journal} "
+                "(this screen reconnects by itself)")
+    return "The host closed the table"
 
 
 def lobby_view(table: Mapping[str, Any], my_fpr: str | None) -> LobbyView:
@@ -73,6 +99,7 @@ class NetSession(SessionBase):
                              accept_new_host_key=accept_new_host_key, state_dir=state_dir)
         self.client.on_update = self._on_update
         self._presence_seen = False  # a picture of who is away has been taken (see _note_presence)
+        self._silent = 0             # seconds the host has been silent (0: heard)
         self.sit, self.wanted_seat, self.ready_at_once = sit, seat, ready
         # a key that is kept nowhere (a password SSH guest's) can never come back to its lobby
         # seat: closing gives the seat up rather than leave it taken for good
@@ -103,6 +130,15 @@ class NetSession(SessionBase):
             append_log(self.log, LogEntry("Lost touch with the host: reconnecting...", "system"))
         elif kind == "status" and data == "connected" and self.notice:
             append_log(self.log, LogEntry("Back in touch with the host", "system"))
+        elif kind == "silent":
+            if self.client.state.status == "reconnecting" and self._silent < HOST_GONE <= data:
+                append_log(self.log, LogEntry(silence_advice(data), "system"))
+            self._silent = data
+        elif kind == "goodbye":
+            self.last_word = goodbye_text(data)
+            append_log(self.log, LogEntry(self.last_word, "system"))
+        if kind == "status" and data == "connected":
+            self._silent, self.last_word = 0, ""
         self._copy()
         self.changed()
 
@@ -199,7 +235,12 @@ class NetSession(SessionBase):
         else:
             self.status = _STATE.get(str(table.get("state")), Status.CONNECTING)
             self.detail = ""
-        self.notice = "reconnecting..." if st.status == "reconnecting" else ""
+        if st.status == "host_closed":
+            self.notice = "the host closed the table"
+        elif st.status == "reconnecting":
+            self.notice = silence_notice(self._silent)
+        else:
+            self.notice = ""
         if table:
             self.lobby = lobby_view(table, self.my_fpr)
         self.names = tuple(p["name"] for p in st.players) if st.players else ()

@@ -118,6 +118,7 @@ class Session(Protocol):
     record_path: str | None        # where the finished game's record was saved
     ends_when_you_leave: bool      # the table stops when this client leaves (a game on this machine)
     away: frozenset[int]           # game seats whose person has lost touch with the table
+    last_word: str                 # what to tell the person once the screen is gone ("" = nothing)
 
     def add_listener(self, callback: Callable[[], None]) -> None: ...
     def remove_listener(self, callback: Callable[[], None]) -> None: ...
@@ -177,6 +178,7 @@ class SessionBase(Listeners):
         self.record_path: str | None = None
         self.ends_when_you_leave = False
         self.away: frozenset[int] = frozenset()
+        self.last_word = ""
 
 
 def append_log(log: list[LogEntry], entry: LogEntry) -> None:

@@ -29,6 +29,7 @@ import io
 import logging
 import os
 import tarfile
+import weakref
 from dataclasses import dataclass, field
 from typing import Awaitable, Callable, Mapping, Sequence
 
@@ -115,9 +116,10 @@ class _Server(PromptToolkitSSHServer):
     So at `auth_completed` the candidate is the key whose signature was just verified, or
     None after a password: an offered key is never inherited."""
 
-    def __init__(self, interact, table_code: str | None) -> None:
+    def __init__(self, interact, table_code: str | None, guests: weakref.WeakSet[_Session] | None = None) -> None:
         super().__init__(interact, enable_cpr=False)
         self.table_code = table_code
+        self.guests = guests
         self._conn: asyncssh.SSHServerConnection | None = None
         self._candidate: str | None = None  # the key of the attempt being judged
 
@@ -149,7 +151,10 @@ class _Server(PromptToolkitSSHServer):
         self._conn.set_extra_info(player_key=self._candidate)
 
     def session_requested(self) -> _Session:
-        return _Session(self.interact, enable_cpr=False)
+        session = _Session(self.interact, enable_cpr=False)
+        if self.guests is not None:
+            self.guests.add(session)  # ended by serve_forever when serving stops
+        return session
 
 
 def load_host_key(path: str | None) -> asyncssh.SSHKey:
@@ -182,8 +187,9 @@ async def serve(
     for each.  `on_guest(guest, "joined"|"left")` reports arrivals; `record_for(guest)`
     names the files `ssh ... record` sends that guest; `notice(port)` is said once to
     every guest who joins (what they trust).  Returns the acceptor (`close()` it to stop
-    listening; running guests are not cut)."""
+    listening; running guests are not cut: `serve_forever` ends them when it stops)."""
     key = load_host_key(host_key_path)
+    guests: weakref.WeakSet[_Session] = weakref.WeakSet()  # the live ones (see serve_forever)
 
     async def interact(ssh: PromptToolkitSSHSession) -> None:
         chan = ssh._chan
@@ -218,13 +224,17 @@ async def serve(
             log.info("ssh guest left user=%s", guest.username)
             if on_guest:
                 on_guest(guest, "left")
+            if session.last_word:  # e.g. the host closed the table: the last thing on the guest's terminal
+                _say(chan, f"modernart: {session.last_word}\r\n")
             _exit(chan, 0)
 
-    return await asyncssh.create_server(
-        lambda: _Server(interact, table_code), host, port, server_host_keys=[key],
+    acceptor = await asyncssh.create_server(
+        lambda: _Server(interact, table_code, guests), host, port, server_host_keys=[key],
         line_editor=False, errors="replace", encoding="utf-8",
         gss_host=None,  # no GSS logins: see _Server
     )
+    acceptor.modernart_guests = guests  # type: ignore[attr-defined]  # for serve_forever
+    return acceptor
 
 
 def _say(chan, text: str, *, stderr: bool = False) -> None:
@@ -289,11 +299,27 @@ def tar_of(paths: Sequence[str]) -> bytes:
     return out.getvalue()
 
 
+#: Seconds the guests' clients get to end when serving stops
+GUESTS_END = 3.0
+
+
 async def serve_forever(acceptor: asyncssh.SSHAcceptor) -> None:
+    """Serve until cancelled; then end every guest's client as a dropped connection
+    would (their input closes), rather than leave them to be cancelled mid-draw."""
     try:
         await asyncio.Event().wait()
     finally:
         acceptor.close()
+        guests = getattr(acceptor, "modernart_guests", ())
+        for guest in list(guests):
+            if guest._input is not None:
+                guest._input.close()
+        try:
+            async with asyncio.timeout(GUESTS_END):
+                while any(g._chan is not None and not g._chan.is_closing() for g in guests):
+                    await asyncio.sleep(0.05)
+        except TimeoutError:
+            log.info("ssh guests still running after %g s", GUESTS_END)
 
 
 def local_table_notice(port: int) -> str:
