@@ -69,7 +69,8 @@ async def _game(tmp: Path):
         async with asyncio.timeout(60):
             await tasks[0]
         await until(lambda: table.record_path is not None, 10)
-        return table.record_path, _forfeits(table), left
+        bob_seat = [p.name for p in table.session.players].index("Bob")  # whoever sat first
+        return table.record_path, _forfeits(table), left, bob_seat
     finally:
         for task in tasks:
             task.cancel()
@@ -79,13 +80,12 @@ async def _game(tmp: Path):
 
 @pytest.mark.timeout(150)
 def test_audit_notes_name_every_forfeit_and_every_stand_in_period(tmp_path):
-    record, forfeits, left = run(_game(tmp_path), 130)
+    record, forfeits, left, bob = run(_game(tmp_path), 130)
     done = subprocess.run([PY, "-m", "cli.main", "audit", str(record)], cwd=ROOT, env=env(),
                           capture_output=True, text=True, timeout=60)
     out = done.stdout + done.stderr
     assert done.returncode == 0, out
     assert out.strip().splitlines()[-1].startswith("ok: ")
-    bob = 1  # the second to sit
     assert (bob, "mismatch") in forfeits, forfeits
     assert f"seat {bob} (Bob)'s sealed bid was forfeited: the reveal does not match the commitment" in out, out
     periods = re.findall(rf"note: seat {bob} \(Bob\) was played by a stand-in bot from move (\d+) to "
