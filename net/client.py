@@ -247,6 +247,14 @@ class Client(Receiving, LobbyRequests):
             msg["token"] = self.token
         self._send(msg)
 
+    def _ping(self) -> None:
+        """Say we are here, and acknowledge what we hold: the last event and the last catch-up
+        batch (the host sends more only as we acknowledge, net/flow.py)."""
+        msg: dict[str, Any] = {"t": "ping", "seq": self.state.head_seq}
+        if self._batch_nonce is not None:
+            msg["n"] = self._batch_nonce
+        self._send(msg)
+
     def _set_status(self, status: str) -> None:
         if self.state.status != status:
             self.state.status = status
@@ -287,7 +295,7 @@ class Client(Receiving, LobbyRequests):
             await asyncio.sleep(1.0)
             if self.state.status == "failed":
                 continue  # the host broke the chain of trust: say nothing more to it
-            self._send({"t": "ping", "seq": self.state.head_seq})
+            self._ping()
             quiet = time.monotonic() - self._last_heard
             lost = self.state.status == "reconnecting" or (quiet > HOST_SILENCE and self.state.status == "connected")
             if lost:

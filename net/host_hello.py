@@ -1,18 +1,25 @@
 """The host's hello and catch-up (a mixin of `net.host.Host`): a peer proves its key,
 takes its seat (own, a reserved bot seat, a stand-in's) or watches, and receives the
 events it lacks in batches; a client whose history differs is started over.
+
+A peer has one catch-up at a time: `Peer.next_seq` is the next event it needs, and
+`_pump` sends it batches from there while its connection's `Link` has room (net/flow.py);
+its acknowledgements pump the next ones.  A new hello replaces the peer and its catch-up,
+never the link, so saying hello again never queues the event log twice.
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from .flow import PEER_BUDGET, Link
 from .host_base import HostParts  # the Host parts a mixin uses, typed (see host_base)
 from .identity import HELLO_TAG, verify
-from .protocol import VERSION, ProtocolError, pack
+from .protocol import NONCE_BYTES, VERSION, ProtocolError, pack
 from .session import LoggedEvent
 from .table import Table
 
@@ -20,6 +27,8 @@ from .table import Table
 log = logging.getLogger("net.host")
 
 BATCH_BYTES = 256 * 1024  # catch-up batches stay well below the client's MAXMSGSIZE
+_ENVELOPE = 64            # what the `evs` map adds around its events (kind, nonce, array header)
+assert PEER_BUDGET >= BATCH_BYTES  # a batch always fits on an empty link
 
 
 def hello_bytes(host_curve: bytes, client_curve: bytes, table: str | None) -> bytes:
@@ -35,8 +44,9 @@ class Peer:
     vk: bytes
     seat: int | None              # seat it plays (own or as a stand-in), None for watchers
     role: str                     # "player", "standin" or "spectator"
+    link: Link                    # its connection's unacknowledged bytes (outlives the peer)
+    next_seq: int = 1             # the next event it needs: it is live when that is the next event made
     last_seen: float = field(default_factory=time.monotonic)
-    lagging: bool = False
     last_event: float = 0.0       # when it was last sent an event (time.monotonic)
 
 
@@ -82,18 +92,23 @@ class Admission(HostParts):
                 seat, role = sess.delegates.index(vk), "standin"
         for other in [p for p in self.peers.values() if p.vk == vk and p.table is table]:
             del self.peers[other.rid]  # the same key again: the newer connection wins
-        peer = self.peers[rid] = Peer(rid, curve, table, vk, seat, role)
-        if seat is not None and role != "spectator":
-            self.absent.pop((table.id, seat), None)
+        link = self.links.get(rid)
+        if link is None:
+            link = self.links[rid] = Link()
         head = table.durable_seq if sess else 0
         start, reset = self._catch_up_from(sess, msg, head)
+        # the same connection again keeps its link, whose frames may still wait: what it says
+        # it holds releases them (a seq releases live events only, see net/flow.py)
+        link.ack(msg.get("last_seq", 0), None)
+        peer = self.peers[rid] = Peer(rid, curve, table, vk, seat, role, link, next_seq=start + 1)
+        if seat is not None and role != "spectator":
+            self.absent.pop((table.id, seat), None)
         ctr = sess.counters[seat] if sess is not None and seat is not None else 0
         self.send(rid, {"t": "welcome", "v": VERSION, "table": table.id, "seat": seat, "role": role,
                         "game": sess.game_id if sess else None, "head": head, "ctr": ctr, "reset": reset,
                         "host_vk": self.keys.vk})
         log.info("hello table=%s seat=%s role=%s from=%d reset=%s", table.id, seat, role, start, reset)
-        if sess is not None:
-            self._send_events(peer, sess.log[start:head])  # later ones follow when on disk
+        self._pump(peer)  # later ones follow when on disk, or when it acknowledges these
         self.broadcast_lobby(table)
         if table.autostart and table.phase == "lobby":
             self._try_start(table, None)
@@ -108,16 +123,28 @@ class Admission(HostParts):
             return 0, True  # the client's history differs from ours: start it over
         return last, False
 
-    def _send_events(self, peer: Peer, events: list[LoggedEvent]) -> None:
+    def _pump(self, peer: Peer) -> None:
+        """Send `peer` the events on disk it lacks, in batches, while its link has room.
+
+        Called at its hello and at each of its acknowledgements: a peer that does not read
+        gets at most one budget of batches (and is dropped as lagging by the tick loop)."""
+        sess = peer.table.session
+        if sess is None or self.peers.get(peer.rid) is not peer:
+            return
+        head = peer.table.durable_seq
         seat = peer.seat if peer.role != "spectator" else None
-        batch: list[bytes] = []
-        size = 0
-        for event in events:
-            data = pack(event.frame_for(seat))
-            batch.append(data)
-            size += len(data)
-            if size >= BATCH_BYTES:
-                self._send(peer.rid, pack({"t": "evs", "evs": batch}))
-                batch, size = [], 0
-        if batch:
-            self._send(peer.rid, pack({"t": "evs", "evs": batch}))
+        while peer.next_seq <= head and peer.link.room_for(BATCH_BYTES):
+            batch: list[bytes] = []
+            size = _ENVELOPE
+            seq = peer.next_seq
+            while seq <= head:
+                data = pack(sess.log[seq - 1].frame_for(seat))
+                if batch and size + len(data) + 5 > BATCH_BYTES:
+                    break
+                batch.append(data)
+                size += len(data) + 5  # with its msgpack bin header
+                seq += 1
+            nonce = secrets.token_bytes(NONCE_BYTES)
+            if not self._send_event(peer, pack({"t": "evs", "evs": batch, "n": nonce}), seq - 1, nonce):
+                return
+            peer.next_seq = seq

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("net.host")
 PEER_TIMEOUT = 6.0        # seconds of silence before a peer counts as gone
+LAG_TIMEOUT = 6.0         # seconds a peer may leave every event frame unacknowledged before it is dropped
 TICK_EVERY = 1.0
 
 
@@ -39,6 +40,13 @@ class Presence(HostParts):
                       pace_scale=self.bot_pace, ctx=self.ctx)
         task = asyncio.get_running_loop().create_task(bot.run())
         self.bots[token] = (task, bot)
+        task.add_done_callback(lambda done: self._bot_ended(token, done))
+
+    def _bot_ended(self, token: bytes, task: asyncio.Task) -> None:
+        """A bot whose game is over is forgotten (it holds its whole copy of the game)."""
+        entry = self.bots.get(token)
+        if entry is not None and entry[0] is task:
+            del self.bots[token]
 
     def _stop_bot(self, token: bytes) -> None:
         entry = self.bots.pop(token, None)
@@ -85,17 +93,27 @@ class Presence(HostParts):
                        for p in self.peers.values()):
                 self.absent[(peer.table.id, peer.seat)] = self.clock.now()
         self.broadcast_lobby(peer.table)
+        self._free_if_done(peer.table)
         self.wake.set()
 
     async def _tick_loop(self) -> None:
         while True:
             await asyncio.sleep(TICK_EVERY)
-            now = time.monotonic()
-            for rid, peer in list(self.peers.items()):
-                if now - peer.last_seen > PEER_TIMEOUT:
-                    self._drop_peer(rid, "silent")
-                elif rid in self.peers and now - peer.last_event >= TICK_EVERY:  # events tick too
-                    self.send(rid, self._tick(peer))
+            self._tick_all(time.monotonic())
+
+    def _tick_all(self, now: float) -> None:
+        """Drop silent and lagging peers, tick the others, forget the state of gone connections."""
+        for rid, peer in list(self.peers.items()):
+            if now - peer.last_seen > PEER_TIMEOUT:
+                self._drop_peer(rid, "silent")
+            elif peer.link.stalled(now, LAG_TIMEOUT):
+                self._drop_peer(rid, "lagging")  # it does not read: the others never wait for it
+            elif rid in self.peers and now - peer.last_event >= TICK_EVERY:  # events tick too
+                self.send(rid, self._tick(peer))
+        for rid in [r for r, link in self.links.items() if now - link.last_seen > PEER_TIMEOUT]:
+            if rid not in self.peers:  # silent that long: ZeroMQ's heartbeat has closed it
+                del self.links[rid]
+        self.forget_idle_buckets()
 
     async def _timer_loop(self) -> None:
         while not self.closing:
