@@ -191,7 +191,7 @@ class Receiving:
         code, text = str(msg.get("code")), str(msg.get("msg"))
         if msg.get("id") in self._pending:
             self._resolve(msg["id"], Reply(False, code, text))
-        elif code == "hello_first":
+        elif code in ("hello_first", "lagging"):  # dropped (lagging: until we have read our queue): again
             if time.monotonic() - self._last_hello > 0.5:
                 self._fail_pending("connection_lost")
                 self._hello()

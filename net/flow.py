@@ -26,6 +26,9 @@ from dataclasses import dataclass, field
 
 #: Event bytes queued on one connection and not acknowledged, at most (four catch-up batches).
 PEER_BUDGET = 1024 * 1024
+#: Seconds a connection may leave every event frame unacknowledged: then its peer is dropped
+#: as lagging (an honest client acknowledges each batch at once and live events every second).
+LAG_TIMEOUT = 6.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +45,7 @@ class Sent:
 class Link:
     """The event frames of one connection not yet acknowledged (see the module docstring)."""
 
+    budget: int = PEER_BUDGET                             # bytes it may hold unacknowledged
     pending: deque[Sent] = field(default_factory=deque)
     unacked: int = 0                                      # bytes of `pending`
     last_seen: float = field(default_factory=time.monotonic)   # its last frame (time.monotonic)
@@ -49,7 +53,7 @@ class Link:
 
     def room_for(self, size: int) -> bool:
         """Whether a frame of `size` bytes may be queued now (one frame always may, on an empty link)."""
-        return self.unacked == 0 or self.unacked + size <= PEER_BUDGET
+        return self.unacked == 0 or self.unacked + size <= self.budget
 
     def queued(self, seq: int, size: int, nonce: bytes | None = None) -> None:
         if not self.pending:

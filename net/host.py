@@ -38,7 +38,7 @@ from zmq.utils import z85
 from .address import JoinTarget
 from .clocks import MonotonicClock, cancel_and_wait
 from .identity import Keys, check_zmq
-from .flow import Link
+from .flow import PEER_BUDGET, Link
 from .host_game import GameOps
 from .host_hello import Admission, Peer, hello_bytes  # noqa: F401  (hello_bytes: the clients sign it)
 from .host_lobby import LobbyOps
@@ -103,7 +103,7 @@ class Host(Admission, LobbyOps, GameOps, Presence):
 
     def __init__(self, keys: Keys, *, bind: str = "127.0.0.1", port: int = 0, clock: Any = None,
                  advertise: str | None = None, bot_pace: float = 1.0,
-                 bot_factory: Callable[..., Any] | None = None) -> None:
+                 bot_factory: Callable[..., Any] | None = None, peer_budget: int = PEER_BUDGET) -> None:
         check_zmq()
         self.keys = keys
         self.bind_addr = bind
@@ -117,6 +117,7 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         self.peers: dict[bytes, Peer] = {}
         self.buckets: dict[bytes, Bucket] = {}
         self.links: dict[bytes, Link] = {}      # routing id -> its unacknowledged event bytes (net/flow.py)
+        self.peer_budget = peer_budget          # event bytes one connection may hold unacknowledged
         self.bots: dict[bytes, tuple[asyncio.Task, Any]] = {}   # token -> (task, bot client)
         self.stopping: set[asyncio.Task] = set()  # bots told to stop that have not ended yet
         self.retiring: dict[bytes, Table] = {}    # stand-ins whose player is back, kept until they reveal

@@ -31,6 +31,7 @@ class HostBase(Protocol):
     tables: dict[str, Table]
     peers: dict[bytes, Peer]
     links: dict[bytes, Link]
+    peer_budget: int
     bots: dict[bytes, tuple[asyncio.Task[Any], Any]]
     stopping: set[asyncio.Task[Any]]
     retiring: dict[bytes, Table]

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .flow import PEER_BUDGET, Link
+from .flow import LAG_TIMEOUT, Link
 from .host_base import HostParts  # the Host parts a mixin uses, typed (see host_base)
 from .identity import HELLO_TAG, verify
 from .protocol import NONCE_BYTES, VERSION, ProtocolError, pack
@@ -28,7 +28,6 @@ log = logging.getLogger("net.host")
 
 BATCH_BYTES = 256 * 1024  # catch-up batches stay well below the client's MAXMSGSIZE
 _ENVELOPE = 64            # what the `evs` map adds around its events (kind, nonce, array header)
-assert PEER_BUDGET >= BATCH_BYTES  # a batch always fits on an empty link
 
 
 def hello_bytes(host_curve: bytes, client_curve: bytes, table: str | None) -> bytes:
@@ -66,6 +65,11 @@ class Admission(HostParts):
         vk = msg["vk"]
         if not verify(vk, HELLO_TAG, hello_bytes(self.keys.curve_public_raw, curve, msg.get("table")), msg["sig"]):
             raise ProtocolError("bad_signature", "the hello signature does not prove the key")
+        link = self.links.get(rid)
+        if link is not None:  # the same connection again: what it says it holds releases live events
+            link.ack(msg.get("last_seq", 0), None)
+            if link.stalled(time.monotonic(), LAG_TIMEOUT):
+                raise ProtocolError("lagging", "read what this host sent you before saying hello again")
         now = self.clock.now()
         sess = table.session
         seat: int | None = None
@@ -92,14 +96,10 @@ class Admission(HostParts):
                 seat, role = sess.delegates.index(vk), "standin"
         for other in [p for p in self.peers.values() if p.vk == vk and p.table is table]:
             del self.peers[other.rid]  # the same key again: the newer connection wins
-        link = self.links.get(rid)
         if link is None:
-            link = self.links[rid] = Link()
+            link = self.links[rid] = Link(self.peer_budget)
         head = table.durable_seq if sess else 0
         start, reset = self._catch_up_from(sess, msg, head)
-        # the same connection again keeps its link, whose frames may still wait: what it says
-        # it holds releases them (a seq releases live events only, see net/flow.py)
-        link.ack(msg.get("last_seq", 0), None)
         peer = self.peers[rid] = Peer(rid, curve, table, vk, seat, role, link, next_seq=start + 1)
         if seat is not None and role != "spectator":
             self.absent.pop((table.id, seat), None)
@@ -133,13 +133,14 @@ class Admission(HostParts):
             return
         head = peer.table.durable_seq
         seat = peer.seat if peer.role != "spectator" else None
-        while peer.next_seq <= head and peer.link.room_for(BATCH_BYTES):
+        most = min(BATCH_BYTES, peer.link.budget // 4)  # several batches in flight: no wait for each ack
+        while peer.next_seq <= head and peer.link.room_for(most):
             batch: list[bytes] = []
             size = _ENVELOPE
             seq = peer.next_seq
             while seq <= head:
                 data = pack(sess.log[seq - 1].frame_for(seat))
-                if batch and size + len(data) + 5 > BATCH_BYTES:
+                if batch and size + len(data) + 5 > most:
                     break
                 batch.append(data)
                 size += len(data) + 5  # with its msgpack bin header

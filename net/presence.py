@@ -13,6 +13,7 @@ import secrets
 import time
 from typing import TYPE_CHECKING
 
+from .flow import LAG_TIMEOUT
 from .host_base import HostParts  # the Host parts a mixin uses, typed (see host_base)
 from .identity import Keys
 
@@ -22,7 +23,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("net.host")
 PEER_TIMEOUT = 6.0        # seconds of silence before a peer counts as gone
-LAG_TIMEOUT = 6.0         # seconds a peer may leave every event frame unacknowledged before it is dropped
 TICK_EVERY = 1.0
 
 
@@ -119,24 +119,25 @@ class Presence(HostParts):
         while not self.closing:
             self.wake.clear()
             now = self.clock.now()
-            deadlines = []
-            for table in list(self.tables.values()):
-                sess = table.session
-                if sess is None or sess.is_over:
-                    continue
-                absent = {seat for (tid, seat) in self.absent if tid == table.id}
-                events = sess.apply_defaults(now, absent)
-                self.publish_all(table, events)
-                if events and self.retiring:
-                    self._retire_standins(table)
-                deadline = sess.next_deadline(absent)
-                if deadline is not None:
-                    deadlines.append(deadline)
-                deadlines.extend(self._check_absent(table, now))
+            deadlines = [d for table in list(self.tables.values()) for d in self._run_timers(table, now)]
             wait = min(deadlines) - now if deadlines else 3600.0
             await self.clock.sleep(max(wait, 0.0) if wait > 0 else 0.0, self.wake)
             if wait <= 0:
                 await asyncio.sleep(0)
+
+    def _run_timers(self, table: Table, now: float) -> list[float]:
+        """Play the defaults of `table` whose time has come; its pending deadlines.  (A method,
+        not the loop's body: no local of the loop keeps a freed table alive while it sleeps.)"""
+        sess = table.session
+        if sess is None or sess.is_over:
+            return []
+        absent = {seat for (tid, seat) in self.absent if tid == table.id}
+        events = sess.apply_defaults(now, absent)
+        self.publish_all(table, events)
+        if events and self.retiring:
+            self._retire_standins(table)
+        deadline = sess.next_deadline(absent)
+        return ([] if deadline is None else [deadline]) + self._check_absent(table, now)
 
     def _check_absent(self, table: Table, now: float) -> list[float]:
         """Start stand-in bots for seats whose grace period ran out; return pending deadlines."""
