@@ -96,7 +96,8 @@ def _rss(pid: int) -> int:
 
 async def _serve(directory: str, games: int) -> None:
     """A host with one table at a time: each played by 5 bots at pace 0; `games` of them in
-    a row (0: one, kept open by whoever watches it).  Prints `join`, `game N` lines."""
+    a row (0: one, played once a watcher is there, and kept open by it).  Prints `join`
+    and `game N tables peers links` lines."""
     from net.clocks import ClockSettings
     from net.host import Host
     from net.lobby import Lobby
@@ -108,6 +109,8 @@ async def _serve(directory: str, games: int) -> None:
             lobby = Lobby(clocks=ClockSettings(open_countdown=0, decision=0, grace=30))
             table = host.open_table(f"bench {n}", journal_dir=directory, lobby=lobby, autostart=5, fsync=False)
             print("join", host.target(table.id), flush=True)
+            while not games and not host.peers:  # the one kept open: its watcher comes first
+                await asyncio.sleep(0.01)
             for _ in range(5):
                 token = lobby.add_bot(None, "random")[1]
                 host.spawn_bot(table, token, "random")
@@ -179,10 +182,10 @@ async def never_reading(peers: int, seconds: float) -> dict[str, Any]:
     host = _Host(0)
     try:
         target = parse_join_string(host.line("join").split()[1])
-        host.line("game")
         gaps: list[float] = []
         stop = asyncio.Event()
         watcher = asyncio.get_running_loop().create_task(_spectate(target, gaps, stop))
+        await asyncio.to_thread(host.line, "game")
         await asyncio.sleep(3.0)
         rss0 = host.rss
         ctx = zmq.Context()
@@ -237,10 +240,10 @@ async def silent_connections(count: int) -> dict[str, Any]:
     host = _Host(0)
     try:
         target = parse_join_string(host.line("join").split()[1])
-        host.line("game")
         gaps: list[float] = []
         stop = asyncio.Event()
         watcher = asyncio.get_running_loop().create_task(_spectate(target, gaps, stop))
+        await asyncio.to_thread(host.line, "game")
         await asyncio.sleep(3.0)
         rss0 = host.rss
         ctx = zmq.Context()

@@ -203,12 +203,19 @@ class Client(Receiving, LobbyRequests):
         return f"{host}:{self.target.port}"
 
     async def close(self) -> None:
-        self._send({"t": "bye"})
-        await self.fair.close()
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        self._tasks = []
+        """Say bye and close.  The socket closes even if this is cancelled half-way (a bot
+        whose table the host freed meanwhile): an open socket keeps its libzmq buffers."""
+        try:
+            self._send({"t": "bye"})
+            await self.fair.close()
+            for task in self._tasks:
+                task.cancel()
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+            self._tasks = []
+        finally:
+            self._release()
+
+    def _release(self) -> None:
         if self.sock is not None and not self.sock.closed:
             try:  # the context may be gone already (a host that shared it closed first)
                 self.sock.disable_monitor()
