@@ -118,6 +118,7 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         self.buckets: dict[bytes, Bucket] = {}
         self.links: dict[bytes, Link] = {}      # routing id -> its unacknowledged event bytes (net/flow.py)
         self.peer_budget = peer_budget          # event bytes one connection may hold unacknowledged
+        self.freed = False                      # something was dropped: the next tick returns its memory
         self.bots: dict[bytes, tuple[asyncio.Task, Any]] = {}   # token -> (task, bot client)
         self.stopping: set[asyncio.Task] = set()  # bots told to stop that have not ended yet
         self.retiring: dict[bytes, Table] = {}    # stand-ins whose player is back, kept until they reveal
@@ -227,6 +228,7 @@ class Host(Admission, LobbyOps, GameOps, Presence):
             self._stop_bot(token)
         if table.session is not None and table.session.journal is not None:
             table.session.journal.close()
+        self.freed = True
         log.info("table freed table=%s", table.id)
 
     def target(self, table: str | None = None) -> JoinTarget:
