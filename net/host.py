@@ -439,7 +439,10 @@ class Host(Admission, LobbyOps, GameOps, Presence):
 
     def _tick(self, peer: Peer) -> dict[str, Any]:
         sess = peer.table.session
-        tick: dict[str, Any] = {"t": "tick", "head": peer.table.durable_seq if sess else 0}
+        # the last event queued for this peer: one it is being paced to is not missing (a
+        # client that holds less once the tick arrives lost something, and says hello)
+        head = min(peer.table.durable_seq, peer.next_seq - 1) if sess else 0
+        tick: dict[str, Any] = {"t": "tick", "head": head}
         if sess is not None:
             tick["clk"] = sess.clock_view(self.clock.now())
         return tick
