@@ -119,6 +119,7 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         self.links: dict[bytes, Link] = {}      # routing id -> its unacknowledged event bytes (net/flow.py)
         self.peer_budget = peer_budget          # event bytes one connection may hold unacknowledged
         self.freed = False                      # something was dropped: the next tick returns its memory
+        self._lobby_due: dict[str, Table] = {}  # tables whose lobby goes out after this handler
         self.bots: dict[bytes, tuple[asyncio.Task, Any]] = {}   # token -> (task, bot client)
         self.stopping: set[asyncio.Task] = set()  # bots told to stop that have not ended yet
         self.retiring: dict[bytes, Table] = {}    # stand-ins whose player is back, kept until they reveal
@@ -220,6 +221,7 @@ class Host(Admission, LobbyOps, GameOps, Presence):
             self.peers.pop(rid, None)
         for key in [k for k in self.absent if k[0] == table.id]:
             del self.absent[key]
+        self._lobby_due.pop(table.id, None)  # nobody left to tell
         for token, owner in list(self.retiring.items()):
             if owner is table:
                 del self.retiring[token]
@@ -339,6 +341,20 @@ class Host(Admission, LobbyOps, GameOps, Presence):
             log.info("game over table=%s record=%s", table.id, path)
             self.broadcast_lobby(table)  # the lobby message names the saved record
             self._free_if_done(table)
+
+    def lobby_soon(self, table: Table) -> None:
+        """Broadcast the lobby of `table` once, right after the current handler.  Many changes
+        at once (hellos, a tick dropping hundreds of peers, a send failing in the middle of a
+        broadcast) make one message each, never a recursion through the peers."""
+        if not self._lobby_due:
+            asyncio.get_running_loop().call_soon(self._send_lobbies)
+        self._lobby_due[table.id] = table
+
+    def _send_lobbies(self) -> None:
+        due, self._lobby_due = self._lobby_due, {}
+        for table in due.values():
+            if self.tables.get(table.id) is table:  # not freed meanwhile
+                self.broadcast_lobby(table)
 
     def broadcast_lobby(self, table: Table) -> None:
         connected = {p.seat for p in self._table_peers(table) if p.seat is not None and p.role != "spectator"}

@@ -109,7 +109,7 @@ class Admission(HostParts):
                         "host_vk": self.keys.vk})
         log.info("hello table=%s seat=%s role=%s from=%d reset=%s", table.id, seat, role, start, reset)
         self._pump(peer)  # later ones follow when on disk, or when it acknowledges these
-        self.broadcast_lobby(table)
+        self.lobby_soon(table)  # once for all the hellos read in this turn
         if table.autostart and table.phase == "lobby":
             self._try_start(table, None)
 

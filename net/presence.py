@@ -115,7 +115,7 @@ class Presence(HostParts):
             if not any(p.seat == peer.seat and p.table is peer.table and p.role == peer.role
                        for p in self.peers.values()):
                 self.absent[(peer.table.id, peer.seat)] = self.clock.now()
-        self.broadcast_lobby(peer.table)
+        self.lobby_soon(peer.table)  # not now: this may run inside a broadcast whose send failed
         self._free_if_done(peer.table)
         self.wake.set()
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
 import os
 import weakref
 
@@ -211,3 +212,45 @@ def test_a_dropped_connection_leaves_no_state_behind(tmp_path):
     during, after = run(_silent(tmp_path), 50)
     assert during == (40, 40, 40)
     assert after == (0, 0, 0)
+
+
+class _Errors(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+async def _many_gone_at_once(tmp, count: int):
+    host, table = await in_process_host(tmp, autostart=False)
+    errors = _Errors()
+    logging.getLogger("net.host").addHandler(errors)
+    ctx = zmq.Context()
+    gone = [NeverReader(ctx, host.target(), Keys.generate()) for _ in range(count)]
+    late = Client(host.target(), keys=Keys.generate())
+    try:
+        for i, g in enumerate(gone):
+            g.hello()
+            if i % 50 == 49:
+                await asyncio.sleep(0.1)
+        await until(lambda: len(host.peers) == count, 30)
+        for g in gone:
+            g.close()
+        await asyncio.sleep(0.5)  # the host's ROUTER has seen them go: sends to them now fail
+        await late.connect()      # its hello makes the host tell every peer: each send fails
+        await until(lambda: len(host.peers) == 1, 10)
+        return [r.getMessage() for r in errors.records], len(host.peers), late.state.status
+    finally:
+        logging.getLogger("net.host").removeHandler(errors)
+        await late.close()
+        ctx.destroy(linger=0)
+        await host.close()
+
+
+@pytest.mark.timeout(90)
+def test_hundreds_of_peers_gone_at_once_are_dropped_without_recursing_through_each_other(tmp_path):
+    errors, peers, status = run(_many_gone_at_once(tmp_path, 400), 80)
+    assert errors == []           # before: a RecursionError (a failed send dropped a peer, which told the rest...)
+    assert peers == 1 and status == "connected"
