@@ -2,8 +2,8 @@
 
 Socket roles (zguide style):
   router  ROUTER, CURVE server, bound to the table port.  Receives every client frame;
-          sends each peer its own frames with DONTWAIT (a full or gone peer is marked,
-          never waited for).  Peers are identified by the key their hello proved, never
+          sends each peer its own frames with DONTWAIT (a full or gone peer is dropped,
+          never waited for; its event bytes are bounded by net/flow.py).  Peers are identified by the key their hello proved, never
           by routing id.  A plain (not asyncio) socket driven by the event loop: a
           reader on its FD reads every waiting frame, and any send schedules one more
           look (the FD signals changes, and a send may consume the signal of a frame
