@@ -254,3 +254,27 @@ def test_hundreds_of_peers_gone_at_once_are_dropped_without_recursing_through_ea
     errors, peers, status = run(_many_gone_at_once(tmp_path, 400), 80)
     assert errors == []           # before: a RecursionError (a failed send dropped a peer, which told the rest...)
     assert peers == 1 and status == "connected"
+
+
+async def _closed_by_the_host(tmp):
+    host, table = await in_process_host(tmp, autostart=False)
+    player = Client(host.target(), keys=Keys.generate())
+    try:
+        await player.connect()
+        assert (await player.take_seat("Ana")).ok
+        ref = weakref.ref(table)
+        host.free_table(table)   # closed by the host (whoever closes it tells its peers first)
+        del table
+        gc.collect()
+        gone = ref() is None
+        await player.wait_until(lambda s: any(code == "no_table" for code, _ in s.errors), 10)
+        return gone, len(host.peers), len(host.tables)
+    finally:
+        await player.close()
+        await host.close()
+
+
+@pytest.mark.timeout(40)
+def test_a_table_the_host_closes_is_freed_with_its_peers(tmp_path):
+    gone, peers, tables = run(_closed_by_the_host(tmp_path), 30)
+    assert gone and peers == 0 and tables == 0   # its peer, when it speaks again, hears there is no such table
