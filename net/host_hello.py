@@ -20,7 +20,6 @@ from .flow import LAG_TIMEOUT, Link
 from .host_base import HostParts  # the Host parts a mixin uses, typed (see host_base)
 from .identity import HELLO_TAG, verify
 from .protocol import NONCE_BYTES, VERSION, ProtocolError, pack
-from .session import LoggedEvent
 from .table import Table
 
 
