@@ -1,4 +1,5 @@
-"""`modernart bench engine`: engine speed figures (games/s, moves/s, replay, state copies).
+"""`modernart bench engine`: engine speed figures (games/s, moves/s, replay, state copies);
+`modernart bench net|client|fairplay|bots|memory`: the other benchmarks (registered below).
 
 Every figure is CPU time of this one process (`time.process_time`), so it measures one
 core even on a busy machine; each is the median of `--repeat` runs.  The header says
@@ -37,6 +38,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per measurement (default 3)")
     p.add_argument("--repeat", type=int, default=3, help="repetitions; the median is reported (default 3)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    g = p.add_argument_group("bench memory (cli/bench_memory.py)")
+    g.add_argument("--peers", type=int, default=20, help="never-reading peers (default 20)")
+    g.add_argument("--peer-seconds", type=float, default=90.0, help="seconds they say hello (default 90)")
+    g.add_argument("--games", type=int, default=1000, help="consecutive finished tables (default 1000)")
+    g.add_argument("--warmup", type=int, default=20, help="games before the per-game figure starts (default 20)")
+    g.add_argument("--connections", type=int, default=500, help="silent connections (default 500)")
+    g.add_argument("--parts", default="readers,tables,silent", help="memory parts to run (default: all)")
+    g.add_argument("--quick", action="store_true", help="memory: 5 peers x 10 s, 40 games, 100 connections")
     p.set_defaults(func=run)
 
 
@@ -45,6 +54,7 @@ _EXTRA: dict[str, str] = {  # other benches register here: name -> "module:funct
     "net": "cli.bench_net:run",
     "fairplay": "cli.bench_fair:run",
     "bots": "cli.bench_bots:run",
+    "memory": "cli.bench_memory:run",
 }
 
 

@@ -6,7 +6,8 @@ codes), `address` (join strings), `known_hosts` (host keys met before), `chain` 
 host's hash-chained event log), `wire` (engine values as wire data), `lobby` (seats
 before the game), `session` (one running game), `clocks`, `journal`, `table` (lobby,
 game, journal, resume), `host` (the ROUTER socket) with `host_hello`, `host_lobby`,
-`host_game` and `presence` (and `host_base`: what they use of it, typed), `client` (the DEALER client API the UI drives) with
+`host_game` and `presence` (and `host_base`: what they use of it, typed; `flow`: the
+bytes it holds per connection), `client` (the DEALER client API the UI drives) with
 `client_state`, `client_recv` (frames, bursts of events), `client_lobby`, `follow`
 (event checking) and `fairclient` (its fair-play duties), `botclient`, `beacon` (UDP
 discovery), `serve` (what `modernart host` runs). Fair play:

@@ -229,13 +229,23 @@ class Client(Receiving, LobbyRequests):
         return f"{host}:{self.target.port}"
 
     async def close(self) -> None:
-        self._send({"t": "bye"})
-        await self.fair.close()
-        self._stop_monitor()  # before the monitor task closes its end (see _stop_monitor)
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        self._tasks = []
+        """Say bye and close.  The socket closes even if this is cancelled half-way (a bot
+        whose table the host freed meanwhile): an open socket keeps its libzmq buffers."""
+        try:
+            self._send({"t": "bye"})
+            await self.fair.close()
+            self._stop_monitor()  # before the monitor task closes its end (see _stop_monitor)
+            for task in self._tasks:
+                task.cancel()
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+            self._tasks = []
+        finally:
+            self._stop_monitor()  # again if cancelled before it (the monitor's end is still open then)
+            for task in self._tasks:
+                task.cancel()
+            self._release()
+
+    def _release(self) -> None:
         if self.sock is not None and not self.sock.closed:
             try:  # the context may be gone already (a host that shared it closed first)
                 self.sock.close(linger=0)
@@ -271,6 +281,14 @@ class Client(Receiving, LobbyRequests):
             msg["game"], msg["last_hash"] = self.state.game_id, self._game.head
         if self.token is not None:
             msg["token"] = self.token
+        self._send(msg)
+
+    def _ping(self) -> None:
+        """Say we are here, and acknowledge what we hold: the last event and the last catch-up
+        batch (the host sends more only as we acknowledge, net/flow.py)."""
+        msg: dict[str, Any] = {"t": "ping", "seq": self.state.head_seq}
+        if self._batch_nonce is not None:
+            msg["n"] = self._batch_nonce
         self._send(msg)
 
     def _set_status(self, status: str) -> None:
@@ -346,7 +364,7 @@ class Client(Receiving, LobbyRequests):
             await asyncio.sleep(1.0)
             if self.state.status == "failed":
                 continue  # the host broke the chain of trust: say nothing more to it
-            self._send({"t": "ping", "seq": self.state.head_seq})
+            self._ping()
             quiet = self.state.silent_for()
             status = self.state.status
             lost = status in ("reconnecting", "host_closed") or (quiet > HOST_SILENCE and status == "connected")

@@ -20,7 +20,7 @@ import zmq.asyncio
 from .chain import ChainError
 from .client_state import ClientState, ConnectError, Reply, Update
 from .follow import GameFollower
-from .protocol import ProtocolError, decode_host_frame, decode_host_inner
+from .protocol import NONCE_BYTES, ProtocolError, decode_host_frame, decode_host_inner
 
 if TYPE_CHECKING:
     from .fairclient import FairPlay
@@ -36,6 +36,8 @@ class Receiving:
     """Frames from the host (see the module docstring)."""
 
     _held: list[Update] | None = None
+    _ack_due = False                     # a catch-up batch was applied: acknowledge it after the burst
+    _batch_nonce: bytes | None = None    # the nonce of the last catch-up batch applied (net/flow.py)
 
     if TYPE_CHECKING:  # provided by Client
         sock: zmq.asyncio.Socket | None
@@ -62,6 +64,7 @@ class Receiving:
         @property
         def _address(self) -> str: ...
         def _hello(self) -> None: ...
+        def _ping(self) -> None: ...
         def _set_status(self, status: str) -> None: ...
         def _error(self, code: str, message: str) -> None: ...
         def _fail_pending(self, code: str) -> None: ...
@@ -116,6 +119,9 @@ class Receiving:
                     self._untrusted(exc, held)
         finally:
             self._held = None
+        if self._ack_due and self.state.status != "failed":
+            self._ack_due = False
+            self._ping()
         for update in held:
             self._emit(update)
 
@@ -142,6 +148,10 @@ class Receiving:
         elif kind == "evs":
             for data in msg["evs"]:
                 self._on_event(decode_host_frame(data))
+            nonce = msg.get("n")
+            if type(nonce) is bytes and len(nonce) == NONCE_BYTES:
+                self._batch_nonce = nonce
+                self._ack_due = True  # the host sends the next batch once this one is acknowledged
         elif kind == "tick":
             if self.state.status == "failed":
                 return
@@ -210,7 +220,7 @@ class Receiving:
         code, text = str(msg.get("code")), str(msg.get("msg"))
         if msg.get("id") in self._pending:
             self._resolve(msg["id"], Reply(False, code, text))
-        elif code == "hello_first":
+        elif code in ("hello_first", "lagging"):  # dropped (lagging: until we have read our queue): again
             if time.monotonic() - self._last_hello > 0.5:
                 self._fail_pending("connection_lost")
                 self._hello()

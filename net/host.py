@@ -2,8 +2,8 @@
 
 Socket roles (zguide style):
   router  ROUTER, CURVE server, bound to the table port.  Receives every client frame;
-          sends each peer its own frames with DONTWAIT (a full or gone peer is marked,
-          never waited for).  Peers are identified by the key their hello proved, never
+          sends each peer its own frames with DONTWAIT (a full or gone peer is dropped,
+          never waited for; its event bytes are bounded by net/flow.py).  Peers are identified by the key their hello proved, never
           by routing id.  A plain (not asyncio) socket driven by the event loop: a
           reader on its FD reads every waiting frame, and any send schedules one more
           look (the FD signals changes, and a send may consume the signal of a frame
@@ -38,6 +38,7 @@ from zmq.utils import z85
 from .address import JoinTarget
 from .clocks import MonotonicClock, cancel_and_wait
 from .identity import Keys, check_zmq
+from .flow import PEER_BUDGET, Link
 from .host_game import GameOps
 from .host_hello import Admission, Peer, hello_bytes  # noqa: F401  (hello_bytes: the clients sign it)
 from .host_lobby import LobbyOps
@@ -58,6 +59,11 @@ READS_PER_TURN = 256      # frames read before the other tasks get a turn
 SYNCERS = ThreadPoolExecutor(max_workers=64, thread_name_prefix="journal-sync")
 RATE = 100.0              # frames per second per key, sustained
 BURST = 300.0
+BUCKET_REFILL = BURST / RATE  # seconds after which an idle bucket is full: forgetting it changes nothing
+#: Frames queued per peer before a send fails (EAGAIN: the peer is dropped as lagging).  It
+#: counts frames, not bytes: event frames are bounded in bytes by net/flow.py, so this
+#: bounds the small ones (ticks, lobby, chat, replies) of a peer that does not read.
+SNDHWM = 1000
 
 
 #: How long closing waits once it said goodbye, before it closes the connections: a
@@ -67,6 +73,12 @@ GOODBYE_SECONDS = 0.2
 
 _MORE = int(zmq.DONTWAIT | zmq.SNDMORE)   # plain ints: no enum arithmetic per frame
 _LAST = int(zmq.DONTWAIT)
+
+
+def _bot_table(bot: Any) -> str | None:
+    """The table an in-process bot client plays at (None if it does not say)."""
+    target = getattr(getattr(bot, "client", None), "target", None)
+    return getattr(target, "table", None)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -96,7 +108,7 @@ class Host(Admission, LobbyOps, GameOps, Presence):
 
     def __init__(self, keys: Keys, *, bind: str = "127.0.0.1", port: int = 0, clock: Any = None,
                  advertise: str | None = None, bot_pace: float = 1.0,
-                 bot_factory: Callable[..., Any] | None = None) -> None:
+                 bot_factory: Callable[..., Any] | None = None, peer_budget: int = PEER_BUDGET) -> None:
         check_zmq()
         self.keys = keys
         self.bind_addr = bind
@@ -106,8 +118,13 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         self.bot_pace = bot_pace
         self.bot_factory = bot_factory
         self.tables: dict[str, Table] = {}
+        self._serial = 0                        # tables opened without an id: t1, t2...
         self.peers: dict[bytes, Peer] = {}
         self.buckets: dict[bytes, Bucket] = {}
+        self.links: dict[bytes, Link] = {}      # routing id -> its unacknowledged event bytes (net/flow.py)
+        self.peer_budget = peer_budget          # event bytes one connection may hold unacknowledged
+        self.freed = False                      # something was dropped: the next tick returns its memory
+        self._lobby_due: dict[str, Table] = {}  # tables whose lobby goes out after this handler
         self.bots: dict[bytes, tuple[asyncio.Task, Any]] = {}   # token -> (task, bot client)
         self.stopping: set[asyncio.Task] = set()  # bots told to stop that have not ended yet
         self.retiring: dict[bytes, Table] = {}    # stand-ins whose player is back, kept until they reveal
@@ -136,7 +153,7 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         s.router_mandatory = 1
         s.maxmsgsize = MAX_HOST_FRAME
         s.linger = 0
-        s.sndhwm = 10000
+        s.sndhwm = SNDHWM
         s.heartbeat_ivl, s.heartbeat_timeout, s.handshake_ivl = 2000, 6000, 5000
         if self.port:
             s.bind(f"tcp://{self.bind_addr}:{self.port}")
@@ -207,6 +224,42 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         log.info("goodbye peers=%d said=%s", len(self.peers), said)
         return said
 
+    def forget_idle_buckets(self) -> None:
+        """Drop the rate buckets of keys idle long enough to be full again (keys are free to make)."""
+        idle = time.monotonic() - BUCKET_REFILL
+        self.buckets = {k: b for k, b in self.buckets.items() if b.stamp > idle}
+
+    def _free_if_done(self, table: Table) -> None:
+        """Forget `table` once its game is over, on disk, sent, and its last peer has gone:
+        nothing of it stays (its peers, absences, stand-ins and journal go with it)."""
+        sess = table.session
+        if (sess is None or not sess.disclosed or table.durable_seq != sess.seq or table.outbox
+                or table.flusher is not None or (table.journal_path is not None and table.record_path is None)
+                or self.tables.get(table.id) is not table or self._table_peers(table)):
+            return
+        self.free_table(table)
+
+    def free_table(self, table: Table) -> None:
+        """Forget `table` and everything the host keeps for it (its peers are dropped without
+        a word: whoever closes a table tells its peers first)."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        for rid in [p.rid for p in self._table_peers(table)]:
+            self.peers.pop(rid, None)
+        for key in [k for k in self.absent if k[0] == table.id]:
+            del self.absent[key]
+        self._lobby_due.pop(table.id, None)  # nobody left to tell
+        for token, owner in list(self.retiring.items()):
+            if owner is table:
+                del self.retiring[token]
+                self._stop_bot(token)
+        for token in [t for t, (_task, bot) in self.bots.items() if _bot_table(bot) == table.id]:
+            self._stop_bot(token)
+        if table.session is not None and table.session.journal is not None:
+            table.session.journal.close()
+        self.freed = True
+        log.info("table freed table=%s", table.id)
+
     def target(self, table: str | None = None) -> JoinTarget:
         return JoinTarget(self.advertise, self.port, self.keys.curve_public_raw, table)
 
@@ -221,7 +274,11 @@ class Host(Admission, LobbyOps, GameOps, Presence):
 
     def open_table(self, name: str = "table", *, table_id: str | None = None, journal_dir: str | None = None,
                    lobby: Lobby | None = None, autostart: bool | int = False, fsync: bool = True) -> Table:
-        table_id = table_id or f"t{len(self.tables) + 1}"
+        if table_id is None:
+            self._serial += 1
+            while f"t{self._serial}" in self.tables:
+                self._serial += 1
+            table_id = f"t{self._serial}"  # counted, not len(tables): never a freed table's id again
         return self.add_table(Table(table_id, name, self.keys, journal_dir=journal_dir, lobby=lobby,
                                     autostart=autostart, fsync=fsync))
 
@@ -241,13 +298,19 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         return True
 
     def _send_failed(self, rid: bytes, exc: BaseException) -> bool:
-        peer = self.peers.get(rid)
-        if isinstance(exc, zmq.ZMQError) and exc.errno == zmq.EAGAIN and peer is not None:
-            peer.lagging = True  # caught up when it says hello again
-            log.info("peer lagging seat=%s", peer.seat)
-        else:
-            self._drop_peer(rid, "unreachable")
+        """A full queue (SNDHWM frames wait: it does not read) drops the peer as lagging, a
+        gone one as unreachable; either may say hello again and catch up."""
+        lagging = isinstance(exc, zmq.ZMQError) and exc.errno == zmq.EAGAIN
+        self._drop_peer(rid, "lagging" if lagging else "unreachable")
         return False
+
+    def _send_event(self, peer: Peer, data: bytes, seq: int, nonce: bytes | None = None) -> bool:
+        """Queue an event frame (up to event `seq`) for `peer` if its link has room for it
+        (net/flow.py); False if it has none (it falls behind, and catches up as it acknowledges)."""
+        if not peer.link.room_for(len(data)) or not self._send(peer.rid, data):
+            return False
+        peer.link.queued(seq, len(data), nonce)
+        return True
 
     def send(self, rid: bytes, obj: dict[str, Any]) -> bool:
         return self._send(rid, pack(obj))
@@ -289,13 +352,14 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         frames: dict[int | None, bytes] = {}
         now = time.monotonic()
         for peer in self._table_peers(table):
-            if peer.lagging:
-                continue
+            if peer.next_seq != event.seq:
+                continue  # behind (catching up, or out of room): `_pump` brings it as it acknowledges
             data = frames.get(peer.seat)
             if data is None:
                 seat = peer.seat if peer.role != "spectator" else None
                 data = frames[peer.seat] = pack(event.frame_for(seat))
-            if self._send(peer.rid, data):
+            if self._send_event(peer, data, event.seq):
+                peer.next_seq = event.seq + 1
                 peer.last_event = now  # the event carries what a tick would: no tick needed this second
         self.wake.set()
         sess = table.session
@@ -303,6 +367,21 @@ class Host(Admission, LobbyOps, GameOps, Presence):
             path = table.save_record()
             log.info("game over table=%s record=%s", table.id, path)
             self.broadcast_lobby(table)  # the lobby message names the saved record
+            self._free_if_done(table)
+
+    def lobby_soon(self, table: Table) -> None:
+        """Broadcast the lobby of `table` once, right after the current handler.  Many changes
+        at once (hellos, a tick dropping hundreds of peers, a send failing in the middle of a
+        broadcast) make one message each, never a recursion through the peers."""
+        if not self._lobby_due:
+            asyncio.get_running_loop().call_soon(self._send_lobbies)
+        self._lobby_due[table.id] = table
+
+    def _send_lobbies(self) -> None:
+        due, self._lobby_due = self._lobby_due, {}
+        for table in due.values():
+            if self.tables.get(table.id) is table:  # not freed meanwhile
+                self.broadcast_lobby(table)
 
     def broadcast_lobby(self, table: Table) -> None:
         connected = {p.seat for p in self._table_peers(table) if p.seat is not None and p.role != "spectator"}
@@ -350,9 +429,8 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         data = body.bytes
         self.stats["frames_in"] += 1
         self.stats["bytes_in"] += len(data)
-        if len(self.buckets) > 4096:  # keys are free to make: forget the idle ones
-            idle = time.monotonic() - 60
-            self.buckets = {k: b for k, b in self.buckets.items() if b.stamp > idle}
+        if len(self.buckets) > 4096:  # keys are free to make: forget the idle ones (also every tick)
+            self.forget_idle_buckets()
         bucket = self.buckets.setdefault(curve, Bucket())
         if not bucket.take():
             if time.monotonic() - bucket.warned > 1.0:
@@ -362,6 +440,9 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         peer = self.peers.get(rid)
         if peer is not None:
             peer.last_seen = time.monotonic()
+        link = self.links.get(rid)
+        if link is not None:
+            link.last_seen = time.monotonic()
         try:
             msg = decode_client_frame(data)
             self._dispatch(rid, curve, peer, msg)
@@ -383,9 +464,13 @@ class Host(Admission, LobbyOps, GameOps, Presence):
             self._hello(rid, curve, msg)
             return
         if peer is None or peer.curve != curve:
+            link = self.links.get(rid)
+            if kind == "ping" and link is not None:  # dropped as lagging: it may be reading its queue now
+                link.ack(msg.get("seq", 0), msg.get("n"))
             raise ProtocolError("hello_first", "say hello before anything else")
-        if kind == "ping":
-            pass  # last_seen is updated; the tick loop answers every peer once a second
+        if kind == "ping":  # last_seen is updated; the tick loop answers every peer once a second
+            peer.link.ack(msg.get("seq", 0), msg.get("n"))
+            self._pump(peer)
         elif kind == "bye":
             self._drop_peer(rid, "bye")
         elif kind == "act":
@@ -397,7 +482,10 @@ class Host(Admission, LobbyOps, GameOps, Presence):
 
     def _tick(self, peer: Peer) -> dict[str, Any]:
         sess = peer.table.session
-        tick: dict[str, Any] = {"t": "tick", "head": peer.table.durable_seq if sess else 0}
+        # the last event queued for this peer: one it is being paced to is not missing (a
+        # client that holds less once the tick arrives lost something, and says hello)
+        head = min(peer.table.durable_seq, peer.next_seq - 1) if sess else 0
+        tick: dict[str, Any] = {"t": "tick", "head": head}
         if sess is not None:
             tick["clk"] = sess.clock_view(self.clock.now())
         return tick

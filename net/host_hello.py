@@ -1,6 +1,11 @@
 """The host's hello and catch-up (a mixin of `net.host.Host`): a peer proves its key,
 takes its seat (own, a reserved bot seat, a stand-in's) or watches, and receives the
 events it lacks in batches; a client whose history differs is started over.
+
+A peer has one catch-up at a time: `Peer.next_seq` is the next event it needs, and
+`_pump` sends it batches from there while its connection's `Link` has room (net/flow.py);
+its acknowledgements pump the next ones.  A new hello replaces the peer and its catch-up,
+never the link, so saying hello again never queues the event log twice.
 """
 
 from __future__ import annotations
@@ -11,16 +16,17 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from .flow import LAG_TIMEOUT, Link
 from .host_base import HostParts  # the Host parts a mixin uses, typed (see host_base)
 from .identity import HELLO_TAG, verify
-from .protocol import VERSION, ProtocolError, pack
-from .session import LoggedEvent
+from .protocol import NONCE_BYTES, VERSION, ProtocolError, pack
 from .table import Table
 
 
 log = logging.getLogger("net.host")
 
 BATCH_BYTES = 256 * 1024  # catch-up batches stay well below the client's MAXMSGSIZE
+_ENVELOPE = 64            # what the `evs` map adds around its events (kind, nonce, array header)
 
 
 def hello_bytes(host_curve: bytes, client_curve: bytes, table: str | None) -> bytes:
@@ -36,8 +42,9 @@ class Peer:
     vk: bytes
     seat: int | None              # seat it plays (own or as a stand-in), None for watchers
     role: str                     # "player", "standin" or "spectator"
+    link: Link                    # its connection's unacknowledged bytes (outlives the peer)
+    next_seq: int = 1             # the next event it needs: it is live when that is the next event made
     last_seen: float = field(default_factory=time.monotonic)
-    lagging: bool = False
     last_event: float = 0.0       # when it was last sent an event (time.monotonic)
     conn: bytes = field(default_factory=lambda: secrets.token_bytes(8))  # this hello's mark on its moves
 
@@ -58,6 +65,11 @@ class Admission(HostParts):
         vk = msg["vk"]
         if not verify(vk, HELLO_TAG, hello_bytes(self.keys.curve_public_raw, curve, msg.get("table")), msg["sig"]):
             raise ProtocolError("bad_signature", "the hello signature does not prove the key")
+        link = self.links.get(rid)
+        if link is not None:  # the same connection again: what it says it holds releases live events
+            link.ack(msg.get("last_seq", 0), None)
+            if link.stalled(time.monotonic(), LAG_TIMEOUT):
+                raise ProtocolError("lagging", "read what this host sent you before saying hello again")
         now = self.clock.now()
         sess = table.session
         seat: int | None = None
@@ -84,19 +96,20 @@ class Admission(HostParts):
                 seat, role = sess.delegates.index(vk), "standin"
         for other in [p for p in self.peers.values() if p.vk == vk and p.table is table]:
             del self.peers[other.rid]  # the same key again: the newer connection wins
-        peer = self.peers[rid] = Peer(rid, curve, table, vk, seat, role)
-        if seat is not None and role != "spectator":
-            self.absent.pop((table.id, seat), None)
+        if link is None:
+            link = self.links[rid] = Link(self.peer_budget)
         head = table.durable_seq if sess else 0
         start, reset = self._catch_up_from(sess, msg, head)
+        peer = self.peers[rid] = Peer(rid, curve, table, vk, seat, role, link, next_seq=start + 1)
+        if seat is not None and role != "spectator":
+            self.absent.pop((table.id, seat), None)
         ctr = sess.counters[seat] if sess is not None and seat is not None else 0
         self.send(rid, {"t": "welcome", "v": VERSION, "table": table.id, "seat": seat, "role": role,
                         "game": sess.game_id if sess else None, "head": head, "ctr": ctr, "reset": reset,
                         "host_vk": self.keys.vk, "conn": peer.conn})
         log.info("hello table=%s seat=%s role=%s from=%d reset=%s", table.id, seat, role, start, reset)
-        if sess is not None:
-            self._send_events(peer, sess.log[start:head])  # later ones follow when on disk
-        self.broadcast_lobby(table)
+        self._pump(peer)  # later ones follow when on disk, or when it acknowledges these
+        self.lobby_soon(table)  # once for all the hellos read in this turn
         if table.autostart and table.phase == "lobby":
             self._try_start(table, None)
 
@@ -110,16 +123,29 @@ class Admission(HostParts):
             return 0, True  # the client's history differs from ours: start it over
         return last, False
 
-    def _send_events(self, peer: Peer, events: list[LoggedEvent]) -> None:
+    def _pump(self, peer: Peer) -> None:
+        """Send `peer` the events on disk it lacks, in batches, while its link has room.
+
+        Called at its hello and at each of its acknowledgements: a peer that does not read
+        gets at most one budget of batches (and is dropped as lagging by the tick loop)."""
+        sess = peer.table.session
+        if sess is None or self.peers.get(peer.rid) is not peer:
+            return
+        head = peer.table.durable_seq
         seat = peer.seat if peer.role != "spectator" else None
-        batch: list[bytes] = []
-        size = 0
-        for event in events:
-            data = pack(event.frame_for(seat))
-            batch.append(data)
-            size += len(data)
-            if size >= BATCH_BYTES:
-                self._send(peer.rid, pack({"t": "evs", "evs": batch}))
-                batch, size = [], 0
-        if batch:
-            self._send(peer.rid, pack({"t": "evs", "evs": batch}))
+        most = min(BATCH_BYTES, peer.link.budget // 4)  # several batches in flight: no wait for each ack
+        while peer.next_seq <= head and peer.link.room_for(most):
+            batch: list[bytes] = []
+            size = _ENVELOPE
+            seq = peer.next_seq
+            while seq <= head:
+                data = pack(sess.log[seq - 1].frame_for(seat))
+                if batch and size + len(data) + 5 > most:
+                    break
+                batch.append(data)
+                size += len(data) + 5  # with its msgpack bin header
+                seq += 1
+            nonce = secrets.token_bytes(NONCE_BYTES)
+            if not self._send_event(peer, pack({"t": "evs", "evs": batch, "n": nonce}), seq - 1, nonce):
+                return
+            peer.next_seq = seq

@@ -22,6 +22,7 @@ MAX_NAME = 24
 MAX_CHAT = 200
 MAX_ACTION_BYTES = 256
 MAX_TABLE_ID = 32
+NONCE_BYTES = 8           # a catch-up batch's acknowledgement nonce (net/flow.py)
 
 _HOST_LIMITS = dict(max_str_len=1024, max_bin_len=1024, max_array_len=64, max_map_len=32, max_ext_len=0)
 _CLIENT_LIMITS = dict(max_str_len=4096, max_bin_len=MAX_CLIENT_FRAME, max_array_len=4096,
@@ -123,7 +124,8 @@ CLIENT_SCHEMA: dict[str, dict[str, tuple[Check, bool]]] = {
     "seed": {"id": (is_int(0, 1 << 31), True), "b": (is_bytes(1, MAX_ACTION_BYTES), True),
              "s": (is_bytes(64), True), "seed": (is_bytes(32), True)},
     "lobby": {"op": (is_text(1, 16), True), "id": (is_int(0, 1 << 31), True), "args": (is_map(8), False)},
-    "ping": {"seq": (SEQ, False)},
+    # an acknowledgement too: the last event held, the nonce of the last catch-up batch applied
+    "ping": {"seq": (SEQ, False), "n": (is_bytes(NONCE_BYTES), False)},
     "tables": {"id": (is_int(0, 1 << 31), False)},
     "bye": {},
 }
