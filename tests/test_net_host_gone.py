@@ -13,7 +13,7 @@ import signal
 import pytest
 
 from cli.tui.net_session import NetSession
-from modernart.moves import Action
+from modernart.moves import Action, Move
 from modernart.phase import Phase
 from tests.e2e.screen import Screen
 
@@ -31,6 +31,9 @@ async def until_ana_puts_up_a_painting(session: NetSession, timeout: float) -> N
                 if obs.phase == Phase.PLAY_CARD:
                     return
                 moves = obs.legal_moves(amounts=False)
+                if not moves:  # a sealed bid or a price to set: the least amount
+                    action, least, _most = obs.amount_range()
+                    moves = [Move.of(obs.seat, action, least)]
                 await session.send_move(next((m for m in moves if m.action in QUIET), moves[0]))
             await asyncio.sleep(0.05)
 

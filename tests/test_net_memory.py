@@ -88,7 +88,7 @@ async def _never_reading(tmp):
         await until(lambda: all(_peer_of(host, r.keys) for r in readers + [liar]), 10)
         liar_peer = _peer_of(host, liar.keys)
         sampler = asyncio.get_running_loop().create_task(_sample_unacked(host, worst, stop))
-        heard = watcher._last_heard
+        heard = watcher.state.last_heard
         dropped_at = {}
         loop = asyncio.get_running_loop()
         start = loop.time()
@@ -102,7 +102,7 @@ async def _never_reading(tmp):
                 if _peer_of(host, r.keys) is None:
                     dropped_at.setdefault(r.keys.vk, loop.time() - start)
             assert watcher.state.status == "connected"
-        heard_since = watcher._last_heard > heard
+        heard_since = watcher.state.last_heard > heard
         batches = sum(s.size for s in host.links[liar_peer.rid].pending if s.nonce is not None)
         return (worst[0], dropped_at, [_peer_of(host, r.keys) for r in readers + [liar]], heard_since,
                 batches, table.session.seq, liar_peer.next_seq)
