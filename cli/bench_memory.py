@@ -38,10 +38,10 @@ from net.protocol import VERSION, pack
 
 PY = sys.executable
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HELLO_EVERY = 0.25         # the never-reading peers say hello 4 times a second
+HELLO_EVERY = 0.25         # the never-reading peers of the target say hello 4 times a second
 SETTLE = 10.0              # seconds given to the host to drop what left (peer timeout 6 s + a tick)
 
-#: The issue's targets.
+#: The targets (docs/benchmarks-net.md).
 TARGET_NEVER_READING_MIB = 50.0
 TARGET_PER_GAME_KIB = 20.0
 TARGET_BACK_WITHIN = 0.10

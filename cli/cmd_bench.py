@@ -25,7 +25,7 @@ from modernart.bots.random_bot import play_random_game, random_step
 from modernart.game import GameState
 from modernart.record import GameRecord
 
-#: The issue's target (issue 2, item 6): four-player random self-play games per second.
+#: The engine's speed target: four-player random self-play games per second.
 TARGET_GAMES_PER_S = 3000
 #: The modules a compiled build compiles (setup.py's COMPILED_MODULES).
 HOT_MODULES = ("modernart.phase", "modernart.moves", "modernart.scoring", "modernart.auctions",

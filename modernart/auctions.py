@@ -1,4 +1,4 @@
-"""The auctions, move by move (RULES.md §3-§6): one handler per action, each checking every
+"""The auctions, move by move (docs/rules.md §3-§6): one handler per action, each checking every
 rule before it changes anything.
 
 Handlers take (state, seat, arg) with `seat` a valid seat and `arg` a plain int, both

@@ -1,4 +1,4 @@
-"""Artists, auction types, cards, deck tables and editions (RULES.md §1-§2).
+"""Artists, auction types, cards, deck tables and editions (docs/rules.md §1-§2).
 
 The engine identifies an artist by board position (0 = leftmost) and a card by an
 integer id 0..69 within a deck table.  Names are presentation only and live in
@@ -114,7 +114,7 @@ class DeckTable:
         return tuple(cards)
 
 
-#: The consensus table (RULES.md §1.2; brdgme, calebcjh, lwerdna, welol5 agree).  Default.
+#: The consensus table (docs/rules.md §1.2; the published implementations agree on it).  Default.
 CONSENSUS = DeckTable(
     "consensus",
     (

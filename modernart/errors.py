@@ -4,10 +4,10 @@ from __future__ import annotations
 
 
 class IllegalMove(ValueError):
-    """A move the rules do not allow now.  `rule` cites RULES.md; `code` is stable for clients."""
+    """A move the rules do not allow now.  `rule` cites docs/rules.md; `code` is stable for clients."""
 
     code = "illegal"
-    rule = "RULES.md"
+    rule = "docs/rules.md"
 
     def __init__(self, detail: str) -> None:
         super().__init__(f"{detail} ({self.rule})")

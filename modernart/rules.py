@@ -1,4 +1,4 @@
-"""Rule options: one typed, immutable object with the project's settled defaults (RULES.md §12)."""
+"""Rule options: one typed, immutable object with the project's settled defaults (docs/rules.md §12)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ class OptionError(ValueError):
 
 @dataclass(frozen=True)
 class RuleOptions:
-    """How a game is played.  Every field has the default of RULES.md §12.
+    """How a game is played.  Every field has the default of docs/rules.md §12.
 
     double_split:            §12.1 / §5.6. When another player adds the second card to a
                              Double, split the price (new auctioneer ceil, original floor)

@@ -1,4 +1,4 @@
-"""Round scoring (RULES.md §6.3): ranking, value tiles, artist values and payouts."""
+"""Round scoring (docs/rules.md §6.3): ranking, value tiles, artist values and payouts."""
 
 from __future__ import annotations
 

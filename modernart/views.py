@@ -1,4 +1,4 @@
-"""What one player may know: `observation(state, seat)` (RULES.md §8).
+"""What one player may know: `observation(state, seat)` (docs/rules.md §8).
 
 An `Observation` holds the seat's own hand and money; everyone's hand size, purchases
 and the public record of every auction (every public bid, every sale, every payment,

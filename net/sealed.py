@@ -49,7 +49,7 @@ def judge(entry: SetEntry, reveal: Reveal | None, digest: bytes, money: int) -> 
 
 
 def resolve(bids: list[int], auctioneer: int) -> tuple[int, int]:
-    """(buyer, price) of a Sealed auction (RULES.md §5.3 tie-break)."""
+    """(buyer, price) of a Sealed auction (docs/rules.md §5.3 tie-break)."""
     n = len(bids)
     best = max(bids)
     if best == 0:

@@ -16,7 +16,7 @@ from modernart.rules import RuleOptions
 LM, Y, CP, KG, K = Artist.A1, Artist.A2, Artist.A3, Artist.A4, Artist.A5
 O, ONCE, S, F, D = (AuctionType.OPEN, AuctionType.ONCE_AROUND, AuctionType.SEALED,
                     AuctionType.FIXED_PRICE, AuctionType.DOUBLE)
-A, B, C, D_ = 0, 1, 2, 3  # seats of RULES.md §11 (D_ because D is the Double type)
+A, B, C, D_ = 0, 1, 2, 3  # seats of docs/rules.md §11 (D_ because D is the Double type)
 
 
 def table(

@@ -38,3 +38,34 @@ def test_files_stay_reasonably_small():
         for path in (ROOT / package).rglob("*.py"):
             lines = path.read_text(encoding="utf-8").count("\n")
             assert lines <= 600, f"{path.relative_to(ROOT)} has {lines} lines; split it"
+
+
+SOURCES = [p for package in ("modernart", "net", "cli", "tests", "benchmarks") for p in (ROOT / package).rglob("*.py")]
+DOCS = [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]
+
+
+def test_nothing_points_outside_the_repository():
+    """Code and docs cite the project's own rules (docs/rules.md), never documents beside it."""
+    outside = ("RULES.md", "shared/", "shared notes", "networking notes", "terminal-ui notes", "seeds/")
+    for path in SOURCES + DOCS:
+        if path.name == "test_layout.py":
+            continue
+        text = path.read_text(encoding="utf-8")
+        for word in outside:
+            assert word not in text.replace("docs/rules.md", ""), f"{path.relative_to(ROOT)} cites {word!r}"
+
+
+def test_every_rule_cited_is_in_docs_rules():
+    """Every section (§N, §N.N, §N.N.N) and worked example (T1..T13) cited exists in docs/rules.md."""
+    import re
+
+    rules = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    headings = set(re.findall(r"^#+ (\d+(?:\.\d+)*)[. ]", rules, re.M))
+    examples = set(re.findall(r"\bT(\d+)\b", rules))
+    for path in SOURCES + [p for p in DOCS if p.name != "rules.md"]:
+        text = path.read_text(encoding="utf-8")
+        for number in re.findall(r"§ ?(\d+(?:\.\d+)*)", text):
+            assert number in headings, f"{path.relative_to(ROOT)} cites §{number}, which docs/rules.md lacks"
+        if path.name == "test_rules_scenarios.py":
+            for number in re.findall(r"\bT(\d+)\b", text):
+                assert number in examples, f"{path.relative_to(ROOT)} cites T{number}, which docs/rules.md lacks"

@@ -94,7 +94,7 @@ async def _never_reading(tmp):
         start = loop.time()
         while loop.time() - start < LAG_TIMEOUT + 4:
             for r in readers:
-                r.hello()  # 4 times a second, as in the issue
+                r.hello()  # 4 times a second, as the measured attack did
             # the liar says it holds every event, with a nonce it made up
             liar.send({"t": "ping", "seq": table.session.seq, "n": os.urandom(8)})
             await asyncio.sleep(0.25)

@@ -1,4 +1,4 @@
-"""Property tests over random legal play (RULES.md §9)."""
+"""Property tests over random legal play (docs/rules.md §9)."""
 
 from __future__ import annotations
 

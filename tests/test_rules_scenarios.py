@@ -1,4 +1,4 @@
-"""The worked scenarios T1-T13 of RULES.md §11, each played through the engine."""
+"""The worked scenarios T1-T13 of docs/rules.md §11, each played through the engine."""
 
 from __future__ import annotations
 

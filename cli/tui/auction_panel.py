@@ -1,4 +1,4 @@
-"""The auction panel: one view per step of the game (RULES.md §3-§5).
+"""The auction panel: one view per step of the game (docs/rules.md §3-§5).
 
 Open shows the live countdown (restarted by every bid) and the quick raises;
 Once-around shows the order of turns and who bid what; Sealed shows who has committed

@@ -15,7 +15,7 @@ or watches, and cannot come back to that seat later.  An exec request `record`
 (`ssh -p PORT NAME@HOST record > game.tar`) answers with the guest's own copy of the
 finished game (`record_for`), so a guest can audit it at home.
 
-Fixes over prompt_toolkit's contrib.ssh (see shared notes, terminal-ui §3.3):
+Fixes over prompt_toolkit's contrib.ssh, found by trying it:
 `line_editor=False` (asyncssh's line editor corrupts the screen), a dropped connection
 closes the pipe input (else its app runs forever), `run_async(handle_sigint=False,
 set_exception_handler=False)` (both are process-wide), `errors="replace"` for bad UTF-8,

@@ -13,7 +13,7 @@ from typing import Mapping
 from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.styles import Style
 
-#: Board colours of the five artists (RULES.md §1.1): yellow, green, red, blue, brown.
+#: Board colours of the five artists (docs/rules.md §1.1): yellow, green, red, blue, brown.
 ARTIST_COLOURS_16 = ("ansiyellow", "ansigreen", "ansired", "ansiblue", "ansimagenta")
 ARTIST_COLOURS_256 = ("ansiyellow", "ansigreen", "ansired", "ansiblue", "#af5f00")
 

@@ -1,5 +1,5 @@
 """What a seat knows, derived from its `Observation` alone: the cards it has not seen,
-everyone's money (every payment is public, RULES.md §8), the paintings each seat owns this
+everyone's money (every payment is public, docs/rules.md §8), the paintings each seat owns this
 round and the value tiles already on the board.
 
 `Knowledge` is the bots' common starting point; it never looks at a `GameState`.

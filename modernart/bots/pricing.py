@@ -52,7 +52,7 @@ def sale_gain(lot_value: float, kind: AuctionType, n: int) -> float:
 
 
 def fixed_price(lot_value: float, money: int) -> int:
-    """The price to announce (1..money; 0 only when holding nothing, RULES.md §12.4)."""
+    """The price to announce (1..money; 0 only when holding nothing, docs/rules.md §12.4)."""
     if money <= 0:
         return 0
     return max(1, min(money, round(FIXED_SHARE * lot_value)))

@@ -1,7 +1,7 @@
 """The expected value of one painting of each artist at the end of this round.
 
 A painting pays its artist's value only if the artist ends the round in the top three
-(RULES.md §6.3), so the value is the chance of each rank times that rank's tile plus the
+(docs/rules.md §6.3), so the value is the chance of each rank times that rank's tile plus the
 artist's earlier tiles.  The ranks are predicted by a fluid model of the rest of the
 round: cards still in hands are played at rates that favour artists already doing well,
 until the first artist reaches five; the spread of the outcome grows with the number of
