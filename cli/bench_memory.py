@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import subprocess
 import sys
 import tempfile
 import time
-from typing import Any
+from typing import Any, AsyncIterator
 
 import zmq
 
@@ -178,15 +179,30 @@ async def _spectate(target: JoinTarget, gaps: list[float], stop: asyncio.Event) 
         await client.close()
 
 
-async def never_reading(peers: int, seconds: float) -> dict[str, Any]:
+@contextlib.asynccontextmanager
+async def _watched_host() -> AsyncIterator[tuple[_Host, JoinTarget, list[float]]]:
+    """A host process whose first game is over, watched by a reading spectator that notes
+    each gap between the host's frames (in the list), so a run shows whether the peers
+    under test slow the others."""
     host = _Host(0)
     try:
         target = parse_join_string(host.line("join").split()[1])
         gaps: list[float] = []
         stop = asyncio.Event()
         watcher = asyncio.get_running_loop().create_task(_spectate(target, gaps, stop))
-        await asyncio.to_thread(host.line, "game")
-        await asyncio.sleep(3.0)
+        try:
+            await asyncio.to_thread(host.line, "game")
+            await asyncio.sleep(3.0)
+            yield host, target, gaps
+        finally:
+            stop.set()
+            await watcher
+    finally:
+        host.close()
+
+
+async def never_reading(peers: int, seconds: float) -> dict[str, Any]:
+    async with _watched_host() as (host, target, gaps):
         rss0 = host.rss
         ctx = zmq.Context()
         readers = [NeverReader(ctx, target) for _ in range(peers)]
@@ -203,15 +219,11 @@ async def never_reading(peers: int, seconds: float) -> dict[str, Any]:
         ctx.destroy(linger=0)
         await asyncio.sleep(SETTLE)
         after = host.rss
-        stop.set()
-        await watcher
         return {"peers": peers, "seconds": seconds, "rss_before_mib": rss0 / 2**20, "rss_end_mib": during / 2**20,
                 "rss_peak_mib": peak / 2**20, "rss_after_mib": after / 2**20,
                 "growth_mib": (peak - rss0) / 2**20, "spectator_worst_gap_s": max(gaps, default=float("nan")),
                 "target_growth_mib": TARGET_NEVER_READING_MIB,
                 "met": (peak - rss0) / 2**20 <= TARGET_NEVER_READING_MIB}
-    finally:
-        host.close()
 
 
 def finished_tables(games: int, warmup: int) -> dict[str, Any]:
@@ -237,14 +249,7 @@ def finished_tables(games: int, warmup: int) -> dict[str, Any]:
 
 
 async def silent_connections(count: int) -> dict[str, Any]:
-    host = _Host(0)
-    try:
-        target = parse_join_string(host.line("join").split()[1])
-        gaps: list[float] = []
-        stop = asyncio.Event()
-        watcher = asyncio.get_running_loop().create_task(_spectate(target, gaps, stop))
-        await asyncio.to_thread(host.line, "game")
-        await asyncio.sleep(3.0)
+    async with _watched_host() as (host, target, _gaps):
         rss0 = host.rss
         ctx = zmq.Context()
         readers = []
@@ -260,14 +265,10 @@ async def silent_connections(count: int) -> dict[str, Any]:
         ctx.destroy(linger=0)
         await asyncio.sleep(SETTLE)
         after = host.rss
-        stop.set()
-        await watcher
         back = (after - rss0) / rss0
         return {"connections": count, "rss_before_mib": rss0 / 2**20, "rss_connected_mib": connected / 2**20,
                 "rss_after_mib": after / 2**20, "after_vs_before": back,
                 "target_within": TARGET_BACK_WITHIN, "met": back <= TARGET_BACK_WITHIN}
-    finally:
-        host.close()
 
 
 # ---------------------------------------------------------------------- entry points

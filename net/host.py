@@ -66,6 +66,10 @@ BUCKET_REFILL = BURST / RATE  # seconds after which an idle bucket is full: forg
 SNDHWM = 1000
 
 
+#: How long a finished table waits for a person who was away at the end (seconds) before it
+#: is freed: long enough to come back from a dropped link, short enough to bound the memory
+AWAY_AT_THE_END = 1800.0
+
 #: How long closing waits once it said goodbye, before it closes the connections: a
 #: connection closed with input unread is reset, and a reset can make the peer's system
 #: drop what it had received but not yet handed over (the goodbye)
@@ -231,12 +235,17 @@ class Host(Admission, LobbyOps, GameOps, Presence):
 
     def _free_if_done(self, table: Table) -> None:
         """Forget `table` once its game is over, on disk, sent, and its last peer has gone:
-        nothing of it stays (its peers, absences, stand-ins and journal go with it)."""
+        nothing of it stays (its peers, absences, stand-ins and journal go with it).  A person
+        who was away at the end is waited for, at most AWAY_AT_THE_END seconds: coming back,
+        their client catches up on the last events and saves its own copy of the game."""
         sess = table.session
         if (sess is None or not sess.disclosed or table.durable_seq != sess.seq or table.outbox
                 or table.flusher is not None or (table.journal_path is not None and table.record_path is None)
                 or self.tables.get(table.id) is not table or self._table_peers(table)):
             return
+        away = [seat for (tid, seat) in self.absent if tid == table.id and not sess.players[seat].bot]
+        if away and time.monotonic() - (table.ended_at or 0.0) < AWAY_AT_THE_END:
+            return  # the tick loop looks again
         self.free_table(table)
 
     def free_table(self, table: Table) -> None:
@@ -365,6 +374,7 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         sess = table.session
         if sess is not None and sess.disclosed and table.record_path is None and event.seq == sess.seq:
             path = table.save_record()
+            table.ended_at = time.monotonic()
             log.info("game over table=%s record=%s", table.id, path)
             self.broadcast_lobby(table)  # the lobby message names the saved record
             self._free_if_done(table)

@@ -138,6 +138,8 @@ class Presence(HostParts):
                 del self.links[rid]
                 self.freed = True
         self.forget_idle_buckets()
+        for table in [t for t in self.tables.values() if t.ended_at is not None]:
+            self._free_if_done(table)  # one whose person away at the end has waited long enough
         if self.freed:
             self.freed = False
             return_free_memory()

@@ -35,6 +35,7 @@ class Table:
     def __init__(self, table_id: str, name: str, host: Keys, *, journal_dir: str | None = None,
                  lobby: Lobby | None = None, autostart: bool | int = False, fsync: bool = True) -> None:
         self.id = table_id
+        self.ended_at: float | None = None   # when the game's record was saved (time.monotonic())
         self.name = name
         self.host = host
         self.journal_dir = journal_dir

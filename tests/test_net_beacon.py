@@ -95,13 +95,18 @@ def test_tables_are_discovered_by_broadcast_on_loopback_and_joined_by_code():
 
 @needs_netns
 @pytest.mark.timeout(60)
-def test_modernart_join_print_lists_a_hosted_table():
+def join_beside_a_hosted_table(join_args: str) -> subprocess.CompletedProcess:
+    """`modernart join JOIN_ARGS` in a namespace where `modernart host` announces LoopTable."""
     script = (f"{PY} -m cli.main host --bind 127.0.0.1 --port 0 --name LoopTable "
               f"--config-dir /tmp/ma-beacon-$$ --journal-dir /tmp/ma-beacon-$$/games "
               f"--beacon-target 127.255.255.255:47999 > /dev/null & HOST=$!; "
-              f"sleep 1; {PY} -m cli.main join --print --listen 2; RC=$?; kill $HOST; wait $HOST; "
+              f"sleep 1; {PY} -m cli.main join {join_args}; RC=$?; kill $HOST; wait $HOST; "
               f"rm -rf /tmp/ma-beacon-$$; exit $RC")
-    done = in_namespace(script)
+    return in_namespace(script)
+
+
+def test_modernart_join_print_lists_a_hosted_table():
+    done = join_beside_a_hosted_table("--print --listen 2")
     assert done.returncode == 0, done.stderr
     assert "LoopTable" in done.stdout and "code" in done.stdout and "ma://127.0.0.1:" in done.stdout
 
@@ -109,12 +114,7 @@ def test_modernart_join_print_lists_a_hosted_table():
 @needs_netns
 @pytest.mark.timeout(60)
 def test_modernart_join_with_a_code_no_table_shows_says_so_and_lists_what_was_heard():
-    script = (f"{PY} -m cli.main host --bind 127.0.0.1 --port 0 --name LoopTable "
-              f"--config-dir /tmp/ma-beacon-$$ --journal-dir /tmp/ma-beacon-$$/games "
-              f"--beacon-target 127.255.255.255:47999 > /dev/null & HOST=$!; "
-              f"sleep 1; {PY} -m cli.main join zzzz-zzzz-zzzz --check --listen 2; RC=$?; kill $HOST; wait $HOST; "
-              f"rm -rf /tmp/ma-beacon-$$; exit $RC")
-    done = in_namespace(script)
+    done = join_beside_a_hosted_table("zzzz-zzzz-zzzz --check --listen 2")
     assert done.returncode == 1, (done.stdout, done.stderr)
     assert "no table with join code ZZZZ-ZZZZ-ZZZZ was heard in 2 s; the tables heard:" in done.stderr
     assert "LoopTable" in done.stderr and "ma://127.0.0.1:" in done.stderr

@@ -15,6 +15,7 @@ import weakref
 import pytest
 import zmq
 
+import net.host as net_host
 from cli.bench_memory import NeverReader
 from net.client import Client
 from net.clocks import ClockSettings
@@ -187,6 +188,31 @@ def test_a_finished_table_is_freed_when_its_last_peer_leaves(tmp_path):
     assert left == {"absent": [], "peers": 0, "bots": 0, "retiring": 0}
     assert journal_closed
     assert next_id != old_id                   # a freed table's id is never given to another
+
+
+async def _person_away_at_the_end(tmp, monkeypatch):
+    host, table = await in_process_host(tmp, autostart=5, clocks={"grace": 0})
+    ana = Client(host.target(), keys=Keys.generate())
+    try:
+        await ana.connect()
+        assert (await ana.take_seat("Ana")).ok and (await ana.ready()).ok
+        seat_bots(host, table, 4)
+        await until(lambda: table.session is not None, 10)
+        await ana.close()                           # Ana's link drops: a stand-in plays to the end
+        await until(lambda: table.record_path is not None and not host.bots, 90)
+        await asyncio.sleep(2.5)                    # ticks come and go
+        kept = table.id in host.tables              # kept for her: back, she would take her copy
+        monkeypatch.setattr(net_host, "AWAY_AT_THE_END", 0.0)
+        table_id = table.id
+        await until(lambda: table_id not in host.tables, 5)  # waited long enough: freed by a tick
+        return kept
+    finally:
+        await host.close()
+
+
+@pytest.mark.timeout(120)
+def test_a_finished_table_waits_a_while_for_a_person_away_at_the_end(tmp_path, monkeypatch):
+    assert run(_person_away_at_the_end(tmp_path, monkeypatch), 110)
 
 
 async def _silent(tmp):

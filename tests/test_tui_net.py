@@ -5,6 +5,7 @@ screens driven through `NetSession`; the join screen finding a table by its UDP 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import socket
 
@@ -33,6 +34,21 @@ async def start_host(tmp_path, bots: int = 2, name: str = "Test table"):
 
 def ana_in_seat_1(host, table, tmp_path) -> NetSession:
     return NetSession(host.target(table.id), name="Ana", config_dir=str(tmp_path / "ana"), seat=0)
+
+
+@contextlib.asynccontextmanager
+async def beaconing(host):
+    """`host`'s tables announced by beacon to 127.0.0.1 only, on a free port (yielded)."""
+    from net.beacon import Announcer
+
+    port = free_udp_port()
+    announcer = Announcer(lambda: [t.info() for t in host.tables.values()], host.port,
+                          host.keys.curve_public_raw, targets=[("127.0.0.1", port)], every=0.2)
+    beacon = asyncio.get_running_loop().create_task(announcer.run())
+    try:
+        yield port
+    finally:
+        beacon.cancel()
 
 
 def free_udp_port() -> int:
@@ -83,30 +99,24 @@ async def test_lobby_start_and_refusals_over_the_protocol(tmp_path):
 
 @run_async
 async def test_join_screen_hears_a_beacon_and_checks_the_code(tmp_path):
-    from net.beacon import Announcer
-
     host, table = await start_host(tmp_path, name="Bea's table")
-    port = free_udp_port()
-    announcer = Announcer(lambda: [t.info() for t in host.tables.values()], host.port,
-                          host.keys.curve_public_raw, targets=[("127.0.0.1", port)], every=0.2)
-    beacon = asyncio.get_running_loop().create_task(announcer.run())
     try:
-        finder = NetFinder(name="Dai", config_dir=str(tmp_path / "dai"), bind="127.0.0.1", port=port)
-        async with Screen(finder=finder) as screen:
-            text = await screen.wait_for("Bea's table")
-            assert re.search(rf"> Bea's table +127\.0\.0\.1:{host.port} +2/5", text)
-            await screen.keys("enter")
-            await screen.wait_for("Type the join code shown on the host's screen")
-            await screen.type("AAAA-BBBB-CCCC")
-            await screen.keys("enter")
-            await screen.wait_for("Wrong join code")
-            await screen.keys("enter")
-            await screen.type(host.target().code.lower())
-            await screen.keys("enter")
-            text = await screen.wait_for(r"Dai \(you\)", timeout=15)
-            assert "MODERN ART - Bea's table" in screen.rows[0]
+        async with beaconing(host) as port:
+            finder = NetFinder(name="Dai", config_dir=str(tmp_path / "dai"), bind="127.0.0.1", port=port)
+            async with Screen(finder=finder) as screen:
+                text = await screen.wait_for("Bea's table")
+                assert re.search(rf"> Bea's table +127\.0\.0\.1:{host.port} +2/5", text)
+                await screen.keys("enter")
+                await screen.wait_for("Type the join code shown on the host's screen")
+                await screen.type("AAAA-BBBB-CCCC")
+                await screen.keys("enter")
+                await screen.wait_for("Wrong join code")
+                await screen.keys("enter")
+                await screen.type(host.target().code.lower())
+                await screen.keys("enter")
+                text = await screen.wait_for(r"Dai \(you\)", timeout=15)
+                assert "MODERN ART - Bea's table" in screen.rows[0]
     finally:
-        beacon.cancel()
         async with asyncio.timeout(15):
             await host.close()
 
@@ -124,21 +134,15 @@ async def test_a_wrong_join_string_is_explained(tmp_path):
 
 @run_async
 async def test_a_join_code_joins_the_table_as_soon_as_it_is_heard(tmp_path):
-    from net.beacon import Announcer
-
     host, table = await start_host(tmp_path, name="Cem's table")
-    port = free_udp_port()
-    announcer = Announcer(lambda: [t.info() for t in host.tables.values()], host.port,
-                          host.keys.curve_public_raw, targets=[("127.0.0.1", port)], every=0.2)
-    beacon = asyncio.get_running_loop().create_task(announcer.run())
     try:
-        finder = NetFinder(name="Eli", config_dir=str(tmp_path / "eli"), bind="127.0.0.1", port=port,
-                           code=host.target().code.replace("-", " ").lower())
-        async with Screen(finder=finder) as screen:
-            await screen.wait_for(r"Eli \(you\)", timeout=15)
-            assert "MODERN ART - Cem's table" in screen.rows[0]
+        async with beaconing(host) as port:
+            finder = NetFinder(name="Eli", config_dir=str(tmp_path / "eli"), bind="127.0.0.1", port=port,
+                               code=host.target().code.replace("-", " ").lower())
+            async with Screen(finder=finder) as screen:
+                await screen.wait_for(r"Eli \(you\)", timeout=15)
+                assert "MODERN ART - Cem's table" in screen.rows[0]
     finally:
-        beacon.cancel()
         async with asyncio.timeout(15):
             await host.close()
 
@@ -351,23 +355,17 @@ async def test_the_lan_lobby_shows_and_sets_the_grace_period(tmp_path):
 async def test_a_join_code_no_table_shows_is_said_with_the_tables_heard(tmp_path):
     """`modernart join WRONG-CODE`: after a few seconds of beacons, the screen says that no
     table with that code was heard, and the tables that were heard are listed."""
-    from net.beacon import Announcer
-
     host, table = await start_host(tmp_path, bots=1, name="Bea's table")
-    port = free_udp_port()
-    announcer = Announcer(lambda: [t.info() for t in host.tables.values()], host.port,
-                          host.keys.curve_public_raw, targets=[("127.0.0.1", port)], every=0.2)
-    beacon = asyncio.get_running_loop().create_task(announcer.run())
     try:
-        finder = NetFinder(name="Dai", config_dir=str(tmp_path / "dai"), bind="127.0.0.1", port=port,
-                           code="zzzz-zzzz-zzzz")
-        async with Screen(finder=finder) as screen:
-            await screen.wait_for("Bea's table")
-            assert "No table with join code" not in "\n".join(screen.rows)  # not before it listened a while
-            text = await screen.wait_for("No table with join code ZZZZ-ZZZZ-ZZZZ was heard", timeout=10)
-            assert "The tables heard are" in text and re.search(r"> Bea's table +127\.0\.0\.1:", text)
-            assert screen.cs.session is None  # nothing was joined
+        async with beaconing(host) as port:
+            finder = NetFinder(name="Dai", config_dir=str(tmp_path / "dai"), bind="127.0.0.1", port=port,
+                               code="zzzz-zzzz-zzzz")
+            async with Screen(finder=finder) as screen:
+                await screen.wait_for("Bea's table")
+                assert "No table with join code" not in "\n".join(screen.rows)  # not before it listened a while
+                text = await screen.wait_for("No table with join code ZZZZ-ZZZZ-ZZZZ was heard", timeout=10)
+                assert "The tables heard are" in text and re.search(r"> Bea's table +127\.0\.0\.1:", text)
+                assert screen.cs.session is None  # nothing was joined
     finally:
-        beacon.cancel()
         async with asyncio.timeout(15):
             await host.close()

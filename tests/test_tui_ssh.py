@@ -25,15 +25,17 @@ pytestmark = pytest.mark.timeout(90)
 class Guest:
     """One SSH connection with a pty, its output replayed into pyte."""
 
-    def __init__(self, port: int, user: str, key, env: dict | None = None, password: str | None = None) -> None:
+    def __init__(self, port: int, user: str, key, env: dict | None = None, password: str | None = None,
+                 size: tuple[int, int] = (80, 24)) -> None:
         self.port, self.user, self.key, self.env, self.password = port, user, key, env or {}, password
-        self.screen = pyte.Screen(80, 24)
+        self.size = size
+        self.screen = pyte.Screen(*size)
         self.stream = pyte.Stream(self.screen)
         self.raw = ""
 
     async def __aenter__(self) -> "Guest":
         self.conn = await connect(self.port, self.user, self.key, self.password)
-        self.proc = await self.conn.create_process(term_type="xterm-256color", term_size=(80, 24), env=self.env)
+        self.proc = await self.conn.create_process(term_type="xterm-256color", term_size=self.size, env=self.env)
         self.reader = asyncio.get_running_loop().create_task(self._read())
         return self
 
@@ -243,3 +245,50 @@ async def test_a_play_ssh_table_says_what_it_trusts_and_has_no_record_to_audit(t
     finally:
         server.cancel()
         await asyncio.gather(server, return_exceptions=True)
+
+
+def _drawn_extent(screen: pyte.Screen) -> tuple[int, int]:
+    """(columns, rows) of the part of the screen anything was drawn on."""
+    rows = [i for i, line in enumerate(screen.display) if line.strip()]
+    cols = [len(line.rstrip()) for line in screen.display]
+    return max(cols, default=0), (rows[-1] + 1 if rows else 0)
+
+
+@run_async
+async def test_a_guest_cannot_make_its_client_draw_a_huge_terminal_or_open_sessions_without_end(tmp_path, monkeypatch):
+    """The guest chooses its terminal's size: a client drawing 1000x400 cells on every change
+    filled the host process's memory and stalled its event loop.  The screen is drawn on at
+    most MAX_COLUMNS x MAX_ROWS, also after a resize; and one connection holds at most
+    MAX_SESSIONS_PER_CONNECTION sessions (the next is told so and closed)."""
+    from cli.tui import sshserve
+
+    monkeypatch.setattr(sshserve, "MAX_SESSIONS_PER_CONNECTION", 1)
+    host, table = await start_host(tmp_path, bots=1)
+    acceptor = await serve(0, ssh_sessions_through(str(host.target(table.id)), config_dir=str(tmp_path / "ssh")),
+                           host="127.0.0.1", host_key_path=str(tmp_path / "hostkey"))
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    try:
+        async with Guest(acceptor.get_port(), "gus", key, size=(1000, 400)) as gus:
+            await gus.wait_for(r"gus \(you\) +person")
+            await asyncio.sleep(0.5)
+            cols, rows = _drawn_extent(gus.screen)
+            assert 80 <= cols <= sshserve.MAX_COLUMNS and rows <= sshserve.MAX_ROWS, (cols, rows)
+            gus.proc.change_terminal_size(1000, 400)  # a resize is capped the same way
+            await asyncio.sleep(0.5)
+            assert _drawn_extent(gus.screen)[0] <= sshserve.MAX_COLUMNS
+            peers = len(host.peers)                   # the bot and gus
+            second = await gus.conn.create_process(term_type="xterm", term_size=(80, 24))
+            out = await _all(second)
+            assert "at most 1 sessions over one connection" in out and second.exit_status == 1, out
+            assert len(host.peers) == peers           # the refused session never joined the table
+    finally:
+        acceptor.close()
+        async with asyncio.timeout(15):
+            await host.close()
+
+
+async def _all(proc) -> str:
+    async with asyncio.timeout(10):
+        err = await proc.stderr.read()
+        await proc.wait()
+    return err

@@ -35,6 +35,7 @@ from typing import Awaitable, Callable, Mapping, Sequence
 
 import asyncssh
 from prompt_toolkit.contrib.ssh import PromptToolkitSSHServer, PromptToolkitSSHSession
+from prompt_toolkit.data_structures import Size
 
 from .app import ClientApp
 from .session import JoinError, Session
@@ -85,7 +86,25 @@ def guest_wants_ascii(env: Mapping[str, str]) -> bool:
     return False
 
 
+#: The largest terminal a guest's client draws on: the guest chooses its size, and a client
+#: asked to draw 1000x500 cells many times a second fills memory and stalls the event loop
+#: (the host's own, under `modernart host --ssh`).  Larger terminals get this much.
+MAX_COLUMNS, MAX_ROWS = 300, 120
+#: Sessions at once: over one SSH connection (a multiplexing client opens several), and in all
+MAX_SESSIONS_PER_CONNECTION = 4
+MAX_GUESTS = 32
+
+
 class _Session(PromptToolkitSSHSession):
+    refusal: str | None = None  # why this session is not served (too many): told, then closed
+
+    def _get_size(self) -> Size:
+        size = super()._get_size()
+        return Size(rows=max(1, min(size.rows, MAX_ROWS)), columns=max(1, min(size.columns, MAX_COLUMNS)))
+
+    def live(self) -> bool:
+        return self._chan is not None and not self._chan.is_closing()
+
     def exec_requested(self, command: str) -> bool:
         return True  # interact answers it: the record, or a sentence saying why not
 
@@ -122,6 +141,7 @@ class _Server(PromptToolkitSSHServer):
         self.guests = guests
         self._conn: asyncssh.SSHServerConnection | None = None
         self._candidate: str | None = None  # the key of the attempt being judged
+        self._sessions: weakref.WeakSet[_Session] = weakref.WeakSet()  # this connection's
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
@@ -152,8 +172,16 @@ class _Server(PromptToolkitSSHServer):
 
     def session_requested(self) -> _Session:
         session = _Session(self.interact, enable_cpr=False)
-        if self.guests is not None:
-            self.guests.add(session)  # ended by serve_forever when serving stops
+        mine = [s for s in self._sessions if s.live()]
+        everyone = [s for s in self.guests if s.live()] if self.guests is not None else []
+        if len(mine) >= MAX_SESSIONS_PER_CONNECTION:
+            session.refusal = f"at most {MAX_SESSIONS_PER_CONNECTION} sessions over one connection"
+        elif len(everyone) >= MAX_GUESTS:
+            session.refusal = f"this table already serves {MAX_GUESTS} SSH guests; try again later"
+        else:
+            self._sessions.add(session)
+            if self.guests is not None:
+                self.guests.add(session)  # ended by serve_forever when serving stops
         return session
 
 
@@ -194,6 +222,11 @@ async def serve(
     async def interact(ssh: PromptToolkitSSHSession) -> None:
         chan = ssh._chan
         assert chan is not None  # the session has started: its channel is set
+        refusal = getattr(ssh, "refusal", None)
+        if refusal is not None:
+            _say(chan, f"modernart: {refusal}\r\n", stderr=True)
+            _exit(chan, 1)
+            return
         term = chan.get_terminal_type()
         guest = SSHGuest(chan.get_extra_info("username") or "guest", chan.get_extra_info("player_key"),
                          term, dict(chan.get_environment()))
