@@ -103,7 +103,9 @@ async def _serve(directory: str, games: int) -> None:
     from net.host import Host
     from net.lobby import Lobby
 
-    host = Host(Keys.generate(), bot_pace=0)
+    # no cap on watchers here: it bounds the total further, but this measures what each
+    # connection may hold (docs/benchmarks-net.md)
+    host = Host(Keys.generate(), bot_pace=0, max_watchers=1_000_000)
     await host.start()
     try:
         for n in range(max(games, 1)):

@@ -66,6 +66,9 @@ BUCKET_REFILL = BURST / RATE  # seconds after which an idle bucket is full: forg
 SNDHWM = 1000
 
 
+#: Connections without a seat a table serves at once (lobby visitors and watchers)
+MAX_WATCHERS = 16
+
 #: How long a finished table waits for a person who was away at the end (seconds) before it
 #: is freed: long enough to come back from a dropped link, short enough to bound the memory
 AWAY_AT_THE_END = 1800.0
@@ -112,7 +115,8 @@ class Host(Admission, LobbyOps, GameOps, Presence):
 
     def __init__(self, keys: Keys, *, bind: str = "127.0.0.1", port: int = 0, clock: Any = None,
                  advertise: str | None = None, bot_pace: float = 1.0,
-                 bot_factory: Callable[..., Any] | None = None, peer_budget: int = PEER_BUDGET) -> None:
+                 bot_factory: Callable[..., Any] | None = None, peer_budget: int = PEER_BUDGET,
+                 max_watchers: int = MAX_WATCHERS) -> None:
         check_zmq()
         self.keys = keys
         self.bind_addr = bind
@@ -127,6 +131,9 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         self.buckets: dict[bytes, Bucket] = {}
         self.links: dict[bytes, Link] = {}      # routing id -> its unacknowledged event bytes (net/flow.py)
         self.peer_budget = peer_budget          # event bytes one connection may hold unacknowledged
+        # connections without a seat, per table (lobby visitors and watchers): with the seats,
+        # they bound the peers and so the memory a table's connections hold (each its budget)
+        self.max_watchers = max_watchers
         self.freed = False                      # something was dropped: the next tick returns its memory
         self._lobby_due: dict[str, Table] = {}  # tables whose lobby goes out after this handler
         self.bots: dict[bytes, tuple[asyncio.Task, Any]] = {}   # token -> (task, bot client)

@@ -32,6 +32,7 @@ class HostBase(Protocol):
     peers: dict[bytes, Peer]
     links: dict[bytes, Link]
     peer_budget: int
+    max_watchers: int
     freed: bool
     bots: dict[bytes, tuple[asyncio.Task[Any], Any]]
     stopping: set[asyncio.Task[Any]]

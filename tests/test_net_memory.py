@@ -17,7 +17,7 @@ import zmq
 
 import net.host as net_host
 from cli.bench_memory import NeverReader
-from net.client import Client
+from net.client import Client, ConnectError
 from net.clocks import ClockSettings
 from net.flow import LAG_TIMEOUT, Link
 from net.host import Host
@@ -48,7 +48,7 @@ def test_a_batch_is_released_only_by_its_nonce_and_a_seq_releases_live_events_be
 async def _finished_table(tmp, budget: int) -> tuple[Host, object, Client]:
     """A host whose table's game is over (5 bots played it), kept open by a reading spectator;
     connections made from now on get `budget`."""
-    host = Host(Keys.generate(), bot_pace=0)
+    host = Host(Keys.generate(), bot_pace=0, max_watchers=10_000)  # the budgets, not the cap on watchers
     await host.start()
     table = host.open_table("t", journal_dir=str(tmp / "games"), lobby=Lobby(clocks=ClockSettings.from_dict(FAST)),
                             autostart=5, fsync=False)
@@ -217,6 +217,7 @@ def test_a_finished_table_waits_a_while_for_a_person_away_at_the_end(tmp_path, m
 
 async def _silent(tmp):
     host, table = await in_process_host(tmp, autostart=False)
+    host.max_watchers = 10_000  # what dropped connections leave, not the cap on watchers
     ctx = zmq.Context()
     silent = [NeverReader(ctx, host.target(), Keys.generate()) for _ in range(40)]
     try:
@@ -251,6 +252,7 @@ class _Errors(logging.Handler):
 
 async def _many_gone_at_once(tmp, count: int):
     host, table = await in_process_host(tmp, autostart=False)
+    host.max_watchers = 10_000  # hundreds of peers at one table: past the cap on watchers
     errors = _Errors()
     logging.getLogger("net.host").addHandler(errors)
     ctx = zmq.Context()
@@ -304,3 +306,34 @@ async def _closed_by_the_host(tmp):
 def test_a_table_the_host_closes_is_freed_with_its_peers(tmp_path):
     gone, peers, tables = run(_closed_by_the_host(tmp_path), 30)
     assert gone and peers == 0 and tables == 0   # its peer, when it speaks again, hears there is no such table
+
+
+async def _watchers_capped(tmp):
+    host, table = await in_process_host(tmp, autostart=False)
+    host.max_watchers = 3
+    watchers = [Client(host.target(), keys=Keys.generate(), spectate=True) for _ in range(4)]
+    try:
+        for w in watchers[:3]:
+            await w.connect()
+        try:
+            await watchers[3].connect(5)
+            refused = None
+        except ConnectError as exc:
+            refused = exc.code
+        again = Client(host.target(), keys=watchers[0].keys, spectate=True)  # the same key again: it replaces itself
+        await again.connect()
+        watchers.append(again)
+        return refused, len(host.peers)
+    finally:
+        for w in watchers:
+            await w.close()
+        await host.close()
+
+
+@pytest.mark.timeout(40)
+def test_a_table_serves_at_most_max_watchers_connections_without_a_seat(tmp_path):
+    """Keys are free to make: without a cap, connections that sit nowhere (each allowed its
+    byte budget) would add up without end."""
+    refused, peers = run(_watchers_capped(tmp_path), 30)
+    assert refused == "watchers_full"
+    assert peers == 3
