@@ -292,3 +292,36 @@ async def _all(proc) -> str:
         err = await proc.stderr.read()
         await proc.wait()
     return err
+
+
+@run_async
+async def test_a_host_keeps_a_bounded_number_of_ssh_players(tmp_path, monkeypatch):
+    """Each new SSH key makes a key file and a state dir on the host: past the limit a new key
+    is told why it cannot join, a key already kept still comes back, and the join code still
+    lets the newcomer play under a new name (kept nowhere)."""
+    from cli.tui import entry
+
+    monkeypatch.setattr(entry, "MAX_SSH_PLAYERS_KEPT", 1)
+    host, table = await start_host(tmp_path, bots=1)
+    target = host.target(table.id)
+    config = tmp_path / "ssh"
+    acceptor = await serve(0, ssh_sessions_through(str(target), config_dir=str(config)), host="127.0.0.1",
+                           host_key_path=str(tmp_path / "hostkey"), table_code=target.code)
+    port = acceptor.get_port()
+    ana, bob = asyncssh.generate_private_key("ssh-ed25519"), asyncssh.generate_private_key("ssh-ed25519")
+    try:
+        async with Guest(port, "ana", ana) as guest:
+            await guest.wait_for(r"ana \(you\) +person")
+        kept = sorted(p.name for p in config.glob("ssh-*.key"))
+        async with Guest(port, "bob", bob) as guest:
+            await guest.wait_for(r"takes no new one")
+        assert sorted(p.name for p in config.glob("ssh-*.key")) == kept  # nothing written for bob
+        async with Guest(port, "ana", ana) as guest:                       # ana is kept: she comes back
+            await guest.wait_for(r"ana \(you\) +person")
+        async with Guest(port, "bob", ImpostorKey(bob, False), password=target.code) as guest:
+            await guest.wait_for(r"bob \(you\) +person")                  # the code: a new player, kept nowhere
+        assert sorted(p.name for p in config.glob("ssh-*.key")) == kept
+    finally:
+        acceptor.close()
+        async with asyncio.timeout(15):
+            await host.close()

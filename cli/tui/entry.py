@@ -208,6 +208,11 @@ def _guest_tag(fingerprint: str) -> str:
     return hashlib.sha256(fingerprint.encode("utf-8")).hexdigest()[:20]
 
 
+#: SSH players a host keeps (a key file and a state dir each, made the first time a key logs
+#: in): past this, a new SSH key is refused, those already kept still come back
+MAX_SSH_PLAYERS_KEPT = 256
+
+
 def ssh_sessions_through(join_string: str, *, config_dir: str | None = None,
                          sessions: MutableSet[Any] | None = None):
     """A `session_for` for `sshserve.serve`: each SSH guest joins the host at `join_string`
@@ -218,15 +223,24 @@ def ssh_sessions_through(join_string: str, *, config_dir: str | None = None,
     watcher) who cannot come back to that seat, so leaving the lobby frees it.  Each
     session is kept in `sessions` (a WeakSet, when given)."""
     from net.identity import Keys
+    from net.identity import config_dir as config_dir_path
 
     from .net_session import NetSession
+    from .session import JoinError
 
     async def session_for(guest) -> NetSession:
         name = guest.username[:16] or "guest"
         if guest.fingerprint is None:
             session = NetSession(join_string, name=name, keys=Keys.generate(), leaves_seat_on_close=True)
         else:
-            keys = Keys.load_or_create(config_dir, f"ssh-{_guest_tag(guest.fingerprint)}")
+            key_name = f"ssh-{_guest_tag(guest.fingerprint)}"
+            if not (config_dir_path(config_dir) / f"{key_name}.key").exists():
+                kept = len(list(config_dir_path(config_dir).glob("ssh-*.key")))
+                if kept >= MAX_SSH_PLAYERS_KEPT:  # SSH keys are free to make: the disk is not
+                    raise JoinError(f"This host already keeps {kept} SSH players' keys and takes no new one. "
+                                    "Log in with the join code as your password to play under a new name, "
+                                    "or ask the host.")
+            keys = Keys.load_or_create(config_dir, key_name)
             session = NetSession(join_string, name=name, keys=keys,
                                  state_dir=ssh_guest_dir(config_dir, guest.fingerprint))
         await session.open()  # raises JoinError, which the guest is told
