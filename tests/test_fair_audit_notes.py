@@ -28,6 +28,17 @@ def _moves(table) -> int:
     return sum(1 for e in table.session.log if decode_host_inner(e.public)["k"] == "move")
 
 
+def _moves_before_stand_in(table, seat: int) -> int:
+    """How many moves were made when a stand-in first took `seat` (its delegate event)."""
+    moves = 0
+    for event in table.session.log:
+        pub = decode_host_inner(event.public)
+        if pub["k"] == "delegate" and pub["seat"] == seat and pub.get("vk") is not None:
+            return moves
+        moves += pub["k"] == "move"
+    raise AssertionError("no stand-in took the seat")
+
+
 def _forfeits(table) -> list[tuple[int, str]]:
     pubs = (decode_host_inner(e.public) for e in table.session.log)
     return [(pub["m"][0], pub["why"]) for pub in pubs if pub["k"] == "move" and pub["m"][1] == Action.SEALED_FORFEIT]
@@ -70,7 +81,7 @@ async def _game(tmp: Path):
             await tasks[0]
         await until(lambda: table.record_path is not None, 10)
         bob_seat = [p.name for p in table.session.players].index("Bob")  # whoever sat first
-        return table.record_path, _forfeits(table), left, bob_seat
+        return table.record_path, _forfeits(table), _moves_before_stand_in(table, bob_seat), bob_seat
     finally:
         for task in tasks:
             task.cancel()
@@ -92,5 +103,5 @@ def test_audit_notes_name_every_forfeit_and_every_stand_in_period(tmp_path):
                          r"(?:move (\d+)|the end of the game \(move (\d+)\))", out)
     assert periods, out
     start, end, end_of_game = (int(x) if x else None for x in periods[0])
-    assert start == left                        # from the move at which Bob left
+    assert start == left                        # from the move at which the stand-in took his seat
     assert (end or end_of_game) > start         # the stand-in played on until Bob came back (or the end)
