@@ -67,7 +67,7 @@ class Card(int):
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Card is immutable")
 
-    def __reduce__(self):  # keep pickling/copying an exact Card
+    def __reduce__(self) -> tuple[type["Card"], tuple[int, "Artist", "AuctionType"]]:  # exact pickles/copies
         return (Card, (int(self), self.artist, self.kind))
 
     @property

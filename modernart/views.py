@@ -81,7 +81,8 @@ class Observation:
     def from_dict(cls, data: Mapping[str, Any]) -> "Observation":
         from .serialize import observation_from_dict
 
-        return observation_from_dict(data)
+        observation: Observation = observation_from_dict(data)
+        return observation
 
 
 def observation(state: GameState, seat: int) -> Observation:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import Callable
+from typing import Any, Callable
 
 from ..moves import Move
 from ..views import Observation
@@ -72,7 +72,7 @@ def bot_levels() -> tuple[str, ...]:
     return tuple(_FACTORIES)
 
 
-def make_bot(level: str, seed: int | None = None, **options) -> Bot:
+def make_bot(level: str, seed: int | None = None, **options: Any) -> Bot:
     """A bot of the named level ('random', 'medium', 'hard')."""
     _load_all()
     try:

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import time
 
+from ..game import GameState
+from ..moves import Move
 from .arena import play_game
 from .base import make_bot
+from .hard import HardBot
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -39,9 +42,10 @@ def hard_times(budget: float, games: int, seed: int = 0) -> tuple[list[float], l
     cpu: list[float] = []
     for game in range(games):
         hard = make_bot("hard", seed=seed + game, budget=budget)
+        assert isinstance(hard, HardBot)
         bots = [hard] + [make_bot("medium", seed=seed + game * 4 + s) for s in range(3)]
 
-        def count(state, move, hard=hard) -> None:
+        def count(state: GameState, move: Move, hard: HardBot = hard) -> None:
             if move.seat == 0 and hard.last_rollouts:
                 rollouts.append(hard.last_rollouts)
                 hard.last_rollouts = 0

@@ -22,7 +22,7 @@ import gc
 import math
 import random
 import time
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..determinize import determinize, unseen_cards
 from ..game import GameState
@@ -73,7 +73,7 @@ class HardBot(MediumBot):
         self.confidence = confidence
         self._open_limits: dict[int, int] = {}  # auction number -> limit found by the search
         self._thought = 0.0  # seconds the last decision took
-        self._values_cache: dict[tuple, list[float]] = {}  # artist values, shared by one search's rollouts
+        self._values_cache: dict[tuple[Any, ...], list[float]] = {}  # artist values, shared by one search's rollouts
         self.last_rollouts = 0
 
     def choose(self, obs: Observation) -> Move | None:
@@ -280,7 +280,7 @@ def score(state: GameState, seat: int) -> float:
     return rel + total
 
 
-def _factory(seed: int | None = None, budget: float = DEFAULT_BUDGET, **options) -> HardBot:
+def _factory(seed: int | None = None, budget: float = DEFAULT_BUDGET, **options: Any) -> HardBot:
     return HardBot(seed=seed, budget=budget, **options)
 
 

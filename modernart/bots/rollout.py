@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 from ..auctions import NO_BID
 from ..cards import AuctionType
@@ -41,7 +42,7 @@ class RolloutPolicy:
     __slots__ = ("rng", "noise", "limits", "cache", "_values", "_key", "_prev", "_prev_round")
 
     def __init__(self, rng: random.Random, noise: float = 0.15, limits: dict[tuple[int, int], int] | None = None,
-                 cache: dict[tuple, list[float]] | None = None) -> None:
+                 cache: dict[tuple[Any, ...], list[float]] | None = None) -> None:
         self.rng = rng
         self.noise = noise
         self.limits = limits or {}
