@@ -42,8 +42,9 @@ def startup_seconds(argv: list[str], marker: bytes = b"Your hand", timeout: floa
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     env = dict(os.environ, TERM="xterm-256color")
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        argv, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True, start_new_session=True
+    )
     os.close(slave)
     seen = b""
     try:
@@ -72,8 +73,20 @@ def startup_seconds(argv: list[str], marker: bytes = b"Your hand", timeout: floa
 
 def startup_figures(repeat: int) -> dict[str, float]:
     tmp = tempfile.mkdtemp(prefix="modernart-bench-")
-    base = [sys.executable, "-m", "cli.main", "play", "--bot-pace", "1000", "--name", "Bench",
-            "--record-dir", tmp, "--config-dir", os.path.join(tmp, "config")]
+    base = [
+        sys.executable,
+        "-m",
+        "cli.main",
+        "play",
+        "--bot-pace",
+        "1000",
+        "--name",
+        "Bench",
+        "--record-dir",
+        tmp,
+        "--config-dir",
+        os.path.join(tmp, "config"),
+    ]
     out = {}
     for label, extra in (("startup_offline_s", ["--offline"]), ("startup_protocol_s", [])):
         out[label] = statistics.median(startup_seconds(base + extra) for _ in range(repeat))
@@ -162,8 +175,9 @@ async def render_figures(cols: int, rows: int, frames: int) -> dict[str, float]:
             state = table.state
             if state.phase != Phase.OPEN:
                 break
-            bidder = next(s for s in range(5) if s != state.high_seat and s != state.auctioneer and
-                          state.money[s] > state.high)
+            bidder = next(
+                s for s in range(5) if s != state.high_seat and s != state.auctioneer and state.money[s] > state.high
+            )
             await sessions[bidder].send_move(Move.bid(bidder, state.high + 1))
             before = len(term.getvalue())
             t0 = time.perf_counter()
@@ -173,8 +187,12 @@ async def render_figures(cols: int, rows: int, frames: int) -> dict[str, float]:
         client.exit()
         await task
     table.close()
-    return {"full_frame_ms": statistics.median(full) * 1e3, "full_frame_bytes": statistics.median(full_bytes),
-            "bid_frame_ms": statistics.median(step) * 1e3, "bid_frame_bytes": statistics.median(step_bytes)}
+    return {
+        "full_frame_ms": statistics.median(full) * 1e3,
+        "full_frame_bytes": statistics.median(full_bytes),
+        "bid_frame_ms": statistics.median(step) * 1e3,
+        "bid_frame_bytes": statistics.median(step_bytes),
+    }
 
 
 # ---------------------------------------------------------------------- bytes over SSH
@@ -203,8 +221,9 @@ async def ssh_figures() -> dict[str, float]:
     key = asyncssh.generate_private_key("ssh-ed25519")
     received = 0
     try:
-        async with asyncssh.connect("127.0.0.1", acceptor.get_port(), username="Ana", client_keys=[key],
-                                    known_hosts=None) as conn:
+        async with asyncssh.connect(
+            "127.0.0.1", acceptor.get_port(), username="Ana", client_keys=[key], known_hosts=None
+        ) as conn:
             proc = await conn.create_process(term_type="xterm-256color", term_size=(80, 24), encoding=None)
 
             async def read() -> None:
@@ -259,15 +278,21 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(figures, indent=1))
         return 0
     m = figures["machine"]
-    print(f"modernart client benchmark, {m['date']}, {m['cpu']} ({m['cores']} cores), "
-          f"{m['implementation']} {m['python']}, median of {repeat}")
+    print(
+        f"modernart client benchmark, {m['date']}, {m['cpu']} ({m['cores']} cores), "
+        f"{m['implementation']} {m['python']}, median of {repeat}"
+    )
     s = figures["startup"]
-    print(f"start-up to the first table frame (80x24 pty): offline {s['startup_offline_s'] * 1e3:.0f} ms, "
-          f"through a local host {s['startup_protocol_s'] * 1e3:.0f} ms")
+    print(
+        f"start-up to the first table frame (80x24 pty): offline {s['startup_offline_s'] * 1e3:.0f} ms, "
+        f"through a local host {s['startup_protocol_s'] * 1e3:.0f} ms"
+    )
     for size in ("80x24", "132x43"):
         r = figures[f"render_{size}"]
-        print(f"render {size}, 5 players: full frame {r['full_frame_ms']:.1f} ms ({r['full_frame_bytes']:.0f} B), "
-              f"after a bid {r['bid_frame_ms']:.1f} ms ({r['bid_frame_bytes']:.0f} B)")
+        print(
+            f"render {size}, 5 players: full frame {r['full_frame_ms']:.1f} ms ({r['full_frame_bytes']:.0f} B), "
+            f"after a bid {r['bid_frame_ms']:.1f} ms ({r['bid_frame_bytes']:.0f} B)"
+        )
     ssh = figures["ssh"]
     print("over SSH (bytes the guest receives): " + ", ".join(f"{k} {v:.0f}" for k, v in ssh.items()))
     return 0

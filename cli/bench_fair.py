@@ -46,6 +46,7 @@ def _per_op(fn: Callable[[], Any], seconds: float) -> float:
 
 # ---------------------------------------------------------------------- latency
 
+
 def _seat(client: Client) -> int:
     """The seat of a seated client (every bench client has taken one)."""
     assert client.state.seat is not None
@@ -76,11 +77,13 @@ async def _latency(games: int) -> dict[str, Any]:
             clients = [Client(join, keys=Keys.generate(), updates=False) for _ in range(5)]
             resolved: list[dict[int, float]] = [{} for _ in clients]
             for i, c in enumerate(clients):
+
                 def seen(update, i=i):
                     if update.kind == "event":
                         for e in update.data.events:
                             if isinstance(e, SealedRevealed):
                                 resolved[i][e.auction] = time.perf_counter()
+
                 c.on_update = seen
                 await c.connect()
                 await c.take_seat(f"P{i}")
@@ -112,8 +115,9 @@ async def _latency(games: int) -> dict[str, Any]:
                 after = _obs(clients[0])
                 if after.phase == Phase.SEALED and after.auction_no != obs.auction_no:
                     auction = after.auction_no
-                    bids = [Move.sealed_bid(_seat(c), rng.randint(0, min(_obs(c).money, 9)))
-                            for c in clients]  # everyone seals at once, as fast as no person could
+                    bids = [
+                        Move.sealed_bid(_seat(c), rng.randint(0, min(_obs(c).money, 9))) for c in clients
+                    ]  # everyone seals at once, as fast as no person could
                     replies = await asyncio.gather(*(c.send_move(b) for c, b in zip(clients, bids)))
                     assert all(r.ok for r in replies), replies
                     for c in clients:
@@ -126,9 +130,14 @@ async def _latency(games: int) -> dict[str, Any]:
     finally:
         host.terminate()
         host.wait()
-    return {"sealed_samples": len(sealed_lat), "sealed_p50_ms": _pct(sealed_lat, 50) * 1e3,
-            "sealed_p99_ms": _pct(sealed_lat, 99) * 1e3, "plain_samples": len(plain_lat),
-            "plain_p50_ms": _pct(plain_lat, 50) * 1e3, "plain_p99_ms": _pct(plain_lat, 99) * 1e3}
+    return {
+        "sealed_samples": len(sealed_lat),
+        "sealed_p50_ms": _pct(sealed_lat, 50) * 1e3,
+        "sealed_p99_ms": _pct(sealed_lat, 99) * 1e3,
+        "plain_samples": len(plain_lat),
+        "plain_p50_ms": _pct(plain_lat, 50) * 1e3,
+        "plain_p99_ms": _pct(plain_lat, 99) * 1e3,
+    }
 
 
 class _SealedFirst:
@@ -172,6 +181,7 @@ async def _player_main(join: str, out_path: str) -> None:
             for e in update.data.events:
                 if isinstance(e, SealedRevealed):
                     resolved[e.auction] = time.perf_counter()
+
     bot.client.on_update = seen
     send = bot.client.send_move
 
@@ -179,10 +189,15 @@ async def _player_main(join: str, out_path: str) -> None:
         obs = bot.client.state.observation
         t0 = time.perf_counter()  # CLOCK_MONOTONIC: comparable across processes on Linux
         reply = await send(move)
-        if reply.ok and move.action == Action.PLAY and obs is not None \
-                and obs.options.deck_table.build()[move.arg].kind == AuctionType.SEALED:
+        if (
+            reply.ok
+            and move.action == Action.PLAY
+            and obs is not None
+            and obs.options.deck_table.build()[move.arg].kind == AuctionType.SEALED
+        ):
             played[obs.auction_no + 1] = t0
         return reply
+
     bot.client.send_move = timed  # type: ignore[method-assign]
     await bot.run(60)
     with open(out_path, "w") as f:
@@ -202,8 +217,10 @@ def _latency_processes(games: int) -> dict[str, Any]:
     try:
         for g, join in enumerate(joins):
             outs = [os.path.join(tmp, f"g{g}p{i}.json") for i in range(5)]
-            procs = [subprocess.Popen([sys.executable, "-m", "cli.bench_fair", "player", join, out], cwd=ROOT,
-                                      env=_env()) for out in outs]
+            procs = [
+                subprocess.Popen([sys.executable, "-m", "cli.bench_fair", "player", join, out], cwd=ROOT, env=_env())
+                for out in outs
+            ]
             for p in procs:
                 p.wait(timeout=300)
             data = [json.load(open(out)) for out in outs]
@@ -223,18 +240,33 @@ def _cheap(obs: Any) -> Any:
     from modernart.phase import Phase
 
     seat = obs.seat
-    return {Phase.OPEN: lambda: Move.hammer(seat), Phase.ONCE_AROUND: lambda: Move.pass_(seat),
-            Phase.FIXED_SET: lambda: Move.set_price(seat, 1 if obs.money else 0),
-            Phase.FIXED_OFFER: lambda: Move.decline(seat),
-            Phase.DOUBLE_OFFER: lambda: Move.decline_second(seat)}[obs.phase]()
+    return {
+        Phase.OPEN: lambda: Move.hammer(seat),
+        Phase.ONCE_AROUND: lambda: Move.pass_(seat),
+        Phase.FIXED_SET: lambda: Move.set_price(seat, 1 if obs.money else 0),
+        Phase.FIXED_OFFER: lambda: Move.decline(seat),
+        Phase.DOUBLE_OFFER: lambda: Move.decline_second(seat),
+    }[obs.phase]()
 
 
 # ---------------------------------------------------------------------- crypto costs
 
+
 def _crypto(seconds: float) -> dict[str, Any]:
     from net.audit import audit_files
-    from net.commitments import (COMMIT_TAG, REVEAL_TAG, Commit, Reveal, SetEntry, bid_commitment, decode_commit,
-                                 decode_reveal, new_nonce, set_digest, signed)
+    from net.commitments import (
+        COMMIT_TAG,
+        REVEAL_TAG,
+        Commit,
+        Reveal,
+        SetEntry,
+        bid_commitment,
+        decode_commit,
+        decode_reveal,
+        new_nonce,
+        set_digest,
+        signed,
+    )
     from net.follow import GameFollower
     from net.identity import ACT_TAG, Keys, verify
     from net.protocol import encode_action_body
@@ -255,12 +287,15 @@ def _crypto(seconds: float) -> dict[str, Any]:
     out = {
         "sign_action_us": _per_op(lambda: keys.sign(ACT_TAG, body), per),
         "verify_action_us": _per_op(lambda: verify(keys.vk, ACT_TAG, body, sig), per),
-        "commit_make_us": _per_op(lambda: keys.sign(COMMIT_TAG, Commit(
-            game, 3, 1, keys.vk, bid_commitment(game, 3, 1, keys.vk, 12, new_nonce())).body()), per),
+        "commit_make_us": _per_op(
+            lambda: keys.sign(
+                COMMIT_TAG, Commit(game, 3, 1, keys.vk, bid_commitment(game, 3, 1, keys.vk, 12, new_nonce())).body()
+            ),
+            per,
+        ),
         "commit_check_us": _per_op(lambda: signed(COMMIT_TAG, cbody, csig, decode_commit), per),
         "set_digest_5_us": _per_op(lambda: set_digest(game, 3, entries), per),
-        "reveal_make_us": _per_op(lambda: keys.sign(REVEAL_TAG, Reveal(game, 3, 1, keys.vk, 12, nonce, d).body()),
-                                  per),
+        "reveal_make_us": _per_op(lambda: keys.sign(REVEAL_TAG, Reveal(game, 3, 1, keys.vk, 12, nonce, d).body()), per),
         "reveal_check_us": _per_op(lambda: signed(REVEAL_TAG, rbody, rsig, decode_reveal).opens(c), per),
     }
     session, frames, record, transcript, host_vk = _game_on_a_session()
@@ -270,6 +305,7 @@ def _crypto(seconds: float) -> dict[str, Any]:
         follower = GameFollower(session.game_id, host_vk)
         for frame in frames:
             follower.apply(frame, None)
+
     reps = max(1, int(per / 0.5))
     t0 = time.perf_counter()
     for _ in range(reps):
@@ -279,12 +315,17 @@ def _crypto(seconds: float) -> dict[str, Any]:
     report = audit_files(record, transcript)
     audit = time.perf_counter() - t0
     assert report.ok, report.problems
-    out.update({"game_events": len(frames), "game_moves": moves,
-                "client_check_per_event_us": follow / len(frames) * 1e6,
-                "client_check_per_move_us": follow / moves * 1e6,
-                "host_event_us": session.build_time / len(frames) * 1e6,
-                "host_per_move_us": session.build_time / moves * 1e6,
-                "audit_game_ms": audit * 1e3})
+    out.update(
+        {
+            "game_events": len(frames),
+            "game_moves": moves,
+            "client_check_per_event_us": follow / len(frames) * 1e6,
+            "client_check_per_move_us": follow / moves * 1e6,
+            "host_event_us": session.build_time / len(frames) * 1e6,
+            "host_per_move_us": session.build_time / moves * 1e6,
+            "audit_game_ms": audit * 1e3,
+        }
+    )
     return out
 
 
@@ -294,8 +335,17 @@ def _game_on_a_session() -> tuple[Any, list[dict[str, Any]], str, str, bytes]:
     from modernart.bots.random_bot import random_move
     from modernart.phase import Phase
     from net.clocks import ClockSettings
-    from net.commitments import (COMMIT_TAG, REVEAL_TAG, SEED_TAG, Commit, Reveal, SeedCommit, bid_commitment,
-                                 new_nonce, seed_commitment)
+    from net.commitments import (
+        COMMIT_TAG,
+        REVEAL_TAG,
+        SEED_TAG,
+        Commit,
+        Reveal,
+        SeedCommit,
+        bid_commitment,
+        new_nonce,
+        seed_commitment,
+    )
     from net.identity import Keys
     from net.lobby import Lobby
     from net.table import Table
@@ -328,8 +378,9 @@ def _game_on_a_session() -> tuple[Any, list[dict[str, Any]], str, str, bytes]:
             for seat, k in enumerate(keys):
                 amount, nonce = rng.randint(0, min(state.money[seat], 20)), new_nonce()
                 bids[seat] = (amount, nonce)
-                body = Commit(sess.game_id, auction, seat, k.vk,
-                              bid_commitment(sess.game_id, auction, seat, k.vk, amount, nonce)).body()
+                body = Commit(
+                    sess.game_id, auction, seat, k.vk, bid_commitment(sess.game_id, auction, seat, k.vk, amount, nonce)
+                ).body()
                 sig = k.sign(COMMIT_TAG, body)
                 t0 = time.perf_counter()
                 sess.submit_commit(k.vk, seat, body, sig, 0.0)
@@ -358,6 +409,7 @@ def _game_on_a_session() -> tuple[Any, list[dict[str, Any]], str, str, bytes]:
 
 # ---------------------------------------------------------------------- entry point
 
+
 def run(args: argparse.Namespace) -> int:
     from cli.cmd_bench import machine
 
@@ -365,30 +417,49 @@ def run(args: argparse.Namespace) -> int:
     crypto = _crypto(args.seconds)
     lat = asyncio.run(_latency(games))
     spread = _latency_processes(games)
-    figures: dict[str, Any] = {"machine": machine(), "games": games, "latency": lat, "latency_5_processes": spread,
-               "crypto": crypto}
+    figures: dict[str, Any] = {
+        "machine": machine(),
+        "games": games,
+        "latency": lat,
+        "latency_5_processes": spread,
+        "crypto": crypto,
+    }
     if args.json:
         print(json.dumps(figures, indent=1))
         return 0
     m = figures["machine"]
     fsync = "on" if os.environ.get("MODERNART_BENCH_FSYNC", "1") != "0" else "off"
-    print(f"modernart fair-play benchmark, {m['date']}, {m['cpu']} ({m['cores']} cores), "
-          f"{m['implementation']} {m['python']}, loopback, journal fsync {fsync}")
-    print(f"Sealed auction, card -> result on all 5 clients  p50 {lat['sealed_p50_ms']:.1f} ms  "
-          f"p99 {lat['sealed_p99_ms']:.1f} ms  ({lat['sealed_samples']} auctions, {games} games)")
-    print(f"  the same, 5 clients in 5 processes             p50 {spread['p50_ms']:.1f} ms  "
-          f"p99 {spread['p99_ms']:.1f} ms  ({spread['samples']} auctions)")
-    print(f"other moves, action -> all 5 clients            p50 {lat['plain_p50_ms']:.1f} ms  "
-          f"p99 {lat['plain_p99_ms']:.1f} ms  ({lat['plain_samples']} moves)")
+    print(
+        f"modernart fair-play benchmark, {m['date']}, {m['cpu']} ({m['cores']} cores), "
+        f"{m['implementation']} {m['python']}, loopback, journal fsync {fsync}"
+    )
+    print(
+        f"Sealed auction, card -> result on all 5 clients  p50 {lat['sealed_p50_ms']:.1f} ms  "
+        f"p99 {lat['sealed_p99_ms']:.1f} ms  ({lat['sealed_samples']} auctions, {games} games)"
+    )
+    print(
+        f"  the same, 5 clients in 5 processes             p50 {spread['p50_ms']:.1f} ms  "
+        f"p99 {spread['p99_ms']:.1f} ms  ({spread['samples']} auctions)"
+    )
+    print(
+        f"other moves, action -> all 5 clients            p50 {lat['plain_p50_ms']:.1f} ms  "
+        f"p99 {lat['plain_p99_ms']:.1f} ms  ({lat['plain_samples']} moves)"
+    )
     c = crypto
     print(f"Ed25519 action: sign {c['sign_action_us']:.0f} us, verify {c['verify_action_us']:.0f} us")
-    print(f"commitment: make+sign {c['commit_make_us']:.0f} us, check {c['commit_check_us']:.0f} us; "
-          f"set digest (5 seats) {c['set_digest_5_us']:.0f} us; reveal: make+sign {c['reveal_make_us']:.0f} us, "
-          f"check {c['reveal_check_us']:.0f} us")
-    print(f"host, build one event (5 private parts, chain link, signature): {c['host_event_us']:.0f} us "
-          f"= {c['host_per_move_us']:.0f} us per move")
-    print(f"client, check one event of a 5-player game: {c['client_check_per_event_us']:.0f} us "
-          f"= {c['client_check_per_move_us']:.0f} us per move ({c['game_events']} events, {c['game_moves']} moves)")
+    print(
+        f"commitment: make+sign {c['commit_make_us']:.0f} us, check {c['commit_check_us']:.0f} us; "
+        f"set digest (5 seats) {c['set_digest_5_us']:.0f} us; reveal: make+sign {c['reveal_make_us']:.0f} us, "
+        f"check {c['reveal_check_us']:.0f} us"
+    )
+    print(
+        f"host, build one event (5 private parts, chain link, signature): {c['host_event_us']:.0f} us "
+        f"= {c['host_per_move_us']:.0f} us per move"
+    )
+    print(
+        f"client, check one event of a 5-player game: {c['client_check_per_event_us']:.0f} us "
+        f"= {c['client_check_per_move_us']:.0f} us per move ({c['game_events']} events, {c['game_moves']} moves)"
+    )
     print(f"audit of that whole game: {c['audit_game_ms']:.0f} ms")
     return 0
 

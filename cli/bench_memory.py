@@ -39,8 +39,8 @@ from net.protocol import VERSION, pack
 
 PY = sys.executable
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HELLO_EVERY = 0.25         # the never-reading peers of the target say hello 4 times a second
-SETTLE = 10.0              # seconds given to the host to drop what left (peer timeout 6 s + a tick)
+HELLO_EVERY = 0.25  # the never-reading peers of the target say hello 4 times a second
+SETTLE = 10.0  # seconds given to the host to drop what left (peer timeout 6 s + a tick)
 
 #: The targets (docs/benchmarks-net.md).
 TARGET_NEVER_READING_MIB = 50.0
@@ -68,8 +68,9 @@ class NeverReader:
     def hello(self) -> None:
         from net.host_hello import hello_bytes
 
-        sig = self.keys.sign(HELLO_TAG, hello_bytes(self.target.host_key, self.keys.curve_public_raw,
-                                                    self.target.table))
+        sig = self.keys.sign(
+            HELLO_TAG, hello_bytes(self.target.host_key, self.keys.curve_public_raw, self.target.table)
+        )
         msg: dict[str, Any] = {"t": "hello", "v": VERSION, "vk": self.keys.vk, "sig": sig}
         if self.target.table:
             msg["table"] = self.target.table
@@ -86,6 +87,7 @@ class NeverReader:
 
 
 # ---------------------------------------------------------------------- the host process
+
 
 def _rss(pid: int) -> int:
     with open(f"/proc/{pid}/status") as f:
@@ -132,9 +134,13 @@ class _Host:
 
     def __init__(self, games: int) -> None:
         self.dir = tempfile.mkdtemp(prefix="ma-bench-mem-")
-        self.proc = subprocess.Popen([PY, "-m", "cli.bench_memory", "serve", "--games", str(games), "--dir", self.dir],
-                                     stdout=subprocess.PIPE, cwd=ROOT, text=True,
-                                     env=dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")))
+        self.proc = subprocess.Popen(
+            [PY, "-m", "cli.bench_memory", "serve", "--games", str(games), "--dir", self.dir],
+            stdout=subprocess.PIPE,
+            cwd=ROOT,
+            text=True,
+            env=dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")),
+        )
 
     def line(self, prefix: str) -> str:
         assert self.proc.stdout is not None
@@ -160,6 +166,7 @@ class _Host:
 
 
 # ---------------------------------------------------------------------- the parts
+
 
 async def _spectate(target: JoinTarget, gaps: list[float], stop: asyncio.Event) -> int:
     """A reading spectator: keeps the table open; the worst wait between two host frames."""
@@ -221,11 +228,18 @@ async def never_reading(peers: int, seconds: float) -> dict[str, Any]:
         ctx.destroy(linger=0)
         await asyncio.sleep(SETTLE)
         after = host.rss
-        return {"peers": peers, "seconds": seconds, "rss_before_mib": rss0 / 2**20, "rss_end_mib": during / 2**20,
-                "rss_peak_mib": peak / 2**20, "rss_after_mib": after / 2**20,
-                "growth_mib": (peak - rss0) / 2**20, "spectator_worst_gap_s": max(gaps, default=float("nan")),
-                "target_growth_mib": TARGET_NEVER_READING_MIB,
-                "met": (peak - rss0) / 2**20 <= TARGET_NEVER_READING_MIB}
+        return {
+            "peers": peers,
+            "seconds": seconds,
+            "rss_before_mib": rss0 / 2**20,
+            "rss_end_mib": during / 2**20,
+            "rss_peak_mib": peak / 2**20,
+            "rss_after_mib": after / 2**20,
+            "growth_mib": (peak - rss0) / 2**20,
+            "spectator_worst_gap_s": max(gaps, default=float("nan")),
+            "target_growth_mib": TARGET_NEVER_READING_MIB,
+            "met": (peak - rss0) / 2**20 <= TARGET_NEVER_READING_MIB,
+        }
 
 
 def finished_tables(games: int, warmup: int) -> dict[str, Any]:
@@ -241,11 +255,19 @@ def finished_tables(games: int, warmup: int) -> dict[str, Any]:
         rss_end = host.rss
         _, _, tables, peers, links = last.split()
         per_game = (rss_end - rss_warm) / max(games - warmup, 1) / 1024
-        return {"games": games, "warmup": warmup, "wall_s": time.monotonic() - start,
-                "rss_after_warmup_mib": rss_warm / 2**20, "rss_end_mib": rss_end / 2**20,
-                "per_game_kib": per_game, "tables_left": int(tables), "peers_left": int(peers),
-                "links_left": int(links), "target_per_game_kib": TARGET_PER_GAME_KIB,
-                "met": per_game < TARGET_PER_GAME_KIB}
+        return {
+            "games": games,
+            "warmup": warmup,
+            "wall_s": time.monotonic() - start,
+            "rss_after_warmup_mib": rss_warm / 2**20,
+            "rss_end_mib": rss_end / 2**20,
+            "per_game_kib": per_game,
+            "tables_left": int(tables),
+            "peers_left": int(peers),
+            "links_left": int(links),
+            "target_per_game_kib": TARGET_PER_GAME_KIB,
+            "met": per_game < TARGET_PER_GAME_KIB,
+        }
     finally:
         host.close()
 
@@ -268,12 +290,19 @@ async def silent_connections(count: int) -> dict[str, Any]:
         await asyncio.sleep(SETTLE)
         after = host.rss
         back = (after - rss0) / rss0
-        return {"connections": count, "rss_before_mib": rss0 / 2**20, "rss_connected_mib": connected / 2**20,
-                "rss_after_mib": after / 2**20, "after_vs_before": back,
-                "target_within": TARGET_BACK_WITHIN, "met": back <= TARGET_BACK_WITHIN}
+        return {
+            "connections": count,
+            "rss_before_mib": rss0 / 2**20,
+            "rss_connected_mib": connected / 2**20,
+            "rss_after_mib": after / 2**20,
+            "after_vs_before": back,
+            "target_within": TARGET_BACK_WITHIN,
+            "met": back <= TARGET_BACK_WITHIN,
+        }
 
 
 # ---------------------------------------------------------------------- entry points
+
 
 def run(args: argparse.Namespace) -> int:
     from cli.cmd_bench import machine
@@ -301,26 +330,34 @@ def _verdict(part: dict[str, Any]) -> str:
 
 def _print(figures: dict[str, Any]) -> None:
     m = figures["machine"]
-    print(f"modernart host memory benchmark, {m['date']}, {m['cpu']} ({m['cores']} cores), "
-          f"{m['implementation']} {m['python']}, loopback")
+    print(
+        f"modernart host memory benchmark, {m['date']}, {m['cpu']} ({m['cores']} cores), "
+        f"{m['implementation']} {m['python']}, loopback"
+    )
     r = figures.get("never_reading")
     if r:
-        print(f"{r['peers']} never-reading peers, hello every {HELLO_EVERY:g} s for {r['seconds']:g} s: "
-              f"RSS {r['rss_before_mib']:.1f} -> peak {r['rss_peak_mib']:.1f} MiB (+{r['growth_mib']:.1f}), "
-              f"{r['rss_after_mib']:.1f} MiB {SETTLE:g} s after they left; "
-              f"target +{r['target_growth_mib']:g} MiB: {_verdict(r)}")
+        print(
+            f"{r['peers']} never-reading peers, hello every {HELLO_EVERY:g} s for {r['seconds']:g} s: "
+            f"RSS {r['rss_before_mib']:.1f} -> peak {r['rss_peak_mib']:.1f} MiB (+{r['growth_mib']:.1f}), "
+            f"{r['rss_after_mib']:.1f} MiB {SETTLE:g} s after they left; "
+            f"target +{r['target_growth_mib']:g} MiB: {_verdict(r)}"
+        )
         print(f"  a reading spectator meanwhile: worst gap between host frames {r['spectator_worst_gap_s']:.2f} s")
     t = figures.get("finished_tables")
     if t:
-        print(f"{t['games']} consecutive games (5 bots, pace 0) in {t['wall_s']:.0f} s: RSS {t['rss_after_warmup_mib']:.1f} "
-              f"MiB after {t['warmup']}, {t['rss_end_mib']:.1f} MiB after the last: {t['per_game_kib']:.1f} KiB/game; "
-              f"tables/peers/links left {t['tables_left']}/{t['peers_left']}/{t['links_left']}; "
-              f"target < {t['target_per_game_kib']:g} KiB/game: {_verdict(t)}")
+        print(
+            f"{t['games']} consecutive games (5 bots, pace 0) in {t['wall_s']:.0f} s: RSS {t['rss_after_warmup_mib']:.1f} "
+            f"MiB after {t['warmup']}, {t['rss_end_mib']:.1f} MiB after the last: {t['per_game_kib']:.1f} KiB/game; "
+            f"tables/peers/links left {t['tables_left']}/{t['peers_left']}/{t['links_left']}; "
+            f"target < {t['target_per_game_kib']:g} KiB/game: {_verdict(t)}"
+        )
     s = figures.get("silent_connections")
     if s:
-        print(f"{s['connections']} silent connections: RSS {s['rss_before_mib']:.1f} -> {s['rss_connected_mib']:.1f} MiB "
-              f"connected -> {s['rss_after_mib']:.1f} MiB after ({s['after_vs_before'] * 100:+.1f}%); "
-              f"target within {s['target_within'] * 100:g}%: {_verdict(s)}")
+        print(
+            f"{s['connections']} silent connections: RSS {s['rss_before_mib']:.1f} -> {s['rss_connected_mib']:.1f} MiB "
+            f"connected -> {s['rss_after_mib']:.1f} MiB after ({s['after_vs_before'] * 100:+.1f}%); "
+            f"target within {s['target_within'] * 100:g}%: {_verdict(s)}"
+        )
 
 
 def main(argv: list[str]) -> int:

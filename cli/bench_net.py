@@ -82,8 +82,13 @@ def _journal_dir(where: str) -> str:
 
 
 def _start_host(tmp: str, tables: int) -> tuple[subprocess.Popen, list[str]]:
-    proc = subprocess.Popen([PY, "-m", "cli.bench_net", "serve", "--tables", str(tables), "--dir", tmp],
-                            stdout=subprocess.PIPE, cwd=ROOT, env=_env(), text=True)
+    proc = subprocess.Popen(
+        [PY, "-m", "cli.bench_net", "serve", "--tables", str(tables), "--dir", tmp],
+        stdout=subprocess.PIPE,
+        cwd=ROOT,
+        env=_env(),
+        text=True,
+    )
     joins: list[str] = []
     assert proc.stdout is not None
     while len(joins) < tables:
@@ -112,6 +117,7 @@ def _journal_lines(tmp: str):
 
 
 # ---------------------------------------------------------------------- latency and bytes
+
 
 async def _bare_rtt(samples: int) -> list[float]:
     import zmq
@@ -193,11 +199,16 @@ async def _latency(moves: int, where: str) -> dict[str, Any]:
             sent_bytes += 60 + 64 + 20  # body, signature, framing
             events += 1
         received = sum(c.bytes_in for c in clients) - bytes_before
-        return {"samples": len(lat), "p50_ms": _pct(lat, 50) * 1e3, "p99_ms": _pct(lat, 99) * 1e3,
-                "ack_p50_ms": _pct(acks, 50) * 1e3, "ack_p99_ms": _pct(acks, 99) * 1e3,
-                "host_to_clients_bytes_per_move": received / max(events, 1),
-                "per_client_bytes_per_move": received / max(events, 1) / 5,
-                "client_to_host_bytes_per_move": sent_bytes / max(events, 1)}
+        return {
+            "samples": len(lat),
+            "p50_ms": _pct(lat, 50) * 1e3,
+            "p99_ms": _pct(lat, 99) * 1e3,
+            "ack_p50_ms": _pct(acks, 50) * 1e3,
+            "ack_p99_ms": _pct(acks, 99) * 1e3,
+            "host_to_clients_bytes_per_move": received / max(events, 1),
+            "per_client_bytes_per_move": received / max(events, 1) / 5,
+            "client_to_host_bytes_per_move": sent_bytes / max(events, 1),
+        }
     finally:
         for c in clients:
             await c.close()
@@ -205,18 +216,21 @@ async def _latency(moves: int, where: str) -> dict[str, Any]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _timed_bot(bot: Any, table: str, sent: dict[str, float], applied: dict[str, list[float]],
-               acks: list[float] | None = None) -> None:
+def _timed_bot(
+    bot: Any, table: str, sent: dict[str, float], applied: dict[str, list[float]], acks: list[float] | None = None
+) -> None:
     """Record when `bot` sends each accepted action and when it applies each event, keyed
     "table:seq" (`applied[key]` = [clients of this process that applied it, the latest
     time]; several bots of a table share a process); with `acks`, also each action ->
     acknowledgement time."""
+
     def seen(update: Any) -> None:
         if update.kind == "event":
             now = time.perf_counter()
             held = applied.setdefault(f"{table}:{update.data.seq}", [0, now])
             held[0] += 1
             held[1] = max(held[1], now)
+
     bot.client.on_update = seen
     send = bot.client.send_move
 
@@ -228,6 +242,7 @@ def _timed_bot(bot: Any, table: str, sent: dict[str, float], applied: dict[str, 
             if acks is not None:
                 acks.append(time.perf_counter() - t0)
         return reply
+
     bot.client.send_move = timed  # type: ignore[method-assign]
 
 
@@ -268,8 +283,9 @@ def _latency_processes(where: str) -> dict[str, Any]:
     host, joins = _start_host(tmp, 1)
     try:
         outs = [os.path.join(tmp, f"player{i}.json") for i in range(5)]
-        procs = [subprocess.Popen([PY, "-m", "cli.bench_net", "player", joins[0], out], cwd=ROOT, env=_env())
-                 for out in outs]
+        procs = [
+            subprocess.Popen([PY, "-m", "cli.bench_net", "player", joins[0], out], cwd=ROOT, env=_env()) for out in outs
+        ]
         for p in procs:
             p.wait(timeout=300)
         data = [json.load(open(out)) for out in outs]
@@ -281,6 +297,7 @@ def _latency_processes(where: str) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- many tables
+
 
 async def _bots_main(pace: float, joins: list[str]) -> None:
     from net.botclient import BotClient
@@ -329,8 +346,16 @@ def _tables(count: int, bot_procs: int, pace: float) -> dict[str, Any]:
         chunks = [seats[i::bot_procs] for i in range(bot_procs)]
         t0 = time.perf_counter()
         outs = [open(os.path.join(tmp, f"bots{i}.out"), "w+") for i in range(len(chunks))]
-        procs = [subprocess.Popen([PY, "-m", "cli.bench_net", "bots", str(pace), *chunk], stdout=out,  # a file: no pipe deadlock
-                                  cwd=ROOT, env=_env(), text=True) for chunk, out in zip(chunks, outs)]
+        procs = [
+            subprocess.Popen(
+                [PY, "-m", "cli.bench_net", "bots", str(pace), *chunk],
+                stdout=out,  # a file: no pipe deadlock
+                cwd=ROOT,
+                env=_env(),
+                text=True,
+            )
+            for chunk, out in zip(chunks, outs)
+        ]
         peak = 0
         while any(p.poll() is None for p in procs):
             peak = max(peak, _proc_rss(host.pid))
@@ -346,13 +371,23 @@ def _tables(count: int, bot_procs: int, pace: float) -> dict[str, Any]:
         held = _all_held(results, {j.rsplit("/", 1)[1]: 5 for j in joins})
         moves = sum(1 for line in _journal_lines(tmp) if line.startswith('{"m"'))
         finished = sum(1 for line in _journal_lines(tmp) if line.startswith('{"result"'))
-        return {"tables": count, "pace": pace, "bot_procs": bot_procs, "games_finished": finished,
-                "bot_errors": sum(r["errors"] for r in results), "bots_done": sum(r["done"] for r in results),
-                "moves": moves, "wall_s": wall,
-                "ack_p50_ms": _pct(acks, 50) * 1e3, "ack_p99_ms": _pct(acks, 99) * 1e3,
-                "held_p50_ms": _pct(held, 50) * 1e3, "held_p99_ms": _pct(held, 99) * 1e3,
-                "host_cpu_us_per_move": cpu / max(moves, 1) * 1e6, "host_cpu_share": cpu / wall,
-                "host_mem_per_table_kib": (peak - rss0) / count / 1024}
+        return {
+            "tables": count,
+            "pace": pace,
+            "bot_procs": bot_procs,
+            "games_finished": finished,
+            "bot_errors": sum(r["errors"] for r in results),
+            "bots_done": sum(r["done"] for r in results),
+            "moves": moves,
+            "wall_s": wall,
+            "ack_p50_ms": _pct(acks, 50) * 1e3,
+            "ack_p99_ms": _pct(acks, 99) * 1e3,
+            "held_p50_ms": _pct(held, 50) * 1e3,
+            "held_p99_ms": _pct(held, 99) * 1e3,
+            "host_cpu_us_per_move": cpu / max(moves, 1) * 1e6,
+            "host_cpu_share": cpu / wall,
+            "host_mem_per_table_kib": (peak - rss0) / count / 1024,
+        }
     finally:
         _stop(host)
         shutil.rmtree(tmp, ignore_errors=True)
@@ -376,40 +411,55 @@ async def _serve(tables: int, directory: str) -> None:
 
 # ---------------------------------------------------------------------- entry points
 
+
 def _print(figures: dict[str, Any]) -> None:
     m = figures["machine"]
     bare = figures["bare_rtt_p50_ms"]
-    print(f"modernart net benchmark, {m['date']}, {m['cpu']} ({m['cores']} cores), "
-          f"{m['implementation']} {m['python']}, loopback, journal fsync {figures['fsync']}")
+    print(
+        f"modernart net benchmark, {m['date']}, {m['cpu']} ({m['cores']} cores), "
+        f"{m['implementation']} {m['python']}, loopback, journal fsync {figures['fsync']}"
+    )
     print(f"bare pyzmq round trip              p50 {bare:.3f} ms  p99 {figures['bare_rtt_p99_ms']:.3f} ms")
     for where in ("disk", "tmpfs"):
         lat = figures.get(f"latency_{where}")
         if lat:
-            print(f"action -> last of 5 clients, 1 process, journal on {where:5}  p50 {lat['p50_ms']:.3f} ms  "
-                  f"p99 {lat['p99_ms']:.3f} ms ({lat['samples']} moves; p50 = {lat['p50_ms'] / bare:.1f} x bare)")
-            print(f"  action -> ack at the sender                    p50 {lat['ack_p50_ms']:.3f} ms  "
-                  f"p99 {lat['ack_p99_ms']:.3f} ms")
+            print(
+                f"action -> last of 5 clients, 1 process, journal on {where:5}  p50 {lat['p50_ms']:.3f} ms  "
+                f"p99 {lat['p99_ms']:.3f} ms ({lat['samples']} moves; p50 = {lat['p50_ms'] / bare:.1f} x bare)"
+            )
+            print(
+                f"  action -> ack at the sender                    p50 {lat['ack_p50_ms']:.3f} ms  "
+                f"p99 {lat['ack_p99_ms']:.3f} ms"
+            )
         spread = figures.get(f"latency_5_processes_{where}")
         if spread:
-            print(f"action -> last of 5 clients, 5 processes, {where:5}     p50 {spread['p50_ms']:.3f} ms  "
-                  f"p99 {spread['p99_ms']:.3f} ms ({spread['samples']} moves of a bot game; "
-                  f"p50 = {spread['p50_ms'] / bare:.1f} x bare)")
+            print(
+                f"action -> last of 5 clients, 5 processes, {where:5}     p50 {spread['p50_ms']:.3f} ms  "
+                f"p99 {spread['p99_ms']:.3f} ms ({spread['samples']} moves of a bot game; "
+                f"p50 = {spread['p50_ms'] / bare:.1f} x bare)"
+            )
     lat = figures.get("latency_disk") or figures.get("latency_tmpfs")
     if lat:
-        print(f"bytes per move      host->clients {lat['host_to_clients_bytes_per_move']:.0f} "
-              f"(per client {lat['per_client_bytes_per_move']:.0f}), "
-              f"client->host {lat['client_to_host_bytes_per_move']:.0f}")
+        print(
+            f"bytes per move      host->clients {lat['host_to_clients_bytes_per_move']:.0f} "
+            f"(per client {lat['per_client_bytes_per_move']:.0f}), "
+            f"client->host {lat['client_to_host_bytes_per_move']:.0f}"
+        )
     for name in ("saturation", "live"):
         many = figures.get(name)
         if not many:
             continue
-        print(f"{many['tables']} tables x 5 bots in {many['bot_procs']} processes, {name} (pace {many['pace']:g}): "
-              f"finished {many['games_finished']}, "
-              f"errors {many['bot_errors']}, {many['moves']} moves in {many['wall_s']:.1f} s")
+        print(
+            f"{many['tables']} tables x 5 bots in {many['bot_procs']} processes, {name} (pace {many['pace']:g}): "
+            f"finished {many['games_finished']}, "
+            f"errors {many['bot_errors']}, {many['moves']} moves in {many['wall_s']:.1f} s"
+        )
         print(f"  action -> ack                p50 {many['ack_p50_ms']:.2f} ms  p99 {many['ack_p99_ms']:.2f} ms")
         print(f"  action -> last of 5 clients  p50 {many['held_p50_ms']:.2f} ms  p99 {many['held_p99_ms']:.2f} ms")
-        print(f"  host CPU per move            {many['host_cpu_us_per_move']:.0f} us "
-              f"(host busy {many['host_cpu_share'] * 100:.0f}% of one core)")
+        print(
+            f"  host CPU per move            {many['host_cpu_us_per_move']:.0f} us "
+            f"(host busy {many['host_cpu_share'] * 100:.0f}% of one core)"
+        )
         print(f"  host memory per table        {many['host_mem_per_table_kib']:.0f} KiB")
 
 
@@ -421,9 +471,12 @@ def run(args: argparse.Namespace) -> int:
     parts = set(os.environ.get("MODERNART_BENCH_PARTS", "latency,procs,saturation,live").split(","))
     moves = max(50, int(args.seconds * 100))
     bare = asyncio.run(_bare_rtt(1000))
-    figures: dict[str, Any] = {"machine": machine(), "bare_rtt_p50_ms": _pct(bare, 50) * 1e3,
-                               "bare_rtt_p99_ms": _pct(bare, 99) * 1e3,
-                               "fsync": "on" if os.environ.get("MODERNART_BENCH_FSYNC", "1") != "0" else "off"}
+    figures: dict[str, Any] = {
+        "machine": machine(),
+        "bare_rtt_p50_ms": _pct(bare, 50) * 1e3,
+        "bare_rtt_p99_ms": _pct(bare, 99) * 1e3,
+        "fsync": "on" if os.environ.get("MODERNART_BENCH_FSYNC", "1") != "0" else "off",
+    }
     for where in ("disk", "tmpfs"):
         if "latency" in parts:
             figures[f"latency_{where}"] = asyncio.run(_latency(moves, where))

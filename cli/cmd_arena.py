@@ -20,10 +20,13 @@ log = logging.getLogger("modernart.arena")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("arena", help="bots play each other; print win rates",
-                       description="Play bot-only games with seats rotated through every permutation "
-                                   "and print each bot's win rate (95%% Wilson interval), mean final "
-                                   "money and decision speed.")
+    p = sub.add_parser(
+        "arena",
+        help="bots play each other; print win rates",
+        description="Play bot-only games with seats rotated through every permutation "
+        "and print each bot's win rate (95%% Wilson interval), mean final "
+        "money and decision speed.",
+    )
     p.add_argument("--bots", required=True, help="comma-separated levels, one per seat, e.g. hard,medium,random,random")
     p.add_argument("--games", type=int, default=24, help="number of games (default 24)")
     p.add_argument("--seed", type=int, default=0, help="seed of the whole run (default 0)")
@@ -62,8 +65,14 @@ def play_one(task: tuple[int, int, tuple[str, ...], float | None]) -> dict[str, 
         options = {"budget": budget} if level == "hard" and budget is not None else {}
         bots.append(make_bot(level, seed=gseed * 8 + seat, **options))
     outcome = play_game(bots, seed=gseed, names=seating)
-    return {"seating": seating, "money": outcome.money, "winners": outcome.winners,
-            "times": outcome.times, "moves": outcome.moves, "cpu": outcome.cpu}
+    return {
+        "seating": seating,
+        "money": outcome.money,
+        "winners": outcome.winners,
+        "times": outcome.times,
+        "moves": outcome.moves,
+        "cpu": outcome.cpu,
+    }
 
 
 def run_arena(names: list[str], games: int, seed: int, budget: float | None, jobs: int) -> tuple[list, float]:
@@ -78,8 +87,10 @@ def run_arena(names: list[str], games: int, seed: int, budget: float | None, job
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             results = list(pool.map(play_one, tasks, chunksize=1))
     elapsed = time.perf_counter() - start
-    outcomes = [GameOutcome(tuple(r["seating"]), tuple(r["money"]), tuple(r["winners"]), r["times"], r["moves"],
-                            r["cpu"]) for r in results]
+    outcomes = [
+        GameOutcome(tuple(r["seating"]), tuple(r["money"]), tuple(r["winners"]), r["times"], r["moves"], r["cpu"])
+        for r in results
+    ]
     return outcomes, elapsed
 
 
@@ -100,35 +111,68 @@ def run(args: argparse.Namespace) -> int:
         print("modernart arena: --budget must be in (0, 60] seconds", file=sys.stderr)
         return 2
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
-    log.info("arena start bots=%s games=%d seed=%d budget=%s jobs=%d", ",".join(names), args.games,
-             args.seed, args.budget, jobs)
+    log.info(
+        "arena start bots=%s games=%d seed=%d budget=%s jobs=%d",
+        ",".join(names),
+        args.games,
+        args.seed,
+        args.budget,
+        jobs,
+    )
     outcomes, elapsed = run_arena(names, args.games, args.seed, args.budget, jobs)
     stats = tally(outcomes)
     log.info("arena done games=%d seconds=%.1f", len(outcomes), elapsed)
     m = machine()
     if args.json:
-        print(json.dumps({
-            "bots": names, "games": args.games, "seed": args.seed, "budget": args.budget, "jobs": jobs,
-            "seconds": elapsed, "machine": m,
-            "stats": [{"bot": s.name, "games": s.games, "wins": s.wins, "win_share": s.share,
-                       "win_rate": s.win_rate, "ci95": list(s.interval), "mean_money": s.mean_money,
-                       "decisions": s.decisions, "decisions_per_s": s.decisions_per_s,
-                       "p95_ms": s.percentile(0.95) * 1000, "max_ms": s.percentile(1.0) * 1000,
-                       "cpu_max_ms": s.cpu_max * 1000}
-                      for s in stats.values()],
-        }, indent=1))
+        print(
+            json.dumps(
+                {
+                    "bots": names,
+                    "games": args.games,
+                    "seed": args.seed,
+                    "budget": args.budget,
+                    "jobs": jobs,
+                    "seconds": elapsed,
+                    "machine": m,
+                    "stats": [
+                        {
+                            "bot": s.name,
+                            "games": s.games,
+                            "wins": s.wins,
+                            "win_share": s.share,
+                            "win_rate": s.win_rate,
+                            "ci95": list(s.interval),
+                            "mean_money": s.mean_money,
+                            "decisions": s.decisions,
+                            "decisions_per_s": s.decisions_per_s,
+                            "p95_ms": s.percentile(0.95) * 1000,
+                            "max_ms": s.percentile(1.0) * 1000,
+                            "cpu_max_ms": s.cpu_max * 1000,
+                        }
+                        for s in stats.values()
+                    ],
+                },
+                indent=1,
+            )
+        )
         return 0
-    print(f"arena: {args.games} games, bots {','.join(names)}, seed {args.seed}"
-          + (f", hard budget {args.budget:g} s" if args.budget is not None else "")
-          + f"; {len(set(map(tuple, (o.seating for o in outcomes))))} seatings, {jobs} processes, {elapsed:.1f} s")
+    print(
+        f"arena: {args.games} games, bots {','.join(names)}, seed {args.seed}"
+        + (f", hard budget {args.budget:g} s" if args.budget is not None else "")
+        + f"; {len(set(map(tuple, (o.seating for o in outcomes))))} seatings, {jobs} processes, {elapsed:.1f} s"
+    )
     print(f"machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}, {m['date']}")
     print("wins: co-winners count as a win each; share: a win split 1/k between k co-winners")
     print("times are wall-clock per decision; cpu max is the most CPU time one decision used")
-    print(f"{'bot':<8}{'games':>7}{'wins':>7}{'share':>8}{'win rate':>10}{'95% CI':>17}"
-          f"{'money':>8}{'dec/s':>9}{'p95 ms':>9}{'max ms':>9}{'cpu max':>9}")
+    print(
+        f"{'bot':<8}{'games':>7}{'wins':>7}{'share':>8}{'win rate':>10}{'95% CI':>17}"
+        f"{'money':>8}{'dec/s':>9}{'p95 ms':>9}{'max ms':>9}{'cpu max':>9}"
+    )
     for s in stats.values():
         lo, hi = s.interval
-        print(f"{s.name:<8}{s.games:>7}{s.wins:>7}{s.share:>8.1f}{s.win_rate:>9.1%} "
-              f"{f'[{lo:.1%}, {hi:.1%}]':>17}{s.mean_money:>8.1f}{s.decisions_per_s:>9.0f}"
-              f"{s.percentile(0.95) * 1000:>9.2f}{s.percentile(1.0) * 1000:>9.2f}{s.cpu_max * 1000:>9.2f}")
+        print(
+            f"{s.name:<8}{s.games:>7}{s.wins:>7}{s.share:>8.1f}{s.win_rate:>9.1%} "
+            f"{f'[{lo:.1%}, {hi:.1%}]':>17}{s.mean_money:>8.1f}{s.decisions_per_s:>9.0f}"
+            f"{s.percentile(0.95) * 1000:>9.2f}{s.percentile(1.0) * 1000:>9.2f}{s.cpu_max * 1000:>9.2f}"
+        )
     return 0

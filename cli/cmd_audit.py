@@ -17,17 +17,29 @@ import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("audit", help="check a finished network game end to end",
-                       description="Check a finished game's record and transcript: host signatures and the "
-                                   "hash chain, every player signature and counter, every sealed-bid commitment "
-                                   "and reveal, the seeds and the shuffle, and every rule.")
+    p = sub.add_parser(
+        "audit",
+        help="check a finished network game end to end",
+        description="Check a finished game's record and transcript: host signatures and the "
+        "hash chain, every player signature and counter, every sealed-bid commitment "
+        "and reveal, the seeds and the shuffle, and every rule.",
+    )
     p.add_argument("record", help="the game's record (.json)")
     p.add_argument("--transcript", default=None, help="the game's transcript (default: the one beside the record)")
-    p.add_argument("--host-key", default=None, metavar="HEX",
-                   help="the host's Ed25519 key you expect (default: the one the record names)")
-    p.add_argument("--compare", action="append", default=[], metavar="TRANSCRIPT",
-                   help="another player's transcript of the same game: every event must be the same "
-                        "(a host that forks players' histories is caught); may be repeated")
+    p.add_argument(
+        "--host-key",
+        default=None,
+        metavar="HEX",
+        help="the host's Ed25519 key you expect (default: the one the record names)",
+    )
+    p.add_argument(
+        "--compare",
+        action="append",
+        default=[],
+        metavar="TRANSCRIPT",
+        help="another player's transcript of the same game: every event must be the same "
+        "(a host that forks players' histories is caught); may be repeated",
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=run)
 
@@ -44,8 +56,11 @@ def run(args: argparse.Namespace) -> int:
             return 2
     report = audit_files(args.record, args.transcript, host_vk, args.compare)
     if args.json:
-        print(json.dumps({"ok": report.ok, "problems": report.problems, "notes": report.notes,
-                          "facts": report.facts}, indent=1))
+        print(
+            json.dumps(
+                {"ok": report.ok, "problems": report.problems, "notes": report.notes, "facts": report.facts}, indent=1
+            )
+        )
     else:
         for note in report.notes:
             print(f"note: {note}")
@@ -53,8 +68,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"FAILED: {problem}")
         if report.ok:
             facts = report.facts
-            print(f"ok: {facts.get('events')} events, {facts.get('moves')} moves; host signing key {facts.get('host_key_fpr')}; "
-                  f"signatures, chain, commitments, reveals, shuffle and rules check out")
+            print(
+                f"ok: {facts.get('events')} events, {facts.get('moves')} moves; host signing key {facts.get('host_key_fpr')}; "
+                f"signatures, chain, commitments, reveals, shuffle and rules check out"
+            )
     if report.ok:
         return 0
     return 2 if report.unreadable else 1

@@ -28,8 +28,14 @@ from modernart.record import GameRecord
 #: The engine's speed target: four-player random self-play games per second.
 TARGET_GAMES_PER_S = 3000
 #: The modules a compiled build compiles (setup.py's COMPILED_MODULES).
-HOT_MODULES = ("modernart.phase", "modernart.moves", "modernart.scoring", "modernart.auctions",
-               "modernart.game", "modernart.bots.random_bot")
+HOT_MODULES = (
+    "modernart.phase",
+    "modernart.moves",
+    "modernart.scoring",
+    "modernart.auctions",
+    "modernart.game",
+    "modernart.bots.random_bot",
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -155,8 +161,11 @@ def _median(runs: list[dict[str, float]]) -> dict[str, float]:
 def engine_figures(seconds: float, repeat: int) -> dict[str, Any]:
     gc.collect()
     figures: dict[str, Any] = {
-        "machine": machine(), "engine": engine_build(), "clock": "process_time (CPU time, one core)",
-        "seconds": seconds, "repeat": repeat,
+        "machine": machine(),
+        "engine": engine_build(),
+        "clock": "process_time (CPU time, one core)",
+        "seconds": seconds,
+        "repeat": repeat,
     }
     for players in (3, 4, 5):
         figures[f"selfplay_{players}p"] = _median([bench_selfplay(players, seconds, seed) for seed in range(repeat)])
@@ -183,10 +192,14 @@ def run(args: argparse.Namespace) -> int:
     print(f"{'random self-play':<22}{'games/s':>10}{'moves/s':>12}{'moves/game':>12}")
     for players in (3, 4, 5):
         f = figures[f"selfplay_{players}p"]
-        print(f"  {players} players{'':<12}{f['games_per_s']:>10.0f}{f['moves_per_s']:>12.0f}{f['moves_per_game']:>12.1f}")
+        print(
+            f"  {players} players{'':<12}{f['games_per_s']:>10.0f}{f['moves_per_s']:>12.0f}{f['moves_per_game']:>12.1f}"
+        )
     print(f"{'replay (4 players)':<22}{figures['replay']['replay_moves_per_s']:>22.0f} moves/s")
     print(f"{'state copy (clone)':<22}{figures['clone']['clone_us']:>22.2f} us")
     verdict = "met" if figures["target_met"] else "MISSED"
-    print(f"target {TARGET_GAMES_PER_S} four-player games/s: {verdict} "
-          f"({figures['selfplay_4p']['games_per_s']:.0f} games/s, {figures['engine']})")
+    print(
+        f"target {TARGET_GAMES_PER_S} four-player games/s: {verdict} "
+        f"({figures['selfplay_4p']['games_per_s']:.0f} games/s, {figures['engine']})"
+    )
     return 0

@@ -6,8 +6,11 @@ import argparse
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("bot", help="let a bot take a seat at a table",
-                       description="Connect to a table as a bot client: take a free seat, say ready, play.")
+    p = sub.add_parser(
+        "bot",
+        help="let a bot take a seat at a table",
+        description="Connect to a table as a bot client: take a free seat, say ready, play.",
+    )
     p.add_argument("join", help="join string ma://HOST:PORT/KEY[/TABLE]")
     p.add_argument("--level", default="random", help="bot level (default random)")
     p.add_argument("--name", default=None, help="name at the table")
@@ -22,8 +25,12 @@ def run(args: argparse.Namespace) -> int:
     from net.botclient import main
 
     argv = [args.join, "--level", args.level, "--pace", str(args.pace)]
-    for flag, value in (("--name", args.name), ("--seat", args.seat), ("--config-dir", args.config_dir),
-                        ("--seed", args.seed)):
+    for flag, value in (
+        ("--name", args.name),
+        ("--seat", args.seat),
+        ("--config-dir", args.config_dir),
+        ("--seed", args.seed),
+    ):
         if value is not None:
             argv += [flag, str(value)]
     return main(argv)

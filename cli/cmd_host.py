@@ -17,45 +17,78 @@ import sys
 from .cmd_play import COLOR_CHOICES, default_name
 
 # flags of this command that belong to the host process (passed on to the child)
-_HOST_FLAGS_WITH_VALUE = ("--name", "--bind", "--port", "--advertise", "--players", "--bots", "--bot-level",
-                          "--bot-pace", "--resume", "--journal-dir", "--config-dir", "--options", "--clocks",
-                          "--beacon-target")
+_HOST_FLAGS_WITH_VALUE = (
+    "--name",
+    "--bind",
+    "--port",
+    "--advertise",
+    "--players",
+    "--bots",
+    "--bot-level",
+    "--bot-pace",
+    "--resume",
+    "--journal-dir",
+    "--config-dir",
+    "--options",
+    "--clocks",
+    "--beacon-target",
+)
 _HOST_SWITCHES = ("--no-beacon", "--exit-when-over")
 # what a resume command does not repeat: the journal is named afresh, the rest is the child's
 _NOT_REPEATED = ("resume", "headless", "admin_key", "func", "command", "host_defaults")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("host", help="host a table on the LAN and play at it",
-                       description="Open a table, announce it on the LAN, and play at it in this terminal. "
-                                   "Others join with `modernart join` (or over SSH with --ssh).")
+    p = sub.add_parser(
+        "host",
+        help="host a table on the LAN and play at it",
+        description="Open a table, announce it on the LAN, and play at it in this terminal. "
+        "Others join with `modernart join` (or over SSH with --ssh).",
+    )
     p.add_argument("--name", default="Modern Art", help="table name shown to players")
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on (default all)")
-    p.add_argument("--port", type=int, default=None,
-                   help="TCP port (default 47000, or the resumed game's port; 0 = any free port)")
+    p.add_argument(
+        "--port", type=int, default=None, help="TCP port (default 47000, or the resumed game's port; 0 = any free port)"
+    )
     p.add_argument("--advertise", default=None, help="address to put in the join string")
-    p.add_argument("--players", type=int, choices=(3, 4, 5), default=None,
-                   help="quick start: start when this many are seated and ready")
+    p.add_argument(
+        "--players",
+        type=int,
+        choices=(3, 4, 5),
+        default=None,
+        help="quick start: start when this many are seated and ready",
+    )
     p.add_argument("--bots", type=int, default=0, help="bots the host seats itself")
     p.add_argument("--bot-level", default="medium", help="level of those bots (random, medium, hard)")
     p.add_argument("--bot-pace", type=float, default=1.0, help="scale the bots' thinking pauses (0 = instant)")
     p.add_argument("--resume", metavar="FILE", default=None, help="resume the game of this journal after a crash")
     p.add_argument("--journal-dir", default=None, help="where journals and records are written")
     p.add_argument("--config-dir", default=None, help="where the keys live (default ~/.config/modernart)")
-    p.add_argument("--options", default="{}", help='rule options as JSON, e.g. \'{"double_split": true}\'')
-    p.add_argument("--clocks", default="{}",
-                   help='clocks as JSON: open_countdown (10), decision (60), grace (30) seconds; 0 = off (grace 0: a stand-in at once)')
+    p.add_argument("--options", default="{}", help="rule options as JSON, e.g. '{\"double_split\": true}'")
+    p.add_argument(
+        "--clocks",
+        default="{}",
+        help="clocks as JSON: open_countdown (10), decision (60), grace (30) seconds; 0 = off (grace 0: a stand-in at once)",
+    )
     p.add_argument("--no-beacon", action="store_true", help="do not announce the table by UDP broadcast")
-    p.add_argument("--beacon-target", action="append", metavar="ADDR[:PORT]",
-                   help="send beacons here instead of every interface's broadcast address")
+    p.add_argument(
+        "--beacon-target",
+        action="append",
+        metavar="ADDR[:PORT]",
+        help="send beacons here instead of every interface's broadcast address",
+    )
     p.add_argument("--exit-when-over", action="store_true", help="stop once the game is over and saved")
     p.add_argument("--headless", action="store_true", help="run only the host (no client in this terminal)")
     p.add_argument("--admin-key", default=None, metavar="HEX", help=argparse.SUPPRESS)  # the hosting client's key
     p.add_argument("--player-name", default=None, help="your name at the table (default: your login name)")
     p.add_argument("--ssh", type=int, default=None, metavar="PORT", help="also serve the client over SSH on PORT")
     p.add_argument("--ssh-bind", default="", metavar="ADDR", help="address for the SSH server (default: all)")
-    p.add_argument("--ssh-host-key", default=None, metavar="FILE",
-                   help="SSH host key (default ~/.config/modernart/ssh_host_ed25519, made on first use)")
+    p.add_argument(
+        "--ssh-host-key",
+        default=None,
+        metavar="FILE",
+        help="SSH host key (default ~/.config/modernart/ssh_host_ed25519, made on first use)",
+    )
     p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
     p.add_argument("--color", choices=COLOR_CHOICES, default="auto", help="colours (see modernart play)")
     p.set_defaults(func=run, host_defaults=None)
@@ -75,10 +108,17 @@ def run(args: argparse.Namespace) -> int:
     from .tui.entry import host_and_play
 
     me = Keys.load_or_create(args.config_dir, "player")
-    return host_and_play(_child_args(args, me.vk.hex()), name=args.player_name or default_name(),
-                         config_dir=args.config_dir, ascii=args.ascii, color=args.color,
-                         ssh_port=args.ssh, ssh_bind=args.ssh_bind, ssh_host_key=args.ssh_host_key,
-                         resume_flags=resume_flags(args))
+    return host_and_play(
+        _child_args(args, me.vk.hex()),
+        name=args.player_name or default_name(),
+        config_dir=args.config_dir,
+        ascii=args.ascii,
+        color=args.color,
+        ssh_port=args.ssh,
+        ssh_bind=args.ssh_bind,
+        ssh_host_key=args.ssh_host_key,
+        resume_flags=resume_flags(args),
+    )
 
 
 def resume_flags(args: argparse.Namespace) -> list[str]:
@@ -119,11 +159,24 @@ async def _serve(args: argparse.Namespace, options: dict, clocks: dict) -> int:
 
     admin = bytes.fromhex(args.admin_key) if args.admin_key else None
     settings = HostSettings(
-        name=args.name, bind=args.bind, port=args.port, advertise=args.advertise, players=args.players,
-        bots=args.bots, bot_level=args.bot_level, bot_pace=args.bot_pace, resume=args.resume,
-        journal_dir=args.journal_dir, config_dir=args.config_dir, options=options, clocks=clocks,
-        beacon=not args.no_beacon, beacon_targets=beacon_targets_from(args.beacon_target),
-        exit_when_over=args.exit_when_over, admin=admin)
+        name=args.name,
+        bind=args.bind,
+        port=args.port,
+        advertise=args.advertise,
+        players=args.players,
+        bots=args.bots,
+        bot_level=args.bot_level,
+        bot_pace=args.bot_pace,
+        resume=args.resume,
+        journal_dir=args.journal_dir,
+        config_dir=args.config_dir,
+        options=options,
+        clocks=clocks,
+        beacon=not args.no_beacon,
+        beacon_targets=beacon_targets_from(args.beacon_target),
+        exit_when_over=args.exit_when_over,
+        admin=admin,
+    )
     if args.ssh is None:
         return await serve(settings)
     from .tui.entry import serve_ssh_guests
@@ -132,10 +185,19 @@ async def _serve(args: argparse.Namespace, options: dict, clocks: dict) -> int:
 
     def start_ssh(host, table) -> None:  # runs once the table is open: SSH guests join it like anyone
         target = host.target(table.id)
-        guests.append(asyncio.get_running_loop().create_task(serve_ssh_guests(
-            args.ssh, str(target), bind=args.ssh_bind, config_dir=args.config_dir,
-            host_key_path=args.ssh_host_key, table_code=target.code,
-            ready=lambda port: print(f"ssh:         ssh -p {port} NAME@THIS-HOST", flush=True))))
+        guests.append(
+            asyncio.get_running_loop().create_task(
+                serve_ssh_guests(
+                    args.ssh,
+                    str(target),
+                    bind=args.ssh_bind,
+                    config_dir=args.config_dir,
+                    host_key_path=args.ssh_host_key,
+                    table_code=target.code,
+                    ready=lambda port: print(f"ssh:         ssh -p {port} NAME@THIS-HOST", flush=True),
+                )
+            )
+        )
 
     try:
         return await serve(settings, ready=start_ssh)

@@ -16,8 +16,11 @@ from .cmd_play import COLOR_CHOICES, default_name
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("join", help="find tables on the LAN and join one",
-                       description="Join a table: the tables heard on the LAN, a join code, or a join string.")
+    p = sub.add_parser(
+        "join",
+        help="find tables on the LAN and join one",
+        description="Join a table: the tables heard on the LAN, a join code, or a join string.",
+    )
     p.add_argument("join", nargs="?", default=None, help="join string ma://HOST:PORT/KEY, or a join code")
     p.add_argument("--name", default=None, help="your name at the table (default: your login name)")
     p.add_argument("--print", dest="print_only", action="store_true", help="print the tables heard and exit")
@@ -25,8 +28,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--listen", type=float, default=2.0, help="seconds to listen for beacons with --print")
     p.add_argument("--beacon-port", type=int, default=47999)
     p.add_argument("--config-dir", default=None, help="where your player key lives")
-    p.add_argument("--accept-new-host-key", action="store_true",
-                   help="trust a host whose key changed since you last joined it (compare its join code first)")
+    p.add_argument(
+        "--accept-new-host-key",
+        action="store_true",
+        help="trust a host whose key changed since you last joined it (compare its join code first)",
+    )
     p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
     p.add_argument("--color", choices=COLOR_CHOICES, default="auto", help="colours (see modernart play)")
     p.add_argument("--no-color", dest="color", action="store_const", const="none", help="same as --color none")
@@ -38,18 +44,29 @@ def run(args: argparse.Namespace) -> int:
     if args.print_only or args.check:
         return asyncio.run(_print(args, is_string))
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print("modernart join: the client needs a terminal (use --print or --check to list tables)",
-              file=sys.stderr)
+        print("modernart join: the client needs a terminal (use --print or --check to list tables)", file=sys.stderr)
         return 2
     from .tui.entry import find_and_join, join_table
 
     name = args.name or default_name()
     if is_string:
-        return join_table(args.join, name=name, config_dir=args.config_dir, ascii=args.ascii, color=args.color,
-                          accept_new_host_key=args.accept_new_host_key)
-    return find_and_join(name=name, config_dir=args.config_dir, beacon_port=args.beacon_port,
-                         code=args.join, ascii=args.ascii, color=args.color,
-                         accept_new_host_key=args.accept_new_host_key)
+        return join_table(
+            args.join,
+            name=name,
+            config_dir=args.config_dir,
+            ascii=args.ascii,
+            color=args.color,
+            accept_new_host_key=args.accept_new_host_key,
+        )
+    return find_and_join(
+        name=name,
+        config_dir=args.config_dir,
+        beacon_port=args.beacon_port,
+        code=args.join,
+        ascii=args.ascii,
+        color=args.color,
+        accept_new_host_key=args.accept_new_host_key,
+    )
 
 
 def _list(heard, out) -> None:
@@ -74,9 +91,15 @@ async def _print(args: argparse.Namespace, is_string: bool) -> int:
         every = await discover(args.listen, port=args.beacon_port)
         heard = [h for h in every if code is None or h.code == code]
         if code is not None and not heard:
-            print(f"modernart join: no table with join code {code} was heard in {args.listen:g} s"
-                  + ("; the tables heard:" if every else "; no table at all was heard (a join string "
-                     "works where broadcast does not reach)"), file=sys.stderr)
+            print(
+                f"modernart join: no table with join code {code} was heard in {args.listen:g} s"
+                + (
+                    "; the tables heard:"
+                    if every
+                    else "; no table at all was heard (a join string works where broadcast does not reach)"
+                ),
+                file=sys.stderr,
+            )
             _list(every, sys.stderr)
             return 1
         if args.print_only or not heard:
@@ -97,8 +120,10 @@ async def _print(args: argparse.Namespace, is_string: bool) -> int:
         print(f"connected to {table.get('name')!r} ({table.get('state')}), code {target.code}")
         for seat in table.get("seats") or []:
             if seat:
-                print(f"  seat {seat['seat']}: {seat['name']}{' (bot)' if seat['bot'] else ''}"
-                      f"{' ready' if seat['ready'] else ''}")
+                print(
+                    f"  seat {seat['seat']}: {seat['name']}{' (bot)' if seat['bot'] else ''}"
+                    f"{' ready' if seat['ready'] else ''}"
+                )
     finally:
         await client.close()
     return 0

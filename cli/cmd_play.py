@@ -19,37 +19,66 @@ COLOR_CHOICES = ("auto", "none", "16", "256", "truecolor")  # as cli/tui/style.p
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("play", help="play against bots on this machine",
-                       description="Start a table on this machine with bots and play in the terminal.")
+    p = sub.add_parser(
+        "play",
+        help="play against bots on this machine",
+        description="Start a table on this machine with bots and play in the terminal.",
+    )
     p.add_argument("--players", type=int, default=4, choices=(3, 4, 5), help="number of seats (default 4)")
-    p.add_argument("--bots", default=None, metavar="LEVEL[,LEVEL...]",
-                   help="bot level(s): random, medium, hard; one for all or one per bot (default: medium)")
+    p.add_argument(
+        "--bots",
+        default=None,
+        metavar="LEVEL[,LEVEL...]",
+        help="bot level(s): random, medium, hard; one for all or one per bot (default: medium)",
+    )
     p.add_argument("--name", default=None, help="your name at the table (default: your login name)")
     p.add_argument("--seed", type=int, default=None, help="shuffle seed (default: random)")
     p.add_argument("--lobby", action="store_true", help="show the lobby first: change bots, rules and clocks")
-    p.add_argument("--open-seconds", type=float, default=10.0,
-                   help="Open auction countdown, restarted by each bid (default 10)")
-    p.add_argument("--decision-seconds", type=float, default=None,
-                   help="time for every other decision (default: no limit)")
-    p.add_argument("--bot-pace", type=float, default=1.0,
-                   help="bots' thinking time as a factor (0 = instant, default 1)")
-    p.add_argument("--record-dir", default=None, help="where to save the game record "
-                   "(default $XDG_DATA_HOME/modernart/records)")
+    p.add_argument(
+        "--open-seconds", type=float, default=10.0, help="Open auction countdown, restarted by each bid (default 10)"
+    )
+    p.add_argument(
+        "--decision-seconds", type=float, default=None, help="time for every other decision (default: no limit)"
+    )
+    p.add_argument(
+        "--bot-pace", type=float, default=1.0, help="bots' thinking time as a factor (0 = instant, default 1)"
+    )
+    p.add_argument(
+        "--record-dir", default=None, help="where to save the game record (default $XDG_DATA_HOME/modernart/records)"
+    )
     p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
-    p.add_argument("--color", choices=COLOR_CHOICES, default="auto",
-                   help="colours: auto (NO_COLOR and TERM decide), none, 16, 256, truecolor")
+    p.add_argument(
+        "--color",
+        choices=COLOR_CHOICES,
+        default="auto",
+        help="colours: auto (NO_COLOR and TERM decide), none, 16, 256, truecolor",
+    )
     p.add_argument("--no-color", dest="color", action="store_const", const="none", help="same as --color none")
-    p.add_argument("--offline", action="store_true",
-                   help="run the table inside the client instead of through a local host (no network at all)")
-    p.add_argument("--config-dir", default=None, help="where your player key and the host key live "
-                   "(default ~/.config/modernart)")
-    p.add_argument("--ssh", type=int, default=None, metavar="PORT",
-                   help="serve this table over SSH instead: guests play with `ssh -p PORT NAME@HOST`")
+    p.add_argument(
+        "--offline",
+        action="store_true",
+        help="run the table inside the client instead of through a local host (no network at all)",
+    )
+    p.add_argument(
+        "--config-dir", default=None, help="where your player key and the host key live (default ~/.config/modernart)"
+    )
+    p.add_argument(
+        "--ssh",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help="serve this table over SSH instead: guests play with `ssh -p PORT NAME@HOST`",
+    )
     p.add_argument("--ssh-bind", default="", metavar="ADDR", help="address to listen on (default: all)")
-    p.add_argument("--ssh-host-key", default=None, metavar="FILE",
-                   help="SSH host key (default ~/.config/modernart/ssh_host_ed25519, made on first use)")
-    p.add_argument("--guests", type=int, default=1,
-                   help="with --ssh: seats kept for SSH guests; bots take the others (default 1)")
+    p.add_argument(
+        "--ssh-host-key",
+        default=None,
+        metavar="FILE",
+        help="SSH host key (default ~/.config/modernart/ssh_host_ed25519, made on first use)",
+    )
+    p.add_argument(
+        "--guests", type=int, default=1, help="with --ssh: seats kept for SSH guests; bots take the others (default 1)"
+    )
     p.add_argument("--watch", action="store_true", help="bots only: print the game log of a bot game")
     p.set_defaults(func=run)
 
@@ -89,8 +118,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"modernart play: --open-seconds must be positive, not {args.open_seconds:g}", file=sys.stderr)
         return 2
     if args.decision_seconds is not None and args.decision_seconds <= 0:
-        print(f"modernart play: --decision-seconds must be positive, not {args.decision_seconds:g} "
-              "(leave it out for no decision clock)", file=sys.stderr)
+        print(
+            f"modernart play: --decision-seconds must be positive, not {args.decision_seconds:g} "
+            "(leave it out for no decision clock)",
+            file=sys.stderr,
+        )
         return 2
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print("modernart play needs a terminal (over SSH, use: ssh -t HOST modernart play)", file=sys.stderr)
@@ -104,9 +136,14 @@ def run(args: argparse.Namespace) -> int:
     if not args.offline:
         return asyncio.run(play_through_host(args, name, levels))
     session = local_game(
-        args.players, levels, name=name, seed=args.seed,
-        clocks=Clocks(args.open_seconds, args.decision_seconds), bot_pace=max(0.0, args.bot_pace),
-        record_dir=args.record_dir, start=not args.lobby,
+        args.players,
+        levels,
+        name=name,
+        seed=args.seed,
+        clocks=Clocks(args.open_seconds, args.decision_seconds),
+        bot_pace=max(0.0, args.bot_pace),
+        record_dir=args.record_dir,
+        start=not args.lobby,
     )
     return run_client(session, ascii=args.ascii, color=args.color)
 
@@ -117,9 +154,16 @@ async def play_through_host(args: argparse.Namespace, name: str, levels: list[st
     from .tui.host_game import HostGameSettings, play_session
 
     settings = HostGameSettings(
-        players=args.players, levels=levels, table_name=f"{name}'s table", open_seconds=args.open_seconds,
-        decision_seconds=args.decision_seconds, bot_pace=max(0.0, args.bot_pace), journal_dir=args.record_dir,
-        config_dir=args.config_dir, autostart=not args.lobby)
+        players=args.players,
+        levels=levels,
+        table_name=f"{name}'s table",
+        open_seconds=args.open_seconds,
+        decision_seconds=args.decision_seconds,
+        bot_pace=max(0.0, args.bot_pace),
+        journal_dir=args.record_dir,
+        config_dir=args.config_dir,
+        autostart=not args.lobby,
+    )
     try:
         host, session = await play_session(settings, name, log_path=os.path.join(state_dir(), "host.log"))
     except RuntimeError as exc:
@@ -148,13 +192,19 @@ def serve_over_ssh(args: argparse.Namespace) -> int:
         print(f"modernart play: --guests must be 1..{args.players}", file=sys.stderr)
         return 2
     levels = bot_level_list(args.bots, args.players - args.guests) if args.players > args.guests else []
-    table = LocalTable(args.players, name=f"Table on {socket.gethostname()}", seed=args.seed,
-                       clocks=Clocks(args.open_seconds, args.decision_seconds), bot_pace=max(0.0, args.bot_pace),
-                       record_dir=args.record_dir)
+    table = LocalTable(
+        args.players,
+        name=f"Table on {socket.gethostname()}",
+        seed=args.seed,
+        clocks=Clocks(args.open_seconds, args.decision_seconds),
+        bot_pace=max(0.0, args.bot_pace),
+        record_dir=args.record_dir,
+    )
 
     def ready(port: int) -> None:
-        print(f"modernart: SSH table listening on port {port}; guests connect with: ssh -p {port} NAME@HOST",
-              flush=True)
+        print(
+            f"modernart: SSH table listening on port {port}; guests connect with: ssh -p {port} NAME@HOST", flush=True
+        )
 
     async def main() -> None:
         for slot, level in enumerate(levels, start=args.guests):
@@ -189,4 +239,3 @@ def watch_bot_game(players: int, seed: int | None) -> int:
             print(line)
         printed = len(state.events)
     return 0
-

@@ -10,10 +10,13 @@ from modernart.record import RecordError, read_record
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("replay", help="re-check a game record and print its payouts as JSON",
-                       description="Replay a record (or a host journal) move by move with the rules engine. "
-                                   "Exit 0 when it replays, 1 with --check when the stored result disagrees, "
-                                   "2 when the record is corrupt, truncated or holds an illegal move.")
+    p = sub.add_parser(
+        "replay",
+        help="re-check a game record and print its payouts as JSON",
+        description="Replay a record (or a host journal) move by move with the rules engine. "
+        "Exit 0 when it replays, 1 with --check when the stored result disagrees, "
+        "2 when the record is corrupt, truncated or holds an illegal move.",
+    )
     p.add_argument("file", help="record (.json) or journal (.jsonl)")
     p.add_argument("--check", action="store_true", help="exit 1 if the stored result disagrees with the replay")
     p.set_defaults(func=run)
@@ -32,8 +35,13 @@ def run(args: argparse.Namespace) -> int:
         "moves": len(record.moves),
         "finished": state.is_over(),
         "rounds": [
-            {"round": r.round + 1, "ended_by": r.ended_by, "ranking": list(r.ranking),
-             "values": list(r.values), "payouts": list(r.payouts)}
+            {
+                "round": r.round + 1,
+                "ended_by": r.ended_by,
+                "ranking": list(r.ranking),
+                "values": list(r.values),
+                "payouts": list(r.payouts),
+            }
             for r in state.results
         ],
         "final_money": list(state.money) if state.is_over() else None,

@@ -31,9 +31,7 @@ def describe_event(event: object, names: Sequence[str], edition: Edition, deck) 
         return f"SOLD: {cards} to {names[event.buyer]} for {event.price} ({_paid(event, names)})"
     if isinstance(event, RoundEnded):
         r = event.result
-        ranks = ", ".join(
-            f"{_ORDINAL[i]} {edition.artists[a]} ({r.values[a]} each)" for i, a in enumerate(r.ranking)
-        )
+        ranks = ", ".join(f"{_ORDINAL[i]} {edition.artists[a]} ({r.values[a]} each)" for i, a in enumerate(r.ranking))
         pays = ", ".join(f"{names[s]} +{p}" for s, p in enumerate(r.payouts))
         how = "fifth painting" if r.ended_by == "fifth" else "all hands empty"
         return f"Round {r.round + 1} ends ({how}). {ranks}. Payouts: {pays}"
@@ -64,8 +62,9 @@ def describe_events(items: Sequence[object], names: Sequence[str], edition: Edit
                 i += 2
                 continue
             if isinstance(after, RoundEnded):
-                lines.append(f"{who} {verb} {card}: the fifth {edition.artists[deck[item.arg].artist]}"
-                             " ends the round, unsold")
+                lines.append(
+                    f"{who} {verb} {card}: the fifth {edition.artists[deck[item.arg].artist]} ends the round, unsold"
+                )
                 i += 1
                 continue
         text = describe_event(item, names, edition, deck)

@@ -8,7 +8,20 @@ from .phase import Phase
 from .rules import RuleOptions
 
 __all__ = [
-    "ARTISTS", "AUCTION_TYPES", "CLASSIC", "CMON_2017", "EDITIONS", "Action", "Artist",
-    "AuctionType", "Card", "Edition", "GameState", "IllegalMove", "Move", "Phase", "RuleOptions",
+    "ARTISTS",
+    "AUCTION_TYPES",
+    "CLASSIC",
+    "CMON_2017",
+    "EDITIONS",
+    "Action",
+    "Artist",
+    "AuctionType",
+    "Card",
+    "Edition",
+    "GameState",
+    "IllegalMove",
+    "Move",
+    "Phase",
+    "RuleOptions",
 ]
 __version__ = "0.1.0"

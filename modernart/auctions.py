@@ -14,9 +14,19 @@ from typing import TYPE_CHECKING, Final
 
 from .cards import AUCTION_TYPES, AuctionType, Card
 from .errors import (
-    AlreadyBid, AlreadyPassed, BidOverMoney, BidTooLow, CannotAfford, CardNotInHand,
-    HighBidderCannotAct, MalformedMove, NotAuctioneer, NotYourTurn, PriceOutOfRange,
-    SecondCardMismatch, WrongPhase,
+    AlreadyBid,
+    AlreadyPassed,
+    BidOverMoney,
+    BidTooLow,
+    CannotAfford,
+    CardNotInHand,
+    HighBidderCannotAct,
+    MalformedMove,
+    NotAuctioneer,
+    NotYourTurn,
+    PriceOutOfRange,
+    SecondCardMismatch,
+    WrongPhase,
 )
 from .events import BANK, AuctionStarted, Sale, SealedRevealed
 from .moves import ACCEPT, ADD_SECOND, DECLINE, DECLINE_SECOND, HAMMER, PASS, PLAY, Action, Move, move_of
@@ -25,9 +35,9 @@ from .phase import DOUBLE_OFFER, FIXED_OFFER, FIXED_SET, ONCE_AROUND, OPEN, PLAY
 if TYPE_CHECKING:
     from .game import GameState
 
-NO_BID: Final = -2   # state.sealed: this seat has not bid yet
+NO_BID: Final = -2  # state.sealed: this seat has not bid yet
 FORFEIT: Final = -1  # state.sealed: this seat's bid was forfeited (counts as 0)
-DOUBLE: Final = 4    # AuctionType.DOUBLE as a plain int (state._kind_of holds plain ints)
+DOUBLE: Final = 4  # AuctionType.DOUBLE as a plain int (state._kind_of holds plain ints)
 #: The phase each auction symbol starts, by AuctionType value (a Double never starts one).
 _PHASE_OF_KIND: Final = (OPEN, ONCE_AROUND, SEALED, FIXED_SET)
 _PHASE_WORDS: Final = (
@@ -382,8 +392,21 @@ def _sell(state: GameState, buyer: int, price: int) -> None:
         payments = ((buyer, auctioneer, price),)
     lot = tuple(state.lot)
     state.bought[buyer].extend(lot)
-    sale = _new(Sale, (state.auction_no, state.round, _AUCTION_TYPES[state.kind], auctioneer, original,
-                       lot, tuple(state.bids), buyer, price, payments))
+    sale = _new(
+        Sale,
+        (
+            state.auction_no,
+            state.round,
+            _AUCTION_TYPES[state.kind],
+            auctioneer,
+            original,
+            lot,
+            tuple(state.bids),
+            buyer,
+            price,
+            payments,
+        ),
+    )
     state.sales.append(sale)
     if state.events is not None:
         state.events.append(sale)

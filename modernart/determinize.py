@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from .auctions import NO_BID
 from .cards import AuctionType, Card
 from .game import GameState, _deck
 from .phase import Phase
@@ -57,6 +56,7 @@ def _first_auctioneer(obs: Observation) -> int:
 def _guess_sealed(rng: random.Random) -> SealedGuess:
     def guess(state: GameState, seat: int) -> int:
         return rng.randint(0, state.money[seat] // 4)
+
     return guess
 
 
@@ -86,12 +86,13 @@ def determinize(
             hands.append(list(obs.hand))
         else:
             size = obs.hand_sizes[s]
-            hands.append(cards[at:at + size])
+            hands.append(cards[at : at + size])
             at += size
     stock = cards[at:]
     if len(stock) != obs.stock_size:
-        raise ValueError(f"observation is inconsistent: {len(cards)} unseen cards, "
-                         f"{at} in other hands, stock of {obs.stock_size}")
+        raise ValueError(
+            f"observation is inconsistent: {len(cards)} unseen cards, {at} in other hands, stock of {obs.stock_size}"
+        )
     discard: list[Card] = []
     for sale in obs.sales:
         if sale.round < obs.round:

@@ -38,7 +38,7 @@ class Sale(NamedTuple):
     round: int
     kind: AuctionType
     auctioneer: int
-    original: int               # seat that played the Double, or -1
+    original: int  # seat that played the Double, or -1
     cards: tuple[Card, ...]
     bids: tuple[tuple[int, int], ...]  # every public bid of the auction: (seat, amount)
     buyer: int

@@ -22,11 +22,31 @@ from .cards import ARTISTS, DECK_TABLES, MAX_PLAYERS, MIN_PLAYERS, ROUNDS, Card,
 from .errors import GameOver, IllegalMove, MalformedMove, UnknownSeat
 from .events import CardsDealt, GameEnded, RoundEnded, Sale
 from .moves import (
-    ACCEPT, ADD_SECOND, BID, DECLINE, DECLINE_SECOND, HAMMER, PASS, PLAY, SEALED_BID, SET_PRICE, Action, Move,
+    ACCEPT,
+    ADD_SECOND,
+    BID,
+    DECLINE,
+    DECLINE_SECOND,
+    HAMMER,
+    PASS,
+    PLAY,
+    SEALED_BID,
+    SET_PRICE,
+    Action,
+    Move,
     move_of,
 )
 from .phase import (
-    DOUBLE_OFFER, FIXED_OFFER, FIXED_SET, GAME_OVER, ONCE_AROUND, OPEN, PHASES, PLAY_CARD, SEALED, Phase,
+    DOUBLE_OFFER,
+    FIXED_OFFER,
+    FIXED_SET,
+    GAME_OVER,
+    ONCE_AROUND,
+    OPEN,
+    PHASES,
+    PLAY_CARD,
+    SEALED,
+    Phase,
 )
 from .rules import DEFAULT_OPTIONS, OptionError, RuleOptions
 from .scoring import RoundResult, score_round
@@ -73,19 +93,80 @@ class GameState:
     """
 
     __slots__ = (
-        "_options", "_pass_is_final", "_double_split", "n", "_deck", "_artist_of", "_kind_of",
-        "money", "hands", "stock", "round", "counts", "tiles", "bought", "discard", "lot", "_phase",
-        "auctioneer", "original", "kind", "turn", "high", "high_seat", "passed", "npassed", "sealed",
-        "nsealed", "price", "bids", "auction_no", "results", "sales", "offenders", "events",
-        "move_count", "first_auctioneer", "deal_log",
+        "_options",
+        "_pass_is_final",
+        "_double_split",
+        "n",
+        "_deck",
+        "_artist_of",
+        "_kind_of",
+        "money",
+        "hands",
+        "stock",
+        "round",
+        "counts",
+        "tiles",
+        "bought",
+        "discard",
+        "lot",
+        "_phase",
+        "auctioneer",
+        "original",
+        "kind",
+        "turn",
+        "high",
+        "high_seat",
+        "passed",
+        "npassed",
+        "sealed",
+        "nsealed",
+        "price",
+        "bids",
+        "auction_no",
+        "results",
+        "sales",
+        "offenders",
+        "events",
+        "move_count",
+        "first_auctioneer",
+        "deal_log",
     )
 
     #: Every public field, in `__slots__` order (mypyc's compiled class has no __slots__).
     FIELDS: ClassVar[tuple[str, ...]] = (
-        "options", "n", "deck", "money", "hands", "stock", "round", "counts", "tiles", "bought",
-        "discard", "lot", "phase", "auctioneer", "original", "kind", "turn", "high", "high_seat",
-        "passed", "npassed", "sealed", "nsealed", "price", "bids", "auction_no", "results", "sales",
-        "offenders", "events", "move_count", "first_auctioneer", "deal_log",
+        "options",
+        "n",
+        "deck",
+        "money",
+        "hands",
+        "stock",
+        "round",
+        "counts",
+        "tiles",
+        "bought",
+        "discard",
+        "lot",
+        "phase",
+        "auctioneer",
+        "original",
+        "kind",
+        "turn",
+        "high",
+        "high_seat",
+        "passed",
+        "npassed",
+        "sealed",
+        "nsealed",
+        "price",
+        "bids",
+        "auction_no",
+        "results",
+        "sales",
+        "offenders",
+        "events",
+        "move_count",
+        "first_auctioneer",
+        "deal_log",
     )
 
     _options: RuleOptions
@@ -277,10 +358,13 @@ class GameState:
             auctioneer, high_seat, high = self.auctioneer, self.high_seat, self.high
             passed, money = self.passed, self.money
             final = self._pass_is_final
-            return tuple([
-                s for s in range(self.n)
-                if s == auctioneer or s != high_seat and (not passed[s] or not final and money[s] > high)
-            ])
+            return tuple(
+                [
+                    s
+                    for s in range(self.n)
+                    if s == auctioneer or s != high_seat and (not passed[s] or not final and money[s] > high)
+                ]
+            )
         return ()
 
     def legal_moves(self, seat: int | None = None, *, amounts: bool = True) -> list[Move]:
@@ -343,13 +427,20 @@ class GameState:
             verb = "puts up" if action == Action.PLAY else "adds"
             return f"seat {seat} {verb} {what}"
         words: dict[int, str] = {
-            Action.DECLINE_SECOND: "adds no second card", Action.PASS: "passes",
-            Action.HAMMER: "closes the auction", Action.SEALED_FORFEIT: "forfeits the sealed bid",
-            Action.ACCEPT: "accepts the price", Action.DECLINE: "declines the price",
+            Action.DECLINE_SECOND: "adds no second card",
+            Action.PASS: "passes",
+            Action.HAMMER: "closes the auction",
+            Action.SEALED_FORFEIT: "forfeits the sealed bid",
+            Action.ACCEPT: "accepts the price",
+            Action.DECLINE: "declines the price",
         }
         if action in words:
             return f"seat {seat} {words[action]}"
-        verbs: dict[int, str] = {Action.BID: "bids", Action.SEALED_BID: "seals a bid of", Action.SET_PRICE: "sets the price at"}
+        verbs: dict[int, str] = {
+            Action.BID: "bids",
+            Action.SEALED_BID: "seals a bid of",
+            Action.SET_PRICE: "sets the price at",
+        }
         return f"seat {seat} {verbs.get(action, str(action))} {arg}"
 
     # ------------------------------------------------------------------ applying moves
@@ -479,8 +570,7 @@ class GameState:
     def end_round(self, ender: int, ended_by: str, ending_cards: Iterable[Card]) -> None:
         """Score the round, clear the table, deal the next round or end the game."""
         ending = tuple(ending_cards)
-        result = score_round(self.round, self.counts, self.tiles, self.bought, ended_by, ender, ending,
-                             self._artist_of)
+        result = score_round(self.round, self.counts, self.tiles, self.bought, ended_by, ender, ending, self._artist_of)
         self.tiles.append(list(result.tiles))
         money = self.money
         for s, pay in enumerate(result.payouts):

@@ -9,17 +9,17 @@ from typing import Final, NamedTuple
 class Action(IntEnum):
     """Every kind of move in the game, across all phases."""
 
-    PLAY = 0            # the auctioneer puts up a card (arg: card)
-    ADD_SECOND = 1      # add a same-artist, non-Double card to an offered Double (arg: card)
+    PLAY = 0  # the auctioneer puts up a card (arg: card)
+    ADD_SECOND = 1  # add a same-artist, non-Double card to an offered Double (arg: card)
     DECLINE_SECOND = 2  # decline to add a second card to a Double
-    BID = 3             # Open or Once-around bid (arg: amount)
-    PASS = 4            # Open or Once-around pass
-    HAMMER = 5          # Open: the auctioneer closes the auction
-    SEALED_BID = 6      # Sealed: one bid per seat, 0 = empty fist (arg: amount)
+    BID = 3  # Open or Once-around bid (arg: amount)
+    PASS = 4  # Open or Once-around pass
+    HAMMER = 5  # Open: the auctioneer closes the auction
+    SEALED_BID = 6  # Sealed: one bid per seat, 0 = empty fist (arg: amount)
     SEALED_FORFEIT = 7  # Sealed: the seat's bid counts as 0 and the seat is named an offender
-    SET_PRICE = 8       # Fixed price: the auctioneer announces the price (arg: price)
-    ACCEPT = 9          # Fixed price: buy at the announced price
-    DECLINE = 10        # Fixed price: do not buy
+    SET_PRICE = 8  # Fixed price: the auctioneer announces the price (arg: price)
+    ACCEPT = 9  # Fixed price: buy at the announced price
+    DECLINE = 10  # Fixed price: do not buy
 
     @property
     def takes_card(self) -> bool:
@@ -144,9 +144,7 @@ _ACTIONS: Final = tuple(Action)
 _new: Final = tuple.__new__  # builds a Move without NamedTuple's Python-level __new__
 #: MOVE_TABLE[action][seat][arg] is the interned move, for every argument interned so far
 #: (argument-free actions intern only arg 0); `move_of` grows the rows.
-MOVE_TABLE: Final[list[list[list[Move]]]] = [
-    [[Move(seat, a, 0)] for seat in range(MAX_SEATS)] for a in _ACTIONS
-]
+MOVE_TABLE: Final[list[list[list[Move]]]] = [[[Move(seat, a, 0)] for seat in range(MAX_SEATS)] for a in _ACTIONS]
 
 
 def move_of(seat: int, action: int, arg: int = 0) -> Move:
@@ -163,7 +161,14 @@ def move_of(seat: int, action: int, arg: int = 0) -> Move:
 
 def _grow(seat: int, action: int, arg: int) -> Move:
     act = Action(action)
-    if seat < 0 or seat >= MAX_SEATS or arg < 0 or arg >= _INTERN_LIMIT or act not in AMOUNT_ACTIONS and act not in CARD_ACTIONS:
+    if (
+        seat < 0
+        or seat >= MAX_SEATS
+        or arg < 0
+        or arg >= _INTERN_LIMIT
+        or act not in AMOUNT_ACTIONS
+        and act not in CARD_ACTIONS
+    ):
         return Move(seat, act, arg)
     row = MOVE_TABLE[action][seat]
     for a in range(len(row), arg + 1):

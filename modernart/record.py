@@ -41,17 +41,23 @@ class GameRecord:
     players: list[str]
     options: RuleOptions
     first_auctioneer: int
-    deals: list[list[list[int]]]            # [round][seat] -> card ids dealt
+    deals: list[list[list[int]]]  # [round][seat] -> card ids dealt
     moves: list[Move] = field(default_factory=list)
-    result: dict[str, Any] | None = None    # see result_of(); None while unfinished
-    deck_order: list[int] | None = None     # the whole shuffled deck, when known
+    result: dict[str, Any] | None = None  # see result_of(); None while unfinished
+    deck_order: list[int] | None = None  # the whole shuffled deck, when known
     meta: dict[str, Any] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ building
 
     @classmethod
-    def start(cls, state: GameState, players: Iterable[str], meta: Mapping[str, Any] | None = None,
-              *, keep_deck_order: bool = True) -> "GameRecord":
+    def start(
+        cls,
+        state: GameState,
+        players: Iterable[str],
+        meta: Mapping[str, Any] | None = None,
+        *,
+        keep_deck_order: bool = True,
+    ) -> "GameRecord":
         """A record of a freshly started game (before any move)."""
         names = list(players)
         if len(names) != state.n:
@@ -70,8 +76,13 @@ class GameRecord:
         """The game as it was before the first move."""
         order = self.deck_order if self.deck_order is not None else self._order_from_deals()
         try:
-            return GameState(len(self.players), self.options, deck_order=order,
-                             first_auctioneer=self.first_auctioneer, track_events=track_events)
+            return GameState(
+                len(self.players),
+                self.options,
+                deck_order=order,
+                first_auctioneer=self.first_auctioneer,
+                track_events=track_events,
+            )
         except OptionError as exc:
             raise RecordError(f"cannot set the game up: {exc}") from None
 
@@ -96,7 +107,8 @@ class GameRecord:
         actual = result_of(state)
         return [
             f"{key}: stored {self.result.get(key)!r}, replayed {actual[key]!r}"
-            for key in ("final_money", "winners", "rounds") if self.result.get(key) != actual[key]
+            for key in ("final_money", "winners", "rounds")
+            if self.result.get(key) != actual[key]
         ]
 
     def _order_from_deals(self) -> list[int]:
@@ -257,9 +269,7 @@ def _deals_from(deals: Any) -> list[list[list[int]]]:
     if not isinstance(deals, list) or not 1 <= len(deals) <= 4:
         raise RecordError("field 'deals' must list the deals of rounds 1-4")
     for rnd in deals:
-        if not isinstance(rnd, list) or not all(
-            isinstance(h, list) and all(type(c) is int for c in h) for h in rnd
-        ):
+        if not isinstance(rnd, list) or not all(isinstance(h, list) and all(type(c) is int for c in h) for h in rnd):
             raise RecordError("each deal is a list of card-id lists, one per seat")
     return deals
 

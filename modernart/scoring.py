@@ -10,16 +10,16 @@ from .cards import ARTISTS, RANK_VALUES, Card
 class RoundResult(NamedTuple):
     """Everything a player wants to see when a round is scored."""
 
-    round: int                     # 0-based round index
-    ended_by: str                  # "fifth" (an artist's fifth painting) or "exhausted" (all hands empty)
-    ender: int                     # seat that played the round-ending card
+    round: int  # 0-based round index
+    ended_by: str  # "fifth" (an artist's fifth painting) or "exhausted" (all hands empty)
+    ender: int  # seat that played the round-ending card
     ending_cards: tuple[Card, ...]  # unsold card(s) that ended the round; they count
-    counts: tuple[int, ...]        # paintings per artist this round (board order)
-    ranking: tuple[int, ...]       # ranked artists, first to third at most
-    tiles: tuple[int, ...]         # tile placed this round per artist (30/20/10 or 0)
-    values: tuple[int, ...]        # value of one painting per artist this round
+    counts: tuple[int, ...]  # paintings per artist this round (board order)
+    ranking: tuple[int, ...]  # ranked artists, first to third at most
+    tiles: tuple[int, ...]  # tile placed this round per artist (30/20/10 or 0)
+    values: tuple[int, ...]  # value of one painting per artist this round
     sold: tuple[tuple[int, ...], ...]  # per seat: paintings bought this round, per artist
-    payouts: tuple[int, ...]       # money each seat received from the bank
+    payouts: tuple[int, ...]  # money each seat received from the bank
 
 
 def rank_artists(counts: Sequence[int]) -> tuple[int, ...]:
@@ -75,7 +75,18 @@ def score_round(
             pay += values[artist]
         sold.append(tuple(per_artist))
         payouts.append(pay)
-    return _new(RoundResult, (
-        round_index, ended_by, ender, tuple(ending_cards), tuple(counts), ranking,
-        tuple(tiles), tuple(values), tuple(sold), tuple(payouts),
-    ))
+    return _new(
+        RoundResult,
+        (
+            round_index,
+            ended_by,
+            ender,
+            tuple(ending_cards),
+            tuple(counts),
+            ranking,
+            tuple(tiles),
+            tuple(values),
+            tuple(sold),
+            tuple(payouts),
+        ),
+    )

@@ -40,10 +40,16 @@ def _cards(deck: Sequence[Card], ids: Sequence[int], key: str) -> tuple[Card, ..
 
 def sale_to_dict(sale: Sale) -> dict[str, Any]:
     return {
-        "auction": sale.auction, "round": sale.round, "kind": int(sale.kind),
-        "auctioneer": sale.auctioneer, "original": sale.original,
-        "cards": [int(c) for c in sale.cards], "bids": [list(b) for b in sale.bids],
-        "buyer": sale.buyer, "price": sale.price, "payments": [list(p) for p in sale.payments],
+        "auction": sale.auction,
+        "round": sale.round,
+        "kind": int(sale.kind),
+        "auctioneer": sale.auctioneer,
+        "original": sale.original,
+        "cards": [int(c) for c in sale.cards],
+        "bids": [list(b) for b in sale.bids],
+        "buyer": sale.buyer,
+        "price": sale.price,
+        "payments": [list(p) for p in sale.payments],
     }
 
 
@@ -59,19 +65,31 @@ def sale_from_dict(data: Mapping[str, Any], deck: Sequence[Card]) -> Sale:
     if any(type(x) is not int for row in bids + payments for x in row):
         raise ValueError("bids and payments hold integers only")
     return Sale(
-        _int(data, "auction", 0), _int(data, "round", 0, 3), AuctionType(_int(data, "kind", 0, 4)),
-        _int(data, "auctioneer", 0, 4), _int(data, "original", -1, 4),
-        _cards(deck, _ints(data, "cards", 2), "cards"), tuple(tuple(b) for b in bids),
-        _int(data, "buyer", 0, 4), _int(data, "price", 0), tuple(tuple(p) for p in payments),
+        _int(data, "auction", 0),
+        _int(data, "round", 0, 3),
+        AuctionType(_int(data, "kind", 0, 4)),
+        _int(data, "auctioneer", 0, 4),
+        _int(data, "original", -1, 4),
+        _cards(deck, _ints(data, "cards", 2), "cards"),
+        tuple(tuple(b) for b in bids),
+        _int(data, "buyer", 0, 4),
+        _int(data, "price", 0),
+        tuple(tuple(p) for p in payments),
     )
 
 
 def result_to_dict(result: RoundResult) -> dict[str, Any]:
     return {
-        "round": result.round, "ended_by": result.ended_by, "ender": result.ender,
-        "ending_cards": [int(c) for c in result.ending_cards], "counts": list(result.counts),
-        "ranking": list(result.ranking), "tiles": list(result.tiles), "values": list(result.values),
-        "sold": [list(s) for s in result.sold], "payouts": list(result.payouts),
+        "round": result.round,
+        "ended_by": result.ended_by,
+        "ender": result.ender,
+        "ending_cards": [int(c) for c in result.ending_cards],
+        "counts": list(result.counts),
+        "ranking": list(result.ranking),
+        "tiles": list(result.tiles),
+        "values": list(result.values),
+        "sold": [list(s) for s in result.sold],
+        "payouts": list(result.payouts),
     }
 
 
@@ -83,26 +101,49 @@ def result_from_dict(data: Mapping[str, Any], deck: Sequence[Card]) -> RoundResu
     if not isinstance(sold, list) or not all(isinstance(s, list) and len(s) == 5 for s in sold):
         raise ValueError("field 'sold' must be a list of five counts per seat")
     return RoundResult(
-        _int(data, "round", 0, 3), ended_by, _int(data, "ender", 0, 4),
-        _cards(deck, _ints(data, "ending_cards", 2), "ending_cards"), _ints(data, "counts", 5),
-        _ints(data, "ranking", 3), _ints(data, "tiles", 5), _ints(data, "values", 5),
-        tuple(tuple(s) for s in sold), _ints(data, "payouts", 5),
+        _int(data, "round", 0, 3),
+        ended_by,
+        _int(data, "ender", 0, 4),
+        _cards(deck, _ints(data, "ending_cards", 2), "ending_cards"),
+        _ints(data, "counts", 5),
+        _ints(data, "ranking", 3),
+        _ints(data, "tiles", 5),
+        _ints(data, "values", 5),
+        tuple(tuple(s) for s in sold),
+        _ints(data, "payouts", 5),
     )
 
 
 def observation_to_dict(obs: Any) -> dict[str, Any]:
     return {
-        "seat": obs.seat, "players": obs.players, "options": obs.options.to_dict(),
-        "round": obs.round, "phase": int(obs.phase), "to_move": list(obs.to_move),
-        "hand": [int(c) for c in obs.hand], "money": obs.money, "hand_sizes": list(obs.hand_sizes),
-        "stock_size": obs.stock_size, "counts": list(obs.counts), "tiles": [list(t) for t in obs.tiles],
-        "bought": [[int(c) for c in b] for b in obs.bought], "auctioneer": obs.auctioneer,
-        "original": obs.original, "turn": obs.turn, "lot": [int(c) for c in obs.lot],
-        "high": obs.high, "high_seat": obs.high_seat, "bids": [list(b) for b in obs.bids],
-        "passed": list(obs.passed), "sealed_done": list(obs.sealed_done), "price": obs.price,
-        "auction_no": obs.auction_no, "sales": [sale_to_dict(s) for s in obs.sales],
+        "seat": obs.seat,
+        "players": obs.players,
+        "options": obs.options.to_dict(),
+        "round": obs.round,
+        "phase": int(obs.phase),
+        "to_move": list(obs.to_move),
+        "hand": [int(c) for c in obs.hand],
+        "money": obs.money,
+        "hand_sizes": list(obs.hand_sizes),
+        "stock_size": obs.stock_size,
+        "counts": list(obs.counts),
+        "tiles": [list(t) for t in obs.tiles],
+        "bought": [[int(c) for c in b] for b in obs.bought],
+        "auctioneer": obs.auctioneer,
+        "original": obs.original,
+        "turn": obs.turn,
+        "lot": [int(c) for c in obs.lot],
+        "high": obs.high,
+        "high_seat": obs.high_seat,
+        "bids": [list(b) for b in obs.bids],
+        "passed": list(obs.passed),
+        "sealed_done": list(obs.sealed_done),
+        "price": obs.price,
+        "auction_no": obs.auction_no,
+        "sales": [sale_to_dict(s) for s in obs.sales],
         "results": [result_to_dict(r) for r in obs.results],
-        "offenders": [list(o) for o in obs.offenders], "final_money": list(obs.final_money),
+        "offenders": [list(o) for o in obs.offenders],
+        "final_money": list(obs.final_money),
         "winners": list(obs.winners),
     }
 

@@ -40,20 +40,20 @@ class Observation:
     tiles: tuple[tuple[int, ...], ...]
     bought: tuple[tuple[Card, ...], ...]
     auctioneer: int
-    original: int                   # who played the Double on the table, or -1
-    turn: int                       # seat asked in turn-based steps, or -1
-    lot: tuple[Card, ...]           # cards under the hammer
+    original: int  # who played the Double on the table, or -1
+    turn: int  # seat asked in turn-based steps, or -1
+    lot: tuple[Card, ...]  # cards under the hammer
     high: int
     high_seat: int
     bids: tuple[tuple[int, int], ...]  # public bids of the running auction
-    passed: tuple[int, ...]         # Open: seats that passed since the last bid
-    sealed_done: tuple[int, ...]    # Sealed: seats that have bid (amounts stay secret)
-    price: int                      # Fixed price on offer (FIXED_OFFER)
+    passed: tuple[int, ...]  # Open: seats that passed since the last bid
+    sealed_done: tuple[int, ...]  # Sealed: seats that have bid (amounts stay secret)
+    price: int  # Fixed price on offer (FIXED_OFFER)
     auction_no: int
     sales: tuple[Sale, ...]
     results: tuple[RoundResult, ...]
     offenders: tuple[tuple[int, int, int], ...]  # (seat, auction, fine) of forfeited sealed bids
-    final_money: tuple[int, ...]    # everyone's money, revealed only once the game is over
+    final_money: tuple[int, ...]  # everyone's money, revealed only once the game is over
     winners: tuple[int, ...]
 
     @property
@@ -134,8 +134,7 @@ def legal_moves_from(obs: Observation, *, amounts: bool = True) -> list[Move]:
             moves = [Move.play(seat, c) for c in obs.hand]
         elif phase == Phase.DOUBLE_OFFER:
             double = obs.lot[0]
-            moves = [Move.add_second(seat, c) for c in obs.hand
-                     if c.artist == double.artist and c.kind != double.kind]
+            moves = [Move.add_second(seat, c) for c in obs.hand if c.artist == double.artist and c.kind != double.kind]
             moves.append(Move.decline_second(seat))
         elif phase == Phase.OPEN:
             if seat != obs.high_seat and seat not in obs.passed:

@@ -14,7 +14,9 @@ from zmq.utils import z85
 
 from .identity import b32, join_code, unb32
 
-_JOIN = re.compile(r"^ma://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.\-]{1,253}):(\d{1,5})/([A-Za-z2-7]{52})(?:/([A-Za-z0-9_\-]{1,32}))?/?$")
+_JOIN = re.compile(
+    r"^ma://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.\-]{1,253}):(\d{1,5})/([A-Za-z2-7]{52})(?:/([A-Za-z0-9_\-]{1,32}))?/?$"
+)
 
 
 class JoinStringError(ValueError):
@@ -27,7 +29,7 @@ class JoinTarget:
 
     host: str
     port: int
-    host_key: bytes          # raw 32-byte CURVE public key
+    host_key: bytes  # raw 32-byte CURVE public key
     table: str | None = None
 
     @property

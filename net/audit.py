@@ -46,7 +46,7 @@ class AuditReport:
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     facts: dict[str, Any] = field(default_factory=dict)
-    unreadable: bool = False      # the record or the transcript could not be read at all
+    unreadable: bool = False  # the record or the transcript could not be read at all
 
     @property
     def ok(self) -> bool:
@@ -66,8 +66,9 @@ def transcript_path_for(record_path: str, record: GameRecord | None = None) -> s
     return own
 
 
-def compare_transcripts(mine: list[dict[str, Any]], other: list[dict[str, Any]], host_vk: bytes,
-                        name: str) -> list[str]:
+def compare_transcripts(
+    mine: list[dict[str, Any]], other: list[dict[str, Any]], host_vk: bytes, name: str
+) -> list[str]:
     """Problems if `other` (another player's copy) holds a different history than `mine`."""
     from .identity import HOSTEV_TAG, verify
 
@@ -76,14 +77,20 @@ def compare_transcripts(mine: list[dict[str, Any]], other: list[dict[str, Any]],
             return [f"{name}: its events are numbered differently from event {a.get('seq')} on"]
         if a.get("h") != b.get("h"):
             signed = verify(host_vk, HOSTEV_TAG, b.get("h") or b"", b.get("hs") or b"")
-            return [f"{name}: event {a['seq']} differs from this transcript's"
-                    + (" and the host signed both: it showed players different histories" if signed else
-                       " (and its host signature is invalid)")]
+            return [
+                f"{name}: event {a['seq']} differs from this transcript's"
+                + (
+                    " and the host signed both: it showed players different histories"
+                    if signed
+                    else " (and its host signature is invalid)"
+                )
+            ]
     return []
 
 
-def audit_files(record_path: str, transcript_path: str | None = None, host_vk: bytes | None = None,
-                compare: list[str] | None = None) -> AuditReport:
+def audit_files(
+    record_path: str, transcript_path: str | None = None, host_vk: bytes | None = None, compare: list[str] | None = None
+) -> AuditReport:
     report = AuditReport()
     try:
         record = read_record(record_path)
@@ -110,8 +117,9 @@ def audit_files(record_path: str, transcript_path: str | None = None, host_vk: b
 
 
 class _Audit:
-    def __init__(self, record: GameRecord, frames: list[dict[str, Any]], host_vk: bytes | None,
-                 report: AuditReport) -> None:
+    def __init__(
+        self, record: GameRecord, frames: list[dict[str, Any]], host_vk: bytes | None, report: AuditReport
+    ) -> None:
         self.record, self.frames, self.report = record, frames, report
         self.pinned = host_vk
         self.problems = report.problems
@@ -157,14 +165,15 @@ class _Audit:
         if record.deck_order is not None and record.deck_order != order:
             self.problems.append("record: the deck order differs from the shuffle of the disclosed seeds")
         if record.first_auctioneer != first:
-            self.problems.append(f"record: the first auctioneer is seat {record.first_auctioneer}, "
-                                 f"the shuffle says seat {first}")
+            self.problems.append(
+                f"record: the first auctioneer is seat {record.first_auctioneer}, the shuffle says seat {first}"
+            )
         n = len(names)
         sizes = follower.view.options.deal_sizes(n)
         pos = 0
         for rnd, size in enumerate(sizes):
             for seat in range(n):
-                expected = order[pos:pos + size]
+                expected = order[pos : pos + size]
                 pos += size
                 got = record.deals[rnd][seat] if rnd < len(record.deals) and seat < len(record.deals[rnd]) else None
                 if got is not None and got != expected:
@@ -195,8 +204,10 @@ class _Audit:
                 standins.change(pub["seat"], pub.get("vk") is not None, len(moves))
             elif kind == "move" and pub.get("by") == "offender":
                 seat = pub["m"][0]
-                self.report.notes.append(f"event {seq}: {_seat_name(self.record.players, seat)}'s sealed bid "
-                                         f"was forfeited: {REASONS.get(pub.get('why'), pub.get('why'))}")
+                self.report.notes.append(
+                    f"event {seq}: {_seat_name(self.record.players, seat)}'s sealed bid "
+                    f"was forfeited: {REASONS.get(pub.get('why'), pub.get('why'))}"
+                )
             if kind == "deal":
                 state = GameState(n, options, deck_order=order, first_auctioneer=first, track_events=True)
             if state is not None and "m" in pub:
@@ -231,8 +242,15 @@ class _Audit:
         self.report.notes.extend(standins.notes(len(moves)))
         self._check_moves(moves, state)
 
-    def _privates(self, seq: int, frame: dict[str, Any], state: GameState, engine_events: list[Any],
-                  salt_keys: list[bytes], kind: str) -> None:
+    def _privates(
+        self,
+        seq: int,
+        frame: dict[str, Any],
+        state: GameState,
+        engine_events: list[Any],
+        salt_keys: list[bytes],
+        kind: str,
+    ) -> None:
         for seat, h in enumerate(frame["ph"]):
             if kind == "disclose":
                 if h != chain.EMPTY_PRIVATE:
@@ -240,16 +258,16 @@ class _Audit:
                 continue
             salt = chain.salt(salt_keys[seat], seq) if seat < len(salt_keys) else b""
             if chain.private_hash(private_part(state, seat, engine_events, salt)) != h:
-                self.problems.append(f"event {seq}: seat {seat}'s private part (hand, money, cards dealt) "
-                                     f"differs from the rules'")
+                self.problems.append(
+                    f"event {seq}: seat {seat}'s private part (hand, money, cards dealt) differs from the rules'"
+                )
 
     def _check_moves(self, moves: list[Move], state: GameState | None) -> None:
         record = self.record
         self.report.facts["moves"] = len(moves)
         for i, (mine, theirs) in enumerate(zip(moves, record.moves)):
             if list(mine) != list(theirs):
-                self.problems.append(f"move {i}: the record says {theirs.to_list()}, the transcript "
-                                     f"{mine.to_list()}")
+                self.problems.append(f"move {i}: the record says {theirs.to_list()}, the transcript {mine.to_list()}")
                 break
         if len(moves) != len(record.moves):
             self.problems.append(f"record: {len(record.moves)} moves, the transcript {len(moves)}")
@@ -282,7 +300,7 @@ class _StandIns:
     def __init__(self, players: list[str]) -> None:
         self.players = players
         self.since: dict[int, int] = {}
-        self.periods: list[tuple[int, int, int | None]] = []   # (seat, from, to or None: to the end)
+        self.periods: list[tuple[int, int, int | None]] = []  # (seat, from, to or None: to the end)
 
     def change(self, seat: int, standing_in: bool, moves: int) -> None:
         if standing_in:
@@ -292,9 +310,11 @@ class _StandIns:
 
     def notes(self, moves: int) -> list[str]:
         periods = self.periods + [(seat, start, None) for seat, start in sorted(self.since.items())]
-        return [f"{_seat_name(self.players, seat)} was played by a stand-in bot from move {start} to "
-                + (f"move {end}" if end is not None else f"the end of the game (move {moves})")
-                for seat, start, end in periods]
+        return [
+            f"{_seat_name(self.players, seat)} was played by a stand-in bot from move {start} to "
+            + (f"move {end}" if end is not None else f"the end of the game (move {moves})")
+            for seat, start, end in periods
+        ]
 
 
 def _where(frame: dict[str, Any], exc: Exception) -> str:
@@ -315,8 +335,14 @@ def record_from_frames(frames: list[dict[str, Any]], transcript_name: str, host_
     disclose = pubs[-1]
     order, first = derive_deal(game_id, disclose["host"], disclose["seeds"], options.deck_table.size)
     state = GameState(len(players), options, deck_order=order, first_auctioneer=first)
-    meta = {"game_id": game_id.hex(), "host_vk": host_vk.hex(), "keys": [p["vk"].hex() for p in players], "bots": [p["bot"] for p in players],
-            "transcript": transcript_name, "fairplay": 1}
+    meta = {
+        "game_id": game_id.hex(),
+        "host_vk": host_vk.hex(),
+        "keys": [p["vk"].hex() for p in players],
+        "bots": [p["bot"] for p in players],
+        "transcript": transcript_name,
+        "fairplay": 1,
+    }
     record = GameRecord.start(state, [p["name"] for p in players], meta)
     record.moves = [Move.from_list(p["m"]) for p in pubs if p.get("k") == "move"]
     record.sync(record.replay())

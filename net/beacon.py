@@ -72,9 +72,17 @@ def lan_address() -> str:
 
 
 def encode_beacon(port: int, key: bytes, info: dict[str, Any]) -> bytes:
-    body = {"port": port, "key": key, "table": info["id"], "name": info["name"][:48], "state": info["state"],
-            "taken": info["taken"], "free": info["free"], "options": info.get("options", {}),
-            "fpr": fingerprint(key)}
+    body = {
+        "port": port,
+        "key": key,
+        "table": info["id"],
+        "name": info["name"][:48],
+        "state": info["state"],
+        "taken": info["taken"],
+        "free": info["free"],
+        "options": info.get("options", {}),
+        "fpr": fingerprint(key),
+    }
     data = MAGIC + bytes([VERSION]) + msgpack.packb(body, use_bin_type=True)
     if len(data) > MAX_BEACON:
         body["options"] = {"more": True}
@@ -103,17 +111,24 @@ def decode_beacon(data: bytes, sender: str) -> Heard | None:
     if len(data) > MAX_BEACON or not data.startswith(MAGIC) or len(data) < 6 or data[4] != VERSION:
         return None
     try:
-        body = msgpack.unpackb(data[5:], raw=False, max_str_len=256, max_bin_len=64, max_array_len=32,
-                               max_map_len=32, max_ext_len=0)
+        body = msgpack.unpackb(
+            data[5:], raw=False, max_str_len=256, max_bin_len=64, max_array_len=32, max_map_len=32, max_ext_len=0
+        )
         port, key, table = body["port"], body["key"], body["table"]
         if type(port) is not int or not 0 < port < 65536 or type(key) is not bytes or len(key) != 32:
             return None
         if type(table) is not str or not 0 < len(table) <= 32:
             return None
         options = body.get("options") if isinstance(body.get("options"), dict) else {}
-        return Heard(JoinTarget(sender, port, key, table), str(body.get("name", ""))[:48],
-                     str(body.get("state", "")), int(body.get("taken", 0)), int(body.get("free", 0)),
-                     options, time.monotonic())
+        return Heard(
+            JoinTarget(sender, port, key, table),
+            str(body.get("name", ""))[:48],
+            str(body.get("state", "")),
+            int(body.get("taken", 0)),
+            int(body.get("free", 0)),
+            options,
+            time.monotonic(),
+        )
     except (ValueError, TypeError, KeyError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError):
         return None
 
@@ -121,8 +136,14 @@ def decode_beacon(data: bytes, sender: str) -> Heard | None:
 class Announcer:
     """Sends one beacon per table every `every` seconds to each target (host, port)."""
 
-    def __init__(self, tables: Callable[[], list[dict[str, Any]]], tcp_port: int, key: bytes,
-                 targets: list[tuple[str, int]] | None = None, every: float = 1.0) -> None:
+    def __init__(
+        self,
+        tables: Callable[[], list[dict[str, Any]]],
+        tcp_port: int,
+        key: bytes,
+        targets: list[tuple[str, int]] | None = None,
+        every: float = 1.0,
+    ) -> None:
         self.tables = tables
         self.tcp_port = tcp_port
         self.key = key
@@ -187,8 +208,9 @@ class Listener(asyncio.DatagramProtocol):
         self.transport = transport  # type: ignore[assignment]
 
 
-async def discover(seconds: float = 2.0, *, bind: str = "0.0.0.0", port: int = PORT,
-                   code: str | None = None) -> list[Heard]:
+async def discover(
+    seconds: float = 2.0, *, bind: str = "0.0.0.0", port: int = PORT, code: str | None = None
+) -> list[Heard]:
     """Listen for `seconds` and return the tables heard."""
     listener = await Listener.open(bind, port, code)
     try:

@@ -42,16 +42,34 @@ UNANSWERED = ("connection_lost", "in_doubt", "out_of_touch", "host_closed", "tim
 class BotClient:
     """Plays one seat until the game is over (or it is cancelled)."""
 
-    def __init__(self, target: JoinTarget | str, *, level: str = "random", keys: Keys | None = None,
-                 token: bytes | None = None, name: str | None = None, seed: int | None = None,
-                 pace_scale: float = 1.0, ctx: zmq.asyncio.Context | None = None,
-                 config_dir: str | None = None, seat: int | None = None, transcript: bool = False) -> None:
+    def __init__(
+        self,
+        target: JoinTarget | str,
+        *,
+        level: str = "random",
+        keys: Keys | None = None,
+        token: bytes | None = None,
+        name: str | None = None,
+        seed: int | None = None,
+        pace_scale: float = 1.0,
+        ctx: zmq.asyncio.Context | None = None,
+        config_dir: str | None = None,
+        seat: int | None = None,
+        transcript: bool = False,
+    ) -> None:
         self.level = level
         self.bot = make_bot(level, seed)
         self.keys = keys or Keys.load_or_create(config_dir, "bot")
         # a bot with a key from a config dir keeps its sealed bids there (like a person's client)
-        self.client = Client(target, keys=self.keys, token=token, ctx=ctx, updates=False,
-                             config_dir=config_dir if keys is None else None, transcript=transcript)
+        self.client = Client(
+            target,
+            keys=self.keys,
+            token=token,
+            ctx=ctx,
+            updates=False,
+            config_dir=config_dir if keys is None else None,
+            transcript=transcript,
+        )
         self.name = name or f"{level} bot"
         self.pace_scale = pace_scale
         self.wanted_seat = seat
@@ -136,19 +154,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
-                        format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s %(message)s",
+    )
 
     async def go() -> int:
-        bot = BotClient(args.join, level=args.level, name=args.name, seed=args.seed, pace_scale=args.pace,
-                        config_dir=args.config_dir, seat=args.seat)
+        bot = BotClient(
+            args.join,
+            level=args.level,
+            name=args.name,
+            seed=args.seed,
+            pace_scale=args.pace,
+            config_dir=args.config_dir,
+            seat=args.seat,
+        )
         try:
             obs = await bot.run()
         except ConnectError as exc:
             print(f"modernart bot: {exc}", file=sys.stderr)
             return 2
-        print(f"game over: seat {obs.seat} final money {list(obs.final_money)} winners {list(obs.winners)}",
-              flush=True)
+        print(f"game over: seat {obs.seat} final money {list(obs.final_money)} winners {list(obs.winners)}", flush=True)
         return 0
 
     return asyncio.run(go())

@@ -39,7 +39,9 @@ def private_hash(private: bytes | None) -> bytes:
 
 def link(prev: bytes, seq: int, public: bytes, private_hashes: list[bytes]) -> bytes:
     return hashlib.sha256(
-        prev + seq.to_bytes(8, "big") + hashlib.sha256(public).digest()
+        prev
+        + seq.to_bytes(8, "big")
+        + hashlib.sha256(public).digest()
         + hashlib.sha256(b"".join(private_hashes)).digest()
     ).digest()
 
@@ -59,11 +61,20 @@ class ChainVerifier:
         self.host_vk = host_vk
         self.head = genesis(game_id)
         self.seq = 0
-        self.unsigned: tuple[int, bytes, bytes] | None = None   # (seq, h, hs): newest event, signature unchecked
+        self.unsigned: tuple[int, bytes, bytes] | None = None  # (seq, h, hs): newest event, signature unchecked
 
-    def accept(self, seq: int, public: bytes, private_hashes: list[bytes], h: bytes, sig: bytes,
-               own_seat: int | None = None, own_private: bytes | None = None, *,
-               defer_signature: bool = False) -> None:
+    def accept(
+        self,
+        seq: int,
+        public: bytes,
+        private_hashes: list[bytes],
+        h: bytes,
+        sig: bytes,
+        own_seat: int | None = None,
+        own_private: bytes | None = None,
+        *,
+        defer_signature: bool = False,
+    ) -> None:
         if type(seq) is not int or seq != self.seq + 1:  # a bool is never a sequence number
             raise ChainError(f"event {seq} does not follow event {self.seq}")
         if own_seat is not None:

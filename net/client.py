@@ -125,11 +125,22 @@ PROVEN_HANDSHAKE_RETRIES = 5
 class Client(Receiving, LobbyRequests):
     """One connection to one table (see the module docstring)."""
 
-    def __init__(self, target: JoinTarget | str, *, keys: Keys | None = None, config_dir: str | None = None,
-                 identity: str = "player", spectate: bool = False, token: bytes | None = None,
-                 ctx: zmq.asyncio.Context | None = None, updates: bool = True, table: str | None = None,
-                 state_dir: str | None = None, accept_new_host_key: bool = False,
-                 transcript: bool | None = None) -> None:
+    def __init__(
+        self,
+        target: JoinTarget | str,
+        *,
+        keys: Keys | None = None,
+        config_dir: str | None = None,
+        identity: str = "player",
+        spectate: bool = False,
+        token: bytes | None = None,
+        ctx: zmq.asyncio.Context | None = None,
+        updates: bool = True,
+        table: str | None = None,
+        state_dir: str | None = None,
+        accept_new_host_key: bool = False,
+        transcript: bool | None = None,
+    ) -> None:
         check_zmq()
         self.target = parse_join_string(target) if isinstance(target, str) else target
         self.table_id = table or self.target.table
@@ -160,9 +171,9 @@ class Client(Receiving, LobbyRequests):
         self._game: GameFollower | None = None
         self._host_vk: bytes | None = None
         self._last_hello = 0.0
-        self._doubt: list[bytes] = []     # bodies of moves whose answer the lost connection took
-        self._catch_up_head = 0           # the host's head at the last welcome
-        self._conn: bytes | None = None   # the last welcome's mark, carried by every move
+        self._doubt: list[bytes] = []  # bodies of moves whose answer the lost connection took
+        self._catch_up_head = 0  # the host's head at the last welcome
+        self._conn: bytes | None = None  # the last welcome's mark, carried by every move
         self.sock: zmq.asyncio.Socket | None = None
         self.bytes_in = 0
 
@@ -187,14 +198,21 @@ class Client(Receiving, LobbyRequests):
         # host's goodbye); a move kept for the next connection carries the old `conn` instead
         if hasattr(zmq, "RECONNECT_STOP_HANDSHAKE_FAILED"):  # a wrong host key must fail, not retry
             s.setsockopt(zmq.RECONNECT_STOP, zmq.RECONNECT_STOP_HANDSHAKE_FAILED)
-        monitor = s.get_monitor_socket(zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
-                                       | zmq.EVENT_HANDSHAKE_FAILED_AUTH | zmq.EVENT_DISCONNECTED
-                                       | zmq.EVENT_HANDSHAKE_SUCCEEDED)
+        monitor = s.get_monitor_socket(
+            zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL
+            | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
+            | zmq.EVENT_HANDSHAKE_FAILED_AUTH
+            | zmq.EVENT_DISCONNECTED
+            | zmq.EVENT_HANDSHAKE_SUCCEEDED
+        )
         s.connect(self.target.endpoint)
         loop = asyncio.get_running_loop()
         self._welcome = loop.create_future()
-        self._tasks = [loop.create_task(self._recv_loop()), loop.create_task(self._monitor_loop(monitor)),
-                       loop.create_task(self._ping_loop())]
+        self._tasks = [
+            loop.create_task(self._recv_loop()),
+            loop.create_task(self._monitor_loop(monitor)),
+            loop.create_task(self._ping_loop()),
+        ]
         self._hello()
         try:
             async with asyncio.timeout(timeout):  # not wait_for: see net/clocks.wait_event
@@ -273,8 +291,14 @@ class Client(Receiving, LobbyRequests):
         self._last_hello = time.monotonic()
         curve = self.keys.curve_public_raw
         sig = self.keys.sign(HELLO_TAG, hello_bytes(self.target.host_key, curve, self.table_id))
-        msg: dict[str, Any] = {"t": "hello", "v": VERSION, "vk": self.keys.vk, "sig": sig,
-                               "last_seq": self.state.head_seq, "spectate": self.spectate}
+        msg: dict[str, Any] = {
+            "t": "hello",
+            "v": VERSION,
+            "vk": self.keys.vk,
+            "sig": sig,
+            "last_seq": self.state.head_seq,
+            "spectate": self.spectate,
+        }
         if self.table_id:
             msg["table"] = self.table_id
         if self.state.game_id is not None and self._game is not None:
@@ -331,8 +355,10 @@ class Client(Receiving, LobbyRequests):
                     # mid-handshake, not another key; libzmq stopped retrying, so start again
                     self._connect_again()
                     continue
-                message = ("the CURVE handshake failed: the host does not hold the key in the join string "
-                           "(wrong join string, or another program on that port)")
+                message = (
+                    "the CURVE handshake failed: the host does not hold the key in the join string "
+                    "(wrong join string, or another program on that port)"
+                )
                 if self._welcome is not None and not self._welcome.done():
                     self._welcome.set_exception(ConnectError("host_key_mismatch", message))
                 else:
@@ -419,8 +445,7 @@ class Client(Receiving, LobbyRequests):
         if move.action == Action.SEALED_FORFEIT:
             return Reply(False, "not_allowed", "only the host forfeits a sealed bid (a failed reveal)")
         self._ctr += 1
-        body = encode_action_body(self.state.game_id, self.state.seat, self._ctr, move.to_list(),
-                                  self.state.head_seq)
+        body = encode_action_body(self.state.game_id, self.state.seat, self._ctr, move.to_list(), self.state.head_seq)
         sig = self.keys.sign(ACT_TAG, body)
         if self._game is not None:
             self._game.sent(body, sig, self.keys.vk)
@@ -430,8 +455,12 @@ class Client(Receiving, LobbyRequests):
         reply = await self._request(msg)
         if reply.code == "connection_lost":
             self._doubt.append(body)
-            return Reply(False, "in_doubt", "no answer: lost touch with the host as the move went out; "
-                                            "once back in touch, the log shows whether it was played")
+            return Reply(
+                False,
+                "in_doubt",
+                "no answer: lost touch with the host as the move went out; "
+                "once back in touch, the log shows whether it was played",
+            )
         return reply
 
     async def wait_until(self, predicate: Callable[[ClientState], bool], timeout: float) -> ClientState:

@@ -12,6 +12,7 @@ class LobbyRequests:
     """Lobby operations over `_request` (see docs/protocol.md for the ops and their codes)."""
 
     if TYPE_CHECKING:  # provided by Client
+
         async def _request(self, msg: dict[str, Any], timeout: float = 15.0) -> Reply: ...
 
     async def _lobby(self, op: str, **args: Any) -> Reply:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from .known_hosts import KnownHosts
 
 log = logging.getLogger("net.client")
-MAX_BURST = 256   # frames handled before the client checks the head and lets others run
+MAX_BURST = 256  # frames handled before the client checks the head and lets others run
 CLOCK_DRIFT = 0.5  # seconds a host tick may move a deadline before the screens are told
 _POLLIN = int(zmq.POLLIN)
 
@@ -36,8 +36,8 @@ class Receiving:
     """Frames from the host (see the module docstring)."""
 
     _held: list[Update] | None = None
-    _ack_due = False                     # a catch-up batch was applied: acknowledge it after the burst
-    _batch_nonce: bytes | None = None    # the nonce of the last catch-up batch applied (net/flow.py)
+    _ack_due = False  # a catch-up batch was applied: acknowledge it after the burst
+    _batch_nonce: bytes | None = None  # the nonce of the last catch-up batch applied (net/flow.py)
 
     if TYPE_CHECKING:  # provided by Client
         sock: zmq.asyncio.Socket | None
@@ -191,9 +191,11 @@ class Receiving:
         its journal is (the game can be resumed from it).  Hellos go on: a resumed host answers."""
         if self.state.status in ("failed", "closed"):
             return
+
         def text(key: str) -> str | None:
             value = msg.get(key)
             return value if isinstance(value, str) and value.isprintable() and len(value) <= 1024 else None
+
         self.state.goodbye = {"table": text("table"), "journal": text("journal"), "record": text("record")}
         self._fail_pending("host_closed")
         self._set_status("host_closed")
@@ -238,8 +240,11 @@ class Receiving:
             self._set_status("failed")
             return
         if msg.get("reset") and st.game_id is not None and msg.get("game") == st.game_id and st.head_seq > 0:
-            self._error("forked_history", f"the host offers a history of this game that differs from the "
-                                          f"{st.head_seq} events already checked: refused")
+            self._error(
+                "forked_history",
+                f"the host offers a history of this game that differs from the "
+                f"{st.head_seq} events already checked: refused",
+            )
             self._set_status("failed")
             return
         st.seat, st.role = msg.get("seat"), msg.get("role")
@@ -276,8 +281,11 @@ class Receiving:
             value = clk.get(name)
             new = None if value is None else now + float(value)
             old = deadlines.get(name)
-            moved = moved or (old is None) != (new is None) or (
-                old is not None and new is not None and abs(old - new) > CLOCK_DRIFT)
+            moved = (
+                moved
+                or (old is None) != (new is None)
+                or (old is not None and new is not None and abs(old - new) > CLOCK_DRIFT)
+            )
             deadlines[name] = new
         owe = clk.get("owe")
         owed = tuple(owe) if type(owe) is list and all(type(s) is int for s in owe) else ()

@@ -43,9 +43,8 @@ class ClientState:
     public: dict[str, Any] | None = None
     players: list[dict[str, Any]] = field(default_factory=list)
     log: list[tuple[int, Any]] = field(default_factory=list)
-    deadlines: dict[str, float | None] = field(default_factory=lambda: {"open": None, "decide": None,
-                                                                         "reveal": None})
-    reveals_owed: tuple[int, ...] = ()   # seats whose sealed-bid reveal the host still waits for
+    deadlines: dict[str, float | None] = field(default_factory=lambda: {"open": None, "decide": None, "reveal": None})
+    reveals_owed: tuple[int, ...] = ()  # seats whose sealed-bid reveal the host still waits for
     chat: list[tuple[Any, str, str]] = field(default_factory=list)
     errors: list[tuple[str, str]] = field(default_factory=list)
     head_seq: int = 0

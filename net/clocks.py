@@ -30,13 +30,13 @@ class ClockError(ValueError):
 class ClockSettings:
     """Timers of one table, in seconds (0 = no limit).  Defaults suit friends at a table."""
 
-    open_countdown: float = 10.0   # Open auction: closes this long after the last bid
-    decision: float = 60.0         # every other decision: then the default action is played
-    grace: float = 30.0            # a dropped player's seat waits this long, then a bot plays it
-    bot_level: str = "medium"      # level of the bot that stands in for a dropped player (medium:
-                                   # it plays sensibly, and decides in well under a millisecond)
-    reveal: float = 10.0           # Sealed: reveals due this long after the commitment set (and
-                                   # shuffle seeds after the start); a missing one is then forfeited
+    open_countdown: float = 10.0  # Open auction: closes this long after the last bid
+    decision: float = 60.0  # every other decision: then the default action is played
+    grace: float = 30.0  # a dropped player's seat waits this long, then a bot plays it
+    bot_level: str = "medium"  # level of the bot that stands in for a dropped player (medium:
+    # it plays sensibly, and decides in well under a millisecond)
+    reveal: float = 10.0  # Sealed: reveals due this long after the commitment set (and
+    # shuffle seeds after the start); a missing one is then forfeited
 
     def __post_init__(self) -> None:
         for name in ("open_countdown", "decision", "grace", "reveal"):
@@ -150,4 +150,3 @@ def default_moves(state: GameState, seats: tuple[int, ...], bot_level: str = "ra
 
 def needs_countdown(state: GameState) -> bool:
     return state.phase == Phase.OPEN
-

@@ -38,7 +38,7 @@ BID_DOMAIN = b"modern-art/v1/sealed-bid-commit\x00"
 SET_DOMAIN = b"modern-art/v1/sealed-commit-set\x00"
 SEED_DOMAIN = b"modern-art/v1/seed-commit\x00"
 HOST_SEAT = 255
-MAX_AMOUNT = 1_000_000       # bids are bounded by money (start money <= 10000); 4 bytes hold it
+MAX_AMOUNT = 1_000_000  # bids are bounded by money (start money <= 10000); 4 bytes hold it
 MAX_AUCTION = 1_000
 ZERO32 = bytes(32)
 
@@ -53,8 +53,9 @@ def bid_commitment(game: bytes, auction: int, seat: int, key: bytes, amount: int
         raise ValueError("game id, key and nonce have fixed widths (16, 32, 32 bytes)")
     if not 0 <= amount <= MAX_AMOUNT or not 0 <= seat <= 4 or not 0 < auction <= MAX_AUCTION:
         raise ValueError("amount, seat or auction out of range")
-    return hashlib.sha256(BID_DOMAIN + game + struct.pack(">IB", auction, seat) + key
-                          + struct.pack(">I", amount) + nonce).digest()
+    return hashlib.sha256(
+        BID_DOMAIN + game + struct.pack(">IB", auction, seat) + key + struct.pack(">I", amount) + nonce
+    ).digest()
 
 
 def seed_commitment(game: bytes, seat: int, key: bytes, seed: bytes) -> bytes:
@@ -68,9 +69,9 @@ class SetEntry:
     """One seat's place in a commit set: a signed commitment, or the host's default 0."""
 
     seat: int
-    key: bytes = ZERO32       # the signing key (zero for a default)
+    key: bytes = ZERO32  # the signing key (zero for a default)
     c: bytes = ZERO32
-    signed: list[bytes] | None = None   # [body, signature] of the commitment; None for a default
+    signed: list[bytes] | None = None  # [body, signature] of the commitment; None for a default
 
     @property
     def default(self) -> bool:
@@ -84,12 +85,14 @@ def set_digest(game: bytes, auction: int, entries: list[SetEntry]) -> bytes:
     """D: the digest of a complete commit set (entries in seat order)."""
     data = [SET_DOMAIN, game, struct.pack(">IB", auction, len(entries))]
     for e in entries:
-        data.append(bytes([e.seat, 0 if e.default else 1]) + (ZERO32 if e.default else e.key)
-                    + (ZERO32 if e.default else e.c))
+        data.append(
+            bytes([e.seat, 0 if e.default else 1]) + (ZERO32 if e.default else e.key) + (ZERO32 if e.default else e.c)
+        )
     return hashlib.sha256(b"".join(data)).digest()
 
 
 # ---------------------------------------------------------------------- signed bodies
+
 
 @dataclass(frozen=True)
 class Commit:
@@ -156,8 +159,15 @@ def decode_commit(data: bytes) -> Commit:
 
 def decode_reveal(data: bytes) -> Reveal:
     _v, game, auction, seat, key, amount, nonce, digest = _fields(data, 8, "reveal")
-    if not (_B16(game) and is_int(1, MAX_AUCTION)(auction) and _SEAT(seat) and _B32(key)
-            and is_int(0, MAX_AMOUNT)(amount) and _B32(nonce) and _B32(digest)):
+    if not (
+        _B16(game)
+        and is_int(1, MAX_AUCTION)(auction)
+        and _SEAT(seat)
+        and _B32(key)
+        and is_int(0, MAX_AMOUNT)(amount)
+        and _B32(nonce)
+        and _B32(digest)
+    ):
         raise ProtocolError("bad_action", "reveal fields have wrong types or sizes")
     return Reveal(game, auction, seat, key, amount, nonce, digest)
 

@@ -24,8 +24,17 @@ from modernart.events import SealedRevealed
 from modernart.moves import Move
 from modernart.phase import Phase
 
-from .commitments import (COMMIT_TAG, REVEAL_TAG, SEED_TAG, Commit, Reveal, SeedCommit, bid_commitment,
-                          new_nonce, seed_commitment)
+from .commitments import (
+    COMMIT_TAG,
+    REVEAL_TAG,
+    SEED_TAG,
+    Commit,
+    Reveal,
+    SeedCommit,
+    bid_commitment,
+    new_nonce,
+    seed_commitment,
+)
 from .follow import EventInfo
 from .sealed import MISSING
 from .vault import Secret, Vault
@@ -34,7 +43,7 @@ if TYPE_CHECKING:
     from .client import Client, Reply
 
 log = logging.getLogger("net.client")
-RESEND_AFTER = 3.0   # seconds before a duty's message is sent again (reconnects resend at once)
+RESEND_AFTER = 3.0  # seconds before a duty's message is sent again (reconnects resend at once)
 
 
 class FairPlay:
@@ -45,7 +54,7 @@ class FairPlay:
         self.vault = vault
         self.save_dir = save_dir
         self.sent: dict[tuple[Any, ...], float] = {}
-        self.acked: set[bytes] = set()           # commitments / reveals the host acknowledged
+        self.acked: set[bytes] = set()  # commitments / reveals the host acknowledged
         self.tasks: set[asyncio.Task] = set()
         self.save_task: asyncio.Task | None = None
 
@@ -90,16 +99,25 @@ class FairPlay:
             if not 0 <= move.arg <= obs.money:
                 return Reply(False, "bid_over_money", f"a sealed bid must be 0..{obs.money}")
             nonce = new_nonce()
-            secret = Secret("bid", game, auction, seat, key, move.arg, nonce,
-                            bid_commitment(game, auction, seat, key, move.arg, nonce))
-            await self._store(secret)   # on disk before the commitment leaves
+            secret = Secret(
+                "bid",
+                game,
+                auction,
+                seat,
+                key,
+                move.arg,
+                nonce,
+                bid_commitment(game, auction, seat, key, move.arg, nonce),
+            )
+            await self._store(secret)  # on disk before the commitment leaves
         body = Commit(game, auction, seat, key, secret.c).body()
         reply = await client._request({"t": "commit", "b": body, "s": client.keys.sign(COMMIT_TAG, body)})
         if reply.ok or reply.code == "already_committed":
             self.acked.add(secret.c)
         if reply.ok and secret.value != move.arg:
-            return Reply(False, "already_committed", f"your sealed bid of {secret.value} was committed before",
-                         reply.seq)
+            return Reply(
+                False, "already_committed", f"your sealed bid of {secret.value} was committed before", reply.seq
+            )
         return reply
 
     # ------------------------------------------------------------------ events
@@ -120,9 +138,11 @@ class FairPlay:
             for secret in self._bids(game, pub["auction"]):
                 entry = follower.sealed.entry(pub["auction"], secret.seat) if follower.sealed else None
                 if entry is None or entry.default or entry.c != secret.c:
-                    why = ("the host acknowledged your sealed bid but left it out of the commitment set"
-                           if secret.c in self.acked else "your sealed bid is not in the commitment set "
-                           "(it did not reach the host in time)")
+                    why = (
+                        "the host acknowledged your sealed bid but left it out of the commitment set"
+                        if secret.c in self.acked
+                        else "your sealed bid is not in the commitment set (it did not reach the host in time)"
+                    )
                     client._error("commitment_left_out", why)
         elif info.kind == "move" and info.move is not None and info.by == "offender":
             mine = [s for s in self._bids(game, None) if s.seat == info.move.seat]
@@ -139,8 +159,11 @@ class FairPlay:
 
     def _bids(self, game: bytes, auction: int | None) -> list[Secret]:
         key = self.client.keys.vk
-        return [s for s in self.vault.all(game)
-                if s.kind == "bid" and s.key == key and (auction is None or s.auction == auction)]
+        return [
+            s
+            for s in self.vault.all(game)
+            if s.kind == "bid" and s.key == key and (auction is None or s.auction == auction)
+        ]
 
     def duties(self) -> None:
         """Send what is owed now: this seat's seed, and the reveal of every committed bid."""
@@ -149,16 +172,20 @@ class FairPlay:
         if follower is None or st.game_id is None or st.status != "connected" or follower.seeds is None:
             return
         seeds, rnd = follower.seeds, follower.sealed.round if follower.sealed else None
-        if st.seat is not None and st.role in ("player", "standin") and seeds.first is None \
-                and 0 <= st.seat < len(seeds.commits) and seeds.commits[st.seat] is None \
-                and client.keys.vk in follower.keys(st.seat):
+        if (
+            st.seat is not None
+            and st.role in ("player", "standin")
+            and seeds.first is None
+            and 0 <= st.seat < len(seeds.commits)
+            and seeds.commits[st.seat] is None
+            and client.keys.vk in follower.keys(st.seat)
+        ):
             self._once(("seed", st.game_id, st.seat), self._send_seed(st.game_id, st.seat))
         if rnd is not None and rnd.digest is not None:
             for secret in self._bids(st.game_id, rnd.auction):
                 entry = rnd.entries[secret.seat]
                 if entry is not None and not entry.default and entry.c == secret.c and secret.seat not in rnd.bids:
-                    self._once(("reveal", st.game_id, rnd.auction, secret.seat),
-                               self._send_reveal(secret, rnd.digest))
+                    self._once(("reveal", st.game_id, rnd.auction, secret.seat), self._send_reveal(secret, rnd.digest))
 
     def _once(self, duty: tuple[Any, ...], coro: Any) -> None:
         now = time.monotonic()
@@ -176,16 +203,22 @@ class FairPlay:
             secret = Secret("seed", game, 0, seat, key, 0, seed, seed_commitment(game, seat, key, seed))
             await self._store(secret)
         body = SeedCommit(game, seat, key, secret.c).body()
-        reply = await client._request({"t": "seed", "b": body, "s": client.keys.sign(SEED_TAG, body),
-                                       "seed": secret.nonce})
-        if not reply.ok and reply.code not in ("already_seeded", "dealt", "connection_lost", "host_closed", "closed",
-                                               "timeout"):
+        reply = await client._request(
+            {"t": "seed", "b": body, "s": client.keys.sign(SEED_TAG, body), "seed": secret.nonce}
+        )
+        if not reply.ok and reply.code not in (
+            "already_seeded",
+            "dealt",
+            "connection_lost",
+            "host_closed",
+            "closed",
+            "timeout",
+        ):
             client._error(reply.code or "seed", f"the host refused this seat's shuffle seed: {reply.message}")
 
     async def _send_reveal(self, secret: Secret, digest: bytes) -> None:
         client = self.client
-        body = Reveal(secret.game, secret.auction, secret.seat, secret.key, secret.value, secret.nonce,
-                      digest).body()
+        body = Reveal(secret.game, secret.auction, secret.seat, secret.key, secret.value, secret.nonce, digest).body()
         reply = await client._request({"t": "reveal", "b": body, "s": client.keys.sign(REVEAL_TAG, body)})
         if reply.ok or reply.code == "already_revealed":
             self.acked.add(secret.nonce)
@@ -222,4 +255,5 @@ class FairPlay:
         for problem in problems:
             client._error("audit", problem)
         from .client import Update
+
         client._emit(Update("record", base + ".json"))

@@ -45,11 +45,11 @@ class Sent:
 class Link:
     """The event frames of one connection not yet acknowledged (see the module docstring)."""
 
-    budget: int = PEER_BUDGET                             # bytes it may hold unacknowledged
+    budget: int = PEER_BUDGET  # bytes it may hold unacknowledged
     pending: deque[Sent] = field(default_factory=deque)
-    unacked: int = 0                                      # bytes of `pending`
-    last_seen: float = field(default_factory=time.monotonic)   # its last frame (time.monotonic)
-    progress: float = field(default_factory=time.monotonic)    # when `pending` last shrank or was empty
+    unacked: int = 0  # bytes of `pending`
+    last_seen: float = field(default_factory=time.monotonic)  # its last frame (time.monotonic)
+    progress: float = field(default_factory=time.monotonic)  # when `pending` last shrank or was empty
 
     def room_for(self, size: int) -> bool:
         """Whether a frame of `size` bytes may be queued now (one frame always may, on an empty link)."""

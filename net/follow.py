@@ -35,10 +35,10 @@ _SEALED = (Action.SEALED_BID, Action.SEALED_FORFEIT)
 @dataclass(frozen=True)
 class EventInfo:
     seq: int
-    kind: str                 # "start", "seed", "deal", "move", "delegate", "commit", "commits", "disclose"
+    kind: str  # "start", "seed", "deal", "move", "delegate", "commit", "commits", "disclose"
     move: Move | None
-    by: str | None            # "player", "clock" (default action), "reveal", "offender", "recovered"
-    events: tuple[Any, ...]   # modernart.events values
+    by: str | None  # "player", "clock" (default action), "reveal", "offender", "recovered"
+    events: tuple[Any, ...]  # modernart.events values
     public: dict[str, Any]
     warnings: tuple[str, ...] = ()
 
@@ -56,10 +56,10 @@ class GameFollower:
         self.seeds: SeedVerifier | None = None
         self.sealed: SealedVerifier | None = None
         self.counters: dict[int, int] = {}
-        self.own_deals: dict[tuple[int, int], list[int]] = {}   # (seat, round) -> the cards it was dealt
-        self.shuffle: tuple[list[int], int] | None = None   # (deck order, first) once disclosed
+        self.own_deals: dict[tuple[int, int], list[int]] = {}  # (seat, round) -> the cards it was dealt
+        self.shuffle: tuple[list[int], int] | None = None  # (deck order, first) once disclosed
         self.frames: list[dict[str, Any]] | None = [] if keep else None
-        self.own_actions: dict[bytes, tuple[bytes, bytes]] = {}   # body -> (signature, key) of actions sent
+        self.own_actions: dict[bytes, tuple[bytes, bytes]] = {}  # body -> (signature, key) of actions sent
 
     @property
     def head(self) -> bytes:
@@ -82,8 +82,9 @@ class GameFollower:
             return []
         return [self.players[seat]["vk"]] + ([self.delegates[seat]] if seat in self.delegates else [])
 
-    def apply(self, msg: dict[str, Any], own: int | None, *,
-              defer_signature: bool = False) -> tuple[EventInfo, Observation | None]:
+    def apply(
+        self, msg: dict[str, Any], own: int | None, *, defer_signature: bool = False
+    ) -> tuple[EventInfo, Observation | None]:
         """Check and apply event frame `msg`; `own` is this client's seat (None: watching).
 
         With `defer_signature` the host signature is left to `check_head()`, which the
@@ -92,8 +93,9 @@ class GameFollower:
         """
         seq = msg["seq"]
         priv_bytes = msg.get("priv") if own is not None else None
-        self.chain.accept(seq, msg["pub"], list(msg["ph"]), msg["h"], msg["hs"], own, priv_bytes,
-                          defer_signature=defer_signature)
+        self.chain.accept(
+            seq, msg["pub"], list(msg["ph"]), msg["h"], msg["hs"], own, priv_bytes, defer_signature=defer_signature
+        )
         pub = decode_host_inner(msg["pub"])
         if pub.get("g") != self.game_id:
             raise ChainError(f"event {seq} names another game")
@@ -113,9 +115,15 @@ class GameFollower:
                 if rounds:
                     self.own_deals[(own, rounds[-1])] = list(priv["dealt"])
                     # the public event only counts the cards; this seat's copy names them
-                    info = replace(info, events=tuple(
-                        CardsDealt(e.round, e.seat, tuple(priv["dealt"]))
-                        if isinstance(e, CardsDealt) and e.seat == own else e for e in info.events))
+                    info = replace(
+                        info,
+                        events=tuple(
+                            CardsDealt(e.round, e.seat, tuple(priv["dealt"]))
+                            if isinstance(e, CardsDealt) and e.seat == own
+                            else e
+                            for e in info.events
+                        ),
+                    )
             observation = self.view.observation(own, priv["hand"], priv["money"])
         return info, observation
 
@@ -200,8 +208,9 @@ class GameFollower:
         revealed = next((e for e in events if isinstance(e, SealedRevealed)), None)
         if revealed is not None:
             sale = next((e for e in events if isinstance(e, Sale) and e.auction == auction), None)
-            self.sealed.resolution(auction, revealed, sale, self.view.pv["auctioneer"],
-                                   self.view.options.sealed_offender_fine, list(money))
+            self.sealed.resolution(
+                auction, revealed, sale, self.view.pv["auctioneer"], self.view.options.sealed_offender_fine, list(money)
+            )
         return warnings
 
     def _check_disclosure(self, pub: dict[str, Any]) -> None:
@@ -211,6 +220,6 @@ class GameFollower:
         sizes = self.view.options.deal_sizes(n)
         for (seat, rnd), cards in self.own_deals.items():
             start = sum(sizes[r] * n for r in range(rnd)) + seat * sizes[rnd]
-            if cards != order[start:start + sizes[rnd]]:
+            if cards != order[start : start + sizes[rnd]]:
                 raise ValueError(f"round {rnd + 1} deal for seat {seat} differs from the shuffle")
         self.shuffle = (order, first)

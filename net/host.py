@@ -50,14 +50,14 @@ from .table import Table
 
 log = logging.getLogger("net.host")
 
-READS_PER_TURN = 256      # frames read before the other tasks get a turn
+READS_PER_TURN = 256  # frames read before the other tasks get a turn
 
 #: Where journals are fsync'ed: worker threads shared by every table of the process, so a
 #: table waiting for the disk never delays another table's events (asyncio's default pool
 #: has only a handful of threads).  A sync is a system call that releases the GIL; the
 #: threads start on first use.
 SYNCERS = ThreadPoolExecutor(max_workers=64, thread_name_prefix="journal-sync")
-RATE = 100.0              # frames per second per key, sustained
+RATE = 100.0  # frames per second per key, sustained
 BURST = 300.0
 BUCKET_REFILL = BURST / RATE  # seconds after which an idle bucket is full: forgetting it changes nothing
 #: Frames queued per peer before a send fails (EAGAIN: the peer is dropped as lagging).  It
@@ -78,7 +78,7 @@ AWAY_AT_THE_END = 1800.0
 #: drop what it had received but not yet handed over (the goodbye)
 GOODBYE_SECONDS = 0.2
 
-_MORE = int(zmq.DONTWAIT | zmq.SNDMORE)   # plain ints: no enum arithmetic per frame
+_MORE = int(zmq.DONTWAIT | zmq.SNDMORE)  # plain ints: no enum arithmetic per frame
 _LAST = int(zmq.DONTWAIT)
 
 
@@ -113,10 +113,19 @@ class Bucket:
 class Host(Admission, LobbyOps, GameOps, Presence):
     """Serves tables over one CURVE ROUTER socket.  Use `await start()`, then `await close()`."""
 
-    def __init__(self, keys: Keys, *, bind: str = "127.0.0.1", port: int = 0, clock: Any = None,
-                 advertise: str | None = None, bot_pace: float = 1.0,
-                 bot_factory: Callable[..., Any] | None = None, peer_budget: int = PEER_BUDGET,
-                 max_watchers: int = MAX_WATCHERS) -> None:
+    def __init__(
+        self,
+        keys: Keys,
+        *,
+        bind: str = "127.0.0.1",
+        port: int = 0,
+        clock: Any = None,
+        advertise: str | None = None,
+        bot_pace: float = 1.0,
+        bot_factory: Callable[..., Any] | None = None,
+        peer_budget: int = PEER_BUDGET,
+        max_watchers: int = MAX_WATCHERS,
+    ) -> None:
         check_zmq()
         self.keys = keys
         self.bind_addr = bind
@@ -126,20 +135,20 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         self.bot_pace = bot_pace
         self.bot_factory = bot_factory
         self.tables: dict[str, Table] = {}
-        self._serial = 0                        # tables opened without an id: t1, t2...
+        self._serial = 0  # tables opened without an id: t1, t2...
         self.peers: dict[bytes, Peer] = {}
         self.buckets: dict[bytes, Bucket] = {}
-        self.links: dict[bytes, Link] = {}      # routing id -> its unacknowledged event bytes (net/flow.py)
-        self.peer_budget = peer_budget          # event bytes one connection may hold unacknowledged
+        self.links: dict[bytes, Link] = {}  # routing id -> its unacknowledged event bytes (net/flow.py)
+        self.peer_budget = peer_budget  # event bytes one connection may hold unacknowledged
         # connections without a seat, per table (lobby visitors and watchers): with the seats,
         # they bound the peers and so the memory a table's connections hold (each its budget)
         self.max_watchers = max_watchers
-        self.freed = False                      # something was dropped: the next tick returns its memory
+        self.freed = False  # something was dropped: the next tick returns its memory
         self._lobby_due: dict[str, Table] = {}  # tables whose lobby goes out after this handler
-        self.bots: dict[bytes, tuple[asyncio.Task, Any]] = {}   # token -> (task, bot client)
+        self.bots: dict[bytes, tuple[asyncio.Task, Any]] = {}  # token -> (task, bot client)
         self.stopping: set[asyncio.Task] = set()  # bots told to stop that have not ended yet
-        self.retiring: dict[bytes, Table] = {}    # stand-ins whose player is back, kept until they reveal
-        self.absent: dict[tuple[str, int], float] = {}        # (table, seat) -> since (host clock)
+        self.retiring: dict[bytes, Table] = {}  # stand-ins whose player is back, kept until they reveal
+        self.absent: dict[tuple[str, int], float] = {}  # (table, seat) -> since (host clock)
         self.wake = asyncio.Event()
         self.closing = False
         self.tasks: list[asyncio.Task] = []
@@ -227,8 +236,12 @@ class Host(Admission, LobbyOps, GameOps, Presence):
             table = peer.table
             try:
                 sock.send(rid, _MORE)
-                sock.send(pack({"t": "closed", "table": table.id, "journal": table.journal_path,
-                                "record": table.record_path}), _LAST)
+                sock.send(
+                    pack(
+                        {"t": "closed", "table": table.id, "journal": table.journal_path, "record": table.record_path}
+                    ),
+                    _LAST,
+                )
                 said = True
             except zmq.ZMQError:
                 continue  # gone or full: it will find out by the silence
@@ -246,9 +259,16 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         who was away at the end is waited for, at most AWAY_AT_THE_END seconds: coming back,
         their client catches up on the last events and saves its own copy of the game."""
         sess = table.session
-        if (sess is None or not sess.disclosed or table.durable_seq != sess.seq or table.outbox
-                or table.flusher is not None or (table.journal_path is not None and table.record_path is None)
-                or self.tables.get(table.id) is not table or self._table_peers(table)):
+        if (
+            sess is None
+            or not sess.disclosed
+            or table.durable_seq != sess.seq
+            or table.outbox
+            or table.flusher is not None
+            or (table.journal_path is not None and table.record_path is None)
+            or self.tables.get(table.id) is not table
+            or self._table_peers(table)
+        ):
             return
         away = [seat for (tid, seat) in self.absent if tid == table.id and not sess.players[seat].bot]
         if away and time.monotonic() - (table.ended_at or 0.0) < AWAY_AT_THE_END:
@@ -288,15 +308,24 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         self.wake.set()
         return table
 
-    def open_table(self, name: str = "table", *, table_id: str | None = None, journal_dir: str | None = None,
-                   lobby: Lobby | None = None, autostart: bool | int = False, fsync: bool = True) -> Table:
+    def open_table(
+        self,
+        name: str = "table",
+        *,
+        table_id: str | None = None,
+        journal_dir: str | None = None,
+        lobby: Lobby | None = None,
+        autostart: bool | int = False,
+        fsync: bool = True,
+    ) -> Table:
         if table_id is None:
             self._serial += 1
             while f"t{self._serial}" in self.tables:
                 self._serial += 1
             table_id = f"t{self._serial}"  # counted, not len(tables): never a freed table's id again
-        return self.add_table(Table(table_id, name, self.keys, journal_dir=journal_dir, lobby=lobby,
-                                    autostart=autostart, fsync=fsync))
+        return self.add_table(
+            Table(table_id, name, self.keys, journal_dir=journal_dir, lobby=lobby, autostart=autostart, fsync=fsync)
+        )
 
     # ------------------------------------------------------------------ sending
 
@@ -340,8 +369,9 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         if table.flusher is None:
             table.flusher = asyncio.get_running_loop().create_task(self._flush_outbox(table))
 
-    def publish_all(self, table: Table, events: list[LoggedEvent],
-                    ack: tuple[bytes, dict[str, Any]] | None = None) -> None:
+    def publish_all(
+        self, table: Table, events: list[LoggedEvent], ack: tuple[bytes, dict[str, Any]] | None = None
+    ) -> None:
         """Send `events` in order, then `ack` (at once if there is no event to wait for)."""
         for i, event in enumerate(events):
             self.publish(table, event, ack if i == len(events) - 1 else None)
@@ -474,8 +504,15 @@ class Host(Admission, LobbyOps, GameOps, Presence):
     def _dispatch(self, rid: bytes, curve: bytes, peer: Peer | None, msg: dict[str, Any]) -> None:
         kind = msg["t"]
         if kind == "tables":
-            self.send(rid, {"t": "tables", "id": msg.get("id", 0), "tables": [t.info() for t in self.tables.values()],
-                            "v": VERSION})
+            self.send(
+                rid,
+                {
+                    "t": "tables",
+                    "id": msg.get("id", 0),
+                    "tables": [t.info() for t in self.tables.values()],
+                    "v": VERSION,
+                },
+            )
             return
         if kind == "hello":
             self._hello(rid, curve, msg)

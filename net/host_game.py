@@ -30,14 +30,14 @@ class GameOps(HostParts):
             if peer.seat is None or peer.role == "spectator":
                 raise ProtocolError("not_seated", "spectators cannot act")
             if msg.get("conn", peer.conn) != peer.conn:  # sent before the client said hello again
-                raise ProtocolError("stale", "not played: this move was sent before the client reconnected "
-                                             "(look again)")
+                raise ProtocolError(
+                    "stale", "not played: this move was sent before the client reconnected (look again)"
+                )
             events, ctr = sess.submit(peer.vk, peer.seat, msg["b"], msg["s"], self.clock.now())
         except ProtocolError as exc:
             exc.request = request  # type: ignore[attr-defined]
             raise
-        self.publish_all(peer.table, events, (peer.rid, {"t": "ack", "id": request, "ctr": ctr,
-                                                         "seq": events[0].seq}))
+        self.publish_all(peer.table, events, (peer.rid, {"t": "ack", "id": request, "ctr": ctr, "seq": events[0].seq}))
 
     def _fair(self, peer: Peer, kind: str, msg: dict[str, Any]) -> None:
         """A seed, a sealed-bid commitment or a reveal (net/shuffle.py, net/sealed.py)."""

@@ -26,7 +26,7 @@ from .table import Table
 log = logging.getLogger("net.host")
 
 BATCH_BYTES = 256 * 1024  # catch-up batches stay well below the client's MAXMSGSIZE
-_ENVELOPE = 64            # what the `evs` map adds around its events (kind, nonce, array header)
+_ENVELOPE = 64  # what the `evs` map adds around its events (kind, nonce, array header)
 
 
 def hello_bytes(host_curve: bytes, client_curve: bytes, table: str | None) -> bytes:
@@ -37,15 +37,15 @@ def hello_bytes(host_curve: bytes, client_curve: bytes, table: str | None) -> by
 @dataclass
 class Peer:
     rid: bytes
-    curve: bytes                  # raw CURVE key proven by the handshake
+    curve: bytes  # raw CURVE key proven by the handshake
     table: Table
     vk: bytes
-    seat: int | None              # seat it plays (own or as a stand-in), None for watchers
-    role: str                     # "player", "standin" or "spectator"
-    link: Link                    # its connection's unacknowledged bytes (outlives the peer)
-    next_seq: int = 1             # the next event it needs: it is live when that is the next event made
+    seat: int | None  # seat it plays (own or as a stand-in), None for watchers
+    role: str  # "player", "standin" or "spectator"
+    link: Link  # its connection's unacknowledged bytes (outlives the peer)
+    next_seq: int = 1  # the next event it needs: it is live when that is the next event made
     last_seen: float = field(default_factory=time.monotonic)
-    last_event: float = 0.0       # when it was last sent an event (time.monotonic)
+    last_event: float = 0.0  # when it was last sent an event (time.monotonic)
     conn: bytes = field(default_factory=lambda: secrets.token_bytes(8))  # this hello's mark on its moves
 
 
@@ -95,11 +95,16 @@ class Admission(HostParts):
             elif sess is not None and vk in sess.delegates:
                 seat, role = sess.delegates.index(vk), "standin"
         if role == "spectator":  # keys are free to make: watchers are what anyone can add without end
-            watching = [p for p in self.peers.values()
-                        if p.table is table and p.role == "spectator" and p.vk != vk and p.rid != rid]
+            watching = [
+                p
+                for p in self.peers.values()
+                if p.table is table and p.role == "spectator" and p.vk != vk and p.rid != rid
+            ]
             if len(watching) >= self.max_watchers:
-                raise ProtocolError("watchers_full", f"this table has {self.max_watchers} watchers (and visitors "
-                                                     "in its lobby) already; try again later")
+                raise ProtocolError(
+                    "watchers_full",
+                    f"this table has {self.max_watchers} watchers (and visitors in its lobby) already; try again later",
+                )
         for other in [p for p in self.peers.values() if p.vk == vk and p.table is table]:
             del self.peers[other.rid]  # the same key again: the newer connection wins
         if link is None:
@@ -110,9 +115,22 @@ class Admission(HostParts):
         if seat is not None and role != "spectator":
             self.absent.pop((table.id, seat), None)
         ctr = sess.counters[seat] if sess is not None and seat is not None else 0
-        self.send(rid, {"t": "welcome", "v": VERSION, "table": table.id, "seat": seat, "role": role,
-                        "game": sess.game_id if sess else None, "head": head, "ctr": ctr, "reset": reset,
-                        "host_vk": self.keys.vk, "conn": peer.conn})
+        self.send(
+            rid,
+            {
+                "t": "welcome",
+                "v": VERSION,
+                "table": table.id,
+                "seat": seat,
+                "role": role,
+                "game": sess.game_id if sess else None,
+                "head": head,
+                "ctr": ctr,
+                "reset": reset,
+                "host_vk": self.keys.vk,
+                "conn": peer.conn,
+            },
+        )
         log.info("hello table=%s seat=%s role=%s from=%d reset=%s", table.id, seat, role, start, reset)
         self._pump(peer)  # later ones follow when on disk, or when it acknowledges these
         self.lobby_soon(table)  # once for all the hellos read in this turn

@@ -112,7 +112,7 @@ def read_events(path: str) -> Iterator[list[Any]]:
         if end > len(data):
             return
         try:
-            entry = msgpack.unpackb(data[pos + _LEN.size:end], raw=False, strict_map_key=False)
+            entry = msgpack.unpackb(data[pos + _LEN.size : end], raw=False, strict_map_key=False)
         except (ValueError, msgpack.ExtraData, msgpack.FormatError):
             return
         yield entry

@@ -21,9 +21,11 @@ class HostKeyChanged(Exception):
     def __init__(self, address: str, known: bytes, offered: bytes, name: str) -> None:
         self.address, self.known, self.offered, self.name = address, known, offered, name
         label = f"table {name!r} at {address}" if name else address
-        super().__init__(f"the host key of {label} changed: it was {join_code(known)}, the join string says "
-                         f"{join_code(offered)}.  If that host was set up again, accept the new key "
-                         f"explicitly; otherwise someone may be impersonating it")
+        super().__init__(
+            f"the host key of {label} changed: it was {join_code(known)}, the join string says "
+            f"{join_code(offered)}.  If that host was set up again, accept the new key "
+            f"explicitly; otherwise someone may be impersonating it"
+        )
 
 
 class KnownHosts:

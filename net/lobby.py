@@ -30,22 +30,29 @@ class LobbyError(ValueError):
 @dataclass
 class Seat:
     name: str
-    vk: bytes | None = None          # None: a bot seat waiting for its client
-    bot: str | None = None           # bot level, None for a person
+    vk: bytes | None = None  # None: a bot seat waiting for its client
+    bot: str | None = None  # bot level, None for a person
     ready: bool = False
     token: bytes | None = field(default=None, repr=False)
 
     def to_wire(self, index: int, admin: bytes | None, connected: bool) -> dict[str, Any]:
-        return {"seat": index, "name": self.name, "bot": self.bot, "ready": self.ready or self.bot is not None,
-                "fpr": fingerprint(self.vk) if self.vk else None, "admin": self.vk is not None and self.vk == admin,
-                "connected": connected}
+        return {
+            "seat": index,
+            "name": self.name,
+            "bot": self.bot,
+            "ready": self.ready or self.bot is not None,
+            "fpr": fingerprint(self.vk) if self.vk else None,
+            "admin": self.vk is not None and self.vk == admin,
+            "connected": connected,
+        }
 
 
 class Lobby:
     """The seats, options and clocks of a table that has not started yet."""
 
-    def __init__(self, options: RuleOptions | None = None, clocks: ClockSettings | None = None,
-                 admin: bytes | None = None) -> None:
+    def __init__(
+        self, options: RuleOptions | None = None, clocks: ClockSettings | None = None, admin: bytes | None = None
+    ) -> None:
         self.seats: list[Seat | None] = [None] * MAX_PLAYERS
         self.options = options or RuleOptions()
         self.clocks = clocks or ClockSettings()

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 
 log = logging.getLogger("net.host")
-PEER_TIMEOUT = 6.0        # seconds of silence before a peer counts as gone
+PEER_TIMEOUT = 6.0  # seconds of silence before a peer counts as gone
 TICK_EVERY = 1.0
 
 
@@ -38,6 +38,7 @@ def _malloc_trim() -> Callable[[], None]:
 
     def release() -> None:
         trim(0)
+
     return release
 
 
@@ -58,8 +59,14 @@ class Presence(HostParts):
         if self.closing:
             return
         factory = self.bot_factory or BotClient
-        bot = factory(self.target(table.id), level=level, keys=Keys.generate(), token=token,
-                      pace_scale=self.bot_pace, ctx=self.ctx)
+        bot = factory(
+            self.target(table.id),
+            level=level,
+            keys=Keys.generate(),
+            token=token,
+            pace_scale=self.bot_pace,
+            ctx=self.ctx,
+        )
         task = asyncio.get_running_loop().create_task(bot.run())
         self.bots[token] = (task, bot)
         task.add_done_callback(lambda done: self._bot_ended(token, done))
@@ -112,8 +119,9 @@ class Presence(HostParts):
         self.freed = True
         log.info("peer gone table=%s seat=%s why=%s", peer.table.id, peer.seat, why)
         if peer.seat is not None and peer.role != "spectator":
-            if not any(p.seat == peer.seat and p.table is peer.table and p.role == peer.role
-                       for p in self.peers.values()):
+            if not any(
+                p.seat == peer.seat and p.table is peer.table and p.role == peer.role for p in self.peers.values()
+            ):
                 self.absent[(peer.table.id, peer.seat)] = self.clock.now()
         self.lobby_soon(peer.table)  # not now: this may run inside a broadcast whose send failed
         self._free_if_done(peer.table)

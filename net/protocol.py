@@ -22,13 +22,21 @@ MAX_NAME = 24
 MAX_CHAT = 200
 MAX_ACTION_BYTES = 256
 MAX_TABLE_ID = 32
-NONCE_BYTES = 8           # a catch-up batch's acknowledgement nonce (net/flow.py)
+NONCE_BYTES = 8  # a catch-up batch's acknowledgement nonce (net/flow.py)
 
 _HOST_LIMITS = dict(max_str_len=1024, max_bin_len=1024, max_array_len=64, max_map_len=32, max_ext_len=0)
-_CLIENT_LIMITS = dict(max_str_len=4096, max_bin_len=MAX_CLIENT_FRAME, max_array_len=4096,
-                      max_map_len=256, max_ext_len=0)
-_DECODE_ERRORS = (ValueError, TypeError, msgpack.ExtraData, msgpack.FormatError,
-                  msgpack.StackError, UnicodeDecodeError, OverflowError)
+_CLIENT_LIMITS = dict(
+    max_str_len=4096, max_bin_len=MAX_CLIENT_FRAME, max_array_len=4096, max_map_len=256, max_ext_len=0
+)
+_DECODE_ERRORS = (
+    ValueError,
+    TypeError,
+    msgpack.ExtraData,
+    msgpack.FormatError,
+    msgpack.StackError,
+    UnicodeDecodeError,
+    OverflowError,
+)
 
 
 class ProtocolError(ValueError):
@@ -114,15 +122,21 @@ CLIENT_SCHEMA: dict[str, dict[str, tuple[Check, bool]]] = {
         "token": (optional(is_bytes(16)), False),
     },
     # conn: the mark of the welcome the move was made under (net/host_game.py refuses another)
-    "act": {"id": (is_int(0, 1 << 31), True), "b": (is_bytes(1, MAX_ACTION_BYTES), True), "s": (is_bytes(64), True),
-            "conn": (is_bytes(8), False)},
+    "act": {
+        "id": (is_int(0, 1 << 31), True),
+        "b": (is_bytes(1, MAX_ACTION_BYTES), True),
+        "s": (is_bytes(64), True),
+        "conn": (is_bytes(8), False),
+    },
     # fair play (net/commitments.py): a sealed-bid commitment, its reveal, a shuffle seed
-    "commit": {"id": (is_int(0, 1 << 31), True), "b": (is_bytes(1, MAX_ACTION_BYTES), True),
-               "s": (is_bytes(64), True)},
-    "reveal": {"id": (is_int(0, 1 << 31), True), "b": (is_bytes(1, MAX_ACTION_BYTES), True),
-               "s": (is_bytes(64), True)},
-    "seed": {"id": (is_int(0, 1 << 31), True), "b": (is_bytes(1, MAX_ACTION_BYTES), True),
-             "s": (is_bytes(64), True), "seed": (is_bytes(32), True)},
+    "commit": {"id": (is_int(0, 1 << 31), True), "b": (is_bytes(1, MAX_ACTION_BYTES), True), "s": (is_bytes(64), True)},
+    "reveal": {"id": (is_int(0, 1 << 31), True), "b": (is_bytes(1, MAX_ACTION_BYTES), True), "s": (is_bytes(64), True)},
+    "seed": {
+        "id": (is_int(0, 1 << 31), True),
+        "b": (is_bytes(1, MAX_ACTION_BYTES), True),
+        "s": (is_bytes(64), True),
+        "seed": (is_bytes(32), True),
+    },
     "lobby": {"op": (is_text(1, 16), True), "id": (is_int(0, 1 << 31), True), "args": (is_map(8), False)},
     # an acknowledgement too: the last event held, the nonce of the last catch-up batch applied
     "ping": {"seq": (SEQ, False), "n": (is_bytes(NONCE_BYTES), False)},
@@ -183,6 +197,7 @@ def decode_client_frame(data: bytes) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------- signed actions
 
+
 def decode_action_body(data: bytes) -> dict[str, Any]:
     """Decode the (already signature-checked) body of a signed action.
 
@@ -202,12 +217,14 @@ def decode_action_body(data: bytes) -> dict[str, Any]:
     return {"game": game, "seat": seat, "ctr": ctr, "move": move, "ref": ref, "extra": extra or {}}
 
 
-def encode_action_body(game: bytes, seat: int, ctr: int, move: list[int], ref: int,
-                       extra: Mapping[str, Any] | None = None) -> bytes:
+def encode_action_body(
+    game: bytes, seat: int, ctr: int, move: list[int], ref: int, extra: Mapping[str, Any] | None = None
+) -> bytes:
     return pack([VERSION, game, seat, ctr, list(move), ref, dict(extra) if extra else None])
 
 
 # ---------------------------------------------------------------------- host -> client
+
 
 def decode_host_frame(data: bytes) -> dict[str, Any]:
     """Decode one host -> client frame; the client validates each kind as it uses it."""

@@ -22,8 +22,17 @@ from typing import Any
 
 from modernart.moves import Action, Move
 
-from .commitments import (COMMIT_TAG, REVEAL_TAG, Commit, Reveal, SetEntry, decode_commit, decode_reveal,
-                          set_digest, signed)
+from .commitments import (
+    COMMIT_TAG,
+    REVEAL_TAG,
+    Commit,
+    Reveal,
+    SetEntry,
+    decode_commit,
+    decode_reveal,
+    set_digest,
+    signed,
+)
 from .protocol import ProtocolError
 
 MISSING, MISMATCH, WRONG_DIGEST, OVER_BUDGET = "missing", "mismatch", "wrong_digest", "over_budget"
@@ -96,8 +105,10 @@ class SealedRound:
         if value.game != self.game:
             raise ProtocolError("wrong_game", "the commitment names another game")
         if value.auction != self.auction:
-            raise ProtocolError("wrong_auction", f"the commitment is for auction {value.auction}, "
-                                                 f"not the running auction {self.auction}")
+            raise ProtocolError(
+                "wrong_auction",
+                f"the commitment is for auction {value.auction}, not the running auction {self.auction}",
+            )
         if value.seat != seat or value.key not in allowed:
             raise ProtocolError("not_your_seat", f"this key may not commit for seat {value.seat}")
         if self.entries[seat] is not None:
@@ -122,8 +133,10 @@ class SealedRound:
 
     def awaits(self, key: bytes) -> bool:
         """Whether a reveal by `key` is still expected (it committed and has not revealed)."""
-        return any(e is not None and not e.default and e.key == key and s not in self.reveals
-                   for s, e in enumerate(self.entries))
+        return any(
+            e is not None and not e.default and e.key == key and s not in self.reveals
+            for s, e in enumerate(self.entries)
+        )
 
     def revealed_all(self) -> bool:
         return all(e is not None and (e.default or s in self.reveals) for s, e in enumerate(self.entries))
@@ -172,7 +185,7 @@ class _RoundView:
     auction: int
     entries: list[SetEntry | None]
     digest: bytes | None = None
-    bids: dict[int, int | None] = field(default_factory=dict)   # seat -> valid amount, None = forfeited
+    bids: dict[int, int | None] = field(default_factory=dict)  # seat -> valid amount, None = forfeited
 
 
 class SealedVerifier:
@@ -186,7 +199,7 @@ class SealedVerifier:
         self.game = game
         self.n = n
         self.round: _RoundView | None = None
-        self.digests: dict[int, bytes] = {}       # auction -> D, for own reveals
+        self.digests: dict[int, bytes] = {}  # auction -> D, for own reveals
 
     def _round(self, auction: int) -> _RoundView:
         if self.round is None or self.round.auction != auction:
@@ -203,8 +216,7 @@ class SealedVerifier:
         except ProtocolError as exc:
             raise ValueError(f"auction {auction}, seat {seat}: commitment refused: {exc.message}") from None
         if value.game != self.game or value.auction != auction or value.seat != seat or value.key not in allowed:
-            raise ValueError(f"auction {auction}, seat {seat}: the commitment names another game, auction, "
-                             f"seat or key")
+            raise ValueError(f"auction {auction}, seat {seat}: the commitment names another game, auction, seat or key")
         entry = SetEntry(seat, value.key, value.c, [body, sig])
         rnd.entries[seat] = entry
         return entry
@@ -219,12 +231,14 @@ class SealedVerifier:
             held = rnd.entries[seat]
             if "default" in item:
                 if held is not None:
-                    raise ValueError(f"auction {auction}, seat {seat}: the set replaces a published "
-                                     f"commitment with a default bid")
+                    raise ValueError(
+                        f"auction {auction}, seat {seat}: the set replaces a published commitment with a default bid"
+                    )
                 rnd.entries[seat] = SetEntry(seat)
             elif held is None or held.signed != list(item.get("c") or []):
-                raise ValueError(f"auction {auction}, seat {seat}: the set differs from the commitment "
-                                 f"published before")
+                raise ValueError(
+                    f"auction {auction}, seat {seat}: the set differs from the commitment published before"
+                )
         rnd.digest = set_digest(self.game, auction, rnd.entries)  # type: ignore[arg-type]
         self.digests[auction] = rnd.digest
         return rnd.digest
@@ -258,8 +272,7 @@ class SealedVerifier:
                 reveal = signed(REVEAL_TAG, proof[0], proof[1], decode_reveal)
             except ProtocolError as exc:
                 raise ValueError(f"{where}: the relayed reveal is not valid: {exc.message}") from None
-            if reveal.key != entry.key or reveal.game != self.game or reveal.auction != auction \
-                    or reveal.seat != seat:
+            if reveal.key != entry.key or reveal.game != self.game or reveal.auction != auction or reveal.seat != seat:
                 raise ValueError(f"{where}: the relayed reveal is not the committed key's for this auction")
         if entry.default:
             raise ValueError(f"{where}: a settled bid for a seat the set gives the default")
@@ -275,20 +288,23 @@ class SealedVerifier:
             if action != Action.SEALED_FORFEIT:
                 raise ValueError(f"{where}: an offender's bid must be forfeited")
             if why is None:
-                raise ValueError(f"{where}: the host named the seat an offender, but its reveal is valid "
-                                 f"against the commitment set it showed us")
+                raise ValueError(
+                    f"{where}: the host named the seat an offender, but its reveal is valid "
+                    f"against the commitment set it showed us"
+                )
             if why != pub.get("why"):
                 raise ValueError(f"{where}: the host says {pub.get('why')!r}, the proof says {why!r}")
             if why == WRONG_DIGEST:
-                warnings.append(f"{where}: the reveal names a different commitment set: the host showed "
-                                f"this player other commitments, or its client misbehaved")
+                warnings.append(
+                    f"{where}: the reveal names a different commitment set: the host showed "
+                    f"this player other commitments, or its client misbehaved"
+                )
             rnd.bids[seat] = None
         else:
             raise ValueError(f"{where}: a sealed bid settled by {by!r}")
         return warnings
 
-    def resolution(self, auction: int, revealed: Any, sale: Any, auctioneer: int, fine: int,
-                   money: list[int]) -> None:
+    def resolution(self, auction: int, revealed: Any, sale: Any, auctioneer: int, fine: int, money: list[int]) -> None:
         """Check the engine's SealedRevealed and Sale against the verified bids."""
         rnd = self.round
         if rnd is None or rnd.auction != auction or len(rnd.bids) != self.n:
@@ -296,12 +312,16 @@ class SealedVerifier:
         bids = [rnd.bids[s] or 0 for s in range(self.n)]
         offenders = tuple(s for s in range(self.n) if rnd.bids[s] is None)
         fines = tuple(min(fine, money[s]) for s in offenders)
-        if tuple(revealed.bids) != tuple(bids) or tuple(revealed.offenders) != offenders \
-                or tuple(revealed.fines) != fines:
+        if (
+            tuple(revealed.bids) != tuple(bids)
+            or tuple(revealed.offenders) != offenders
+            or tuple(revealed.fines) != fines
+        ):
             raise ValueError(f"auction {auction}: the announced bids, offenders or fines differ from the reveals")
         buyer, price = resolve(bids, auctioneer)
         if sale is None or (sale.buyer, sale.price) != (buyer, price):
             got = (sale.buyer, sale.price) if sale is not None else None
-            raise ValueError(f"auction {auction}: the sale {got} differs from the reveals' winner "
-                             f"(seat {buyer} for {price})")
+            raise ValueError(
+                f"auction {auction}: the sale {got} differs from the reveals' winner (seat {buyer} for {price})"
+            )
         self.round = None

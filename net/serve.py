@@ -32,10 +32,10 @@ DEFAULT_PORT = 47000
 class HostSettings:
     name: str = "Modern Art"
     bind: str = "0.0.0.0"
-    port: int | None = None              # None: DEFAULT_PORT, or the port of the game being resumed
+    port: int | None = None  # None: DEFAULT_PORT, or the port of the game being resumed
     advertise: str | None = None
-    players: int | None = None           # quick start: start as soon as this many are seated and ready
-    bots: int = 0                        # bots the host seats itself
+    players: int | None = None  # quick start: start as soon as this many are seated and ready
+    bots: int = 0  # bots the host seats itself
     bot_level: str = "medium"
     bot_pace: float = 1.0
     resume: str | None = None
@@ -46,7 +46,7 @@ class HostSettings:
     beacon: bool = True
     beacon_targets: list[tuple[str, int]] | None = None
     exit_when_over: bool = False
-    admin: bytes | None = None           # Ed25519 key of the hosting player's own client (else: first to sit)
+    admin: bytes | None = None  # Ed25519 key of the hosting player's own client (else: first to sit)
     fsync: bool = True
 
 
@@ -55,12 +55,14 @@ def default_journal_dir(config_dir: str | None) -> str:
     return os.path.join(config_dir, "games") if config_dir else os.path.join(base, "modernart", "games")
 
 
-async def serve(settings: HostSettings, *, ready: Callable[[Host, Table], None] | None = None,
-                out: Any = sys.stdout) -> int:
+async def serve(
+    settings: HostSettings, *, ready: Callable[[Host, Table], None] | None = None, out: Any = sys.stdout
+) -> int:
     keys = Keys.load_or_create(settings.config_dir, "host")
     port = settings.port
     if settings.resume:
         from .journal import read_journal
+
         try:
             known_port = read_journal(settings.resume).meta.get("port")
         except (OSError, ValueError) as exc:  # a missing, unreadable or corrupt journal
@@ -70,8 +72,7 @@ async def serve(settings: HostSettings, *, ready: Callable[[Host, Table], None] 
             port = known_port
     port = DEFAULT_PORT if port is None else port
     advertise = settings.advertise or (lan_address() if settings.bind in ("0.0.0.0", "*") else None)
-    host = Host(keys, bind=settings.bind, port=port, advertise=advertise,
-                bot_pace=settings.bot_pace)
+    host = Host(keys, bind=settings.bind, port=port, advertise=advertise, bot_pace=settings.bot_pace)
     journal_dir = settings.journal_dir or default_journal_dir(settings.config_dir)
     if settings.resume:
         try:
@@ -82,11 +83,16 @@ async def serve(settings: HostSettings, *, ready: Callable[[Host, Table], None] 
             return 2
         host.add_table(table)
     else:
-        lobby = Lobby(RuleOptions.from_dict(settings.options), ClockSettings.from_dict(settings.clocks),
-                      admin=settings.admin)
-        table = host.open_table(settings.name, journal_dir=journal_dir, lobby=lobby,
-                                autostart=settings.players if settings.players is not None else False,
-                                fsync=settings.fsync)
+        lobby = Lobby(
+            RuleOptions.from_dict(settings.options), ClockSettings.from_dict(settings.clocks), admin=settings.admin
+        )
+        table = host.open_table(
+            settings.name,
+            journal_dir=journal_dir,
+            lobby=lobby,
+            autostart=settings.players if settings.players is not None else False,
+            fsync=settings.fsync,
+        )
     await host.start()
     tasks: list[asyncio.Task] = []
     try:
@@ -101,8 +107,12 @@ async def serve(settings: HostSettings, *, ready: Callable[[Host, Table], None] 
         out.flush()
         journal_told: str | None = None
         if settings.beacon:
-            announcer = Announcer(lambda: [t.info() for t in host.tables.values()], host.port,
-                                  keys.curve_public_raw, settings.beacon_targets)
+            announcer = Announcer(
+                lambda: [t.info() for t in host.tables.values()],
+                host.port,
+                keys.curve_public_raw,
+                settings.beacon_targets,
+            )
             tasks.append(asyncio.get_running_loop().create_task(announcer.run()))
         if ready is not None:
             ready(host, table)

@@ -67,14 +67,21 @@ class LoggedEvent:
     hashes: list[bytes]
     h: bytes
     sig: bytes
-    move: list[int] | None = None     # host-only: the engine move it applied
-    act: list[bytes] | None = None    # host-only: the signed action [body, signature] it came from
+    move: list[int] | None = None  # host-only: the engine move it applied
+    act: list[bytes] | None = None  # host-only: the signed action [body, signature] it came from
     hidden: dict[str, Any] | None = None  # host-only: secrets until the end (seeds), the table's meta
 
     def frame_for(self, seat: int | None) -> dict[str, Any]:
         """The event as seat `seat` (None: a spectator) receives it."""
-        return {"t": "ev", "seq": self.seq, "pub": self.public, "ph": self.hashes, "h": self.h, "hs": self.sig,
-                "priv": self.privates[seat] if seat is not None else None}
+        return {
+            "t": "ev",
+            "seq": self.seq,
+            "pub": self.public,
+            "ph": self.hashes,
+            "h": self.h,
+            "hs": self.sig,
+            "priv": self.privates[seat] if seat is not None else None,
+        }
 
     def to_entry(self) -> list[Any]:
         return [self.seq, self.public, self.privates, self.hashes, self.h, self.sig, self.move, self.act, self.hidden]
@@ -87,9 +94,20 @@ class LoggedEvent:
 class GameSession:
     """The game of one table, from its first event to its disclosure."""
 
-    def __init__(self, game_id: bytes, players: list[Player], options: RuleOptions, clocks: ClockSettings,
-                 host: Keys, journal: Journal | None, now: float, *, meta: dict[str, Any] | None = None,
-                 host_seed: bytes | None = None, salt_keys: list[bytes] | None = None) -> None:
+    def __init__(
+        self,
+        game_id: bytes,
+        players: list[Player],
+        options: RuleOptions,
+        clocks: ClockSettings,
+        host: Keys,
+        journal: Journal | None,
+        now: float,
+        *,
+        meta: dict[str, Any] | None = None,
+        host_seed: bytes | None = None,
+        salt_keys: list[bytes] | None = None,
+    ) -> None:
         self.game_id = game_id
         self.players = players
         self.options = options
@@ -97,7 +115,7 @@ class GameSession:
         self.host = host
         self.journal = journal
         self.meta = dict(meta or {})
-        self.state: GameState | None = None          # None until the deal
+        self.state: GameState | None = None  # None until the deal
         self.log: list[LoggedEvent] = []
         self.head = chain.genesis(game_id)
         self.counters = [0] * len(players)
@@ -149,8 +167,11 @@ class GameSession:
         if ref > self.seq:
             raise ProtocolError("bad_action", f"the move refers to event {ref}; the game has {self.seq}")
         if ref < self.decision_seq:
-            raise ProtocolError("stale", f"the game moved on before this move arrived (it was made at event "
-                                         f"{ref}, the table is at {self.decision_seq}): look again")
+            raise ProtocolError(
+                "stale",
+                f"the game moved on before this move arrived (it was made at event "
+                f"{ref}, the table is at {self.decision_seq}): look again",
+            )
 
     def _signer(self, seat: int, vk: bytes) -> int:
         """`signer_role(seat, vk)`, refused with `not_your_seat` when the key may not act for it."""
@@ -161,11 +182,16 @@ class GameSession:
 
     def clock_view(self, now: float) -> dict[str, Any]:
         """Seconds left on each clock, and while reveals are awaited, whose ("owe": seats)."""
+
         def left(t: float | None) -> float | None:
             return None if t is None else round(max(0.0, t - now), 3)
+
         rnd = self.sealed
-        view: dict[str, Any] = {"open": left(self.open_end), "decide": left(self.decide_end),
-                                "reveal": left(rnd.reveal_end if rnd is not None and rnd.complete else None)}
+        view: dict[str, Any] = {
+            "open": left(self.open_end),
+            "decide": left(self.decide_end),
+            "reveal": left(rnd.reveal_end if rnd is not None and rnd.complete else None),
+        }
         if rnd is not None and rnd.complete:
             view["owe"] = self.reveals_owed()
         return view
@@ -187,37 +213,61 @@ class GameSession:
         return rnd.reveal_end + (self.clocks.grace if any(s in absent for s in owing) else 0.0)
 
     def next_deadline(self, absent: set[int] | frozenset[int] = frozenset()) -> float | None:
-        times = [t for t in (self.open_end, self.decide_end, self.seed_end, self._reveal_deadline(absent))
-                 if t is not None]
+        times = [
+            t for t in (self.open_end, self.decide_end, self.seed_end, self._reveal_deadline(absent)) if t is not None
+        ]
         return min(times) if times else None
 
     # ------------------------------------------------------------------ building events
 
-    def _emit(self, kind: str, now: float, extra: dict[str, Any], move: Move | None = None,
-              act: list[bytes] | None = None, journal_move: bool = True,
-              hidden: dict[str, Any] | None = None) -> LoggedEvent:
+    def _emit(
+        self,
+        kind: str,
+        now: float,
+        extra: dict[str, Any],
+        move: Move | None = None,
+        act: list[bytes] | None = None,
+        journal_move: bool = True,
+        hidden: dict[str, Any] | None = None,
+    ) -> LoggedEvent:
         state = self.state
         public: dict[str, Any] = {"k": kind, "g": self.game_id, **extra}
         privates: list[bytes | None] = [None] * self.n
         if state is not None:
-            engine_events = state.events[self._events_done:] if state.events is not None else []
+            engine_events = state.events[self._events_done :] if state.events is not None else []
             self._events_done = len(state.events or [])
             self._update_deadlines(now, bid=move is not None and move.action == Action.BID)
             pv = public_view(state)
             rnd = self.sealed
             if rnd is not None and state.phase == Phase.SEALED and rnd.auction == state.auction_no:
                 overlay(pv, rnd.committed(), rnd.complete)
-            public.update({"ev": [w for w in map(event_to_wire, engine_events) if w is not None],
-                           "pv": pv, "clk": self.clock_view(now)})
+            public.update(
+                {
+                    "ev": [w for w in map(event_to_wire, engine_events) if w is not None],
+                    "pv": pv,
+                    "clk": self.clock_view(now),
+                }
+            )
             if kind != "disclose":
-                privates = [private_part(state, seat, engine_events, chain.salt(self.salt_keys[seat], self.seq + 1))
-                            for seat in range(self.n)]
+                privates = [
+                    private_part(state, seat, engine_events, chain.salt(self.salt_keys[seat], self.seq + 1))
+                    for seat in range(self.n)
+                ]
         public_bytes = pack(public)
         hashes = [chain.private_hash(p) for p in privates]
         seq = self.seq + 1
         h = chain.link(self.head, seq, public_bytes, hashes)
-        event = LoggedEvent(seq, public_bytes, privates, hashes, h, self.host.sign(HOSTEV_TAG, h),
-                            move.to_list() if move is not None else None, act, hidden)
+        event = LoggedEvent(
+            seq,
+            public_bytes,
+            privates,
+            hashes,
+            h,
+            self.host.sign(HOSTEV_TAG, h),
+            move.to_list() if move is not None else None,
+            act,
+            hidden,
+        )
         if self.journal is not None:
             if move is not None and journal_move:
                 self.journal.write_move(move)
@@ -254,8 +304,9 @@ class GameSession:
         elif self.sealed is None or self.sealed.auction != state.auction_no:
             self.sealed = SealedRound(self.game_id, state.auction_no, self.n)
 
-    def _move_events(self, move: Move, now: float, extra: dict[str, Any], act: list[bytes] | None = None,
-                     journal_move: bool = True) -> list[LoggedEvent]:
+    def _move_events(
+        self, move: Move, now: float, extra: dict[str, Any], act: list[bytes] | None = None, journal_move: bool = True
+    ) -> list[LoggedEvent]:
         """Events for `move`, just applied to the engine (and the disclosure if it ended the game)."""
         self._sync_round()
         out = [self._emit("move", now, extra, move, act, journal_move)]
@@ -273,10 +324,16 @@ class GameSession:
     def start(self, now: float) -> LoggedEvent:
         """Event 1: who plays, with which keys and options, and the host's seed commitment."""
         self.seed_end = now + self.clocks.reveal if self.clocks.reveal > 0 else None
-        return self._emit("start", now, {"players": [p.to_wire() for p in self.players],
-                                         "options": self.options.to_dict(),
-                                         "hseed": self.seeding.host_commitment},
-                          hidden={"seed": self.seeding.host_seed, "salt_keys": self.salt_keys, "meta": self.meta})
+        return self._emit(
+            "start",
+            now,
+            {
+                "players": [p.to_wire() for p in self.players],
+                "options": self.options.to_dict(),
+                "hseed": self.seeding.host_commitment,
+            },
+            hidden={"seed": self.seeding.host_seed, "salt_keys": self.salt_keys, "meta": self.meta},
+        )
 
     def submit_seed(self, vk: bytes, seat: int, body: bytes, sig: bytes, seed: bytes, now: float) -> list[LoggedEvent]:
         self._signer(seat, vk)
@@ -336,8 +393,9 @@ class GameSession:
         except IllegalMove as exc:
             raise ProtocolError(exc.code, str(exc)) from None
         self.counters[seat] = act["ctr"]
-        events = self._move_events(move, now, {"m": move.to_list(), "by": "player", "signer": role,
-                                               "act": {"b": body, "s": sig}}, [body, sig])
+        events = self._move_events(
+            move, now, {"m": move.to_list(), "by": "player", "signer": role, "act": {"b": body, "s": sig}}, [body, sig]
+        )
         return events, act["ctr"]
 
     def _sealed_round(self) -> SealedRound:
@@ -371,8 +429,9 @@ class GameSession:
             raise ProtocolError("no_reveal", "no Sealed auction awaits a reveal")
         rnd = self.sealed
         seat, why = rnd.receive_reveal(body, sig, self.state.money)
-        log.info("reveal held game=%s auction=%d seat=%d ok=%s", self.game_id.hex()[:12], rnd.auction, seat,
-                 why is None)
+        log.info(
+            "reveal held game=%s auction=%d seat=%d ok=%s", self.game_id.hex()[:12], rnd.auction, seat, why is None
+        )
         return (self.settle(now) if rnd.revealed_all() else []), seat, why
 
     def settle(self, now: float) -> list[LoggedEvent]:

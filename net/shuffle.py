@@ -40,7 +40,7 @@ class _Stream:
     def u32(self) -> int:
         if self.pos + 4 > len(self.data):
             self.data = hashlib.shake_256(self.material).digest(max(1024, 2 * len(self.data)))
-        value = int.from_bytes(self.data[self.pos:self.pos + 4], "big")
+        value = int.from_bytes(self.data[self.pos : self.pos + 4], "big")
         self.pos += 4
         return value
 
@@ -75,7 +75,7 @@ class SeedRound:
         self.n = n
         self.host_seed = host_seed or new_nonce()
         self.host_commitment = seed_commitment(game, HOST_SEAT, host_vk, self.host_seed)
-        self.commits: list[list[bytes] | None] = [None] * n   # signed [body, sig] per seat
+        self.commits: list[list[bytes] | None] = [None] * n  # signed [body, sig] per seat
         self.seeds: list[bytes | None] = [None] * n
         self.dealt = False
 

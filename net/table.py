@@ -32,10 +32,19 @@ log = logging.getLogger("net.table")
 class Table:
     """One table of a host: lobby -> playing -> over."""
 
-    def __init__(self, table_id: str, name: str, host: Keys, *, journal_dir: str | None = None,
-                 lobby: Lobby | None = None, autostart: bool | int = False, fsync: bool = True) -> None:
+    def __init__(
+        self,
+        table_id: str,
+        name: str,
+        host: Keys,
+        *,
+        journal_dir: str | None = None,
+        lobby: Lobby | None = None,
+        autostart: bool | int = False,
+        fsync: bool = True,
+    ) -> None:
         self.id = table_id
-        self.ended_at: float | None = None   # when the game's record was saved (time.monotonic())
+        self.ended_at: float | None = None  # when the game's record was saved (time.monotonic())
         self.name = name
         self.host = host
         self.journal_dir = journal_dir
@@ -48,7 +57,7 @@ class Table:
         self.delegate_tokens: dict[bytes, int] = {}
         self.extra_meta: dict[str, Any] = {}  # e.g. the host's port, so a resume can reuse it
         self.outbox: list[tuple[LoggedEvent, tuple[bytes, dict[str, Any]] | None]] = []
-        self.durable_seq = 0            # events up to here are on disk and may be sent
+        self.durable_seq = 0  # events up to here are on disk and may be sent
         self.flusher: Any = None
 
     @property
@@ -83,16 +92,29 @@ class Table:
     def info(self) -> dict[str, Any]:
         """What the beacon and the table list say about this table."""
         taken = len(self.session.players) if self.session else len(self.lobby.taken())
-        return {"id": self.id, "name": self.name, "state": self.phase, "taken": taken,
-                "free": 0 if self.session else 5 - taken, "options": self.options_dict()}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "state": self.phase,
+            "taken": taken,
+            "free": 0 if self.session else 5 - taken,
+            "options": self.options_dict(),
+        }
 
     def options_dict(self) -> dict[str, Any]:
         options = self.session.options if self.session else self.lobby.options
         return options.changed()
 
     def lobby_wire(self, connected: set[int], join: str, code: str) -> dict[str, Any]:
-        base: dict[str, Any] = {"t": "lobby", "table": self.id, "name": self.name, "state": self.phase,
-                                "join": join, "code": code, "clocks": self.clocks.to_dict()}
+        base: dict[str, Any] = {
+            "t": "lobby",
+            "table": self.id,
+            "name": self.name,
+            "state": self.phase,
+            "join": join,
+            "code": code,
+            "clocks": self.clocks.to_dict(),
+        }
         if self.session is None:
             lob = self.lobby
             base["seats"] = [s.to_wire(i, lob.admin, i in connected) if s else None for i, s in enumerate(lob.seats)]
@@ -100,9 +122,19 @@ class Table:
             base["admin"] = fingerprint(lob.admin) if lob.admin else None
         else:
             sess = self.session
-            base["seats"] = [{"seat": i, "name": p.name, "bot": p.bot, "ready": True, "fpr": fingerprint(p.vk),
-                              "admin": False, "connected": i in connected,
-                              "standin": sess.delegates[i] is not None} for i, p in enumerate(sess.players)]
+            base["seats"] = [
+                {
+                    "seat": i,
+                    "name": p.name,
+                    "bot": p.bot,
+                    "ready": True,
+                    "fpr": fingerprint(p.vk),
+                    "admin": False,
+                    "connected": i in connected,
+                    "standin": sess.delegates[i] is not None,
+                }
+                for i, p in enumerate(sess.players)
+            ]
             base["options"] = sess.options.to_dict()
             base["admin"] = None
             base["game"] = sess.game_id
@@ -119,9 +151,17 @@ class Table:
         seats = [s for s in lob.seats if s is not None]
         players = [Player(s.name, s.vk, s.bot) for s in seats]  # type: ignore[arg-type]
         game_id = secrets.token_bytes(16)
-        meta = {"game_id": game_id.hex(), "table": self.id, "table_name": self.name,
-                "keys": [p.vk.hex() for p in players], "bots": [p.bot for p in players],
-                "clocks": lob.clocks.to_dict(), "host_vk": self.host.vk.hex(), "fairplay": 1, **self.extra_meta}
+        meta = {
+            "game_id": game_id.hex(),
+            "table": self.id,
+            "table_name": self.name,
+            "keys": [p.vk.hex() for p in players],
+            "bots": [p.bot for p in players],
+            "clocks": lob.clocks.to_dict(),
+            "host_vk": self.host.vk.hex(),
+            "fairplay": 1,
+            **self.extra_meta,
+        }
         journal = None
         if self.journal_dir is not None:
             os.makedirs(self.journal_dir, exist_ok=True)
@@ -161,9 +201,18 @@ class Table:
             raise ValueError("this journal was written by a host with another key")
         players = [Player(p["name"], p["vk"], p["bot"]) for p in start["players"]]
         clocks = ClockSettings.from_dict(meta.get("clocks", {}))
-        session = GameSession(bytes.fromhex(meta["game_id"]), players, RuleOptions.from_dict(start["options"]),
-                              clocks, host, None, now, meta=meta, host_seed=entries[0].hidden["seed"],
-                              salt_keys=entries[0].hidden["salt_keys"])
+        session = GameSession(
+            bytes.fromhex(meta["game_id"]),
+            players,
+            RuleOptions.from_dict(start["options"]),
+            clocks,
+            host,
+            None,
+            now,
+            meta=meta,
+            host_seed=entries[0].hidden["seed"],
+            salt_keys=entries[0].hidden["salt_keys"],
+        )
         try:
             record: GameRecord | None = read_journal(path)
         except RecordError:

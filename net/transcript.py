@@ -59,7 +59,7 @@ def read_transcript(path: str) -> list[dict[str, Any]]:
         if end > len(data):
             raise TranscriptError(f"{path}: record {len(items)} is truncated")
         try:
-            item = msgpack.unpackb(data[pos + _LEN.size:end], raw=False, strict_map_key=True, max_ext_len=0)
+            item = msgpack.unpackb(data[pos + _LEN.size : end], raw=False, strict_map_key=True, max_ext_len=0)
         except (ValueError, TypeError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError) as exc:
             raise TranscriptError(f"{path}: record {len(items)} is not msgpack ({type(exc).__name__})") from None
         items.append(item)

@@ -25,12 +25,12 @@ class Secret:
 
     kind: str
     game: bytes
-    auction: int          # 0 for a seed
+    auction: int  # 0 for a seed
     seat: int
-    key: bytes            # the Ed25519 key that signed the commitment
-    value: int            # the amount (0 for a seed)
-    nonce: bytes          # the nonce, or the seed
-    c: bytes              # the commitment it opens
+    key: bytes  # the Ed25519 key that signed the commitment
+    value: int  # the amount (0 for a seed)
+    nonce: bytes  # the nonce, or the seed
+    c: bytes  # the commitment it opens
 
     @property
     def name(self) -> str:
@@ -75,8 +75,9 @@ class Vault:
     def find(self, kind: str, game: bytes, auction: int, key: bytes, seat: int | None = None) -> Secret | None:
         """The secret of this kind for (game, auction[, seat]) made with `key`, if any."""
         for secret in self.all(game):
-            if (secret.kind, secret.auction, secret.key) == (kind, auction, key) \
-                    and (seat is None or secret.seat == seat):
+            if (secret.kind, secret.auction, secret.key) == (kind, auction, key) and (
+                seat is None or secret.seat == seat
+            ):
                 return secret
         return None
 

@@ -32,11 +32,17 @@ def public_view(state: GameState) -> dict[str, Any]:
     phase = state.phase
     over = phase == Phase.GAME_OVER
     return {
-        "round": state.round, "phase": int(phase), "to_move": list(state.to_move()),
-        "hand_sizes": [len(h) for h in state.hands], "stock_size": len(state.stock),
-        "counts": list(state.counts), "tiles": [list(t) for t in state.tiles],
-        "bought": [[int(c) for c in b] for b in state.bought], "auctioneer": state.auctioneer,
-        "original": state.original, "turn": state.turn if phase in _TURN_PHASES else -1,
+        "round": state.round,
+        "phase": int(phase),
+        "to_move": list(state.to_move()),
+        "hand_sizes": [len(h) for h in state.hands],
+        "stock_size": len(state.stock),
+        "counts": list(state.counts),
+        "tiles": [list(t) for t in state.tiles],
+        "bought": [[int(c) for c in b] for b in state.bought],
+        "auctioneer": state.auctioneer,
+        "original": state.original,
+        "turn": state.turn if phase in _TURN_PHASES else -1,
         "lot": [int(c) for c in state.lot],
         "high": state.high if phase in _BID_PHASES else 0,
         "high_seat": state.high_seat if phase in _BID_PHASES else -1,
@@ -67,11 +73,21 @@ def private_part(state: GameState, seat: int, engine_events: list[Any], salt: by
 def event_to_wire(event: Any) -> dict[str, Any] | None:
     """A public engine event as plain data (CardsDealt gives only the count)."""
     if isinstance(event, AuctionStarted):
-        return {"k": "auction", "auction": event.auction, "kind": int(event.kind),
-                "auctioneer": event.auctioneer, "cards": [int(c) for c in event.cards]}
+        return {
+            "k": "auction",
+            "auction": event.auction,
+            "kind": int(event.kind),
+            "auctioneer": event.auctioneer,
+            "cards": [int(c) for c in event.cards],
+        }
     if isinstance(event, SealedRevealed):
-        return {"k": "sealed", "auction": event.auction, "bids": list(event.bids),
-                "offenders": list(event.offenders), "fines": list(event.fines)}
+        return {
+            "k": "sealed",
+            "auction": event.auction,
+            "bids": list(event.bids),
+            "offenders": list(event.offenders),
+            "fines": list(event.fines),
+        }
     if isinstance(event, Sale):
         return {"k": "sale", **sale_to_dict(event)}
     if isinstance(event, RoundEnded):
@@ -90,8 +106,9 @@ def event_from_wire(data: dict[str, Any], options: RuleOptions) -> Any:
     body = {k: v for k, v in data.items() if k != "k"}
     try:
         if kind == "auction":
-            return AuctionStarted(body["auction"], AuctionType(body["kind"]), body["auctioneer"],
-                                  tuple(deck[c] for c in body["cards"]))
+            return AuctionStarted(
+                body["auction"], AuctionType(body["kind"]), body["auctioneer"], tuple(deck[c] for c in body["cards"])
+            )
         if kind == "sealed":
             return SealedRevealed(body["auction"], tuple(body["bids"]), tuple(body["offenders"]), tuple(body["fines"]))
         if kind == "sale":
@@ -184,8 +201,16 @@ class ViewBuilder:
         return self._observation(WATCHER, (), 0)
 
     def _observation(self, seat: int, hand: tuple[Any, ...], money: int) -> Observation:
-        return Observation(seat=seat, players=self.players, options=self.options, hand=hand, money=money,
-                           sales=tuple(self.sales), results=tuple(self.results), **self._public_fields())
+        return Observation(
+            seat=seat,
+            players=self.players,
+            options=self.options,
+            hand=hand,
+            money=money,
+            sales=tuple(self.sales),
+            results=tuple(self.results),
+            **self._public_fields(),
+        )
 
 
 _PV_INTS = ("round", "stock_size", "auctioneer", "original", "turn", "high", "high_seat", "price", "auction_no")

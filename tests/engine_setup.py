@@ -14,8 +14,13 @@ from modernart.moves import Move
 from modernart.rules import RuleOptions
 
 LM, Y, CP, KG, K = Artist.A1, Artist.A2, Artist.A3, Artist.A4, Artist.A5
-O, ONCE, S, F, D = (AuctionType.OPEN, AuctionType.ONCE_AROUND, AuctionType.SEALED,
-                    AuctionType.FIXED_PRICE, AuctionType.DOUBLE)
+O, ONCE, S, F, D = (
+    AuctionType.OPEN,
+    AuctionType.ONCE_AROUND,
+    AuctionType.SEALED,
+    AuctionType.FIXED_PRICE,
+    AuctionType.DOUBLE,
+)
 A, B, C, D_ = 0, 1, 2, 3  # seats of docs/rules.md §11 (D_ because D is the Double type)
 
 
@@ -46,7 +51,11 @@ def table(
 
 
 _FILLERS = (
-    ((K, O), (K, S)), ((K, O), (K, F)), ((K, O), (KG, O)), ((K, O), (KG, S)), ((KG, F), (KG, O)),
+    ((K, O), (K, S)),
+    ((K, O), (K, F)),
+    ((K, O), (KG, O)),
+    ((K, O), (KG, S)),
+    ((KG, F), (KG, O)),
 )
 
 
@@ -90,13 +99,34 @@ def apply_all(state: GameState, moves: Iterable[Move]) -> None:
 def fingerprint(state: GameState) -> tuple:
     """Everything observable about a state, to show that an illegal move changed nothing."""
     return (
-        state.phase, tuple(state.money), tuple(tuple(h) for h in state.hands), tuple(state.stock),
-        state.round, tuple(state.counts), tuple(tuple(t) for t in state.tiles),
-        tuple(tuple(b) for b in state.bought), tuple(state.discard), tuple(state.lot),
-        state.auctioneer, state.original, state.kind, state.turn, state.high, state.high_seat,
-        tuple(state.passed), state.npassed, tuple(state.sealed), state.nsealed, state.price,
-        tuple(state.bids), state.auction_no, tuple(state.results), tuple(state.sales),
-        tuple(state.offenders), state.move_count, len(state.events or ()),
+        state.phase,
+        tuple(state.money),
+        tuple(tuple(h) for h in state.hands),
+        tuple(state.stock),
+        state.round,
+        tuple(state.counts),
+        tuple(tuple(t) for t in state.tiles),
+        tuple(tuple(b) for b in state.bought),
+        tuple(state.discard),
+        tuple(state.lot),
+        state.auctioneer,
+        state.original,
+        state.kind,
+        state.turn,
+        state.high,
+        state.high_seat,
+        tuple(state.passed),
+        state.npassed,
+        tuple(state.sealed),
+        state.nsealed,
+        state.price,
+        tuple(state.bids),
+        state.auction_no,
+        tuple(state.results),
+        tuple(state.sales),
+        tuple(state.offenders),
+        state.move_count,
+        len(state.events or ()),
     )
 
 

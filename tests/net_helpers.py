@@ -64,8 +64,9 @@ def run(coro: Awaitable[Any], timeout: float, cleanup: float = 5.0) -> Any:
             loop.close()
 
 
-async def in_process_host(tmp: Path, *, clocks: dict[str, Any] | None = None, clock: Any = None,
-                          autostart: bool = True, bot_pace: float = 0.0) -> tuple[Host, Any]:
+async def in_process_host(
+    tmp: Path, *, clocks: dict[str, Any] | None = None, clock: Any = None, autostart: bool = True, bot_pace: float = 0.0
+) -> tuple[Host, Any]:
     host = Host(Keys.generate(), clock=clock, bot_pace=bot_pace)
     await host.start()
     lobby = Lobby(clocks=ClockSettings.from_dict({**FAST, **(clocks or {})}))
@@ -79,8 +80,9 @@ def seat_bots(host: Host, table: Any, count: int, level: str = "random") -> None
         host.spawn_bot(table, token, level)
 
 
-async def until(predicate: Callable[[], bool], timeout: float, step: float = 0.02,
-                what: Callable[[], Any] | None = None) -> None:
+async def until(
+    predicate: Callable[[], bool], timeout: float, step: float = 0.02, what: Callable[[], Any] | None = None
+) -> None:
     """Wait until `predicate()` holds; `what()` says what was seen instead when it never does."""
     deadline = time.monotonic() + timeout
     while not predicate():
@@ -113,13 +115,43 @@ class Procs:
         return proc
 
     def host(self, tmp: Path, *extra: str, name: str = "host") -> subprocess.Popen:
-        return self.start([PY, "-m", "cli.main", "-v", "host", "--bind", "127.0.0.1", "--no-beacon",
-                           "--config-dir", str(tmp / "hostcfg"), "--journal-dir", str(tmp / "games"), *extra], name)
+        return self.start(
+            [
+                PY,
+                "-m",
+                "cli.main",
+                "-v",
+                "host",
+                "--bind",
+                "127.0.0.1",
+                "--no-beacon",
+                "--config-dir",
+                str(tmp / "hostcfg"),
+                "--journal-dir",
+                str(tmp / "games"),
+                *extra,
+            ],
+            name,
+        )
 
     def bot(self, join: str, index: int, pace: float = 0.0, name: str | None = None) -> subprocess.Popen:
-        return self.start([PY, "-m", "net.botclient", join, "--pace", str(pace), "--name", f"bot{index}",
-                           "--config-dir", str(self.tmp / f"bot{index}"), "--seed", str(index)],
-                          name or f"bot{index}")
+        return self.start(
+            [
+                PY,
+                "-m",
+                "net.botclient",
+                join,
+                "--pace",
+                str(pace),
+                "--name",
+                f"bot{index}",
+                "--config-dir",
+                str(self.tmp / f"bot{index}"),
+                "--seed",
+                str(index),
+            ],
+            name or f"bot{index}",
+        )
 
     def output(self, name: str) -> str:
         path = self.tmp / f"{name}.out"
@@ -186,7 +218,7 @@ class SessionDriver:
         self.keys = keys
         self.rng = random.Random(seed)
         self.now = now
-        self.bids: dict[tuple[int, int], tuple[int, bytes]] = {}   # (auction, seat) -> (amount, nonce)
+        self.bids: dict[tuple[int, int], tuple[int, bytes]] = {}  # (auction, seat) -> (amount, nonce)
 
     def seed(self, seat: int) -> tuple[list[Any], bytes]:
         """Seat `seat` sends a fresh signed seed: (the events, the seed)."""
@@ -217,8 +249,9 @@ class SessionDriver:
         sess, k = self.sess, self.keys[seat]
         auction = sess.sealed.auction
         stored, nonce = self.bids[(auction, seat)]
-        body = Reveal(sess.game_id, auction, seat, k.vk, stored if amount is None else amount, nonce,
-                      sess.sealed.digest).body()
+        body = Reveal(
+            sess.game_id, auction, seat, k.vk, stored if amount is None else amount, nonce, sess.sealed.digest
+        ).body()
         events, _seat, _why = sess.submit_reveal(body, k.sign(REVEAL_TAG, body), self.now)
         return events
 
@@ -309,8 +342,7 @@ async def drive_to_sealed(clients: list[Any], table: Any, timeout: float = 30.0)
             await c.wait_until(lambda s: s.head_seq >= sess.seq, 10)
         if state.phase == Phase.SEALED:
             return state.auction_no
-        seat = state.auctioneer if state.phase in (Phase.OPEN, Phase.PLAY_CARD, Phase.FIXED_SET) \
-            else state.to_move()[0]
+        seat = state.auctioneer if state.phase in (Phase.OPEN, Phase.PLAY_CARD, Phase.FIXED_SET) else state.to_move()[0]
         reply = await clients[seat].send_move(_cheap_move(clients[seat].state.observation))
         assert reply.ok, reply
     raise AssertionError("no Sealed auction in time")

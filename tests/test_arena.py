@@ -64,8 +64,14 @@ def test_an_illegal_move_is_reported_with_the_bot() -> None:
 
 
 def test_tally_counts_co_winners_and_decisions() -> None:
-    outcomes = [play_game([make_bot("medium", seed=s), make_bot("random", seed=s), make_bot("random", seed=s + 1)],
-                          seed=s, names=("medium", "random", "random")) for s in range(3)]
+    outcomes = [
+        play_game(
+            [make_bot("medium", seed=s), make_bot("random", seed=s), make_bot("random", seed=s + 1)],
+            seed=s,
+            names=("medium", "random", "random"),
+        )
+        for s in range(3)
+    ]
     stats = tally(outcomes)
     assert stats["medium"].games == 3 and stats["random"].games == 6
     total_wins = sum(len(o.winners) for o in outcomes)
@@ -75,8 +81,9 @@ def test_tally_counts_co_winners_and_decisions() -> None:
 
 
 def arena(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cli.main", "arena", *args], capture_output=True, text=True,
-                          timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "cli.main", "arena", *args], capture_output=True, text=True, timeout=timeout
+    )
 
 
 @pytest.mark.timeout(150)
@@ -113,16 +120,19 @@ def test_arena_runs_the_hard_bot_with_a_budget() -> None:
     assert done.returncode == 0, done.stderr
     stats = {s["bot"]: s for s in json.loads(done.stdout)["stats"]}
     assert stats["hard"]["games"] == 2
-    assert stats["hard"]["cpu_max_ms"] < 20 + 5          # what the bot controls
-    assert stats["hard"]["max_ms"] < 20 + 250            # plus whatever a busy machine adds
+    assert stats["hard"]["cpu_max_ms"] < 20 + 5  # what the bot controls
+    assert stats["hard"]["max_ms"] < 20 + 250  # plus whatever a busy machine adds
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--bots", "medium,wizard,random"], "unknown bot level"),
-    (["--bots", "medium,random"], "3 to 5 seats"),
-    (["--bots", "medium,random,random", "--games", "0"], "at least 1"),
-    (["--bots", "hard,random,random", "--budget", "-1"], "--budget"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--bots", "medium,wizard,random"], "unknown bot level"),
+        (["--bots", "medium,random"], "3 to 5 seats"),
+        (["--bots", "medium,random,random", "--games", "0"], "at least 1"),
+        (["--bots", "hard,random,random", "--budget", "-1"], "--budget"),
+    ],
+)
 def test_arena_rejects_bad_arguments(args: list[str], message: str) -> None:
     done = arena(*args, timeout=30)
     assert done.returncode == 2

@@ -12,6 +12,7 @@ from modernart.bots.arena import play_game
 from modernart.rules import RuleOptions
 from tests.test_determinize import random_positions
 
+
 class Timed(Bot):
     """Wraps a bot and records the wall-clock and CPU time of each decision."""
 

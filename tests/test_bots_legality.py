@@ -27,7 +27,9 @@ def test_levels_are_registered() -> None:
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
-@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.changed().items()) or "default")
+@pytest.mark.parametrize(
+    "options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.changed().items()) or "default"
+)
 def test_medium_plays_whole_games_legally(players: int, options: RuleOptions) -> None:
     for game in range(2):
         bots = [bot("medium", seed=game * 10 + s) for s in range(players - 1)] + [bot("random", seed=game)]

@@ -33,7 +33,9 @@ def open_auctions(min_value: float, count: int) -> list[tuple[GameState, int, in
     pytest.fail("no suitable Open auctions found")
 
 
-def duel(state: GameState, level: str, bidder: int, rival: int, **options) -> tuple[list[tuple[int, int, float]], Move | None, int]:
+def duel(
+    state: GameState, level: str, bidder: int, rival: int, **options
+) -> tuple[list[tuple[int, int, float]], Move | None, int]:
     """A rival outbids the bot by 1 every time; returns the bot's bids as (high before,
     amount, pace), its final answer, and its limit."""
     bot = make_bot(level, seed=5, **options)
@@ -62,13 +64,13 @@ def test_open_auction_raises_in_steps_and_stops_at_the_limit(level: str, options
         first_high, first, _ = bids[0]
         assert first_high == 0 and 1 <= first < limit  # opens below its limit, not at it
         for high, amount, _ in bids[1:]:
-            assert high < amount <= high + 5          # then raises in small steps
-            assert amount <= limit                     # never above its limit
+            assert high < amount <= high + 5  # then raises in small steps
+            assert amount <= limit  # never above its limit
         assert bids[-1][1] <= limit < bids[-1][1] + 2  # the rival's +1 took it to the limit
         assert last is not None and last.action == Action.PASS  # and there it stops
         paces = [p for _, _, p in bids]
-        assert all(0.5 <= p <= 5.0 for p in paces)    # never instant, never asleep
-        if len(paces) >= 6:                            # slower near the limit than at the start
+        assert all(0.5 <= p <= 5.0 for p in paces)  # never instant, never asleep
+        if len(paces) >= 6:  # slower near the limit than at the start
             assert sum(paces[-3:]) > sum(paces[:3])
 
 

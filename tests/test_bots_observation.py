@@ -42,14 +42,14 @@ def test_hidden_information_does_not_change_the_decision(level: str, players: in
             compared += 1
     assert compared > 30
     assert differing > compared // 2  # the hidden parts really differed
-    assert len(decisions) > 5         # and the decisions are not all alike
+    assert len(decisions) > 5  # and the decisions are not all alike
 
 
 @pytest.mark.parametrize("level", ["medium", "hard"])
 def test_what_the_seat_sees_does_change_the_decision(level: str) -> None:
     """The counterpart: the same position with a different own hand is decided differently
     at least sometimes, so the test above is not passed by a bot ignoring its input."""
-    rng = random.Random(2)
+    random.Random(2)
     changed = compared = 0
     for i, state in enumerate(random_positions(4, RuleOptions(), seed=17)):
         if state.is_over() or state.phase.name != "PLAY_CARD" or len(state.hands[state.auctioneer]) < 3:

@@ -35,13 +35,13 @@ async def _back_after_a_drop(tmp, away: float) -> tuple[float, float]:
         # a player who is not the one to decide (so the clock does not wait for them)
         leaver = next(c for c in clients if c.state.seat not in table.session.state.to_move())
         index = clients.index(leaver)
-        await leaver.close()                      # the terminal closes; the seat waits
+        await leaver.close()  # the terminal closes; the seat waits
         clients.remove(leaver)
         await asyncio.sleep(away)
         session = NetSession(host.target(), name=f"P{index}", keys=keys[index])
         await session.open()
         await until(lambda: session.obs is not None and session.decision_deadline is not None, 10)
-        await asyncio.sleep(2.5)                  # a host tick (one a second) has come by now
+        await asyncio.sleep(2.5)  # a host tick (one a second) has come by now
         deadline = table.session.decide_end - host.clock.now() + time.monotonic()
         return deadline, session.decision_deadline
     finally:

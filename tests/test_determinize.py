@@ -52,7 +52,7 @@ def hidden_swap(state: GameState, seat: int, rng: random.Random) -> GameState:
     for s in range(state.n):
         if s != seat:
             size = len(state.hands[s])
-            other.hands[s] = pool[at:at + size]
+            other.hands[s] = pool[at : at + size]
             at += size
     other.stock = pool[at:]
     if state.phase == Phase.SEALED:
@@ -63,7 +63,9 @@ def hidden_swap(state: GameState, seat: int, rng: random.Random) -> GameState:
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
-@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.changed().items()) or "default")
+@pytest.mark.parametrize(
+    "options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.changed().items()) or "default"
+)
 def test_sampled_state_shows_the_same_observation(players: int, options: RuleOptions) -> None:
     rng = random.Random(players * 100 + len(options.changed()))
     phases = set()

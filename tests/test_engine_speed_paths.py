@@ -143,11 +143,17 @@ def test_random_move_is_uniform_over_choices_and_amounts():
             amounts = [m.arg for m in draws if m.action in moves.AMOUNT_ACTIONS]
             assert lo <= min(amounts) and max(amounts) <= hi
             # uniform over lo..hi: the mean is within 5 standard errors of the middle
-            sigma = (hi - lo + 1) / 12 ** 0.5
+            sigma = (hi - lo + 1) / 12**0.5
             assert abs(sum(amounts) / len(amounts) - (lo + hi) / 2) <= 5 * sigma / len(amounts) ** 0.5 + 0.5
         checked_phases.add(state.phase)
-    assert checked_phases >= {Phase.PLAY_CARD, Phase.OPEN, Phase.ONCE_AROUND, Phase.SEALED,
-                              Phase.FIXED_SET, Phase.FIXED_OFFER}
+    assert checked_phases >= {
+        Phase.PLAY_CARD,
+        Phase.OPEN,
+        Phase.ONCE_AROUND,
+        Phase.SEALED,
+        Phase.FIXED_SET,
+        Phase.FIXED_OFFER,
+    }
 
 
 def test_interned_moves():
@@ -183,12 +189,41 @@ def test_a_state_built_from_blank_plays_on_like_the_original():
         original.apply(random_step(original, rng.random))
     built = GameState.blank(4, original.options)
     assert built.phase == Phase.PLAY_CARD and built.hands == [[], [], [], []] and built.money == [100] * 4
-    for name in ("money", "hands", "stock", "counts", "tiles", "bought", "discard", "lot", "passed",
-                 "sealed", "bids", "results", "sales", "offenders", "deal_log"):
+    for name in (
+        "money",
+        "hands",
+        "stock",
+        "counts",
+        "tiles",
+        "bought",
+        "discard",
+        "lot",
+        "passed",
+        "sealed",
+        "bids",
+        "results",
+        "sales",
+        "offenders",
+        "deal_log",
+    ):
         value = getattr(original, name)
         setattr(built, name, [list(v) if isinstance(v, list) else v for v in value])
-    for name in ("round", "phase", "auctioneer", "original", "kind", "turn", "high", "high_seat",
-                 "npassed", "nsealed", "price", "auction_no", "move_count", "first_auctioneer"):
+    for name in (
+        "round",
+        "phase",
+        "auctioneer",
+        "original",
+        "kind",
+        "turn",
+        "high",
+        "high_seat",
+        "npassed",
+        "nsealed",
+        "price",
+        "auction_no",
+        "move_count",
+        "first_auctioneer",
+    ):
         setattr(built, name, getattr(original, name))
     assert observation(built, 1) == observation(original, 1)
     seed = rng.getrandbits(32)
@@ -201,11 +236,20 @@ def test_a_state_built_from_blank_plays_on_like_the_original():
     assert built.is_over() and built.money == original.money and built.results == original.results
 
 
-@pytest.mark.parametrize("bad, error", [
-    ((0, Action.PASS), MalformedMove), ((0, Action.PASS, 0, 1), MalformedMove), ((True, Action.PASS, 0), UnknownSeat),
-    ((0, True, 0), MalformedMove), ((0, -1, 0), MalformedMove), ((0, 11, 0), MalformedMove),
-    ((0, "3", 0), MalformedMove), ((0, Action.BID, None), MalformedMove), ((0, Action.PLAY, 2.0), MalformedMove),
-])
+@pytest.mark.parametrize(
+    "bad, error",
+    [
+        ((0, Action.PASS), MalformedMove),
+        ((0, Action.PASS, 0, 1), MalformedMove),
+        ((True, Action.PASS, 0), UnknownSeat),
+        ((0, True, 0), MalformedMove),
+        ((0, -1, 0), MalformedMove),
+        ((0, 11, 0), MalformedMove),
+        ((0, "3", 0), MalformedMove),
+        ((0, Action.BID, None), MalformedMove),
+        ((0, Action.PLAY, 2.0), MalformedMove),
+    ],
+)
 def test_apply_names_malformed_moves(bad, error):
     state = GameState(4, seed=1, first_auctioneer=0)
     before = fingerprint(state)
@@ -230,12 +274,14 @@ def test_the_shuffle_is_a_seeds_old_shuffle():
 def test_setup_py_builds_pure_python_unless_asked(tmp_path):
     env = dict(os.environ)
     env.pop("MODERNART_COMPILE", None)
-    done = subprocess.run([sys.executable, "setup.py", "--name"], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "setup.py", "--name"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0 and "modernart" in done.stdout
     env["MODERNART_COMPILE"] = "1"
-    done = subprocess.run([sys.executable, "setup.py", "develop"], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "setup.py", "develop"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode != 0 and "stale compiled modules" in done.stderr
 
 
@@ -243,7 +289,7 @@ def test_setup_py_builds_pure_python_unless_asked(tmp_path):
 
 #: What the engine does for fixed seeds: results of whole games under every option, and
 #: every query along games with full enumeration.  Runs under either build.
-DIGEST_CODE = r'''
+DIGEST_CODE = r"""
 import hashlib, random
 from modernart.bots.random_bot import play_random_game, random_step
 from modernart.game import GameState
@@ -267,11 +313,17 @@ def digest(games):
                            [c.amount_range(x) for x in range(c.n)])).encode())
         h.update(repr(s.events).encode())
     return h.hexdigest()
-'''
+"""
 
 
-COMPILED_MODULES = ("modernart/phase.py", "modernart/moves.py", "modernart/scoring.py", "modernart/auctions.py",
-                    "modernart/game.py", "modernart/bots/random_bot.py")  # as in setup.py
+COMPILED_MODULES = (
+    "modernart/phase.py",
+    "modernart/moves.py",
+    "modernart/scoring.py",
+    "modernart/auctions.py",
+    "modernart/game.py",
+    "modernart/bots/random_bot.py",
+)  # as in setup.py
 
 
 def _build_inputs() -> list[Path]:
@@ -289,7 +341,8 @@ def _build_inputs() -> list[Path]:
             if isinstance(node, ast.ImportFrom) and node.level:
                 base = path.parents[node.level - 1]
                 for dotted in ([node.module] if node.module else []) + [
-                        f"{node.module}.{a.name}" if node.module else a.name for a in node.names]:
+                    f"{node.module}.{a.name}" if node.module else a.name for a in node.names
+                ]:
                     target = base.joinpath(*dotted.split("."))
                     todo += [target.with_suffix(".py"), target / "__init__.py"]
     return sorted(seen) + [ROOT / "setup.py"]
@@ -318,8 +371,14 @@ def _compiled_build() -> Path:
         for name in ("setup.py", "pyproject.toml", "README.md"):
             shutil.copy(ROOT / name, work / name)
         env = dict(os.environ, MODERNART_COMPILE="1")
-        done = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=work, env=env,
-                              capture_output=True, text=True, timeout=900)
+        done = subprocess.run(
+            [sys.executable, "setup.py", "build_ext", "--inplace"],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
         assert done.returncode == 0, f"compiled build failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
         shutil.rmtree(work / "build")
         (work / "built").write_text(time.strftime("%Y-%m-%d %H:%M:%S"))
@@ -355,19 +414,29 @@ def compiled_engine(tmp_path_factory) -> Path:
 
 def _run_compiled(tree: Path, code: str, timeout: float = 300) -> str:
     program = f"import sys; sys.path.insert(0, {str(tree)!r})\n{code}"
-    done = subprocess.run([sys.executable, "-c", program], cwd=tree, capture_output=True, text=True,
-                          timeout=timeout, env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+    done = subprocess.run(
+        [sys.executable, "-c", program],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"),
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout
 
 
 @pytest.mark.timeout(1200)
 def test_the_compiled_engine_plays_exactly_the_same_games(compiled_engine):
-    out = _run_compiled(compiled_engine, DIGEST_CODE + r'''
+    out = _run_compiled(
+        compiled_engine,
+        DIGEST_CODE
+        + r"""
 import json, modernart.game, modernart.auctions, modernart.bots.random_bot
 files = [m.__file__ for m in (modernart.game, modernart.auctions, modernart.bots.random_bot)]
 print(json.dumps({"files": files, "digest": digest(300)}))
-''')
+""",
+    )
     result = json.loads(out)
     assert all(not f.endswith(".py") for f in result["files"]), result["files"]  # really compiled
     namespace: dict = {}
@@ -385,9 +454,21 @@ def test_the_rules_tests_pass_against_the_compiled_engine(compiled_engine, tmp_p
     tests = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").glob("test_rules_*.py"))
     tests += ["tests/test_record.py", "tests/test_engine_speed_paths.py"]
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-x", "-p", "no:cacheprovider", *tests,
-         "-k", "not compiled_engine and not setup_py"],
-        cwd=tree, capture_output=True, text=True, timeout=1100,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-x",
+            "-p",
+            "no:cacheprovider",
+            *tests,
+            "-k",
+            "not compiled_engine and not setup_py",
+        ],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        timeout=1100,
         env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"),
     )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]

@@ -32,6 +32,7 @@ async def _game(tmp: Path):
     host, table = await in_process_host(tmp)
     player = BotClient(host.target(), config_dir=str(tmp / "ana"), name="Ana", pace_scale=0, transcript=True)
     import asyncio
+
     task = asyncio.get_running_loop().create_task(player.run())
     try:
         await until(lambda: bool(table.lobby.taken()), 10)
@@ -142,15 +143,21 @@ def test_a_tampered_transcript_fails_the_audit_with_the_exact_reason(game):
     seat, auction = pub["m"][0], pub["pv"]["auction_no"]
     body = msgpack.unpackb(pub["reveal"][0])
     body[5] += 1  # the revealed amount
+
     def change(p):
         p["reveal"][0] = pack(body)
         p["m"][2] = body[5]
+
     edit_pub(frames[index], change)
     relink(frames, index, host_keys)
     write_transcript(str(tr), frames)
     code, out = audit(rec)
-    assert code == 1 and f"FAILED: event {index + 1}: auction {auction}, seat {seat}: the relayed reveal is not " \
-                         f"valid: the signature does not verify" in out, out
+    assert (
+        code == 1
+        and f"FAILED: event {index + 1}: auction {auction}, seat {seat}: the relayed reveal is not "
+        f"valid: the signature does not verify"
+        in out
+    ), out
 
     rec, tr, _data, frames = copies(game, "seed")
     edit_pub(frames[-1], lambda p: p["seeds"].__setitem__(1, bytes(32)))
@@ -166,8 +173,10 @@ def test_a_tampered_transcript_fails_the_audit_with_the_exact_reason(game):
     relink(frames, 29, host_keys)
     write_transcript(str(tr), frames)
     code, out = audit(rec)
-    assert code == 1 and "FAILED: event 30: seat 0's private part (hand, money, cards dealt) differs from the " \
-                         "rules'" in out, out
+    assert (
+        code == 1
+        and "FAILED: event 30: seat 0's private part (hand, money, cards dealt) differs from the rules'" in out
+    ), out
     assert decode_reveal  # (imported for the reveal body layout above)
 
 
@@ -190,7 +199,13 @@ def test_comparing_players_copies_catches_a_forked_history(game):
     edit_pub(frames[39], lambda pub: pub.update(by="clock") if "by" in pub else pub.update(x=1))
     relink(frames, 39, host_keys)
     write_transcript(str(tr), frames)
-    done = subprocess.run([PY, "-m", "cli.main", "audit", record, "--compare", str(tr)], cwd=ROOT, env=env(),
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [PY, "-m", "cli.main", "audit", record, "--compare", str(tr)],
+        cwd=ROOT,
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 1
     assert "FAILED: fork.transcript: event 40 differs from this transcript's and the host signed both" in done.stdout

@@ -71,7 +71,7 @@ async def _game(tmp: Path):
         seat_bots(host, table, 2)
         # Bob stays until his changed sealed bid was forfeited (and a few moves more)
         await until(lambda: table.session is not None and bool(_forfeits(table)), 40)
-        tasks[1].cancel()                      # Bob drops: a stand-in takes his seat at once
+        tasks[1].cancel()  # Bob drops: a stand-in takes his seat at once
         await asyncio.gather(tasks[1], return_exceptions=True)
         left = _moves(table)
         await until(lambda: table.session.is_over or _moves(table) >= left + 15, 30)
@@ -92,16 +92,20 @@ async def _game(tmp: Path):
 @pytest.mark.timeout(150)
 def test_audit_notes_name_every_forfeit_and_every_stand_in_period(tmp_path):
     record, forfeits, left, bob = run(_game(tmp_path), 130)
-    done = subprocess.run([PY, "-m", "cli.main", "audit", str(record)], cwd=ROOT, env=env(),
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [PY, "-m", "cli.main", "audit", str(record)], cwd=ROOT, env=env(), capture_output=True, text=True, timeout=60
+    )
     out = done.stdout + done.stderr
     assert done.returncode == 0, out
     assert out.strip().splitlines()[-1].startswith("ok: ")
     assert (bob, "mismatch") in forfeits, forfeits
     assert f"seat {bob} (Bob)'s sealed bid was forfeited: the reveal does not match the commitment" in out, out
-    periods = re.findall(rf"note: seat {bob} \(Bob\) was played by a stand-in bot from move (\d+) to "
-                         r"(?:move (\d+)|the end of the game \(move (\d+)\))", out)
+    periods = re.findall(
+        rf"note: seat {bob} \(Bob\) was played by a stand-in bot from move (\d+) to "
+        r"(?:move (\d+)|the end of the game \(move (\d+)\))",
+        out,
+    )
     assert periods, out
     start, end, end_of_game = (int(x) if x else None for x in periods[0])
-    assert start == left                        # from the move at which the stand-in took his seat
-    assert (end or end_of_game) > start         # the stand-in played on until Bob came back (or the end)
+    assert start == left  # from the move at which the stand-in took his seat
+    assert (end or end_of_game) > start  # the stand-in played on until Bob came back (or the end)

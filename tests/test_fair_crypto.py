@@ -11,8 +11,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from net.commitments import (SetEntry, bid_commitment, decode_commit, decode_reveal, new_nonce, seed_commitment,
-                             set_digest, Commit, Reveal)
+from net.commitments import (
+    SetEntry,
+    bid_commitment,
+    decode_commit,
+    decode_reveal,
+    new_nonce,
+    seed_commitment,
+    set_digest,
+    Commit,
+    Reveal,
+)
 from net.identity import Keys
 from net.known_hosts import HostKeyChanged, KnownHosts
 from net.protocol import ProtocolError
@@ -28,9 +37,14 @@ KEY_A, KEY_B = Keys.generate().vk, Keys.generate().vk
 def test_a_commitment_binds_game_auction_seat_key_amount_and_nonce():
     nonce = new_nonce()
     base = bid_commitment(GAME, 3, 1, KEY_A, 40, nonce)
-    variants = [bid_commitment(bytes(16), 3, 1, KEY_A, 40, nonce), bid_commitment(GAME, 4, 1, KEY_A, 40, nonce),
-                bid_commitment(GAME, 3, 2, KEY_A, 40, nonce), bid_commitment(GAME, 3, 1, KEY_B, 40, nonce),
-                bid_commitment(GAME, 3, 1, KEY_A, 41, nonce), bid_commitment(GAME, 3, 1, KEY_A, 40, new_nonce())]
+    variants = [
+        bid_commitment(bytes(16), 3, 1, KEY_A, 40, nonce),
+        bid_commitment(GAME, 4, 1, KEY_A, 40, nonce),
+        bid_commitment(GAME, 3, 2, KEY_A, 40, nonce),
+        bid_commitment(GAME, 3, 1, KEY_B, 40, nonce),
+        bid_commitment(GAME, 3, 1, KEY_A, 41, nonce),
+        bid_commitment(GAME, 3, 1, KEY_A, 40, new_nonce()),
+    ]
     assert len({base, *variants}) == 7
     with pytest.raises(ValueError):
         bid_commitment(GAME, 3, 1, KEY_A, 40, nonce[:31])  # fixed widths only
@@ -53,8 +67,8 @@ def test_judge_and_the_tie_break():
     assert judge(entry, good, b"e" * 32, 30) == WRONG_DIGEST
     assert judge(entry, good, b"d" * 32, 29) == OVER_BUDGET
     assert resolve([0, 0, 0], 1) == (1, 0)
-    assert resolve([5, 7, 7], 0) == (1, 7)       # nearest clockwise from the auctioneer's left
-    assert resolve([7, 7, 3], 1) == (1, 7)       # the auctioneer wins a tie it is part of
+    assert resolve([5, 7, 7], 0) == (1, 7)  # nearest clockwise from the auctioneer's left
+    assert resolve([7, 7, 3], 1) == (1, 7)  # the auctioneer wins a tie it is part of
     assert resolve([7, 2, 7, 1], 1) == (2, 7)
 
 
@@ -77,8 +91,10 @@ def test_signed_bodies_decode_strictly():
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.binary(min_size=32, max_size=32), st.lists(st.one_of(st.none(), st.binary(min_size=32, max_size=32)),
-                                                     min_size=3, max_size=5))
+@given(
+    st.binary(min_size=32, max_size=32),
+    st.lists(st.one_of(st.none(), st.binary(min_size=32, max_size=32)), min_size=3, max_size=5),
+)
 def test_the_shuffle_is_a_deterministic_permutation(host_seed, seeds):
     order, first = derive_deal(GAME, host_seed, seeds, 70)
     assert sorted(order) == list(range(70)) and 0 <= first < len(seeds)
@@ -123,7 +139,7 @@ def test_secrets_and_known_hosts_are_private_files(tmp_path):
         KnownHosts(tmp_path).check("10.0.0.1:47000", KEY_B)
     # every lobby message remembers the table again: the file is written only when it changes
     inode = (tmp_path / "known_hosts").stat().st_ino
-    hosts.remember("10.0.0.1:47000", KEY_A, "Ana's  table")   # the same name, spaced differently
+    hosts.remember("10.0.0.1:47000", KEY_A, "Ana's  table")  # the same name, spaced differently
     assert (tmp_path / "known_hosts").stat().st_ino == inode
     hosts.remember("10.0.0.1:47000", KEY_A, "Ana's new table")
     assert (tmp_path / "known_hosts").stat().st_ino != inode

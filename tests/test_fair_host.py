@@ -50,6 +50,7 @@ class EquivocatingHost(Host):
             pub["set"][COLLUDER] = {"seat": COLLUDER, "c": self.fake_commit}
             # the host's own digest for the forked set (the victim checks it against the set)
             from net.commitments import SetEntry, decode_commit, set_digest
+
             entries = []
             for item in pub["set"]:
                 if "default" in item:
@@ -61,8 +62,14 @@ class EquivocatingHost(Host):
         public = pack(pub)
         h = chain.link(self.fork_head, event.seq, public, event.hashes)
         self.fork_head = h
-        forked = {"t": "ev", "seq": event.seq, "pub": public, "ph": event.hashes, "h": h,
-                  "hs": self.keys.sign(HOSTEV_TAG, h)}
+        forked = {
+            "t": "ev",
+            "seq": event.seq,
+            "pub": public,
+            "ph": event.hashes,
+            "h": h,
+            "hs": self.keys.sign(HOSTEV_TAG, h),
+        }
         for peer in self._table_peers(table):
             frame = forked if peer.seat == VICTIM else event.frame_for(peer.seat)
             self.send(peer.rid, {**frame, "priv": event.privates[peer.seat]} if peer.seat is not None else frame)
@@ -72,8 +79,13 @@ class EquivocatingHost(Host):
 async def _equivocation(tmp):
     host = EquivocatingHost(Keys.generate(), clock=ManualClock(), bot_pace=0)
     await host.start()
-    table = host.open_table("test", journal_dir=str(tmp / "games"), fsync=False, autostart=3,
-                            lobby=Lobby(clocks=ClockSettings.from_dict(FAST)))
+    table = host.open_table(
+        "test",
+        journal_dir=str(tmp / "games"),
+        fsync=False,
+        autostart=3,
+        lobby=Lobby(clocks=ClockSettings.from_dict(FAST)),
+    )
     clients = await seated_clients(host, 3)
     try:
         auction = await drive_to_sealed(clients, table)
@@ -95,13 +107,20 @@ async def _equivocation(tmp):
 @pytest.mark.timeout(60)
 def test_a_host_showing_two_players_different_commitment_sets_is_caught(tmp_path):
     honest_errors, victim_errors = run(_equivocation(tmp_path), 50)
-    assert any(code == "fair_play" and f"seat {VICTIM}: the reveal names a different commitment set" in msg
-               for code, msg in honest_errors), honest_errors
+    assert any(
+        code == "fair_play" and f"seat {VICTIM}: the reveal names a different commitment set" in msg
+        for code, msg in honest_errors
+    ), honest_errors
     # the victim: the others' reveals name a set it was not shown, and the host refuses its own
-    assert any(code == "untrusted_host" and "seat 0: the host accepted a reveal that fails: the reveal names a "
-               "different commitment set" in msg for code, msg in victim_errors), victim_errors
-    assert ("wrong_digest", "the host refused your reveal: the reveal names a different commitment set") \
-        in victim_errors
+    assert any(
+        code == "untrusted_host"
+        and "seat 0: the host accepted a reveal that fails: the reveal names a different commitment set" in msg
+        for code, msg in victim_errors
+    ), victim_errors
+    assert (
+        "wrong_digest",
+        "the host refused your reveal: the reveal names a different commitment set",
+    ) in victim_errors
 
 
 class ForkingHost(Host):
@@ -116,8 +135,13 @@ class ForkingHost(Host):
 async def _fork(tmp):
     host = ForkingHost(Keys.generate(), bot_pace=0)
     await host.start()
-    host.open_table("test", journal_dir=str(tmp / "games"), fsync=False, autostart=3,
-                    lobby=Lobby(clocks=ClockSettings.from_dict(FAST)))
+    host.open_table(
+        "test",
+        journal_dir=str(tmp / "games"),
+        fsync=False,
+        autostart=3,
+        lobby=Lobby(clocks=ClockSettings.from_dict(FAST)),
+    )
     clients = await seated_clients(host, 3)
     try:
         c = clients[0]
@@ -147,7 +171,7 @@ async def _tofu(tmp):
     await me.wait_until(lambda s: bool(s.table), 5)
     await me.close()
     await first.close()
-    known = (tmp / "me" / "state" / "known_hosts")
+    known = tmp / "me" / "state" / "known_hosts"
     mode = known.stat().st_mode & 0o777
     line = known.read_text()
     impostor = Host(Keys.generate(), port=port)  # another key at the same address

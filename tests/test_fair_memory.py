@@ -42,7 +42,13 @@ from net.session import GameSession
 from .net_helpers import FAST, PY, Procs, run, until
 
 AMOUNTS = (7919, 7927, 7933)
-_PROBE: dict[str, Any] = {"host": None, "found": None, "auction": None, "journal": None, "files": None}  # module state: unreachable from the host
+_PROBE: dict[str, Any] = {
+    "host": None,
+    "found": None,
+    "auction": None,
+    "journal": None,
+    "files": None,
+}  # module state: unreachable from the host
 
 
 def _ints_in(value: Any, out: set[int], depth: int = 0) -> None:
@@ -155,8 +161,10 @@ async def _scenario(tmp: Path, procs: Procs, capture: Capture):
     table = host.open_table("memory", journal_dir=str(tmp / "games"), lobby=lobby, autostart=3, fsync=False)
     try:
         for i, amount in enumerate(AMOUNTS):
-            procs.start([PY, "-m", "tests.net_helpers", "bidder", str(host.target()), str(amount), f"P{i}",
-                         str(tmp / f"p{i}")], f"bidder{i}")
+            procs.start(
+                [PY, "-m", "tests.net_helpers", "bidder", str(host.target()), str(amount), f"P{i}", str(tmp / f"p{i}")],
+                f"bidder{i}",
+            )
         await until(lambda: table.session is not None, 30)
         sess = table.session
         _PROBE.update(journal=Path(table.journal_path), capture=capture)

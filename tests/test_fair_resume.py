@@ -73,8 +73,11 @@ def test_resume_in_a_sealed_auction_keeps_its_commitments(tmp_path, stage):
         driver.reveal(0)  # held in memory only: lost in the crash, sent again by its client
     resumed = crash_and_resume(table, driver)
     rnd = resumed.session.sealed
-    assert rnd is not None and rnd.auction == auction and rnd.committed() == ([0, 1] if stage == "commits" else
-                                                                               [0, 1, 2, 3])
+    assert (
+        rnd is not None
+        and rnd.auction == auction
+        and rnd.committed() == ([0, 1] if stage == "commits" else [0, 1, 2, 3])
+    )
     assert rnd.complete == (stage == "set") and not rnd.reveals
     driver.step()  # the rest commits (if need be), everyone reveals (again), settled
     state = resumed.session.state

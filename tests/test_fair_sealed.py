@@ -20,7 +20,7 @@ from modernart.phase import Phase
 from modernart.rules import RuleOptions
 from net.client import Client
 from net.clocks import ManualClock
-from net.commitments import (COMMIT_TAG, REVEAL_TAG, Commit, Reveal, bid_commitment, decode_reveal, new_nonce)
+from net.commitments import COMMIT_TAG, REVEAL_TAG, Commit, Reveal, bid_commitment, decode_reveal, new_nonce
 from net.identity import ACT_TAG
 from net.protocol import decode_host_inner, encode_action_body
 from net.vault import Secret
@@ -42,8 +42,11 @@ def settled(table, auction):
     out = {}
     for event in table.session.log:
         pub = decode_host_inner(event.public)
-        if pub["k"] == "move" and pub["m"][1] in (Action.SEALED_BID, Action.SEALED_FORFEIT) \
-                and pub["pv"]["auction_no"] == auction:
+        if (
+            pub["k"] == "move"
+            and pub["m"][1] in (Action.SEALED_BID, Action.SEALED_FORFEIT)
+            and pub["pv"]["auction_no"] == auction
+        ):
             out[pub["m"][0]] = (pub["m"], pub)
     return out
 
@@ -96,7 +99,8 @@ def test_a_changed_reveal_is_forfeited_with_public_proof_and_the_fine(tmp_path):
     for c in clients:  # every client checked the verdict and sees the offender
         assert (0, auction, 7) in c.state.observation.offenders
     assert ("mismatch", "the reveal does not match the commitment") in [
-        (code, msg.split(": ", 1)[-1]) for code, msg in clients[0].state.errors]
+        (code, msg.split(": ", 1)[-1]) for code, msg in clients[0].state.errors
+    ]
 
 
 # ---------------------------------------------------------------------- withheld reveal
@@ -186,19 +190,24 @@ async def _forged(tmp):
         mine = stored(a, auction)
         commit_a = Commit(game, auction, 0, a.keys.vk, mine.c).body()
         out["copied commitment"] = await send(b, "commit", Commit(game, auction, 1, b.keys.vk, mine.c).body(), b.keys)
-        out["commit for another seat"] = await send(c, "commit", Commit(game, auction, 1, c.keys.vk, new_nonce()).body(),
-                                                    c.keys)
-        out["commit signed by another key"] = await send(c, "commit",
-                                                         Commit(game, auction, 2, a.keys.vk, new_nonce()).body(), c.keys)
+        out["commit for another seat"] = await send(
+            c, "commit", Commit(game, auction, 1, c.keys.vk, new_nonce()).body(), c.keys
+        )
+        out["commit signed by another key"] = await send(
+            c, "commit", Commit(game, auction, 2, a.keys.vk, new_nonce()).body(), c.keys
+        )
         out["replayed commitment"] = await send(a, "commit", commit_a, a.keys)
         out["commit for another auction"] = await send(
-            b, "commit", Commit(game, auction + 1, 1, b.keys.vk, new_nonce()).body(), b.keys)
-        out["commit for another game"] = await send(b, "commit", Commit(bytes(16), auction, 1, b.keys.vk,
-                                                                        new_nonce()).body(), b.keys)
+            b, "commit", Commit(game, auction + 1, 1, b.keys.vk, new_nonce()).body(), b.keys
+        )
+        out["commit for another game"] = await send(
+            b, "commit", Commit(bytes(16), auction, 1, b.keys.vk, new_nonce()).body(), b.keys
+        )
         body = encode_action_body(game, 1, 50, [1, int(Action.SEALED_BID), 3], b.state.head_seq)
         out["plain sealed bid"] = (await b._request({"t": "act", "b": body, "s": b.keys.sign(ACT_TAG, body)})).code
-        out["seed again"] = (await a._request({"t": "seed", "b": commit_a, "s": a.keys.sign(b"x", commit_a),
-                                               "seed": bytes(32)})).code
+        out["seed again"] = (
+            await a._request({"t": "seed", "b": commit_a, "s": a.keys.sign(b"x", commit_a), "seed": bytes(32)})
+        ).code
         before = (sess.seq, list(sess.state.sealed), sess.state.move_count)
         assert (await b.send_move(Move.sealed_bid(1, 2))).ok
         # c commits by hand and keeps no secret: it withholds, so the round stays open for the replays
@@ -209,9 +218,11 @@ async def _forged(tmp):
         out["replayed reveal"] = await send(a, "reveal", reveal_a, a.keys)
         out["reveal relayed by another client"] = await send(b, "reveal", reveal_a, a.keys)
         out["reveal signed by another key"] = await send(
-            c, "reveal", Reveal(game, auction, 0, a.keys.vk, 1, mine.nonce, digest).body(), c.keys)
+            c, "reveal", Reveal(game, auction, 0, a.keys.vk, 1, mine.nonce, digest).body(), c.keys
+        )
         out["reveal for a seat one never committed for"] = await send(
-            c, "reveal", Reveal(game, auction, 0, c.keys.vk, 4, mine.nonce, digest).body(), c.keys)
+            c, "reveal", Reveal(game, auction, 0, c.keys.vk, 4, mine.nonce, digest).body(), c.keys
+        )
         out["untouched"] = before[2] == sess.state.move_count and sess.state.phase == Phase.SEALED
         clock.advance(10.5)
         await resolved(table, clients, auction)

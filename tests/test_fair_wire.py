@@ -59,8 +59,10 @@ class Relay:
             finally:
                 dst.close()
 
-        self.tasks += [asyncio.ensure_future(pump(reader, up_writer, self.to_host)),
-                       asyncio.ensure_future(pump(up_reader, writer, self.to_client))]
+        self.tasks += [
+            asyncio.ensure_future(pump(reader, up_writer, self.to_host)),
+            asyncio.ensure_future(pump(up_reader, writer, self.to_client)),
+        ]
 
     async def close(self) -> None:
         if self.server is not None:
@@ -75,14 +77,21 @@ async def _game(tmp):
     table.lobby.options = RuleOptions(start_money=10000)
     relay = Relay(host.port)
     relay_port = await relay.start()
-    relayed = BotClient(JoinTarget("127.0.0.1", relay_port, host.keys.curve_public_raw), keys=Keys.generate(),
-                        name=NAMES[0], pace_scale=0, transcript=True)
+    relayed = BotClient(
+        JoinTarget("127.0.0.1", relay_port, host.keys.curve_public_raw),
+        keys=Keys.generate(),
+        name=NAMES[0],
+        pace_scale=0,
+        transcript=True,
+    )
     relayed.bot = CheapBidder(BID)  # type: ignore[assignment]
     hands: list[list[int]] = []
-    relayed.client.on_update = lambda u: hands.append([int(c) for c in u.data.hand]) \
-        if u.kind == "observation" else None
-    others = [BotClient(host.target(), keys=Keys.generate(), name=n, pace_scale=0, seed=i)
-              for i, n in enumerate(NAMES[1:])]
+    relayed.client.on_update = lambda u: (
+        hands.append([int(c) for c in u.data.hand]) if u.kind == "observation" else None
+    )
+    others = [
+        BotClient(host.target(), keys=Keys.generate(), name=n, pace_scale=0, seed=i) for i, n in enumerate(NAMES[1:])
+    ]
     try:
         tasks = [asyncio.ensure_future(b.run()) for b in [relayed, *others]]
         async with asyncio.timeout(80):
@@ -106,7 +115,7 @@ def test_a_whole_game_on_the_wire_shows_no_name_card_or_bid(tmp_path):
     patterns = {f"name {n!r}": n.encode() for n in NAMES}
     patterns.update({f"key {k!r}": pack(k) for k in ("hand", "money", "salt", "players", "sealed")})
     patterns[f"move {BID}"] = pack([seat, int(Action.SEALED_BID), BID])
-    patterns["reveal amount"] = pack(BID) + b"\xc4\x20"   # amount, then the 32-byte nonce's header
+    patterns["reveal amount"] = pack(BID) + b"\xc4\x20"  # amount, then the 32-byte nonce's header
     patterns["decimal bid"] = str(BID).encode()
     held = {tuple(h) for h in hands if len(h) >= 3}
     assert held

@@ -32,21 +32,40 @@ needs_netns = pytest.mark.skipif(not _unshare_works(), reason="unshare -n is not
 
 def in_namespace(script: str, timeout: float = 60) -> subprocess.CompletedProcess:
     """Run a shell script in a fresh network namespace that has only loopback."""
-    return subprocess.run(["unshare", "-n", "sh", "-c", "ip link set lo up && " + script], cwd=ROOT, env=env(),
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        ["unshare", "-n", "sh", "-c", "ip link set lo up && " + script],
+        cwd=ROOT,
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def test_beacon_encoding_is_bounded_and_malformed_beacons_are_ignored():
     key = Keys.generate().curve_public_raw
-    info = {"id": "t1", "name": "N" * 300, "state": "lobby", "taken": 2, "free": 3,
-            "options": {f"o{i}": "x" * 40 for i in range(20)}}
+    info = {
+        "id": "t1",
+        "name": "N" * 300,
+        "state": "lobby",
+        "taken": 2,
+        "free": 3,
+        "options": {f"o{i}": "x" * 40 for i in range(20)},
+    }
     data = encode_beacon(47000, key, info)
     assert len(data) <= MAX_BEACON
     heard = decode_beacon(data, "127.0.0.1")
     assert heard is not None and heard.target.port == 47000 and heard.target.host_key == key
-    for bad in (b"", b"MART", b"XXXX\x01" + data[5:], data[:4] + b"\x09" + data[5:], data[:-3],
-                data + b"\x00" * MAX_BEACON, b"MART\x01" + msgpack.packb({"port": "x", "key": key, "table": "t"}),
-                b"MART\x01" + msgpack.packb({"port": 1, "key": b"short", "table": "t"})):
+    for bad in (
+        b"",
+        b"MART",
+        b"XXXX\x01" + data[5:],
+        data[:4] + b"\x09" + data[5:],
+        data[:-3],
+        data + b"\x00" * MAX_BEACON,
+        b"MART\x01" + msgpack.packb({"port": "x", "key": key, "table": "t"}),
+        b"MART\x01" + msgpack.packb({"port": 1, "key": b"short", "table": "t"}),
+    ):
         assert decode_beacon(bad, "127.0.0.1") is None
 
 
@@ -97,11 +116,13 @@ def test_tables_are_discovered_by_broadcast_on_loopback_and_joined_by_code():
 @pytest.mark.timeout(60)
 def join_beside_a_hosted_table(join_args: str) -> subprocess.CompletedProcess:
     """`modernart join JOIN_ARGS` in a namespace where `modernart host` announces LoopTable."""
-    script = (f"{PY} -m cli.main host --bind 127.0.0.1 --port 0 --name LoopTable "
-              f"--config-dir /tmp/ma-beacon-$$ --journal-dir /tmp/ma-beacon-$$/games "
-              f"--beacon-target 127.255.255.255:47999 > /dev/null & HOST=$!; "
-              f"sleep 1; {PY} -m cli.main join {join_args}; RC=$?; kill $HOST; wait $HOST; "
-              f"rm -rf /tmp/ma-beacon-$$; exit $RC")
+    script = (
+        f"{PY} -m cli.main host --bind 127.0.0.1 --port 0 --name LoopTable "
+        f"--config-dir /tmp/ma-beacon-$$ --journal-dir /tmp/ma-beacon-$$/games "
+        f"--beacon-target 127.255.255.255:47999 > /dev/null & HOST=$!; "
+        f"sleep 1; {PY} -m cli.main join {join_args}; RC=$?; kill $HOST; wait $HOST; "
+        f"rm -rf /tmp/ma-beacon-$$; exit $RC"
+    )
     return in_namespace(script)
 
 

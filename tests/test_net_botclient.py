@@ -42,8 +42,12 @@ async def _slow_bots(tmp):
         seat_bots(host, table, 3)
         for _token, (_task, bot) in host.bots.items():
             bot.bot = SlowBot(seed=1)
-        await until(lambda: table.session is not None and table.session.state is not None
-                    and table.session.state.move_count >= 6, 30)
+        await until(
+            lambda: (
+                table.session is not None and table.session.state is not None and table.session.state.move_count >= 6
+            ),
+            30,
+        )
         return max(gaps), len(gaps)
     finally:
         tick.cancel()
@@ -70,6 +74,7 @@ async def _close_with_bots(tmp):
         await bot.client.close()
     await asyncio.sleep(0.5)
     import gc
+
     gc.collect()
     await asyncio.sleep(0.1)
     return errors, [bot.client.state.status for bot in bots]

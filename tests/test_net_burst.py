@@ -87,8 +87,14 @@ async def _late_spectator(tmp, forge_at: str):
         await spectator.wait_until(lambda s: s.head_seq >= len(log) or s.status == "failed", 10)
         frames = list(spectator._game.frames) if spectator._game and spectator._game.frames is not None else []
         st = spectator.state
-        return (st.status, list(st.errors), st.head_seq), updates, frames, victim.seq, table.session.game_id, \
-            host.keys.vk
+        return (
+            (st.status, list(st.errors), st.head_seq),
+            updates,
+            frames,
+            victim.seq,
+            table.session.game_id,
+            host.keys.vk,
+        )
     finally:
         await close_all(clients + ([spectator] if spectator else []), host)
 

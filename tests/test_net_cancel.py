@@ -135,6 +135,6 @@ async def _close_with_stubborn_bots(tmp) -> tuple[int, int, bool]:
 @pytest.mark.timeout(30)
 def test_host_close_waits_for_every_bot_even_one_that_swallowed_its_cancellation(tmp_path):
     left, ended, still_known = run(_close_with_stubborn_bots(tmp_path), 20)
-    assert left == 1            # the stopped one is no longer a seat's bot...
-    assert ended == 2           # ...but close waited for it as for the other
+    assert left == 1  # the stopped one is no longer a seat's bot...
+    assert ended == 2  # ...but close waited for it as for the other
     assert not still_known

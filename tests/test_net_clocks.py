@@ -20,9 +20,15 @@ from net.protocol import decode_host_inner
 
 from .net_helpers import in_process_host, run, seat_bots, until
 
-DEFAULTS = {Phase.ONCE_AROUND: Action.PASS, Phase.FIXED_OFFER: Action.DECLINE, Phase.FIXED_SET: Action.SET_PRICE,
-            Phase.SEALED: Action.SEALED_BID, Phase.DOUBLE_OFFER: Action.DECLINE_SECOND,
-            Phase.OPEN: Action.HAMMER, Phase.PLAY_CARD: Action.PLAY}
+DEFAULTS = {
+    Phase.ONCE_AROUND: Action.PASS,
+    Phase.FIXED_OFFER: Action.DECLINE,
+    Phase.FIXED_SET: Action.SET_PRICE,
+    Phase.SEALED: Action.SEALED_BID,
+    Phase.DOUBLE_OFFER: Action.DECLINE_SECOND,
+    Phase.OPEN: Action.HAMMER,
+    Phase.PLAY_CARD: Action.PLAY,
+}
 
 
 async def seated_idle_clients(host, count):
@@ -130,8 +136,9 @@ def test_open_countdown_restarts_on_each_bid_and_closes_the_auction(tmp_path):
 
 async def _grace_and_standin(tmp):
     clock = ManualClock()
-    host, table = await in_process_host(tmp, clock=clock, clocks={"grace": 5, "decision": 0, "open_countdown": 0},
-                                        autostart=3)
+    host, table = await in_process_host(
+        tmp, clock=clock, clocks={"grace": 5, "decision": 0, "open_countdown": 0}, autostart=3
+    )
     keys = Keys.generate()
     person = Client(host.target(), keys=keys)
     await person.connect()

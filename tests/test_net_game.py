@@ -37,6 +37,7 @@ async def play_game(tmp, players, watcher_seat=None):
     try:
         if watcher_seat is not None:  # a plain client in a seat, driven here by a bot
             from net.botclient import BotClient
+
             player = BotClient(host.target(), keys=Keys.generate(), pace_scale=0, name="Watched")
             last = [0]
 
@@ -45,10 +46,14 @@ async def play_game(tmp, players, watcher_seat=None):
                     last[0] = u.data.seq
                 elif u.kind == "observation":
                     seen.append((last[0], u.data))
+
             player.client.on_update = on_update
             import asyncio
+
             task = asyncio.get_running_loop().create_task(player.run())
-            await spectator.wait_until(lambda s: any(x and x["name"] == "Watched" for x in s.table.get("seats", [])), 10)
+            await spectator.wait_until(
+                lambda s: any(x and x["name"] == "Watched" for x in s.table.get("seats", [])), 10
+            )
         seat_bots(host, table, players - (1 if player else 0))
         await spectator.wait_until(lambda s: bool(s.public and s.public.get("winners")), 60)
         await spectator.wait_until(lambda s: table.record_path is not None, 10)
@@ -74,8 +79,13 @@ def test_complete_game_replays_to_the_same_result(tmp_path, players):
     assert list(spectator.state.public["final_money"]) == state.money
     moves = [item for _seq, item in spectator.state.log if hasattr(item, "action")]
     assert len(moves) == len(journal.moves)
-    done = subprocess.run([PY, "-m", "cli.main", "replay", "--check", table.record_path], cwd=ROOT, env=env(),
-                          capture_output=True, timeout=60)
+    done = subprocess.run(
+        [PY, "-m", "cli.main", "replay", "--check", table.record_path],
+        cwd=ROOT,
+        env=env(),
+        capture_output=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     report = audit_files(table.record_path)  # signatures, chain, commit-reveal, shuffle, rules
     assert report.ok and not report.notes, (report.problems, report.notes)
@@ -115,8 +125,9 @@ def test_client_observation_equals_the_engine_after_every_event(tmp_path):
         expected = record.replay(upto=applied).observation(seat)
         if expected.phase == Phase.SEALED:  # commit-reveal: who has committed, who still may
             committed, complete = progress[seq]
-            view = overlay({"to_move": list(expected.to_move), "sealed_done": list(expected.sealed_done)},
-                           committed, complete)
+            view = overlay(
+                {"to_move": list(expected.to_move), "sealed_done": list(expected.sealed_done)}, committed, complete
+            )
             expected = replace(expected, to_move=tuple(view["to_move"]), sealed_done=tuple(view["sealed_done"]))
             overlaid += bool(committed)
         assert obs == expected, f"event {seq}: client view differs from the engine's"
@@ -147,8 +158,7 @@ def test_sealed_bids_reach_the_engine_only_after_the_complete_commitment_set(tmp
                 assert reveal.amount == pub["m"][2] and reveal.seat == pub["m"][0]
             settled += 1
     assert set_seq and settled == 5 * len(set_seq)
-    shown = [item for _seq, item in spectator.state.log if hasattr(item, "action")
-             and item.action == Action.SEALED_BID]
+    shown = [item for _seq, item in spectator.state.log if hasattr(item, "action") and item.action == Action.SEALED_BID]
     assert len(shown) == settled and all(m.arg >= 0 for m in shown)
     assert any(isinstance(item, SealedRevealed) for _seq, item in spectator.state.log)
     assert not spectator.state.errors, spectator.state.errors

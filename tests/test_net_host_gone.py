@@ -44,8 +44,9 @@ def ana_moves(session: NetSession) -> list:
 
 
 async def _killed_resumed_and_closed(tmp_path, procs: Procs) -> None:
-    host = procs.host(tmp_path, "--port", "0", "--players", "3", "--bots", "2", "--bot-pace", "0",
-                      "--clocks", json.dumps(FAST))
+    host = procs.host(
+        tmp_path, "--port", "0", "--players", "3", "--bots", "2", "--bot-pace", "0", "--clocks", json.dumps(FAST)
+    )
     join = procs.wait_output("host", r"join string: (\S+)", 30).group(1)
     session = NetSession(join, name="Ana", config_dir=str(tmp_path / "ana"), ready=True)
     async with Screen(session, cols=80) as screen:
@@ -58,11 +59,15 @@ async def _killed_resumed_and_closed(tmp_path, procs: Procs) -> None:
         await screen.wait_for(r"^ reconnecting\.\.\. host silent \d+s ", timeout=10)
         await screen.keys("enter")  # put up the selected painting: not while out of touch
         await screen.wait_for("Not sent: out of touch with the host")
-        text = await screen.wait_for(r"host silent 1\ds: it may have stopped \(ask the host to resume\)",
-                                     timeout=20)
+        text = await screen.wait_for(r"host silent 1\ds: it may have stopped \(ask the host to resume\)", timeout=20)
         assert len(max(text.splitlines(), key=len)) <= 80
-        assert any(e.text.startswith("The host has been silent for 10 s: it may have stopped. Ask the host "
-                                     "to resume the game (modernart host --resume JOURNAL)") for e in session.log)
+        assert any(
+            e.text.startswith(
+                "The host has been silent for 10 s: it may have stopped. Ask the host "
+                "to resume the game (modernart host --resume JOURNAL)"
+            )
+            for e in session.log
+        )
 
         journal = str(next((tmp_path / "games").glob("*.jsonl")))
         host = procs.host(tmp_path, "--resume", journal, name="host2")  # the game's own port
@@ -77,8 +82,11 @@ async def _killed_resumed_and_closed(tmp_path, procs: Procs) -> None:
         host.send_signal(signal.SIGTERM)
         assert await asyncio.to_thread(host.wait, 15) == 0
         await screen.wait_for(r"^ the host closed the table ", timeout=10)
-        assert any(e.text == f"The host closed the table. It can resume the game with: modernart host --resume "
-                              f"{journal} (this screen reconnects by itself)" for e in session.log)
+        assert any(
+            e.text == f"The host closed the table. It can resume the game with: modernart host --resume "
+            f"{journal} (this screen reconnects by itself)"
+            for e in session.log
+        )
     for name in ("host", "host2"):
         assert "Traceback" not in procs.errors(name), procs.errors(name)
 

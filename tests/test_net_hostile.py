@@ -3,7 +3,6 @@ clear error (an oversized one loses its connection), and the game is left untouc
 
 from __future__ import annotations
 
-import asyncio
 import os
 
 import msgpack
@@ -15,7 +14,7 @@ from net.identity import ACT_TAG, HELLO_TAG, Keys
 from net.host import hello_bytes
 from net.protocol import MAX_HOST_FRAME, encode_action_body, pack
 
-from .net_helpers import in_process_host, run, until
+from .net_helpers import in_process_host, run
 
 
 def snapshot(table):
@@ -84,7 +83,9 @@ async def _hostile(tmp):
         idle = next(c for c in players if c.state.seat != mover_seat)
         legal = table.session.state.legal_moves(mover_seat, amounts=False)[0]
 
-        reply = await idle._request(act_frame(idle, idle.keys, idle.state.seat, Move(idle.state.seat, legal.action, legal.arg), 100))
+        reply = await idle._request(
+            act_frame(idle, idle.keys, idle.state.seat, Move(idle.state.seat, legal.action, legal.arg), 100)
+        )
         results["out of turn"] = reply.code
         reply = await idle._request(act_frame(idle, idle.keys, mover_seat, legal, 101))
         results["another seat"] = reply.code
@@ -94,9 +95,15 @@ async def _hostile(tmp):
         results["other game"] = reply.code
         reply = await attacker._request(act_frame(mover, mover.keys, mover_seat, legal, 104))
         results["spectator acts"] = reply.code
-        forged = {"t": "hello", "v": 1, "vk": mover.keys.vk, "last_seq": 0,
-                  "sig": attacker.keys.sign(HELLO_TAG, hello_bytes(host.keys.curve_public_raw,
-                                                                   attacker.keys.curve_public_raw, None))}
+        forged = {
+            "t": "hello",
+            "v": 1,
+            "vk": mover.keys.vk,
+            "last_seq": 0,
+            "sig": attacker.keys.sign(
+                HELLO_TAG, hello_bytes(host.keys.curve_public_raw, attacker.keys.curve_public_raw, None)
+            ),
+        }
         await send_raw(attacker, pack(forged))
         results["forged hello"] = await error_code(attacker)
         await send_raw(attacker, pack({**forged, "v": 99}))
@@ -130,10 +137,21 @@ async def _hostile(tmp):
 def test_hostile_input_gets_clear_errors_and_leaves_the_game_untouched(tmp_path):
     results = run(_hostile(tmp_path), 80)
     assert results == {
-        "random bytes": "bad_frame", "truncated": "bad_frame", "deeply nested": "bad_frame",
-        "huge header": "bad_frame", "wrong types": "bad_field", "unknown kind": "unknown_kind",
-        "ext type": "bad_frame", "oversized": "dropped", "out of turn": "not_your_turn",
-        "another seat": "not_your_seat", "bad signature": "bad_signature", "other game": "wrong_game",
-        "spectator acts": "not_seated", "forged hello": "bad_signature", "wrong version": "version",
-        "replayed": "replayed", "flood": "rate_limited",
+        "random bytes": "bad_frame",
+        "truncated": "bad_frame",
+        "deeply nested": "bad_frame",
+        "huge header": "bad_frame",
+        "wrong types": "bad_field",
+        "unknown kind": "unknown_kind",
+        "ext type": "bad_frame",
+        "oversized": "dropped",
+        "out of turn": "not_your_turn",
+        "another seat": "not_your_seat",
+        "bad signature": "bad_signature",
+        "other game": "wrong_game",
+        "spectator acts": "not_seated",
+        "forged hello": "bad_signature",
+        "wrong version": "version",
+        "replayed": "replayed",
+        "flood": "rate_limited",
     }

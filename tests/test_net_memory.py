@@ -32,15 +32,15 @@ BUDGET = 32 * 1024  # far below one game's event log (~260 KB): catch-up must be
 
 def test_a_batch_is_released_only_by_its_nonce_and_a_seq_releases_live_events_before_it():
     link = Link(budget=1000)
-    link.queued(10, 400, b"n1" * 4)   # a batch up to event 10
-    link.queued(11, 100)              # live events
+    link.queued(10, 400, b"n1" * 4)  # a batch up to event 10
+    link.queued(11, 100)  # live events
     link.queued(12, 100)
     assert not link.room_for(401) and link.room_for(400)
-    link.ack(12, None)                # a seq alone: the batch before them was not proven read
+    link.ack(12, None)  # a seq alone: the batch before them was not proven read
     assert link.unacked == 600
-    link.ack(12, b"xx" * 4)           # a nonce it never got
+    link.ack(12, b"xx" * 4)  # a nonce it never got
     assert link.unacked == 600
-    link.ack(11, b"n1" * 4)           # the batch, and the live event it says it holds
+    link.ack(11, b"n1" * 4)  # the batch, and the live event it says it holds
     assert link.unacked == 100 and [s.seq for s in link.pending] == [12]
     assert Link(budget=10).room_for(5000)  # one frame always goes on an empty link
 
@@ -50,8 +50,9 @@ async def _finished_table(tmp, budget: int) -> tuple[Host, object, Client]:
     connections made from now on get `budget`."""
     host = Host(Keys.generate(), bot_pace=0, max_watchers=10_000)  # the budgets, not the cap on watchers
     await host.start()
-    table = host.open_table("t", journal_dir=str(tmp / "games"), lobby=Lobby(clocks=ClockSettings.from_dict(FAST)),
-                            autostart=5, fsync=False)
+    table = host.open_table(
+        "t", journal_dir=str(tmp / "games"), lobby=Lobby(clocks=ClockSettings.from_dict(FAST)), autostart=5, fsync=False
+    )
     watcher = Client(host.target(), keys=Keys.generate(), spectate=True)
     await watcher.connect()
     seat_bots(host, table, 5)
@@ -105,8 +106,15 @@ async def _never_reading(tmp):
             assert watcher.state.status == "connected"
         heard_since = watcher.state.last_heard > heard
         batches = sum(s.size for s in host.links[liar_peer.rid].pending if s.nonce is not None)
-        return (worst[0], dropped_at, [_peer_of(host, r.keys) for r in readers + [liar]], heard_since,
-                batches, table.session.seq, liar_peer.next_seq)
+        return (
+            worst[0],
+            dropped_at,
+            [_peer_of(host, r.keys) for r in readers + [liar]],
+            heard_since,
+            batches,
+            table.session.seq,
+            liar_peer.next_seq,
+        )
     finally:
         stop.set()
         if sampler is not None:
@@ -121,13 +129,13 @@ async def _never_reading(tmp):
 @pytest.mark.timeout(90)
 def test_peers_that_never_read_hold_at_most_their_budget_and_are_dropped_as_lagging(tmp_path):
     worst, dropped_at, still_peers, watcher_heard, liar_batches, head, liar_next = run(_never_reading(tmp_path), 80)
-    assert 0 < worst <= BUDGET               # each was sent frames, never more bytes than its budget
-    assert len(dropped_at) == 4              # all dropped as lagging...
+    assert 0 < worst <= BUDGET  # each was sent frames, never more bytes than its budget
+    assert len(dropped_at) == 4  # all dropped as lagging...
     assert max(dropped_at.values()) <= LAG_TIMEOUT + 2.5
-    assert still_peers == [None] * 4         # ...and their hellos refused since, however often they come
-    assert watcher_heard                     # the reading spectator was never kept waiting
-    assert 0 < liar_batches <= BUDGET        # made-up acknowledgements release no catch-up
-    assert liar_next < head                  # so the liar never got the whole log
+    assert still_peers == [None] * 4  # ...and their hellos refused since, however often they come
+    assert watcher_heard  # the reading spectator was never kept waiting
+    assert 0 < liar_batches <= BUDGET  # made-up acknowledgements release no catch-up
+    assert liar_next < head  # so the liar never got the whole log
 
 
 async def _paced_catch_up(tmp):
@@ -151,7 +159,7 @@ async def _paced_catch_up(tmp):
 @pytest.mark.timeout(60)
 def test_a_reading_client_catches_up_on_a_log_many_times_its_budget(tmp_path):
     worst, held, head, status = run(_paced_catch_up(tmp_path), 50)
-    assert head * 700 > 4 * BUDGET           # the log is several budgets long
+    assert head * 700 > 4 * BUDGET  # the log is several budgets long
     assert held == head and status == "connected"
     assert 0 < worst <= BUDGET
 
@@ -163,7 +171,7 @@ async def _table_freed(tmp):
     await watcher.connect()
     try:
         seat_bots(host, table, 5)
-        await until(lambda: table.record_path is not None and not host.bots, 60)
+        await until(lambda t=table: t.record_path is not None and not host.bots, 60)  # no closure kept
         kept_while_watched = table.id in host.tables
         session_ref = weakref.ref(table.session)
         journal = table.session.journal
@@ -172,8 +180,12 @@ async def _table_freed(tmp):
         await watcher.close()
         await until(lambda: table_id not in host.tables, 10)
         gc.collect()
-        left = {"absent": [k for k in host.absent if k[0] == table_id], "peers": len(host.peers),
-                "bots": len(host.bots), "retiring": len(host.retiring)}
+        left = {
+            "absent": [k for k in host.absent if k[0] == table_id],
+            "peers": len(host.peers),
+            "bots": len(host.bots),
+            "retiring": len(host.retiring),
+        }
         next_id = host.open_table("next").id
         return kept_while_watched, ref() is None, session_ref() is None, left, journal._events.closed, table_id, next_id
     finally:
@@ -183,11 +195,11 @@ async def _table_freed(tmp):
 @pytest.mark.timeout(60)
 def test_a_finished_table_is_freed_when_its_last_peer_leaves(tmp_path):
     kept, table_gone, session_gone, left, journal_closed, old_id, next_id = run(_table_freed(tmp_path), 50)
-    assert kept                                # a watcher keeps it open
-    assert table_gone and session_gone         # nothing else holds it: its memory returns
+    assert kept  # a watcher keeps it open
+    assert table_gone and session_gone  # nothing else holds it: its memory returns
     assert left == {"absent": [], "peers": 0, "bots": 0, "retiring": 0}
     assert journal_closed
-    assert next_id != old_id                   # a freed table's id is never given to another
+    assert next_id != old_id  # a freed table's id is never given to another
 
 
 async def _person_away_at_the_end(tmp, monkeypatch):
@@ -198,10 +210,10 @@ async def _person_away_at_the_end(tmp, monkeypatch):
         assert (await ana.take_seat("Ana")).ok and (await ana.ready()).ok
         seat_bots(host, table, 4)
         await until(lambda: table.session is not None, 10)
-        await ana.close()                           # Ana's link drops: a stand-in plays to the end
+        await ana.close()  # Ana's link drops: a stand-in plays to the end
         await until(lambda: table.record_path is not None and not host.bots, 90)
-        await asyncio.sleep(2.5)                    # ticks come and go
-        kept = table.id in host.tables              # kept for her: back, she would take her copy
+        await asyncio.sleep(2.5)  # ticks come and go
+        kept = table.id in host.tables  # kept for her: back, she would take her copy
         monkeypatch.setattr(net_host, "AWAY_AT_THE_END", 0.0)
         table_id = table.id
         await until(lambda: table_id not in host.tables, 5)  # waited long enough: freed by a tick
@@ -267,7 +279,7 @@ async def _many_gone_at_once(tmp, count: int):
         for g in gone:
             g.close()
         await asyncio.sleep(0.5)  # the host's ROUTER has seen them go: sends to them now fail
-        await late.connect()      # its hello makes the host tell every peer: each send fails
+        await late.connect()  # its hello makes the host tell every peer: each send fails
         await until(lambda: len(host.peers) == 1, 10)
         return [r.getMessage() for r in errors.records], len(host.peers), late.state.status
     finally:
@@ -280,7 +292,7 @@ async def _many_gone_at_once(tmp, count: int):
 @pytest.mark.timeout(90)
 def test_hundreds_of_peers_gone_at_once_are_dropped_without_recursing_through_each_other(tmp_path):
     errors, peers, status = run(_many_gone_at_once(tmp_path, 400), 80)
-    assert errors == []           # before: a RecursionError (a failed send dropped a peer, which told the rest...)
+    assert errors == []  # before: a RecursionError (a failed send dropped a peer, which told the rest...)
     assert peers == 1 and status == "connected"
 
 
@@ -291,7 +303,7 @@ async def _closed_by_the_host(tmp):
         await player.connect()
         assert (await player.take_seat("Ana")).ok
         ref = weakref.ref(table)
-        host.free_table(table)   # closed by the host (whoever closes it tells its peers first)
+        host.free_table(table)  # closed by the host (whoever closes it tells its peers first)
         del table
         gc.collect()
         gone = ref() is None
@@ -305,7 +317,7 @@ async def _closed_by_the_host(tmp):
 @pytest.mark.timeout(40)
 def test_a_table_the_host_closes_is_freed_with_its_peers(tmp_path):
     gone, peers, tables = run(_closed_by_the_host(tmp_path), 30)
-    assert gone and peers == 0 and tables == 0   # its peer, when it speaks again, hears there is no such table
+    assert gone and peers == 0 and tables == 0  # its peer, when it speaks again, hears there is no such table
 
 
 async def _watchers_capped(tmp):

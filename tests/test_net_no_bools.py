@@ -49,8 +49,17 @@ def test_every_integer_field_of_a_signed_body_refuses_a_bool(kind):
 
 
 def _valid(kind: str) -> dict:
-    sample = {"v": VERSION, "vk": K, "sig": b"s" * 64, "id": 1, "b": b"b", "s": b"s" * 64, "seed": B32,
-              "op": "leave", "last_seq": 0}
+    sample = {
+        "v": VERSION,
+        "vk": K,
+        "sig": b"s" * 64,
+        "id": 1,
+        "b": b"b",
+        "s": b"s" * 64,
+        "seed": B32,
+        "op": "leave",
+        "last_seq": 0,
+    }
     return {"t": kind, **{f: sample[f] for f, (_check, required) in CLIENT_SCHEMA[kind].items() if required}}
 
 
@@ -75,8 +84,7 @@ async def _bool_version_over_the_wire(tmp):
         seat = c.state.seat
         card = c.state.observation.hand[0]
         before = (sess.seq, sess.counters[seat])
-        body = pack([True, c.state.game_id, seat, 1000, [seat, int(Action.PLAY), int(card)],
-                     c.state.head_seq, None])
+        body = pack([True, c.state.game_id, seat, 1000, [seat, int(Action.PLAY), int(card)], c.state.head_seq, None])
         reply = await c._request({"t": "act", "b": body, "s": c.keys.sign(ACT_TAG, body)})
         return reply, before, (sess.seq, sess.counters[seat])
     finally:

@@ -38,8 +38,9 @@ def bot_money(procs: Procs, name: str) -> list[int]:
 
 
 def check_replay(path: str) -> None:
-    done = subprocess.run([PY, "-m", "cli.main", "replay", "--check", path], cwd=ROOT, env=env(),
-                          capture_output=True, timeout=60)
+    done = subprocess.run(
+        [PY, "-m", "cli.main", "replay", "--check", path], cwd=ROOT, env=env(), capture_output=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -48,8 +49,9 @@ def check_replay(path: str) -> None:
 def test_bot_processes_play_complete_games(tmp_path, players):
     procs = Procs(tmp_path)
     try:
-        host = procs.host(tmp_path, "--port", "0", "--players", str(players), "--clocks", json.dumps(FAST),
-                          "--exit-when-over")
+        host = procs.host(
+            tmp_path, "--port", "0", "--players", str(players), "--clocks", json.dumps(FAST), "--exit-when-over"
+        )
         join = procs.wait_output("host", r"join string: (\S+)", 30).group(1)
         bots = [procs.bot(join, i) for i in range(players)]
         for bot in bots:
@@ -95,8 +97,9 @@ async def _kill_in_lobby_and_auctions(tmp_path, procs: Procs):
     wanted = {Phase.OPEN, Phase.ONCE_AROUND, Phase.SEALED, Phase.FIXED_SET, Phase.DOUBLE_OFFER}
     killed = []
     while wanted:
-        await watcher.wait_until(lambda s: s.public is not None and (s.public["phase"] in wanted
-                                                                     or bool(s.public["winners"])), 120)
+        await watcher.wait_until(
+            lambda s: s.public is not None and (s.public["phase"] in wanted or bool(s.public["winners"])), 120
+        )
         pv = watcher.state.public
         if pv["winners"]:
             break
@@ -121,8 +124,13 @@ def test_bot_killed_in_lobby_and_in_each_auction_comes_back(tmp_path):
     procs = Procs(tmp_path)
     try:
         killed, bots = run(_kill_in_lobby_and_auctions(tmp_path, procs), 280)
-        assert {phase for phase, _ in killed} == {Phase.OPEN, Phase.ONCE_AROUND, Phase.SEALED,
-                                                  Phase.FIXED_SET, Phase.DOUBLE_OFFER}, killed
+        assert {phase for phase, _ in killed} == {
+            Phase.OPEN,
+            Phase.ONCE_AROUND,
+            Phase.SEALED,
+            Phase.FIXED_SET,
+            Phase.DOUBLE_OFFER,
+        }, killed
         for proc in bots.values():
             assert proc.wait(timeout=60) == 0, procs.errors(proc.name)
         record = procs.wait_output("host", r"record: +(\S+)", 30).group(1)
@@ -179,11 +187,17 @@ def test_host_killed_and_resumed_from_its_journal(tmp_path, seed):
         for i in range(4):
             assert bot_money(procs, f"bot{i}") == money
         assert list(watcher.state.public["final_money"]) == money
-        record_path = journal_path[:-len(".jsonl")] + ".json"
+        record_path = journal_path[: -len(".jsonl")] + ".json"
         assert os.path.exists(record_path)
         check_replay(record_path)
-        audit = subprocess.run([PY, "-m", "cli.main", "audit", record_path], cwd=ROOT, env=env(),
-                               capture_output=True, text=True, timeout=60)
+        audit = subprocess.run(
+            [PY, "-m", "cli.main", "audit", record_path],
+            cwd=ROOT,
+            env=env(),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert audit.returncode == 0, audit.stdout  # three crashes later, the whole game still checks out
     finally:
         procs.close()
@@ -193,8 +207,20 @@ def test_host_killed_and_resumed_from_its_journal(tmp_path, seed):
 def test_host_seated_bots_are_replaced_by_standins_after_a_resume(tmp_path):
     procs = Procs(tmp_path)
     try:
-        host = procs.host(tmp_path, "--port", "0", "--players", "3", "--bots", "3", "--bot-pace", "0.05",
-                          "--clocks", json.dumps(FAST), "--exit-when-over")
+        host = procs.host(
+            tmp_path,
+            "--port",
+            "0",
+            "--players",
+            "3",
+            "--bots",
+            "3",
+            "--bot-pace",
+            "0.05",
+            "--clocks",
+            json.dumps(FAST),
+            "--exit-when-over",
+        )
         join = procs.wait_output("host", r"join string: (\S+)", 30).group(1)
         port = re.search(r":(\d+)/", join).group(1)
         games = tmp_path / "games"
@@ -204,7 +230,6 @@ def test_host_seated_bots_are_replaced_by_standins_after_a_resume(tmp_path):
             files = list(games.glob("*.jsonl"))
             return sum(1 for line in files[0].read_text().splitlines() if line.startswith('{"m"')) if files else 0
 
-
         start = time.monotonic()
         while moves_in_journal() < 20 and time.monotonic() - start < deadline:
             time.sleep(0.05)
@@ -212,8 +237,9 @@ def test_host_seated_bots_are_replaced_by_standins_after_a_resume(tmp_path):
         host.send_signal(signal.SIGKILL)
         host.wait(timeout=10)
         journal = str(next(games.glob("*.jsonl")))
-        resumed = procs.host(tmp_path, "--port", port, "--resume", journal, "--bot-pace", "0",
-                             "--exit-when-over", name="host-resumed")
+        resumed = procs.host(
+            tmp_path, "--port", port, "--resume", journal, "--bot-pace", "0", "--exit-when-over", name="host-resumed"
+        )
         assert resumed.wait(timeout=90) == 0, procs.errors("host-resumed")
         record = procs.wait_output("host-resumed", r"record: +(\S+)", 5).group(1)
         final_money_of(record)

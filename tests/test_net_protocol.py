@@ -11,8 +11,14 @@ import pytest
 from net import chain
 from net.address import JoinStringError, JoinTarget, parse_join_string
 from net.identity import HOSTEV_TAG, Keys, join_code, normalise_code
-from net.protocol import (MAX_HOST_FRAME, ProtocolError, decode_action_body, decode_client_frame,
-                          encode_action_body, pack)
+from net.protocol import (
+    MAX_HOST_FRAME,
+    ProtocolError,
+    decode_action_body,
+    decode_client_frame,
+    encode_action_body,
+    pack,
+)
 
 
 def hello(**over):
@@ -21,27 +27,30 @@ def hello(**over):
     return pack(msg)
 
 
-@pytest.mark.parametrize("data,code", [
-    (b"\xc1\xff\x00garbage", "bad_frame"),                      # reserved msgpack byte
-    (pack({"t": "hello"})[:-2], "bad_frame"),                   # truncated
-    (b"\x91" * 100_000 + b"\x90", "too_big"),                   # deeply nested and oversized
-    (b"\x91" * 60_000 + b"\x90", "bad_frame"),                  # deeply nested, under the size bound
-    (b"\xdd\xff\xff\xff\xff", "bad_frame"),                     # array32 claiming 4 billion items
-    (pack({"t": "x" * 5000}), "bad_frame"),                     # string over the limit
-    (b"\x00" * (MAX_HOST_FRAME + 1), "too_big"),
-    (pack([1, 2, 3]), "bad_frame"),                             # not a map
-    (pack({"t": "launch_missiles"}), "unknown_kind"),
-    (pack({"t": 7}), "unknown_kind"),
-    (hello(vk="not bytes"), "bad_field"),
-    (hello(vk=b"short"), "bad_field"),
-    (hello(last_seq=True), "bad_field"),                        # bool is not an int
-    (hello(extra=1), "bad_field"),
-    (pack({"t": "lobby", "op": "sit", "id": 1, "args": {"name": "\x1b[2J"}}), "bad_field"),
-    (pack({"t": "lobby", "op": "nuke", "id": 1}), "unknown_op"),
-    (pack({"t": "act", "id": 1, "b": b"x" * 300, "s": b"s" * 64}), "bad_field"),
-    (msgpack.packb({"t": "ping", "seq": msgpack.ExtType(5, b"x")}), "bad_frame"),
-    (msgpack.packb({1: 2}), "bad_frame"),
-])
+@pytest.mark.parametrize(
+    "data,code",
+    [
+        (b"\xc1\xff\x00garbage", "bad_frame"),  # reserved msgpack byte
+        (pack({"t": "hello"})[:-2], "bad_frame"),  # truncated
+        (b"\x91" * 100_000 + b"\x90", "too_big"),  # deeply nested and oversized
+        (b"\x91" * 60_000 + b"\x90", "bad_frame"),  # deeply nested, under the size bound
+        (b"\xdd\xff\xff\xff\xff", "bad_frame"),  # array32 claiming 4 billion items
+        (pack({"t": "x" * 5000}), "bad_frame"),  # string over the limit
+        (b"\x00" * (MAX_HOST_FRAME + 1), "too_big"),
+        (pack([1, 2, 3]), "bad_frame"),  # not a map
+        (pack({"t": "launch_missiles"}), "unknown_kind"),
+        (pack({"t": 7}), "unknown_kind"),
+        (hello(vk="not bytes"), "bad_field"),
+        (hello(vk=b"short"), "bad_field"),
+        (hello(last_seq=True), "bad_field"),  # bool is not an int
+        (hello(extra=1), "bad_field"),
+        (pack({"t": "lobby", "op": "sit", "id": 1, "args": {"name": "\x1b[2J"}}), "bad_field"),
+        (pack({"t": "lobby", "op": "nuke", "id": 1}), "unknown_op"),
+        (pack({"t": "act", "id": 1, "b": b"x" * 300, "s": b"s" * 64}), "bad_field"),
+        (msgpack.packb({"t": "ping", "seq": msgpack.ExtType(5, b"x")}), "bad_frame"),
+        (msgpack.packb({1: 2}), "bad_frame"),
+    ],
+)
 def test_bad_frames_are_refused_with_a_code(data, code):
     with pytest.raises(ProtocolError) as info:
         decode_client_frame(data)
@@ -58,20 +67,32 @@ def test_action_body_round_trip_and_limits():
     body = encode_action_body(b"g" * 16, 2, 7, [2, 3, 15], 40, {"n": b"x" * 16})
     act = decode_action_body(body)
     assert act["seat"] == 2 and act["ctr"] == 7 and act["move"] == [2, 3, 15] and act["extra"]["n"] == b"x" * 16
-    for bad in ([1, b"g" * 16, 2, 7, [2, 3, 1], 0, None, 9], [1, b"g" * 15, 2, 7, [2, 3, 1], 0, None],
-                [1, b"g" * 16, 9, 7, [2, 3, 1], 0, None], [1, b"g" * 16, 2, 0, [2, 3, 1], 0, None],
-                [1, b"g" * 16, 2, 7, [2, "3", 1], 0, None]):
+    for bad in (
+        [1, b"g" * 16, 2, 7, [2, 3, 1], 0, None, 9],
+        [1, b"g" * 15, 2, 7, [2, 3, 1], 0, None],
+        [1, b"g" * 16, 9, 7, [2, 3, 1], 0, None],
+        [1, b"g" * 16, 2, 0, [2, 3, 1], 0, None],
+        [1, b"g" * 16, 2, 7, [2, "3", 1], 0, None],
+    ):
         with pytest.raises(ProtocolError):
             decode_action_body(pack(bad))
 
 
 def test_join_string_round_trip_and_errors():
     key = Keys.generate().curve_public_raw
-    for target in (JoinTarget("192.168.1.5", 47000, key), JoinTarget("::1", 5, key, "t2"),
-                   JoinTarget("host.lan", 1, key, "t1")):
+    for target in (
+        JoinTarget("192.168.1.5", 47000, key),
+        JoinTarget("::1", 5, key, "t2"),
+        JoinTarget("host.lan", 1, key, "t1"),
+    ):
         assert parse_join_string(str(target)) == target
-    for bad in ("http://x:1/AAAA", "ma://x:99999/" + "A" * 52, "ma://x:1/" + "A" * 51, "ma://x/KEY",
-                "ma://x:1/" + "1" * 52):
+    for bad in (
+        "http://x:1/AAAA",
+        "ma://x:99999/" + "A" * 52,
+        "ma://x:1/" + "A" * 51,
+        "ma://x/KEY",
+        "ma://x:1/" + "1" * 52,
+    ):
         with pytest.raises(JoinStringError):
             parse_join_string(bad)
 
@@ -130,9 +151,11 @@ def test_chain_accepts_the_host_history_and_catches_tampering():
 
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-_values = st.recursive(st.none() | st.booleans() | st.integers(-(1 << 63), (1 << 64) - 1) | st.binary(max_size=40) | st.text(max_size=40),
-                       lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner,
-                                                                                   max_size=5), max_leaves=20)
+_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(1 << 63), (1 << 64) - 1) | st.binary(max_size=40) | st.text(max_size=40),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
+    max_leaves=20,
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -145,9 +168,16 @@ def test_random_bytes_only_ever_raise_protocol_errors(data):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.sampled_from(["hello", "act", "lobby", "ping", "tables", "bye", "x"]),
-       st.dictionaries(st.sampled_from(["v", "vk", "sig", "b", "s", "id", "op", "args", "seq", "table",
-                                        "last_seq", "spectate", "token", "zz"]), _values, max_size=6))
+@given(
+    st.sampled_from(["hello", "act", "lobby", "ping", "tables", "bye", "x"]),
+    st.dictionaries(
+        st.sampled_from(
+            ["v", "vk", "sig", "b", "s", "id", "op", "args", "seq", "table", "last_seq", "spectate", "token", "zz"]
+        ),
+        _values,
+        max_size=6,
+    ),
+)
 def test_random_maps_only_ever_raise_protocol_errors(kind, fields):
     try:
         msg = decode_client_frame(pack({"t": kind, **fields}))

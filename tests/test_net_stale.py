@@ -219,8 +219,10 @@ async def _held_move_delivered_after_the_game_moved_on(tmp_path) -> None:
         async with asyncio.timeout(10):
             await move
         assert player_moves(table, seat) == 0
-        assert errors(mover)[-1].startswith("The game moved on before this move arrived (it was made at event "
-                                            f"{seq}, the table is at {seq + 1}): look again"), mover.log[-3:]
+        assert errors(mover)[-1].startswith(
+            "The game moved on before this move arrived (it was made at event "
+            f"{seq}, the table is at {seq + 1}): look again"
+        ), mover.log[-3:]
     finally:
         await close_table(host, links, sessions)
 
@@ -259,16 +261,23 @@ async def _link_lost_with_a_move_in_flight(tmp_path) -> None:
         # in on reconnecting, but it carries the old welcome's mark (conn): refused as stale
         await until(lambda: time.monotonic() - held > 10.0, 12)
         client = mover.client
-        body = encode_action_body(client.state.game_id, seat, client._ctr + 1, Move.play(seat, card).to_list(),
-                                  client.state.head_seq)
+        body = encode_action_body(
+            client.state.game_id, seat, client._ctr + 1, Move.play(seat, card).to_list(), client.state.head_seq
+        )
         client._send({"t": "act", "id": 999, "b": body, "s": client.keys.sign(ACT_TAG, body), "conn": client._conn})
 
         link.cut()  # the link comes back as a new connection: the held bytes are gone
         await link.up()
-        await until(lambda: mover.client.state.status == "connected", 15,
-                    what=lambda: (mover.client.state.status, mover.client.state.errors))
-        await until(lambda: any("it did not reach the host in time" in e for e in errors(mover)), 10,
-                    what=lambda: mover.log[-6:])
+        await until(
+            lambda: mover.client.state.status == "connected",
+            15,
+            what=lambda: (mover.client.state.status, mover.client.state.errors),
+        )
+        await until(
+            lambda: any("it did not reach the host in time" in e for e in errors(mover)),
+            10,
+            what=lambda: mover.log[-6:],
+        )
         await asyncio.sleep(1.5)  # nothing is delivered late either
         assert table.session.seq == seq and player_moves(table, seat) == 0
         assert "Not played: this move was sent before the client reconnected (look again)" in errors(mover)

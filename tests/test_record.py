@@ -19,8 +19,9 @@ from modernart.rules import RuleOptions
 NAMES = ["Ana", "Bea", "Cem", "Dai", "Eli"]
 
 
-def _recorded_game(players: int, seed: int, options: RuleOptions | None = None,
-                   *, stop_after: int | None = None) -> tuple[GameState, GameRecord]:
+def _recorded_game(
+    players: int, seed: int, options: RuleOptions | None = None, *, stop_after: int | None = None
+) -> tuple[GameState, GameRecord]:
     rng = random.Random(seed)
     state = GameState(players, options, seed=rng)
     record = GameRecord.start(state, NAMES[:players], {"seed": seed})
@@ -85,18 +86,21 @@ def test_an_illegal_move_names_its_index_and_rule():
     assert info.value.index == 10 and info.value.rule
 
 
-@pytest.mark.parametrize("change", [
-    lambda d: d.__setitem__("format", "chess"),
-    lambda d: d.__setitem__("version", 99),
-    lambda d: d.__setitem__("players", "Ana"),
-    lambda d: d["options"].__setitem__("deck", "tarot"),
-    lambda d: d.__setitem__("first_auctioneer", 9),
-    lambda d: d.__setitem__("deck_order", [0] * 70),
-    lambda d: d["moves"].__setitem__(3, [0, 3]),
-    lambda d: d["moves"].__setitem__(3, "bid"),
-    lambda d: d["deals"][0][0].__setitem__(0, 999),
-    lambda d: d.__setitem__("result", [1, 2]),
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d.__setitem__("format", "chess"),
+        lambda d: d.__setitem__("version", 99),
+        lambda d: d.__setitem__("players", "Ana"),
+        lambda d: d["options"].__setitem__("deck", "tarot"),
+        lambda d: d.__setitem__("first_auctioneer", 9),
+        lambda d: d.__setitem__("deck_order", [0] * 70),
+        lambda d: d["moves"].__setitem__(3, [0, 3]),
+        lambda d: d["moves"].__setitem__(3, "bid"),
+        lambda d: d["deals"][0][0].__setitem__(0, 999),
+        lambda d: d.__setitem__("result", [1, 2]),
+    ],
+)
 def test_corrupt_records_are_refused(change):
     _, record = _recorded_game(4, 22)
     with pytest.raises(RecordError):
@@ -118,8 +122,9 @@ def test_truncated_json_is_refused():
 
 
 def _run_replay(path, *extra) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "modernart", "replay", str(path), *extra],
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "modernart", "replay", str(path), *extra], capture_output=True, text=True, timeout=60
+    )
 
 
 @pytest.mark.timeout(120)

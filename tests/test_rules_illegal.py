@@ -9,8 +9,7 @@ from modernart.game import GameState
 from modernart.moves import Action, Move
 from modernart.phase import Phase
 
-from .engine_setup import filler, CP, D, F, K, KG, LM, O, ONCE, S, Y, A, B, C, D_, card_in_hand, fingerprint, play, table
-
+from .engine_setup import filler, CP, D, F, KG, LM, O, ONCE, S, Y, A, B, C, D_, card_in_hand, fingerprint, play, table
 
 
 def _expect(state: GameState, move, error: type[errors.IllegalMove]) -> None:
@@ -132,8 +131,20 @@ def test_fixed_price_of_zero_only_with_no_money():
 
 
 def test_move_parsing_rejects_malformed_lists():
-    for bad in (None, [], [0, 3], [0, 3, 1, 2], ["0", 3, 1], [0, 3, 1.5], [0, 3, True], [0, 11, 0],
-                [0, -1, 0], [5, 3, 1], [0, 4, 9], "move"):
+    for bad in (
+        None,
+        [],
+        [0, 3],
+        [0, 3, 1, 2],
+        ["0", 3, 1],
+        [0, 3, 1.5],
+        [0, 3, True],
+        [0, 11, 0],
+        [0, -1, 0],
+        [5, 3, 1],
+        [0, 4, 9],
+        "move",
+    ):
         with pytest.raises(errors.MalformedMove):
             Move.from_list(bad)
     assert Move.from_list([2, 3, 15]) == Move.bid(2, 15)

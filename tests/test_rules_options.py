@@ -9,15 +9,22 @@ import pytest
 from modernart import errors
 from modernart.bots.random_bot import play_random_game
 from modernart.cards import (
-    ARTISTS, AUCTION_TYPES, BGG_239213, CLASSIC, CMON_2017, CONSENSUS, EDITIONS, AuctionType, DeckTable,
+    ARTISTS,
+    AUCTION_TYPES,
+    BGG_239213,
+    CLASSIC,
+    CMON_2017,
+    CONSENSUS,
+    EDITIONS,
+    AuctionType,
+    DeckTable,
 )
 from modernart.events import BANK, SealedRevealed
 from modernart.game import GameState
 from modernart.moves import Move
 from modernart.rules import OptionError, RuleOptions
 
-from .engine_setup import filler, K, KG, O, ONCE, S, Y, A, B, C, D_, play, table
-
+from .engine_setup import filler, KG, O, ONCE, S, Y, A, B, C, D_, play, table
 
 
 def test_consensus_table_totals_and_agreed_cells():
@@ -64,10 +71,19 @@ def test_defaults_are_the_settled_decisions():
     assert RuleOptions.from_dict(o.to_dict()) == o and o.changed() == {}
 
 
-@pytest.mark.parametrize("bad", [
-    {"double_split": 1}, {"three_player_first_deal": 12}, {"start_money": 0}, {"deck": "nope"},
-    {"edition": "x"}, {"sealed_offender_fine": -1}, {"colour": "red"}, {"start_money": "100"},
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"double_split": 1},
+        {"three_player_first_deal": 12},
+        {"start_money": 0},
+        {"deck": "nope"},
+        {"edition": "x"},
+        {"sealed_offender_fine": -1},
+        {"colour": "red"},
+        {"start_money": "100"},
+    ],
+)
 def test_bad_options_are_refused(bad):
     with pytest.raises(OptionError):
         RuleOptions.from_dict(bad)
@@ -120,8 +136,9 @@ def test_passes_are_not_binding_by_default():
 
 @pytest.mark.parametrize("fine, money_b, expected_b", [(0, 100, 100), (10, 100, 90), (10, 4, 0)])
 def test_sealed_forfeit_counts_as_zero_and_fines_the_offender(fine, money_b, expected_b):
-    state = table(hands={A: [(KG, S)] + filler(A)}, money=[100, money_b, 100, 100],
-                  options=RuleOptions(sealed_offender_fine=fine))
+    state = table(
+        hands={A: [(KG, S)] + filler(A)}, money=[100, money_b, 100, 100], options=RuleOptions(sealed_offender_fine=fine)
+    )
     play(state, A, KG, S)
     state.apply(Move.sealed_bid(A, 3))
     state.apply(Move.sealed_forfeit(B))

@@ -15,9 +15,26 @@ from modernart.scoring import rank_artists, score_round
 
 from .engine_setup import (
     filler,
-    CP, D, F, KG, LM, O, ONCE, S, Y, A, B, C, D_, K, add, apply_all, play, table, take,
+    CP,
+    D,
+    F,
+    KG,
+    LM,
+    O,
+    ONCE,
+    S,
+    Y,
+    A,
+    B,
+    C,
+    D_,
+    K,
+    add,
+    apply_all,
+    play,
+    table,
+    take,
 )
-
 
 
 # ---------------------------------------------------------------- T1, T2: scoring
@@ -132,8 +149,9 @@ def test_t4_variant_first_acceptor_buys_and_later_players_are_not_asked():
 
 
 def _double_taken_over_by_c(options: RuleOptions | None = None) -> GameState:
-    state = table(hands={A: [(KG, D)] + filler(A), B: filler(B), C: [(KG, ONCE)] + filler(C), D_: filler(D_)},
-                  options=options)
+    state = table(
+        hands={A: [(KG, D)] + filler(A), B: filler(B), C: [(KG, ONCE)] + filler(C), D_: filler(D_)}, options=options
+    )
     play(state, A, KG, D)
     assert state.phase == Phase.DOUBLE_OFFER and state.turn == A
     state.apply(Move.decline_second(A))
@@ -288,8 +306,7 @@ def test_t9_open_auction():
 
 
 def test_t10_exhaustion_in_round_four():
-    state = table(hands={A: [], B: [(KG, O)], C: [], D_: []}, auctioneer=B,
-                  counts={LM: 2, Y: 4, CP: 4, KG: 1, K: 0})
+    state = table(hands={A: [], B: [(KG, O)], C: [], D_: []}, auctioneer=B, counts={LM: 2, Y: 4, CP: 4, KG: 1, K: 0})
     state.round = 3
     state.tiles = [[0] * 5, [0] * 5, [30, 0, 0, 0, 0]]
     play(state, B, KG, O)

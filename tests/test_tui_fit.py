@@ -9,7 +9,7 @@ import pytest
 
 from cli.tui.session import Clocks
 from modernart.moves import Move
-from tests.e2e.screen import D, F, O, ONE, S, Screen, run_async, table_with
+from tests.e2e.screen import D, O, ONE, S, Screen, run_async, table_with
 from tests.test_tui_keys import ANA_HAND, card_of
 
 pytestmark = pytest.mark.timeout(60)
@@ -17,8 +17,9 @@ pytestmark = pytest.mark.timeout(60)
 
 @run_async
 async def test_the_sellers_decision_clock_is_always_in_view_at_80x24():
-    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], [ANA_HAND],
-                                              clocks=Clocks(open_seconds=60, decision_seconds=30))
+    table, (ana, bea, cem) = await table_with(
+        ["Ana", "Bea", "Cem"], [ANA_HAND], clocks=Clocks(open_seconds=60, decision_seconds=30)
+    )
     async with Screen(ana) as screen, Screen(bea) as other:
         text = await screen.wait_for("YOUR TURN: put up a painting")
         assert re.search(r"\| \[(30|29|28)s\] YOUR TURN", screen.rows[0]), screen.rows[0]
@@ -44,7 +45,7 @@ async def test_a_long_bought_list_keeps_the_now_column_in_place():
         ana_row = next(r for r in screen.rows if "*" in r[:4] and "Ana" in r)
         cem_row = next(r for r in screen.rows if r[1:4] == " > " or ("Cem" in r[:12] and "seller" in r))
         assert cem_row.index("seller") == now, text
-        assert "LYCKR" in ana_row and ana_row[now:now + 3].strip() == "", text
+        assert "LYCKR" in ana_row and ana_row[now : now + 3].strip() == "", text
 
 
 FIVE = ["Ana", "Bot Alpha", "Bot Bravo", "Bot Charlie", "Bot Delta"]
@@ -67,7 +68,7 @@ async def test_five_long_names_sealed_status_counts_instead_of_cutting():
         await screen.wait_for("waiting for 4 more")
         assert screen.rows[0].rstrip().endswith("waiting for 4 more")
         text = screen.text
-        for name in FIVE[1:]:    # the panel lists them, on lines of their own when needed
+        for name in FIVE[1:]:  # the panel lists them, on lines of their own when needed
             assert name in text.split("Waiting for:")[1], name
 
 
@@ -76,15 +77,18 @@ async def test_once_around_order_wraps_instead_of_cutting():
     table, sessions = await table_with(FIVE, [ANA_HAND, [(2, ONE)]], first=1)
     ana, bea = sessions[0], sessions[1]
     async with Screen(ana) as screen:
-        text = await screen.wait_for("Bot Alpha is choosing")
+        await screen.wait_for("Bot Alpha is choosing")
         await bea.send_move(Move.play(1, card_of(bea, 2, ONE)))
-        text = await screen.wait_for("ONCE-AROUND")
+        await screen.wait_for("ONCE-AROUND")
         auction = "\n".join(r[40:] for r in screen.rows[1:9])
         assert "C Christin P. (1)  ONCE-AROUND" in auction and "auctio│" not in auction
         assert "[Bot Bravo]" in auction and "Bot Charlie" in auction and "Bot Delta" in auction
         assert re.search(r"Ana\s*>\s*Bot Alpha", auction.replace("│", " ")), auction
-        order = [r[40:].strip("│ ") for r in screen.rows[1:9]
-                 if re.search(r"\bBot (Alpha|Charlie|Delta)\b|\bAna\b", r) and "Auctioneer" not in r]
+        order = [
+            r[40:].strip("│ ")
+            for r in screen.rows[1:9]
+            if re.search(r"\bBot (Alpha|Charlie|Delta)\b|\bAna\b", r) and "Auctioneer" not in r
+        ]
         assert len(order) >= 2 and all(r.startswith("> ") for r in order[1:]), order  # a wrapped order goes on
 
 
@@ -113,10 +117,11 @@ async def test_offered_double_text_is_whole():
 async def test_cmon_artist_names_are_all_in_one_style():
     from modernart.rules import RuleOptions
 
-    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], [ANA_HAND],
-                                              options=RuleOptions(edition="cmon2017"))
+    table, (ana, bea, cem) = await table_with(
+        ["Ana", "Bea", "Cem"], [ANA_HAND], options=RuleOptions(edition="cmon2017")
+    )
     async with Screen(ana) as screen:
-        text = await screen.wait_for("YOUR TURN")
+        await screen.wait_for("YOUR TURN")
         panels = "\n".join(r[:40] for r in screen.rows[1:17])
         for surname in ("Carvalho", "Thaler", "Melim", "Martins", "Silveira"):
             assert surname in panels, surname
@@ -139,14 +144,18 @@ async def test_a_long_message_wraps_to_a_second_line():
 
 @run_async
 async def test_a_long_status_line_drops_its_key_hint_then_is_cut_with_a_mark():
-    table, (ana, bea, cem) = await table_with(["Maximiliane", "Bea", "Cem"], [ANA_HAND],
-                                              clocks=Clocks(open_seconds=60, decision_seconds=30))
+    table, (ana, bea, cem) = await table_with(
+        ["Maximiliane", "Bea", "Cem"], [ANA_HAND], clocks=Clocks(open_seconds=60, decision_seconds=30)
+    )
     async with Screen(ana) as screen:
         await screen.wait_for("YOUR TURN: put up a painting")
         top = screen.rows[0].rstrip()
         assert re.fullmatch(r" Round 1/4 \| Maximiliane \$100 \| \[\d+s\] YOUR TURN: put up a painting", top), top
-    table, (ana, bea, cem) = await table_with(["Maximiliane Alexandra von Habsburg", "Bea", "Cem"], [ANA_HAND],
-                                              clocks=Clocks(open_seconds=60, decision_seconds=30))
+    table, (ana, bea, cem) = await table_with(
+        ["Maximiliane Alexandra von Habsburg", "Bea", "Cem"],
+        [ANA_HAND],
+        clocks=Clocks(open_seconds=60, decision_seconds=30),
+    )
     async with Screen(ana) as screen:
         await screen.wait_for("YOUR TURN")
         top = screen.rows[0].rstrip()

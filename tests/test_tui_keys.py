@@ -20,7 +20,7 @@ def mine(screen: Screen, table) -> list[Move]:
     """The moves Ana's client sent, checked to be the last seat-0 moves the table got."""
     sent = screen.cs.sent
     got = [m for m in table.received if m.seat == 0]
-    assert got[len(got) - len(sent):] == sent
+    assert got[len(got) - len(sent) :] == sent
     return sent
 
 
@@ -58,8 +58,9 @@ async def test_digit_picks_a_card_by_its_number():
         assert screen.cs.selected == 2
         await screen.keys("enter")
         assert mine(screen, table) == [Move.play(0, screen.cs.sent[0].arg)]
-        assert int(screen.cs.sent[0].arg) == int(sorted(ana.table.state.deal_log[0][0],
-                                                         key=lambda c: (c.artist, c.kind, int(c)))[2])
+        assert int(screen.cs.sent[0].arg) == int(
+            sorted(ana.table.state.deal_log[0][0], key=lambda c: (c.artist, c.kind, int(c)))[2]
+        )
 
 
 @run_async
@@ -162,8 +163,7 @@ async def test_open_auction_high_bidder_cannot_pass_and_auctioneer_hammers():
 @run_async
 async def test_open_countdown_closes_the_auction():
     hands = [ANA_HAND, [(0, O)], [(0, O)]]
-    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], hands, first=1,
-                                              clocks=Clocks(open_seconds=0.4))
+    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], hands, first=1, clocks=Clocks(open_seconds=0.4))
     async with Screen(ana, dummy=True) as screen:
         await bea.send_move(Move.play(1, card_of(bea, 0, O)))
         await screen.keys("+")
@@ -335,7 +335,7 @@ async def test_lobby_ready_options_and_start():
         for _ in range(target):
             await screen.keys("down")
         await screen.keys("right")
-        assert table.options.start_money == 120   # the next value up
+        assert table.options.start_money == 120  # the next value up
         await bea.set_options(table.options)  # not the host: refused
         assert any(e.kind == "error" and "Only the host" in e.text for e in bea.log)
         await bea.set_ready(True)
@@ -382,7 +382,7 @@ async def test_a_double_offered_moves_the_choice_to_a_card_that_can_join():
     hands = [ANA_HAND, [], [(1, D)]]
     table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], hands, first=2)
     async with Screen(ana, dummy=True) as screen:
-        assert screen.cs.selected_card().artist == 0          # Lite Metal: cannot join a Yoko Double
+        assert screen.cs.selected_card().artist == 0  # Lite Metal: cannot join a Yoko Double
         await cem.send_move(Move.play(2, card_of(cem, 1, D)))
         await cem.send_move(Move.decline_second(2))
         await bea.send_move(Move.decline_second(1))

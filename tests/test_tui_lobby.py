@@ -12,7 +12,7 @@ from tests.e2e.screen import Screen, run_async, table_with
 
 pytestmark = pytest.mark.timeout(60)
 
-JOIN = "ma://192.168.1.23:47000/" + "A" * 52 + "/t1"   # 79 characters, a usual LAN join string
+JOIN = "ma://192.168.1.23:47000/" + "A" * 52 + "/t1"  # 79 characters, a usual LAN join string
 
 
 def unboxed(rows: list[str]) -> str:
@@ -58,9 +58,13 @@ async def test_own_seat_name_never_runs_into_the_next_column():
 
 
 def test_choices_step_in_order():
-    for choices in [OPTION_CHOICES["start_money"], OPTION_CHOICES["sealed_offender_fine"],
-                    CLOCK_CHOICES["open_seconds"], CLOCK_CHOICES["decision_seconds"][1:],
-                    CLOCK_CHOICES["grace_seconds"]]:
+    for choices in [
+        OPTION_CHOICES["start_money"],
+        OPTION_CHOICES["sealed_offender_fine"],
+        CLOCK_CHOICES["open_seconds"],
+        CLOCK_CHOICES["decision_seconds"][1:],
+        CLOCK_CHOICES["grace_seconds"],
+    ]:
         assert list(choices) == sorted(choices)
 
 

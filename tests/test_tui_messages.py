@@ -55,7 +55,7 @@ async def test_already_passed_goes_with_the_auction():
         await screen.wait_for("! You have already passed")
         await cem.send_move(Move.bid(2, 3))
         await bea.send_move(Move.hammer(1))
-        await cem.send_move(Move.play(2, card_of(cem, 0, O)))   # the next auction: Cem sells
+        await cem.send_move(Move.play(2, card_of(cem, 0, O)))  # the next auction: Cem sells
         await screen.wait_for("Auctioneer: Cem")
         assert screen.cs.message is None and "already passed" not in screen.text
 
@@ -73,4 +73,3 @@ async def test_a_refusal_after_the_change_is_still_shown():
         await screen.wait_for("! ")
         assert screen.cs.message is not None and screen.cs.message.kind == "error"
         assert ana.obs.phase == Phase.ONCE_AROUND and ana.obs.high == 8
-

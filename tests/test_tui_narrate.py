@@ -16,7 +16,7 @@ from modernart.game import GameState
 from modernart.moves import Action, Move
 from modernart.phase import Phase
 from modernart.rules import RuleOptions
-from tests.e2e.screen import D, F, O, ONE, S, Screen, deck_with_hands, run_async, table_with
+from tests.e2e.screen import D, F, O, ONE, S, deck_with_hands, run_async, table_with
 from tests.test_tui_keys import ANA_HAND, card_of
 
 pytestmark = pytest.mark.timeout(60)
@@ -97,15 +97,15 @@ def test_the_fifth_painting_ends_the_round_unsold():
     assert state.round == 1
     assert "Bea puts up Yoko (Fixed price): the fifth Yoko ends the round, unsold" in told
     assert not any("Fixed price auction" in t for t in told)
-    assert told[told.index("Bea puts up Yoko (Fixed price): the fifth Yoko ends the round, unsold") + 1] \
-        .startswith("Round 1 ends (fifth painting)")
+    assert told[told.index("Bea puts up Yoko (Fixed price): the fifth Yoko ends the round, unsold") + 1].startswith(
+        "Round 1 ends (fifth painting)"
+    )
 
 
 @run_async
 async def test_the_open_countdown_ends_with_one_line_offline():
     hands = [ANA_HAND, [(0, O)], [(0, O)]]
-    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], hands, first=1,
-                                              clocks=Clocks(open_seconds=0.3))
+    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], hands, first=1, clocks=Clocks(open_seconds=0.3))
     await bea.send_move(Move.play(1, card_of(bea, 0, O)))
     await cem.send_move(Move.bid(2, 22))
     for _ in range(60):
@@ -115,8 +115,10 @@ async def test_the_open_countdown_ends_with_one_line_offline():
     told = [e.text for e in ana.log]
     assert "Time is up: going, going, gone at 22 to Cem" in told
     assert not any("brings the hammer down" in t for t in told)
-    assert told[told.index("Time is up: going, going, gone at 22 to Cem") + 1] \
+    assert (
+        told[told.index("Time is up: going, going, gone at 22 to Cem") + 1]
         == "SOLD: Lite Metal to Cem for 22 (paid to Bea)"
+    )
 
 
 @run_async
@@ -127,8 +129,9 @@ async def test_the_open_countdown_ends_with_one_line_over_the_protocol(tmp_path)
     from tests.net_helpers import in_process_host, until
 
     clock = ManualClock()
-    host, table = await in_process_host(tmp_path, clock=clock, clocks={"open_countdown": 10, "decision": 60},
-                                        autostart=3)
+    host, table = await in_process_host(
+        tmp_path, clock=clock, clocks={"open_countdown": 10, "decision": 60}, autostart=3
+    )
     others: list[Client] = []
     session = NetSession(host.target(), name="Ana", keys=Keys.generate(), ready=True)
     try:

@@ -42,8 +42,13 @@ async def beaconing(host):
     from net.beacon import Announcer
 
     port = free_udp_port()
-    announcer = Announcer(lambda: [t.info() for t in host.tables.values()], host.port,
-                          host.keys.curve_public_raw, targets=[("127.0.0.1", port)], every=0.2)
+    announcer = Announcer(
+        lambda: [t.info() for t in host.tables.values()],
+        host.port,
+        host.keys.curve_public_raw,
+        targets=[("127.0.0.1", port)],
+        every=0.2,
+    )
     beacon = asyncio.get_running_loop().create_task(announcer.run())
     try:
         yield port
@@ -72,7 +77,7 @@ async def test_lobby_start_and_refusals_over_the_protocol(tmp_path):
             await screen.keys("r")
             await screen.wait_for(r"Ana \(you\) +person +READY")
             await screen.keys("s")
-            text = await screen.wait_for(r"Round 1/4 \| Ana \$100")
+            await screen.wait_for(r"Round 1/4 \| Ana \$100")
             assert session.status == Status.PLAYING and session.obs is not None and session.obs.seat == 0
             assert any(e.text == "The game begins: Ana, Bot A, Bot B" for e in session.log)
             # her own deal is told with its size (the public event only counts the cards)
@@ -137,8 +142,13 @@ async def test_a_join_code_joins_the_table_as_soon_as_it_is_heard(tmp_path):
     host, table = await start_host(tmp_path, name="Cem's table")
     try:
         async with beaconing(host) as port:
-            finder = NetFinder(name="Eli", config_dir=str(tmp_path / "eli"), bind="127.0.0.1", port=port,
-                               code=host.target().code.replace("-", " ").lower())
+            finder = NetFinder(
+                name="Eli",
+                config_dir=str(tmp_path / "eli"),
+                bind="127.0.0.1",
+                port=port,
+                code=host.target().code.replace("-", " ").lower(),
+            )
             async with Screen(finder=finder) as screen:
                 await screen.wait_for(r"Eli \(you\)", timeout=15)
                 assert "MODERN ART - Cem's table" in screen.rows[0]
@@ -245,12 +255,12 @@ async def test_a_late_joiner_watches_the_table_with_public_facts_only(tmp_path):
             assert dai.obs is not None and dai.obs.seat == -1 and dai.obs.hand == ()
             assert "no seat" in screen.rows[0] and "WATCHING:" in screen.rows[0]
             for name in ("Ana", "Bot A", "Bot B"):
-                assert re.search(rf" [ >]{name} +\? +\d+ ", text), (name, text)    # nobody's money is shown
+                assert re.search(rf" [ >]{name} +\? +\d+ ", text), (name, text)  # nobody's money is shown
             assert "Lite Metal" in text and "R1 R2 R3 R4" in text
             await screen.keys("enter")
             assert screen.cs.message is not None and "watching" in screen.cs.message.text
             assert screen.cs.sent == []
-            await screen.keys("?")                       # the help says so before listing the keys
+            await screen.keys("?")  # the help says so before listing the keys
             await screen.wait_for("You are watching: every seat is taken")
     finally:
         await dai.close()
@@ -278,7 +288,7 @@ async def test_a_refusal_shows_without_its_rule_reference_which_stays_in_the_log
             await ana.send_move(Move.play(0, stranger))
             await screen.wait_for(" ! ")
             refusal = next(e.text for e in reversed(ana.log) if e.kind == "error")
-            assert "§" in refusal                                  # the log keeps the rule
+            assert "§" in refusal  # the log keeps the rule
             assert "§" not in screen.cs.message.text and screen.cs.message.text in refusal
             assert not any("§" in row for row in screen.rows[-3:])
     finally:
@@ -294,8 +304,9 @@ async def test_game_over_names_both_copies_of_the_record(tmp_path):
     from tests.net_helpers import in_process_host, until
 
     clock = ManualClock()
-    host, table = await in_process_host(tmp_path, clock=clock, clocks={"open_countdown": 10, "decision": 60},
-                                        autostart=3)
+    host, table = await in_process_host(
+        tmp_path, clock=clock, clocks={"open_countdown": 10, "decision": 60}, autostart=3
+    )
     ana = NetSession(host.target(), name="Ana", config_dir=str(tmp_path / "ana"), ready=True)
     others = []
     try:
@@ -307,12 +318,13 @@ async def test_game_over_names_both_copies_of_the_record(tmp_path):
             others.append(c)
         await until(lambda: ana.obs is not None, 10)
         sess = table.session
-        while not sess.state.is_over():   # nobody acts: the host's clock plays the whole game
+        while not sess.state.is_over():  # nobody acts: the host's clock plays the whole game
             seq = sess.seq
             clock.advance(60.5)
             await until(lambda: sess.seq > seq, 5, 0.002)
-        await until(lambda: ana.status == Status.OVER and ana.record_path is not None
-                    and ana.host_record_path is not None, 10)
+        await until(
+            lambda: ana.status == Status.OVER and ana.record_path is not None and ana.host_record_path is not None, 10
+        )
         async with Screen(ana) as screen:
             await screen.wait_for("GAME OVER")
             inside = "".join(r[1:-1].strip() for r in screen.rows[1:16])
@@ -358,8 +370,9 @@ async def test_a_join_code_no_table_shows_is_said_with_the_tables_heard(tmp_path
     host, table = await start_host(tmp_path, bots=1, name="Bea's table")
     try:
         async with beaconing(host) as port:
-            finder = NetFinder(name="Dai", config_dir=str(tmp_path / "dai"), bind="127.0.0.1", port=port,
-                               code="zzzz-zzzz-zzzz")
+            finder = NetFinder(
+                name="Dai", config_dir=str(tmp_path / "dai"), bind="127.0.0.1", port=port, code="zzzz-zzzz-zzzz"
+            )
             async with Screen(finder=finder) as screen:
                 await screen.wait_for("Bea's table")
                 assert "No table with join code" not in "\n".join(screen.rows)  # not before it listened a while

@@ -27,7 +27,7 @@ class Bob:
         self.client = Client(host.target(), keys=self.keys)
 
     async def drop(self) -> None:
-        await self.client.close()           # Bob's terminal closes
+        await self.client.close()  # Bob's terminal closes
 
     async def come_back(self) -> None:
         self.client = Client(self.host.target(), keys=self.keys)
@@ -63,7 +63,7 @@ async def test_a_player_who_drops_is_away_until_they_return(tmp_path):
         text = await screen.wait_for(r"Bob +\S+ +\d+ .*away")
         assert session.away == {seat}
         assert any(e.text == "Bob lost touch with the table" for e in session.log)
-        await bob.come_back()                # with his key
+        await bob.come_back()  # with his key
         await until(lambda: not session.away, 10)
         await screen.settle(0.3)
         assert not re.search(r"Bob .*away", "\n".join(screen.rows)), text
@@ -75,7 +75,7 @@ async def test_a_player_played_by_a_stand_in_stays_away_and_is_welcomed_back_onc
     async with ana_and_bob_playing(tmp_path, grace=0.5) as (screen, session, bob, seat):
         await bob.drop()
         await until(lambda: any(e.text == "A bot plays for Bob until they return" for e in session.log), 20)
-        await screen.settle(1.5)                 # the stand-in is connected and playing
+        await screen.settle(1.5)  # the stand-in is connected and playing
         assert session.away == {seat}
         assert re.search(r"Bob +\S+ +\d+ .*away", "\n".join(screen.rows))
         await bob.come_back()

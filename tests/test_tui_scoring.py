@@ -23,17 +23,17 @@ async def test_scoring_overlay_gives_way_when_the_player_is_needed():
         await screen.wait_for("Round 1 scoring")
         assert screen.cs.overlay == "scoring"
         seller = next(s for s in sessions if s.obs.seat == ana.obs.auctioneer)
-        assert seller is not ana   # the next seller is someone else: the overlay may stay meanwhile
+        assert seller is not ana  # the next seller is someone else: the overlay may stay meanwhile
         card = next(c for c in seller.obs.hand if c.kind == AuctionType.OPEN)
         await seller.send_move(Move.play(seller.obs.seat, card))
         text = await screen.wait_for("scoring closed: you are needed")
         assert screen.cs.overlay is None and ana.obs.phase == Phase.OPEN
         assert "OPEN auction" in text
         log = text.split("Log and chat")[1]
-        assert "Round 1 scoring closed: you are needed" in log      # a note in the log too
+        assert "Round 1 scoring closed: you are needed" in log  # a note in the log too
         await screen.keys("+")
         assert mine(screen, table)[-1] == Move.bid(0, 1)
-        await screen.keys("s")                       # and it can still be seen again
+        await screen.keys("s")  # and it can still be seen again
         assert screen.cs.overlay == "scoring"
 
 
@@ -45,7 +45,7 @@ async def test_scoring_overlay_stays_while_others_act():
         await play_to_round_end(sessions)
         await screen.settle()
         assert screen.cs.overlay == "scoring"
-        await sessions[0].chat("hello")              # a change that does not need Ana
+        await sessions[0].chat("hello")  # a change that does not need Ana
         await screen.settle()
         assert screen.cs.overlay == "scoring"
 
@@ -57,17 +57,17 @@ async def test_the_player_who_opens_the_next_round_is_told_not_blocked_and_keeps
     cem = sessions[2]
     async with Screen(cem, dummy=True) as screen:
         hand = screen.cs.sorted_hand()
-        kept = card_of(cem, 4, AuctionType.FIXED_PRICE)                 # a Krypto he keeps: new cards sort before it
+        kept = card_of(cem, 4, AuctionType.FIXED_PRICE)  # a Krypto he keeps: new cards sort before it
         before = next(i for i, c in enumerate(hand) if c == kept)
         screen.cs.select(before)
         chosen = screen.cs.selected_card()
         await play_to_round_end(sessions)
         await screen.settle()
-        assert cem.obs.seat in cem.obs.to_move and cem.obs.round == 1    # Cem opens round 2
-        assert screen.cs.overlay is None                                # nothing hides his hand or clock
+        assert cem.obs.seat in cem.obs.to_move and cem.obs.round == 1  # Cem opens round 2
+        assert screen.cs.overlay is None  # nothing hides his hand or clock
         assert screen.cs.message is not None and "Round 1 scored" in screen.cs.message.text
         after = screen.cs.sorted_hand()
-        assert after.index(chosen) != before                            # the deal sorted cards in before it
-        assert screen.cs.selected_card() == chosen                      # and the choice followed the card
+        assert after.index(chosen) != before  # the deal sorted cards in before it
+        assert screen.cs.selected_card() == chosen  # and the choice followed the card
         await screen.keys("s")
-        assert screen.cs.overlay == "scoring"                           # still there when asked for
+        assert screen.cs.overlay == "scoring"  # still there when asked for

@@ -46,24 +46,23 @@ async def test_table_at_80x24_shows_every_fact():
         for name in ("L Lite Metal", "Y Yoko", "C Christin P.", "K Karl Gitter", "R Krypto"):
             assert name in text
         assert "R1 R2 R3 R4" in text
-        assert re.search(r"\*>Ana +100 +10 ", text)           # you, to act, money, hand size
+        assert re.search(r"\*>Ana +100 +10 ", text)  # you, to act, money, hand size
         assert re.search(r"  Bea +\? +10 ", text) and re.search(r"  Cem +\? +10 ", text)
-        assert "[1:O]" in text                                 # the chosen card, readable without colour
+        assert "[1:O]" in text  # the chosen card, readable without colour
         assert re.search(r"R Krypto +\d+:O +\d+:1 +\d+:F +\d+:D", text)
         assert "> 1: Lite Metal (Open)" in text
         for title in ("Artists", "Auction", "Players", "Your hand", "Log and chat"):
             assert f"─ {title} " in text
         assert "The game begins: Ana, Bea, Cem" in text
         assert rows[-1].startswith(" <- -> choose") and "Enter sell" in rows[-1] and "? help" in rows[-1]
-        for y in range(1, 17):   # the two columns of panels meet at cells 39/40
+        for y in range(1, 17):  # the two columns of panels meet at cells 39/40
             assert cell(rows[y], 0) in "│┌└" and cell(rows[y], 79) in "│┐┘"
 
 
 @run_async
 async def test_open_panel_live_countdown_and_bids():
     hands = [ANA_HAND, [(0, O)], [(0, O)]]
-    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], hands, first=1,
-                                              clocks=Clocks(open_seconds=6))
+    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], hands, first=1, clocks=Clocks(open_seconds=6))
     async with Screen(ana) as screen:
         await bea.send_move(Move.play(1, card_of(bea, 0, O)))
         text = await screen.wait_for("OPEN auction")
@@ -76,14 +75,14 @@ async def test_open_panel_live_countdown_and_bids():
         assert int(re.search(r"Time left +(\d)s", later).group(1)) < int(first)
         await cem.send_move(Move.bid(2, 10))
         text = await screen.wait_for("High bid: 10 by Cem")
-        assert re.search(r"Time left +[56]s", text)          # restarted by the bid
+        assert re.search(r"Time left +[56]s", text)  # restarted by the bid
         await screen.type("12")
         await screen.wait_for("Your bid: 12_")
         await screen.keys("enter")
         text = await screen.wait_for(r"High bid: 12 by Ana \(you\)")
         assert "You hold the high bid (12)" in screen.rows[0]
         assert re.search(r"\*.Ana +100 .*high 12", text)
-        ana.notice = "reconnecting..."   # out of touch: the countdown is not left to run down
+        ana.notice = "reconnecting..."  # out of touch: the countdown is not left to run down
         ana.changed()
         await screen.wait_for(r"Time left +\?s \(waiting for the host\)")
 
@@ -174,7 +173,7 @@ async def test_bad_input_message_is_on_screen():
         await screen.wait_for("OPEN auction")
         await screen.type("150")
         await screen.keys("enter")
-        text = await screen.wait_for("! 150 is above your money \\(100\\)")
+        await screen.wait_for("! 150 is above your money \\(100\\)")
         assert screen.rows[-2].startswith(" ! 150 is above your money")
         await screen.keys("q", "n", "k")
         await screen.wait_for("'k' is not a number: amounts are typed with digits 0-9")
@@ -188,21 +187,23 @@ async def test_round_scoring_overlay():
         text = await screen.wait_for("Round 1 scoring")
         assert "Ended by the fifth Krypto, played by Bea." in text
         assert re.search(r"R Krypto +5 +1st +30 +30", text)
-        assert re.search(r"\* Ana +R2 +\+60", text)         # Ana bought two Krypto: 2 x 30
+        assert re.search(r"\* Ana +R2 +\+60", text)  # Ana bought two Krypto: 2 x 30
         assert re.search(r"Bea +R1 +\+30", text) and re.search(r"Cem +R1 +\+30", text)
         assert screen.rows[-1].startswith(" Enter back to the table")
         await screen.keys("enter")
         text = await screen.wait_for("Artists")
         assert "Round 1 scoring" not in text
-        assert re.search(r"R Krypto +30 +- +\. +\.", text)   # the tile on the board
+        assert re.search(r"R Krypto +30 +- +\. +\.", text)  # the tile on the board
 
 
 @run_async
 async def test_game_over_screen(tmp_path):
     from cli.tui.local_session import local_game
     from modernart.bots import make_bot
-    session = local_game(3, "random", name="Ana", seed=11, bot_pace=0, record_dir=str(tmp_path),
-                         clocks=Clocks(open_seconds=0.05))
+
+    session = local_game(
+        3, "random", name="Ana", seed=11, bot_pace=0, record_dir=str(tmp_path), clocks=Clocks(open_seconds=0.05)
+    )
     async with Screen(session) as screen:
         me = make_bot("random", 3)
         for _ in range(20000):
@@ -270,7 +271,7 @@ async def test_status_line_warns_when_out_of_touch():
     table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], [ANA_HAND])
     async with Screen(ana) as screen:
         await screen.wait_for("YOUR TURN")
-        ana.notice = "reconnecting..."   # what NetSession says while the host is silent
+        ana.notice = "reconnecting..."  # what NetSession says while the host is silent
         ana.changed()
         await screen.wait_for("reconnecting")
         assert screen.rows[0].startswith(" reconnecting...  Round 1/4")
@@ -278,11 +279,12 @@ async def test_status_line_warns_when_out_of_touch():
 
 @run_async
 async def test_clocks_show_a_question_mark_while_out_of_touch():
-    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], [ANA_HAND],
-                                              clocks=Clocks(open_seconds=60, decision_seconds=30))
+    table, (ana, bea, cem) = await table_with(
+        ["Ana", "Bea", "Cem"], [ANA_HAND], clocks=Clocks(open_seconds=60, decision_seconds=30)
+    )
     async with Screen(ana) as screen:
         await screen.wait_for(r"Time to decide: \d+s")
-        ana.notice = "reconnecting..."   # the host's clock runs on unseen: no number that would sit at 0
+        ana.notice = "reconnecting..."  # the host's clock runs on unseen: no number that would sit at 0
         ana.changed()
         text = await screen.wait_for(r"Time to decide: \?s")
         assert "[?s] YOUR TURN" in screen.rows[0] and not re.search(r"Time to decide: \d", text)
@@ -315,12 +317,12 @@ async def test_too_small_and_live_resize():
         screen.resize(100, 34)
         text = await screen.wait_for("Your hand")
         assert all(cells(r) == 100 for r in screen.rows)
-        assert cell(screen.rows[1], 50) == "┌"              # columns split in half
+        assert cell(screen.rows[1], 50) == "┌"  # columns split in half
         log_rows = [r for r in screen.rows if r.startswith("│") and cell(r, 99) == "│"]
         assert len(log_rows) > 20
         screen.resize(140, 30)
         text = await screen.wait_for("Log and chat")
-        assert cell(screen.rows[1], 92) == "┌" and "Log and chat" in screen.rows[1]   # the log on the right
+        assert cell(screen.rows[1], 92) == "┌" and "Log and chat" in screen.rows[1]  # the log on the right
         assert "Sales this round" in text and "No sales yet this round." in text
         screen.resize(80, 24)
         text = await screen.wait_for("YOUR TURN")
@@ -344,7 +346,7 @@ async def test_16_and_256_colours():
         async with Screen(ana, color=choice) as screen:
             await screen.wait_for("YOUR TURN")
             codes = colour_codes(screen.raw)
-            assert {"33", "32", "31", "34"} <= codes, codes      # yellow, green, red, blue artists
+            assert {"33", "32", "31", "34"} <= codes, codes  # yellow, green, red, blue artists
             assert expect in codes, (choice, codes)
             if absent:
                 assert not any(c.startswith("38;") for c in codes), codes
@@ -379,8 +381,10 @@ async def test_wide_characters_keep_the_columns():
         assert all(cells(r) == 80 for r in screen.rows)
 
 
-@pytest.mark.parametrize("name, title", [("Modern Art", " MODERN ART | join code K7Q2"),
-                                         ("Cem's table", " MODERN ART - Cem's table | join code K7Q2")])
+@pytest.mark.parametrize(
+    "name, title",
+    [("Modern Art", " MODERN ART | join code K7Q2"), ("Cem's table", " MODERN ART - Cem's table | join code K7Q2")],
+)
 def test_the_lobby_title_does_not_repeat_the_default_table_name(name, title):
     from types import SimpleNamespace
 
@@ -406,6 +410,7 @@ async def test_page_up_and_down_scroll_the_log_a_page_at_a_time():
 
         def shown() -> list[int]:
             return [int(n) for n in re.findall(r"note (\d\d)", screen.text)]
+
         first = shown()
         assert len(first) > 4  # the whole log panel (taller than the old three-line step)
         await screen.keys("pageup")

@@ -25,8 +25,15 @@ pytestmark = pytest.mark.timeout(90)
 class Guest:
     """One SSH connection with a pty, its output replayed into pyte."""
 
-    def __init__(self, port: int, user: str, key, env: dict | None = None, password: str | None = None,
-                 size: tuple[int, int] = (80, 24)) -> None:
+    def __init__(
+        self,
+        port: int,
+        user: str,
+        key,
+        env: dict | None = None,
+        password: str | None = None,
+        size: tuple[int, int] = (80, 24),
+    ) -> None:
         self.port, self.user, self.key, self.env, self.password = port, user, key, env or {}, password
         self.size = size
         self.screen = pyte.Screen(*size)
@@ -61,8 +68,9 @@ class Guest:
 
 
 async def connect(port: int, user: str, key, password: str | None = None) -> asyncssh.SSHClientConnection:
-    return await asyncssh.connect("127.0.0.1", port, username=user, client_keys=[key], password=password,
-                                  known_hosts=None, agent_path=None)
+    return await asyncssh.connect(
+        "127.0.0.1", port, username=user, client_keys=[key], password=password, known_hosts=None, agent_path=None
+    )
 
 
 class ImpostorKey(SSHLocalKeyPair):
@@ -96,8 +104,12 @@ def seat_of_you(text: str, user: str) -> str:
 @run_async
 async def test_ssh_guests_get_seats_by_key_through_the_host(tmp_path):
     host, table = await start_host(tmp_path, bots=1)
-    acceptor = await serve(0, ssh_sessions_through(str(host.target(table.id)), config_dir=str(tmp_path / "ssh")),
-                           host="127.0.0.1", host_key_path=str(tmp_path / "hostkey"))
+    acceptor = await serve(
+        0,
+        ssh_sessions_through(str(host.target(table.id)), config_dir=str(tmp_path / "ssh")),
+        host="127.0.0.1",
+        host_key_path=str(tmp_path / "hostkey"),
+    )
     port = acceptor.get_port()
     eve_key, fay_key = asyncssh.generate_private_key("ssh-ed25519"), asyncssh.generate_private_key("ssh-ed25519")
     try:
@@ -105,12 +117,12 @@ async def test_ssh_guests_get_seats_by_key_through_the_host(tmp_path):
             text = await eve.wait_for(r"eve \(you\) +person")
             seat = re.search(r"(\d) eve \(you\)", text).group(1)
             assert "Bot A" in text and "MODERN ART - Test table" in text
-            assert not colour_codes(eve.raw)                      # the guest's NO_COLOR, not ours
+            assert not colour_codes(eve.raw)  # the guest's NO_COLOR, not ours
         async with Guest(port, "fay", fay_key) as fay:
             text = await fay.wait_for(r"fay \(you\) +person")
-            assert re.search(rf"{seat} eve ", text)                # eve's seat is still hers
+            assert re.search(rf"{seat} eve ", text)  # eve's seat is still hers
             assert {"32", "90"} <= colour_codes(fay.raw)
-            async with Guest(port, "eve", eve_key) as eve_again:   # the same key: the same seat
+            async with Guest(port, "eve", eve_key) as eve_again:  # the same key: the same seat
                 text = await eve_again.wait_for(r"eve \(you\) +person")
                 assert re.search(r"(\d) eve \(you\)", text).group(1) == seat
                 await eve_again.wait_for(r"fay +person")
@@ -129,9 +141,14 @@ async def test_an_offered_key_is_not_a_proved_one(tmp_path):
     host, table = await start_host(tmp_path, bots=1)
     target = host.target(table.id)
     guests: list[SSHGuest] = []
-    acceptor = await serve(0, ssh_sessions_through(str(target), config_dir=str(tmp_path / "ssh")), host="127.0.0.1",
-                           host_key_path=str(tmp_path / "hostkey"), table_code=target.code,
-                           on_guest=lambda guest, what: guests.append(guest) if what == "joined" else None)
+    acceptor = await serve(
+        0,
+        ssh_sessions_through(str(target), config_dir=str(tmp_path / "ssh")),
+        host="127.0.0.1",
+        host_key_path=str(tmp_path / "hostkey"),
+        table_code=target.code,
+        on_guest=lambda guest, what: guests.append(guest) if what == "joined" else None,
+    )
     port = acceptor.get_port()
     eve_key = asyncssh.generate_private_key("ssh-ed25519")
     try:
@@ -145,15 +162,14 @@ async def test_an_offered_key_is_not_a_proved_one(tmp_path):
             async with Guest(port, "eve", ImpostorKey(eve_key, forge), password=target.code) as mallory:
                 text = await mallory.wait_for(r"eve \(you\) +person")
                 mine = seat_of_you(text, "eve")
-                assert mine != seat                          # a free seat, as a new player
+                assert mine != seat  # a free seat, as a new player
                 assert re.search(rf"{seat} eve +person", text)  # Eve's seat is not Mallory's
-            assert guests[-1].fingerprint is None            # no key was proved
+            assert guests[-1].fingerprint is None  # no key was proved
             await until(lambda: table.lobby.seats[int(mine) - 1] is None)  # nobody can come back to it: freed
         async with Guest(port, "eve", eve_key) as eve_again:
             text = await eve_again.wait_for(r"eve \(you\) +person")
-            assert seat_of_you(text, "eve") == seat          # the key's owner: her own seat
-        assert [g.fingerprint for g in guests] == [eve_key.get_fingerprint(), None, None,
-                                                   eve_key.get_fingerprint()]
+            assert seat_of_you(text, "eve") == seat  # the key's owner: her own seat
+        assert [g.fingerprint for g in guests] == [eve_key.get_fingerprint(), None, None, eve_key.get_fingerprint()]
     finally:
         acceptor.close()
         async with asyncio.timeout(15):
@@ -164,20 +180,27 @@ async def test_an_offered_key_is_not_a_proved_one(tmp_path):
 async def test_a_guest_is_told_once_what_it_trusts(tmp_path):
     host, table = await start_host(tmp_path, bots=1)
     target = str(host.target(table.id))
-    acceptor = await serve(0, ssh_sessions_through(target, config_dir=str(tmp_path / "ssh")), host="127.0.0.1",
-                           host_key_path=str(tmp_path / "hostkey"), notice=ssh_trust_notice)
+    acceptor = await serve(
+        0,
+        ssh_sessions_through(target, config_dir=str(tmp_path / "ssh")),
+        host="127.0.0.1",
+        host_key_path=str(tmp_path / "hostkey"),
+        notice=ssh_trust_notice,
+    )
     try:
         async with Guest(acceptor.get_port(), "eve", asyncssh.generate_private_key("ssh-ed25519")) as eve:
             text = await eve.wait_for(r"modernart join`")
             rows = text.split("\n")
             top = next(i for i, row in enumerate(rows) if "Log and chat" in row)
             bottom = next(i for i in range(top, len(rows)) if rows[i].startswith("└"))
-            log = " ".join(row.strip(" │") for row in rows[top + 1:bottom])  # the log panel's text
-            assert "Over SSH your client runs on the host's machine: it holds your key, sees your hand and " \
-                   "money and your sealed bids. To play without that trust, install modernart and use " \
-                   "`modernart join`." in log
-            assert text.count("Over SSH your client") == 1                        # said once
-            assert "r ready" in rows[bottom + 1]                                  # the message line is free
+            log = " ".join(row.strip(" │") for row in rows[top + 1 : bottom])  # the log panel's text
+            assert (
+                "Over SSH your client runs on the host's machine: it holds your key, sees your hand and "
+                "money and your sealed bids. To play without that trust, install modernart and use "
+                "`modernart join`." in log
+            )
+            assert text.count("Over SSH your client") == 1  # said once
+            assert "r ready" in rows[bottom + 1]  # the message line is free
     finally:
         acceptor.close()
         async with asyncio.timeout(15):
@@ -189,9 +212,14 @@ async def test_the_record_command_says_why_not_before_the_game_is_over(tmp_path)
     host, table = await start_host(tmp_path, bots=1)
     target = host.target(table.id)
     config = str(tmp_path / "ssh")
-    acceptor = await serve(0, ssh_sessions_through(str(target), config_dir=config), host="127.0.0.1",
-                           host_key_path=str(tmp_path / "hostkey"), table_code=target.code,
-                           record_for=ssh_records_of(str(target), config_dir=config))
+    acceptor = await serve(
+        0,
+        ssh_sessions_through(str(target), config_dir=config),
+        host="127.0.0.1",
+        host_key_path=str(tmp_path / "hostkey"),
+        table_code=target.code,
+        record_for=ssh_records_of(str(target), config_dir=config),
+    )
     port = acceptor.get_port()
     eve_key = asyncssh.generate_private_key("ssh-ed25519")
     try:
@@ -228,8 +256,11 @@ async def test_a_play_ssh_table_says_what_it_trusts_and_has_no_record_to_audit(t
 
     table = LocalTable(3, record_dir=str(tmp_path / "records"))
     listening: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-    server = asyncio.get_running_loop().create_task(serve_local_table(
-        0, table, host="127.0.0.1", host_key_path=str(tmp_path / "hostkey"), ready=listening.set_result))
+    server = asyncio.get_running_loop().create_task(
+        serve_local_table(
+            0, table, host="127.0.0.1", host_key_path=str(tmp_path / "hostkey"), ready=listening.set_result
+        )
+    )
     key = asyncssh.generate_private_key("ssh-ed25519")
     try:
         async with asyncio.timeout(15):
@@ -264,8 +295,12 @@ async def test_a_guest_cannot_make_its_client_draw_a_huge_terminal_or_open_sessi
 
     monkeypatch.setattr(sshserve, "MAX_SESSIONS_PER_CONNECTION", 1)
     host, table = await start_host(tmp_path, bots=1)
-    acceptor = await serve(0, ssh_sessions_through(str(host.target(table.id)), config_dir=str(tmp_path / "ssh")),
-                           host="127.0.0.1", host_key_path=str(tmp_path / "hostkey"))
+    acceptor = await serve(
+        0,
+        ssh_sessions_through(str(host.target(table.id)), config_dir=str(tmp_path / "ssh")),
+        host="127.0.0.1",
+        host_key_path=str(tmp_path / "hostkey"),
+    )
     key = asyncssh.generate_private_key("ssh-ed25519")
     try:
         async with Guest(acceptor.get_port(), "gus", key, size=(1000, 400)) as gus:
@@ -276,11 +311,11 @@ async def test_a_guest_cannot_make_its_client_draw_a_huge_terminal_or_open_sessi
             gus.proc.change_terminal_size(1000, 400)  # a resize is capped the same way
             await asyncio.sleep(0.5)
             assert _drawn_extent(gus.screen)[0] <= sshserve.MAX_COLUMNS
-            peers = len(host.peers)                   # the bot and gus
+            peers = len(host.peers)  # the bot and gus
             second = await gus.conn.create_process(term_type="xterm", term_size=(80, 24))
             out = await _all(second)
             assert "at most 1 sessions over one connection" in out and second.exit_status == 1, out
-            assert len(host.peers) == peers           # the refused session never joined the table
+            assert len(host.peers) == peers  # the refused session never joined the table
     finally:
         acceptor.close()
         async with asyncio.timeout(15):
@@ -305,8 +340,13 @@ async def test_a_host_keeps_a_bounded_number_of_ssh_players(tmp_path, monkeypatc
     host, table = await start_host(tmp_path, bots=1)
     target = host.target(table.id)
     config = tmp_path / "ssh"
-    acceptor = await serve(0, ssh_sessions_through(str(target), config_dir=str(config)), host="127.0.0.1",
-                           host_key_path=str(tmp_path / "hostkey"), table_code=target.code)
+    acceptor = await serve(
+        0,
+        ssh_sessions_through(str(target), config_dir=str(config)),
+        host="127.0.0.1",
+        host_key_path=str(tmp_path / "hostkey"),
+        table_code=target.code,
+    )
     port = acceptor.get_port()
     ana, bob = asyncssh.generate_private_key("ssh-ed25519"), asyncssh.generate_private_key("ssh-ed25519")
     try:
@@ -316,10 +356,10 @@ async def test_a_host_keeps_a_bounded_number_of_ssh_players(tmp_path, monkeypatc
         async with Guest(port, "bob", bob) as guest:
             await guest.wait_for(r"takes no new one")
         assert sorted(p.name for p in config.glob("ssh-*.key")) == kept  # nothing written for bob
-        async with Guest(port, "ana", ana) as guest:                       # ana is kept: she comes back
+        async with Guest(port, "ana", ana) as guest:  # ana is kept: she comes back
             await guest.wait_for(r"ana \(you\) +person")
         async with Guest(port, "bob", ImpostorKey(bob, False), password=target.code) as guest:
-            await guest.wait_for(r"bob \(you\) +person")                  # the code: a new player, kept nowhere
+            await guest.wait_for(r"bob \(you\) +person")  # the code: a new player, kept nowhere
         assert sorted(p.name for p in config.glob("ssh-*.key")) == kept
     finally:
         acceptor.close()

@@ -30,8 +30,8 @@ from .text import Line, encoding_has_box_drawing
 
 log = logging.getLogger(__name__)
 
-MESSAGE_SECONDS = 12.0   # how long the message line stays
-CLOSE_SECONDS = 3.0      # longest wait for a session to close when leaving
+MESSAGE_SECONDS = 12.0  # how long the message line stays
+CLOSE_SECONDS = 3.0  # longest wait for a session to close when leaving
 
 
 async def _within(coro, seconds: float) -> None:
@@ -98,6 +98,7 @@ class ClientApp:
 
     def spawn(self, coro: Coroutine) -> None:
         """Run a session call in the background; its failure becomes a message."""
+
         async def guarded() -> None:
             try:
                 await coro
@@ -208,8 +209,9 @@ class ClientApp:
             session = cs.session
             if session is None:
                 continue
-            shown = tuple(None if d is None else int(d - now + 0.999)
-                          for d in (session.open_deadline, session.decision_deadline))
+            shown = tuple(
+                None if d is None else int(d - now + 0.999) for d in (session.open_deadline, session.decision_deadline)
+            )
             if shown != last:
                 last = shown
                 self.app.invalidate()
@@ -228,8 +230,7 @@ class ClientApp:
 
         try:
             if shared_loop:  # several apps share this loop (SSH): leave signals and the handler alone
-                result = await self.app.run_async(pre_run=start_tasks, handle_sigint=False,
-                                                  set_exception_handler=False)
+                result = await self.app.run_async(pre_run=start_tasks, handle_sigint=False, set_exception_handler=False)
             else:
                 result = await self.app.run_async(pre_run=start_tasks)
             return int(result or 0)
@@ -256,8 +257,13 @@ def state_dir() -> str:
 def logs_off_the_screen():
     """While the full screen is up, log records go to client.log instead of the terminal."""
     root = logging.getLogger()
-    on_screen = [h for h in root.handlers if isinstance(h, logging.StreamHandler)
-                 and not isinstance(h, logging.FileHandler) and getattr(h, "stream", None) in (sys.stderr, sys.stdout)]
+    on_screen = [
+        h
+        for h in root.handlers
+        if isinstance(h, logging.StreamHandler)
+        and not isinstance(h, logging.FileHandler)
+        and getattr(h, "stream", None) in (sys.stderr, sys.stdout)
+    ]
     if not on_screen:
         yield
         return
@@ -275,17 +281,23 @@ def logs_off_the_screen():
             root.addHandler(h)
 
 
-async def run_client_async(session: Session | None = None, *, finder: Finder | None = None,
-                           ascii: bool | None = None, color: str = "auto",
-                           env: Mapping[str, str] | None = None) -> int:
+async def run_client_async(
+    session: Session | None = None,
+    *,
+    finder: Finder | None = None,
+    ascii: bool | None = None,
+    color: str = "auto",
+    env: Mapping[str, str] | None = None,
+) -> int:
     """Run the client in the current loop and app session until the person leaves."""
     with logs_off_the_screen():
         client = ClientApp(session, finder=finder, ascii=ascii, color=color, env=env)
         return await client.run()
 
 
-def run_client(session: Session | None = None, *, finder: Finder | None = None,
-               ascii: bool | None = None, color: str = "auto") -> int:
+def run_client(
+    session: Session | None = None, *, finder: Finder | None = None, ascii: bool | None = None, color: str = "auto"
+) -> int:
     """Run the client on this terminal: a session to play in, or a finder to join from."""
     if session is None and finder is None:
         raise ValueError("run_client needs a session or a finder")

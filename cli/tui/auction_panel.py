@@ -36,10 +36,17 @@ def lot_line(cs: ClientState, obs: Observation, width: int = 99) -> Line:
     kind = KIND_WORDS[obs.lot[-1].kind]
     short_kind = kind.removesuffix(" auction")
     line: Line = []
-    for name, words in ((ed.artists[artist], kind), (ed.artists[artist], short_kind),
-                        (artist_names(ed, 10)[artist], short_kind)):
-        line = [("", " "), (ARTIST_STYLE[artist], f"{ed.initials[artist]} {name}"),
-                ("", f" ({letters})  "), ("class:title", words)]
+    for name, words in (
+        (ed.artists[artist], kind),
+        (ed.artists[artist], short_kind),
+        (artist_names(ed, 10)[artist], short_kind),
+    ):
+        line = [
+            ("", " "),
+            (ARTIST_STYLE[artist], f"{ed.initials[artist]} {name}"),
+            ("", f" ({letters})  "),
+            ("class:title", words),
+        ]
         if line_width(line) <= width:
             break
     return line

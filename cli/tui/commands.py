@@ -18,8 +18,9 @@ def build_commands(client: "ClientApp") -> list[Command]:
 
     def free(screen: str):
         """Active on `screen` when no overlay, chat or text entry has the keys."""
-        return lambda: (client.current() == screen and cs.overlay is None and not cs.chat_open
-                        and cs.finder_input is None)
+        return lambda: (
+            client.current() == screen and cs.overlay is None and not cs.chat_open and cs.finder_input is None
+        )
 
     table, lobby, over, finder = free("table"), free("lobby"), free("over"), free("finder")
     talk = lambda: client.current() in ("table", "lobby", "over") and cs.overlay is None and not cs.chat_open  # noqa: E731
@@ -31,6 +32,7 @@ def build_commands(client: "ClientApp") -> list[Command]:
     def set_overlay(name: str | None):
         def run(event) -> None:
             cs.overlay = name
+
         return run
 
     def scoring(event) -> None:
@@ -43,6 +45,7 @@ def build_commands(client: "ClientApp") -> list[Command]:
     def scroll(pages: int):
         def run(event) -> None:
             cs.log_scroll = max(0, cs.log_scroll + pages * cs.log_page)
+
         return run
 
     def up_down(step: int):
@@ -51,6 +54,7 @@ def build_commands(client: "ClientApp") -> list[Command]:
                 acts.adjust(-step)
             else:
                 acts.select(step)
+
         return run
 
     cmds = [
@@ -59,8 +63,15 @@ def build_commands(client: "ClientApp") -> list[Command]:
         Command(("right",), "", "", table, lambda e: acts.select(1)),
         Command(("up",), "Up/Dn", "+-1", table, up_down(-1), p["amount_open"], 12),
         Command(("down",), "", "", table, up_down(1)),
-        Command(("enter",), "Enter", p["enter_label"], table, lambda e: acts.primary(),
-                lambda: p["choosing_card"]() or p["amount_open"](), 20),
+        Command(
+            ("enter",),
+            "Enter",
+            p["enter_label"],
+            table,
+            lambda e: acts.primary(),
+            lambda: p["choosing_card"]() or p["amount_open"](),
+            20,
+        ),
         Command(("backspace",), "", "", table, lambda e: acts.backspace()),
         Command(("0",), "0-9", "amount", table, lambda e: acts.digit("0"), p["amount_open"], 11),
         *[Command((d,), "", "", table, (lambda d: lambda e: acts.digit(d))(d)) for d in "123456789"],
@@ -73,23 +84,46 @@ def build_commands(client: "ClientApp") -> list[Command]:
         Command(("t",), "", "", table, lambda e: acts.quick_raise(10)),
         Command(("pageup",), "PgUp", "log", lambda: table() or over(), scroll(1)),
         Command(("pagedown",), "", "", lambda: table() or over(), scroll(-1)),
-        Command(("s",), "s", "scoring", lambda: table() or over(), scoring,
-                lambda: client.current() == "over" and bool(cs.obs and cs.obs.results), 40),
-        Command(("c",), "c", "chat", talk, lambda e: client.open_chat(),
-                lambda: not (p["may_act"]() and client.current() == "table"), 60),
+        Command(
+            ("s",),
+            "s",
+            "scoring",
+            lambda: table() or over(),
+            scoring,
+            lambda: client.current() == "over" and bool(cs.obs and cs.obs.results),
+            40,
+        ),
+        Command(
+            ("c",),
+            "c",
+            "chat",
+            talk,
+            lambda e: client.open_chat(),
+            lambda: not (p["may_act"]() and client.current() == "table"),
+            60,
+        ),
         Command(("?", "f1"), "?", "help", lambda: talk() or finder(), set_overlay("help"), always, 70),
         Command(("q", "c-c"), "q", "leave", lambda: table() or lobby(), set_overlay("quit"), always, 80),
-        Command(("q", "c-c"), "q", "quit", lambda: over() or finder() or client.current() in ("connecting", "gone"),
-                lambda e: client.exit(), always, 80),
+        Command(
+            ("q", "c-c"),
+            "q",
+            "quit",
+            lambda: over() or finder() or client.current() in ("connecting", "gone"),
+            lambda e: client.exit(),
+            always,
+            80,
+        ),
         Command(("q", "c-c"), "q", "quit", lambda: client.current() == "small", lambda e: client.exit(), always, 80),
         Command(("c-l",), "", "", always, lambda e: e.app.renderer.clear()),
         Command(("<any>",), "", "", lambda: table() or lobby() or over(), client.stray_key),
         # -------------------------------------------------------------- overlays
-        Command(("enter", "escape", " "), "Enter", "back to the table", overlay("scoring"), set_overlay(None),
-                always, 1),
+        Command(
+            ("enter", "escape", " "), "Enter", "back to the table", overlay("scoring"), set_overlay(None), always, 1
+        ),
         Command(("s",), "", "", overlay("scoring"), set_overlay(None)),
-        Command(("escape", "?", "enter", "q", "f1"), "Esc", "close help", overlay("help"), set_overlay(None),
-                always, 1),
+        Command(
+            ("escape", "?", "enter", "q", "f1"), "Esc", "close help", overlay("help"), set_overlay(None), always, 1
+        ),
         Command(("y",), "y", "leave", overlay("quit"), lambda e: client.exit(), always, 1),
         Command(("n", "escape"), "n", "stay", overlay("quit"), set_overlay(None), always, 2),
         Command(("c-c",), "", "", lambda: cs.overlay is not None, lambda e: client.exit()),
@@ -103,7 +137,7 @@ def build_commands(client: "ClientApp") -> list[Command]:
     return cmds
 
 
-def lobby_commands(client: "ClientApp", lobby) -> list[Command]:
+def lobby_commands(client: "ClientApp", lobby) -> list[Command]:  # noqa: C901  (one small closure per lobby key)
     cs = client.cs
 
     def rows():
@@ -119,6 +153,7 @@ def lobby_commands(client: "ClientApp", lobby) -> list[Command]:
             n = len(rows())
             if n:
                 cs.lobby_cursor = (cs.lobby_cursor + step) % n
+
         return run
 
     def admin(what: str = "changes the table") -> bool:
@@ -143,6 +178,7 @@ def lobby_commands(client: "ClientApp", lobby) -> list[Command]:
                 client.spawn(cs.session.set_options(next_options(view.options, name, step)))
             else:
                 client.spawn(cs.session.set_clocks(next_clocks(view.clocks, name, step)))
+
         return run
 
     def seat_action(event) -> None:
@@ -201,8 +237,9 @@ def lobby_commands(client: "ClientApp", lobby) -> list[Command]:
             view = cs.session.lobby
             if not view.can_start:
                 waiting = [s.name for s in view.filled if s.kind == "human" and not s.ready]
-                cs.error(f"Waiting for {', '.join(waiting)} to be ready" if waiting
-                         else "A game needs 3 to 5 seats taken")
+                cs.error(
+                    f"Waiting for {', '.join(waiting)} to be ready" if waiting else "A game needs 3 to 5 seats taken"
+                )
                 return
             client.spawn(cs.session.start())
 
@@ -229,6 +266,7 @@ def finder_commands(client: "ClientApp", finder) -> list[Command]:
             tables = list(cs.finder.tables) if cs.finder is not None else []
             if tables:
                 cs.finder_cursor = (cs.finder_cursor + step) % len(tables)
+
         return run
 
     def choose(event) -> None:
@@ -259,10 +297,10 @@ def finder_commands(client: "ClientApp", finder) -> list[Command]:
         Command(("up",), "Up/Dn", "choose", finder, move(-1), lambda: bool(cs.finder and cs.finder.tables), 10),
         Command(("down",), "", "", finder, move(1)),
         Command(("enter",), "Enter", "join", finder, choose, lambda: bool(cs.finder and cs.finder.tables), 11),
-        Command(("j",), "j", "type a join string", finder, lambda e: client.open_finder_input("join"),
-                lambda: True, 12),
+        Command(
+            ("j",), "j", "type a join string", finder, lambda e: client.open_finder_input("join"), lambda: True, 12
+        ),
         Command(("enter",), "Enter", "connect", entry, submit, lambda: True, 1),
         Command(("escape",), "Esc", "back", entry, lambda e: client.close_finder_input(), lambda: True, 2),
         Command(("c-c",), "", "", entry, lambda e: client.close_finder_input()),
     ]
-

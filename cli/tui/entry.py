@@ -16,8 +16,15 @@ from typing import Any, MutableSet, Sequence
 from .app import run_client_async, state_dir
 
 
-def join_table(join_string: str, *, name: str, config_dir: str | None = None, ascii: bool | None = None,
-               color: str = "auto", accept_new_host_key: bool = False) -> int:
+def join_table(
+    join_string: str,
+    *,
+    name: str,
+    config_dir: str | None = None,
+    ascii: bool | None = None,
+    color: str = "auto",
+    accept_new_host_key: bool = False,
+) -> int:
     """`modernart join ma://...`: join that table as `name` (a free seat in its lobby)."""
     from net.address import JoinStringError, parse_join_string
 
@@ -32,22 +39,39 @@ def join_table(join_string: str, *, name: str, config_dir: str | None = None, as
     return asyncio.run(run_client_async(session, ascii=ascii, color=color))
 
 
-def find_and_join(*, name: str, config_dir: str | None = None, beacon_port: int | None = None,
-                  code: str | None = None, ascii: bool | None = None, color: str = "auto",
-                  accept_new_host_key: bool = False) -> int:
+def find_and_join(
+    *,
+    name: str,
+    config_dir: str | None = None,
+    beacon_port: int | None = None,
+    code: str | None = None,
+    ascii: bool | None = None,
+    color: str = "auto",
+    accept_new_host_key: bool = False,
+) -> int:
     """`modernart join [CODE]`: the join screen (tables heard on the LAN, or a typed join
     string); with a join code, the table showing that code is joined as soon as it is heard."""
     from .net_session import NetFinder
 
-    finder = NetFinder(name=name, config_dir=config_dir, port=beacon_port, code=code,
-                       accept_new_host_key=accept_new_host_key)
+    finder = NetFinder(
+        name=name, config_dir=config_dir, port=beacon_port, code=code, accept_new_host_key=accept_new_host_key
+    )
     return asyncio.run(run_client_async(finder=finder, ascii=ascii, color=color))
 
 
-def host_and_play(host_args: list[str], *, name: str, config_dir: str | None = None,
-                  ascii: bool | None = None, color: str = "auto", timeout: float = 30.0,
-                  ssh_port: int | None = None, ssh_bind: str = "", ssh_host_key: str | None = None,
-                  resume_flags: Sequence[str] = ()) -> int:
+def host_and_play(
+    host_args: list[str],
+    *,
+    name: str,
+    config_dir: str | None = None,
+    ascii: bool | None = None,
+    color: str = "auto",
+    timeout: float = 30.0,
+    ssh_port: int | None = None,
+    ssh_bind: str = "",
+    ssh_host_key: str | None = None,
+    resume_flags: Sequence[str] = (),
+) -> int:
     """`modernart host`: run `modernart host HOST_ARGS...` as a child process and join the
     table it prints as an ordinary player (its own key, its own seat, through the
     protocol).  With `ssh_port`, SSH guests are served from this process too, each joining
@@ -55,24 +79,35 @@ def host_and_play(host_args: list[str], *, name: str, config_dir: str | None = N
     client, the SSH guests' too, that the table closed); the host's output goes to
     host.log.  Left mid-game, it prints how to continue: `modernart host --resume JOURNAL`
     followed by `resume_flags` (every flag this command was given, cli/cmd_host.py)."""
-    return asyncio.run(_host_and_play(host_args, name, config_dir, ascii, color, timeout,
-                                      ssh_port, ssh_bind, ssh_host_key, tuple(resume_flags)))
+    return asyncio.run(
+        _host_and_play(
+            host_args, name, config_dir, ascii, color, timeout, ssh_port, ssh_bind, ssh_host_key, tuple(resume_flags)
+        )
+    )
 
 
 #: Seconds the SSH guests' screens get at most to show the host's goodbye before their server stops
 GUESTS_SEE_GOODBYE = 2.0
 
 
-async def _host_and_play(host_args, name, config_dir, ascii, color, timeout,
-                         ssh_port=None, ssh_bind="", ssh_host_key=None, resume_flags=()) -> int:
+async def _host_and_play(
+    host_args, name, config_dir, ascii, color, timeout, ssh_port=None, ssh_bind="", ssh_host_key=None, resume_flags=()
+) -> int:
     from .net_session import NetSession
 
     log_path = os.path.join(state_dir(), "host.log")
     log_start = os.path.getsize(log_path) if os.path.exists(log_path) else 0
     with open(log_path, "ab") as log_file:
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "cli.main", "host", *host_args, stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE, stderr=log_file)
+            sys.executable,
+            "-m",
+            "cli.main",
+            "host",
+            *host_args,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=log_file,
+        )
     told = _HostOutput(proc)
     session = None
     guest_sessions: weakref.WeakSet = weakref.WeakSet()  # the SSH guests' sessions (see _guests_told)
@@ -81,16 +116,26 @@ async def _host_and_play(host_args, name, config_dir, ascii, color, timeout,
             join = await told.join_string()
         if join is None:
             await proc.wait()
-            print(f"modernart host: the host did not start{_last_error(log_path, log_start)}; "
-                  f"see {log_path}", file=sys.stderr)
+            print(
+                f"modernart host: the host did not start{_last_error(log_path, log_start)}; see {log_path}",
+                file=sys.stderr,
+            )
             return 1
         guests = None
         if ssh_port is not None:
             from net.address import parse_join_string
 
-            guests = asyncio.get_running_loop().create_task(serve_ssh_guests(
-                ssh_port, join, bind=ssh_bind, config_dir=config_dir, host_key_path=ssh_host_key,
-                table_code=parse_join_string(join).code, sessions=guest_sessions))
+            guests = asyncio.get_running_loop().create_task(
+                serve_ssh_guests(
+                    ssh_port,
+                    join,
+                    bind=ssh_bind,
+                    config_dir=config_dir,
+                    host_key_path=ssh_host_key,
+                    table_code=parse_join_string(join).code,
+                    sessions=guest_sessions,
+                )
+            )
         session = NetSession(join, name=name, config_dir=config_dir)
         session.ends_when_you_leave = True  # the host process is this command's child
         try:
@@ -112,8 +157,7 @@ async def _host_and_play(host_args, name, config_dir, ascii, color, timeout,
             print(f"The game's record: {told.record}")
         elif told.journal and not over:  # left mid-game: the journal holds every move so far
             again = " ".join(shlex.quote(a) for a in ("--resume", told.journal, *resume_flags))
-            print(f"The game so far is in its journal: {told.journal}\n"
-                  f"Continue it with: modernart host {again}")
+            print(f"The game so far is in its journal: {told.journal}\nContinue it with: modernart host {again}")
 
 
 async def _stop_host(proc) -> None:
@@ -191,9 +235,11 @@ def _last_error(log_path: str, since: int) -> str:
 
 def ssh_trust_notice(port: int) -> str:
     """What an SSH guest of `modernart host --ssh` trusts, said once as they join."""
-    return (f"Over SSH your client runs on the host's machine: it holds your key, sees your hand and money "
-            f"and your sealed bids. To play without that trust, install modernart and use `modernart join`. "
-            f"After the game, `ssh -p {port} NAME@HOST record > game.tar` gives you your copy to audit.")
+    return (
+        f"Over SSH your client runs on the host's machine: it holds your key, sees your hand and money "
+        f"and your sealed bids. To play without that trust, install modernart and use `modernart join`. "
+        f"After the game, `ssh -p {port} NAME@HOST record > game.tar` gives you your copy to audit."
+    )
 
 
 def ssh_guest_dir(config_dir: str | None, fingerprint: str) -> str:
@@ -213,8 +259,7 @@ def _guest_tag(fingerprint: str) -> str:
 MAX_SSH_PLAYERS_KEPT = 256
 
 
-def ssh_sessions_through(join_string: str, *, config_dir: str | None = None,
-                         sessions: MutableSet[Any] | None = None):
+def ssh_sessions_through(join_string: str, *, config_dir: str | None = None, sessions: MutableSet[Any] | None = None):
     """A `session_for` for `sshserve.serve`: each SSH guest joins the host at `join_string`
     as a player whose key is derived from (and stored for) their proved SSH key's
     fingerprint, so the same SSH key always comes back to the same seat, and whose client
@@ -237,12 +282,15 @@ def ssh_sessions_through(join_string: str, *, config_dir: str | None = None,
             if not (config_dir_path(config_dir) / f"{key_name}.key").exists():
                 kept = len(list(config_dir_path(config_dir).glob("ssh-*.key")))
                 if kept >= MAX_SSH_PLAYERS_KEPT:  # SSH keys are free to make: the disk is not
-                    raise JoinError(f"This host already keeps {kept} SSH players' keys and takes no new one. "
-                                    "Log in with the join code as your password to play under a new name, "
-                                    "or ask the host.")
+                    raise JoinError(
+                        f"This host already keeps {kept} SSH players' keys and takes no new one. "
+                        "Log in with the join code as your password to play under a new name, "
+                        "or ask the host."
+                    )
             keys = Keys.load_or_create(config_dir, key_name)
-            session = NetSession(join_string, name=name, keys=keys,
-                                 state_dir=ssh_guest_dir(config_dir, guest.fingerprint))
+            session = NetSession(
+                join_string, name=name, keys=keys, state_dir=ssh_guest_dir(config_dir, guest.fingerprint)
+            )
         await session.open()  # raises JoinError, which the guest is told
         if sessions is not None:
             sessions.add(session)
@@ -266,29 +314,48 @@ def ssh_records_of(join_string: str, *, config_dir: str | None = None):
             names = os.listdir(games)
         except FileNotFoundError:
             names = []
-        finished = [os.path.join(games, n) for n in names if n.startswith(f"{table}-") and n.endswith(".json")
-                    and f"{n.removesuffix('.json')}.transcript" in names]
+        finished = [
+            os.path.join(games, n)
+            for n in names
+            if n.startswith(f"{table}-") and n.endswith(".json") and f"{n.removesuffix('.json')}.transcript" in names
+        ]
         if not finished:
-            raise NoRecord("no finished game of yours at this table yet: your client saves its copy of the "
-                           "record and transcript when it sees the game end")
+            raise NoRecord(
+                "no finished game of yours at this table yet: your client saves its copy of the "
+                "record and transcript when it sees the game end"
+            )
         newest = max(finished, key=os.path.getmtime)
         return [newest, newest.removesuffix(".json") + ".transcript"]
 
     return record_for
 
 
-async def serve_ssh_guests(port: int, join_string: str, *, bind: str = "", config_dir: str | None = None,
-                           host_key_path: str | None = None, table_code: str | None = None,
-                           ready=None, sessions: MutableSet[Any] | None = None) -> None:
+async def serve_ssh_guests(
+    port: int,
+    join_string: str,
+    *,
+    bind: str = "",
+    config_dir: str | None = None,
+    host_key_path: str | None = None,
+    table_code: str | None = None,
+    ready=None,
+    sessions: MutableSet[Any] | None = None,
+) -> None:
     """`modernart host --ssh PORT`: serve the client over SSH until cancelled; every guest
     plays at the host's table as an ordinary player, is told once what that trusts, and
     may take their copy of the finished game home (`ssh ... record`).  Run it in the
     host's event loop (or any other); `ready(port)` is called once listening."""
     from .sshserve import serve, serve_forever
 
-    acceptor = await serve(port, ssh_sessions_through(join_string, config_dir=config_dir, sessions=sessions),
-                           host=bind, host_key_path=host_key_path, table_code=table_code,
-                           record_for=ssh_records_of(join_string, config_dir=config_dir), notice=ssh_trust_notice)
+    acceptor = await serve(
+        port,
+        ssh_sessions_through(join_string, config_dir=config_dir, sessions=sessions),
+        host=bind,
+        host_key_path=host_key_path,
+        table_code=table_code,
+        record_for=ssh_records_of(join_string, config_dir=config_dir),
+        notice=ssh_trust_notice,
+    )
     if ready is not None:
         ready(acceptor.get_port())
     await serve_forever(acceptor)

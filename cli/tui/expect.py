@@ -17,8 +17,7 @@ from modernart.views import Observation
 Names = Callable[[int], str]
 
 
-def expectation(obs: Observation, name: Names, edition: Edition,
-                owed: Sequence[int] = ()) -> tuple[bool, str]:
+def expectation(obs: Observation, name: Names, edition: Edition, owed: Sequence[int] = ()) -> tuple[bool, str]:
     """(whether this seat should act now, what is expected, in words); `owed` names the
     seats whose sealed-bid reveal the host still waits for (the Observation cannot know)."""
     me = obs.seat
@@ -39,14 +38,7 @@ def expectation(obs: Observation, name: Names, edition: Edition,
             return True, f"YOUR TURN: add a second {artist} (Enter) or p to pass"
         return False, _others(obs, name, artist)
     if phase == Phase.OPEN:
-        if obs.high_seat == me:
-            return False, f"You hold the high bid ({obs.high}); wait or be outbid"
-        can_bid = obs.amount_range() is not None
-        if me == obs.auctioneer:
-            return True, "OPEN AUCTION: bid, p to pass, h to sell now" if can_bid else "OPEN AUCTION: h to sell now"
-        if can_bid:
-            return True, "OPEN AUCTION: bid any time, or p to pass"
-        return False, f"OPEN AUCTION: you cannot beat {obs.high} (you have {obs.money})"
+        return _open(obs)
     if phase == Phase.ONCE_AROUND:
         if obs.turn == me:
             return True, f"YOUR TURN: bid above {obs.high} or p to pass (once around)"
@@ -70,6 +62,19 @@ def expectation(obs: Observation, name: Names, edition: Edition,
             return True, f"YOUR TURN: buy for {obs.price}? a = accept, p = decline"
         return False, _others(obs, name, artist)
     return False, ""
+
+
+def _open(obs: Observation) -> tuple[bool, str]:
+    """An Open auction, for a seated player: everyone may bid at any time."""
+    me = obs.seat
+    if obs.high_seat == me:
+        return False, f"You hold the high bid ({obs.high}); wait or be outbid"
+    can_bid = obs.amount_range() is not None
+    if me == obs.auctioneer:
+        return True, "OPEN AUCTION: bid, p to pass, h to sell now" if can_bid else "OPEN AUCTION: h to sell now"
+    if can_bid:
+        return True, "OPEN AUCTION: bid any time, or p to pass"
+    return False, f"OPEN AUCTION: you cannot beat {obs.high} (you have {obs.money})"
 
 
 def _reveals(obs: Observation, name: Names, owed: Sequence[int]) -> str:

@@ -42,7 +42,7 @@ class HostProcess:
         self.proc = proc
         self.join_string: str | None = None
         self.record_path: str | None = None
-        self.on_record = None                    # called with the path once the record is saved
+        self.on_record = None  # called with the path once the record is saved
         self._reader: asyncio.Task | None = None
 
     @classmethod
@@ -50,9 +50,15 @@ class HostProcess:
         stderr = open(log_path, "ab") if log_path else asyncio.subprocess.DEVNULL
         try:
             proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "cli.tui.host_game", json.dumps(asdict(settings)),
-                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=stderr,
-                cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+                sys.executable,
+                "-m",
+                "cli.tui.host_game",
+                json.dumps(asdict(settings)),
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=stderr,
+                cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+            )
         finally:
             if log_path:
                 stderr.close()  # type: ignore[union-attr]
@@ -98,8 +104,7 @@ async def play_session(settings: HostGameSettings, name: str, *, log_path: str |
     from .net_session import NetSession
 
     host = await HostProcess.start(settings, log_path=log_path)
-    session = NetSession(host.join_string, name=name, config_dir=settings.config_dir, seat=0,
-                         ready=settings.autostart)
+    session = NetSession(host.join_string, name=name, config_dir=settings.config_dir, seat=0, ready=settings.autostart)
 
     def saved(path: str) -> None:
         session.record_path = path
@@ -124,8 +129,9 @@ async def _child(settings: HostGameSettings) -> int:
     host = Host(keys, bind="127.0.0.1", port=0, bot_pace=settings.bot_pace)
     clocks = ClockSettings(open_countdown=settings.open_seconds, decision=settings.decision_seconds or 0)
     lobby = Lobby(RuleOptions.from_dict(settings.options), clocks)
-    table = host.open_table(settings.table_name, journal_dir=settings.journal_dir, lobby=lobby,
-                            autostart=settings.autostart)
+    table = host.open_table(
+        settings.table_name, journal_dir=settings.journal_dir, lobby=lobby, autostart=settings.autostart
+    )
     await host.start()
     loop = asyncio.get_running_loop()
     stdin_closed = loop.create_future()

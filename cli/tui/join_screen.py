@@ -18,8 +18,11 @@ def finder_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     missing = getattr(finder, "missing_code", None)
     if missing:
         heard = "The tables heard are below." if tables else "No table at all was heard."
-        for chunk in wrap(f"No table with join code {missing} was heard. {heard} Check the code on the "
-                          "host's screen, or ask for its join string (j).", max(10, width - 2)):
+        for chunk in wrap(
+            f"No table with join code {missing} was heard. {heard} Check the code on the "
+            "host's screen, or ask for its join string (j).",
+            max(10, width - 2),
+        ):
             lines.append([("class:error", " " + chunk)])
     if not tables:
         lines.append([("class:dim", " Listening for tables on this network...")])

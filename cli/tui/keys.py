@@ -25,12 +25,12 @@ Pred = Callable[[], bool]
 @dataclass(frozen=True)
 class Command:
     keys: tuple[str, ...]
-    shown: str                      # the key as the hint bar writes it
+    shown: str  # the key as the hint bar writes it
     label: str | Callable[[], str]  # what it does, in a word or two
-    when: Pred                      # the mode in which the keys act
+    when: Pred  # the mode in which the keys act
     run: Callable[[KeyPressEvent], None]
-    hint: Pred | None = None        # when the hint is shown (default: never)
-    order: int = 50                 # position in the hint bar
+    hint: Pred | None = None  # when the hint is shown (default: never)
+    order: int = 50  # position in the hint bar
 
 
 def bind(commands: list[Command]) -> KeyBindings:
@@ -45,6 +45,7 @@ def bind(commands: list[Command]) -> KeyBindings:
 def _handler(cmd: Command):
     def handle(event: KeyPressEvent) -> None:
         cmd.run(event)
+
     return handle
 
 
@@ -82,7 +83,8 @@ def table_predicates(cs: ClientState):
         o = obs()
         return o is not None and (
             (o.phase == Phase.PLAY_CARD and o.auctioneer == o.seat)
-            or (o.phase == Phase.DOUBLE_OFFER and o.turn == o.seat))
+            or (o.phase == Phase.DOUBLE_OFFER and o.turn == o.seat)
+        )
 
     def amount_open() -> bool:
         o = obs()
@@ -94,8 +96,9 @@ def table_predicates(cs: ClientState):
 
     def can_pass() -> bool:
         o = obs()
-        return o is not None and any(m.action in (Action.PASS, Action.DECLINE_SECOND, Action.DECLINE)
-                                     for m in o.legal_moves(amounts=False))
+        return o is not None and any(
+            m.action in (Action.PASS, Action.DECLINE_SECOND, Action.DECLINE) for m in o.legal_moves(amounts=False)
+        )
 
     def can_accept() -> bool:
         o = obs()
@@ -109,13 +112,25 @@ def table_predicates(cs: ClientState):
         o = obs()
         if o is None:
             return ""
-        return {Phase.PLAY_CARD: "sell", Phase.DOUBLE_OFFER: "add", Phase.SEALED: "seal",
-                Phase.FIXED_SET: "set price"}.get(o.phase, "bid")
+        return {
+            Phase.PLAY_CARD: "sell",
+            Phase.DOUBLE_OFFER: "add",
+            Phase.SEALED: "seal",
+            Phase.FIXED_SET: "set price",
+        }.get(o.phase, "bid")
 
     def pass_label() -> str:
         o = obs()
         return "decline" if o is not None and o.phase == Phase.FIXED_OFFER else "pass"
 
-    return dict(may_act=may_act, choosing_card=choosing_card, amount_open=amount_open, can_raise=can_raise,
-                can_pass=can_pass, can_accept=can_accept, can_hammer=can_hammer, enter_label=enter_label,
-                pass_label=pass_label)
+    return dict(
+        may_act=may_act,
+        choosing_card=choosing_card,
+        amount_open=amount_open,
+        can_raise=can_raise,
+        can_pass=can_pass,
+        can_accept=can_accept,
+        can_hammer=can_hammer,
+        enter_label=enter_label,
+        pass_label=pass_label,
+    )

@@ -14,8 +14,17 @@ from prompt_toolkit.application import get_app
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.layout import (
-    BufferControl, ConditionalContainer, DynamicContainer, Float, FloatContainer, HSplit, Layout,
-    UIContent, UIControl, VSplit, Window,
+    BufferControl,
+    ConditionalContainer,
+    DynamicContainer,
+    Float,
+    FloatContainer,
+    HSplit,
+    Layout,
+    UIContent,
+    UIControl,
+    VSplit,
+    Window,
 )
 
 from . import auction_panel, join_screen, panels, screens
@@ -39,7 +48,9 @@ class PanelControl(UIControl):
 
     def create_content(self, width: int, height: int) -> UIContent:
         # a Line (style, text pairs) is formatted text; a list of them is not one to the checker (lists are invariant)
-        lines = cast("list[StyleAndTextTuples]", [fit_line(line, width) for line in self.render(width, height)[:height]])
+        lines = cast(
+            "list[StyleAndTextTuples]", [fit_line(line, width) for line in self.render(width, height)[:height]]
+        )
         while len(lines) < height:
             lines.append([("", " " * width)])
         return UIContent(get_line=lambda i: lines[i], line_count=len(lines), show_cursor=False)
@@ -48,7 +59,9 @@ class PanelControl(UIControl):
         return self.focusable
 
 
-def boxed(cs: ClientState, title: str | Callable[[], str], inner: Callable[[ClientState, int, int], list[Line]]) -> Render:
+def boxed(
+    cs: ClientState, title: str | Callable[[], str], inner: Callable[[ClientState, int, int], list[Line]]
+) -> Render:
     """A panel function with a border and a title around `inner`."""
 
     def render(width: int, height: int) -> list[Line]:
@@ -89,73 +102,133 @@ class ClientLayout:
         self.chat_buffer = Buffer(name="chat", multiline=False)
         self.finder_buffer = Buffer(name="finder", multiline=False)
         c = cs
-        self.hint_bar = hint_bar = Window(PanelControl(lambda w, h: [hints(c, w)], focusable=True),
-                                          height=1, style="class:hint")
+        self.hint_bar = hint_bar = Window(
+            PanelControl(lambda w, h: [hints(c, w)], focusable=True), height=1, style="class:hint"
+        )
         message = ConditionalContainer(
-            window(lambda w, h: panels.message_lines(c, w),
-                   height=lambda: max(1, len(panels.message_lines(c, size()[0])))),
-            filter=Condition(lambda: c.message is not None and not c.chat_open))
+            window(
+                lambda w, h: panels.message_lines(c, w), height=lambda: max(1, len(panels.message_lines(c, size()[0])))
+            ),
+            filter=Condition(lambda: c.message is not None and not c.chat_open),
+        )
         self.chat_window = Window(BufferControl(self.chat_buffer), height=1)
         chat = ConditionalContainer(
-            VSplit([Window(PanelControl(lambda w, h: [[("class:chat.who", " Say: ")]]), width=6, height=1),
-                    self.chat_window]),
-            filter=Condition(lambda: c.chat_open))
+            VSplit(
+                [
+                    Window(PanelControl(lambda w, h: [[("class:chat.who", " Say: ")]]), width=6, height=1),
+                    self.chat_window,
+                ]
+            ),
+            filter=Condition(lambda: c.chat_open),
+        )
         self.finder_window = Window(BufferControl(self.finder_buffer), height=1)
         finder_entry = ConditionalContainer(
-            HSplit([window(lambda w, h: join_screen.finder_prompt(c, w), height=2),
-                    VSplit([Window(PanelControl(lambda w, h: [[("class:title", " > ")]]), width=3, height=1),
-                            self.finder_window])]),
-            filter=Condition(lambda: c.finder_input is not None))
+            HSplit(
+                [
+                    window(lambda w, h: join_screen.finder_prompt(c, w), height=2),
+                    VSplit(
+                        [
+                            Window(PanelControl(lambda w, h: [[("class:title", " > ")]]), width=3, height=1),
+                            self.finder_window,
+                        ]
+                    ),
+                ]
+            ),
+            filter=Condition(lambda: c.finder_input is not None),
+        )
         footer = [message, chat, hint_bar]
-        log = window(boxed(cs, lambda: "Log and chat" + (f" (scrolled {c.log_scroll})" if c.log_scroll else ""),
-                           panels.log_panel))
+        log = window(
+            boxed(
+                cs, lambda: "Log and chat" + (f" (scrolled {c.log_scroll})" if c.log_scroll else ""), panels.log_panel
+            )
+        )
         status = one_line(panels.status_line, cs, style="class:status")
         # narrow (80-131 columns): board and auction, players and hand, log below;
         # wide (132+): the same two columns, and the log as a third column of full height
         left_w = lambda: 40 if size()[0] < 100 or size()[0] >= 132 else size()[0] // 2  # noqa: E731
-        top = VSplit([window(boxed(cs, "Artists", panels.artists_panel), height=8, width=left_w),
-                      window(boxed(cs, "Auction", auction_panel.auction_panel), height=8)])
-        middle = VSplit([window(boxed(cs, "Players", panels.players_panel), height=8, width=left_w),
-                         window(boxed(cs, "Your hand", panels.hand_panel), height=8)])
+        top = VSplit(
+            [
+                window(boxed(cs, "Artists", panels.artists_panel), height=8, width=left_w),
+                window(boxed(cs, "Auction", auction_panel.auction_panel), height=8),
+            ]
+        )
+        middle = VSplit(
+            [
+                window(boxed(cs, "Players", panels.players_panel), height=8, width=left_w),
+                window(boxed(cs, "Your hand", panels.hand_panel), height=8),
+            ]
+        )
         self.table_narrow = HSplit([status, top, middle, log, *footer])
         side_log = window(boxed(cs, "Log and chat", panels.log_panel), width=lambda: max(40, size()[0] - 92))
-        self.table_wide = HSplit([
-            status,
-            VSplit([HSplit([top, middle, window(boxed(cs, "Sales this round", panels.sales_panel))], width=92),
-                    side_log]),
-            *footer,
-        ])
-        lobby = HSplit([
-            one_line(screens.lobby_header, cs, style="class:status"),
-            window(lambda w, h: screens.lobby_join(c, w, h),
-                   height=lambda: len(screens.lobby_join(c, size()[0], 0))),
-            VSplit([window(boxed(cs, "Seats", screens.lobby_seats), height=12),
-                    window(boxed(cs, "Rules and clocks", screens.lobby_rules), height=12)]),
-            log, *footer,
-        ])
-        over = HSplit([
-            one_line(lambda cs_, w: [("class:status", " MODERN ART - game over")], cs, style="class:status"),
-            window(boxed(cs, "Final result", screens.game_over_panel), height=14),
-            log, *footer,
-        ])
-        finder = HSplit([
-            one_line(lambda cs_, w: [("class:status", " MODERN ART - join a table")], cs, style="class:status"),
-            window(boxed(cs, "Tables on this network", join_screen.finder_panel)),
-            finder_entry, message, hint_bar,
-        ])
-        connecting = HSplit([
-            one_line(lambda cs_, w: [("class:status", " MODERN ART")], cs, style="class:status"),
-            window(lambda w, h: connecting_text(c, w)),
-            message, hint_bar,
-        ])
+        self.table_wide = HSplit(
+            [
+                status,
+                VSplit(
+                    [
+                        HSplit([top, middle, window(boxed(cs, "Sales this round", panels.sales_panel))], width=92),
+                        side_log,
+                    ]
+                ),
+                *footer,
+            ]
+        )
+        lobby = HSplit(
+            [
+                one_line(screens.lobby_header, cs, style="class:status"),
+                window(
+                    lambda w, h: screens.lobby_join(c, w, h), height=lambda: len(screens.lobby_join(c, size()[0], 0))
+                ),
+                VSplit(
+                    [
+                        window(boxed(cs, "Seats", screens.lobby_seats), height=12),
+                        window(boxed(cs, "Rules and clocks", screens.lobby_rules), height=12),
+                    ]
+                ),
+                log,
+                *footer,
+            ]
+        )
+        over = HSplit(
+            [
+                one_line(lambda cs_, w: [("class:status", " MODERN ART - game over")], cs, style="class:status"),
+                window(boxed(cs, "Final result", screens.game_over_panel), height=14),
+                log,
+                *footer,
+            ]
+        )
+        finder = HSplit(
+            [
+                one_line(lambda cs_, w: [("class:status", " MODERN ART - join a table")], cs, style="class:status"),
+                window(boxed(cs, "Tables on this network", join_screen.finder_panel)),
+                finder_entry,
+                message,
+                hint_bar,
+            ]
+        )
+        connecting = HSplit(
+            [
+                one_line(lambda cs_, w: [("class:status", " MODERN ART")], cs, style="class:status"),
+                window(lambda w, h: connecting_text(c, w)),
+                message,
+                hint_bar,
+            ]
+        )
         too_small = HSplit([window(lambda w, h: too_small_text(w, h)), hint_bar])
-        self.screens = {"table": None, "lobby": lobby, "over": over, "finder": finder,
-                        "connecting": connecting, "gone": connecting, "small": too_small}
+        self.screens = {
+            "table": None,
+            "lobby": lobby,
+            "over": over,
+            "finder": finder,
+            "connecting": connecting,
+            "gone": connecting,
+            "small": too_small,
+        }
 
         def overlay(name: str, title, inner, width: int) -> Float:
             content = ConditionalContainer(
                 window(boxed(cs, title, inner), style="class:overlay"),
-                filter=Condition(lambda: c.overlay == name and self.current() != "small"))
+                filter=Condition(lambda: c.overlay == name and self.current() != "small"),
+            )
 
             def height() -> int:  # as tall as its text, at most the terminal
                 w = min(width, size()[0])
@@ -164,11 +237,14 @@ class ClientLayout:
             return Float(content, width=lambda: min(width, size()[0]), height=height)
 
         scoring_title = lambda: f"Round {c.scoring_round + 1} scoring"  # noqa: E731
-        self.root = FloatContainer(DynamicContainer(self.container), floats=[
-            overlay("scoring", scoring_title, screens.scoring_panel, 62),
-            overlay("help", "Help", screens.help_panel, 78),
-            overlay("quit", "Leave", screens.quit_panel, 56),
-        ])
+        self.root = FloatContainer(
+            DynamicContainer(self.container),
+            floats=[
+                overlay("scoring", scoring_title, screens.scoring_panel, 62),
+                overlay("help", "Help", screens.help_panel, 78),
+                overlay("quit", "Leave", screens.quit_panel, 56),
+            ],
+        )
         self.layout = Layout(self.root, focused_element=self.hint_bar)
 
     def current(self) -> str:
@@ -197,6 +273,8 @@ def connecting_text(cs: ClientState, width: int) -> list[Line]:
 
 
 def too_small_text(width: int, height: int) -> list[Line]:
-    return [[("class:error", " Terminal too small")],
-            [("", f" need {MIN_COLUMNS}x{MIN_ROWS}, have {width}x{height + 1}.")],
-            [("", " Enlarge the window, or press q to leave.")]]
+    return [
+        [("class:error", " Terminal too small")],
+        [("", f" need {MIN_COLUMNS}x{MIN_ROWS}, have {width}x{height + 1}.")],
+        [("", " Enlarge the window, or press q to leave.")],
+    ]

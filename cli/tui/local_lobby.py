@@ -23,20 +23,21 @@ if TYPE_CHECKING:
 class LocalLobby:
     """Seats taken by people (`join`) or bots (`add_bot`); the first person is the host."""
 
-    def __init__(self, seats: int, *, name: str, options: RuleOptions | None, clocks: Clocks | None,
-                 join_code: str = "") -> None:
+    def __init__(
+        self, seats: int, *, name: str, options: RuleOptions | None, clocks: Clocks | None, join_code: str = ""
+    ) -> None:
         if not 3 <= seats <= 5:
             raise ValueError("a table has 3 to 5 seats")
         self.name = name
-        self.join_string = "(this machine)"        # how others reach this table, for the lobby
-        self.join_code = join_code                 # what a joiner must type (LocalFinder checks it)
+        self.join_string = "(this machine)"  # how others reach this table, for the lobby
+        self.join_code = join_code  # what a joiner must type (LocalFinder checks it)
         self.options = options or RuleOptions()
         self.clocks = clocks or Clocks()
         self.seats: list[SeatInfo] = [SeatInfo(i) for i in range(seats)]
         self.owners: dict[int, LocalSession] = {}  # seat -> its session
-        self.identities: dict[str, int] = {}      # identity (e.g. SSH key) -> seat
-        self.sessions: list = []                  # every LocalSession attached
-        self.admin: object | None = None          # the session that may change the table
+        self.identities: dict[str, int] = {}  # identity (e.g. SSH key) -> seat
+        self.sessions: list = []  # every LocalSession attached
+        self.admin: object | None = None  # the session that may change the table
         self.status = Status.LOBBY
 
     def join(self, session, name: str, identity: str | None = None) -> int | None:

@@ -19,8 +19,15 @@ from .session import Clocks, JoinError, Listeners, LobbyView, LogEntry, SessionB
 class LocalSession(SessionBase):
     """A seat (or a watcher) at a `LocalTable`.  See `session.Session` for the fields."""
 
-    def __init__(self, table: LocalTable, name: str = "You", *, identity: str | None = None,
-                 on_open: Callable[["LocalSession"], None] | None = None, owns_table: bool = False) -> None:
+    def __init__(
+        self,
+        table: LocalTable,
+        name: str = "You",
+        *,
+        identity: str | None = None,
+        on_open: Callable[["LocalSession"], None] | None = None,
+        owns_table: bool = False,
+    ) -> None:
         super().__init__(name)
         self.owns_table = owns_table  # closing this session ends the table (local play)
         self.ends_when_you_leave = owns_table
@@ -42,8 +49,14 @@ class LocalSession(SessionBase):
         t = self.table
         self.status = t.status
         self.lobby = LobbyView(
-            t.name, tuple(t.seats), t.options, t.clocks, join_string=t.join_string, join_code=t.join_code,
-            admin=t.admin is self, bot_levels=_levels(),
+            t.name,
+            tuple(t.seats),
+            t.options,
+            t.clocks,
+            join_string=t.join_string,
+            join_code=t.join_code,
+            admin=t.admin is self,
+            bot_levels=_levels(),
         )
         self.names = t.names
         seat = t.game_seat(self) if t.state is not None else None
@@ -53,7 +66,8 @@ class LocalSession(SessionBase):
         self.decision_deadline = t.decision_deadline
         self.record_path = t.record_path
         self.detail = {Status.LOBBY: "in the lobby", Status.PLAYING: "playing", Status.OVER: "game over"}.get(
-            self.status, "")
+            self.status, ""
+        )
         if self.obs is None and self.status in (Status.PLAYING, Status.OVER):
             self.detail = "the game is under way and every seat is taken"
         self.changed()
@@ -139,8 +153,7 @@ def local_game(
     level_list = [levels] * (players - 1) if isinstance(levels, str) else list(levels)
     if len(level_list) != players - 1:
         raise ValueError(f"{players} players need {players - 1} bot levels, got {len(level_list)}")
-    table = LocalTable(players, options=options, clocks=clocks, seed=seed, bot_pace=bot_pace,
-                       record_dir=record_dir)
+    table = LocalTable(players, options=options, clocks=clocks, seed=seed, bot_pace=bot_pace, record_dir=record_dir)
 
     def seat_bots(session: LocalSession) -> None:
         for slot, level in enumerate(level_list, start=1):
@@ -165,8 +178,17 @@ class LocalFinder(Listeners):
 
     @property
     def tables(self) -> list[TableAd]:
-        return [TableAd(t.name, "this machine", sum(not s.empty for s in t.seats), len(t.seats),
-                        t.join_string, needs_code=bool(t.join_code)) for t in self._tables]
+        return [
+            TableAd(
+                t.name,
+                "this machine",
+                sum(not s.empty for s in t.seats),
+                len(t.seats),
+                t.join_string,
+                needs_code=bool(t.join_code),
+            )
+            for t in self._tables
+        ]
 
     def add(self, table: LocalTable) -> None:
         self._tables.append(table)

@@ -39,8 +39,9 @@ log = logging.getLogger(__name__)
 STANDIN_LEVEL = "medium"  # plays for a person who has gone, until they come back
 
 #: Phases in which the decision clock runs (the Open auction has its own countdown).
-TIMED_PHASES = frozenset({Phase.PLAY_CARD, Phase.DOUBLE_OFFER, Phase.ONCE_AROUND, Phase.SEALED,
-                          Phase.FIXED_SET, Phase.FIXED_OFFER})
+TIMED_PHASES = frozenset(
+    {Phase.PLAY_CARD, Phase.DOUBLE_OFFER, Phase.ONCE_AROUND, Phase.SEALED, Phase.FIXED_SET, Phase.FIXED_OFFER}
+)
 
 
 def default_record_dir() -> str:
@@ -67,27 +68,27 @@ class LocalTable(LocalLobby):
         join_code: str = "",
     ) -> None:
         super().__init__(seats, name=name, options=options, clocks=clocks, join_code=join_code)
-        self.deck_order = deck_order               # a fixed deal (tests, replays); None = shuffle
+        self.deck_order = deck_order  # a fixed deal (tests, replays); None = shuffle
         self.first_auctioneer = first_auctioneer
         self.seed = seed
         self.bot_pace = bot_pace
         self.record_dir = record_dir if record_dir is not None else default_record_dir()
         self.clock = clock
         self.state: GameState | None = None
-        self.seat_of_slot: list[int] = []         # game seat -> lobby slot
+        self.seat_of_slot: list[int] = []  # game seat -> lobby slot
         self.names: tuple[str, ...] = ()
-        self.bots: dict[int, Bot] = {}            # game seat -> bot
-        self.standins: set[int] = set()           # game seats a bot plays while their person is away
+        self.bots: dict[int, Bot] = {}  # game seat -> bot
+        self.standins: set[int] = set()  # game seats a bot plays while their person is away
         self.record: GameRecord | None = None
         self.record_path: str | None = None
         self.open_deadline: float | None = None
         self.decision_deadline: float | None = None
-        self.received: list[Move] = []            # every move a person sent (for tests and audits)
+        self.received: list[Move] = []  # every move a person sent (for tests and audits)
         self._narrated = 0
-        self._quiet_move: Move | None = None      # a move not to narrate (told another way)
+        self._quiet_move: Move | None = None  # a move not to narrate (told another way)
         self._open_key: tuple[int, int] | None = None
         self._timers: dict[str, asyncio.TimerHandle] = {}
-        self._timer_keys: dict[str, tuple] = {}   # what each timer was started for
+        self._timer_keys: dict[str, tuple] = {}  # what each timer was started for
         self._bot_tasks: dict[int, asyncio.Task] = {}
         self._executor: concurrent.futures.ThreadPoolExecutor | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -127,8 +128,14 @@ class LocalTable(LocalLobby):
             return f"Waiting for {waiting} to be ready"
         self.seat_of_slot = [s.seat for s in taken]
         self.names = tuple(s.name for s in taken)
-        self.state = GameState(len(taken), self.options, seed=self.seed, deck_order=self.deck_order,
-                               first_auctioneer=self.first_auctioneer, track_events=True)
+        self.state = GameState(
+            len(taken),
+            self.options,
+            seed=self.seed,
+            deck_order=self.deck_order,
+            first_auctioneer=self.first_auctioneer,
+            track_events=True,
+        )
         for game_seat, info in enumerate(taken):
             if info.kind == "bot":
                 seed = None if self.seed is None else self.seed * 31 + game_seat
@@ -184,7 +191,7 @@ class LocalTable(LocalLobby):
         state = self.state
         assert state is not None and state.events is not None
         public: list[object] = []
-        for event in state.events[self._narrated:]:
+        for event in state.events[self._narrated :]:
             if isinstance(event, CardsDealt):
                 self._tell_all(public)
                 session = self.owners.get(self.seat_of_slot[event.seat])
@@ -355,4 +362,3 @@ def cautious_move(state: GameState, seat: int) -> Move | None:
     if phase == Phase.FIXED_OFFER:
         return Move.decline(seat)
     return None
-

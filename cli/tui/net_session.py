@@ -22,8 +22,18 @@ from modernart.moves import Action, Move
 from modernart.rules import OptionError, RuleOptions
 
 from ..narrate import describe_events, timeout_of
-from .session import (Clocks, JoinError, Listeners, LobbyView, LogEntry, SeatInfo, SessionBase, Status, TableAd,
-                      append_log)
+from .session import (
+    Clocks,
+    JoinError,
+    Listeners,
+    LobbyView,
+    LogEntry,
+    SeatInfo,
+    SessionBase,
+    Status,
+    TableAd,
+    append_log,
+)
 
 if TYPE_CHECKING:
     from net.beacon import Listener
@@ -45,8 +55,10 @@ def silence_notice(seconds: int) -> str:
 
 
 def silence_advice(seconds: int) -> str:
-    return (f"The host has been silent for {seconds} s: it may have stopped. Ask the host to resume the game "
-            "(modernart host --resume JOURNAL); this screen reconnects by itself when it is back")
+    return (
+        f"The host has been silent for {seconds} s: it may have stopped. Ask the host to resume the game "
+        "(modernart host --resume JOURNAL); this screen reconnects by itself when it is back"
+    )
 
 
 def goodbye_text(goodbye: Mapping[str, Any]) -> str:
@@ -55,8 +67,10 @@ def goodbye_text(goodbye: Mapping[str, Any]) -> str:
     if record:
         return f"The host closed the table. The game's record is on the host's machine: {record}"
     if journal:
-        return (f"The host closed the table. It can resume the game with: modernart host --resume {journal} "
-                "(this screen reconnects by itself)")
+        return (
+            f"The host closed the table. It can resume the game with: modernart host --resume {journal} "
+            "(this screen reconnects by itself)"
+        )
     return "The host closed the table"
 
 
@@ -68,8 +82,16 @@ def lobby_view(table: Mapping[str, Any], my_fpr: str | None) -> LobbyView:
             seats.append(SeatInfo(i))
             continue
         bot = raw.get("bot")
-        seats.append(SeatInfo(i, str(raw.get("name", "")), "bot" if bot else "human", bot or "",
-                              bool(raw.get("ready")), bool(raw.get("connected", True)) or bool(bot)))
+        seats.append(
+            SeatInfo(
+                i,
+                str(raw.get("name", "")),
+                "bot" if bot else "human",
+                bot or "",
+                bool(raw.get("ready")),
+                bool(raw.get("connected", True)) or bool(bot),
+            )
+        )
     try:
         options = RuleOptions.from_dict(table.get("options") or {})
     except (OptionError, TypeError):
@@ -77,29 +99,55 @@ def lobby_view(table: Mapping[str, Any], my_fpr: str | None) -> LobbyView:
     clocks = table.get("clocks") or {}
     decision = clocks.get("decision", 0)
     return LobbyView(
-        str(table.get("name", "")), tuple(seats), options,
-        Clocks(float(clocks.get("open_countdown", 10.0)), float(decision) if decision else None,
-               float(clocks.get("grace", 30.0))),
-        join_string=str(table.get("join", "")), join_code=str(table.get("code", "")),
-        admin=my_fpr is not None and table.get("admin") == my_fpr, bot_levels=bot_levels(),
+        str(table.get("name", "")),
+        tuple(seats),
+        options,
+        Clocks(
+            float(clocks.get("open_countdown", 10.0)),
+            float(decision) if decision else None,
+            float(clocks.get("grace", 30.0)),
+        ),
+        join_string=str(table.get("join", "")),
+        join_code=str(table.get("code", "")),
+        admin=my_fpr is not None and table.get("admin") == my_fpr,
+        bot_levels=bot_levels(),
     )
 
 
 class NetSession(SessionBase):
     """One person at a table on a host, through `net.client.Client`."""
 
-    def __init__(self, target, *, name: str, config_dir: str | None = None, identity: str = "player",
-                 keys=None, sit: bool = True, seat: int | None = None, ready: bool = False,
-                 connect_timeout: float = 10.0, accept_new_host_key: bool = False,
-                 state_dir: str | None = None, leaves_seat_on_close: bool = False) -> None:
+    def __init__(
+        self,
+        target,
+        *,
+        name: str,
+        config_dir: str | None = None,
+        identity: str = "player",
+        keys=None,
+        sit: bool = True,
+        seat: int | None = None,
+        ready: bool = False,
+        connect_timeout: float = 10.0,
+        accept_new_host_key: bool = False,
+        state_dir: str | None = None,
+        leaves_seat_on_close: bool = False,
+    ) -> None:
         super().__init__(name, "connecting to the host")
         from net.client import Client
 
-        self.client = Client(target, keys=keys, config_dir=config_dir, identity=identity, updates=False,
-                             accept_new_host_key=accept_new_host_key, state_dir=state_dir)
+        self.client = Client(
+            target,
+            keys=keys,
+            config_dir=config_dir,
+            identity=identity,
+            updates=False,
+            accept_new_host_key=accept_new_host_key,
+            state_dir=state_dir,
+        )
         self.client.on_update = self._on_update
         self._presence_seen = False  # a picture of who is away has been taken (see _note_presence)
-        self._silent = 0             # seconds the host has been silent (0: heard)
+        self._silent = 0  # seconds the host has been silent (0: heard)
         self.sit, self.wanted_seat, self.ready_at_once = sit, seat, ready
         # a key that is kept nowhere (a password SSH guest's) can never come back to its lobby
         # seat: closing gives the seat up rather than leave it taken for good
@@ -150,8 +198,14 @@ class NetSession(SessionBase):
         if not seats or not self.names:
             self.away, self._presence_seen = frozenset(), False
             return
-        people = [raw for raw in seats if isinstance(raw, dict) and not raw.get("bot")
-                  and isinstance(raw.get("seat"), int) and 0 <= raw["seat"] < len(self.names)]
+        people = [
+            raw
+            for raw in seats
+            if isinstance(raw, dict)
+            and not raw.get("bot")
+            and isinstance(raw.get("seat"), int)
+            and 0 <= raw["seat"] < len(self.names)
+        ]
         away = frozenset(raw["seat"] for raw in people if raw.get("standin") or not raw.get("connected", True))
         if self._presence_seen:
             for seat in sorted(away - self.away):
@@ -199,8 +253,7 @@ class NetSession(SessionBase):
                 self._tell(public, names, edition, deck)
                 if event.seat == st.seat and st.role in ("player", "standin"):
                     n = len(event.cards)
-                    append_log(self.log, LogEntry(f"Round {event.round + 1}: you receive {n} painting"
-                                                  f"{'s' * (n != 1)}"))
+                    append_log(self.log, LogEntry(f"Round {event.round + 1}: you receive {n} painting{'s' * (n != 1)}"))
                 continue
             public.append(event)
         self._tell(public, names, edition, deck)
@@ -249,8 +302,14 @@ class NetSession(SessionBase):
         if self.obs is None and st.role == "spectator":  # no seat: the table from its public facts alone
             self.obs = self.client.watcher_observation()
         if self.status == Status.LOBBY and self.lobby is not None:
-            self.seat = next((s.seat for s, raw in zip(self.lobby.seats, table.get("seats") or [])
-                              if raw and raw.get("fpr") == self.my_fpr), None)
+            self.seat = next(
+                (
+                    s.seat
+                    for s, raw in zip(self.lobby.seats, table.get("seats") or [])
+                    if raw and raw.get("fpr") == self.my_fpr
+                ),
+                None,
+            )
         else:
             self.seat = st.seat
         if self.status in (Status.PLAYING, Status.OVER) and st.role == "spectator":
@@ -364,12 +423,20 @@ CODE_PATIENCE = 3.0
 class NetFinder(Listeners):
     """Tables heard on the LAN (UDP beacons, net/beacon.py), and joining one."""
 
-    def __init__(self, *, name: str, config_dir: str | None = None, bind: str = "0.0.0.0",
-                 port: int | None = None, code: str | None = None, accept_new_host_key: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        name: str,
+        config_dir: str | None = None,
+        bind: str = "0.0.0.0",
+        port: int | None = None,
+        code: str | None = None,
+        accept_new_host_key: bool = False,
+    ) -> None:
         super().__init__()
         self.name, self.config_dir, self.bind, self.port = name, config_dir, bind, port
         self.accept_new_host_key = accept_new_host_key
-        self.code = code                   # join the table with this code as soon as it is heard
+        self.code = code  # join the table with this code as soon as it is heard
         self.autojoin: tuple[str, str] | None = None  # (join string, code) for the join screen
         self.missing_code: str | None = None  # `code` once CODE_PATIENCE passed with no table showing it
         self._code_found = False
@@ -394,8 +461,17 @@ class NetFinder(Listeners):
 
         while True:
             heard = self._listener.tables() if self._listener is not None else []
-            ads = [TableAd(h.name or "Modern Art", f"{h.target.host}:{h.target.port}", h.taken, h.taken + h.free,
-                           str(h.target), needs_code=True) for h in heard]
+            ads = [
+                TableAd(
+                    h.name or "Modern Art",
+                    f"{h.target.host}:{h.target.port}",
+                    h.taken,
+                    h.taken + h.free,
+                    str(h.target),
+                    needs_code=True,
+                )
+                for h in heard
+            ]
             changed = ads != self.tables
             self.tables = ads
             if self.code and not self._code_found:
@@ -427,7 +503,8 @@ class NetFinder(Listeners):
             raise JoinError(_sentence(str(exc))) from None
         if code and normalise_code(code) != target.code:
             raise JoinError("Wrong join code: check the code on the host's screen")
-        session = NetSession(target, name=self.name, config_dir=self.config_dir,
-                             accept_new_host_key=self.accept_new_host_key)
+        session = NetSession(
+            target, name=self.name, config_dir=self.config_dir, accept_new_host_key=self.accept_new_host_key
+        )
         await session.open()
         return session

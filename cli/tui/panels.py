@@ -129,7 +129,9 @@ def players_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         return []
     name_w = max(6, min(14, width - 30))
     bought_w = max(8, width - name_w - 2 - 5 - 5 - 1 - 9)
-    lines: list[Line] = [[("class:dim", "  " + fit("Player", name_w) + "Money Hand " + fit("Bought", bought_w) + " Now")]]
+    lines: list[Line] = [
+        [("class:dim", "  " + fit("Player", name_w) + "Money Hand " + fit("Bought", bought_w) + " Now")]
+    ]
     money = obs.final_money if obs.final_money else None
     for s in range(obs.players):
         me = s == obs.seat
@@ -160,9 +162,11 @@ def hand_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         return []
     hand = cs.sorted_hand()
     if obs.seat < 0:
-        return [[("", " You are watching: every seat is taken.")],
-                [("class:dim", " You see what every player sees;")],
-                [("class:dim", " nobody's hand, nobody's money.")]]
+        return [
+            [("", " You are watching: every seat is taken.")],
+            [("class:dim", " You see what every player sees;")],
+            [("class:dim", " nobody's hand, nobody's money.")],
+        ]
     if not hand:
         return [[("class:dim", " Your hand is empty.")], [("class:dim", " You may still bid in others' auctions.")]]
     selected = cs.selected_card()
@@ -219,8 +223,9 @@ def log_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         if entry.kind == "chat":
             head = f"<{entry.who}> "
             parts = wrap(head + entry.text, width)
-            wrapped = [[("class:chat.who", head), ("class:chat", parts[0][len(head):])]] + \
-                      [[("class:chat", p)] for p in parts[1:]]
+            wrapped = [[("class:chat.who", head), ("class:chat", parts[0][len(head) :])]] + [
+                [("class:chat", p)] for p in parts[1:]
+            ]
         else:
             style = {"system": "class:log.system", "error": "class:log.error"}.get(entry.kind, "")
             wrapped = [[(style, p)] for p in wrap(entry.text, width)]
@@ -229,7 +234,7 @@ def log_panel(cs: ClientState, width: int, height: int) -> list[Line]:
             break
     cs.log_scroll = max(0, min(cs.log_scroll, len(lines) - height))
     end = len(lines) - cs.log_scroll
-    return lines[max(0, end - height): end]
+    return lines[max(0, end - height) : end]
 
 
 # ---------------------------------------------------------------------- status line
@@ -250,8 +255,12 @@ def status_line(cs: ClientState, width: int) -> Line:
     line.append(("class:status.turn" if mine else "class:status", text))
     if line_width(line) > width and obs.phase == Phase.SEALED and obs.seat in obs.sealed_done:
         waiting = obs.players - len(obs.sealed_done)  # five long names do not fit: count them
-        line[-1] = (line[-1][0], f"Your sealed bid is in; waiting for {waiting} more" if waiting else
-                    f"All bids are sealed; waiting for {len(owed)} reveal{'s' if len(owed) != 1 else ''}")
+        line[-1] = (
+            line[-1][0],
+            f"Your sealed bid is in; waiting for {waiting} more"
+            if waiting
+            else f"All bids are sealed; waiting for {len(owed)} reveal{'s' if len(owed) != 1 else ''}",
+        )
     if cs.notice:  # e.g. the host is out of touch: said first, so it is never cut off
         line[:0] = [("class:error", f" {cs.notice} ")]
     return _fit_status(line, width, "..." if cs.ascii else "…")
@@ -280,8 +289,14 @@ def sales_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         artist = sale.cards[0].artist
         kinds = "+".join(c.kind.letter for c in sale.cards)
         price = "free" if sale.price == 0 else str(sale.price)
-        lines.append([(ARTIST_STYLE[artist], f" {ed.initials[artist]} {ed.artists[artist]}"), ("", f" ({kinds})"),
-                      ("", f"  {cs.name(sale.auctioneer)} -> {cs.name(sale.buyer)} "), ("class:title", price)])
+        lines.append(
+            [
+                (ARTIST_STYLE[artist], f" {ed.initials[artist]} {ed.artists[artist]}"),
+                ("", f" ({kinds})"),
+                ("", f"  {cs.name(sale.auctioneer)} -> {cs.name(sale.buyer)} "),
+                ("class:title", price),
+            ]
+        )
     return lines or [[("class:dim", " No sales yet this round.")]]
 
 

@@ -28,25 +28,33 @@ OPTION_CHOICES: dict[str, tuple[Any, ...]] = {
     "sealed_offender_fine": (0, 5, 10, 20),
 }
 OPTION_LABELS = {
-    "edition": "Artist names", "deck": "Card table", "start_money": "Start money",
-    "double_split": "Double split", "open_pass_is_final": "Open pass final",
-    "three_player_first_deal": "3p first deal", "sealed_offender_fine": "Sealed fine",
+    "edition": "Artist names",
+    "deck": "Card table",
+    "start_money": "Start money",
+    "double_split": "Double split",
+    "open_pass_is_final": "Open pass final",
+    "three_player_first_deal": "3p first deal",
+    "sealed_offender_fine": "Sealed fine",
 }
 CLOCK_CHOICES: dict[str, tuple[Any, ...]] = {
     "open_seconds": (5.0, 8.0, 10.0, 15.0, 20.0, 30.0),
     "decision_seconds": (None, 30.0, 60.0, 120.0),
     "grace_seconds": (0.0, 15.0, 30.0, 60.0, 120.0, 300.0),
 }
-CLOCK_LABELS = {"open_seconds": "Open countdown", "decision_seconds": "Decision clock",
-                "grace_seconds": "Stand-in after"}
+CLOCK_LABELS = {
+    "open_seconds": "Open countdown",
+    "decision_seconds": "Decision clock",
+    "grace_seconds": "Stand-in after",
+}
 
 
 def lobby_rows(lobby: LobbyView) -> list[tuple[str, object]]:
     """The rows the lobby cursor moves over: seats, then options, then clocks."""
     rows: list[tuple[str, object]] = [("seat", s.seat) for s in lobby.seats]
     rows += [("option", f.name) for f in fields(RuleOptions) if f.name in OPTION_CHOICES]
-    rows += [("clock", name) for name in CLOCK_CHOICES
-             if name != "grace_seconds" or lobby.clocks.grace_seconds is not None]  # LAN tables only
+    rows += [
+        ("clock", name) for name in CLOCK_CHOICES if name != "grace_seconds" or lobby.clocks.grace_seconds is not None
+    ]  # LAN tables only
     return rows
 
 
@@ -100,8 +108,12 @@ def lobby_seats(cs: ClientState, width: int, height: int) -> list[Line]:
             if not info.connected:
                 ready = "away"
         style = "class:selected" if arrow == ">" else ("class:you" if mine else "")
-        lines.append([(style, f"{arrow}{info.seat + 1} " + fit(text, name_w) + fit(kind, 12)),
-                      ("class:good" if ready == "READY" else "class:dim", " " + ready)])
+        lines.append(
+            [
+                (style, f"{arrow}{info.seat + 1} " + fit(text, name_w) + fit(kind, 12)),
+                ("class:good" if ready == "READY" else "class:dim", " " + ready),
+            ]
+        )
     taken = len(lobby.filled)
     lines.append([])
     lines.append([("class:dim", f" {taken} of {len(lobby.seats)} seats taken; a game needs 3-5.")])
@@ -126,7 +138,9 @@ def lobby_rules(cs: ClientState, width: int, height: int) -> list[Line]:
         value = getattr(lobby.options if kind == "option" else lobby.clocks, field_name)
         arrow = ">" if cursor == (kind, name) else " "
         style = "class:selected" if arrow == ">" else ""
-        lines.append([(style, f"{arrow}{fit(label, 16)}" + fit(value_text(value, kind == "clock"), max(4, width - 17)))])
+        lines.append(
+            [(style, f"{arrow}{fit(label, 16)}" + fit(value_text(value, kind == "clock"), max(4, width - 17)))]
+        )
     if not lobby.admin:
         lines.append([("class:dim", " Only the host changes these.")])
     return lines
@@ -155,7 +169,7 @@ def join_lines(lobby: LobbyView | None, width: int) -> tuple[list[str], list[str
     text = lobby.join_string
     if len(text) <= width - 1:
         return intro, [" " + text]
-    return intro, [text[i:i + width] for i in range(0, len(text), max(1, width))]
+    return intro, [text[i : i + width] for i in range(0, len(text), max(1, width))]
 
 
 def lobby_join(cs: ClientState, width: int, height: int) -> list[Line]:
@@ -183,8 +197,15 @@ def scoring_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         place = ("1st", "2nd", "3rd")[places[a]] if a in places else "-"
         tile = str(result.tiles[a]) if result.tiles[a] else "-"
         line = [("", " ")] + artist_label(cs, a, 14)
-        line.append(("", fit(str(result.counts[a]), 9, "right") + fit(place, 6, "right")
-                     + fit(tile, 6, "right") + fit(str(result.values[a]), 6, "right")))
+        line.append(
+            (
+                "",
+                fit(str(result.counts[a]), 9, "right")
+                + fit(place, 6, "right")
+                + fit(tile, 6, "right")
+                + fit(str(result.values[a]), 6, "right"),
+            )
+        )
         lines.append(line)
     lines.append([("class:dim", "   Player       Paintings bought      Payout")])
     for s, pay in enumerate(result.payouts):
@@ -221,15 +242,23 @@ def game_over_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     # the round columns are the bank's payouts for paintings held; sales between players are
     # in the final money only: the headings say so
     lines.append([("class:dim", " " * 22 + fit("Bank paid for", rounds_w, "center"))])
-    header = "   Place  " + fit("Player", 12) + "".join(fit(f"R{r + 1}", 6, "right") for r in range(len(obs.results))) \
+    header = (
+        "   Place  "
+        + fit("Player", 12)
+        + "".join(fit(f"R{r + 1}", 6, "right") for r in range(len(obs.results)))
         + fit("Final money", 14, "right")
+    )
     lines.append([("class:dim", header)])
     order = sorted(range(obs.players), key=lambda s: (-money[s], s))
     for place, s in enumerate(order, start=1):
         mark = "*" if s == obs.seat else " "
         rounds = "".join(fit(f"+{r.payouts[s]}", 6, "right") for r in obs.results)
-        line: Line = [("class:you" if s == obs.seat else "",
-                       f" {mark} {place:>3}.  " + fit(cs.name(s), 12) + rounds + fit(str(money[s]), 14, "right"))]
+        line: Line = [
+            (
+                "class:you" if s == obs.seat else "",
+                f" {mark} {place:>3}.  " + fit(cs.name(s), 12) + rounds + fit(str(money[s]), 14, "right"),
+            )
+        ]
         if s in winners:
             line.append(("class:winner", " WINNER"))
         lines.append(line)
@@ -270,8 +299,7 @@ LOBBY_HELP = [
     ("Move", "Up/Down choose a seat, a rule or a clock"),
     ("Seat", "Enter on an empty seat takes it; on yours, ready or not"),
     ("Ready", "r: ready (or not); the game starts when everyone is"),
-    ("Host", "b seats a bot (again: next level), x removes it, <- -> change a rule or clock, "
-             "s starts the game"),
+    ("Host", "b seats a bot (again: next level), x removes it, <- -> change a rule or clock, s starts the game"),
     ("Talk", "c chat, ? help"),
     ("Leave", "q or Ctrl-C (asks first)"),
 ]

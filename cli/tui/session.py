@@ -40,9 +40,9 @@ class SeatInfo:
     """One seat of the table as the lobby shows it."""
 
     seat: int
-    name: str = ""                 # "" while the seat is empty
-    kind: str = "empty"            # "human", "bot" or "empty"
-    bot_level: str = ""            # for bots: "random", "medium", "hard"
+    name: str = ""  # "" while the seat is empty
+    kind: str = "empty"  # "human", "bot" or "empty"
+    bot_level: str = ""  # for bots: "random", "medium", "hard"
     ready: bool = False
     connected: bool = True
 
@@ -73,9 +73,9 @@ class LobbyView:
     seats: tuple[SeatInfo, ...]
     options: RuleOptions = RuleOptions()
     clocks: Clocks = Clocks()
-    join_string: str = ""          # what a friend pastes into `modernart join`
-    join_code: str = ""            # short code a joiner confirms (shown on the host's screen)
-    admin: bool = False            # this client may seat bots, change options and start
+    join_string: str = ""  # what a friend pastes into `modernart join`
+    join_code: str = ""  # short code a joiner confirms (shown on the host's screen)
+    admin: bool = False  # this client may seat bots, change options and start
     bot_levels: tuple[str, ...] = ("random",)
 
     @property
@@ -95,7 +95,7 @@ class LogEntry:
 
     text: str
     kind: str = "event"
-    who: str = ""                  # chat: the speaker
+    who: str = ""  # chat: the speaker
     at: float = field(default_factory=time.time)
 
 
@@ -104,21 +104,23 @@ class Session(Protocol):
     """What the client reads (attributes) and calls (coroutines).  See the module doc."""
 
     status: Status
-    detail: str                    # a sentence about `status` (e.g. why we disconnected)
-    notice: str                    # a short warning for the status line ("reconnecting...")
+    detail: str  # a sentence about `status` (e.g. why we disconnected)
+    notice: str  # a short warning for the status line ("reconnecting...")
     lobby: LobbyView | None
-    seat: int | None               # this client's seat, once seated
-    names: tuple[str, ...]         # player names by seat, once the game has started
-    obs: Observation | None        # this seat's view of the game, once it has started
+    seat: int | None  # this client's seat, once seated
+    names: tuple[str, ...]  # player names by seat, once the game has started
+    obs: Observation | None  # this seat's view of the game, once it has started
+
     @property
-    def log(self) -> Sequence[LogEntry]: ...   # read-only here, so a session may hold a list
-    open_deadline: float | None    # Open auction: when the countdown runs out
+    def log(self) -> Sequence[LogEntry]: ...  # read-only here, so a session may hold a list
+
+    open_deadline: float | None  # Open auction: when the countdown runs out
     decision_deadline: float | None  # when the current decision's clock runs out
     reveals_owed: tuple[int, ...]  # Sealed: seats whose reveal the host still waits for
-    record_path: str | None        # where the finished game's record was saved
-    ends_when_you_leave: bool      # the table stops when this client leaves (a game on this machine)
-    away: frozenset[int]           # game seats whose person has lost touch with the table
-    last_word: str                 # what to tell the person once the screen is gone ("" = nothing)
+    record_path: str | None  # where the finished game's record was saved
+    ends_when_you_leave: bool  # the table stops when this client leaves (a game on this machine)
+    away: frozenset[int]  # game seats whose person has lost touch with the table
+    last_word: str  # what to tell the person once the screen is gone ("" = nothing)
 
     def add_listener(self, callback: Callable[[], None]) -> None: ...
     def remove_listener(self, callback: Callable[[], None]) -> None: ...
@@ -193,11 +195,11 @@ class TableAd:
     """A table heard on the LAN (or listed by a finder)."""
 
     name: str
-    address: str                   # host:port, for display
+    address: str  # host:port, for display
     seats_taken: int
     seats: int
     join_string: str
-    needs_code: bool = True        # the joiner must type the join code shown by the host
+    needs_code: bool = True  # the joiner must type the join code shown by the host
 
 
 @runtime_checkable
@@ -205,9 +207,10 @@ class Finder(Protocol):
     """Tables heard on the LAN, and how to join one (for the join screen)."""
 
     @property
-    def tables(self) -> Sequence[TableAd]: ...   # read-only here, so a finder may hold a list
-    autojoin: tuple[str, str] | None   # (join string, code) to join at once, e.g. a code given on the command line
-    missing_code: str | None   # a code asked for that no table heard in a while shows (the screen says so)
+    def tables(self) -> Sequence[TableAd]: ...  # read-only here, so a finder may hold a list
+
+    autojoin: tuple[str, str] | None  # (join string, code) to join at once, e.g. a code given on the command line
+    missing_code: str | None  # a code asked for that no table heard in a while shows (the screen says so)
 
     def add_listener(self, callback: Callable[[], None]) -> None: ...
     async def open(self) -> None: ...

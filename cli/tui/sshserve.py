@@ -73,8 +73,10 @@ RecordFor = Callable[[SSHGuest], Sequence[str]]  # the files of the guest's copy
 
 def no_signed_record(guest: SSHGuest) -> Sequence[str]:
     """The `record_for` of a table that keeps no signed transcript (`play --ssh`)."""
-    raise NoRecord("this table runs the whole game inside the server's process and keeps no signed "
-                   "transcript: there is nothing to audit")
+    raise NoRecord(
+        "this table runs the whole game inside the server's process and keeps no signed "
+        "transcript: there is nothing to audit"
+    )
 
 
 def guest_wants_ascii(env: Mapping[str, str]) -> bool:
@@ -228,8 +230,12 @@ async def serve(
             _exit(chan, 1)
             return
         term = chan.get_terminal_type()
-        guest = SSHGuest(chan.get_extra_info("username") or "guest", chan.get_extra_info("player_key"),
-                         term, dict(chan.get_environment()))
+        guest = SSHGuest(
+            chan.get_extra_info("username") or "guest",
+            chan.get_extra_info("player_key"),
+            term,
+            dict(chan.get_environment()),
+        )
         command = chan.get_command()
         if command is not None:  # `ssh -p PORT NAME@HOST record`
             _exit(chan, await _answer_command(chan, command.strip(), guest, record_for))
@@ -262,8 +268,13 @@ async def serve(
             _exit(chan, 0)
 
     acceptor = await asyncssh.create_server(
-        lambda: _Server(interact, table_code, guests), host, port, server_host_keys=[key],
-        line_editor=False, errors="replace", encoding="utf-8",
+        lambda: _Server(interact, table_code, guests),
+        host,
+        port,
+        server_host_keys=[key],
+        line_editor=False,
+        errors="replace",
+        encoding="utf-8",
         gss_host=None,  # no GSS logins: see _Server
     )
     acceptor.modernart_guests = guests  # type: ignore[attr-defined]  # for serve_forever
@@ -289,17 +300,27 @@ async def _answer_command(chan, command: str, guest: SSHGuest, record_for: Recor
     finished game as a tar archive (the record and its transcript, as `modernart audit`
     takes them) to stdout; anything else, or no copy yet, is a sentence on stderr."""
     if command != RECORD_COMMAND:
-        _say(chan, f"modernart: unknown command {command[:40]!r}: the only one is `{RECORD_COMMAND}` "
-                   f"(your copy of the finished game, as a tar archive)\n", stderr=True)
+        _say(
+            chan,
+            f"modernart: unknown command {command[:40]!r}: the only one is `{RECORD_COMMAND}` "
+            f"(your copy of the finished game, as a tar archive)\n",
+            stderr=True,
+        )
         return 2
     if chan.get_terminal_type() is not None:
-        _say(chan, f"modernart: `{RECORD_COMMAND}` writes a tar archive: run it without -t and redirect "
-                   f"it, e.g. ssh -p PORT NAME@HOST {RECORD_COMMAND} > game.tar\n", stderr=True)
+        _say(
+            chan,
+            f"modernart: `{RECORD_COMMAND}` writes a tar archive: run it without -t and redirect "
+            f"it, e.g. ssh -p PORT NAME@HOST {RECORD_COMMAND} > game.tar\n",
+            stderr=True,
+        )
         return 2
     try:
         if guest.fingerprint is None:
-            raise NoRecord("a password login has no key to keep a record under: ask again with the "
-                           "SSH key you played with (ssh -i KEY)")
+            raise NoRecord(
+                "a password login has no key to keep a record under: ask again with the "
+                "SSH key you played with (ssh -i KEY)"
+            )
         paths = record_for(guest)
         archive = await asyncio.get_running_loop().run_in_executor(None, tar_of, paths)  # off the loop
     except NoRecord as exc:
@@ -357,13 +378,22 @@ async def serve_forever(acceptor: asyncssh.SSHAcceptor) -> None:
 
 def local_table_notice(port: int) -> str:
     """What an SSH guest of `modernart play --ssh` trusts, said once as they join."""
-    return ("This table runs inside the host's process: the host's machine sees every hand, all money and "
-            "every sealed bid. To play without that trust, the host runs `modernart host` and you install "
-            "modernart and use `modernart join`.")
+    return (
+        "This table runs inside the host's process: the host's machine sees every hand, all money and "
+        "every sealed bid. To play without that trust, the host runs `modernart host` and you install "
+        "modernart and use `modernart join`."
+    )
 
 
-async def serve_local_table(port: int, table, *, host: str = "", host_key_path: str | None = None,
-                            table_code: str | None = None, ready: Callable[[int], None] | None = None) -> None:
+async def serve_local_table(
+    port: int,
+    table,
+    *,
+    host: str = "",
+    host_key_path: str | None = None,
+    table_code: str | None = None,
+    ready: Callable[[int], None] | None = None,
+) -> None:
     """Serve an in-process `LocalTable` to SSH guests until cancelled: each guest takes a
     free seat (the first one is the table's host in the lobby); a guest coming back with
     the same key gets their seat back."""
@@ -372,8 +402,9 @@ async def serve_local_table(port: int, table, *, host: str = "", host_key_path: 
     async def session_for(guest: SSHGuest) -> Session:
         return LocalSession(table, guest.username[:16], identity=guest.identity)
 
-    acceptor = await serve(port, session_for, host=host, host_key_path=host_key_path, table_code=table_code,
-                           notice=local_table_notice)
+    acceptor = await serve(
+        port, session_for, host=host, host_key_path=host_key_path, table_code=table_code, notice=local_table_notice
+    )
     table.join_string = f"ssh -p {acceptor.get_port()} NAME@HOST"
     if ready is not None:
         ready(acceptor.get_port())

@@ -32,7 +32,7 @@ RULE_REFERENCE = re.compile(r"\s*\(§.*\)\s*$")
 @dataclass
 class Message:
     text: str
-    kind: str = "info"            # "info" or "error"
+    kind: str = "info"  # "info" or "error"
     at: float = field(default_factory=time.monotonic)
 
 
@@ -53,30 +53,30 @@ class ClientState:
         self.ascii = ascii
         self.env = dict(env or {})
         self.clock = clock
-        self.selected = 0                 # index into sorted_hand()
+        self.selected = 0  # index into sorted_hand()
         self.selected_id: int | None = None  # the selected card itself: it stays chosen when the hand changes
-        self.amount = ""                  # digits typed for a bid or price
+        self.amount = ""  # digits typed for a bid or price
         self.amount_for: tuple[int, int] | None = None  # (auction_no, phase) the digits belong to
-        self.amount_refused = False       # the typed amount was refused: a digit starts afresh
+        self.amount_refused = False  # the typed amount was refused: a digit starts afresh
         self.message: Message | None = None
         self.situation: tuple | None = None  # what the message line's words were about (see sync)
-        self.overlay: str | None = None   # "help", "scoring", "quit" or None
-        self.scoring_round = -1           # round whose scoring the overlay shows
+        self.overlay: str | None = None  # "help", "scoring", "quit" or None
+        self.scoring_round = -1  # round whose scoring the overlay shows
         self.scoring_over: tuple | None = None  # the situation the scoring overlay was opened over
         self.results_seen: int | None = None  # round results already shown (None: nothing seen yet)
         self.chat_open = False
-        self.log_scroll = 0               # lines scrolled back from the newest
-        self.log_page = 3                 # PgUp/PgDn step: the log's height when last drawn, less one
+        self.log_scroll = 0  # lines scrolled back from the newest
+        self.log_page = 3  # PgUp/PgDn step: the log's height when last drawn, less one
         self.lobby_cursor = 0
         self.lobby_cursor_placed = False  # the cursor starts on your own seat, once you have one
         self.finder_cursor = 0
-        self.finder_input: str | None = None   # None, "join" (typing a join string) or "code"
+        self.finder_input: str | None = None  # None, "join" (typing a join string) or "code"
         self.finder_text = ""
-        self.finder_choice: str = ""      # join string chosen, while typing its code
+        self.finder_choice: str = ""  # join string chosen, while typing its code
         self.connecting = False
         self.last_error: object | None = None  # newest session error already shown
-        self.sent: list = []              # moves sent by this client (newest last)
-        self.notes: list[LogEntry] = []   # lines this client adds to the log it shows (not the table's)
+        self.sent: list = []  # moves sent by this client (newest last)
+        self.notes: list[LogEntry] = []  # lines this client adds to the log it shows (not the table's)
 
     # ------------------------------------------------------------------ derived views
 
@@ -125,8 +125,9 @@ class ClientState:
         if not hand:
             return None
         # a new deal sorts cards in before it: follow the card, not its position
-        self.selected = next((i for i, c in enumerate(hand) if int(c) == self.selected_id),
-                             max(0, min(self.selected, len(hand) - 1)))
+        self.selected = next(
+            (i for i, c in enumerate(hand) if int(c) == self.selected_id), max(0, min(self.selected, len(hand) - 1))
+        )
         self.selected_id = int(hand[self.selected])
         return hand[self.selected]
 
@@ -204,8 +205,12 @@ class ClientState:
     def sync(self) -> None:
         """Catch up with the session after it changed: clear stale input, queue overlays."""
         session = self.session
-        if not self.lobby_cursor_placed and session is not None and session.seat is not None \
-                and session.status == Status.LOBBY:
+        if (
+            not self.lobby_cursor_placed
+            and session is not None
+            and session.seat is not None
+            and session.status == Status.LOBBY
+        ):
             self.lobby_cursor, self.lobby_cursor_placed = session.seat, True
         obs = self.obs
         if obs is None:

@@ -86,7 +86,7 @@ def wrap(text: str, cells: int) -> list[str]:
                 current = ""
             head = cut(word, cells)
             lines.append(head)
-            word = word[len(head):]
+            word = word[len(head) :]
         candidate = f"{current} {word}" if current else word
         if width(candidate) <= cells:
             current = candidate

@@ -37,7 +37,7 @@ class GameOutcome:
     winners: tuple[int, ...]
     times: list[list[float]] = field(default_factory=list)  # per seat, seconds per decision
     moves: int = 0
-    cpu: list[list[float]] = field(default_factory=list)    # per seat, CPU seconds per decision
+    cpu: list[list[float]] = field(default_factory=list)  # per seat, CPU seconds per decision
 
 
 def seatings(bots: Sequence[str]) -> list[tuple[str, ...]]:
@@ -106,8 +106,9 @@ def play_game(
             if move is None:
                 raise BotError(f"{bots[seat]!r} at seat {seat} waited in phase {phase.name}")
             apply(move)
-    return GameOutcome(tuple(names or (b.level for b in bots)), tuple(state.money), state.winners(), times,
-                       state.move_count, cpu)
+    return GameOutcome(
+        tuple(names or (b.level for b in bots)), tuple(state.money), state.winners(), times, state.move_count, cpu
+    )
 
 
 def _everyone_waits(state: GameState, order: list[int], apply: Callable[[Move], None]) -> None:
@@ -142,13 +143,13 @@ class BotStats:
 
     name: str
     games: int = 0
-    wins: int = 0           # co-winners count as a win each
-    share: float = 0.0      # a win shared by k co-winners counts 1/k
+    wins: int = 0  # co-winners count as a win each
+    share: float = 0.0  # a win shared by k co-winners counts 1/k
     money: int = 0
     decisions: int = 0
     think: float = 0.0
     times: list[float] = field(default_factory=list)
-    cpu_max: float = 0.0    # the most CPU time one decision took (wall time minus the machine's other work)
+    cpu_max: float = 0.0  # the most CPU time one decision took (wall time minus the machine's other work)
 
     def add(self, outcome: GameOutcome, seat: int) -> None:
         self.games += 1
@@ -193,6 +194,3 @@ def tally(outcomes: Sequence[GameOutcome]) -> dict[str, BotStats]:
         for seat, name in enumerate(outcome.seating):
             stats.setdefault(name, BotStats(name)).add(outcome, seat)
     return stats
-
-
-

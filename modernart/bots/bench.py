@@ -61,12 +61,23 @@ def figures(seconds: float, budget: float, hard_games: int) -> dict[str, dict[st
     med = medium_times(seconds)
     hard, rollouts, hard_cpu = hard_times(budget, hard_games)
     return {
-        "medium": {"decisions": len(med), "p50_ms": _percentile(med, 0.5) * 1e3, "p95_ms": _percentile(med, 0.95) * 1e3,
-                   "p99_ms": _percentile(med, 0.99) * 1e3, "max_ms": max(med) * 1e3},
-        "hard": {"budget_s": budget, "games": hard_games, "decisions": len(hard),
-                 "p95_ms": _percentile(hard, 0.95) * 1e3, "max_ms": max(hard) * 1e3,
-                 "over_budget": sum(t > budget for t in hard),
-                 "cpu_max_ms": max(hard_cpu) * 1e3, "cpu_over_budget": sum(t > budget for t in hard_cpu),
-                 "searched_decisions": len(rollouts),
-                 "rollouts_per_search": sum(rollouts) / len(rollouts) if rollouts else 0.0},
+        "medium": {
+            "decisions": len(med),
+            "p50_ms": _percentile(med, 0.5) * 1e3,
+            "p95_ms": _percentile(med, 0.95) * 1e3,
+            "p99_ms": _percentile(med, 0.99) * 1e3,
+            "max_ms": max(med) * 1e3,
+        },
+        "hard": {
+            "budget_s": budget,
+            "games": hard_games,
+            "decisions": len(hard),
+            "p95_ms": _percentile(hard, 0.95) * 1e3,
+            "max_ms": max(hard) * 1e3,
+            "over_budget": sum(t > budget for t in hard),
+            "cpu_max_ms": max(hard_cpu) * 1e3,
+            "cpu_over_budget": sum(t > budget for t in hard_cpu),
+            "searched_decisions": len(rollouts),
+            "rollouts_per_search": sum(rollouts) / len(rollouts) if rollouts else 0.0,
+        },
     }

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 from ..determinize import determinize, unseen_cards
 from ..game import GameState
-from ..moves import Action, Move
+from ..moves import Move
 from ..phase import Phase
 from ..views import Observation
 from . import pricing
@@ -42,8 +42,8 @@ HAND_TILES = 0.3
 
 
 class Candidate(NamedTuple):
-    move: Move | None     # applied to the sampled state first (None: nothing yet)
-    limit: int | None     # this seat's limit in the running auction, for the rollout
+    move: Move | None  # applied to the sampled state first (None: nothing yet)
+    limit: int | None  # this seat's limit in the running auction, for the rollout
 
 
 class HardBot(MediumBot):
@@ -59,8 +59,15 @@ class HardBot(MediumBot):
 
     level = "hard"
 
-    def __init__(self, seed: int | None = None, budget: float = DEFAULT_BUDGET, max_candidates: int = 7,
-                 max_passes: int | None = None, horizon: str = "round", confidence: float = 1.0) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        budget: float = DEFAULT_BUDGET,
+        max_candidates: int = 7,
+        max_passes: int | None = None,
+        horizon: str = "round",
+        confidence: float = 1.0,
+    ) -> None:
         super().__init__(seed)
         if not budget > 0:
             raise ValueError("budget must be positive")
@@ -114,8 +121,11 @@ class HardBot(MediumBot):
                     continue
                 seen.add((card.artist, card.kind))
                 if card.kind == DOUBLE:
-                    gain = max(sit.best_second(card.artist, 1)[0], sit.double_alone_gain(card.artist, 1)) \
-                        if sit.k.counts[card.artist] + 1 < 5 else sit.ending_gain(card.artist, 1)
+                    gain = (
+                        max(sit.best_second(card.artist, 1)[0], sit.double_alone_gain(card.artist, 1))
+                        if sit.k.counts[card.artist] + 1 < 5
+                        else sit.ending_gain(card.artist, 1)
+                    )
                 else:
                     gain = sit.play_gain(card.artist, 1, 1, card.kind, 1)
                 ranked.append((gain, Move.play(seat, card)))

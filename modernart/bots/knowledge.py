@@ -28,8 +28,19 @@ class Knowledge:
     """Numbers a bot reasons with, computed once per observation."""
 
     __slots__ = (
-        "seat", "n", "round", "counts", "prev", "hand_by_artist", "unseen", "unseen_by_artist",
-        "unseen_plain_by_artist", "others_in_hands", "share", "money", "owned",
+        "seat",
+        "n",
+        "round",
+        "counts",
+        "prev",
+        "hand_by_artist",
+        "unseen",
+        "unseen_by_artist",
+        "unseen_plain_by_artist",
+        "others_in_hands",
+        "share",
+        "money",
+        "owned",
     )
 
     def __init__(self, obs: Observation) -> None:

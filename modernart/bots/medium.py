@@ -155,8 +155,11 @@ class MediumBot(Bot):
                 continue
             seen.add(key)
             if card.kind == DOUBLE:
-                gain = max(sit.best_second(card.artist, 1)[0], sit.double_alone_gain(card.artist, 1)) \
-                    if sit.k.counts[card.artist] + 1 < 5 else sit.ending_gain(card.artist, 1)
+                gain = (
+                    max(sit.best_second(card.artist, 1)[0], sit.double_alone_gain(card.artist, 1))
+                    if sit.k.counts[card.artist] + 1 < 5
+                    else sit.ending_gain(card.artist, 1)
+                )
             else:
                 gain = sit.play_gain(card.artist, 1, 1, card.kind, 1)
             gain += self.rng.random() * 0.5  # break near-ties without a fixed preference

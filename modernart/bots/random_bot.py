@@ -19,8 +19,20 @@ from typing import Any, Callable, Final
 from ..auctions import NO_BID, second_cards
 from ..game import GameState
 from ..moves import (
-    ACCEPT, ADD_SECOND, BID, DECLINE, DECLINE_SECOND, HAMMER, MAX_SEATS, MOVE_TABLE, PASS, PLAY,
-    SEALED_BID, SET_PRICE, Move, move_of,
+    ACCEPT,
+    ADD_SECOND,
+    BID,
+    DECLINE,
+    DECLINE_SECOND,
+    HAMMER,
+    MAX_SEATS,
+    MOVE_TABLE,
+    PASS,
+    PLAY,
+    SEALED_BID,
+    SET_PRICE,
+    Move,
+    move_of,
 )
 from ..phase import DOUBLE_OFFER, FIXED_OFFER, FIXED_SET, GAME_OVER, ONCE_AROUND, OPEN, PLAY_CARD, SEALED
 

@@ -24,8 +24,14 @@ from . import pricing
 from .valuation import artist_values, final_values
 
 _PLAY, _DOUBLE_OFFER, _OPEN, _ONCE, _SEALED, _FSET, _FOFFER, _OVER = (
-    Phase.PLAY_CARD, Phase.DOUBLE_OFFER, Phase.OPEN, Phase.ONCE_AROUND, Phase.SEALED,
-    Phase.FIXED_SET, Phase.FIXED_OFFER, Phase.GAME_OVER,
+    Phase.PLAY_CARD,
+    Phase.DOUBLE_OFFER,
+    Phase.OPEN,
+    Phase.ONCE_AROUND,
+    Phase.SEALED,
+    Phase.FIXED_SET,
+    Phase.FIXED_OFFER,
+    Phase.GAME_OVER,
 )
 _DOUBLE = AuctionType.DOUBLE
 _of = Move.of
@@ -41,8 +47,13 @@ class RolloutPolicy:
 
     __slots__ = ("rng", "noise", "limits", "cache", "_values", "_key", "_prev", "_prev_round")
 
-    def __init__(self, rng: random.Random, noise: float = 0.15, limits: dict[tuple[int, int], int] | None = None,
-                 cache: dict[tuple[Any, ...], list[float]] | None = None) -> None:
+    def __init__(
+        self,
+        rng: random.Random,
+        noise: float = 0.15,
+        limits: dict[tuple[int, int], int] | None = None,
+        cache: dict[tuple[Any, ...], list[float]] | None = None,
+    ) -> None:
         self.rng = rng
         self.noise = noise
         self.limits = limits or {}
@@ -158,8 +169,13 @@ class RolloutPolicy:
         elif phase == _FSET:
             seat = state.auctioneer
             fixed = self.limits.get((seat, state.auction_no))
-            price = fixed if fixed is not None else pricing.fixed_price(
-                self.lot_value(state) * (1.0 + self.noise * (2.0 * self.rng.random() - 1.0)), state.money[seat])
+            price = (
+                fixed
+                if fixed is not None
+                else pricing.fixed_price(
+                    self.lot_value(state) * (1.0 + self.noise * (2.0 * self.rng.random() - 1.0)), state.money[seat]
+                )
+            )
             apply(_of(seat, _PRICE, price))
         elif phase == _FOFFER:
             seat = state.turn
@@ -172,8 +188,9 @@ class RolloutPolicy:
         high, high_seat = state.high, state.high_seat
         final = state.options.open_pass_is_final
         passed = state.passed
-        limits = [high if s == high_seat else -1 if final and passed[s] else self.limit(state, s, value)
-                  for s in range(n)]
+        limits = [
+            high if s == high_seat else -1 if final and passed[s] else self.limit(state, s, value) for s in range(n)
+        ]
         order = sorted(range(n), key=limits.__getitem__, reverse=True)
         winner, second = order[0], limits[order[1]]
         apply = state.apply

@@ -25,7 +25,7 @@ _DRAWS = random.Random(20240601)
 _Z: tuple[tuple[float, ...], ...] = tuple(
     tuple(_DRAWS.gauss(0.0, 1.0) for _ in range(NARTISTS)) for _ in range(_SAMPLES)
 )
-_ZQ = _Z[:_SAMPLES // 4]
+_ZQ = _Z[: _SAMPLES // 4]
 # how strongly players favour artists that are ahead this round, and artists with earlier tiles
 MOMENTUM = 0.35
 HISTORY = 1.0 / 40.0
@@ -33,7 +33,9 @@ SPREAD = 0.85
 BASE_SPREAD = 0.3
 
 
-def projected_counts(counts: Sequence[int], prev: Sequence[int], supply: Sequence[float]) -> tuple[list[float], list[float]]:
+def projected_counts(
+    counts: Sequence[int], prev: Sequence[int], supply: Sequence[float]
+) -> tuple[list[float], list[float]]:
     """Expected counts at the round's end and their spread, from the fluid model."""
     w = [max(0.0, supply[a]) * (1.0 + MOMENTUM * counts[a] + HISTORY * prev[a]) for a in _ORDER]
     total_w = w[0] + w[1] + w[2] + w[3] + w[4]
@@ -60,16 +62,19 @@ def projected_counts(counts: Sequence[int], prev: Sequence[int], supply: Sequenc
     return final, spread
 
 
-def rank_chances(final: Sequence[float], spread: Sequence[float], counts: Sequence[int],
-                 draws: Sequence[Sequence[float]] = _Z) -> list[list[float]]:
+def rank_chances(
+    final: Sequence[float], spread: Sequence[float], counts: Sequence[int], draws: Sequence[Sequence[float]] = _Z
+) -> list[list[float]]:
     """chances[a][k]: chance that artist a ends the round ranked k-th (k = 0, 1, 2)."""
     first, second, third = [0.0] * NARTISTS, [0.0] * NARTISTS, [0.0] * NARTISTS
     # earlier board position wins ties: a tiny bonus for the left
     b0, b1, b2, b3, b4 = (final[a] - 0.001 * a for a in _ORDER)
     s0, s1, s2, s3, s4 = spread
     for z0, z1, z2, z3, z4 in draws:
-        top = sorted(((b0 + s0 * z0, 0), (b1 + s1 * z1, 1), (b2 + s2 * z2, 2), (b3 + s3 * z3, 3),
-                      (b4 + s4 * z4, 4)), reverse=True)
+        top = sorted(
+            ((b0 + s0 * z0, 0), (b1 + s1 * z1, 1), (b2 + s2 * z2, 2), (b3 + s3 * z3, 3), (b4 + s4 * z4, 4)),
+            reverse=True,
+        )
         # an artist with no painting this round is never ranked
         score, a = top[0]
         if counts[a] or score >= 0.5:
@@ -84,8 +89,9 @@ def rank_chances(final: Sequence[float], spread: Sequence[float], counts: Sequen
     return [[first[a] * inc, second[a] * inc, third[a] * inc] for a in _ORDER]
 
 
-def artist_values(counts: Sequence[int], prev: Sequence[int], supply: Sequence[float], *,
-                  quick: bool = False) -> list[float]:
+def artist_values(
+    counts: Sequence[int], prev: Sequence[int], supply: Sequence[float], *, quick: bool = False
+) -> list[float]:
     """Expected end-of-round value of one painting of each artist.
 
     `counts`: paintings of each artist played this round (the lot included); `prev`: the

@@ -18,17 +18,22 @@ PANELS = ("OPEN auction", "ONCE-AROUND", "SEALED auction", "FIXED PRICE", "DOUBL
 #: the log's line for a card put up ("Bea auctions Krypto (Open): Open auction") -> its panel;
 #: a long Double line may wrap between "Fixed" and "price"
 LOGGED_AUCTION = re.compile(r"(Open|Once-around|Sealed|Fixed price|price) auction")
-PANEL_OF = {"Open": "OPEN auction", "Once-around": "ONCE-AROUND", "Sealed": "SEALED auction",
-            "Fixed price": "FIXED PRICE", "price": "FIXED PRICE"}
+PANEL_OF = {
+    "Open": "OPEN auction",
+    "Once-around": "ONCE-AROUND",
+    "Sealed": "SEALED auction",
+    "Fixed price": "FIXED PRICE",
+    "price": "FIXED PRICE",
+}
 
 
 @dataclass
 class Seen:
     panels: set[str] = field(default_factory=set)
-    logged: set[str] = field(default_factory=set)          # panels of auctions the log told (see PANEL_OF)
+    logged: set[str] = field(default_factory=set)  # panels of auctions the log told (see PANEL_OF)
     my_turns: dict[str, int] = field(default_factory=dict)
-    scorings: set[str] = field(default_factory=set)       # rounds whose scoring overlay was on screen
-    rounds_ended: set[str] = field(default_factory=set)   # rounds whose end the log or message line told
+    scorings: set[str] = field(default_factory=set)  # rounds whose scoring overlay was on screen
+    rounds_ended: set[str] = field(default_factory=set)  # rounds whose end the log or message line told
     rounds_reached: set[int] = field(default_factory=set)  # "Round N/4" seen in the status line
     keys: int = 0
     screens: dict[str, str] = field(default_factory=dict)  # first screen of each kind, for asserts
@@ -38,7 +43,7 @@ def play_until_over(term: Tmux, timeout: float = 240.0) -> tuple[Seen, str]:
     """Answer the table by keys until GAME OVER is on screen; return what was seen."""
     seen = Seen()
     end = time.monotonic() + timeout
-    answered: tuple | None = None   # what the screen said when we last pressed keys
+    answered: tuple | None = None  # what the screen said when we last pressed keys
     last_key_at = 0.0
     while True:
         screen = term.capture()
@@ -74,7 +79,7 @@ def play_until_over(term: Tmux, timeout: float = 240.0) -> tuple[Seen, str]:
         seen.logged.update(PANEL_OF[kind] for kind in LOGGED_AUCTION.findall(screen))
         rows = screen.split("\n")
         status, hints = rows[0], next((r for r in reversed(rows) if r.strip()), "")
-        overlay = re.search(r"[─-] Round \d scoring [─-]", screen)   # the overlay's title, not a log line
+        overlay = re.search(r"[─-] Round \d scoring [─-]", screen)  # the overlay's title, not a log line
         # answer a new question only: keys already sent may not have been drawn yet, and
         # answering the half-updated screen twice would press keys into the next question
         signature = (status, overlay.group(0) if overlay else None, hints)
@@ -123,11 +128,17 @@ def answer(status: str, hints: str, screen: str, seen: Seen) -> list[str]:
             seen.screens[f"scoring {m.group(1)}"] = screen
         return ["Enter"] if "Enter back to the table" in hints else []
     mine = None
-    for kind, pattern in (("sell", "YOUR TURN: put up a painting"), ("double", "YOUR TURN: add a second"),
-                          ("open-seller", "OPEN AUCTION: (bid, p to pass, )?h to sell now"),
-                          ("open", "OPEN AUCTION: bid any time"), ("once", "YOUR TURN: bid above"),
-                          ("sealed", "YOUR TURN: seal a bid"), ("price", "YOUR TURN: set the price"),
-                          ("buy", "YOUR TURN: buy for"), ("cannot-pay", "YOUR TURN: you cannot pay")):
+    for kind, pattern in (
+        ("sell", "YOUR TURN: put up a painting"),
+        ("double", "YOUR TURN: add a second"),
+        ("open-seller", "OPEN AUCTION: (bid, p to pass, )?h to sell now"),
+        ("open", "OPEN AUCTION: bid any time"),
+        ("once", "YOUR TURN: bid above"),
+        ("sealed", "YOUR TURN: seal a bid"),
+        ("price", "YOUR TURN: set the price"),
+        ("buy", "YOUR TURN: buy for"),
+        ("cannot-pay", "YOUR TURN: you cannot pay"),
+    ):
         if re.search(pattern, status):
             mine = kind
             break

@@ -29,11 +29,24 @@ from modernart.cards import CONSENSUS, AuctionType
 from modernart.rules import RuleOptions
 
 KEYS = {
-    "enter": "\r", "left": "\x1b[D", "right": "\x1b[C", "up": "\x1b[A", "down": "\x1b[B",
-    "backspace": "\x7f", "esc": "\x1b", "pageup": "\x1b[5~", "pagedown": "\x1b[6~", "c-c": "\x03",
+    "enter": "\r",
+    "left": "\x1b[D",
+    "right": "\x1b[C",
+    "up": "\x1b[A",
+    "down": "\x1b[B",
+    "backspace": "\x7f",
+    "esc": "\x1b",
+    "pageup": "\x1b[5~",
+    "pagedown": "\x1b[6~",
+    "c-c": "\x03",
 }
-O, ONE, S, F, D = (AuctionType.OPEN, AuctionType.ONCE_AROUND, AuctionType.SEALED,
-                   AuctionType.FIXED_PRICE, AuctionType.DOUBLE)
+O, ONE, S, F, D = (
+    AuctionType.OPEN,
+    AuctionType.ONCE_AROUND,
+    AuctionType.SEALED,
+    AuctionType.FIXED_PRICE,
+    AuctionType.DOUBLE,
+)
 
 
 SGR = re.compile(r"\x1b\[([0-9;]*)m")
@@ -49,7 +62,7 @@ def colour_codes(raw: str) -> set[str]:
             p = parts[i]
             if p in ("38", "48"):
                 width = 3 if i + 1 < len(parts) and parts[i + 1] == "5" else 5
-                codes.add(";".join(parts[i:i + width]))
+                codes.add(";".join(parts[i : i + width]))
                 i += width
                 continue
             if p and (30 <= int(p) <= 37 or 40 <= int(p) <= 47 or 90 <= int(p) <= 107):
@@ -61,10 +74,13 @@ def colour_codes(raw: str) -> set[str]:
 def run_async(fn):
     """Run an async test function in its own event loop (no pytest plugin needed), with the
     bounded clean-up of tests.net_helpers.run; the test's pytest-timeout mark is its limit."""
+
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         from tests.net_helpers import run
+
         return run(fn(*args, **kwargs), timeout=3600)
+
     return wrapper
 
 
@@ -87,9 +103,19 @@ class Screen:
     """A running client.  `await screen.keys("p")`, `await screen.wait_for("text")`,
     `screen.rows` (what a terminal shows), `screen.raw` (the bytes sent)."""
 
-    def __init__(self, session=None, *, cols: int = 80, rows: int = 24, env: dict | None = None,
-                 ascii: bool | None = None, color: str = "auto", finder=None, dummy: bool = False,
-                 encoding: str = "utf-8") -> None:
+    def __init__(
+        self,
+        session=None,
+        *,
+        cols: int = 80,
+        rows: int = 24,
+        env: dict | None = None,
+        ascii: bool | None = None,
+        color: str = "auto",
+        finder=None,
+        dummy: bool = False,
+        encoding: str = "utf-8",
+    ) -> None:
         self.session = session
         self.size = Size(rows=rows, columns=cols)
         self.env = {"TERM": "xterm-256color"} if env is None else env
@@ -147,7 +173,7 @@ class Screen:
     def _feed(self) -> None:
         data = self.raw
         if len(data) > self._fed:
-            self.stream.feed(data[self._fed:])
+            self.stream.feed(data[self._fed :])
             self._fed = len(data)
 
     @property
@@ -202,17 +228,29 @@ def deck_with_hands(hands: Sequence[Sequence[tuple[int, AuctionType]]], per_hand
     return order + rest
 
 
-async def table_with(names: Sequence[str], hands: Sequence[Sequence[tuple[int, AuctionType]]] = (),
-                     *, first: int = 0, clocks: Clocks | None = None, options: RuleOptions | None = None,
-                     start: bool = True, record_dir: str | None = None,
-                     seats: int | None = None) -> tuple[LocalTable, list[LocalSession]]:
+async def table_with(
+    names: Sequence[str],
+    hands: Sequence[Sequence[tuple[int, AuctionType]]] = (),
+    *,
+    first: int = 0,
+    clocks: Clocks | None = None,
+    options: RuleOptions | None = None,
+    start: bool = True,
+    record_dir: str | None = None,
+    seats: int | None = None,
+) -> tuple[LocalTable, list[LocalSession]]:
     """A table of people only (each a LocalSession), dealt `hands`, `first` auctioneer."""
     options = options or RuleOptions()
     per_hand = options.deal_sizes(len(names))[0]
     hands = list(hands) + [[] for _ in range(len(names) - len(hands))]
-    table = LocalTable(seats or len(names), options=options, clocks=clocks or Clocks(open_seconds=60),
-                       deck_order=deck_with_hands(hands, per_hand), first_auctioneer=first,
-                       record_dir=record_dir or tempfile.mkdtemp(prefix="modernart-test-"))
+    table = LocalTable(
+        seats or len(names),
+        options=options,
+        clocks=clocks or Clocks(open_seconds=60),
+        deck_order=deck_with_hands(hands, per_hand),
+        first_auctioneer=first,
+        record_dir=record_dir or tempfile.mkdtemp(prefix="modernart-test-"),
+    )
     sessions = [LocalSession(table, name) for name in names]
     for s in sessions:
         await s.open()

@@ -26,6 +26,7 @@ def terms():
     def new() -> Tmux:
         made.append(Tmux())
         return made[-1]
+
     try:
         yield new
     finally:
@@ -34,9 +35,25 @@ def terms():
 
 
 def host_argv(tmp_path: Path, *extra: str) -> list[str]:
-    return MODERNART + ["host", "--bind", "127.0.0.1", "--port", "0", "--no-beacon", "--bots", "2",
-                        "--bot-pace", "1000", "--journal-dir", str(tmp_path / "games"),
-                        "--config-dir", str(tmp_path / "config"), "--player-name", "Ana", *extra]
+    return MODERNART + [
+        "host",
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--no-beacon",
+        "--bots",
+        "2",
+        "--bot-pace",
+        "1000",
+        "--journal-dir",
+        str(tmp_path / "games"),
+        "--config-dir",
+        str(tmp_path / "config"),
+        "--player-name",
+        "Ana",
+        *extra,
+    ]
 
 
 def flags(argv: list[str]) -> list[tuple[str, ...]]:
@@ -65,7 +82,7 @@ def test_the_host_leaving_mid_game_is_told_how_to_continue_it(terms, tmp_path):
     hand = re.search(r"Ana +100 +(\d+)", screen)
     assert hand, screen
     first.send("q")
-    first.wait_for("leaving ends it")          # not "the game goes on": the host stops with you
+    first.wait_for("leaving ends it")  # not "the game goes on": the host stops with you
     first.send("y")
     done = first.wait_for("EXITED:0", timeout=20)
     told = re.search(r"Continue it with: modernart host (--resume .*)", done)
@@ -74,7 +91,7 @@ def test_the_host_leaving_mid_game_is_told_how_to_continue_it(terms, tmp_path):
     journal = again[1]
     assert Path(journal).is_file() and journal.startswith(str(tmp_path / "games"))
     # every flag the host was started with, ready to paste (--port 0 aside: the game's own port)
-    started = host_argv(tmp_path, "--players", "3")[len(MODERNART) + 1:]
+    started = host_argv(tmp_path, "--players", "3")[len(MODERNART) + 1 :]
     assert flags(again[2:]) == flags([a for a in started if a not in ("--port", "0")]), again
 
     # the continued game, by the command as printed: the same player (same config) is back
@@ -91,9 +108,26 @@ def test_a_journal_that_cannot_be_resumed_is_a_clear_message(tmp_path, content):
     path = tmp_path / "bad.jsonl"
     if content is not None:
         path.write_text(content)
-    done = subprocess.run(MODERNART + ["host", "--headless", "--bind", "127.0.0.1", "--port", "0", "--no-beacon",
-                                       "--config-dir", str(tmp_path / "config"), "--resume", str(path)],
-                          capture_output=True, text=True, timeout=40, cwd=str(REPO))
+    done = subprocess.run(
+        MODERNART
+        + [
+            "host",
+            "--headless",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--no-beacon",
+            "--config-dir",
+            str(tmp_path / "config"),
+            "--resume",
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=40,
+        cwd=str(REPO),
+    )
     assert done.returncode == 2, done
     assert f"modernart host: cannot resume {path}:" in done.stderr
     assert "Traceback" not in done.stderr
@@ -103,8 +137,24 @@ def test_a_journal_that_cannot_be_resumed_is_a_clear_message(tmp_path, content):
 def test_the_host_command_in_a_terminal_shows_why_its_host_did_not_start(terms, tmp_path):
     term = terms()
     missing = tmp_path / "missing.jsonl"
-    term.start(MODERNART + ["host", "--bind", "127.0.0.1", "--port", "0", "--no-beacon", "--resume", str(missing),
-                            "--config-dir", str(tmp_path / "config")], env=env(tmp_path), cwd=str(REPO), cols=300)
+    term.start(
+        MODERNART
+        + [
+            "host",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--no-beacon",
+            "--resume",
+            str(missing),
+            "--config-dir",
+            str(tmp_path / "config"),
+        ],
+        env=env(tmp_path),
+        cwd=str(REPO),
+        cols=300,
+    )
     screen = term.wait_for("EXITED:1", timeout=30)
     assert "the host did not start: cannot resume" in screen
 
@@ -118,16 +168,36 @@ def free_port() -> int:
 
 
 @pytest.mark.timeout(150)
-@pytest.mark.skipif(shutil.which("ssh") is None or shutil.which("ssh-keygen") is None,
-                    reason="OpenSSH client not installed (python -m tests.tools installs it)")
+@pytest.mark.skipif(
+    shutil.which("ssh") is None or shutil.which("ssh-keygen") is None,
+    reason="OpenSSH client not installed (python -m tests.tools installs it)",
+)
 def test_the_host_leaving_tells_its_ssh_guests_the_table_closed(terms, tmp_path):
     from .test_e2e_ssh import keypair, ssh_argv
 
     port = free_port()
     ssh_flags = ["--ssh", str(port), "--ssh-bind", "127.0.0.1", "--ssh-host-key", str(tmp_path / "hostkey")]
-    argv = MODERNART + ["host", "--bind", "127.0.0.1", "--port", "0", "--no-beacon", "--bots", "1",
-                        "--bot-pace", "1000", "--players", "3", "--journal-dir", str(tmp_path / "games"),
-                        "--config-dir", str(tmp_path / "config"), "--player-name", "Ana", *ssh_flags]
+    argv = MODERNART + [
+        "host",
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--no-beacon",
+        "--bots",
+        "1",
+        "--bot-pace",
+        "1000",
+        "--players",
+        "3",
+        "--journal-dir",
+        str(tmp_path / "games"),
+        "--config-dir",
+        str(tmp_path / "config"),
+        "--player-name",
+        "Ana",
+        *ssh_flags,
+    ]
     host = terms()
     host.start(argv, env=env(tmp_path), cwd=str(REPO), cols=600)
     host.wait_for(r"Ana \(you\) +person +not ready", timeout=30)
@@ -147,10 +217,12 @@ def test_the_host_leaving_tells_its_ssh_guests_the_table_closed(terms, tmp_path)
     told = re.search(r"Continue it with: modernart host (--resume .*)", done)
     assert told, done
     again = shlex.split(told.group(1))
-    assert flags(again[2:]) == flags([a for a in argv[len(MODERNART) + 1:] if a not in ("--port", "0")]), again
+    assert flags(again[2:]) == flags([a for a in argv[len(MODERNART) + 1 :] if a not in ("--port", "0")]), again
     ended = guest.wait_for(r"EXITED:\d+", timeout=20)
-    assert "modernart: The host closed the table. It can resume the game with: modernart host --resume" \
-        in ended.replace("\n", "")  # the last word on the guest's terminal
+    assert (
+        "modernart: The host closed the table. It can resume the game with: modernart host --resume"
+        in ended.replace("\n", "")
+    )  # the last word on the guest's terminal
     for screen in (done, ended):
         assert "Traceback" not in screen, screen
     logs = "".join(p.read_text() for p in (tmp_path / "modernart").glob("*.log"))

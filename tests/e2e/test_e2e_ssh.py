@@ -19,17 +19,39 @@ from .screen import colour_codes
 from .tmux import Tmux
 from .test_e2e_tmux import MODERNART, _repo
 
-pytestmark = pytest.mark.skipif(shutil.which("ssh") is None or shutil.which("ssh-keygen") is None,
-                                reason="OpenSSH client not installed (python -m tests.tools installs it)")
+pytestmark = pytest.mark.skipif(
+    shutil.which("ssh") is None or shutil.which("ssh-keygen") is None,
+    reason="OpenSSH client not installed (python -m tests.tools installs it)",
+)
 
 
 @pytest.fixture
 def server(tmp_path):
     """The SSH table on 127.0.0.1 (port chosen by the OS); yields (port, record_dir)."""
     records = tmp_path / "records"
-    argv = MODERNART + ["play", "--ssh", "0", "--ssh-bind", "127.0.0.1", "--ssh-host-key", str(tmp_path / "hostkey"),
-                        "--players", "3", "--guests", "1", "--bots", "random", "--bot-pace", "0",
-                        "--open-seconds", "1", "--seed", "7", "--record-dir", str(records)]
+    argv = MODERNART + [
+        "play",
+        "--ssh",
+        "0",
+        "--ssh-bind",
+        "127.0.0.1",
+        "--ssh-host-key",
+        str(tmp_path / "hostkey"),
+        "--players",
+        "3",
+        "--guests",
+        "1",
+        "--bots",
+        "random",
+        "--bot-pace",
+        "0",
+        "--open-seconds",
+        "1",
+        "--seed",
+        "7",
+        "--record-dir",
+        str(records),
+    ]
     log_path = tmp_path / "server.log"
     with open(log_path, "w") as log:  # a file, not a pipe: the server can never block on its output
         proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, text=True, cwd=str(_repo()))
@@ -58,9 +80,27 @@ def keypair(path) -> str:
 
 
 def ssh_argv(port: int, key: str, user: str) -> list[str]:
-    return ["ssh", "-p", str(port), "-i", key, "-o", "IdentitiesOnly=yes", "-o", "StrictHostKeyChecking=no",
-            "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR", "-o", "BatchMode=yes",
-            "-o", "SendEnv=NO_COLOR", "-t", f"{user}@127.0.0.1"]
+    return [
+        "ssh",
+        "-p",
+        str(port),
+        "-i",
+        key,
+        "-o",
+        "IdentitiesOnly=yes",
+        "-o",
+        "StrictHostKeyChecking=no",
+        "-o",
+        "UserKnownHostsFile=/dev/null",
+        "-o",
+        "LogLevel=ERROR",
+        "-o",
+        "BatchMode=yes",
+        "-o",
+        "SendEnv=NO_COLOR",
+        "-t",
+        f"{user}@127.0.0.1",
+    ]
 
 
 @pytest.mark.timeout(300)
@@ -71,7 +111,7 @@ def test_whole_game_over_ssh_with_a_dropped_connection(server, tmp_path):
     try:
         first.start(ssh_argv(port, key, "ana"), env={"TERM": "screen", "LANG": "C.UTF-8"})
         lobby = first.wait_for(r">1 ana \(you\)", timeout=20)
-        assert f"ssh -p {port} NAME@HOST" in "\n".join(lobby.split("\n")[1:3])   # on its own line, whole
+        assert f"ssh -p {port} NAME@HOST" in "\n".join(lobby.split("\n")[1:3])  # on its own line, whole
         assert re.search(r"2 Bot A +bot random +READY", lobby)
         first.send("r")
         first.wait_for(r">1 ana \(you\) +person +READY")
@@ -80,6 +120,7 @@ def test_whole_game_over_ssh_with_a_dropped_connection(server, tmp_path):
         # play until round 2, then drop the connection without leaving
         deadline = time.monotonic() + 60
         from .player import answer, Seen
+
         seen = Seen()
         while "Round 2/4" not in first.capture():
             screen = first.capture()
@@ -93,9 +134,9 @@ def test_whole_game_over_ssh_with_a_dropped_connection(server, tmp_path):
     again = Tmux()
     try:
         again.start(ssh_argv(port, key, "ana"), env={"TERM": "xterm-256color", "NO_COLOR": "1"})
-        screen = again.wait_for(r"\*.ana ", timeout=20)                   # the same seat, by the same key
+        screen = again.wait_for(r"\*.ana ", timeout=20)  # the same seat, by the same key
         assert "Bot A" in screen and "Your hand" in screen and "scoring" not in screen
-        assert not colour_codes(again.capture(escapes=True))             # the guest's NO_COLOR
+        assert not colour_codes(again.capture(escapes=True))  # the guest's NO_COLOR
         seen, final = play_until_over(again)
         assert "GAME OVER." in final and "WINNER" in final
         saved = list(records.glob("modernart-*.json"))
@@ -122,11 +163,33 @@ def lan_host(tmp_path):
     """`modernart host --headless --ssh 0` on 127.0.0.1 with two bots and fast clocks (an idle
     guest's decisions run out in 0.3 s); yields a function that waits for its output and
     returns (ssh port, join code).  Stopped by SIGTERM (it saves its journal)."""
-    argv = MODERNART + ["host", "--headless", "--bind", "127.0.0.1", "--port", "0", "--no-beacon",
-                        "--players", "3", "--bots", "2", "--bot-pace", "0", "--config-dir", str(tmp_path / "cfg"),
-                        "--journal-dir", str(tmp_path / "games"), "--ssh", "0", "--ssh-bind", "127.0.0.1",
-                        "--ssh-host-key", str(tmp_path / "hostkey"),
-                        "--clocks", '{"decision": 0.3, "open_countdown": 0.3, "reveal": 3}']
+    argv = MODERNART + [
+        "host",
+        "--headless",
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--no-beacon",
+        "--players",
+        "3",
+        "--bots",
+        "2",
+        "--bot-pace",
+        "0",
+        "--config-dir",
+        str(tmp_path / "cfg"),
+        "--journal-dir",
+        str(tmp_path / "games"),
+        "--ssh",
+        "0",
+        "--ssh-bind",
+        "127.0.0.1",
+        "--ssh-host-key",
+        str(tmp_path / "hostkey"),
+        "--clocks",
+        '{"decision": 0.3, "open_countdown": 0.3, "reveal": 3}',
+    ]
     log_path = tmp_path / "host.log"
     with open(log_path, "w") as log:
         proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, text=True, cwd=str(_repo()))
@@ -159,7 +222,7 @@ def test_modernart_host_serves_the_client_over_ssh(lan_host, tmp_path):
     try:
         term.start(ssh_argv(port, keypair(tmp_path / "bea_key"), "bea"), env={"TERM": "xterm", "LANG": "C"})
         term.wait_for(r"bea \(you\)", timeout=30)
-        term.send("r")                        # --players 3 with two bots: ready starts the game
+        term.send("r")  # --players 3 with two bots: ready starts the game
         screen = term.wait_for("Your hand", timeout=30)
         assert re.search(r"\*.bea +100", screen)
     finally:
@@ -169,9 +232,26 @@ def test_modernart_host_serves_the_client_over_ssh(lan_host, tmp_path):
 def impostor_argv(port: int, public_only: str, user: str, log: str) -> list[str]:
     """OpenSSH offering `public_only` (a public key file without its private half, mode 0600
     so that ssh reads it) and then answering the password prompt from SSH_ASKPASS."""
-    return ["ssh", "-v", "-E", log, "-p", str(port), "-i", public_only, "-o", "IdentitiesOnly=yes",
-            "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "NumberOfPasswordPrompts=1",
-            "-t", f"{user}@127.0.0.1"]
+    return [
+        "ssh",
+        "-v",
+        "-E",
+        log,
+        "-p",
+        str(port),
+        "-i",
+        public_only,
+        "-o",
+        "IdentitiesOnly=yes",
+        "-o",
+        "StrictHostKeyChecking=no",
+        "-o",
+        "UserKnownHostsFile=/dev/null",
+        "-o",
+        "NumberOfPasswordPrompts=1",
+        "-t",
+        f"{user}@127.0.0.1",
+    ]
 
 
 @pytest.mark.timeout(180)
@@ -182,7 +262,7 @@ def test_a_public_key_and_the_join_code_do_not_make_you_that_player(lan_host, tm
     back with her key, has her seat."""
     port, code = lan_host()
     ana_key = keypair(tmp_path / "ana_key")
-    stolen = tmp_path / "stolen.pub"                 # only the public half
+    stolen = tmp_path / "stolen.pub"  # only the public half
     shutil.copy(ana_key + ".pub", stolen)
     stolen.chmod(0o600)
     askpass = tmp_path / "askpass"
@@ -195,25 +275,32 @@ def test_a_public_key_and_the_join_code_do_not_make_you_that_player(lan_host, tm
         ana.send("r")
         ana.wait_for(r"\*.ana +100", timeout=30)
     finally:
-        ana.close()                                  # Ana drops; her seat waits for her key
+        ana.close()  # Ana drops; her seat waits for her key
     mallory = Tmux()
     ssh_log = tmp_path / "mallory-ssh.log"
     try:
-        mallory.start(impostor_argv(port, str(stolen), "ana", str(ssh_log)),
-                      env={"TERM": "xterm", "LANG": "C.UTF-8", "SSH_ASKPASS": str(askpass),
-                           "SSH_ASKPASS_REQUIRE": "force", "DISPLAY": ""})
+        mallory.start(
+            impostor_argv(port, str(stolen), "ana", str(ssh_log)),
+            env={
+                "TERM": "xterm",
+                "LANG": "C.UTF-8",
+                "SSH_ASKPASS": str(askpass),
+                "SSH_ASKPASS_REQUIRE": "force",
+                "DISPLAY": "",
+            },
+        )
         screen = mallory.wait_for(r"watching|\*.ana", timeout=30)
         debug = ssh_log.read_text()
-        assert "Server accepts key" in debug and "stolen.pub" in debug   # the key was offered, and taken
+        assert "Server accepts key" in debug and "stolen.pub" in debug  # the key was offered, and taken
         assert re.search(r'Authenticated to .* using "(keyboard-interactive|password)"', debug)
-        assert not re.search(r"\*.ana", screen), screen                  # not seated as Ana
+        assert not re.search(r"\*.ana", screen), screen  # not seated as Ana
         assert "watching" in screen
     finally:
         mallory.close()
     again = Tmux()
     try:
         again.start(ssh_argv(port, ana_key, "ana"), env={"TERM": "xterm", "LANG": "C.UTF-8"})
-        screen = again.wait_for(r"\*.ana ", timeout=30)                   # Ana's key: Ana's seat
+        screen = again.wait_for(r"\*.ana ", timeout=30)  # Ana's key: Ana's seat
         assert "watching" not in screen
     finally:
         again.close()
@@ -230,12 +317,12 @@ def test_a_guest_takes_its_copy_of_the_game_home_and_audits_it(lan_host, tmp_pat
     try:
         term.start(ssh_argv(port, key, "cy"), env={"TERM": "xterm", "LANG": "C.UTF-8"})
         term.wait_for(r"cy \(you\)", timeout=30)
-        term.send("r")                               # the game starts; cy does nothing more
+        term.send("r")  # the game starts; cy does nothing more
         term.wait_for("Your hand", timeout=30)
         early = subprocess.run(record_argv(port, key, "cy"), capture_output=True, timeout=30, stdin=subprocess.DEVNULL)
         assert early.returncode == 1 and early.stdout == b""
         assert b"no finished game of yours at this table yet" in early.stderr
-        term.wait_for("GAME OVER", timeout=180)      # every decision of cy's ran out
+        term.wait_for("GAME OVER", timeout=180)  # every decision of cy's ran out
     finally:
         term.close()
     archive = take_record_home(port, key, "cy", tmp_path / "game.tar", within=15)
@@ -243,13 +330,18 @@ def test_a_guest_takes_its_copy_of_the_game_home_and_audits_it(lan_host, tmp_pat
     home.mkdir()
     with tarfile.open(archive) as tar:
         names = sorted(tar.getnames())
-    subprocess.run(["tar", "xf", str(archive), "-C", str(home)], check=True, timeout=30)   # as docs/client.md says
+    subprocess.run(["tar", "xf", str(archive), "-C", str(home)], check=True, timeout=30)  # as docs/client.md says
     assert sorted(p.name for p in home.iterdir()) == names
     assert len(names) == 2 and names[0].endswith(".json") and names[1].endswith(".transcript"), names
     assert "seat" in names[0] and "/" not in "".join(names)
     host_copy = next((tmp_path / "games").glob("*.transcript"))
-    audit = subprocess.run(MODERNART + ["audit", str(home / names[0]), "--compare", str(host_copy)],
-                           capture_output=True, text=True, timeout=120, cwd=str(_repo()))
+    audit = subprocess.run(
+        MODERNART + ["audit", str(home / names[0]), "--compare", str(host_copy)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=str(_repo()),
+    )
     assert audit.returncode == 0, audit.stdout + audit.stderr
     assert audit.stdout.startswith("ok: ")
 
@@ -268,9 +360,9 @@ def test_a_guest_away_at_the_end_joins_again_and_takes_it_home(lan_host, tmp_pat
         term.send("r")
         term.wait_for("Your hand", timeout=30)
     finally:
-        term.close()                                 # away until the game is over
+        term.close()  # away until the game is over
     end = time.monotonic() + 180
-    while not list((tmp_path / "games").glob("*.transcript")):   # the host's copy: the game is over
+    while not list((tmp_path / "games").glob("*.transcript")):  # the host's copy: the game is over
         assert time.monotonic() < end, "the game did not end"
         time.sleep(0.5)
     term = Tmux()

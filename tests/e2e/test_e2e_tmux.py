@@ -28,9 +28,25 @@ def term():
 
 def play_argv(record_dir: str, *extra: str, offline: bool = True) -> list[str]:
     where = ["--offline"] if offline else ["--config-dir", f"{record_dir}/config"]
-    return MODERNART + ["play", *where, "--name", "Ana", "--players", "3", "--bots", "random",
-                        "--bot-pace", "0", "--open-seconds", "1", "--seed", "7",
-                        "--record-dir", record_dir, *extra]
+    return MODERNART + [
+        "play",
+        *where,
+        "--name",
+        "Ana",
+        "--players",
+        "3",
+        "--bots",
+        "random",
+        "--bot-pace",
+        "0",
+        "--open-seconds",
+        "1",
+        "--seed",
+        "7",
+        "--record-dir",
+        record_dir,
+        *extra,
+    ]
 
 
 @pytest.mark.timeout(300)
@@ -38,9 +54,12 @@ def play_argv(record_dir: str, *extra: str, offline: bool = True) -> list[str]:
 def test_whole_game_by_key_presses_at_80x24(term, tmp_path, through):
     """`modernart play` (a host with bot clients in a child process, joined over
     127.0.0.1) and `modernart play --offline` (the table inside the client)."""
-    term.start(play_argv(str(tmp_path), offline=through == "offline"),
-               env={"TERM": "xterm-256color", "XDG_STATE_HOME": str(tmp_path / "state")}, cwd=str(_repo()))
-    term.wait_for(r"Log and chat(.|\n)*\? help", timeout=20)   # the whole first frame is drawn
+    term.start(
+        play_argv(str(tmp_path), offline=through == "offline"),
+        env={"TERM": "xterm-256color", "XDG_STATE_HOME": str(tmp_path / "state")},
+        cwd=str(_repo()),
+    )
+    term.wait_for(r"Log and chat(.|\n)*\? help", timeout=20)  # the whole first frame is drawn
     first = term.wait_for("Your hand", timeout=5)
     assert term.size() == "80x24"
     rows = first.split("\n")
@@ -69,8 +88,9 @@ def test_whole_game_by_key_presses_at_80x24(term, tmp_path, through):
     saved = "".join(r[1:-1].strip() for r in final.split("\n")[1:16])
     # offline: the one record; through the protocol: this client's own copy, then the host's
     assert f"Record saved to{records[0]}" in saved or f"the host's copy:{records[0]}" in saved, final
-    replay = subprocess.run(MODERNART + ["replay", "--check", str(records[0])], capture_output=True, text=True,
-                            timeout=60, cwd=str(_repo()))
+    replay = subprocess.run(
+        MODERNART + ["replay", "--check", str(records[0])], capture_output=True, text=True, timeout=60, cwd=str(_repo())
+    )
     assert replay.returncode == 0, replay.stderr
     result = json.loads(replay.stdout)
     assert result["finished"] and result["players"][0] == "Ana"
@@ -103,13 +123,16 @@ def test_live_resize(term, tmp_path):
 
 @pytest.mark.timeout(90)
 def test_no_color_and_plain_terminals(term, tmp_path):
-    term.start(play_argv(str(tmp_path), "--bot-pace", "1000"),
-               env={"TERM": "xterm-256color", "NO_COLOR": "1", "LANG": "C", "LC_ALL": "C"}, cwd=str(_repo()))
+    term.start(
+        play_argv(str(tmp_path), "--bot-pace", "1000"),
+        env={"TERM": "xterm-256color", "NO_COLOR": "1", "LANG": "C", "LC_ALL": "C"},
+        cwd=str(_repo()),
+    )
     screen = term.wait_for("Your hand", timeout=20)
     coloured = term.capture(escapes=True)
     assert not colour_codes(coloured), "NO_COLOR run printed colours"
-    assert "\x1b[" in coloured                          # bold/reverse remain
-    assert "R Krypto" in screen and "*" in screen and "┌" in screen   # LANG=C: Python still speaks UTF-8
+    assert "\x1b[" in coloured  # bold/reverse remain
+    assert "R Krypto" in screen and "*" in screen and "┌" in screen  # LANG=C: Python still speaks UTF-8
     term.send("C-c")
     term.wait_for("Leave the table")
     term.send("y")
@@ -118,12 +141,15 @@ def test_no_color_and_plain_terminals(term, tmp_path):
 
 @pytest.mark.timeout(90)
 def test_colours_and_ascii(term, tmp_path):
-    term.start(play_argv(str(tmp_path), "--bot-pace", "1000", "--ascii", "--color", "16"),
-               env={"TERM": "xterm-256color"}, cwd=str(_repo()))
+    term.start(
+        play_argv(str(tmp_path), "--bot-pace", "1000", "--ascii", "--color", "16"),
+        env={"TERM": "xterm-256color"},
+        cwd=str(_repo()),
+    )
     screen = term.wait_for("Your hand", timeout=20)
     assert "+- Artists -" in screen and not set("─│┌┐└┘") & set(screen)
     coloured = term.capture(escapes=True)
-    assert {"31", "32", "33", "34", "35"} <= colour_codes(coloured)   # the five artists, in 16 colours
+    assert {"31", "32", "33", "34", "35"} <= colour_codes(coloured)  # the five artists, in 16 colours
     term.send("q")
     term.wait_for("Leave the table")
     term.send("y")
@@ -132,6 +158,7 @@ def test_colours_and_ascii(term, tmp_path):
 
 def _repo():
     from pathlib import Path
+
     return Path(__file__).resolve().parents[2]
 
 
@@ -141,13 +168,36 @@ def test_modernart_host_plays_at_its_own_table(term, tmp_path):
     becomes the hosting player's own client (its own key and seat, through the protocol,
     the table's admin); leaving stops the host."""
     config = tmp_path / "config"
-    term.start(MODERNART + ["host", "--bind", "127.0.0.1", "--port", "0", "--no-beacon", "--players", "3",
-                            "--bots", "2", "--bot-pace", "1000", "--journal-dir", str(tmp_path / "games"),
-                            "--config-dir", str(config), "--name", "Ana's table", "--player-name", "Ana"],
-               env={"TERM": "xterm-256color", "XDG_STATE_HOME": str(tmp_path)}, cwd=str(_repo()))
-    lobby = term.wait_for(r">3 Ana \(you\) +person +not ready", timeout=30)   # the cursor on your seat
+    term.start(
+        MODERNART
+        + [
+            "host",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--no-beacon",
+            "--players",
+            "3",
+            "--bots",
+            "2",
+            "--bot-pace",
+            "1000",
+            "--journal-dir",
+            str(tmp_path / "games"),
+            "--config-dir",
+            str(config),
+            "--name",
+            "Ana's table",
+            "--player-name",
+            "Ana",
+        ],
+        env={"TERM": "xterm-256color", "XDG_STATE_HOME": str(tmp_path)},
+        cwd=str(_repo()),
+    )
+    lobby = term.wait_for(r">3 Ana \(you\) +person +not ready", timeout=30)  # the cursor on your seat
     assert "join code" in lobby.split("\n")[0]
-    term.send("r")                                       # the host's --players 3: ready starts it
+    term.send("r")  # the host's --players 3: ready starts it
     screen = term.wait_for("Your hand", timeout=30)
     assert re.search(r"\*.Ana +100", screen)
     term.send("q")

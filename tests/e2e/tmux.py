@@ -32,14 +32,22 @@ class Tmux:
         self.started = False
 
     def _tmux(self, *args: str, timeout: float = 10) -> str:
-        done = subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", *args],
-                              capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run(
+            ["tmux", "-L", self.socket, "-f", "/dev/null", *args], capture_output=True, text=True, timeout=timeout
+        )
         if done.returncode != 0:
             raise RuntimeError(f"tmux {' '.join(args)} failed: {done.stderr.strip()}")
         return done.stdout
 
-    def start(self, argv: list[str], *, cols: int = 80, rows: int = 24, env: dict[str, str] | None = None,
-              cwd: str | None = None) -> None:
+    def start(
+        self,
+        argv: list[str],
+        *,
+        cols: int = 80,
+        rows: int = 24,
+        env: dict[str, str] | None = None,
+        cwd: str | None = None,
+    ) -> None:
         """Run `argv` in a fresh pane of `cols` x `rows`."""
         env_part = " ".join(f"{k}={shlex.quote(v)}" for k, v in (env or {}).items())
         command = " ".join(shlex.quote(a) for a in argv)
@@ -81,6 +89,7 @@ class Tmux:
 
     def close(self) -> None:
         if self.started:
-            subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", "kill-server"],
-                           capture_output=True, timeout=10)
+            subprocess.run(
+                ["tmux", "-L", self.socket, "-f", "/dev/null", "kill-server"], capture_output=True, timeout=10
+            )
             self.started = False
