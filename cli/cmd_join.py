@@ -116,6 +116,10 @@ async def _print(args: argparse.Namespace, is_string: bool) -> int:
         print(f"modernart join: {exc.message} [{exc.code}]{hint}", file=sys.stderr)
         return 1
     try:
+        try:  # the table's description follows the welcome
+            await client.wait_until(lambda st: bool(st.table.get("name")), 5.0)
+        except TimeoutError:
+            pass  # printed as far as it is known
         table = client.state.table
         print(f"connected to {table.get('name')!r} ({table.get('state')}), code {target.code}")
         for seat in table.get("seats") or []:

@@ -91,6 +91,7 @@ PROBE = textwrap.dedent("""
         match = [h for h in heard_a if h.code == normalise_code(code.lower())]
         client = Client(match[0].target, keys=Keys.generate())
         await client.connect()
+        await client.wait_until(lambda st: bool(st.table.get("name")), 5)  # it follows the welcome
         out = {"a": [h.name for h in heard_a], "b": [h.name for h in heard_b], "wrong": len(wrong.tables()),
                "joined": client.state.table.get("name"), "code": code, "heard_code": match[0].code}
         await client.close()
