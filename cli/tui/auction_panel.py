@@ -8,6 +8,8 @@ shows to whom it is offered.  Between auctions the panel shows the last sale.
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from modernart.cards import AuctionType
 from modernart.phase import Phase
 from modernart.views import Observation
@@ -219,35 +221,40 @@ def once_around(cs: ClientState, obs: Observation, width: int) -> list[Line]:
 
 def sealed(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     lines = [by_line(cs, obs)]
-    done = [cs.name(s) for s in range(obs.players) if s in obs.sealed_done]
-    waiting = [cs.name(s) for s in range(obs.players) if s not in obs.sealed_done]
-    complete = not waiting
-    if complete:  # every bid is sealed: now the reveals (the host says whose it still waits for)
+    waiting = [s for s in range(obs.players) if s not in obs.sealed_done]
+    if not waiting:  # every bid is sealed: now the reveals (the host says whose it still waits for)
         owed = cs.session.reveals_owed if cs.session is not None else ()
-        waiting = [cs.name(s) for s in owed]
         lines.append([("", " All bids sealed.")])
-    else:
-        lines.append([("", " Sealed: "), ("class:good", ", ".join(done) or "nobody yet")])
-    label = " Reveal awaited from: " if complete else " Waiting for: "
-    if waiting or not complete:
-        lines.append([("", label), ("class:dim", ", ".join(waiting))])
-    else:
-        lines.append([("class:dim", " Opening the bids...")])
-    if line_width(lines[-1]) > width:  # five players: the names on lines of their own
-        names = wrap(", ".join(waiting), width - 2)
-        lines[-1:] = [[("", label.rstrip())]] + [[("class:dim", "  " + t)] for t in names]
+        if owed:
+            lines += _names(cs, " Reveal awaited from: ", owed, width)
+        else:
+            lines.append([("class:dim", " Opening the bids...")])
+        if obs.seat >= 0:
+            lines.append([("class:dim", " Bids are shown together once")])
+            lines.append([("class:dim", " every reveal is in.")])
+        return lines
+    done = [cs.name(s) for s in range(obs.players) if s in obs.sealed_done]
+    lines.append([("", " Sealed: "), ("class:good", ", ".join(done) or "nobody yet")])
+    lines += _names(cs, " Waiting for: ", waiting, width)
     if obs.seat < 0:  # watching
         return lines
-    if complete:
-        lines.append([("class:dim", " Bids are shown together once")])
-        lines.append([("class:dim", " every reveal is in.")])
-    elif obs.seat in obs.sealed_done:
+    if obs.seat in obs.sealed_done:
         lines.append([("class:dim", " Your bid is sealed. Bids are shown")])
         lines.append([("class:dim", " together once everyone has sealed.")])
     else:
         lines.append(entry_line(cs, obs, "Your sealed bid", masked=True))
         lines.append([("class:dim", " Digits are hidden. 0 = no bid. Enter")])
     return lines
+
+
+def _names(cs: ClientState, label: str, seats: Sequence[int], width: int) -> list[Line]:
+    """`label` and the names of `seats` on one line, or the names on lines of their own
+    below it when they do not fit (five players)."""
+    names = ", ".join(cs.name(s) for s in seats)
+    line: Line = [("", label), ("class:dim", names)]
+    if line_width(line) <= width:
+        return [line]
+    return [[("", label.rstrip())]] + [[("class:dim", "  " + t)] for t in wrap(names, width - 2)]
 
 
 def fixed_set(cs: ClientState, obs: Observation, width: int) -> list[Line]:
