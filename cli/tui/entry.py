@@ -279,8 +279,9 @@ def ssh_sessions_through(join_string: str, *, config_dir: str | None = None, ses
             session = NetSession(join_string, name=name, keys=Keys.generate(), leaves_seat_on_close=True)
         else:
             key_name = f"ssh-{_guest_tag(guest.fingerprint)}"
-            if not (config_dir_path(config_dir) / f"{key_name}.key").exists():
-                kept = len(list(config_dir_path(config_dir).glob("ssh-*.key")))
+            keys_dir = config_dir_path(config_dir)
+            if not (keys_dir / f"{key_name}.key").exists():
+                kept = len(list(keys_dir.glob("ssh-*.key")))
                 if kept >= MAX_SSH_PLAYERS_KEPT:  # SSH keys are free to make: the disk is not
                     raise JoinError(
                         f"This host already keeps {kept} SSH players' keys and takes no new one. "
