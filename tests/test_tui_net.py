@@ -83,10 +83,13 @@ async def test_lobby_start_and_refusals_over_the_protocol(tmp_path):
             # her own deal is told with its size (the public event only counts the cards)
             dealt = [e.text for e in session.log if e.text.startswith("Round 1: you receive")]
             assert dealt == [f"Round 1: you receive {len(session.obs.hand)} paintings"] and session.obs.hand
-            # a move the host refuses (a card Ana does not hold) comes back as a message
+            # a move the host refuses (a card Ana does not hold) comes back as a message; sent
+            # while the table waits for Ana, when nothing else moves (a bot's move would make it
+            # stale instead, and the next turn could clear the message before it is drawn)
+            await screen.wait_for(r"YOUR TURN: ", timeout=30)
             stranger = next(c for c in range(70) if c not in {int(x) for x in session.obs.hand})
             await session.send_move(Move.play(0, stranger))
-            await screen.wait_for(r" ! ")  # shown as an error (a bot's move may clear it soon after)
+            await screen.wait_for(r" ! ")  # shown as an error
             assert any(e.kind == "error" for e in session.log)
             # a key at the wrong time sends nothing
             sent = len(screen.cs.sent)
