@@ -11,7 +11,7 @@ from modernart.bots.bench import figures
 
 
 def run(args: argparse.Namespace) -> int:
-    from cli.cmd_bench import machine
+    from modernart.cli.cmd_bench import machine
 
     budget = getattr(args, "budget", 0.1) or 0.1
     f = figures(args.seconds, budget, getattr(args, "hard_games", 2) or 2)

@@ -30,7 +30,7 @@ import termios
 import time
 from typing import Any
 
-from .cmd_bench import machine
+from modernart.cli.cmd_bench import machine
 
 
 # ---------------------------------------------------------------------- start-up
@@ -76,7 +76,7 @@ def startup_figures(repeat: int) -> dict[str, float]:
     base = [
         sys.executable,
         "-m",
-        "cli.main",
+        "modernart.cli.main",
         "play",
         "--bot-pace",
         "1000",
@@ -107,9 +107,9 @@ async def _full_table(names: list[str]):
     """A 5-player table in round 2 with purchases, an Open auction running and a long log."""
     from modernart.bots import make_bot
     from modernart.phase import Phase
-    from .tui.local_session import LocalSession
-    from .tui.local_table import LocalTable
-    from .tui.session import Clocks
+    from modernart.cli.tui.local_session import LocalSession
+    from modernart.cli.tui.local_table import LocalTable
+    from modernart.cli.tui.session import Clocks
 
     table = LocalTable(5, clocks=Clocks(open_seconds=3600), seed=3, record_dir=tempfile.mkdtemp())
     sessions = [LocalSession(table, n) for n in names]
@@ -152,7 +152,7 @@ async def render_figures(cols: int, rows: int, frames: int) -> dict[str, float]:
 
     from modernart.moves import Move
     from modernart.phase import Phase
-    from .tui.app import ClientApp
+    from modernart.cli.tui.app import ClientApp
 
     table, sessions = await _full_table(["Ana", "Bea", "Cem", "Dai", "Eli"])
     term = _Terminal()
@@ -203,10 +203,10 @@ async def ssh_figures() -> dict[str, float]:
 
     from modernart.moves import Move
     from modernart.phase import Phase
-    from .tui.local_session import LocalSession
-    from .tui.local_table import LocalTable
-    from .tui.session import Clocks
-    from .tui.sshserve import serve
+    from modernart.cli.tui.local_session import LocalSession
+    from modernart.cli.tui.local_table import LocalTable
+    from modernart.cli.tui.session import Clocks
+    from modernart.cli.tui.sshserve import serve
 
     tmp = tempfile.mkdtemp(prefix="modernart-bench-")
     table = LocalTable(4, clocks=Clocks(open_seconds=30), seed=5, record_dir=tmp)

@@ -25,11 +25,11 @@ import tempfile
 import time
 from typing import TYPE_CHECKING, Any, Callable
 
-from .bench_net import _pct, _start_host
+from modernart.cli.bench_net import _pct, _start_host
 
 if TYPE_CHECKING:
     from modernart.views import Observation
-    from net.client import Client
+    from modernart.net.client.client import Client
 
 
 def _per_op(fn: Callable[[], Any], seconds: float) -> float:
@@ -64,8 +64,8 @@ async def _latency(games: int) -> dict[str, Any]:
     from modernart.events import SealedRevealed
     from modernart.moves import Move
     from modernart.phase import Phase
-    from net.client import Client
-    from net.identity import Keys
+    from modernart.net.client.client import Client
+    from modernart.net.trust.identity import Keys
 
     tmp = tempfile.mkdtemp(prefix="ma-bench-fair-")
     host, joins = _start_host(tmp, games)
@@ -168,8 +168,8 @@ async def _player_main(join: str, out_path: str) -> None:
     from modernart.cards import AuctionType
     from modernart.events import SealedRevealed
     from modernart.moves import Action
-    from net.botclient import BotClient
-    from net.identity import Keys
+    from modernart.net.client.bot import BotClient
+    from modernart.net.trust.identity import Keys
 
     bot = BotClient(join, keys=Keys.generate(), pace_scale=0, name=f"p{os.getpid()}")
     bot.bot = _SealedFirst(os.getpid())  # type: ignore[assignment]
@@ -209,7 +209,7 @@ def _latency_processes(games: int) -> dict[str, Any]:
     import subprocess
     import sys
 
-    from .bench_net import ROOT, _env
+    from modernart.cli.bench_net import ROOT, _env
 
     tmp = tempfile.mkdtemp(prefix="ma-bench-fair-")
     host, joins = _start_host(tmp, games)
@@ -218,7 +218,9 @@ def _latency_processes(games: int) -> dict[str, Any]:
         for g, join in enumerate(joins):
             outs = [os.path.join(tmp, f"g{g}p{i}.json") for i in range(5)]
             procs = [
-                subprocess.Popen([sys.executable, "-m", "cli.bench_fair", "player", join, out], cwd=ROOT, env=_env())
+                subprocess.Popen(
+                    [sys.executable, "-m", "modernart.cli.bench_fair", "player", join, out], cwd=ROOT, env=_env()
+                )
                 for out in outs
             ]
             for p in procs:
@@ -253,8 +255,8 @@ def _cheap(obs: Any) -> Any:
 
 
 def _crypto(seconds: float) -> dict[str, Any]:
-    from net.audit import audit_files
-    from net.commitments import (
+    from modernart.net.trust.audit import audit_files
+    from modernart.net.trust.commitments import (
         COMMIT_TAG,
         REVEAL_TAG,
         Commit,
@@ -267,9 +269,9 @@ def _crypto(seconds: float) -> dict[str, Any]:
         set_digest,
         signed,
     )
-    from net.follow import GameFollower
-    from net.identity import ACT_TAG, Keys, verify
-    from net.protocol import encode_action_body
+    from modernart.net.client.verified_game import GameFollower
+    from modernart.net.trust.identity import ACT_TAG, Keys, verify
+    from modernart.net.protocol import encode_action_body
 
     keys = Keys.generate()
     game = os.urandom(16)
@@ -334,8 +336,8 @@ def _game_on_a_session() -> tuple[Any, list[dict[str, Any]], str, str, bytes]:
     from modernart.auctions import NO_BID
     from modernart.bots.random_bot import random_move
     from modernart.phase import Phase
-    from net.clocks import ClockSettings
-    from net.commitments import (
+    from modernart.net.clocks import ClockSettings
+    from modernart.net.trust.commitments import (
         COMMIT_TAG,
         REVEAL_TAG,
         SEED_TAG,
@@ -346,9 +348,9 @@ def _game_on_a_session() -> tuple[Any, list[dict[str, Any]], str, str, bytes]:
         new_nonce,
         seed_commitment,
     )
-    from net.identity import Keys
-    from net.lobby import Lobby
-    from net.table import Table
+    from modernart.net.trust.identity import Keys
+    from modernart.net.host.lobby import Lobby
+    from modernart.net.host.table import Table
 
     tmp = tempfile.mkdtemp(prefix="ma-bench-fair-")
     host = Keys.generate()
@@ -411,7 +413,7 @@ def _game_on_a_session() -> tuple[Any, list[dict[str, Any]], str, str, bytes]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cli.cmd_bench import machine
+    from modernart.cli.cmd_bench import machine
 
     games = max(1, int(os.environ.get("MODERNART_BENCH_GAMES", str(max(2, int(args.seconds * 2))))))
     crypto = _crypto(args.seconds)

@@ -33,9 +33,9 @@ from typing import Any, AsyncIterator
 
 import zmq
 
-from net.address import JoinTarget, parse_join_string
-from net.identity import HELLO_TAG, Keys
-from net.protocol import VERSION, pack
+from modernart.net.lan.address import JoinTarget, parse_join_string
+from modernart.net.trust.identity import HELLO_TAG, Keys
+from modernart.net.protocol import VERSION, pack
 
 PY = sys.executable
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -66,7 +66,7 @@ class NeverReader:
         s.connect(target.endpoint)
 
     def hello(self) -> None:
-        from net.host_hello import hello_bytes
+        from modernart.net.host.admission import hello_bytes
 
         sig = self.keys.sign(
             HELLO_TAG, hello_bytes(self.target.host_key, self.keys.curve_public_raw, self.target.table)
@@ -101,9 +101,9 @@ async def _serve(directory: str, games: int) -> None:
     """A host with one table at a time: each played by 5 bots at pace 0; `games` of them in
     a row (0: one, played once a watcher is there, and kept open by it).  Prints `join`
     and `game N tables peers links` lines."""
-    from net.clocks import ClockSettings
-    from net.host import Host
-    from net.lobby import Lobby
+    from modernart.net.clocks import ClockSettings
+    from modernart.net.host.host import Host
+    from modernart.net.host.lobby import Lobby
 
     # no cap on watchers here: it bounds the total further, but this measures what each
     # connection may hold (docs/benchmarks-net.md)
@@ -135,7 +135,7 @@ class _Host:
     def __init__(self, games: int) -> None:
         self.dir = tempfile.mkdtemp(prefix="ma-bench-mem-")
         self.proc = subprocess.Popen(
-            [PY, "-m", "cli.bench_memory", "serve", "--games", str(games), "--dir", self.dir],
+            [PY, "-m", "modernart.cli.bench_memory", "serve", "--games", str(games), "--dir", self.dir],
             stdout=subprocess.PIPE,
             cwd=ROOT,
             text=True,
@@ -170,7 +170,7 @@ class _Host:
 
 async def _spectate(target: JoinTarget, gaps: list[float], stop: asyncio.Event) -> int:
     """A reading spectator: keeps the table open; the worst wait between two host frames."""
-    from net.client import Client
+    from modernart.net.client.client import Client
 
     client = Client(target, keys=Keys.generate(), spectate=True)
     await client.connect()
@@ -305,7 +305,7 @@ async def silent_connections(count: int) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cli.cmd_bench import machine
+    from modernart.cli.cmd_bench import machine
 
     if args.quick:
         args.peers, args.peer_seconds, args.games, args.warmup, args.connections = 5, 10.0, 40, 10, 100

@@ -83,7 +83,7 @@ def _journal_dir(where: str) -> str:
 
 def _start_host(tmp: str, tables: int) -> tuple[subprocess.Popen, list[str]]:
     proc = subprocess.Popen(
-        [PY, "-m", "cli.bench_net", "serve", "--tables", str(tables), "--dir", tmp],
+        [PY, "-m", "modernart.cli.bench_net", "serve", "--tables", str(tables), "--dir", tmp],
         stdout=subprocess.PIPE,
         cwd=ROOT,
         env=_env(),
@@ -148,8 +148,8 @@ async def _bare_rtt(samples: int) -> list[float]:
 async def _latency(moves: int, where: str) -> dict[str, Any]:
     """5 clients in this process; moves one at a time; action -> the last of the 5 holding it."""
     from modernart.bots import make_bot
-    from net.client import Client
-    from net.identity import Keys
+    from modernart.net.client.client import Client
+    from modernart.net.trust.identity import Keys
 
     tmp = _journal_dir(where)
     host, joins = _start_host(tmp, 1)
@@ -265,8 +265,8 @@ def _all_held(data: list[dict[str, Any]], seats_of: dict[str, int]) -> list[floa
 
 async def _player_main(join: str, out_path: str) -> None:
     """One bot player that records when it applied each event and when it sent its moves."""
-    from net.botclient import BotClient
-    from net.identity import Keys
+    from modernart.net.client.bot import BotClient
+    from modernart.net.trust.identity import Keys
 
     bot = BotClient(join, keys=Keys.generate(), pace_scale=0, name=f"p{os.getpid()}")
     sent: dict[str, float] = {}
@@ -284,7 +284,8 @@ def _latency_processes(where: str) -> dict[str, Any]:
     try:
         outs = [os.path.join(tmp, f"player{i}.json") for i in range(5)]
         procs = [
-            subprocess.Popen([PY, "-m", "cli.bench_net", "player", joins[0], out], cwd=ROOT, env=_env()) for out in outs
+            subprocess.Popen([PY, "-m", "modernart.cli.bench_net", "player", joins[0], out], cwd=ROOT, env=_env())
+            for out in outs
         ]
         for p in procs:
             p.wait(timeout=300)
@@ -300,8 +301,8 @@ def _latency_processes(where: str) -> dict[str, Any]:
 
 
 async def _bots_main(pace: float, joins: list[str]) -> None:
-    from net.botclient import BotClient
-    from net.identity import Keys
+    from modernart.net.client.bot import BotClient
+    from modernart.net.trust.identity import Keys
 
     acks: list[float] = []
     sent: dict[str, float] = {}
@@ -348,7 +349,7 @@ def _tables(count: int, bot_procs: int, pace: float) -> dict[str, Any]:
         outs = [open(os.path.join(tmp, f"bots{i}.out"), "w+") for i in range(len(chunks))]
         procs = [
             subprocess.Popen(
-                [PY, "-m", "cli.bench_net", "bots", str(pace), *chunk],
+                [PY, "-m", "modernart.cli.bench_net", "bots", str(pace), *chunk],
                 stdout=out,  # a file: no pipe deadlock
                 cwd=ROOT,
                 env=_env(),
@@ -394,10 +395,10 @@ def _tables(count: int, bot_procs: int, pace: float) -> dict[str, Any]:
 
 
 async def _serve(tables: int, directory: str) -> None:
-    from net.clocks import ClockSettings
-    from net.host import Host
-    from net.identity import Keys
-    from net.lobby import Lobby
+    from modernart.net.clocks import ClockSettings
+    from modernart.net.host.host import Host
+    from modernart.net.trust.identity import Keys
+    from modernart.net.host.lobby import Lobby
 
     host = Host(Keys.generate(), bot_pace=0)
     fsync = os.environ.get("MODERNART_BENCH_FSYNC", "1") != "0"
@@ -464,7 +465,7 @@ def _print(figures: dict[str, Any]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cli.cmd_bench import machine
+    from modernart.cli.cmd_bench import machine
 
     tables = int(os.environ.get("MODERNART_BENCH_TABLES", "100"))
     pace = float(os.environ.get("MODERNART_BENCH_PACE", "1.0"))

@@ -45,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from net.audit import audit_files
+    from modernart.net.trust.audit import audit_files
 
     host_vk = None
     if args.host_key:

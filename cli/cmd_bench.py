@@ -56,11 +56,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 _EXTRA: dict[str, str] = {  # other benches register here: name -> "module:function"
-    "client": "cli.bench_client:run",
-    "net": "cli.bench_net:run",
-    "fairplay": "cli.bench_fair:run",
-    "bots": "cli.bench_bots:run",
-    "memory": "cli.bench_memory:run",
+    "client": "modernart.cli.bench_client:run",
+    "net": "modernart.cli.bench_net:run",
+    "fairplay": "modernart.cli.bench_fair:run",
+    "bots": "modernart.cli.bench_bots:run",
+    "memory": "modernart.cli.bench_memory:run",
 }
 
 

@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from net.botclient import main
+    from modernart.net.client.bot import main
 
     argv = [args.join, "--level", args.level, "--pace", str(args.pace)]
     for flag, value in (

@@ -14,7 +14,7 @@ import asyncio
 import json
 import sys
 
-from .cmd_play import COLOR_CHOICES, default_name
+from modernart.cli.cmd_play import COLOR_CHOICES, default_name
 
 # flags of this command that belong to the host process (passed on to the child)
 _HOST_FLAGS_WITH_VALUE = (
@@ -103,9 +103,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.headless or not (sys.stdin.isatty() and sys.stdout.isatty()):
         return asyncio.run(_serve(args, options, clocks))
-    from net.identity import Keys
+    from modernart.net.trust.identity import Keys
 
-    from .tui.entry import host_and_play
+    from modernart.cli.tui.launch import host_and_play
 
     me = Keys.load_or_create(args.config_dir, "player")
     return host_and_play(
@@ -155,7 +155,7 @@ def _child_args(args: argparse.Namespace, admin_hex: str) -> list[str]:
 
 
 async def _serve(args: argparse.Namespace, options: dict, clocks: dict) -> int:
-    from net.serve import HostSettings, beacon_targets_from, serve
+    from modernart.net.host.serve import HostSettings, beacon_targets_from, serve
 
     admin = bytes.fromhex(args.admin_key) if args.admin_key else None
     settings = HostSettings(
@@ -179,7 +179,7 @@ async def _serve(args: argparse.Namespace, options: dict, clocks: dict) -> int:
     )
     if args.ssh is None:
         return await serve(settings)
-    from .tui.entry import serve_ssh_guests
+    from modernart.cli.tui.launch import serve_ssh_guests
 
     guests: list[asyncio.Task] = []
 

@@ -12,7 +12,7 @@ import argparse
 import asyncio
 import sys
 
-from .cmd_play import COLOR_CHOICES, default_name
+from modernart.cli.cmd_play import COLOR_CHOICES, default_name
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print("modernart join: the client needs a terminal (use --print or --check to list tables)", file=sys.stderr)
         return 2
-    from .tui.entry import find_and_join, join_table
+    from modernart.cli.tui.launch import find_and_join, join_table
 
     name = args.name or default_name()
     if is_string:
@@ -75,10 +75,10 @@ def _list(heard, out) -> None:
 
 
 async def _print(args: argparse.Namespace, is_string: bool) -> int:
-    from net.address import JoinStringError, parse_join_string
-    from net.beacon import discover
-    from net.client import Client, ConnectError
-    from net.identity import normalise_code
+    from modernart.net.lan.address import JoinStringError, parse_join_string
+    from modernart.net.lan.beacon import discover
+    from modernart.net.client.client import Client, ConnectError
+    from modernart.net.trust.identity import normalise_code
 
     if is_string:
         try:

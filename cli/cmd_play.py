@@ -128,9 +128,9 @@ def run(args: argparse.Namespace) -> int:
         print("modernart play needs a terminal (over SSH, use: ssh -t HOST modernart play)", file=sys.stderr)
         return 2
     levels = bot_level_list(args.bots, args.players - 1)
-    from .tui.app import run_client
-    from .tui.local_session import local_game
-    from .tui.session import Clocks
+    from modernart.cli.tui.app import run_client
+    from modernart.cli.tui.local_session import local_game
+    from modernart.cli.tui.session import Clocks
 
     name = args.name or default_name()
     if not args.offline:
@@ -150,8 +150,8 @@ def run(args: argparse.Namespace) -> int:
 
 async def play_through_host(args: argparse.Namespace, name: str, levels: list[str]) -> int:
     """A host with bots in a child process on 127.0.0.1; this client joins it as seat 1."""
-    from .tui.app import run_client_async, state_dir
-    from .tui.host_game import HostGameSettings, play_session
+    from modernart.cli.tui.app import run_client_async, state_dir
+    from modernart.cli.tui.child_host import HostGameSettings, play_session
 
     settings = HostGameSettings(
         players=args.players,
@@ -181,12 +181,12 @@ def serve_over_ssh(args: argparse.Namespace) -> int:
     import socket
 
     try:
-        from .tui.sshserve import serve_local_table
+        from modernart.cli.tui.sshserve import serve_local_table
     except ModuleNotFoundError as exc:
         print(f"modernart play --ssh needs asyncssh: pip install 'modernart[ssh]' ({exc})", file=sys.stderr)
         return 2
-    from .tui.local_table import LocalTable
-    from .tui.session import Clocks
+    from modernart.cli.tui.local_table import LocalTable
+    from modernart.cli.tui.session import Clocks
 
     if not 1 <= args.guests <= args.players:
         print(f"modernart play: --guests must be 1..{args.players}", file=sys.stderr)
@@ -226,7 +226,7 @@ def watch_bot_game(players: int, seed: int | None) -> int:
     from modernart.bots.random_bot import random_step
     from modernart.game import GameState
 
-    from .narrate import describe_events
+    from modernart.cli.narrate import describe_events
 
     rng = random.Random(seed)
     names = ["Ana", "Bea", "Cem", "Dai", "Eli"][:players]

@@ -25,9 +25,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         try:
-            module = importlib.import_module(f"cli.cmd_{name}")
+            module = importlib.import_module(f"modernart.cli.cmd_{name}")
         except ModuleNotFoundError as exc:
-            if exc.name != f"cli.cmd_{name}":
+            if exc.name != f"modernart.cli.cmd_{name}":
                 raise
             continue  # command not built yet
         module.register(sub)

@@ -6,4 +6,4 @@ so that `modernart` itself never imports `cli` (imports flow cli -> net -> moder
 
 import importlib
 
-raise SystemExit(importlib.import_module("cli.main").main())
+raise SystemExit(importlib.import_module("modernart.cli.main").main())

@@ -4,7 +4,7 @@ The host owns every timer.  `ClockSettings` holds the lobby-configurable limits 
 0 turns a limit off).  `default_moves(state, seats)` names what the host plays when a
 decision limit runs out (docs/rules.md §12.5 for Open): Open closes with the current high bid,
 Once-around passes, Fixed offer declines, a Fixed price not set in time is the lowest
-legal price, a Sealed bid not committed in time is 0 (net/sealed.py makes it the
+legal price, a Sealed bid not committed in time is 0 (net/trust/sealed.py makes it the
 host's default entry of the commitment set), a Double offer is declined, and a card to
 put up is chosen by a bot from the seat's own observation.
 """

@@ -22,7 +22,7 @@ MAX_NAME = 24
 MAX_CHAT = 200
 MAX_ACTION_BYTES = 256
 MAX_TABLE_ID = 32
-NONCE_BYTES = 8  # a catch-up batch's acknowledgement nonce (net/flow.py)
+NONCE_BYTES = 8  # a catch-up batch's acknowledgement nonce (net/host/flow.py)
 
 _HOST_LIMITS = dict(max_str_len=1024, max_bin_len=1024, max_array_len=64, max_map_len=32, max_ext_len=0)
 _CLIENT_LIMITS = dict(
@@ -121,14 +121,14 @@ CLIENT_SCHEMA: dict[str, dict[str, tuple[Check, bool]]] = {
         "spectate": (is_bool, False),
         "token": (optional(is_bytes(16)), False),
     },
-    # conn: the mark of the welcome the move was made under (net/host_game.py refuses another)
+    # conn: the mark of the welcome the move was made under (net/host/game_requests.py refuses another)
     "act": {
         "id": (is_int(0, 1 << 31), True),
         "b": (is_bytes(1, MAX_ACTION_BYTES), True),
         "s": (is_bytes(64), True),
         "conn": (is_bytes(8), False),
     },
-    # fair play (net/commitments.py): a sealed-bid commitment, its reveal, a shuffle seed
+    # fair play (net/trust/commitments.py): a sealed-bid commitment, its reveal, a shuffle seed
     "commit": {"id": (is_int(0, 1 << 31), True), "b": (is_bytes(1, MAX_ACTION_BYTES), True), "s": (is_bytes(64), True)},
     "reveal": {"id": (is_int(0, 1 << 31), True), "b": (is_bytes(1, MAX_ACTION_BYTES), True), "s": (is_bytes(64), True)},
     "seed": {

@@ -20,7 +20,7 @@ from modernart.rules import RuleOptions
 from modernart.serialize import result_from_dict, result_to_dict, sale_from_dict, sale_to_dict
 from modernart.views import Observation
 
-from .protocol import pack
+from modernart.net.protocol import pack
 
 WATCHER = -1  # the `seat` of a watcher's Observation (ViewBuilder.watcher)
 _TURN_PHASES = (Phase.DOUBLE_OFFER, Phase.ONCE_AROUND, Phase.FIXED_OFFER)

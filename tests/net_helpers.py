@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from modernart.record import read_record
-from net.clocks import ClockSettings
-from net.host import Host
-from net.identity import Keys
-from net.lobby import Lobby
+from modernart.net.clocks import ClockSettings
+from modernart.net.host.host import Host
+from modernart.net.trust.identity import Keys
+from modernart.net.host.lobby import Lobby
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -119,7 +119,7 @@ class Procs:
             [
                 PY,
                 "-m",
-                "cli.main",
+                "modernart.cli.main",
                 "-v",
                 "host",
                 "--bind",
@@ -139,7 +139,7 @@ class Procs:
             [
                 PY,
                 "-m",
-                "net.botclient",
+                "modernart.net.client.bot",
                 join,
                 "--pace",
                 str(pace),
@@ -194,7 +194,7 @@ def final_money_of(record_path: str) -> list[int]:
 def keyed_table(tmp: Path, players: int = 4) -> tuple[Any, "SessionDriver"]:
     """A started `Table` (no host process, no clocks) whose seats are held by keys of their
     own, and the driver that plays them."""
-    from net.table import Table
+    from modernart.net.host.table import Table
 
     host = Keys.generate()
     keys = [Keys.generate() for _ in range(players)]
@@ -222,7 +222,7 @@ class SessionDriver:
 
     def seed(self, seat: int) -> tuple[list[Any], bytes]:
         """Seat `seat` sends a fresh signed seed: (the events, the seed)."""
-        from net.commitments import SEED_TAG, SeedCommit, new_nonce, seed_commitment
+        from modernart.net.trust.commitments import SEED_TAG, SeedCommit, new_nonce, seed_commitment
 
         sess, k = self.sess, self.keys[seat]
         seed = new_nonce()
@@ -233,7 +233,7 @@ class SessionDriver:
         return [e for seat in range(len(self.keys)) for e in self.seed(seat)[0]]
 
     def commit(self, seat: int, amount: int) -> list[Any]:
-        from net.commitments import COMMIT_TAG, Commit, bid_commitment, new_nonce
+        from modernart.net.trust.commitments import COMMIT_TAG, Commit, bid_commitment, new_nonce
 
         sess, k = self.sess, self.keys[seat]
         auction = sess.state.auction_no
@@ -244,7 +244,7 @@ class SessionDriver:
         return sess.submit_commit(k.vk, seat, body, k.sign(COMMIT_TAG, body), self.now)
 
     def reveal(self, seat: int, amount: int | None = None) -> list[Any]:
-        from net.commitments import REVEAL_TAG, Reveal
+        from modernart.net.trust.commitments import REVEAL_TAG, Reveal
 
         sess, k = self.sess, self.keys[seat]
         auction = sess.sealed.auction
@@ -288,7 +288,7 @@ class SessionDriver:
 
 async def seated_clients(host: Host, count: int, tmp: Path | None = None, **options: Any) -> list[Any]:
     """`count` clients (own keys; a config dir under `tmp` if given) seated, ready, dealt."""
-    from net.client import Client
+    from modernart.net.client.client import Client
 
     clients = []
     for i in range(count):
@@ -375,7 +375,7 @@ class CheapBidder:
 
 def _bidder_main(argv: list[str]) -> int:
     """python -m tests.net_helpers bidder JOIN AMOUNT NAME CONFIG_DIR: a CheapBidder in its own process."""
-    from net.botclient import BotClient
+    from modernart.net.client.bot import BotClient
 
     join, amount, name, config = argv
     bot = BotClient(join, config_dir=config, name=name, pace_scale=0)

@@ -82,7 +82,7 @@ def test_tally_counts_co_winners_and_decisions() -> None:
 
 def arena(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "cli.main", "arena", *args], capture_output=True, text=True, timeout=timeout
+        [sys.executable, "-m", "modernart.cli.main", "arena", *args], capture_output=True, text=True, timeout=timeout
     )
 
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-MODERNART = [sys.executable, "-m", "cli.main"]
+MODERNART = [sys.executable, "-m", "modernart.cli.main"]
 
 
 @pytest.mark.timeout(30)
@@ -31,8 +31,8 @@ def test_play_names_the_bad_clock_flag(args, flag):
 
 @pytest.mark.timeout(30)
 def test_host_seats_medium_bots_and_stand_ins_by_default():
-    from cli.main import build_parser
-    from net.clocks import ClockSettings
+    from modernart.cli.main import build_parser
+    from modernart.net.clocks import ClockSettings
 
     args = build_parser().parse_args(["host", "--bots", "2"])
     assert args.bot_level == "medium"

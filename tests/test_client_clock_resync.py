@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from cli.tui.net_session import NetSession
-from net.client import Client
-from net.identity import Keys
+from modernart.cli.tui.net_session import NetSession
+from modernart.net.client.client import Client
+from modernart.net.trust.identity import Keys
 
 from .net_helpers import in_process_host, run, until
 

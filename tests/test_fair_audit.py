@@ -18,12 +18,12 @@ import msgpack
 import pytest
 
 from modernart.moves import Action
-from net import chain
-from net.botclient import BotClient
-from net.commitments import decode_reveal
-from net.identity import HOSTEV_TAG
-from net.protocol import decode_host_inner, pack
-from net.transcript import read_transcript, write_transcript
+from modernart.net.trust import chain
+from modernart.net.client.bot import BotClient
+from modernart.net.trust.commitments import decode_reveal
+from modernart.net.trust.identity import HOSTEV_TAG
+from modernart.net.protocol import decode_host_inner, pack
+from modernart.net.trust.transcript import read_transcript, write_transcript
 
 from .net_helpers import PY, ROOT, env, in_process_host, run, seat_bots, until
 
@@ -54,7 +54,9 @@ def game(tmp_path_factory):
 
 
 def audit(record: str | Path, transcript: str | Path | None = None) -> tuple[int, str]:
-    args = [PY, "-m", "cli.main", "audit", str(record)] + (["--transcript", str(transcript)] if transcript else [])
+    args = [PY, "-m", "modernart.cli.main", "audit", str(record)] + (
+        ["--transcript", str(transcript)] if transcript else []
+    )
     done = subprocess.run(args, cwd=ROOT, env=env(), capture_output=True, text=True, timeout=60)
     return done.returncode, done.stdout + done.stderr
 
@@ -192,7 +194,7 @@ def test_comparing_players_copies_catches_a_forked_history(game):
     _tmp, record, state, host_keys = game
     code, out = audit(record)
     assert code == 0
-    args = [PY, "-m", "cli.main", "audit", record, "--compare", state.saved_transcript]
+    args = [PY, "-m", "modernart.cli.main", "audit", record, "--compare", state.saved_transcript]
     done = subprocess.run(args, cwd=ROOT, env=env(), capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout  # the player's copy holds the very same events
     rec, tr, _data, frames = copies(game, "fork")  # another player was shown event 40 differently
@@ -200,7 +202,7 @@ def test_comparing_players_copies_catches_a_forked_history(game):
     relink(frames, 39, host_keys)
     write_transcript(str(tr), frames)
     done = subprocess.run(
-        [PY, "-m", "cli.main", "audit", record, "--compare", str(tr)],
+        [PY, "-m", "modernart.cli.main", "audit", record, "--compare", str(tr)],
         cwd=ROOT,
         env=env(),
         capture_output=True,

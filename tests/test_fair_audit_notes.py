@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from modernart.moves import Action
-from net.botclient import BotClient
-from net.protocol import decode_host_inner
+from modernart.net.client.bot import BotClient
+from modernart.net.protocol import decode_host_inner
 
 from .net_helpers import PY, ROOT, env, in_process_host, run, seat_bots, until
 
@@ -93,7 +93,12 @@ async def _game(tmp: Path):
 def test_audit_notes_name_every_forfeit_and_every_stand_in_period(tmp_path):
     record, forfeits, left, bob = run(_game(tmp_path), 130)
     done = subprocess.run(
-        [PY, "-m", "cli.main", "audit", str(record)], cwd=ROOT, env=env(), capture_output=True, text=True, timeout=60
+        [PY, "-m", "modernart.cli.main", "audit", str(record)],
+        cwd=ROOT,
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     out = done.stdout + done.stderr
     assert done.returncode == 0, out

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from net.commitments import (
+from modernart.net.trust.commitments import (
     SetEntry,
     bid_commitment,
     decode_commit,
@@ -22,13 +22,13 @@ from net.commitments import (
     Commit,
     Reveal,
 )
-from net.identity import Keys
-from net.known_hosts import HostKeyChanged, KnownHosts
-from net.protocol import ProtocolError
-from net.sealed import MISMATCH, OVER_BUDGET, WRONG_DIGEST, judge, resolve
-from net.shuffle import derive_deal
-from net.transcript import TranscriptError, read_transcript, write_transcript
-from net.vault import Secret, Vault
+from modernart.net.trust.identity import Keys
+from modernart.net.lan.known_hosts import HostKeyChanged, KnownHosts
+from modernart.net.protocol import ProtocolError
+from modernart.net.trust.sealed import MISMATCH, OVER_BUDGET, WRONG_DIGEST, judge, resolve
+from modernart.net.trust.shuffle import derive_deal
+from modernart.net.trust.transcript import TranscriptError, read_transcript, write_transcript
+from modernart.net.trust.vault import Secret, Vault
 
 GAME = bytes(range(16))
 KEY_A, KEY_B = Keys.generate().vk, Keys.generate().vk

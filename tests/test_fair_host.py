@@ -17,15 +17,15 @@ import asyncio
 import pytest
 
 from modernart.moves import Move
-from net import chain
-from net.address import JoinTarget
-from net.client import Client, ConnectError
-from net.clocks import ClockSettings, ManualClock
-from net.commitments import COMMIT_TAG, Commit, bid_commitment, new_nonce
-from net.host import Host
-from net.identity import HOSTEV_TAG, Keys
-from net.lobby import Lobby
-from net.protocol import decode_host_inner, pack
+from modernart.net.trust import chain
+from modernart.net.lan.address import JoinTarget
+from modernart.net.client.client import Client, ConnectError
+from modernart.net.clocks import ClockSettings, ManualClock
+from modernart.net.trust.commitments import COMMIT_TAG, Commit, bid_commitment, new_nonce
+from modernart.net.host.host import Host
+from modernart.net.trust.identity import HOSTEV_TAG, Keys
+from modernart.net.host.lobby import Lobby
+from modernart.net.protocol import decode_host_inner, pack
 
 from .net_helpers import FAST, close_all, drive_to_sealed, run, seated_clients
 
@@ -49,7 +49,7 @@ class EquivocatingHost(Host):
         elif pub["k"] == "commits":
             pub["set"][COLLUDER] = {"seat": COLLUDER, "c": self.fake_commit}
             # the host's own digest for the forked set (the victim checks it against the set)
-            from net.commitments import SetEntry, decode_commit, set_digest
+            from modernart.net.trust.commitments import SetEntry, decode_commit, set_digest
 
             entries = []
             for item in pub["set"]:

@@ -30,14 +30,14 @@ import pytest
 
 from modernart.phase import Phase
 from modernart.rules import RuleOptions
-from net.clocks import ClockSettings
-from net.commitments import BID_DOMAIN
-from net.host import Host
-from net.identity import Keys
-from net.journal import read_events
-from net.lobby import Lobby
-from net.protocol import decode_host_inner
-from net.session import GameSession
+from modernart.net.clocks import ClockSettings
+from modernart.net.trust.commitments import BID_DOMAIN
+from modernart.net.host.host import Host
+from modernart.net.trust.identity import Keys
+from modernart.net.host.journal import read_events
+from modernart.net.host.lobby import Lobby
+from modernart.net.protocol import decode_host_inner
+from modernart.net.host.game import GameSession
 
 from .net_helpers import FAST, PY, Procs, run, until
 

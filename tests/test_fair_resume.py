@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 
 from modernart.phase import Phase
-from net.audit import audit_files
-from net.chain import ChainVerifier
-from net.protocol import decode_host_inner
-from net.shuffle import derive_deal
-from net.table import Table
+from modernart.net.trust.audit import audit_files
+from modernart.net.trust.chain import ChainVerifier
+from modernart.net.protocol import decode_host_inner
+from modernart.net.trust.shuffle import derive_deal
+from modernart.net.host.table import Table
 
 from .net_helpers import keyed_table
 

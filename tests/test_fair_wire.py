@@ -20,10 +20,10 @@ import pytest
 
 from modernart.moves import Action
 from modernart.rules import RuleOptions
-from net.address import JoinTarget
-from net.botclient import BotClient
-from net.identity import Keys
-from net.protocol import pack
+from modernart.net.lan.address import JoinTarget
+from modernart.net.client.bot import BotClient
+from modernart.net.trust.identity import Keys
+from modernart.net.protocol import pack
 
 from .net_helpers import CheapBidder, in_process_host, run
 

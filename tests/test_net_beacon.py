@@ -12,8 +12,8 @@ import textwrap
 import msgpack
 import pytest
 
-from net.beacon import MAX_BEACON, decode_beacon, encode_beacon
-from net.identity import Keys
+from modernart.net.lan.beacon import MAX_BEACON, decode_beacon, encode_beacon
+from modernart.net.trust.identity import Keys
 
 from .net_helpers import PY, ROOT, env
 
@@ -71,10 +71,10 @@ def test_beacon_encoding_is_bounded_and_malformed_beacons_are_ignored():
 
 PROBE = textwrap.dedent("""
     import asyncio, json
-    from net.beacon import Announcer, Listener
-    from net.client import Client
-    from net.host import Host
-    from net.identity import Keys, normalise_code
+    from modernart.net.lan.beacon import Announcer, Listener
+    from modernart.net.client.client import Client
+    from modernart.net.host.host import Host
+    from modernart.net.trust.identity import Keys, normalise_code
 
     async def main():
         host = Host(Keys.generate(), bind="127.0.0.1")

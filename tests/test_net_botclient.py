@@ -10,8 +10,8 @@ import time
 import pytest
 
 from modernart.bots.base import RandomBot
-from net.client import Client
-from net.identity import Keys
+from modernart.net.client.client import Client
+from modernart.net.trust.identity import Keys
 
 from .net_helpers import in_process_host, run, seat_bots, until
 

@@ -19,12 +19,12 @@ import os
 import pytest
 
 from modernart.bots import make_bot
-from net import chain
-from net.client import Client
-from net.clocks import ManualClock
-from net.follow import GameFollower
-from net.identity import ACT_TAG, HOSTEV_TAG, Keys
-from net.protocol import decode_host_frame, decode_host_inner, encode_action_body, pack
+from modernart.net.trust import chain
+from modernart.net.client.client import Client
+from modernart.net.clocks import ManualClock
+from modernart.net.client.verified_game import GameFollower
+from modernart.net.trust.identity import ACT_TAG, HOSTEV_TAG, Keys
+from modernart.net.protocol import decode_host_frame, decode_host_inner, encode_action_body, pack
 
 from .net_helpers import close_all, drive_to_sealed, in_process_host, run, seated_clients
 

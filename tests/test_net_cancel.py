@@ -11,11 +11,11 @@ import asyncio
 
 import pytest
 
-from net.address import JoinTarget
-from net.client import Client
-from net.client_state import Reply
-from net.clocks import cancel_and_wait, wait_event
-from net.identity import Keys
+from modernart.net.lan.address import JoinTarget
+from modernart.net.client.client import Client
+from modernart.net.client.state import Reply
+from modernart.net.clocks import cancel_and_wait, wait_event
+from modernart.net.trust.identity import Keys
 
 from .net_helpers import run
 
@@ -113,8 +113,8 @@ class _StubbornBot:
 
 
 async def _close_with_stubborn_bots(tmp) -> tuple[int, int, bool]:
-    from net.host import Host
-    from net.lobby import Lobby
+    from modernart.net.host.host import Host
+    from modernart.net.host.lobby import Lobby
 
     host = Host(Keys.generate(), bot_factory=_StubbornBot)
     await host.start()

@@ -10,13 +10,13 @@ import pytest
 from modernart.events import Sale
 from modernart.moves import Action, Move
 from modernart.phase import Phase
-from net.audit import audit_files
-from net.botclient import BotClient
-from net.client import Client
-from net.clocks import ManualClock
-from net.identity import Keys
-from net.journal import read_journal
-from net.protocol import decode_host_inner
+from modernart.net.trust.audit import audit_files
+from modernart.net.client.bot import BotClient
+from modernart.net.client.client import Client
+from modernart.net.clocks import ManualClock
+from modernart.net.trust.identity import Keys
+from modernart.net.host.journal import read_journal
+from modernart.net.protocol import decode_host_inner
 
 from .net_helpers import in_process_host, run, seat_bots, until
 

@@ -17,13 +17,13 @@ from modernart.events import SealedRevealed
 from modernart.moves import Action
 from modernart.phase import Phase
 from modernart.record import read_record
-from net.audit import audit_files
-from net.client import Client
-from net.commitments import decode_commit, decode_reveal
-from net.identity import Keys
-from net.journal import read_journal
-from net.protocol import decode_host_inner
-from net.sealed import overlay
+from modernart.net.trust.audit import audit_files
+from modernart.net.client.client import Client
+from modernart.net.trust.commitments import decode_commit, decode_reveal
+from modernart.net.trust.identity import Keys
+from modernart.net.host.journal import read_journal
+from modernart.net.protocol import decode_host_inner
+from modernart.net.trust.sealed import overlay
 
 from .net_helpers import PY, ROOT, env, in_process_host, run, seat_bots
 
@@ -36,7 +36,7 @@ async def play_game(tmp, players, watcher_seat=None):
     player = None
     try:
         if watcher_seat is not None:  # a plain client in a seat, driven here by a bot
-            from net.botclient import BotClient
+            from modernart.net.client.bot import BotClient
 
             player = BotClient(host.target(), keys=Keys.generate(), pace_scale=0, name="Watched")
             last = [0]
@@ -80,7 +80,7 @@ def test_complete_game_replays_to_the_same_result(tmp_path, players):
     moves = [item for _seq, item in spectator.state.log if hasattr(item, "action")]
     assert len(moves) == len(journal.moves)
     done = subprocess.run(
-        [PY, "-m", "cli.main", "replay", "--check", table.record_path],
+        [PY, "-m", "modernart.cli.main", "replay", "--check", table.record_path],
         cwd=ROOT,
         env=env(),
         capture_output=True,

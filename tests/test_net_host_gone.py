@@ -12,7 +12,7 @@ import signal
 
 import pytest
 
-from cli.tui.net_session import NetSession
+from modernart.cli.tui.net_session import NetSession
 from modernart.moves import Action, Move
 from modernart.phase import Phase
 from tests.e2e.screen import Screen

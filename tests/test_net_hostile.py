@@ -9,10 +9,10 @@ import msgpack
 import pytest
 
 from modernart.moves import Move
-from net.client import Client
-from net.identity import ACT_TAG, HELLO_TAG, Keys
-from net.host import hello_bytes
-from net.protocol import MAX_HOST_FRAME, encode_action_body, pack
+from modernart.net.client.client import Client
+from modernart.net.trust.identity import ACT_TAG, HELLO_TAG, Keys
+from modernart.net.host.host import hello_bytes
+from modernart.net.protocol import MAX_HOST_FRAME, encode_action_body, pack
 
 from .net_helpers import in_process_host, run
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from net.address import JoinTarget
-from net.client import Client, ConnectError
-from net.identity import Keys
+from modernart.net.lan.address import JoinTarget
+from modernart.net.client.client import Client, ConnectError
+from modernart.net.trust.identity import Keys
 
 from .net_helpers import in_process_host, run
 

@@ -15,15 +15,15 @@ import weakref
 import pytest
 import zmq
 
-import net.host as net_host
-from cli.bench_memory import NeverReader
-from net.client import Client, ConnectError
-from net.clocks import ClockSettings
-from net.flow import LAG_TIMEOUT, Link
-from net.host import Host
-from net.identity import Keys
-from net.lobby import Lobby
-from net.presence import PEER_TIMEOUT
+import modernart.net.host.host as net_host
+from modernart.cli.bench_memory import NeverReader
+from modernart.net.client.client import Client, ConnectError
+from modernart.net.clocks import ClockSettings
+from modernart.net.host.flow import LAG_TIMEOUT, Link
+from modernart.net.host.host import Host
+from modernart.net.trust.identity import Keys
+from modernart.net.host.lobby import Lobby
+from modernart.net.host.presence import PEER_TIMEOUT
 
 from .net_helpers import FAST, in_process_host, run, seat_bots, until
 
@@ -266,7 +266,7 @@ async def _many_gone_at_once(tmp, count: int):
     host, table = await in_process_host(tmp, autostart=False)
     host.max_watchers = 10_000  # hundreds of peers at one table: past the cap on watchers
     errors = _Errors()
-    logging.getLogger("net.host").addHandler(errors)
+    logging.getLogger("modernart.net.host.host").addHandler(errors)
     ctx = zmq.Context()
     gone = [NeverReader(ctx, host.target(), Keys.generate()) for _ in range(count)]
     late = Client(host.target(), keys=Keys.generate())
@@ -283,7 +283,7 @@ async def _many_gone_at_once(tmp, count: int):
         await until(lambda: len(host.peers) == 1, 10)
         return [r.getMessage() for r in errors.records], len(host.peers), late.state.status
     finally:
-        logging.getLogger("net.host").removeHandler(errors)
+        logging.getLogger("modernart.net.host.host").removeHandler(errors)
         await late.close()
         ctx.destroy(linger=0)
         await host.close()

@@ -12,9 +12,9 @@ from __future__ import annotations
 import pytest
 
 from modernart.moves import Action
-from net.commitments import decode_commit, decode_reveal, decode_seed
-from net.identity import ACT_TAG
-from net.protocol import CLIENT_SCHEMA, VERSION, ProtocolError, decode_action_body, decode_client_frame, pack
+from modernart.net.trust.commitments import decode_commit, decode_reveal, decode_seed
+from modernart.net.trust.identity import ACT_TAG
+from modernart.net.protocol import CLIENT_SCHEMA, VERSION, ProtocolError, decode_action_body, decode_client_frame, pack
 
 from .net_helpers import close_all, in_process_host, run, seated_clients
 
@@ -104,7 +104,7 @@ def test_a_record_or_transcript_whose_version_is_true_is_refused(tmp_path):
 
     from modernart.game import GameState
     from modernart.record import GameRecord, RecordError, read_record
-    from net.transcript import FORMAT, TranscriptError, read_transcript, write_transcript
+    from modernart.net.trust.transcript import FORMAT, TranscriptError, read_transcript, write_transcript
 
     record = GameRecord.start(GameState(3, seed=1), ["A", "B", "C"], {})
     path = tmp_path / "game.json"

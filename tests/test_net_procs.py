@@ -23,8 +23,8 @@ import pytest
 
 from modernart.journal_format import parse_journal
 from modernart.phase import Phase
-from net.client import Client
-from net.identity import Keys
+from modernart.net.client.client import Client
+from modernart.net.trust.identity import Keys
 
 from .net_helpers import FAST, PY, ROOT, Procs, env, final_money_of, run
 
@@ -39,7 +39,11 @@ def bot_money(procs: Procs, name: str) -> list[int]:
 
 def check_replay(path: str) -> None:
     done = subprocess.run(
-        [PY, "-m", "cli.main", "replay", "--check", path], cwd=ROOT, env=env(), capture_output=True, timeout=60
+        [PY, "-m", "modernart.cli.main", "replay", "--check", path],
+        cwd=ROOT,
+        env=env(),
+        capture_output=True,
+        timeout=60,
     )
     assert done.returncode == 0, done.stderr
 
@@ -191,7 +195,7 @@ def test_host_killed_and_resumed_from_its_journal(tmp_path, seed):
         assert os.path.exists(record_path)
         check_replay(record_path)
         audit = subprocess.run(
-            [PY, "-m", "cli.main", "audit", record_path],
+            [PY, "-m", "modernart.cli.main", "audit", record_path],
             cwd=ROOT,
             env=env(),
             capture_output=True,

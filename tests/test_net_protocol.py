@@ -8,10 +8,10 @@ import stat
 import msgpack
 import pytest
 
-from net import chain
-from net.address import JoinStringError, JoinTarget, parse_join_string
-from net.identity import HOSTEV_TAG, Keys, join_code, normalise_code
-from net.protocol import (
+from modernart.net.trust import chain
+from modernart.net.lan.address import JoinStringError, JoinTarget, parse_join_string
+from modernart.net.trust.identity import HOSTEV_TAG, Keys, join_code, normalise_code
+from modernart.net.protocol import (
     MAX_HOST_FRAME,
     ProtocolError,
     decode_action_body,

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import os
 
-from net.chain import ChainVerifier
-from net.journal import read_events, read_journal
-from net.protocol import decode_host_inner
-from net.table import Table
+from modernart.net.trust.chain import ChainVerifier
+from modernart.net.host.journal import read_events, read_journal
+from modernart.net.protocol import decode_host_inner
+from modernart.net.host.table import Table
 
 from .net_helpers import keyed_table
 

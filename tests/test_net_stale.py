@@ -15,13 +15,13 @@ import time
 
 import pytest
 
-from cli.tui.net_session import NetSession
+from modernart.cli.tui.net_session import NetSession
 from modernart.moves import Move
 from modernart.phase import Phase
-from net.address import JoinTarget
-from net.identity import ACT_TAG, Keys
-from net.protocol import ProtocolError, decode_host_inner, encode_action_body
-from net.table import Table
+from modernart.net.lan.address import JoinTarget
+from modernart.net.trust.identity import ACT_TAG, Keys
+from modernart.net.protocol import ProtocolError, decode_host_inner, encode_action_body
+from modernart.net.host.table import Table
 
 from .net_helpers import in_process_host, keyed_table, run, until
 
@@ -296,7 +296,7 @@ def test_a_move_made_while_out_of_touch_is_never_sent_and_one_in_flight_is_told(
 
 
 async def _cut_mid_handshake(tmp_path) -> None:
-    from net.client import Client
+    from modernart.net.client.client import Client
 
     host, table = await in_process_host(tmp_path, autostart=False)
     link = await Link(host.port).start()

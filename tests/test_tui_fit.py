@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from cli.tui.session import Clocks
+from modernart.cli.tui.session import Clocks
 from modernart.moves import Move
 from tests.e2e.screen import D, O, ONE, S, Screen, run_async, table_with
 from tests.test_tui_keys import ANA_HAND, card_of

@@ -9,9 +9,9 @@ import asyncio
 
 import pytest
 
-from cli.narrate import describe_events
-from cli.tui.net_session import NetSession
-from cli.tui.session import Clocks
+from modernart.cli.narrate import describe_events
+from modernart.cli.tui.net_session import NetSession
+from modernart.cli.tui.session import Clocks
 from modernart.game import GameState
 from modernart.moves import Action, Move
 from modernart.phase import Phase
@@ -123,9 +123,9 @@ async def test_the_open_countdown_ends_with_one_line_offline():
 
 @run_async
 async def test_the_open_countdown_ends_with_one_line_over_the_protocol(tmp_path):
-    from net.clocks import ManualClock
-    from net.client import Client
-    from net.identity import Keys
+    from modernart.net.clocks import ManualClock
+    from modernart.net.client.client import Client
+    from modernart.net.trust.identity import Keys
     from tests.net_helpers import in_process_host, until
 
     clock = ManualClock()

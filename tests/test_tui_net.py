@@ -11,8 +11,8 @@ import socket
 
 import pytest
 
-from cli.tui.net_session import NetFinder, NetSession
-from cli.tui.session import Status
+from modernart.cli.tui.net_session import NetFinder, NetSession
+from modernart.cli.tui.session import Status
 from modernart.moves import Move
 from tests.e2e.screen import Screen, run_async
 
@@ -20,8 +20,8 @@ pytestmark = pytest.mark.timeout(60)
 
 
 async def start_host(tmp_path, bots: int = 2, name: str = "Test table"):
-    from net.host import Host
-    from net.identity import Keys
+    from modernart.net.host.host import Host
+    from modernart.net.trust.identity import Keys
 
     host = Host(Keys.load_or_create(str(tmp_path / "hostcfg"), "host"), bind="127.0.0.1", port=0, bot_pace=0)
     table = host.open_table(name, journal_dir=str(tmp_path / "games"))
@@ -39,7 +39,7 @@ def ana_in_seat_1(host, table, tmp_path) -> NetSession:
 @contextlib.asynccontextmanager
 async def beaconing(host):
     """`host`'s tables announced by beacon to 127.0.0.1 only, on a free port (yielded)."""
-    from net.beacon import Announcer
+    from modernart.net.lan.beacon import Announcer
 
     port = free_udp_port()
     announcer = Announcer(
@@ -206,8 +206,8 @@ async def test_a_silent_host_is_announced_and_counted(tmp_path):
 
 @run_async
 async def test_both_sessions_implement_the_protocol(tmp_path):
-    from cli.tui.local_session import LocalFinder, local_game
-    from cli.tui.session import Finder, Session
+    from modernart.cli.tui.local_session import LocalFinder, local_game
+    from modernart.cli.tui.session import Finder, Session
 
     net = NetSession("ma://127.0.0.1:1/" + "A" * 52, name="Ana", config_dir=str(tmp_path / "ana"))
     try:
@@ -221,7 +221,7 @@ async def test_both_sessions_implement_the_protocol(tmp_path):
 async def test_a_changed_host_key_is_shown_with_the_way_to_accept_it(tmp_path):
     """A host at a known address with another key: the join fails with a sentence that says
     how to trust the new key, and joining again with that choice works (never silently)."""
-    from cli.tui.session import JoinError
+    from modernart.cli.tui.session import JoinError
 
     first, _table = await start_host(tmp_path, bots=0)
     port, config = first.port, str(tmp_path / "ana")
@@ -229,8 +229,8 @@ async def test_a_changed_host_key_is_shown_with_the_way_to_accept_it(tmp_path):
     await session.open()
     await session.close()
     await first.close()
-    from net.host import Host
-    from net.identity import Keys
+    from modernart.net.host.host import Host
+    from modernart.net.trust.identity import Keys
 
     impostor = Host(Keys.generate(), bind="127.0.0.1", port=port)
     impostor.open_table("Test table")
@@ -304,9 +304,9 @@ async def test_a_refusal_shows_without_its_rule_reference_which_stays_in_the_log
 
 @run_async
 async def test_game_over_names_both_copies_of_the_record(tmp_path):
-    from net.client import Client
-    from net.clocks import ManualClock
-    from net.identity import Keys
+    from modernart.net.client.client import Client
+    from modernart.net.clocks import ManualClock
+    from modernart.net.trust.identity import Keys
     from tests.net_helpers import in_process_host, until
 
     clock = ManualClock()
@@ -346,7 +346,7 @@ async def test_game_over_names_both_copies_of_the_record(tmp_path):
 
 @run_async
 async def test_the_lan_lobby_shows_and_sets_the_grace_period(tmp_path):
-    from cli.tui.screens import lobby_rows
+    from modernart.cli.tui.screens import lobby_rows
 
     host, table = await start_host(tmp_path)
     try:

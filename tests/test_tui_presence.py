@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from cli.tui.net_session import NetSession
-from net.client import Client
-from net.identity import Keys
+from modernart.cli.tui.net_session import NetSession
+from modernart.net.client.client import Client
+from modernart.net.trust.identity import Keys
 from tests.e2e.screen import Screen, run_async
 
 from .net_helpers import in_process_host, seat_bots, until

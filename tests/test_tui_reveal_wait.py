@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import asyncio
 
-from cli.tui.net_session import NetSession
+from modernart.cli.tui.net_session import NetSession
 from modernart.moves import Move
-from net.clocks import ManualClock
+from modernart.net.clocks import ManualClock
 from tests.e2e.screen import Screen, run_async
 
 from .net_helpers import close_all, drive_to_sealed, in_process_host, seated_clients

@@ -8,8 +8,8 @@ import re
 import pytest
 from prompt_toolkit.utils import get_cwidth
 
-from cli.tui.local_session import LocalFinder
-from cli.tui.session import Clocks
+from modernart.cli.tui.local_session import LocalFinder
+from modernart.cli.tui.session import Clocks
 from modernart.moves import Move
 from tests.e2e.screen import SGR, D, F, O, ONE, S, Screen, colour_codes, run_async, table_with
 from tests.test_tui_keys import ANA_HAND, ROUND_END_HANDS, card_of, choose, play_to_round_end
@@ -198,7 +198,7 @@ async def test_round_scoring_overlay():
 
 @run_async
 async def test_game_over_screen(tmp_path):
-    from cli.tui.local_session import local_game
+    from modernart.cli.tui.local_session import local_game
     from modernart.bots import make_bot
 
     session = local_game(
@@ -388,9 +388,9 @@ async def test_wide_characters_keep_the_columns():
 def test_the_lobby_title_does_not_repeat_the_default_table_name(name, title):
     from types import SimpleNamespace
 
-    from cli.tui.screens import lobby_header
-    from cli.tui.session import LobbyView
-    from cli.tui.state import ClientState
+    from modernart.cli.tui.screens import lobby_header
+    from modernart.cli.tui.session import LobbyView
+    from modernart.cli.tui.state import ClientState
 
     session = SimpleNamespace(lobby=LobbyView(name, (), join_code="K7Q2"), notice="")
     assert "".join(text for _, text in lobby_header(ClientState(session), 80)) == title  # type: ignore[arg-type]
@@ -400,7 +400,7 @@ def test_the_lobby_title_does_not_repeat_the_default_table_name(name, title):
 async def test_page_up_and_down_scroll_the_log_a_page_at_a_time():
     import time
 
-    from cli.tui.session import LogEntry
+    from modernart.cli.tui.session import LogEntry
 
     table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], [ANA_HAND])
     async with Screen(ana, cols=100, rows=40) as screen:

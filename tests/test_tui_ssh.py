@@ -14,8 +14,8 @@ import pyte
 import pytest
 from asyncssh.public_key import SSHLocalKeyPair
 
-from cli.tui.entry import ssh_records_of, ssh_sessions_through, ssh_trust_notice
-from cli.tui.sshserve import SSHGuest, serve
+from modernart.cli.tui.launch import ssh_records_of, ssh_sessions_through, ssh_trust_notice
+from modernart.cli.tui.sshserve import SSHGuest, serve
 from tests.e2e.screen import colour_codes, run_async
 from tests.test_tui_net import start_host
 
@@ -251,8 +251,8 @@ async def test_the_record_command_says_why_not_before_the_game_is_over(tmp_path)
 async def test_a_play_ssh_table_says_what_it_trusts_and_has_no_record_to_audit(tmp_path):
     """`modernart play --ssh`: the whole game runs in the server's process; its guests are
     told so, and `record` says there is no signed transcript (exit 1)."""
-    from cli.tui.local_table import LocalTable
-    from cli.tui.sshserve import serve_local_table
+    from modernart.cli.tui.local_table import LocalTable
+    from modernart.cli.tui.sshserve import serve_local_table
 
     table = LocalTable(3, record_dir=str(tmp_path / "records"))
     listening: asyncio.Future[int] = asyncio.get_running_loop().create_future()
@@ -291,7 +291,7 @@ async def test_a_guest_cannot_make_its_client_draw_a_huge_terminal_or_open_sessi
     filled the host process's memory and stalled its event loop.  The screen is drawn on at
     most MAX_COLUMNS x MAX_ROWS, also after a resize; and one connection holds at most
     MAX_SESSIONS_PER_CONNECTION sessions (the next is told so and closed)."""
-    from cli.tui import sshserve
+    from modernart.cli.tui import sshserve
 
     monkeypatch.setattr(sshserve, "MAX_SESSIONS_PER_CONNECTION", 1)
     host, table = await start_host(tmp_path, bots=1)
@@ -334,7 +334,7 @@ async def test_a_host_keeps_a_bounded_number_of_ssh_players(tmp_path, monkeypatc
     """Each new SSH key makes a key file and a state dir on the host: past the limit a new key
     is told why it cannot join, a key already kept still comes back, and the join code still
     lets the newcomer play under a new name (kept nowhere)."""
-    from cli.tui import entry
+    from modernart.cli.tui import launch as entry
 
     monkeypatch.setattr(entry, "MAX_SSH_PLAYERS_KEPT", 1)
     host, table = await start_host(tmp_path, bots=1)

@@ -12,11 +12,11 @@ from typing import Any
 
 def __getattr__(name: str) -> Any:  # import lazily: `modernart --help` must stay fast
     if name in ("run_client", "run_client_async", "ClientApp"):
-        from . import app
+        from modernart.cli.tui import app
 
         return getattr(app, name)
     if name in ("local_game", "LocalSession"):
-        from . import local_session
+        from modernart.cli.tui import local_session
 
         return getattr(local_session, name)
     raise AttributeError(name)

@@ -12,8 +12,8 @@ from typing import Callable, Coroutine
 from modernart.moves import Action, Move
 from modernart.phase import Phase
 
-from .expect import amount_problem, not_now
-from .state import ClientState
+from modernart.cli.tui.waiting_for import amount_problem, not_now
+from modernart.cli.tui.state import ClientState
 
 Spawn = Callable[[Coroutine], object]
 

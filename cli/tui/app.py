@@ -19,14 +19,14 @@ from typing import Callable, Coroutine, Mapping
 from prompt_toolkit.application import Application
 from prompt_toolkit.styles import DynamicStyle
 
-from .actions import TableActions
-from .commands import build_commands
-from .keys import bind, hint_line
-from .layout import ClientLayout
-from .session import Finder, JoinError, LogEntry, Session
-from .state import ClientState
-from .style import make_style, resolve_color_depth
-from .text import Line, encoding_has_box_drawing
+from modernart.cli.tui.actions import TableActions
+from modernart.cli.tui.commands import build_commands
+from modernart.cli.tui.keys import bind, hint_line
+from modernart.cli.tui.layout import ClientLayout
+from modernart.cli.tui.session import Finder, JoinError, LogEntry, Session
+from modernart.cli.tui.state import ClientState
+from modernart.cli.tui.style import make_style, resolve_color_depth
+from modernart.cli.tui.text import Line, encoding_has_box_drawing
 
 log = logging.getLogger(__name__)
 

@@ -14,9 +14,9 @@ from modernart.cards import AuctionType
 from modernart.phase import Phase
 from modernart.views import Observation
 
-from .panels import ARTIST_STYLE, artist_names, clock_text, seconds_left
-from .state import ClientState
-from .text import Line, countdown_bar, line_width, wrap
+from modernart.cli.tui.panels import ARTIST_STYLE, artist_names, clock_text, seconds_left
+from modernart.cli.tui.state import ClientState
+from modernart.cli.tui.text import Line, countdown_bar, line_width, wrap
 
 KIND_WORDS = {
     AuctionType.OPEN: "OPEN auction",

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .keys import Command, table_predicates
-from .screens import lobby_rows, next_clocks, next_options
+from modernart.cli.tui.keys import Command, table_predicates
+from modernart.cli.tui.screens import lobby_rows, next_clocks, next_options
 
 if TYPE_CHECKING:
-    from .app import ClientApp
+    from modernart.cli.tui.app import ClientApp
 
 
 def build_commands(client: "ClientApp") -> list[Command]:
@@ -259,7 +259,7 @@ def lobby_commands(client: "ClientApp", lobby) -> list[Command]:  # noqa: C901  
 
 def finder_commands(client: "ClientApp", finder) -> list[Command]:
     cs = client.cs
-    from .join_screen import chosen_table
+    from modernart.cli.tui.join_screen import chosen_table
 
     def move(step: int):
         def run(event) -> None:

@@ -7,8 +7,8 @@ and needs no code.  Connecting is the finder's business (`Finder.connect`).
 
 from __future__ import annotations
 
-from .state import ClientState
-from .text import Line, fit, wrap
+from modernart.cli.tui.state import ClientState
+from modernart.cli.tui.text import Line, fit, wrap
 
 
 def finder_panel(cs: ClientState, width: int, height: int) -> list[Line]:

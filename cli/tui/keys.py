@@ -16,8 +16,8 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from modernart.moves import Action
 from modernart.phase import Phase
 
-from .state import ClientState
-from .text import Line, width
+from modernart.cli.tui.state import ClientState
+from modernart.cli.tui.text import Line, width
 
 Pred = Callable[[], bool]
 

@@ -27,11 +27,11 @@ from prompt_toolkit.layout import (
     Window,
 )
 
-from . import auction_panel, join_screen, panels, screens
-from .session import Status
-from .state import MIN_COLUMNS, MIN_ROWS, ClientState
-from .text import Line, cut, fit_line
-from .text import width as text_width
+from modernart.cli.tui import auction_panel, join_screen, panels, screens
+from modernart.cli.tui.session import Status
+from modernart.cli.tui.state import MIN_COLUMNS, MIN_ROWS, ClientState
+from modernart.cli.tui.text import Line, cut, fit_line
+from modernart.cli.tui.text import width as text_width
 
 if TYPE_CHECKING:
     from prompt_toolkit.formatted_text import StyleAndTextTuples

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 from modernart.bots import bot_levels
 from modernart.rules import RuleOptions
 
-from .session import Clocks, LogEntry, SeatInfo, Status
+from modernart.cli.tui.session import Clocks, LogEntry, SeatInfo, Status
 
 if TYPE_CHECKING:
-    from .local_session import LocalSession
+    from modernart.cli.tui.local_session import LocalSession
 
 
 class LocalLobby:

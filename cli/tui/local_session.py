@@ -12,8 +12,18 @@ from typing import Callable, Sequence
 from modernart.moves import Move
 from modernart.rules import RuleOptions
 
-from .local_table import LocalTable
-from .session import Clocks, JoinError, Listeners, LobbyView, LogEntry, SessionBase, Status, TableAd, append_log
+from modernart.cli.tui.local_table import LocalTable
+from modernart.cli.tui.session import (
+    Clocks,
+    JoinError,
+    Listeners,
+    LobbyView,
+    LogEntry,
+    SessionBase,
+    Status,
+    TableAd,
+    append_log,
+)
 
 
 class LocalSession(SessionBase):

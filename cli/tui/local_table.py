@@ -31,9 +31,9 @@ from modernart.phase import Phase
 from modernart.record import GameRecord
 from modernart.rules import RuleOptions
 
-from ..narrate import describe_events, describe_timeout
-from .local_lobby import LocalLobby
-from .session import Clocks, LogEntry, SeatInfo, Status
+from modernart.cli.narrate import describe_events, describe_timeout
+from modernart.cli.tui.local_lobby import LocalLobby
+from modernart.cli.tui.session import Clocks, LogEntry, SeatInfo, Status
 
 log = logging.getLogger(__name__)
 STANDIN_LEVEL = "medium"  # plays for a person who has gone, until they come back

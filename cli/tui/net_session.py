@@ -1,4 +1,4 @@
-"""`NetSession`: the `Session` protocol over the network client (net/client.py), and
+"""`NetSession`: the `Session` protocol over the network client (net/client/client.py), and
 `NetFinder`, the tables heard on the LAN for the join screen.
 
 The network client keeps the latest of everything and reports each change through
@@ -21,8 +21,8 @@ from modernart.events import CardsDealt
 from modernart.moves import Action, Move
 from modernart.rules import OptionError, RuleOptions
 
-from ..narrate import describe_events, timeout_of
-from .session import (
+from modernart.cli.narrate import describe_events, timeout_of
+from modernart.cli.tui.session import (
     Clocks,
     JoinError,
     Listeners,
@@ -36,7 +36,7 @@ from .session import (
 )
 
 if TYPE_CHECKING:
-    from net.beacon import Listener
+    from modernart.net.lan.beacon import Listener
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +75,7 @@ def goodbye_text(goodbye: Mapping[str, Any]) -> str:
 
 
 def lobby_view(table: Mapping[str, Any], my_fpr: str | None) -> LobbyView:
-    """The host's lobby dict (see net/table.py `lobby_wire`) as the lobby screen reads it."""
+    """The host's lobby dict (see net/host/table.py `lobby_wire`) as the lobby screen reads it."""
     seats = []
     for i, raw in enumerate(table.get("seats") or []):
         if not raw:
@@ -134,7 +134,7 @@ class NetSession(SessionBase):
         leaves_seat_on_close: bool = False,
     ) -> None:
         super().__init__(name, "connecting to the host")
-        from net.client import Client
+        from modernart.net.client.client import Client
 
         self.client = Client(
             target,
@@ -330,7 +330,7 @@ class NetSession(SessionBase):
     # ------------------------------------------------------------------ Session calls
 
     async def open(self) -> None:
-        from net.client import ConnectError
+        from modernart.net.client.client import ConnectError
 
         if self.status != Status.CONNECTING:
             return
@@ -421,7 +421,7 @@ CODE_PATIENCE = 3.0
 
 
 class NetFinder(Listeners):
-    """Tables heard on the LAN (UDP beacons, net/beacon.py), and joining one."""
+    """Tables heard on the LAN (UDP beacons, net/lan/beacon.py), and joining one."""
 
     def __init__(
         self,
@@ -446,7 +446,7 @@ class NetFinder(Listeners):
         self._task: asyncio.Task | None = None
 
     async def open(self) -> None:
-        from net.beacon import PORT, Listener
+        from modernart.net.lan.beacon import PORT, Listener
 
         try:
             self._listener = await Listener.open(self.bind, self.port or PORT)
@@ -457,7 +457,7 @@ class NetFinder(Listeners):
         self._task = asyncio.get_running_loop().create_task(self._poll())
 
     async def _poll(self) -> None:
-        from net.identity import normalise_code
+        from modernart.net.trust.identity import normalise_code
 
         while True:
             heard = self._listener.tables() if self._listener is not None else []
@@ -494,8 +494,8 @@ class NetFinder(Listeners):
             self._listener.close()
 
     async def connect(self, join_string: str, code: str = "") -> NetSession:
-        from net.address import JoinStringError, parse_join_string
-        from net.identity import normalise_code
+        from modernart.net.lan.address import JoinStringError, parse_join_string
+        from modernart.net.trust.identity import normalise_code
 
         try:
             target = parse_join_string(join_string)

@@ -15,9 +15,9 @@ from modernart.cards import ARTISTS, ROUNDS, Card, Edition
 from modernart.phase import Phase
 from modernart.views import Observation
 
-from .expect import expectation
-from .state import ClientState
-from .text import Line, fit, line_width, width, wrap
+from modernart.cli.tui.waiting_for import expectation
+from modernart.cli.tui.state import ClientState
+from modernart.cli.tui.text import Line, fit, line_width, width, wrap
 
 ARTIST_STYLE = tuple(f"class:artist-{i}" for i in range(len(ARTISTS)))
 

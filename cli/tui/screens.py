@@ -10,10 +10,10 @@ from modernart.cards import ARTISTS, DECK_TABLES, EDITIONS
 from modernart.rules import RuleOptions
 from modernart.scoring import RoundResult
 
-from .panels import ARTIST_STYLE, artist_label
-from .session import Clocks, LobbyView
-from .state import ClientState
-from .text import Line, cut, fit, wrap
+from modernart.cli.tui.panels import ARTIST_STYLE, artist_label
+from modernart.cli.tui.session import Clocks, LobbyView
+from modernart.cli.tui.state import ClientState
+from modernart.cli.tui.text import Line, cut, fit, wrap
 
 # ---------------------------------------------------------------------- lobby
 

@@ -37,8 +37,8 @@ import asyncssh
 from prompt_toolkit.contrib.ssh import PromptToolkitSSHServer, PromptToolkitSSHSession
 from prompt_toolkit.data_structures import Size
 
-from .app import ClientApp
-from .session import JoinError, Session
+from modernart.cli.tui.app import ClientApp
+from modernart.cli.tui.session import JoinError, Session
 
 log = logging.getLogger(__name__)
 
@@ -397,7 +397,7 @@ async def serve_local_table(
     """Serve an in-process `LocalTable` to SSH guests until cancelled: each guest takes a
     free seat (the first one is the table's host in the lobby); a guest coming back with
     the same key gets their seat back."""
-    from .local_session import LocalSession
+    from modernart.cli.tui.local_session import LocalSession
 
     async def session_for(guest: SSHGuest) -> Session:
         return LocalSession(table, guest.username[:16], identity=guest.identity)

@@ -17,8 +17,8 @@ from modernart.cards import EDITIONS, Card, Edition
 from modernart.phase import Phase
 from modernart.views import Observation
 
-from .session import Finder, LogEntry, Session, Status
-from .text import ASCII_BORDERS, UNICODE_BORDERS, Borders
+from modernart.cli.tui.session import Finder, LogEntry, Session, Status
+from modernart.cli.tui.text import ASCII_BORDERS, UNICODE_BORDERS, Borders
 
 #: Phases in which digits type an amount rather than pick a card.
 AMOUNT_PHASES = frozenset({Phase.OPEN, Phase.ONCE_AROUND, Phase.SEALED, Phase.FIXED_SET})

@@ -21,10 +21,10 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from cli.tui.app import ClientApp
-from cli.tui.local_session import LocalSession
-from cli.tui.local_table import LocalTable
-from cli.tui.session import Clocks, Status
+from modernart.cli.tui.app import ClientApp
+from modernart.cli.tui.local_session import LocalSession
+from modernart.cli.tui.local_table import LocalTable
+from modernart.cli.tui.session import Clocks, Status
 from modernart.cards import CONSENSUS, AuctionType
 from modernart.rules import RuleOptions
 

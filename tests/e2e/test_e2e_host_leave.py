@@ -15,7 +15,7 @@ import pytest
 
 from .tmux import Tmux
 
-MODERNART = [sys.executable, "-m", "cli.main"]
+MODERNART = [sys.executable, "-m", "modernart.cli.main"]
 REPO = Path(__file__).resolve().parents[2]
 
 

@@ -14,7 +14,7 @@ from .player import play_until_over
 from .screen import colour_codes
 from .tmux import Tmux
 
-MODERNART = [sys.executable, "-m", "cli.main"]
+MODERNART = [sys.executable, "-m", "modernart.cli.main"]
 
 
 @pytest.fixture

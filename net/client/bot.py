@@ -1,0 +1,184 @@
+"""A bot that plays through the protocol: a `Client` plus a `modernart.bots` brain.
+
+It sees only its own Observation, signs its moves with its own key, and honours the
+bot's `pace()` (scaled by `pace_scale`; 0 in benchmarks and tests).  With a `token` it
+claims a seat the host reserved for it (a lobby bot or a stand-in for a dropped player);
+without one it takes a free seat by name and says ready, like a person would.
+
+Run as a process:  python -m net.botclient JOINSTRING [--level random] [--name NAME]
+                   [--config-dir DIR] [--pace 1.0] [--seed N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import zmq.asyncio
+
+from modernart.bots import make_bot
+
+from modernart.net.lan.address import JoinTarget
+from modernart.net.client.client import Client, ConnectError
+from modernart.net.clocks import wait_event
+from modernart.net.trust.identity import Keys
+
+log = logging.getLogger("modernart.net.client.bot")
+
+#: Where bots think: two worker threads shared by every bot client of the process, so a
+#: slow decision (a hard bot takes 0.2-1 s) never stalls the event loop that the host's
+#: clocks and the other clients run on.  Safe because a bot is pure (`choose` reads only
+#: its Observation, which is immutable) and each BotClient asks its own bot one thing at
+#: a time.  The threads start on first use and are daemon-free workers of this pool only.
+THINKERS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot-think")
+#: Refusals that say nothing about the move (the host did not judge it): no fallback for them
+UNANSWERED = ("connection_lost", "in_doubt", "out_of_touch", "host_closed", "timeout", "closed")
+
+
+class BotClient:
+    """Plays one seat until the game is over (or it is cancelled)."""
+
+    def __init__(
+        self,
+        target: JoinTarget | str,
+        *,
+        level: str = "random",
+        keys: Keys | None = None,
+        token: bytes | None = None,
+        name: str | None = None,
+        seed: int | None = None,
+        pace_scale: float = 1.0,
+        ctx: zmq.asyncio.Context | None = None,
+        config_dir: str | None = None,
+        seat: int | None = None,
+        transcript: bool = False,
+    ) -> None:
+        self.level = level
+        self.bot = make_bot(level, seed)
+        self.keys = keys or Keys.load_or_create(config_dir, "bot")
+        # a bot with a key from a config dir keeps its sealed bids there (like a person's client)
+        self.client = Client(
+            target,
+            keys=self.keys,
+            token=token,
+            ctx=ctx,
+            updates=False,
+            config_dir=config_dir if keys is None else None,
+            transcript=transcript,
+        )
+        self.name = name or f"{level} bot"
+        self.pace_scale = pace_scale
+        self.wanted_seat = seat
+        self.moves_sent = 0
+        self.rejected = 0
+
+    async def run(self, connect_timeout: float = 15.0) -> Any:
+        """Connect, take a seat if needed, play until the game ends; returns the final observation."""
+        client = self.client
+        try:
+            await client.connect(connect_timeout)
+            if client.state.seat is None and client.token is None:
+                reply = await client.take_seat(self.name, self.wanted_seat)
+                if not reply.ok:
+                    raise ConnectError(reply.code or "sit", reply.message)
+            if client.token is None and client.state.game_id is None:
+                await client.ready()  # also after a restart in the lobby: the seat is ours already
+            final = await self._play()
+            try:  # the disclosure follows the last move: check the shuffle (and save) before leaving
+                await client.wait_until(lambda st: client.disclosed or st.status != "connected", 5.0)
+            except asyncio.TimeoutError:
+                log.info("no disclosure within 5 s of the end")
+            return final
+        finally:
+            await client.close()
+
+    async def _play(self) -> Any:
+        client = self.client
+        st = client.state
+        failures = 0
+        while True:
+            obs = st.observation
+            if obs is not None and obs.is_over:
+                return obs
+            if obs is None or not obs.my_turn or st.status != "connected":
+                client.changed.clear()
+                await client.changed.wait()
+                continue
+            seen = st.head_seq
+            move = await asyncio.get_running_loop().run_in_executor(THINKERS, self.bot.choose, obs)
+            if st.head_seq != seen:
+                continue  # the table moved on while we were thinking: think again
+            if move is None:
+                client.changed.clear()
+                await client.changed.wait()
+                continue
+            pause = self.bot.pace(obs, move) * self.pace_scale
+            if pause > 0:
+                await asyncio.sleep(pause)
+                if st.head_seq != seen:
+                    continue  # the table moved on while we were thinking
+            reply = await client.send_move(move)
+            self.moves_sent += 1
+            if reply.ok:
+                failures = 0
+                while st.head_seq < (reply.seq or 0) and st.status == "connected":
+                    await self._wait_change(1.0)  # act on the state our move produced
+                continue
+            self.rejected += 1
+            log.debug("move refused seat=%s move=%r code=%s", st.seat, move, reply.code)
+            if st.head_seq == seen:
+                failures += 1
+                await self._wait_change(0.05 * min(failures, 20))
+                if failures >= 5 and reply.code not in UNANSWERED:
+                    fallback = obs.legal_moves(amounts=False)
+                    if fallback:
+                        await client.send_move(fallback[-1])
+
+    async def _wait_change(self, seconds: float) -> None:
+        self.client.changed.clear()
+        await wait_event(self.client.changed, seconds)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m net.botclient", description="Play a seat with a bot.")
+    parser.add_argument("join", help="join string ma://HOST:PORT/KEY[/TABLE]")
+    parser.add_argument("--level", default="random")
+    parser.add_argument("--name", default=None)
+    parser.add_argument("--seat", type=int, default=None)
+    parser.add_argument("--config-dir", default=None, help="where the bot's key lives")
+    parser.add_argument("--pace", type=float, default=1.0, help="scale of the bot's thinking pauses")
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("-v", "--verbose", action="store_true")
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s %(message)s",
+    )
+
+    async def go() -> int:
+        bot = BotClient(
+            args.join,
+            level=args.level,
+            name=args.name,
+            seed=args.seed,
+            pace_scale=args.pace,
+            config_dir=args.config_dir,
+            seat=args.seat,
+        )
+        try:
+            obs = await bot.run()
+        except ConnectError as exc:
+            print(f"modernart bot: {exc}", file=sys.stderr)
+            return 2
+        print(f"game over: seat {obs.seat} final money {list(obs.final_money)} winners {list(obs.winners)}", flush=True)
+        return 0
+
+    return asyncio.run(go())
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

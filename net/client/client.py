@@ -1,0 +1,472 @@
+"""The client API: connect to a table, follow it, play a seat.  The terminal UI drives this.
+
+    client = Client("ma://192.168.1.5:47000/KEY...", config_dir=None)   # or a JoinTarget
+    await client.connect()                 # CURVE + hello + catch-up; raises ConnectError
+                                           # (code "host_key_changed": see accept_new_host_key)
+    await client.take_seat("Ana")          # lobby calls return a Reply(ok, code, message)
+    await client.ready()
+    ...                                    # leave(), chat(text); admin: add_bot(level, seat),
+                                           # remove_bot(seat), set_options({...}),
+                                           # set_clocks({...}), start()
+    reply = await client.send_move(move)   # signed action; Reply(ok, code, message, seq); a sealed
+                                           # bid is committed (commit-reveal), revealed by itself
+    update = await client.updates.get()    # Update(kind, data), see below
+    await client.close()
+
+`client.state` (a `ClientState`) always holds the latest of everything:
+  status      "connecting" | "connected" | "reconnecting" | "host_closed" | "closed" | "failed"
+              ("host_closed": the host said goodbye, see `goodbye`; the client keeps saying
+              hello, so a resumed host takes it back)
+  table       the lobby/table dict from the host: name, state ("lobby"|"playing"|"over"),
+              seats [{seat, name, bot, ready, fpr, admin, connected, standin}|None],
+              options, clocks, join (join string), code (join code), admin (fingerprint)
+  seat        this client's seat (None: watching); role "player" | "standin" | "spectator"
+  observation the modernart.views.Observation of this seat (None for spectators)
+  public      the public view dict (every client; spectators use it instead)
+  players     [{name, vk, bot}] of the running game
+  log         [(seq, item)]: item is a modernart Move (sealed amounts hidden: arg -1)
+              or a modernart.events value, in order
+  deadlines   {"open": t | None, "decide": t | None, "reveal": t | None} in loop.time()
+              seconds; `state.remaining(name)` gives seconds left
+  reveals_owed  the seats whose sealed-bid reveal the host still waits for (a tuple)
+  chat        [(seat, name, text)]    errors  [(code, message)]
+  head_seq    the last event applied
+  last_heard  when the host was last heard (time.monotonic()); `state.silent_for()` in seconds
+  goodbye     the host's goodbye ({table, journal, record}) while status is "host_closed", else None
+  saved_record, saved_transcript   where this client saved the finished game (or None)
+  audit       the problems its audit of them found ([] = none; None = not audited)
+Updates (`client.updates`, an asyncio.Queue; pass `updates=False` to skip it):
+  Update("status", str), Update("lobby", dict), Update("event", EventInfo),
+  Update("observation", Observation), Update("chat", (seat, name, text)),
+  Update("error", (code, message)), Update("seat", (seat, role)), Update("record", path),
+  Update("clock", deadlines) when a tick moved a deadline (`state.deadlines`, loop time),
+  Update("silent", seconds) every second the host is silent (reconnecting or closed),
+  Update("goodbye", dict) when the host closes the table on purpose.
+  `client.changed` is an asyncio.Event set on every change, for consumers that only want
+  the latest state (bots).
+
+Every event is checked as it arrives (net/client/verified_game.py): its hash-chain link, this seat's
+private part against its hash, the player's signature and counter on every relayed action
+(except an action this client sent itself, relayed byte for byte), every seed and
+sealed-bid commitment, reveal and verdict, and at the end the disclosed seeds and the
+deal; the host signature on the newest head of each burst of events that arrived
+together, before anything acts on them (net/client/receiving.py).  A failed check is an error update and sets
+status "failed" for good; so does a host that offers a different history of the same
+game on reconnect (a fork).  Fair-play duties (seeds, reveals) run by themselves
+(net/client/fair_duties.py).  If the host goes quiet the client says hello again every second
+and catches up from the last event it holds (the host may have been restarted).
+
+Moves are never queued while out of touch: `send_move` refuses at once (code
+"out_of_touch") unless the client is connected and heard the host within HOST_SILENCE
+seconds.  Each move carries the last event this client had applied (ref_seq) and the
+mark of the welcome it was made under (conn); the host refuses it with code "stale" if
+the game has changed since, or if the client has said hello again since (a frame the
+socket kept for the next connection), so a key pressed while out of touch can never be
+played later.  A move whose answer was lost with the connection is
+"in_doubt" until the client has caught up again, then either shows in the log (played)
+or is an error "not_played" (it did not reach the host in time).
+
+State on disk: a client whose keys come from a config dir (`keys=None`, or `config_dir`
+or `state_dir` given) keeps, in `state_dir` (default `<config dir>/state`), its sealed
+bids and seeds until used (`secrets/`, net/trust/vault.py), the host keys it has met by address
+(`known_hosts`, net/lan/known_hosts.py: a changed key is the ConnectError `host_key_changed`
+unless `accept_new_host_key=True`), and the finished game's transcript and record
+(`games/`).  A client with ephemeral keys keeps all that in memory and saves nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import os
+import time
+from typing import Any, Callable
+
+import zmq
+import zmq.asyncio
+from zmq.utils.monitor import parse_monitor_message
+
+from modernart.moves import Action, Move
+from modernart.views import Observation
+
+from modernart.net.lan.address import JoinTarget, parse_join_string
+from modernart.net.client.lobby_requests import LobbyRequests
+from modernart.net.client.receiving import Receiving
+from modernart.net.client.state import ClientState, ConnectError, Reply, Update
+from modernart.net.client.fair_duties import FairPlay
+from modernart.net.client.verified_game import EventInfo, GameFollower
+from modernart.net.host.host import hello_bytes
+from modernart.net.trust.identity import ACT_TAG, HELLO_TAG, Keys, check_zmq
+from modernart.net.trust.identity import config_dir as config_dir_path
+from modernart.net.lan.known_hosts import HostKeyChanged, KnownHosts
+from modernart.net.protocol import MAX_CLIENT_FRAME, VERSION, encode_action_body, pack
+from modernart.net.trust.vault import Vault
+
+
+__all__ = ["Client", "ClientState", "ConnectError", "EventInfo", "Reply", "Update"]
+log = logging.getLogger("modernart.net.client.client")
+
+
+def _retrieve_send_error(fut: asyncio.Future[Any]) -> None:
+    """Retrieve a failed send's error (EAGAIN while the host is away), never left to the GC."""
+    if not fut.cancelled() and fut.exception() is not None:
+        log.debug("send failed")
+
+
+HOST_SILENCE = 4.0
+REQUEST_TIMEOUT = 15.0
+OUT_OF_TOUCH = "not sent: out of touch with the host"
+#: Handshakes that may fail in a row, with a host whose key was proven, before the key is
+#: said to be wrong (a link cut mid-handshake fails one too)
+PROVEN_HANDSHAKE_RETRIES = 5
+
+
+class Client(Receiving, LobbyRequests):
+    """One connection to one table (see the module docstring)."""
+
+    def __init__(
+        self,
+        target: JoinTarget | str,
+        *,
+        keys: Keys | None = None,
+        config_dir: str | None = None,
+        identity: str = "player",
+        spectate: bool = False,
+        token: bytes | None = None,
+        ctx: zmq.asyncio.Context | None = None,
+        updates: bool = True,
+        table: str | None = None,
+        state_dir: str | None = None,
+        accept_new_host_key: bool = False,
+        transcript: bool | None = None,
+    ) -> None:
+        check_zmq()
+        self.target = parse_join_string(target) if isinstance(target, str) else target
+        self.table_id = table or self.target.table
+        self.keys = keys or Keys.load_or_create(config_dir, identity)
+        if state_dir is None and (keys is None or config_dir is not None):
+            state_dir = str(config_dir_path(config_dir) / "state")
+        if state_dir is not None:
+            os.makedirs(state_dir, mode=0o700, exist_ok=True)
+        self.state_dir = state_dir
+        self.known_hosts = KnownHosts(state_dir) if state_dir is not None else None
+        self.accept_new_host_key = accept_new_host_key
+        keep = transcript if transcript is not None else state_dir is not None
+        self.fair = FairPlay(self, Vault(state_dir), os.path.join(state_dir, "games") if state_dir else None)
+        self._keep_transcript = keep
+        self.spectate = spectate
+        self.token = token
+        self._own_ctx = ctx is None
+        self.ctx = ctx or zmq.asyncio.Context()
+        self.state = ClientState()
+        self.updates: asyncio.Queue[Update] | None = asyncio.Queue() if updates else None
+        self.changed = asyncio.Event()
+        self.on_update: Callable[[Update], None] | None = None
+        self._ids = itertools.count(1)
+        self._pending: dict[int, asyncio.Future] = {}
+        self._welcome: asyncio.Future | None = None
+        self._tasks: list[asyncio.Task] = []
+        self._ctr = 0
+        self._game: GameFollower | None = None
+        self._host_vk: bytes | None = None
+        self._last_hello = 0.0
+        self._doubt: list[bytes] = []  # bodies of moves whose answer the lost connection took
+        self._catch_up_head = 0  # the host's head at the last welcome
+        self._conn: bytes | None = None  # the last welcome's mark, carried by every move
+        self.sock: zmq.asyncio.Socket | None = None
+        self.bytes_in = 0
+
+    # ------------------------------------------------------------------ connection
+
+    async def connect(self, timeout: float = 10.0) -> ClientState:
+        if self.known_hosts is not None and not self.accept_new_host_key:
+            try:
+                self.known_hosts.check(self._address, self.target.host_key)
+            except HostKeyChanged as exc:
+                raise ConnectError("host_key_changed", str(exc)) from None
+        s = self.sock = self.ctx.socket(zmq.DEALER)
+        s.curve_serverkey = self.target.host_key_z85
+        s.curve_publickey = self.keys.curve_public
+        s.curve_secretkey = self.keys.curve_secret
+        s.linger = 0
+        s.maxmsgsize = MAX_CLIENT_FRAME
+        s.rcvhwm = 100000
+        s.heartbeat_ivl, s.heartbeat_timeout, s.heartbeat_ttl, s.handshake_ivl = 2000, 6000, 6000, 5000
+        s.reconnect_ivl, s.reconnect_ivl_max = 100, 2000
+        # not ZMQ_IMMEDIATE: it would drop what arrived unread when a connection ends (the
+        # host's goodbye); a move kept for the next connection carries the old `conn` instead
+        if hasattr(zmq, "RECONNECT_STOP_HANDSHAKE_FAILED"):  # a wrong host key must fail, not retry
+            s.setsockopt(zmq.RECONNECT_STOP, zmq.RECONNECT_STOP_HANDSHAKE_FAILED)
+        monitor = s.get_monitor_socket(
+            zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL
+            | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
+            | zmq.EVENT_HANDSHAKE_FAILED_AUTH
+            | zmq.EVENT_DISCONNECTED
+            | zmq.EVENT_HANDSHAKE_SUCCEEDED
+        )
+        s.connect(self.target.endpoint)
+        loop = asyncio.get_running_loop()
+        self._welcome = loop.create_future()
+        self._tasks = [
+            loop.create_task(self._recv_loop()),
+            loop.create_task(self._monitor_loop(monitor)),
+            loop.create_task(self._ping_loop()),
+        ]
+        self._hello()
+        try:
+            async with asyncio.timeout(timeout):  # not wait_for: see net/clocks.wait_event
+                await asyncio.shield(self._welcome)
+        except TimeoutError:
+            await self.close()
+            raise ConnectError("timeout", f"no answer from {self.target.endpoint} within {timeout:g} s") from None
+        except ConnectError:
+            await self.close()
+            raise
+        return self.state
+
+    def watcher_observation(self) -> Observation | None:
+        """The game as a watcher sees it (public facts only, seat -1), or None before any."""
+        view = self._game.view if self._game is not None else None
+        if view is None or view.pv is None:
+            return None
+        try:
+            return view.watcher()
+        except ValueError:  # a public view the checks refused: nothing sane to show
+            return None
+
+    @property
+    def disclosed(self) -> bool:
+        """Whether the game's seeds were disclosed and checked (and its copy saved, if it keeps one)."""
+        game = self._game
+        return game is not None and game.shuffle is not None and not self.fair.saving
+
+    @property
+    def _address(self) -> str:
+        host = f"[{self.target.host}]" if ":" in self.target.host else self.target.host
+        return f"{host}:{self.target.port}"
+
+    async def close(self) -> None:
+        """Say bye and close.  The socket closes even if this is cancelled half-way (a bot
+        whose table the host freed meanwhile): an open socket keeps its libzmq buffers."""
+        try:
+            self._send({"t": "bye"})
+            await self.fair.close()
+            self._stop_monitor()  # before the monitor task closes its end (see _stop_monitor)
+            for task in self._tasks:
+                task.cancel()
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+            self._tasks = []
+        finally:
+            self._stop_monitor()  # again if cancelled before it (the monitor's end is still open then)
+            for task in self._tasks:
+                task.cancel()
+            self._release()
+
+    def _release(self) -> None:
+        if self.sock is not None and not self.sock.closed:
+            try:  # the context may be gone already (a host that shared it closed first)
+                self.sock.close(linger=0)
+            except zmq.ZMQError:
+                pass
+        for fut in self._pending.values():
+            if not fut.done():
+                fut.set_result(Reply(False, "closed", "the client was closed"))
+        if self._own_ctx and not self.ctx.closed:
+            self.ctx.destroy(linger=0)
+        self._set_status("closed")
+
+    def _send(self, obj: dict[str, Any]) -> None:
+        if self.sock is None or self.sock.closed:
+            return
+        try:
+            fut = self.sock.send(pack(obj), flags=zmq.DONTWAIT)
+        except zmq.ZMQError as exc:
+            log.info("send failed: %s", exc)
+            return
+        # the error (EAGAIN while the host is away) is retrieved, never left to the GC
+        fut.add_done_callback(_retrieve_send_error)  # type: ignore[attr-defined]  # pyzmq's stubs: an Awaitable; it is a Future
+
+    def _hello(self) -> None:
+        self._last_hello = time.monotonic()
+        curve = self.keys.curve_public_raw
+        sig = self.keys.sign(HELLO_TAG, hello_bytes(self.target.host_key, curve, self.table_id))
+        msg: dict[str, Any] = {
+            "t": "hello",
+            "v": VERSION,
+            "vk": self.keys.vk,
+            "sig": sig,
+            "last_seq": self.state.head_seq,
+            "spectate": self.spectate,
+        }
+        if self.table_id:
+            msg["table"] = self.table_id
+        if self.state.game_id is not None and self._game is not None:
+            msg["game"], msg["last_hash"] = self.state.game_id, self._game.head
+        if self.token is not None:
+            msg["token"] = self.token
+        self._send(msg)
+
+    def _ping(self) -> None:
+        """Say we are here, and acknowledge what we hold: the last event and the last catch-up
+        batch (the host sends more only as we acknowledge, net/host/flow.py)."""
+        msg: dict[str, Any] = {"t": "ping", "seq": self.state.head_seq}
+        if self._batch_nonce is not None:
+            msg["n"] = self._batch_nonce
+        self._send(msg)
+
+    def _set_status(self, status: str) -> None:
+        if self.state.status != status:
+            self.state.status = status
+            self._emit(Update("status", status))
+
+    def _error(self, code: str, message: str) -> None:
+        self.state.errors.append((code, message))
+        self._emit(Update("error", (code, message)))
+
+    def _connect_again(self) -> None:
+        sock = self.sock
+        if sock is None or sock.closed:
+            return
+        try:
+            sock.disconnect(self.target.endpoint)
+        except zmq.ZMQError:
+            pass  # libzmq may have dropped the endpoint already
+        sock.connect(self.target.endpoint)
+
+    async def _monitor_loop(self, monitor: zmq.asyncio.Socket) -> None:
+        failures = 0  # handshake failures in a row
+        try:
+            while True:
+                try:
+                    event = parse_monitor_message(await monitor.recv_multipart())
+                except zmq.ZMQError:
+                    return  # closed under us (a shared context was destroyed): nothing to watch
+                if event["event"] == zmq.EVENT_DISCONNECTED:
+                    if self.state.status == "connected":
+                        self._set_status("reconnecting")
+                    continue
+                if event["event"] == zmq.EVENT_HANDSHAKE_SUCCEEDED:
+                    failures = 0
+                    continue
+                failures += 1
+                if self._host_vk is not None and failures < PROVEN_HANDSHAKE_RETRIES:
+                    # this host proved its key (its welcome came through it): a link that broke
+                    # mid-handshake, not another key; libzmq stopped retrying, so start again
+                    self._connect_again()
+                    continue
+                message = (
+                    "the CURVE handshake failed: the host does not hold the key in the join string "
+                    "(wrong join string, or another program on that port)"
+                )
+                if self._welcome is not None and not self._welcome.done():
+                    self._welcome.set_exception(ConnectError("host_key_mismatch", message))
+                else:
+                    self._error("host_key_mismatch", message)
+                    self._set_status("failed")
+                return
+        finally:
+            self._stop_monitor()
+            if not monitor.closed:
+                try:
+                    monitor.close(linger=0)
+                except zmq.ZMQError:
+                    pass
+
+    def _stop_monitor(self) -> None:
+        """Stop the socket's monitor while its reading end is still open.  libzmq's I/O
+        thread writes each event to that inproc PAIR with a blocking send, holding the
+        lock `disable_monitor` takes: an event (the host going away) that came after the
+        reading end closed blocked that thread for good, and the close, and the whole
+        event loop with it (an SSH guest's client closing as its host stopped)."""
+        if self.sock is not None and not self.sock.closed:
+            try:
+                self.sock.disable_monitor()
+            except zmq.ZMQError:
+                pass  # the context is gone already (a host that shared it closed first)
+
+    async def _ping_loop(self) -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            if self.state.status == "failed":
+                continue  # the host broke the chain of trust: say nothing more to it
+            self._ping()
+            quiet = self.state.silent_for()
+            status = self.state.status
+            lost = status in ("reconnecting", "host_closed") or (quiet > HOST_SILENCE and status == "connected")
+            if lost:
+                if status == "connected":
+                    self._set_status("reconnecting")
+                self._emit(Update("silent", int(quiet)))
+                if time.monotonic() - self._last_hello > 1.0:
+                    self._fail_pending("connection_lost")
+                    self._hello()
+
+    def _fail_pending(self, code: str) -> None:
+        message = "the host closed the table" if code == "host_closed" else "the connection to the host was lost"
+        for rid, fut in list(self._pending.items()):
+            if not fut.done():
+                fut.set_result(Reply(False, code, message))
+            del self._pending[rid]
+
+    @property
+    def in_touch(self) -> bool:
+        """Connected, and the host heard recently: a move sent now is judged against what is shown."""
+        return self.state.status == "connected" and self.state.silent_for() <= HOST_SILENCE
+
+    # ------------------------------------------------------------------ requests
+
+    async def _request(self, msg: dict[str, Any], timeout: float = REQUEST_TIMEOUT) -> Reply:
+        request = next(self._ids)
+        msg["id"] = request
+        fut = asyncio.get_running_loop().create_future()
+        self._pending[request] = fut
+        self._send(msg)
+        try:
+            async with asyncio.timeout(timeout):
+                return await fut
+        except TimeoutError:
+            return Reply(False, "timeout", f"no answer within {timeout:g} s")
+        finally:
+            self._pending.pop(request, None)
+
+    async def send_move(self, move: Move) -> Reply:
+        """Sign and send `move` for this seat; the host's answer (accepted with its seq, or why not).
+
+        A sealed bid is stored on disk, then committed (the Reply is the host's answer to the
+        commitment); the client reveals it by itself once every seat has committed.
+        """
+        if self.state.game_id is None or self.state.seat is None:
+            return Reply(False, "not_seated", "no game or no seat")
+        if not self.in_touch:  # never queued: it would be judged later against another state
+            return Reply(False, "out_of_touch", OUT_OF_TOUCH)
+        if move.action == Action.SEALED_BID:
+            return await self.fair.sealed_bid(move)
+        if move.action == Action.SEALED_FORFEIT:
+            return Reply(False, "not_allowed", "only the host forfeits a sealed bid (a failed reveal)")
+        self._ctr += 1
+        body = encode_action_body(self.state.game_id, self.state.seat, self._ctr, move.to_list(), self.state.head_seq)
+        sig = self.keys.sign(ACT_TAG, body)
+        if self._game is not None:
+            self._game.sent(body, sig, self.keys.vk)
+        msg: dict[str, Any] = {"t": "act", "b": body, "s": sig}
+        if self._conn is not None:
+            msg["conn"] = self._conn
+        reply = await self._request(msg)
+        if reply.code == "connection_lost":
+            self._doubt.append(body)
+            return Reply(
+                False,
+                "in_doubt",
+                "no answer: lost touch with the host as the move went out; "
+                "once back in touch, the log shows whether it was played",
+            )
+        return reply
+
+    async def wait_until(self, predicate: Callable[[ClientState], bool], timeout: float) -> ClientState:
+        """Wait until `predicate(state)` holds (raises TimeoutError)."""
+        async with asyncio.timeout(timeout):
+            while not predicate(self.state):
+                self.changed.clear()
+                await self.changed.wait()
+        return self.state

@@ -1,0 +1,259 @@
+"""A client's fair-play duties, done by itself (no UI action): seeds, commitments, reveals,
+and the transcript and record it saves when the game ends.
+
+- At the start of a game a seated client stores a fresh seed, then sends its signed
+  commitment with the seed (net/trust/shuffle.py).
+- A sealed bid (`Client.send_move(Move.sealed_bid(seat, amount))`) stores amount and nonce
+  on disk (net/trust/vault.py) and only then sends the signed commitment.
+- Once the complete commitment set has arrived and checked out (net/client/verified_game.py), the
+  client reveals: a signed {amount, nonce, D}.  It sends again after a reconnect or a
+  restart, from disk, until the auction is settled.
+- When the game is over and disclosed, a client with a state dir saves its copy of the
+  transcript and a record built from it (`<state dir>/games/`), and audits them (net/trust/audit.py) in a worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from typing import TYPE_CHECKING, Any
+
+from modernart.events import SealedRevealed
+from modernart.moves import Move
+from modernart.phase import Phase
+
+from modernart.net.trust.commitments import (
+    COMMIT_TAG,
+    REVEAL_TAG,
+    SEED_TAG,
+    Commit,
+    Reveal,
+    SeedCommit,
+    bid_commitment,
+    new_nonce,
+    seed_commitment,
+)
+from modernart.net.client.verified_game import EventInfo
+from modernart.net.trust.sealed import MISSING
+from modernart.net.trust.vault import Secret, Vault
+
+if TYPE_CHECKING:
+    from modernart.net.client.client import Client, Reply
+
+log = logging.getLogger("modernart.net.client.client")
+RESEND_AFTER = 3.0  # seconds before a duty's message is sent again (reconnects resend at once)
+
+
+class FairPlay:
+    """The duties of one client (see the module docstring)."""
+
+    def __init__(self, client: Client, vault: Vault, save_dir: str | None) -> None:
+        self.client = client
+        self.vault = vault
+        self.save_dir = save_dir
+        self.sent: dict[tuple[Any, ...], float] = {}
+        self.acked: set[bytes] = set()  # commitments / reveals the host acknowledged
+        self.tasks: set[asyncio.Task] = set()
+        self.save_task: asyncio.Task | None = None
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _store(self, secret: Secret) -> None:
+        await asyncio.get_running_loop().run_in_executor(None, self.vault.put, secret)  # fsync off the loop
+
+    def welcome(self) -> None:
+        """After a (re)connect: every pending duty may be sent again at once."""
+        self.sent.clear()
+
+    @property
+    def saving(self) -> bool:
+        return self.save_task is not None and not self.save_task.done()
+
+    async def close(self) -> None:
+        if self.save_task is not None:  # a record being saved is finished, not cut short
+            await asyncio.gather(self.save_task, return_exceptions=True)
+        for task in list(self.tasks):
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+    # ------------------------------------------------------------------ sealed bids
+
+    async def sealed_bid(self, move: Move) -> Reply:
+        from modernart.net.client.client import Reply
+
+        client = self.client
+        st = client.state
+        obs, game, seat, key = st.observation, st.game_id, st.seat, client.keys.vk
+        if obs is None or game is None or seat is None or obs.phase != Phase.SEALED:
+            return Reply(False, "wrong_phase", "no Sealed auction is running")
+        auction = obs.auction_no
+        secret = self.vault.find("bid", game, auction, key, seat)
+        if secret is None:
+            if seat not in obs.to_move:
+                return Reply(False, "already_committed", "your sealed bid is already committed")
+            if not 0 <= move.arg <= obs.money:
+                return Reply(False, "bid_over_money", f"a sealed bid must be 0..{obs.money}")
+            nonce = new_nonce()
+            secret = Secret(
+                "bid",
+                game,
+                auction,
+                seat,
+                key,
+                move.arg,
+                nonce,
+                bid_commitment(game, auction, seat, key, move.arg, nonce),
+            )
+            await self._store(secret)  # on disk before the commitment leaves
+        body = Commit(game, auction, seat, key, secret.c).body()
+        reply = await client._request({"t": "commit", "b": body, "s": client.keys.sign(COMMIT_TAG, body)})
+        if reply.ok or reply.code == "already_committed":
+            self.acked.add(secret.c)
+        if reply.ok and secret.value != move.arg:
+            return Reply(
+                False, "already_committed", f"your sealed bid of {secret.value} was committed before", reply.seq
+            )
+        return reply
+
+    # ------------------------------------------------------------------ events
+
+    def on_event(self, info: EventInfo) -> None:
+        """Check what an event means for this client's own secrets."""
+        client = self.client
+        game = client.state.game_id
+        follower = client._game
+        if game is None or follower is None:
+            return
+        pub = info.public
+        if info.kind == "deal":  # the seeds are in: this seat's own is no longer needed
+            for secret in self.vault.all(game):
+                if secret.kind == "seed":
+                    self.vault.drop(secret)
+        elif info.kind == "commits":
+            for secret in self._bids(game, pub["auction"]):
+                entry = follower.sealed.entry(pub["auction"], secret.seat) if follower.sealed else None
+                if entry is None or entry.default or entry.c != secret.c:
+                    why = (
+                        "the host acknowledged your sealed bid but left it out of the commitment set"
+                        if secret.c in self.acked
+                        else "your sealed bid is not in the commitment set (it did not reach the host in time)"
+                    )
+                    client._error("commitment_left_out", why)
+        elif info.kind == "move" and info.move is not None and info.by == "offender":
+            mine = [s for s in self._bids(game, None) if s.seat == info.move.seat]
+            if mine and pub.get("why") == MISSING and mine[0].nonce in self.acked:
+                client._error("reveal_dropped", "the host acknowledged your reveal but counted it as missing")
+        for settled in (e for e in info.events if isinstance(e, SealedRevealed)):
+            for secret in self._bids(game, None):
+                if secret.auction <= settled.auction:
+                    self.vault.drop(secret)
+        if info.kind == "disclose":
+            self.vault.drop_game(game)
+            if self.save_dir is not None and follower.frames is not None and self.save_task is None:
+                self.save_task = asyncio.get_running_loop().create_task(self._save(game))
+
+    def _bids(self, game: bytes, auction: int | None) -> list[Secret]:
+        key = self.client.keys.vk
+        return [
+            s
+            for s in self.vault.all(game)
+            if s.kind == "bid" and s.key == key and (auction is None or s.auction == auction)
+        ]
+
+    def duties(self) -> None:
+        """Send what is owed now: this seat's seed, and the reveal of every committed bid."""
+        client = self.client
+        st, follower = client.state, client._game
+        if follower is None or st.game_id is None or st.status != "connected" or follower.seeds is None:
+            return
+        seeds, rnd = follower.seeds, follower.sealed.round if follower.sealed else None
+        if (
+            st.seat is not None
+            and st.role in ("player", "standin")
+            and seeds.first is None
+            and 0 <= st.seat < len(seeds.commits)
+            and seeds.commits[st.seat] is None
+            and client.keys.vk in follower.keys(st.seat)
+        ):
+            self._once(("seed", st.game_id, st.seat), self._send_seed(st.game_id, st.seat))
+        if rnd is not None and rnd.digest is not None:
+            for secret in self._bids(st.game_id, rnd.auction):
+                entry = rnd.entries[secret.seat]
+                if entry is not None and not entry.default and entry.c == secret.c and secret.seat not in rnd.bids:
+                    self._once(("reveal", st.game_id, rnd.auction, secret.seat), self._send_reveal(secret, rnd.digest))
+
+    def _once(self, duty: tuple[Any, ...], coro: Any) -> None:
+        now = time.monotonic()
+        if now - self.sent.get(duty, -1e9) < RESEND_AFTER:
+            coro.close()
+            return
+        self.sent[duty] = now
+        self._spawn(coro)
+
+    async def _send_seed(self, game: bytes, seat: int) -> None:
+        client, key = self.client, self.client.keys.vk
+        secret = self.vault.find("seed", game, 0, key, seat)
+        if secret is None:
+            seed = new_nonce()
+            secret = Secret("seed", game, 0, seat, key, 0, seed, seed_commitment(game, seat, key, seed))
+            await self._store(secret)
+        body = SeedCommit(game, seat, key, secret.c).body()
+        reply = await client._request(
+            {"t": "seed", "b": body, "s": client.keys.sign(SEED_TAG, body), "seed": secret.nonce}
+        )
+        if not reply.ok and reply.code not in (
+            "already_seeded",
+            "dealt",
+            "connection_lost",
+            "host_closed",
+            "closed",
+            "timeout",
+        ):
+            client._error(reply.code or "seed", f"the host refused this seat's shuffle seed: {reply.message}")
+
+    async def _send_reveal(self, secret: Secret, digest: bytes) -> None:
+        client = self.client
+        body = Reveal(secret.game, secret.auction, secret.seat, secret.key, secret.value, secret.nonce, digest).body()
+        reply = await client._request({"t": "reveal", "b": body, "s": client.keys.sign(REVEAL_TAG, body)})
+        if reply.ok or reply.code == "already_revealed":
+            self.acked.add(secret.nonce)
+        elif reply.code not in ("connection_lost", "host_closed", "closed", "timeout", "no_reveal", "wrong_auction"):
+            client._error(reply.code or "reveal", f"the host refused your reveal: {reply.message}")
+
+    # ------------------------------------------------------------------ the end of the game
+
+    async def _save(self, game: bytes) -> None:
+        from modernart.net.trust.audit import audit_files, record_from_frames
+        from modernart.net.trust.transcript import write_transcript
+
+        client = self.client
+        follower = client._game
+        assert follower is not None and follower.frames is not None and self.save_dir is not None
+        frames = list(follower.frames)
+        table = client.table_id or "t"
+        base = os.path.join(self.save_dir, f"{table}-{game.hex()[:12]}-seat{client.state.seat}")
+
+        def save() -> list[str]:
+            os.makedirs(self.save_dir, exist_ok=True)  # type: ignore[arg-type]
+            write_transcript(base + ".transcript", frames)
+            record = record_from_frames(frames, os.path.basename(base + ".transcript"), follower.host_vk)
+            record.save(base + ".json")
+            return audit_files(base + ".json", base + ".transcript").problems
+
+        try:
+            problems = await asyncio.get_running_loop().run_in_executor(None, save)
+        except (OSError, ValueError) as exc:
+            client._error("save_failed", f"could not save the game's record: {exc}")
+            return
+        client.state.saved_record, client.state.saved_transcript = base + ".json", base + ".transcript"
+        client.state.audit = problems
+        for problem in problems:
+            client._error("audit", problem)
+        from modernart.net.client.client import Update
+
+        client._emit(Update("record", base + ".json"))

@@ -1,0 +1,63 @@
+"""What the client API hands out: its state, updates, replies and connection errors
+(re-exported by net/client/client.py, which documents them)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from modernart.views import Observation
+
+
+class ConnectError(ConnectionError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class Update(NamedTuple):
+    kind: str
+    data: Any
+
+
+@dataclass(frozen=True)
+class Reply:
+    ok: bool
+    code: str | None = None
+    message: str = ""
+    seq: int | None = None
+    data: Any = None
+
+
+@dataclass
+class ClientState:
+    status: str = "connecting"
+    table: dict[str, Any] = field(default_factory=dict)
+    seat: int | None = None
+    role: str | None = None
+    game_id: bytes | None = None
+    observation: Observation | None = None
+    public: dict[str, Any] | None = None
+    players: list[dict[str, Any]] = field(default_factory=list)
+    log: list[tuple[int, Any]] = field(default_factory=list)
+    deadlines: dict[str, float | None] = field(default_factory=lambda: {"open": None, "decide": None, "reveal": None})
+    reveals_owed: tuple[int, ...] = ()  # seats whose sealed-bid reveal the host still waits for
+    chat: list[tuple[Any, str, str]] = field(default_factory=list)
+    errors: list[tuple[str, str]] = field(default_factory=list)
+    head_seq: int = 0
+    saved_record: str | None = None
+    saved_transcript: str | None = None
+    audit: list[str] | None = None
+    last_heard: float = field(default_factory=time.monotonic)
+    goodbye: dict[str, Any] | None = None
+
+    def silent_for(self) -> float:
+        """Seconds since the host was last heard."""
+        return time.monotonic() - self.last_heard
+
+    def remaining(self, name: str) -> float | None:
+        t = self.deadlines.get(name)
+        return None if t is None else max(0.0, t - asyncio.get_running_loop().time())

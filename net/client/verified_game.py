@@ -1,0 +1,225 @@
+"""A client's verified copy of one game: the chain, the roster and stand-ins, the view, and
+every fair-play proof.
+
+`GameFollower.apply(frame, own_seat)` checks an event before it changes anything: the
+chain link, the host signature, the seat's own private part, every relayed player
+signature and counter, every seed and sealed-bid commitment, the commitment set and its
+digest, every reveal, the host's verdict on it (money limit included, from public
+payments) and the winner; at the end the disclosed seeds against their commitments and
+the deal they give.  It returns what the event means: the move, the engine events and
+the seat's new Observation.  Proof that the host broke the protocol raises ChainError;
+what the host cannot hide but may not be its fault (a reveal against a different
+commitment set) comes back as warnings in `EventInfo.warnings`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from modernart.events import CardsDealt, Sale, SealedRevealed
+from modernart.moves import Action, Move
+from modernart.rules import RuleOptions
+from modernart.views import Observation, public_money
+
+from modernart.net.trust.chain import ChainError, ChainVerifier
+from modernart.net.trust.identity import ACT_TAG, verify
+from modernart.net.protocol import decode_action_body, decode_host_inner
+from modernart.net.trust.sealed import SealedVerifier
+from modernart.net.trust.shuffle import SeedVerifier
+from modernart.net.wire import ViewBuilder, event_from_wire
+
+_SEALED = (Action.SEALED_BID, Action.SEALED_FORFEIT)
+
+
+@dataclass(frozen=True)
+class EventInfo:
+    seq: int
+    kind: str  # "start", "seed", "deal", "move", "delegate", "commit", "commits", "disclose"
+    move: Move | None
+    by: str | None  # "player", "clock" (default action), "reveal", "offender", "recovered"
+    events: tuple[Any, ...]  # modernart.events values
+    public: dict[str, Any]
+    warnings: tuple[str, ...] = ()
+
+
+class GameFollower:
+    """Follows one game from event 1, checking every event (`keep` keeps the frames, for a transcript)."""
+
+    def __init__(self, game_id: bytes, host_vk: bytes, *, keep: bool = False) -> None:
+        self.game_id = game_id
+        self.host_vk = host_vk
+        self.chain = ChainVerifier(game_id, host_vk)
+        self.players: list[dict[str, Any]] = []
+        self.delegates: dict[int, bytes] = {}
+        self.view: ViewBuilder | None = None
+        self.seeds: SeedVerifier | None = None
+        self.sealed: SealedVerifier | None = None
+        self.counters: dict[int, int] = {}
+        self.own_deals: dict[tuple[int, int], list[int]] = {}  # (seat, round) -> the cards it was dealt
+        self.shuffle: tuple[list[int], int] | None = None  # (deck order, first) once disclosed
+        self.frames: list[dict[str, Any]] | None = [] if keep else None
+        self.own_actions: dict[bytes, tuple[bytes, bytes]] = {}  # body -> (signature, key) of actions sent
+
+    @property
+    def head(self) -> bytes:
+        return self.chain.head
+
+    def check_head(self) -> None:
+        """Verify the host signature on the newest event applied with `defer_signature`."""
+        self.chain.check_head()
+
+    def sent(self, body: bytes, sig: bytes, key: bytes) -> None:
+        """Note an action this client signed with `key` and sent: relayed with exactly these
+        bytes, for that key, its signature needs no second check (anything else is checked)."""
+        if len(self.own_actions) > 64:  # refused or lost actions are never relayed: forget the oldest
+            del self.own_actions[next(iter(self.own_actions))]
+        self.own_actions[body] = (sig, key)
+
+    def keys(self, seat: int) -> list[bytes]:
+        """The keys that may speak for `seat` now: its own, and its stand-in's."""
+        if not 0 <= seat < len(self.players):
+            return []
+        return [self.players[seat]["vk"]] + ([self.delegates[seat]] if seat in self.delegates else [])
+
+    def apply(
+        self, msg: dict[str, Any], own: int | None, *, defer_signature: bool = False
+    ) -> tuple[EventInfo, Observation | None]:
+        """Check and apply event frame `msg`; `own` is this client's seat (None: watching).
+
+        With `defer_signature` the host signature is left to `check_head()`, which the
+        caller runs at the end of the burst of events it received, before it acts on any
+        of them (net/trust/chain.py says why one signature on the newest head is enough).
+        """
+        seq = msg["seq"]
+        priv_bytes = msg.get("priv") if own is not None else None
+        self.chain.accept(
+            seq, msg["pub"], list(msg["ph"]), msg["h"], msg["hs"], own, priv_bytes, defer_signature=defer_signature
+        )
+        pub = decode_host_inner(msg["pub"])
+        if pub.get("g") != self.game_id:
+            raise ChainError(f"event {seq} names another game")
+        try:
+            info = self._apply(seq, pub, own, priv_bytes)
+        except (ValueError, KeyError, TypeError, IndexError) as exc:
+            if isinstance(exc, ChainError):
+                raise
+            raise ChainError(f"event {seq}: {exc}") from None
+        if self.frames is not None:
+            self.frames.append({k: msg.get(k) for k in ("t", "seq", "pub", "ph", "h", "hs", "priv")})
+        observation = None
+        if own is not None and priv_bytes is not None and self.view is not None and self.view.pv is not None:
+            priv = decode_host_inner(priv_bytes)
+            if "dealt" in priv:
+                rounds = [e.round for e in info.events if isinstance(e, CardsDealt) and e.seat == own]
+                if rounds:
+                    self.own_deals[(own, rounds[-1])] = list(priv["dealt"])
+                    # the public event only counts the cards; this seat's copy names them
+                    info = replace(
+                        info,
+                        events=tuple(
+                            CardsDealt(e.round, e.seat, tuple(priv["dealt"]))
+                            if isinstance(e, CardsDealt) and e.seat == own
+                            else e
+                            for e in info.events
+                        ),
+                    )
+            observation = self.view.observation(own, priv["hand"], priv["money"])
+        return info, observation
+
+    def _apply(self, seq: int, pub: dict[str, Any], own: int | None, priv: bytes | None) -> EventInfo:
+        kind = pub["k"]
+        move = None
+        warnings: list[str] = []
+        if kind == "start":
+            self.players = pub["players"]
+            options = RuleOptions.from_dict(pub["options"])
+            self.view = ViewBuilder(len(self.players), options)
+            self.delegates = {}
+            self.seeds = SeedVerifier(self.game_id, self.host_vk, pub["hseed"], len(self.players))
+            self.sealed = SealedVerifier(self.game_id, len(self.players))
+        if self.view is None or self.seeds is None or self.sealed is None:
+            raise ChainError(f"event {seq} comes before the game's start")
+        events = tuple(event_from_wire(e, self.view.options) for e in pub.get("ev", []))
+        if kind == "delegate":
+            if pub.get("vk") is None:
+                self.delegates.pop(pub["seat"], None)
+            else:
+                self.delegates[pub["seat"]] = pub["vk"]
+        elif kind == "seed":
+            self.seeds.seed_event(pub["seat"], pub["c"], self.keys(pub["seat"]))
+        elif kind == "deal":
+            self.seeds.deal_event(pub["first"], pub["missing"])
+        elif kind == "commit":
+            self.sealed.commit_event(pub["auction"], pub["seat"], pub["c"], self.keys(pub["seat"]))
+        elif kind == "commits":
+            digest = self.sealed.set_event(pub["auction"], pub["set"])
+            if digest != pub["d"]:
+                raise ValueError(f"auction {pub['auction']}: the host's set digest differs from the set's")
+        elif kind == "move":
+            move = self._check_action(pub)
+            if move.action in _SEALED:
+                warnings += self._check_sealed(move, pub, events)
+        elif kind == "disclose":
+            self._check_disclosure(pub)
+        elif kind != "start":
+            raise ValueError(f"unknown event kind {kind!r}")
+        if "pv" in pub:
+            self.view.feed(pub.get("ev", []), pub["pv"])
+        return EventInfo(seq, kind, move, pub.get("by"), events, pub, tuple(warnings))
+
+    def _check_action(self, pub: dict[str, Any]) -> Move:
+        """Verify the player's signature and counter on a relayed action."""
+        seat, action, arg = pub["m"]
+        move = Move.of(seat, action, arg)
+        act = pub.get("act") or {}
+        by = pub.get("by")
+        if by == "player":
+            if action in _SEALED:
+                raise ValueError(f"the host applied a sealed bid of seat {seat} without commit-reveal")
+            key = self.players[seat]["vk"] if pub.get("signer", 0) == 0 else self.delegates.get(seat)
+            if key is None or "b" not in act:
+                raise ChainError(f"the action of seat {seat} carries a bad signature")
+            mine = self.own_actions.pop(act["b"], None) if type(act["b"]) is bytes else None
+            if mine != (act.get("s"), key):  # not exactly what this client signed with this key: check it
+                if not verify(key, ACT_TAG, act["b"], act["s"]):
+                    raise ChainError(f"the action of seat {seat} carries a bad signature")
+            body = decode_action_body(act["b"])
+            if body["move"] != list(pub["m"]) or body["game"] != self.game_id or body["seat"] != seat:
+                raise ChainError(f"the host relayed seat {seat}'s action with a different move")
+            if body["ctr"] <= self.counters.get(seat, 0):
+                raise ChainError(f"seat {seat}'s action counter {body['ctr']} does not increase (a replay)")
+            self.counters[seat] = body["ctr"]
+        elif by not in ("clock", "recovered", "reveal", "offender"):
+            raise ValueError(f"a move made by {by!r}")
+        elif by in ("reveal", "offender") and action not in _SEALED:
+            raise ValueError(f"a move of seat {seat} settled as a sealed bid, but it is not one")
+        return move
+
+    def _money(self) -> tuple[int, ...]:
+        assert self.view is not None
+        return public_money(self.view.watcher())
+
+    def _check_sealed(self, move: Move, pub: dict[str, Any], events: tuple[Any, ...]) -> list[str]:
+        assert self.view is not None and self.view.pv is not None and self.sealed is not None
+        auction = self.view.pv["auction_no"]
+        money = self._money()
+        warnings = self.sealed.move_event(auction, move.to_list(), pub, money[move.seat])
+        revealed = next((e for e in events if isinstance(e, SealedRevealed)), None)
+        if revealed is not None:
+            sale = next((e for e in events if isinstance(e, Sale) and e.auction == auction), None)
+            self.sealed.resolution(
+                auction, revealed, sale, self.view.pv["auctioneer"], self.view.options.sealed_offender_fine, list(money)
+            )
+        return warnings
+
+    def _check_disclosure(self, pub: dict[str, Any]) -> None:
+        assert self.seeds is not None and self.view is not None
+        order, first = self.seeds.disclose(pub["host"], pub["seeds"], self.view.options.deck_table.size)
+        n = len(self.players)
+        sizes = self.view.options.deal_sizes(n)
+        for (seat, rnd), cards in self.own_deals.items():
+            start = sum(sizes[r] * n for r in range(rnd)) + seat * sizes[rnd]
+            if cards != order[start : start + sizes[rnd]]:
+                raise ValueError(f"round {rnd + 1} deal for seat {seat} differs from the shuffle")
+        self.shuffle = (order, first)

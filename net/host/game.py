@@ -1,0 +1,481 @@
+"""One running game at a table: seeds and the deal, engine, event log, hash chain, counters,
+clocks, commit-reveal, journal.
+
+No sockets here.  The game goes: event 1 `start` (players, options, the host's seed
+commitment) -> one `seed` event per player seed -> `deal` (the deck derived from every
+seed, net/trust/shuffle.py) -> `move`, `delegate`, `commit` and `commits` events -> after the
+last move, `disclose` (every seed and every seat's salt key, for the audit).  Each
+`submit_*` method checks a signed message from a bound key and returns the new
+`LoggedEvent`s for the host to fan out; every change of state, including host defaults
+when a clock runs out, is one event with the next sequence number, so every seat's
+stream is gap-free.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from modernart.auctions import NO_BID
+from modernart.errors import IllegalMove
+from modernart.game import GameState
+from modernart.moves import Action, Move
+from modernart.phase import Phase
+from modernart.record import GameRecord, result_of
+from modernart.rules import RuleOptions
+
+from modernart.net.trust import chain
+from modernart.net.clocks import ClockSettings, default_moves
+from modernart.net.trust.identity import ACT_TAG, HOSTEV_TAG, Keys, verify
+from modernart.net.host.journal import Journal
+from modernart.net.protocol import ProtocolError, decode_action_body, pack
+from modernart.net.trust.sealed import SealedRound, overlay
+from modernart.net.trust.shuffle import SeedRound
+from modernart.net.wire import event_to_wire, private_part, public_view
+
+log = logging.getLogger("modernart.net.host.game")
+
+#: Event kinds that change nothing a player decides on: a stand-in taking over (or giving
+#: back) a seat, and another seat's sealed commitment (its amount is hidden).  A move made
+#: before one of these is still made against the state that is current; every other event
+#: (a move, a clock's default, the deal, the closing of a commitment set, ...) makes a move
+#: decided before it stale.  Clock ticks and presence are not events at all.
+NOT_DECISIONS = frozenset({"delegate", "commit"})
+
+
+@dataclass
+class Player:
+    """A seat of a running game: its name, bound Ed25519 key, and bot level (None = human)."""
+
+    name: str
+    vk: bytes
+    bot: str | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"name": self.name, "vk": self.vk, "bot": self.bot}
+
+
+@dataclass
+class LoggedEvent:
+    """One event as stored and sent: public part, private parts, chain link, signature."""
+
+    seq: int
+    public: bytes
+    privates: list[bytes | None]
+    hashes: list[bytes]
+    h: bytes
+    sig: bytes
+    move: list[int] | None = None  # host-only: the engine move it applied
+    act: list[bytes] | None = None  # host-only: the signed action [body, signature] it came from
+    hidden: dict[str, Any] | None = None  # host-only: secrets until the end (seeds), the table's meta
+
+    def frame_for(self, seat: int | None) -> dict[str, Any]:
+        """The event as seat `seat` (None: a spectator) receives it."""
+        return {
+            "t": "ev",
+            "seq": self.seq,
+            "pub": self.public,
+            "ph": self.hashes,
+            "h": self.h,
+            "hs": self.sig,
+            "priv": self.privates[seat] if seat is not None else None,
+        }
+
+    def to_entry(self) -> list[Any]:
+        return [self.seq, self.public, self.privates, self.hashes, self.h, self.sig, self.move, self.act, self.hidden]
+
+    @classmethod
+    def from_entry(cls, entry: list[Any]) -> "LoggedEvent":
+        return cls(*entry)
+
+
+class GameSession:
+    """The game of one table, from its first event to its disclosure."""
+
+    def __init__(
+        self,
+        game_id: bytes,
+        players: list[Player],
+        options: RuleOptions,
+        clocks: ClockSettings,
+        host: Keys,
+        journal: Journal | None,
+        now: float,
+        *,
+        meta: dict[str, Any] | None = None,
+        host_seed: bytes | None = None,
+        salt_keys: list[bytes] | None = None,
+    ) -> None:
+        self.game_id = game_id
+        self.players = players
+        self.options = options
+        self.clocks = clocks
+        self.host = host
+        self.journal = journal
+        self.meta = dict(meta or {})
+        self.state: GameState | None = None  # None until the deal
+        self.log: list[LoggedEvent] = []
+        self.head = chain.genesis(game_id)
+        self.counters = [0] * len(players)
+        self.delegates: list[bytes | None] = [None] * len(players)
+        self.seeding = SeedRound(game_id, host.vk, len(players), host_seed)
+        self.salt_keys = salt_keys or [secrets.token_bytes(32) for _ in players]  # secret until the end
+        self.seed_end: float | None = None
+        self.sealed: SealedRound | None = None
+        self.disclosed = False
+        self.open_end: float | None = None
+        self.decide_end: float | None = None
+        self._decision_key: Any = None
+        self._events_done = 0
+        self.decision_seq = 0  # the last event that changed what a player decides on (see NOT_DECISIONS)
+        self.now = now
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def seq(self) -> int:
+        return len(self.log)
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    @property
+    def is_over(self) -> bool:
+        return self.state is not None and self.state.is_over()
+
+    def signer_role(self, seat: int, vk: bytes) -> int | None:
+        """0 if `vk` is the seat's own key, 1 if it is the seat's current delegate, else None."""
+        if self.players[seat].vk == vk:
+            return 0
+        if self.delegates[seat] == vk:
+            return 1
+        return None
+
+    def note_logged(self, kind: str, event: LoggedEvent) -> None:
+        """Append `event` (of `kind`) to the log: the one place the head and the decision seq move."""
+        self.log.append(event)
+        self.head = event.h
+        if kind not in NOT_DECISIONS:
+            self.decision_seq = event.seq
+
+    def _check_fresh(self, ref: int) -> None:
+        """Refuse a move decided against a state that no longer exists (`ref` is the last event
+        the player had applied; docs/protocol.md "Stale moves")."""
+        if ref > self.seq:
+            raise ProtocolError("bad_action", f"the move refers to event {ref}; the game has {self.seq}")
+        if ref < self.decision_seq:
+            raise ProtocolError(
+                "stale",
+                f"the game moved on before this move arrived (it was made at event "
+                f"{ref}, the table is at {self.decision_seq}): look again",
+            )
+
+    def _signer(self, seat: int, vk: bytes) -> int:
+        """`signer_role(seat, vk)`, refused with `not_your_seat` when the key may not act for it."""
+        role = self.signer_role(seat, vk)
+        if role is None:
+            raise ProtocolError("not_your_seat", f"this key may not act for seat {seat}")
+        return role
+
+    def clock_view(self, now: float) -> dict[str, Any]:
+        """Seconds left on each clock, and while reveals are awaited, whose ("owe": seats)."""
+
+        def left(t: float | None) -> float | None:
+            return None if t is None else round(max(0.0, t - now), 3)
+
+        rnd = self.sealed
+        view: dict[str, Any] = {
+            "open": left(self.open_end),
+            "decide": left(self.decide_end),
+            "reveal": left(rnd.reveal_end if rnd is not None and rnd.complete else None),
+        }
+        if rnd is not None and rnd.complete:
+            view["owe"] = self.reveals_owed()
+        return view
+
+    def reveals_owed(self) -> list[int]:
+        """The seats whose reveal the host still waits for (who, never how much: the amounts
+        of the reveals it holds stay with it until every reveal is in)."""
+        rnd = self.sealed
+        if rnd is None or not rnd.complete:
+            return []
+        return [s for s, e in enumerate(rnd.entries) if e is not None and not e.default and s not in rnd.reveals]
+
+    def _reveal_deadline(self, absent: set[int] | frozenset[int]) -> float | None:
+        """The reveal deadline, extended by the grace period while a seat that owes a reveal is away."""
+        rnd = self.sealed
+        if rnd is None or not rnd.complete or rnd.reveal_end is None:
+            return None
+        owing = self.reveals_owed()
+        return rnd.reveal_end + (self.clocks.grace if any(s in absent for s in owing) else 0.0)
+
+    def next_deadline(self, absent: set[int] | frozenset[int] = frozenset()) -> float | None:
+        times = [
+            t for t in (self.open_end, self.decide_end, self.seed_end, self._reveal_deadline(absent)) if t is not None
+        ]
+        return min(times) if times else None
+
+    # ------------------------------------------------------------------ building events
+
+    def _emit(
+        self,
+        kind: str,
+        now: float,
+        extra: dict[str, Any],
+        move: Move | None = None,
+        act: list[bytes] | None = None,
+        journal_move: bool = True,
+        hidden: dict[str, Any] | None = None,
+    ) -> LoggedEvent:
+        state = self.state
+        public: dict[str, Any] = {"k": kind, "g": self.game_id, **extra}
+        privates: list[bytes | None] = [None] * self.n
+        if state is not None:
+            engine_events = state.events[self._events_done :] if state.events is not None else []
+            self._events_done = len(state.events or [])
+            self._update_deadlines(now, bid=move is not None and move.action == Action.BID)
+            pv = public_view(state)
+            rnd = self.sealed
+            if rnd is not None and state.phase == Phase.SEALED and rnd.auction == state.auction_no:
+                overlay(pv, rnd.committed(), rnd.complete)
+            public.update(
+                {
+                    "ev": [w for w in map(event_to_wire, engine_events) if w is not None],
+                    "pv": pv,
+                    "clk": self.clock_view(now),
+                }
+            )
+            if kind != "disclose":
+                privates = [
+                    private_part(state, seat, engine_events, chain.salt(self.salt_keys[seat], self.seq + 1))
+                    for seat in range(self.n)
+                ]
+        public_bytes = pack(public)
+        hashes = [chain.private_hash(p) for p in privates]
+        seq = self.seq + 1
+        h = chain.link(self.head, seq, public_bytes, hashes)
+        event = LoggedEvent(
+            seq,
+            public_bytes,
+            privates,
+            hashes,
+            h,
+            self.host.sign(HOSTEV_TAG, h),
+            move.to_list() if move is not None else None,
+            act,
+            hidden,
+        )
+        if self.journal is not None:
+            if move is not None and journal_move:
+                self.journal.write_move(move)
+            self.journal.write_event(event.to_entry())
+            if move is not None and state is not None and state.is_over():
+                self.journal.write_result(result_of(state))
+        self.note_logged(kind, event)
+        return event
+
+    def _update_deadlines(self, now: float, bid: bool) -> None:
+        state = self.state
+        assert state is not None
+        phase = state.phase
+        key: Any = (phase, state.auction_no, state.to_move() if phase not in (Phase.SEALED, Phase.OPEN) else None)
+        if phase == Phase.OPEN and self.clocks.open_countdown > 0:
+            if bid or key != self._decision_key or self.open_end is None:
+                self.open_end = now + self.clocks.open_countdown
+        else:
+            self.open_end = None
+        rnd = self.sealed
+        revealing = phase == Phase.SEALED and rnd is not None and rnd.complete
+        if phase in (Phase.OPEN, Phase.GAME_OVER) or self.clocks.decision <= 0 or revealing:
+            self.decide_end = None
+        elif key != self._decision_key or self.decide_end is None:
+            self.decide_end = now + self.clocks.decision
+        self._decision_key = key
+
+    def _sync_round(self) -> None:
+        """Open a commit-reveal round when the engine enters a Sealed auction."""
+        state = self.state
+        assert state is not None
+        if state.phase != Phase.SEALED:
+            self.sealed = None
+        elif self.sealed is None or self.sealed.auction != state.auction_no:
+            self.sealed = SealedRound(self.game_id, state.auction_no, self.n)
+
+    def _move_events(
+        self, move: Move, now: float, extra: dict[str, Any], act: list[bytes] | None = None, journal_move: bool = True
+    ) -> list[LoggedEvent]:
+        """Events for `move`, just applied to the engine (and the disclosure if it ended the game)."""
+        self._sync_round()
+        out = [self._emit("move", now, extra, move, act, journal_move)]
+        if self.is_over and not self.disclosed:
+            out.append(self._disclose(now))
+        return out
+
+    def _disclose(self, now: float) -> LoggedEvent:
+        """The last event: every seed and every seat's salt key (the chain can now be checked)."""
+        self.disclosed = True
+        return self._emit("disclose", now, {**self.seeding.disclosure(), "salt_keys": list(self.salt_keys)})
+
+    # ------------------------------------------------------------------ seeds and the deal
+
+    def start(self, now: float) -> LoggedEvent:
+        """Event 1: who plays, with which keys and options, and the host's seed commitment."""
+        self.seed_end = now + self.clocks.reveal if self.clocks.reveal > 0 else None
+        return self._emit(
+            "start",
+            now,
+            {
+                "players": [p.to_wire() for p in self.players],
+                "options": self.options.to_dict(),
+                "hseed": self.seeding.host_commitment,
+            },
+            hidden={"seed": self.seeding.host_seed, "salt_keys": self.salt_keys, "meta": self.meta},
+        )
+
+    def submit_seed(self, vk: bytes, seat: int, body: bytes, sig: bytes, seed: bytes, now: float) -> list[LoggedEvent]:
+        self._signer(seat, vk)
+        self.seeding.check(seat, body, sig, seed, [vk])
+        self.seeding.accept(seat, body, sig, seed)
+        events = [self._emit("seed", now, {"seat": seat, "c": [body, sig]}, hidden={"seed": seed})]
+        if self.seeding.complete:
+            events += self.deal(now)
+        return events
+
+    def deal(self, now: float, *, write_header: bool = True) -> list[LoggedEvent]:
+        """Derive the deck from the seeds in (missing ones count as empty) and deal round 1."""
+        order, first = self.seeding.derive(self.options.deck_table.size)
+        self.seeding.dealt = True
+        self.seed_end = None
+        self.state = GameState(self.n, self.options, deck_order=order, first_auctioneer=first, track_events=True)
+        self._events_done = 0
+        if self.journal is not None and write_header:
+            self.journal.write_header(GameRecord.start(self.state, [p.name for p in self.players], self.meta))
+        missing = [s for s, seed in enumerate(self.seeding.seeds) if seed is None]
+        if missing:
+            log.info("dealt without seeds game=%s seats=%s", self.game_id.hex()[:12], missing)
+        return [self._emit("deal", now, {"first": first, "missing": missing})]
+
+    # ------------------------------------------------------------------ changing the game
+
+    def _dealt_state(self) -> GameState:
+        if self.state is None:
+            raise ProtocolError("not_dealt", "the cards are not dealt yet")
+        return self.state
+
+    def submit(self, vk: bytes, seat: int, body: bytes, sig: bytes, now: float) -> tuple[list[LoggedEvent], int]:
+        """Check and apply a signed action from the connection bound to (`vk`, `seat`).
+
+        Returns (events, ctr); raises ProtocolError (code, message) and changes nothing.
+        """
+        role = self._signer(seat, vk)
+        if not verify(vk, ACT_TAG, body, sig):  # bytes first, decode after
+            raise ProtocolError("bad_signature", "the action's signature does not verify")
+        act = decode_action_body(body)
+        if act["game"] != self.game_id:
+            raise ProtocolError("wrong_game", "the action names another game")
+        if act["seat"] != seat or act["move"][0] != seat:
+            raise ProtocolError("not_your_seat", f"this connection plays seat {seat}")
+        if act["ctr"] <= self.counters[seat]:
+            raise ProtocolError("replayed", f"counter {act['ctr']} is not above {self.counters[seat]}")
+        try:
+            move = Move.from_list(act["move"])
+        except IllegalMove as exc:
+            raise ProtocolError("malformed", exc.detail) from None
+        if move.action in (Action.SEALED_BID, Action.SEALED_FORFEIT):
+            raise ProtocolError("use_commit", "a sealed bid is sent as a commitment (commit-reveal)")
+        state = self._dealt_state()
+        self._check_fresh(act["ref"])
+        try:
+            state.apply(move)
+        except IllegalMove as exc:
+            raise ProtocolError(exc.code, str(exc)) from None
+        self.counters[seat] = act["ctr"]
+        events = self._move_events(
+            move, now, {"m": move.to_list(), "by": "player", "signer": role, "act": {"b": body, "s": sig}}, [body, sig]
+        )
+        return events, act["ctr"]
+
+    def _sealed_round(self) -> SealedRound:
+        state = self._dealt_state()
+        if state.phase != Phase.SEALED or self.sealed is None:
+            raise ProtocolError("wrong_phase", "no Sealed auction is running")
+        return self.sealed
+
+    def submit_commit(self, vk: bytes, seat: int, body: bytes, sig: bytes, now: float) -> list[LoggedEvent]:
+        """A seat's signed sealed-bid commitment (the host learns no amount from it)."""
+        self._signer(seat, vk)
+        rnd = self._sealed_round()
+        value = rnd.check_commit(seat, body, sig, [vk])
+        rnd.accept_commit(value, body, sig)
+        events = [self._emit("commit", now, {"auction": rnd.auction, "seat": seat, "c": [body, sig]})]
+        return events + self._close_set(now)
+
+    def _close_set(self, now: float) -> list[LoggedEvent]:
+        rnd = self.sealed
+        if rnd is None or not all(e is not None for e in rnd.entries):
+            return []
+        digest = rnd.close_set()
+        rnd.reveal_end = now + self.clocks.reveal if self.clocks.reveal > 0 else None
+        events = [self._emit("commits", now, {"auction": rnd.auction, "set": rnd.set_wire(), "d": digest})]
+        log.info("commitment set game=%s auction=%d", self.game_id.hex()[:12], rnd.auction)
+        return events + (self.settle(now) if rnd.revealed_all() else [])
+
+    def submit_reveal(self, body: bytes, sig: bytes, now: float) -> tuple[list[LoggedEvent], int, str | None]:
+        """A signed reveal (from any connection: it proves itself).  Returns (events, seat, failure)."""
+        if self.state is None or self.sealed is None:
+            raise ProtocolError("no_reveal", "no Sealed auction awaits a reveal")
+        rnd = self.sealed
+        seat, why = rnd.receive_reveal(body, sig, self.state.money)
+        log.info(
+            "reveal held game=%s auction=%d seat=%d ok=%s", self.game_id.hex()[:12], rnd.auction, seat, why is None
+        )
+        return (self.settle(now) if rnd.revealed_all() else []), seat, why
+
+    def settle(self, now: float) -> list[LoggedEvent]:
+        """Give the engine every seat's sealed bid or forfeit (seat order), one event each."""
+        state, rnd = self.state, self.sealed
+        assert state is not None and rnd is not None
+        seats = [s for s in range(self.n) if state.sealed[s] == NO_BID]  # a resumed settle may be part done
+        out: list[LoggedEvent] = []
+        for move, extra in rnd.settle(list(state.money), seats):
+            state.apply(move)
+            out += self._move_events(move, now, {"m": move.to_list(), **extra})
+        return out
+
+    def apply_defaults(self, now: float, absent: set[int] | frozenset[int] = frozenset()) -> list[LoggedEvent]:
+        """Play the default actions whose time ran out; returns their events."""
+        state = self.state
+        if state is None:
+            return self.deal(now) if self.seed_end is not None and now >= self.seed_end else []
+        if state.is_over():
+            return []
+        rnd = self.sealed
+        if rnd is not None and rnd.complete:
+            deadline = self._reveal_deadline(absent)
+            return self.settle(now) if deadline is not None and now >= deadline else []
+        if self.open_end is not None and now >= self.open_end and state.phase == Phase.OPEN:
+            moves = default_moves(state, state.to_move())
+        elif self.decide_end is not None and now >= self.decide_end:
+            if rnd is not None:  # Sealed: the seats that did not commit in time bid 0
+                for seat in range(self.n):
+                    if rnd.entries[seat] is None:
+                        rnd.default(seat)
+                return self._close_set(now)
+            moves = default_moves(state, state.to_move(), self.clocks.bot_level)
+        else:
+            return []
+        out: list[LoggedEvent] = []
+        for move in moves:
+            if state.is_over() or not state.is_legal(move):
+                break
+            state.apply(move)
+            out += self._move_events(move, now, {"m": move.to_list(), "by": "clock"})
+        return out
+
+    def set_delegate(self, seat: int, vk: bytes | None, now: float) -> LoggedEvent:
+        """Let key `vk` (a stand-in bot) play `seat` until the player returns (None: revoke)."""
+        self.delegates[seat] = vk
+        return self._emit("delegate", now, {"seat": seat, "vk": vk})

@@ -1,0 +1,71 @@
+"""The host's game requests: signed actions, shuffle seeds, sealed-bid commitments and
+reveals (docs/protocol.md, docs/fair-play.md).
+
+A mixin of `net.host.Host` (it uses the host's clock, publish and stand-in methods).  Each
+request goes to the table's `GameSession`; its events go out once they are on disk, with
+the answer to the sender after them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from modernart.net.host.host_base import HostParts  # the Host parts a mixin uses, typed (see host_base)
+from modernart.net.protocol import ProtocolError
+from modernart.net.trust.sealed import REASONS
+
+if TYPE_CHECKING:
+    from modernart.net.host.host import Peer
+
+
+class GameOps(HostParts):
+    """Moves and fair-play messages of the peers of a running game."""
+
+    def _act(self, peer: Peer, msg: dict[str, Any]) -> None:
+        sess = peer.table.session
+        request = msg.get("id")
+        try:
+            if sess is None:
+                raise ProtocolError("not_started", "the game has not started")
+            if peer.seat is None or peer.role == "spectator":
+                raise ProtocolError("not_seated", "spectators cannot act")
+            if msg.get("conn", peer.conn) != peer.conn:  # sent before the client said hello again
+                raise ProtocolError(
+                    "stale", "not played: this move was sent before the client reconnected (look again)"
+                )
+            events, ctr = sess.submit(peer.vk, peer.seat, msg["b"], msg["s"], self.clock.now())
+        except ProtocolError as exc:
+            exc.request = request  # type: ignore[attr-defined]
+            raise
+        self.publish_all(peer.table, events, (peer.rid, {"t": "ack", "id": request, "ctr": ctr, "seq": events[0].seq}))
+
+    def _fair(self, peer: Peer, kind: str, msg: dict[str, Any]) -> None:
+        """A seed, a sealed-bid commitment or a reveal (net/trust/shuffle.py, net/trust/sealed.py)."""
+        sess = peer.table.session
+        request = msg["id"]
+        now = self.clock.now()
+        reply: dict[str, Any] = {"t": "ack", "id": request, "seq": None}
+        try:
+            if sess is None:
+                raise ProtocolError("not_started", "the game has not started")
+            if kind == "reveal":  # any connection may carry a reveal: its signature proves it
+                events, seat, why = sess.submit_reveal(msg["b"], msg["s"], now)
+                if why is not None:
+                    reply = {"t": "err", "id": request, "code": why, "msg": REASONS[why]}
+            else:
+                if peer.seat is None or peer.role == "spectator":
+                    raise ProtocolError("not_seated", "spectators cannot act")
+                if kind == "commit":
+                    events = sess.submit_commit(peer.vk, peer.seat, msg["b"], msg["s"], now)
+                else:
+                    events = sess.submit_seed(peer.vk, peer.seat, msg["b"], msg["s"], msg["seed"], now)
+                reply["seq"] = events[0].seq
+        except ProtocolError as exc:
+            exc.request = request  # type: ignore[attr-defined]
+            raise
+        self.publish_all(peer.table, events, (peer.rid, reply))
+        if kind == "reveal" and events:
+            self._retire_standins(peer.table)
+        elif kind == "reveal" and why is None:  # held until every reveal is in: tell whose are still awaited
+            for other in self._table_peers(peer.table):
+                self.send(other.rid, self._tick(other))

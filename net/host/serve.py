@@ -1,0 +1,151 @@
+"""Running a host process: what `modernart host` calls (the UI can call it too).
+
+`serve(settings)` opens one table (or resumes one from its journal), announces it on the
+LAN, prints the join string and join code, and runs until interrupted (or, with
+`exit_when_over`, until the game ends and its record is saved).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from modernart.rules import RuleOptions
+
+from modernart.net.lan.beacon import PORT as BEACON_PORT, Announcer, lan_address
+from modernart.net.clocks import ClockSettings, cancel_and_wait, wait_event
+from modernart.net.host.host import Host
+from modernart.net.trust.identity import Keys
+from modernart.net.host.lobby import Lobby
+from modernart.net.host.table import Table
+
+log = logging.getLogger("modernart.net.host.serve")
+DEFAULT_PORT = 47000
+
+
+@dataclass
+class HostSettings:
+    name: str = "Modern Art"
+    bind: str = "0.0.0.0"
+    port: int | None = None  # None: DEFAULT_PORT, or the port of the game being resumed
+    advertise: str | None = None
+    players: int | None = None  # quick start: start as soon as this many are seated and ready
+    bots: int = 0  # bots the host seats itself
+    bot_level: str = "medium"
+    bot_pace: float = 1.0
+    resume: str | None = None
+    journal_dir: str | None = None
+    config_dir: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    clocks: dict[str, Any] = field(default_factory=dict)
+    beacon: bool = True
+    beacon_targets: list[tuple[str, int]] | None = None
+    exit_when_over: bool = False
+    admin: bytes | None = None  # Ed25519 key of the hosting player's own client (else: first to sit)
+    fsync: bool = True
+
+
+def default_journal_dir(config_dir: str | None) -> str:
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(config_dir, "games") if config_dir else os.path.join(base, "modernart", "games")
+
+
+async def serve(
+    settings: HostSettings, *, ready: Callable[[Host, Table], None] | None = None, out: Any = sys.stdout
+) -> int:
+    keys = Keys.load_or_create(settings.config_dir, "host")
+    port = settings.port
+    if settings.resume:
+        from modernart.net.host.journal import read_journal
+
+        try:
+            known_port = read_journal(settings.resume).meta.get("port")
+        except (OSError, ValueError) as exc:  # a missing, unreadable or corrupt journal
+            print(f"modernart host: cannot resume {settings.resume}: {exc}", file=sys.stderr)
+            return 2
+        if port is None:  # clients come back to the port they knew
+            port = known_port
+    port = DEFAULT_PORT if port is None else port
+    advertise = settings.advertise or (lan_address() if settings.bind in ("0.0.0.0", "*") else None)
+    host = Host(keys, bind=settings.bind, port=port, advertise=advertise, bot_pace=settings.bot_pace)
+    journal_dir = settings.journal_dir or default_journal_dir(settings.config_dir)
+    if settings.resume:
+        try:
+            table = Table.resume(settings.resume, keys, host.clock.now(), fsync=settings.fsync)
+        except (OSError, ValueError) as exc:
+            print(f"modernart host: cannot resume {settings.resume}: {exc}", file=sys.stderr)
+            await host.close()
+            return 2
+        host.add_table(table)
+    else:
+        lobby = Lobby(
+            RuleOptions.from_dict(settings.options), ClockSettings.from_dict(settings.clocks), admin=settings.admin
+        )
+        table = host.open_table(
+            settings.name,
+            journal_dir=journal_dir,
+            lobby=lobby,
+            autostart=settings.players if settings.players is not None else False,
+            fsync=settings.fsync,
+        )
+    await host.start()
+    tasks: list[asyncio.Task] = []
+    try:
+        if not settings.resume:
+            for _ in range(settings.bots):
+                _seat, token = table.lobby.add_bot(None, settings.bot_level)
+                host.spawn_bot(table, token, settings.bot_level)
+        target = host.target(table.id)
+        print(f"table {table.name!r} ({table.phase})", file=out)
+        print(f"join string: {target}", file=out)
+        print(f"join code:   {target.code}", file=out)
+        out.flush()
+        journal_told: str | None = None
+        if settings.beacon:
+            announcer = Announcer(
+                lambda: [t.info() for t in host.tables.values()],
+                host.port,
+                keys.curve_public_raw,
+                settings.beacon_targets,
+            )
+            tasks.append(asyncio.get_running_loop().create_task(announcer.run()))
+        if ready is not None:
+            ready(host, table)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                loop.add_signal_handler(sig, stop.set)
+            except (NotImplementedError, RuntimeError):
+                pass
+        while not stop.is_set():
+            if table.journal_path != journal_told and table.journal_path:  # resumed, or a game started
+                journal_told = table.journal_path
+                print(f"journal:     {journal_told}", file=out, flush=True)
+            if settings.exit_when_over and table.record_path is not None:
+                await asyncio.sleep(0.5)  # let the last events reach the clients
+                break
+            await wait_event(stop, 0.2)
+        if table.record_path:
+            print(f"record:      {table.record_path}", file=out)
+        return 0
+    finally:
+        try:
+            await cancel_and_wait(tasks)
+        finally:  # even when cancelled again meanwhile: a context left open blocks the exit
+            await host.close()
+
+
+def beacon_targets_from(text: list[str] | None) -> list[tuple[str, int]] | None:
+    if not text:
+        return None
+    out = []
+    for item in text:
+        host, _, port = item.partition(":")
+        out.append((host, int(port) if port else BEACON_PORT))
+    return out

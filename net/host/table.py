@@ -1,0 +1,295 @@
+"""A table: its lobby, then its game session, journal and saved record.
+
+The `Host` owns sockets and peers; a `Table` owns what is played at it.  `start` turns
+the lobby's seats (compacted to 0..n-1, in seat order) into a game: a random game id,
+event 1 and the seed phase; at the deal the journal gets its header (the deck order the
+seeds gave, seat keys and table settings in `meta`).  `Table.resume` rebuilds a table
+from its journal and event log after a host crash, before or after the deal.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+from typing import Any
+
+from modernart.record import GameRecord, RecordError, result_of
+from modernart.rules import RuleOptions
+
+from modernart.net.clocks import ClockSettings
+from modernart.net.trust.commitments import decode_commit
+from modernart.net.trust.identity import Keys, fingerprint
+from modernart.net.host.journal import Journal, drop_torn_line, read_events, read_journal, truncate_events
+from modernart.net.host.lobby import Lobby
+from modernart.net.protocol import decode_action_body, decode_host_inner
+from modernart.net.host.game import GameSession, LoggedEvent, Player
+from modernart.net.trust.transcript import write_transcript
+
+log = logging.getLogger("modernart.net.host.table")
+
+
+class Table:
+    """One table of a host: lobby -> playing -> over."""
+
+    def __init__(
+        self,
+        table_id: str,
+        name: str,
+        host: Keys,
+        *,
+        journal_dir: str | None = None,
+        lobby: Lobby | None = None,
+        autostart: bool | int = False,
+        fsync: bool = True,
+    ) -> None:
+        self.id = table_id
+        self.ended_at: float | None = None  # when the game's record was saved (time.monotonic())
+        self.name = name
+        self.host = host
+        self.journal_dir = journal_dir
+        self.lobby = lobby or Lobby()
+        self.autostart = autostart
+        self.fsync = fsync
+        self.session: GameSession | None = None
+        self.journal_path: str | None = None
+        self.record_path: str | None = None
+        self.delegate_tokens: dict[bytes, int] = {}
+        self.extra_meta: dict[str, Any] = {}  # e.g. the host's port, so a resume can reuse it
+        self.outbox: list[tuple[LoggedEvent, tuple[bytes, dict[str, Any]] | None]] = []
+        self.durable_seq = 0  # events up to here are on disk and may be sent
+        self.flusher: Any = None
+
+    @property
+    def phase(self) -> str:
+        if self.session is None:
+            return "lobby"
+        return "over" if self.session.is_over else "playing"
+
+    @property
+    def clocks(self) -> ClockSettings:
+        return self.session.clocks if self.session else self.lobby.clocks
+
+    def seat_of(self, vk: bytes) -> int | None:
+        if self.session is None:
+            return self.lobby.seat_of(vk)
+        for i, p in enumerate(self.session.players):
+            if p.vk == vk:
+                return i
+        return None
+
+    def seat_names(self) -> list[str]:
+        if self.session is not None:
+            return [p.name for p in self.session.players]
+        return [s.name if s else "" for s in self.lobby.seats]
+
+    def is_bot_seat(self, seat: int) -> bool:
+        if self.session is not None:
+            return self.session.players[seat].bot is not None
+        s = self.lobby.seats[seat]
+        return s is not None and s.bot is not None
+
+    def info(self) -> dict[str, Any]:
+        """What the beacon and the table list say about this table."""
+        taken = len(self.session.players) if self.session else len(self.lobby.taken())
+        return {
+            "id": self.id,
+            "name": self.name,
+            "state": self.phase,
+            "taken": taken,
+            "free": 0 if self.session else 5 - taken,
+            "options": self.options_dict(),
+        }
+
+    def options_dict(self) -> dict[str, Any]:
+        options = self.session.options if self.session else self.lobby.options
+        return options.changed()
+
+    def lobby_wire(self, connected: set[int], join: str, code: str) -> dict[str, Any]:
+        base: dict[str, Any] = {
+            "t": "lobby",
+            "table": self.id,
+            "name": self.name,
+            "state": self.phase,
+            "join": join,
+            "code": code,
+            "clocks": self.clocks.to_dict(),
+        }
+        if self.session is None:
+            lob = self.lobby
+            base["seats"] = [s.to_wire(i, lob.admin, i in connected) if s else None for i, s in enumerate(lob.seats)]
+            base["options"] = lob.options.to_dict()
+            base["admin"] = fingerprint(lob.admin) if lob.admin else None
+        else:
+            sess = self.session
+            base["seats"] = [
+                {
+                    "seat": i,
+                    "name": p.name,
+                    "bot": p.bot,
+                    "ready": True,
+                    "fpr": fingerprint(p.vk),
+                    "admin": False,
+                    "connected": i in connected,
+                    "standin": sess.delegates[i] is not None,
+                }
+                for i, p in enumerate(sess.players)
+            ]
+            base["options"] = sess.options.to_dict()
+            base["admin"] = None
+            base["game"] = sess.game_id
+        if self.record_path is not None:
+            base["record"] = self.record_path
+        return base
+
+    # ------------------------------------------------------------------ the game
+
+    def start(self, now: float) -> LoggedEvent:
+        """Turn the lobby into a game: event 1, then the seed phase (the deal follows the seeds)."""
+        lob = self.lobby
+        lob.check_start(None)
+        seats = [s for s in lob.seats if s is not None]
+        players = [Player(s.name, s.vk, s.bot) for s in seats]  # type: ignore[arg-type]
+        game_id = secrets.token_bytes(16)
+        meta = {
+            "game_id": game_id.hex(),
+            "table": self.id,
+            "table_name": self.name,
+            "keys": [p.vk.hex() for p in players],
+            "bots": [p.bot for p in players],
+            "clocks": lob.clocks.to_dict(),
+            "host_vk": self.host.vk.hex(),
+            "fairplay": 1,
+            **self.extra_meta,
+        }
+        journal = None
+        if self.journal_dir is not None:
+            os.makedirs(self.journal_dir, exist_ok=True)
+            self.journal_path = os.path.join(self.journal_dir, f"{self.id}-{game_id.hex()[:12]}.jsonl")
+            journal = Journal(self.journal_path, sync=self.fsync)  # the header follows at the deal
+        self.session = GameSession(game_id, players, lob.options, lob.clocks, self.host, journal, now, meta=meta)
+        log.info("game started table=%s game=%s players=%d", self.id, game_id.hex()[:12], len(players))
+        return self.session.start(now)
+
+    def save_record(self) -> str | None:
+        """Once the game is over and disclosed: the record beside the journal (`modernart replay
+        --check` reads it) and the public transcript beside it (`modernart audit` reads both)."""
+        sess = self.session
+        if sess is None or not sess.disclosed or self.journal_path is None:
+            return None
+        base = self.journal_path[: -len(".jsonl")]
+        write_transcript(base + ".transcript", [e.frame_for(None) for e in sess.log])
+        record = read_journal(self.journal_path)
+        record.sync(record.replay())
+        record.meta["transcript"] = os.path.basename(base + ".transcript")
+        record.save(base + ".json")
+        self.record_path = base + ".json"
+        if sess.journal is not None:
+            sess.journal.close()
+        return self.record_path
+
+    @classmethod
+    def resume(cls, path: str, host: Keys, now: float, *, fsync: bool = True) -> "Table":
+        """The table whose journal is `path`, exactly as it was when the host stopped."""
+        drop_torn_line(path)
+        entries = [LoggedEvent.from_entry(e) for e in read_events(path)]
+        if not entries or not entries[0].hidden:
+            raise ValueError(f"{path}: no game to resume (its event log is empty or from an older host)")
+        meta = entries[0].hidden["meta"]
+        start = decode_host_inner(entries[0].public)
+        if meta.get("host_vk") != host.vk.hex():
+            raise ValueError("this journal was written by a host with another key")
+        players = [Player(p["name"], p["vk"], p["bot"]) for p in start["players"]]
+        clocks = ClockSettings.from_dict(meta.get("clocks", {}))
+        session = GameSession(
+            bytes.fromhex(meta["game_id"]),
+            players,
+            RuleOptions.from_dict(start["options"]),
+            clocks,
+            host,
+            None,
+            now,
+            meta=meta,
+            host_seed=entries[0].hidden["seed"],
+            salt_keys=entries[0].hidden["salt_keys"],
+        )
+        try:
+            record: GameRecord | None = read_journal(path)
+        except RecordError:
+            record = None  # no header yet: the crash came before the deal
+        moves = record.moves if record is not None else []
+        used = kept = 0
+        for event in entries:
+            public = decode_host_inner(event.public)
+            if public["k"] == "deal":
+                if record is None:
+                    break  # dealt but the journal header was lost: deal again (same seeds, same deck)
+                session.seeding.dealt = True
+                session.state = record.new_state(track_events=True)
+            if event.move is not None:
+                if used >= len(moves) or moves[used].to_list() != event.move:
+                    break  # logged but never journaled: it was never announced
+                session.state.apply(moves[used])  # type: ignore[union-attr]
+                used += 1
+            _restore(session, event, public)
+            kept += 1
+        truncate_events(path, kept)
+        if record is not None and session.state is None:
+            with open(path, "r+b") as f:  # a header without its deal event: written again at the deal
+                f.truncate(0)
+            record = None
+        session.journal = Journal(path, sync=fsync)
+        state = session.state
+        if state is None:
+            session.seed_end = now + clocks.reveal if clocks.reveal > 0 else None
+            if session.seeding.complete:
+                session.deal(now)
+        else:
+            session._events_done = len(state.events or [])
+            session._decision_key = None
+            session._update_deadlines(now, bid=False)
+            for move in moves[used:]:  # journaled, but its event was lost in the crash
+                state.apply(move)
+                session._move_events(move, now, {"m": move.to_list(), "by": "recovered"}, journal_move=False)
+            if state.is_over() and record is not None and record.result is None and used == len(moves):
+                session.journal.write_result(result_of(state))
+            if state.is_over() and not session.disclosed:
+                session._disclose(now)
+            rnd = session.sealed
+            if rnd is not None and rnd.complete:
+                rnd.reveal_end = now + clocks.reveal if clocks.reveal > 0 else None  # reveals come again
+        session.journal.sync()
+        table = cls(meta.get("table", "t1"), meta.get("table_name", "table"), host, fsync=fsync)
+        table.session = session
+        table.durable_seq = session.seq
+        table.journal_path = path
+        table.journal_dir = os.path.dirname(path)
+        table.lobby.options = session.options
+        table.lobby.clocks = clocks
+        return table
+
+
+def _restore(session: GameSession, event: LoggedEvent, public: dict[str, Any]) -> None:
+    """Re-apply the bookkeeping of one logged event (counters, delegates, seeds, commitments)."""
+    kind = public.get("k")
+    if session.state is not None:
+        session._sync_round()
+    if kind == "delegate":
+        session.delegates[public["seat"]] = public["vk"]
+    elif kind == "move" and event.act is not None:
+        act = decode_action_body(event.act[0])
+        session.counters[act["seat"]] = max(session.counters[act["seat"]], act["ctr"])
+    elif kind == "seed":
+        body, sig = public["c"]
+        session.seeding.accept(public["seat"], body, sig, (event.hidden or {})["seed"])
+    elif kind == "commit" and session.sealed is not None:
+        body, sig = public["c"]
+        session.sealed.accept_commit(decode_commit(body), body, sig)
+    elif kind == "commits" and session.sealed is not None:
+        for item in public["set"]:
+            if "default" in item:
+                session.sealed.default(item["seat"])
+        session.sealed.close_set()
+    elif kind == "disclose":
+        session.disclosed = True
+    session.note_logged(str(kind), event)

@@ -1,0 +1,220 @@
+"""LAN discovery: the host announces each table by UDP broadcast; `modernart join` listens.
+
+Payload (at most 512 bytes): b"MART" | version byte | msgpack map {port, key (32-byte
+CURVE public key), table, name, state, taken, free, options, fpr}.  The sender's address
+is taken from the datagram.  Beacons are unauthenticated: the join code (derived from the
+key) is what a player checks.  Malformed or oversized datagrams are ignored; a listener
+never replies (no amplification).  Default targets are each interface's directed
+broadcast address; tests inject 127.255.255.255 inside their own network namespace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import logging
+import socket
+import struct
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import msgpack
+
+from modernart.net.lan.address import JoinTarget
+from modernart.net.trust.identity import fingerprint, join_code
+
+log = logging.getLogger("modernart.net.lan.beacon")
+
+MAGIC = b"MART"
+VERSION = 1
+PORT = 47999
+MAX_BEACON = 512
+EXPIRE = 5.0
+_SIOCGIFBRDADDR = 0x8919
+
+
+def interface_broadcasts() -> list[str]:
+    """Directed broadcast addresses of this machine's up, non-loopback IPv4 interfaces (Linux)."""
+    out = []
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        for _index, name in socket.if_nameindex():
+            if name == "lo":
+                continue
+            try:
+                raw = fcntl.ioctl(sock.fileno(), _SIOCGIFBRDADDR, struct.pack("256s", name.encode()[:15]))
+            except OSError:
+                continue
+            addr = socket.inet_ntoa(raw[20:24])
+            if addr != "0.0.0.0":
+                out.append(addr)
+    finally:
+        sock.close()
+    return out
+
+
+def lan_address() -> str:
+    """This machine's first non-loopback IPv4 address (for join strings), else 127.0.0.1."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        for _index, name in socket.if_nameindex():
+            if name == "lo":
+                continue
+            try:
+                raw = fcntl.ioctl(sock.fileno(), 0x8915, struct.pack("256s", name.encode()[:15]))  # SIOCGIFADDR
+            except OSError:
+                continue
+            return socket.inet_ntoa(raw[20:24])
+    finally:
+        sock.close()
+    return "127.0.0.1"
+
+
+def encode_beacon(port: int, key: bytes, info: dict[str, Any]) -> bytes:
+    body = {
+        "port": port,
+        "key": key,
+        "table": info["id"],
+        "name": info["name"][:48],
+        "state": info["state"],
+        "taken": info["taken"],
+        "free": info["free"],
+        "options": info.get("options", {}),
+        "fpr": fingerprint(key),
+    }
+    data = MAGIC + bytes([VERSION]) + msgpack.packb(body, use_bin_type=True)
+    if len(data) > MAX_BEACON:
+        body["options"] = {"more": True}
+        data = MAGIC + bytes([VERSION]) + msgpack.packb(body, use_bin_type=True)
+    return data
+
+
+@dataclass(frozen=True)
+class Heard:
+    """A table heard on the LAN."""
+
+    target: JoinTarget
+    name: str
+    state: str
+    taken: int
+    free: int
+    options: dict[str, Any]
+    seen: float
+
+    @property
+    def code(self) -> str:
+        return join_code(self.target.host_key)
+
+
+def decode_beacon(data: bytes, sender: str) -> Heard | None:
+    if len(data) > MAX_BEACON or not data.startswith(MAGIC) or len(data) < 6 or data[4] != VERSION:
+        return None
+    try:
+        body = msgpack.unpackb(
+            data[5:], raw=False, max_str_len=256, max_bin_len=64, max_array_len=32, max_map_len=32, max_ext_len=0
+        )
+        port, key, table = body["port"], body["key"], body["table"]
+        if type(port) is not int or not 0 < port < 65536 or type(key) is not bytes or len(key) != 32:
+            return None
+        if type(table) is not str or not 0 < len(table) <= 32:
+            return None
+        options = body.get("options") if isinstance(body.get("options"), dict) else {}
+        return Heard(
+            JoinTarget(sender, port, key, table),
+            str(body.get("name", ""))[:48],
+            str(body.get("state", "")),
+            int(body.get("taken", 0)),
+            int(body.get("free", 0)),
+            options,
+            time.monotonic(),
+        )
+    except (ValueError, TypeError, KeyError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError):
+        return None
+
+
+class Announcer:
+    """Sends one beacon per table every `every` seconds to each target (host, port)."""
+
+    def __init__(
+        self,
+        tables: Callable[[], list[dict[str, Any]]],
+        tcp_port: int,
+        key: bytes,
+        targets: list[tuple[str, int]] | None = None,
+        every: float = 1.0,
+    ) -> None:
+        self.tables = tables
+        self.tcp_port = tcp_port
+        self.key = key
+        self.targets = targets if targets is not None else [(a, PORT) for a in interface_broadcasts()]
+        self.every = every
+        self.sent = 0
+
+    async def run(self) -> None:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+        sock.setblocking(False)
+        try:
+            while True:
+                for info in self.tables():
+                    data = encode_beacon(self.tcp_port, self.key, info)
+                    for target in self.targets:
+                        try:
+                            sock.sendto(data, target)
+                            self.sent += 1
+                        except OSError as exc:
+                            log.debug("beacon to %s failed: %s", target, exc)
+                await asyncio.sleep(self.every)
+        finally:
+            sock.close()
+
+
+class Listener(asyncio.DatagramProtocol):
+    """Collects tables heard on `port`; `tables()` lists those heard in the last EXPIRE seconds."""
+
+    def __init__(self, code: str | None = None) -> None:
+        self.heard: dict[tuple[str, int, str], Heard] = {}
+        self.code = code
+        self.transport: asyncio.DatagramTransport | None = None
+
+    def datagram_received(self, data: bytes, addr: tuple[str, int]) -> None:
+        heard = decode_beacon(data, addr[0])
+        if heard is None or (self.code is not None and heard.code != self.code):
+            return
+        t = heard.target
+        self.heard[(t.host, t.port, t.table or "")] = heard
+
+    def tables(self) -> list[Heard]:
+        now = time.monotonic()
+        return sorted((h for h in self.heard.values() if now - h.seen < EXPIRE), key=lambda h: (h.name, h.target.host))
+
+    @classmethod
+    async def open(cls, bind: str = "0.0.0.0", port: int = PORT, code: str | None = None) -> "Listener":
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if hasattr(socket, "SO_REUSEPORT"):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind((bind, port))
+        listener = cls(code)
+        await asyncio.get_running_loop().create_datagram_endpoint(lambda: listener, sock=sock)
+        return listener
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+
+
+async def discover(
+    seconds: float = 2.0, *, bind: str = "0.0.0.0", port: int = PORT, code: str | None = None
+) -> list[Heard]:
+    """Listen for `seconds` and return the tables heard."""
+    listener = await Listener.open(bind, port, code)
+    try:
+        await asyncio.sleep(seconds)
+        return listener.tables()
+    finally:
+        listener.close()

@@ -1,0 +1,349 @@
+"""The audit of a finished game: its record and its transcript, checked end to end.
+
+`audit_files(record, transcript)` checks, and names exactly what fails:
+  1. the transcript (net/trust/transcript.py): every event's chain link and host signature,
+     every player signature and action counter, every seed commitment, every sealed-bid
+     commitment, commitment set and digest D, every reveal and the host's verdict on it
+     (money limit from public payments), every Sealed winner (net/client/verified_game.py does this);
+  2. the shuffle: the disclosed seeds against their commitments, the deck order and first
+     auctioneer they give, against the deal event and the record (deck order, every deal);
+  3. the rules: the moves replayed with the engine from that deck; after every event the
+     public view and the announced outcome must equal the engine's, and every seat's
+     private part (hand, money, cards dealt), rebuilt with its disclosed salt key, must hash
+     to the value in the chain;
+  4. the record: players, keys, options, every move and the result against the above.
+Notes are reported but do not fail the audit: a reveal against a different commitment set,
+a sealed bid recovered after a host crash, every forfeited sealed bid (seat and why), and
+every period in which a stand-in bot played a seat (from which move to which).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from modernart.errors import IllegalMove
+from modernart.game import GameState
+from modernart.moves import Move
+from modernart.phase import Phase
+from modernart.record import GameRecord, RecordError, read_record
+from modernart.rules import RuleOptions
+
+from modernart.net.trust import chain
+from modernart.net.trust.chain import ChainError
+from modernart.net.client.verified_game import GameFollower
+from modernart.net.trust.identity import fingerprint
+from modernart.net.protocol import ProtocolError, decode_host_inner
+from modernart.net.trust.sealed import REASONS, overlay
+from modernart.net.trust.shuffle import derive_deal
+from modernart.net.trust.transcript import TranscriptError, read_transcript
+from modernart.net.wire import event_to_wire, private_part, public_view
+
+
+@dataclass
+class AuditReport:
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    facts: dict[str, Any] = field(default_factory=dict)
+    unreadable: bool = False  # the record or the transcript could not be read at all
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def transcript_path_for(record_path: str, record: GameRecord | None = None) -> str:
+    """Where a record's transcript is: the file `meta.transcript` names beside it, else the
+    record's own name with `.transcript` (e.g. after copying both under new names)."""
+    directory = os.path.dirname(record_path)
+    own = os.path.join(directory, os.path.basename(record_path.removesuffix(".json")) + ".transcript")
+    named = record.meta.get("transcript") if record is not None else None
+    if isinstance(named, str) and os.path.basename(named) == named:
+        path = os.path.join(directory, named)
+        if os.path.exists(path) or not os.path.exists(own):
+            return path
+    return own
+
+
+def compare_transcripts(
+    mine: list[dict[str, Any]], other: list[dict[str, Any]], host_vk: bytes, name: str
+) -> list[str]:
+    """Problems if `other` (another player's copy) holds a different history than `mine`."""
+    from modernart.net.trust.identity import HOSTEV_TAG, verify
+
+    for a, b in zip(mine, other):
+        if a.get("seq") != b.get("seq"):
+            return [f"{name}: its events are numbered differently from event {a.get('seq')} on"]
+        if a.get("h") != b.get("h"):
+            signed = verify(host_vk, HOSTEV_TAG, b.get("h") or b"", b.get("hs") or b"")
+            return [
+                f"{name}: event {a['seq']} differs from this transcript's"
+                + (
+                    " and the host signed both: it showed players different histories"
+                    if signed
+                    else " (and its host signature is invalid)"
+                )
+            ]
+    return []
+
+
+def audit_files(
+    record_path: str, transcript_path: str | None = None, host_vk: bytes | None = None, compare: list[str] | None = None
+) -> AuditReport:
+    report = AuditReport()
+    try:
+        record = read_record(record_path)
+    except RecordError as exc:
+        report.problems.append(f"record: {exc}")
+        report.unreadable = True
+        return report
+    try:
+        frames = read_transcript(transcript_path or transcript_path_for(record_path, record))
+    except TranscriptError as exc:
+        report.problems.append(f"transcript: {exc}")
+        report.unreadable = True
+        return report
+    _Audit(record, frames, host_vk, report).run()
+    for path in compare or []:
+        try:
+            other = read_transcript(path)
+        except TranscriptError as exc:
+            report.problems.append(f"transcript: {exc}")
+            continue
+        key = host_vk or bytes.fromhex(str(record.meta.get("host_vk", "")))
+        report.problems.extend(compare_transcripts(frames, other, key, os.path.basename(path)))
+    return report
+
+
+class _Audit:
+    def __init__(
+        self, record: GameRecord, frames: list[dict[str, Any]], host_vk: bytes | None, report: AuditReport
+    ) -> None:
+        self.record, self.frames, self.report = record, frames, report
+        self.pinned = host_vk
+        self.problems = report.problems
+
+    def run(self) -> None:
+        meta = self.record.meta
+        try:
+            game_id = bytes.fromhex(meta["game_id"])
+            host_vk = self.pinned or bytes.fromhex(meta["host_vk"])
+        except (KeyError, ValueError, TypeError):
+            self.problems.append("record: meta lacks the game id or the host key (not a network game?)")
+            return
+        if self.pinned is not None and meta.get("host_vk") != self.pinned.hex():
+            self.problems.append("record: the host key differs from the one given")
+        self.report.facts["host_key_fpr"] = fingerprint(host_vk)
+        self.report.facts["events"] = len(self.frames)
+        follower = GameFollower(game_id, host_vk)
+        for frame in self.frames:
+            try:
+                info, _ = follower.apply(frame, None)
+            except (ChainError, ProtocolError, ValueError, KeyError, TypeError) as exc:
+                self.problems.append(_where(frame, exc))
+                return
+            self.report.notes.extend(info.warnings)
+        if follower.shuffle is None:
+            self.problems.append(f"event {len(self.frames)}: the transcript ends before the seeds are disclosed")
+            return
+        self._check_record_header(follower)
+        self._replay(follower)
+
+    def _check_record_header(self, follower: GameFollower) -> None:
+        record = self.record
+        order, first = follower.shuffle  # type: ignore[misc]
+        names = [p["name"] for p in follower.players]
+        if record.players != names:
+            self.problems.append(f"record: players {record.players} differ from the transcript's {names}")
+        keys = [p["vk"].hex() for p in follower.players]
+        if record.meta.get("keys") not in (None, keys):
+            self.problems.append("record: the seat keys differ from the transcript's")
+        assert follower.view is not None
+        if record.options != follower.view.options:
+            self.problems.append("record: the rule options differ from the transcript's")
+        if record.deck_order is not None and record.deck_order != order:
+            self.problems.append("record: the deck order differs from the shuffle of the disclosed seeds")
+        if record.first_auctioneer != first:
+            self.problems.append(
+                f"record: the first auctioneer is seat {record.first_auctioneer}, the shuffle says seat {first}"
+            )
+        n = len(names)
+        sizes = follower.view.options.deal_sizes(n)
+        pos = 0
+        for rnd, size in enumerate(sizes):
+            for seat in range(n):
+                expected = order[pos : pos + size]
+                pos += size
+                got = record.deals[rnd][seat] if rnd < len(record.deals) and seat < len(record.deals[rnd]) else None
+                if got is not None and got != expected:
+                    self.problems.append(f"round {rnd + 1} deal for seat {seat} differs from the shuffle")
+
+    def _replay(self, follower: GameFollower) -> None:
+        """The moves with the engine; public views, outcomes and private parts after every event."""
+        order, first = follower.shuffle  # type: ignore[misc]
+        assert follower.view is not None
+        options: RuleOptions = follower.view.options
+        n = len(follower.players)
+        salt_keys = decode_host_inner(self.frames[-1]["pub"])["salt_keys"]
+        if len(salt_keys) != n or any(type(k) is not bytes or len(k) != 32 for k in salt_keys):
+            self.problems.append(f"event {len(self.frames)}: the disclosure does not list one salt key per seat")
+            return
+        state: GameState | None = None
+        done = 0
+        committed: list[int] = []
+        complete = False
+        auction = -1
+        moves: list[Move] = []
+        standins = _StandIns(self.record.players)
+        for frame in self.frames:
+            seq = frame["seq"]
+            pub = decode_host_inner(frame["pub"])
+            kind = pub["k"]
+            if kind == "delegate":
+                standins.change(pub["seat"], pub.get("vk") is not None, len(moves))
+            elif kind == "move" and pub.get("by") == "offender":
+                seat = pub["m"][0]
+                self.report.notes.append(
+                    f"event {seq}: {_seat_name(self.record.players, seat)}'s sealed bid "
+                    f"was forfeited: {REASONS.get(pub.get('why'), pub.get('why'))}"
+                )
+            if kind == "deal":
+                state = GameState(n, options, deck_order=order, first_auctioneer=first, track_events=True)
+            if state is not None and "m" in pub:
+                move = Move.from_list(pub["m"])
+                try:
+                    state.apply(move)
+                except IllegalMove as exc:
+                    self.problems.append(f"event {seq}: {state.describe(move)} is illegal: {exc}")
+                    return
+                moves.append(move)
+            if state is None:
+                if any(h != chain.EMPTY_PRIVATE for h in frame["ph"]):
+                    self.problems.append(f"event {seq}: a private part before the deal")
+                continue
+            if state.phase == Phase.SEALED and state.auction_no != auction:
+                auction, committed, complete = state.auction_no, [], False
+            if kind == "commit":
+                committed.append(pub["seat"])
+            elif kind == "commits":
+                committed, complete = list(range(n)), True
+            engine_events = state.events[done:] if state.events is not None else []
+            done = len(state.events or [])
+            pv = public_view(state)
+            if state.phase == Phase.SEALED and state.auction_no == auction:
+                overlay(pv, committed, complete)
+            if pub.get("pv") != pv:
+                fields = sorted(k for k in pv if pub.get("pv", {}).get(k) != pv[k])
+                self.problems.append(f"event {seq}: the public view differs from the rules' ({', '.join(fields)})")
+            if pub.get("ev") != [w for w in map(event_to_wire, engine_events) if w is not None]:
+                self.problems.append(f"event {seq}: the announced outcome differs from the rules'")
+            self._privates(seq, frame, state, engine_events, salt_keys, kind)
+        self.report.notes.extend(standins.notes(len(moves)))
+        self._check_moves(moves, state)
+
+    def _privates(
+        self,
+        seq: int,
+        frame: dict[str, Any],
+        state: GameState,
+        engine_events: list[Any],
+        salt_keys: list[bytes],
+        kind: str,
+    ) -> None:
+        for seat, h in enumerate(frame["ph"]):
+            if kind == "disclose":
+                if h != chain.EMPTY_PRIVATE:
+                    self.problems.append(f"event {seq}: a private part in the disclosure")
+                continue
+            salt = chain.salt(salt_keys[seat], seq) if seat < len(salt_keys) else b""
+            if chain.private_hash(private_part(state, seat, engine_events, salt)) != h:
+                self.problems.append(
+                    f"event {seq}: seat {seat}'s private part (hand, money, cards dealt) differs from the rules'"
+                )
+
+    def _check_moves(self, moves: list[Move], state: GameState | None) -> None:
+        record = self.record
+        self.report.facts["moves"] = len(moves)
+        for i, (mine, theirs) in enumerate(zip(moves, record.moves)):
+            if list(mine) != list(theirs):
+                self.problems.append(f"move {i}: the record says {theirs.to_list()}, the transcript {mine.to_list()}")
+                break
+        if len(moves) != len(record.moves):
+            self.problems.append(f"record: {len(record.moves)} moves, the transcript {len(moves)}")
+        if state is None or not state.is_over():
+            self.problems.append("the transcript's moves do not finish the game")
+            return
+        try:
+            replayed = record.replay()
+        except RecordError as exc:
+            self.problems.append(f"record: {exc}")
+            return
+        self.problems.extend(f"result: {d}" for d in record.check_result(replayed))
+        if replayed.money != state.money:
+            self.problems.append(f"record: final money {replayed.money}, the transcript {state.money}")
+
+
+def _seat_name(players: list[str], seat: int) -> str:
+    name = players[seat] if 0 <= seat < len(players) else "?"
+    return f"seat {seat} ({name})"
+
+
+class _StandIns:
+    """The periods in which a stand-in bot played a seat, counted in moves of the game.
+
+    A period runs from the number of moves made when the stand-in took the seat to the
+    number made when the player came back (or the game ended), so "from move 12 to move
+    30" means the stand-in may have made moves 13 to 30.
+    """
+
+    def __init__(self, players: list[str]) -> None:
+        self.players = players
+        self.since: dict[int, int] = {}
+        self.periods: list[tuple[int, int, int | None]] = []  # (seat, from, to or None: to the end)
+
+    def change(self, seat: int, standing_in: bool, moves: int) -> None:
+        if standing_in:
+            self.since.setdefault(seat, moves)
+        elif seat in self.since:
+            self.periods.append((seat, self.since.pop(seat), moves))
+
+    def notes(self, moves: int) -> list[str]:
+        periods = self.periods + [(seat, start, None) for seat, start in sorted(self.since.items())]
+        return [
+            f"{_seat_name(self.players, seat)} was played by a stand-in bot from move {start} to "
+            + (f"move {end}" if end is not None else f"the end of the game (move {moves})")
+            for seat, start, end in periods
+        ]
+
+
+def _where(frame: dict[str, Any], exc: Exception) -> str:
+    text = str(exc.message if isinstance(exc, ProtocolError) else exc)
+    seq = frame.get("seq") if isinstance(frame, dict) else None
+    return text if text.startswith("event ") else f"event {seq}: {text}"
+
+
+def record_from_frames(frames: list[dict[str, Any]], transcript_name: str, host_vk: bytes) -> GameRecord:
+    """A record rebuilt from a finished game's transcript (no checks: audit it afterwards)."""
+    pubs = [decode_host_inner(f["pub"]) for f in frames]
+    start = pubs[0]
+    if start.get("k") != "start" or pubs[-1].get("k") != "disclose":
+        raise ValueError("the transcript is not a finished game")
+    players = start["players"]
+    options = RuleOptions.from_dict(start["options"])
+    game_id = start["g"]
+    disclose = pubs[-1]
+    order, first = derive_deal(game_id, disclose["host"], disclose["seeds"], options.deck_table.size)
+    state = GameState(len(players), options, deck_order=order, first_auctioneer=first)
+    meta = {
+        "game_id": game_id.hex(),
+        "host_vk": host_vk.hex(),
+        "keys": [p["vk"].hex() for p in players],
+        "bots": [p["bot"] for p in players],
+        "transcript": transcript_name,
+        "fairplay": 1,
+    }
+    record = GameRecord.start(state, [p["name"] for p in players], meta)
+    record.moves = [Move.from_list(p["m"]) for p in pubs if p.get("k") == "move"]
+    record.sync(record.replay())
+    return record
