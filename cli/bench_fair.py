@@ -269,7 +269,7 @@ def _crypto(seconds: float) -> dict[str, Any]:
         set_digest,
         signed,
     )
-    from modernart.net.client.verified_game import GameFollower
+    from modernart.net.client.verified_game import VerifiedGame
     from modernart.net.trust.identity import ACT_TAG, Keys, verify
     from modernart.net.protocol import encode_action_body
 
@@ -304,7 +304,7 @@ def _crypto(seconds: float) -> dict[str, Any]:
     moves = sum(1 for e in session.log if e.move is not None)
 
     def follow_all() -> None:
-        follower = GameFollower(session.game_id, host_vk)
+        follower = VerifiedGame(session.game_id, host_vk)
         for frame in frames:
             follower.apply(frame, None)
 
@@ -332,7 +332,7 @@ def _crypto(seconds: float) -> dict[str, Any]:
 
 
 def _game_on_a_session() -> tuple[Any, list[dict[str, Any]], str, str, bytes]:
-    """A 5-player random game on a real GameSession with commit-reveal, its transcript and record."""
+    """A 5-player random game on a real HostedGame with commit-reveal, its transcript and record."""
     from modernart.auctions import NO_BID
     from modernart.bots.random_bot import random_move
     from modernart.phase import Phase
@@ -364,7 +364,7 @@ def _game_on_a_session() -> tuple[Any, list[dict[str, Any]], str, str, bytes]:
     t_build = 0.0
     t0 = time.perf_counter()
     table.start(0.0)
-    sess = table.session
+    sess = table.game
     assert sess is not None  # started
     for seat, k in enumerate(keys):
         seed = new_nonce()

@@ -204,11 +204,11 @@ def keyed_table(tmp: Path, players: int = 4) -> tuple[Any, "SessionDriver"]:
         lobby.claim_bot(token, k.vk)
     table = Table("t1", "test", host, journal_dir=str(tmp), lobby=lobby, fsync=False)
     table.start(0.0)
-    return table, SessionDriver(table.session, keys)
+    return table, SessionDriver(table.game, keys)
 
 
 class SessionDriver:
-    """Plays a `GameSession` directly (no sockets) with the seats' own keys, as clients would:
+    """Plays a `HostedGame` directly (no sockets) with the seats' own keys, as clients would:
     signed seeds, then random moves, and every Sealed auction by commit-reveal."""
 
     def __init__(self, session: Any, keys: list[Keys], seed: int = 3, now: float = 0.0) -> None:
@@ -332,7 +332,7 @@ async def drive_to_sealed(clients: list[Any], table: Any, timeout: float = 30.0)
     """Play cheap moves until a Sealed auction runs and every client sees it; its number."""
     from modernart.phase import Phase
 
-    sess = table.session
+    sess = table.game
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         state = sess.state

@@ -33,7 +33,7 @@ async def _back_after_a_drop(tmp, away: float) -> tuple[float, float]:
             assert (await c.ready()).ok
         await clients[0].wait_until(lambda s: s.observation is not None and s.deadlines.get("decide"), 15)
         # a player who is not the one to decide (so the clock does not wait for them)
-        leaver = next(c for c in clients if c.state.seat not in table.session.state.to_move())
+        leaver = next(c for c in clients if c.state.seat not in table.game.state.to_move())
         index = clients.index(leaver)
         await leaver.close()  # the terminal closes; the seat waits
         clients.remove(leaver)
@@ -42,7 +42,7 @@ async def _back_after_a_drop(tmp, away: float) -> tuple[float, float]:
         await session.open()
         await until(lambda: session.obs is not None and session.decision_deadline is not None, 10)
         await asyncio.sleep(2.5)  # a host tick (one a second) has come by now
-        deadline = table.session.decide_end - host.clock.now() + time.monotonic()
+        deadline = table.game.decide_end - host.clock.now() + time.monotonic()
         return deadline, session.decision_deadline
     finally:
         if session is not None:

@@ -25,13 +25,13 @@ from .net_helpers import PY, ROOT, env, in_process_host, run, seat_bots, until
 
 
 def _moves(table) -> int:
-    return sum(1 for e in table.session.log if decode_host_inner(e.public)["k"] == "move")
+    return sum(1 for e in table.game.log if decode_host_inner(e.public)["k"] == "move")
 
 
 def _moves_before_stand_in(table, seat: int) -> int:
     """How many moves were made when a stand-in first took `seat` (its delegate event)."""
     moves = 0
-    for event in table.session.log:
+    for event in table.game.log:
         pub = decode_host_inner(event.public)
         if pub["k"] == "delegate" and pub["seat"] == seat and pub.get("vk") is not None:
             return moves
@@ -40,7 +40,7 @@ def _moves_before_stand_in(table, seat: int) -> int:
 
 
 def _forfeits(table) -> list[tuple[int, str]]:
-    pubs = (decode_host_inner(e.public) for e in table.session.log)
+    pubs = (decode_host_inner(e.public) for e in table.game.log)
     return [(pub["m"][0], pub["why"]) for pub in pubs if pub["k"] == "move" and pub["m"][1] == Action.SEALED_FORFEIT]
 
 
@@ -70,17 +70,17 @@ async def _game(tmp: Path):
         await until(lambda: len(table.lobby.taken()) == 2, 10)
         seat_bots(host, table, 2)
         # Bob stays until his changed sealed bid was forfeited (and a few moves more)
-        await until(lambda: table.session is not None and bool(_forfeits(table)), 40)
+        await until(lambda: table.game is not None and bool(_forfeits(table)), 40)
         tasks[1].cancel()  # Bob drops: a stand-in takes his seat at once
         await asyncio.gather(tasks[1], return_exceptions=True)
         left = _moves(table)
-        await until(lambda: table.session.is_over or _moves(table) >= left + 15, 30)
+        await until(lambda: table.game.is_over or _moves(table) >= left + 15, 30)
         back = BotClient(host.target(), config_dir=str(tmp / "bob"), name="Bob", pace_scale=0, level="medium")
         tasks.append(loop.create_task(back.run()))
         async with asyncio.timeout(60):
             await tasks[0]
         await until(lambda: table.record_path is not None, 10)
-        bob_seat = [p.name for p in table.session.players].index("Bob")  # whoever sat first
+        bob_seat = [p.name for p in table.game.players].index("Bob")  # whoever sat first
         return table.record_path, _forfeits(table), _moves_before_stand_in(table, bob_seat), bob_seat
     finally:
         for task in tasks:

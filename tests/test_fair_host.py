@@ -41,7 +41,7 @@ class EquivocatingHost(Host):
     def broadcast_event(self, table, event):
         pub = decode_host_inner(event.public)
         if self.fork_head is None and pub["k"] == "commit" and pub["seat"] == COLLUDER and self.fake_commit:
-            self.fork_head = table.session.log[event.seq - 2].h if event.seq > 1 else None
+            self.fork_head = table.game.log[event.seq - 2].h if event.seq > 1 else None
         if self.fork_head is None:
             return super().broadcast_event(table, event)
         if pub["k"] == "commit" and pub["seat"] == COLLUDER:
@@ -58,7 +58,7 @@ class EquivocatingHost(Host):
                 else:
                     value = decode_commit(item["c"][0])
                     entries.append(SetEntry(item["seat"], value.key, value.c, item["c"]))
-            pub["d"] = set_digest(table.session.game_id, pub["auction"], entries)
+            pub["d"] = set_digest(table.game.game_id, pub["auction"], entries)
         public = pack(pub)
         h = chain.link(self.fork_head, event.seq, public, event.hashes)
         self.fork_head = h

@@ -3,7 +3,7 @@
 The host runs in this process (start money 10000); the three players are real bidder
 processes (tests/net_helpers.py `bidder`) that spend nothing outside Sealed auctions and
 seal distinctive amounts (primes near 8000).  At the moment the host accepts the last
-commitment of the first Sealed auction (the probe wraps `GameSession.submit_commit` on
+commitment of the first Sealed auction (the probe wraps `HostedGame.submit_commit` on
 the real session), the test walks everything reachable from the real `Host` object with
 `gc.get_referents` (stopping at modules, classes and the event loop) and looks for the
 amounts as int objects, as decimal text, inside every bytes value that decodes as
@@ -37,7 +37,7 @@ from modernart.net.trust.identity import Keys
 from modernart.net.host.journal import read_events
 from modernart.net.host.lobby import Lobby
 from modernart.net.protocol import decode_host_inner
-from modernart.net.host.game import GameSession
+from modernart.net.host.game import HostedGame
 
 from .net_helpers import FAST, PY, Procs, run, until
 
@@ -131,8 +131,8 @@ def search_files(journal: Path, amounts: list[int]) -> dict[int, list[str]]:
     return found
 
 
-def _probing_submit_commit(self: GameSession, *args: Any) -> Any:
-    events = GameSession.submit_commit(self, *args)
+def _probing_submit_commit(self: HostedGame, *args: Any) -> Any:
+    events = HostedGame.submit_commit(self, *args)
     if _PROBE["found"] is None and any(decode_host_inner(e.public)["k"] == "commits" for e in events):
         _PROBE["auction"] = self.state.auction_no
         candidates = [a for a in AMOUNTS if a not in self.state.money]  # a money value may equal one
@@ -165,8 +165,8 @@ async def _scenario(tmp: Path, procs: Procs, capture: Capture):
                 [PY, "-m", "tests.net_helpers", "bidder", str(host.target()), str(amount), f"P{i}", str(tmp / f"p{i}")],
                 f"bidder{i}",
             )
-        await until(lambda: table.session is not None, 30)
-        sess = table.session
+        await until(lambda: table.game is not None, 30)
+        sess = table.game
         _PROBE.update(journal=Path(table.journal_path), capture=capture)
         sess.submit_commit = types.MethodType(_probing_submit_commit, sess)  # the probe, on the real session
         await until(lambda: _PROBE["found"] is not None, 60)

@@ -17,11 +17,11 @@ from .net_helpers import keyed_table
 
 
 def crash_and_resume(table, driver):
-    table.session.journal.close()
+    table.game.journal.close()
     resumed = Table.resume(table.journal_path, table.host, 0.0, fsync=False)
-    driver.sess = resumed.session
-    verifier = ChainVerifier(resumed.session.game_id, table.host.vk)
-    for event in resumed.session.log:
+    driver.sess = resumed.game
+    verifier = ChainVerifier(resumed.game.game_id, table.host.vk)
+    for event in resumed.game.log:
         verifier.accept(event.seq, event.public, event.hashes, event.h, event.sig)
     return resumed
 
@@ -29,20 +29,20 @@ def crash_and_resume(table, driver):
 def finish(table, driver):
     while not driver.sess.state.is_over():
         driver.step()
-    table.session = driver.sess
+    table.game = driver.sess
     return table.save_record()
 
 
 def test_resume_before_the_deal_keeps_the_host_seed_and_the_seeds_in(tmp_path):
     table, driver = keyed_table(tmp_path)
-    sess = table.session
+    sess = table.game
     host_seed = sess.seeding.host_seed
     sent = []  # seats 0 and 1 send their seeds, then the host crashes
     for seat in (0, 1):
         sent.append(driver.seed(seat)[1])
     assert sess.state is None
     resumed = crash_and_resume(table, driver)
-    rs = resumed.session
+    rs = resumed.game
     assert rs.state is None and rs.seeding.host_seed == host_seed and rs.seeding.seeds[:2] == sent
     for seat in (2, 3):
         sent.append(driver.seed(seat)[1])  # the driver plays the resumed session now
@@ -59,7 +59,7 @@ def test_resume_before_the_deal_keeps_the_host_seed_and_the_seeds_in(tmp_path):
 def test_resume_in_a_sealed_auction_keeps_its_commitments(tmp_path, stage):
     table, driver = keyed_table(tmp_path)
     driver.seed_all()
-    sess = table.session
+    sess = table.game
     while sess.state.phase != Phase.SEALED:
         driver.step()
         assert not sess.state.is_over()
@@ -72,7 +72,7 @@ def test_resume_in_a_sealed_auction_keeps_its_commitments(tmp_path, stage):
         driver.commit(3, 4)
         driver.reveal(0)  # held in memory only: lost in the crash, sent again by its client
     resumed = crash_and_resume(table, driver)
-    rnd = resumed.session.sealed
+    rnd = resumed.game.sealed
     assert (
         rnd is not None
         and rnd.auction == auction
@@ -80,12 +80,12 @@ def test_resume_in_a_sealed_auction_keeps_its_commitments(tmp_path, stage):
     )
     assert rnd.complete == (stage == "set") and not rnd.reveals
     driver.step()  # the rest commits (if need be), everyone reveals (again), settled
-    state = resumed.session.state
+    state = resumed.game.state
     assert state.auction_no != auction or state.phase != Phase.SEALED
     sale = [s for s in state.sales if s.auction == auction][-1]
     bids = dict(sale.bids)
     assert (bids[0], bids[1]) == (a0, a1)  # the commitments made before the crash were revealed and counted
-    kinds = [decode_host_inner(e.public)["k"] for e in resumed.session.log]
+    kinds = [decode_host_inner(e.public)["k"] for e in resumed.game.log]
     assert kinds.count("commits") >= 1
     record = finish(resumed, driver)
     report = audit_files(record)

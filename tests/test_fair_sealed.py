@@ -48,7 +48,7 @@ async def sealed_table(tmp, fine=0, persistent=False, clocks=None):
 def settled(table, auction):
     """{seat: (move, public part)} of the auction's settled sealed bids."""
     out = {}
-    for event in table.session.log:
+    for event in table.game.log:
         pub = decode_host_inner(event.public)
         if (
             pub["k"] == "move"
@@ -60,7 +60,7 @@ def settled(table, auction):
 
 
 async def resolved(table, clients, auction):
-    sess = table.session
+    sess = table.game
     await until(lambda: sess.state.auction_no != auction or sess.state.phase != Phase.SEALED, 10)
     for c in clients:
         await c.wait_until(lambda s: s.head_seq >= sess.seq, 10)
@@ -101,7 +101,7 @@ def test_a_changed_reveal_is_forfeited_with_public_proof_and_the_fine(tmp_path):
     assert move == [0, Action.SEALED_FORFEIT, 0] and pub["by"] == "offender" and pub["why"] == "mismatch"
     assert decode_reveal(pub["reveal"][0]).amount == 9  # the signed reveal is the public proof
     assert [bids[1][0], bids[2][0]] == [[1, Action.SEALED_BID, 2], [2, Action.SEALED_BID, 1]]
-    state = table.session.state
+    state = table.game.state
     assert (0, auction, 7) in state.offenders
     trusted(clients)
     for c in clients:  # every client checked the verdict and sees the offender
@@ -122,7 +122,7 @@ async def _withheld(tmp):
         a.fair.vault.drop(stored(a, auction))  # a client that never reveals
         assert (await b.send_move(Move.sealed_bid(1, 4))).ok
         assert (await c.send_move(Move.sealed_bid(2, 6))).ok
-        sess = table.session
+        sess = table.game
         await until(lambda: sess.sealed is not None and len(sess.sealed.reveals) == 2, 10)
         await asyncio.sleep(0.2)
         waiting = sess.state.phase == Phase.SEALED and sess.state.auction_no == auction
@@ -140,7 +140,7 @@ def test_a_withheld_reveal_is_forfeited_at_the_deadline(tmp_path):
     bids = settled(table, auction)
     assert bids[0][0] == [0, Action.SEALED_FORFEIT, 0]
     assert bids[0][1]["why"] == "missing" and bids[0][1]["reveal"] is None
-    sale = table.session.state.sales[-1]
+    sale = table.game.state.sales[-1]
     assert (sale.auction, sale.buyer, sale.price) == (auction, 2, 6)
     trusted(clients)
 
@@ -186,7 +186,7 @@ async def _forged(tmp):
     try:
         a, b, c = clients
         game = a.state.game_id
-        sess = table.session
+        sess = table.game
 
         async def send(client, kind, body, signer):
             tag = {"commit": COMMIT_TAG, "reveal": REVEAL_TAG}[kind]
@@ -276,7 +276,7 @@ async def _restart(tmp):
         await a.close()  # the player's machine restarts
         assert (await b.send_move(Move.sealed_bid(1, 2))).ok
         assert (await c.send_move(Move.sealed_bid(2, 3))).ok
-        sess = table.session
+        sess = table.game
         await until(lambda: sess.sealed is not None and len(sess.sealed.reveals) == 2, 10)
         await until(lambda: (table.id, 0) in host.absent, 10)
         clock.advance(10.5)  # past the reveal deadline, but a is away: the grace period extends it

@@ -43,9 +43,7 @@ async def _slow_bots(tmp):
         for _token, (_task, bot) in host.bots.items():
             bot.bot = SlowBot(seed=1)
         await until(
-            lambda: (
-                table.session is not None and table.session.state is not None and table.session.state.move_count >= 6
-            ),
+            lambda: table.game is not None and table.game.state is not None and table.game.state.move_count >= 6,
             30,
         )
         return max(gaps), len(gaps)
@@ -67,7 +65,7 @@ async def _close_with_bots(tmp):
     loop.set_exception_handler(lambda _loop, context: errors.append(context.get("message")))
     host, table = await in_process_host(tmp, bot_pace=0.05, clocks={"grace": 0})
     seat_bots(host, table, 4)
-    await until(lambda: table.session is not None and table.session.seq > 30, 30)
+    await until(lambda: table.game is not None and table.game.seq > 30, 30)
     bots = [bot for _task, bot in host.bots.values()]
     await host.close()
     for bot in bots:  # closing again after the host (as the UI does) is harmless

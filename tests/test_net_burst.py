@@ -22,7 +22,7 @@ from modernart.bots import make_bot
 from modernart.net.trust import chain
 from modernart.net.client.client import Client
 from modernart.net.clocks import ManualClock
-from modernart.net.client.verified_game import GameFollower
+from modernart.net.client.verified_game import VerifiedGame
 from modernart.net.trust.identity import ACT_TAG, HOSTEV_TAG, Keys
 from modernart.net.protocol import decode_host_frame, decode_host_inner, encode_action_body, pack
 
@@ -77,7 +77,7 @@ async def _late_spectator(tmp, forge_at: str):
     spectator = None
     try:
         await drive_to_sealed(clients, table)  # a few moves, then a Sealed auction's card
-        log = table.session.log
+        log = table.game.log
         victim = log[len(log) // 2] if forge_at == "middle" else log[-1]
         victim.sig = Keys.generate().sign(HOSTEV_TAG, victim.h)  # a host that signs one event wrongly
         spectator = Client(host.target(), keys=Keys.generate(), spectate=True, transcript=True)
@@ -92,7 +92,7 @@ async def _late_spectator(tmp, forge_at: str):
             updates,
             frames,
             victim.seq,
-            table.session.game_id,
+            table.game.game_id,
             host.keys.vk,
         )
     finally:
@@ -105,7 +105,7 @@ def test_a_forged_signature_in_the_middle_of_a_catch_up_burst_is_kept_and_caught
     assert status == "connected" and not errors, errors  # the head proves the burst
     assert updates.count("event") == len(frames) == head
     assert frames[forged_seq - 1]["hs"] != b"" and frames[forged_seq - 1]["seq"] == forged_seq
-    audit = GameFollower(game_id, host_vk)  # the audit's check: every event's own signature
+    audit = VerifiedGame(game_id, host_vk)  # the audit's check: every event's own signature
     with pytest.raises(chain.ChainError, match=f"event {forged_seq} carries a bad host signature"):
         for frame in frames:
             audit.apply(frame, None)
@@ -123,7 +123,7 @@ async def _own_action(tmp):
     host, table = await in_process_host(tmp, clock=ManualClock())
     clients = await seated_clients(host, 3)
     try:
-        sess = table.session
+        sess = table.game
         mover = clients[sess.state.to_move()[0]]
         frames = [decode_host_frame(pack(e.frame_for(mover.state.seat))) for e in sess.log]
         return mover, sess, frames, host.keys
@@ -142,8 +142,8 @@ def test_an_own_action_is_trusted_only_byte_for_byte(tmp_path):
     events, _ctr = sess.submit(keys.vk, seat, body, sig, 0.0)
     relayed = decode_host_frame(pack(events[0].frame_for(seat)))
 
-    def follower(sent: bool) -> GameFollower:
-        f = GameFollower(sess.game_id, host_keys.vk)
+    def follower(sent: bool) -> VerifiedGame:
+        f = VerifiedGame(sess.game_id, host_keys.vk)
         for frame in frames:
             f.apply(frame, seat)
         if sent:

@@ -49,7 +49,7 @@ async def _idle_game(tmp):
     host, table = await in_process_host(tmp, clock=clock, clocks={"open_countdown": 10, "decision": 60}, autostart=3)
     clients = await seated_idle_clients(host, 3)
     try:
-        sess = table.session
+        sess = table.game
         phases_before = []
         while not sess.state.is_over():
             seq = sess.seq
@@ -68,7 +68,7 @@ async def _idle_game(tmp):
 def test_idle_players_get_the_stated_default_actions(tmp_path):
     table, phases = run(_idle_game(tmp_path), 110)
     by_seq = {}
-    for event in table.session.log:
+    for event in table.game.log:
         pub = decode_host_inner(event.public)
         if pub["k"] == "move":
             assert pub["by"] == "clock"
@@ -90,7 +90,7 @@ def test_idle_players_get_the_stated_default_actions(tmp_path):
     assert sealed and all(m[2] == 0 for m in sealed)  # nobody committed: everyone bids 0
     assert {Phase.PLAY_CARD, Phase.OPEN, Phase.ONCE_AROUND, Phase.SEALED, Phase.FIXED_SET} <= checked
     record = read_journal(table.journal_path)
-    assert record.replay().money == table.session.state.money
+    assert record.replay().money == table.game.state.money
 
 
 async def _open_countdown(tmp):
@@ -98,7 +98,7 @@ async def _open_countdown(tmp):
     host, table = await in_process_host(tmp, clock=clock, clocks={"open_countdown": 10, "decision": 60}, autostart=3)
     clients = await seated_idle_clients(host, 3)
     try:
-        sess = table.session
+        sess = table.game
         while sess.state.phase != Phase.OPEN:
             seq = sess.seq
             clock.advance(60.5 if sess.state.phase != Phase.OPEN else 0)
@@ -146,7 +146,7 @@ async def _grace_and_standin(tmp):
     await person.ready()
     seat_bots(host, table, 2)
     await person.wait_until(lambda s: s.observation is not None, 10)
-    sess = table.session
+    sess = table.game
     seat = person.state.seat
     await person.close()  # the person drops out
     await until(lambda: (table.id, seat) in host.absent, 5)
@@ -181,7 +181,7 @@ def test_dropped_player_gets_a_standin_after_the_grace_period_and_takes_the_seat
     assert final.is_over and final.seat == seat
     record = read_journal(table.journal_path)
     assert list(final.final_money) == record.replay().money
-    kinds = [decode_host_inner(e.public)["k"] for e in table.session.log]
+    kinds = [decode_host_inner(e.public)["k"] for e in table.game.log]
     assert kinds.count("delegate") == 2  # handed to the stand-in, then given back
     report = audit_files(table.record_path)  # the stand-in's signatures and commitments check out
     assert report.ok, report.problems

@@ -69,7 +69,7 @@ async def play_game(tmp, players, watcher_seat=None):
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_complete_game_replays_to_the_same_result(tmp_path, players):
     host, table, spectator, _seen, _ = run(play_game(tmp_path, players), 80)
-    state = table.session.state
+    state = table.game.state
     assert state.is_over() and state.n == players
     journal = read_journal(table.journal_path)
     replayed = journal.replay()
@@ -94,7 +94,7 @@ def test_complete_game_replays_to_the_same_result(tmp_path, players):
 def commit_progress(table):
     """seq -> (committed seats, set complete) of the Sealed auction running at that event."""
     out, committed, complete, auction = {}, [], False, None
-    for event in table.session.log:
+    for event in table.game.log:
         pub = decode_host_inner(event.public)
         if pub["k"] == "commit":
             if pub["auction"] != auction:
@@ -140,7 +140,7 @@ def test_sealed_bids_reach_the_engine_only_after_the_complete_commitment_set(tmp
     host, table, spectator, _seen, _ = run(play_game(tmp_path, 5), 80)
     set_seq = {}
     settled = 0
-    for event in table.session.log:
+    for event in table.game.log:
         pub = decode_host_inner(event.public)
         if pub["k"] == "commit":
             body = decode_commit(pub["c"][0])  # a hash, a key and the context: no amount

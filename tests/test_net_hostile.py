@@ -18,8 +18,8 @@ from .net_helpers import in_process_host, run
 
 
 def snapshot(table):
-    st = table.session.state
-    return (table.session.seq, list(st.money), [list(h) for h in st.hands], st.phase, st.move_count)
+    st = table.game.state
+    return (table.game.seq, list(st.money), [list(h) for h in st.hands], st.phase, st.move_count)
 
 
 async def send_raw(client, data):
@@ -78,10 +78,10 @@ async def _hostile(tmp):
         results["oversized"] = attacker.state.errors[-1][0] if attacker.state.errors else "dropped"
         assert snapshot(table) == before
 
-        mover_seat = table.session.state.to_move()[0]
+        mover_seat = table.game.state.to_move()[0]
         mover = next(c for c in players if c.state.seat == mover_seat)
         idle = next(c for c in players if c.state.seat != mover_seat)
-        legal = table.session.state.legal_moves(mover_seat, amounts=False)[0]
+        legal = table.game.state.legal_moves(mover_seat, amounts=False)[0]
 
         reply = await idle._request(
             act_frame(idle, idle.keys, idle.state.seat, Move(idle.state.seat, legal.action, legal.arg), 100)

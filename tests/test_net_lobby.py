@@ -53,8 +53,8 @@ async def _lobby(tmp):
         await watcher.wait_until(lambda s: s.public is not None, 10)
         out["players"] = [p["name"] for p in admin.state.players]
         out["seats"] = (admin.state.seat, guest.state.seat)
-        out["options"] = table.session.state.options.double_split
-        out["clocks"] = (table.session.clocks.decision, table.session.clocks.open_countdown)
+        out["options"] = table.game.state.options.double_split
+        out["clocks"] = (table.game.clocks.decision, table.game.clocks.open_countdown)
         out["watcher private"] = watcher.state.observation
         out["second table"] = second.phase
         out["late sit"] = (await watcher.take_seat("Late")).code

@@ -57,7 +57,7 @@ async def _finished_table(tmp, budget: int) -> tuple[Host, object, Client]:
     await watcher.connect()
     seat_bots(host, table, 5)
     await until(lambda: table.record_path is not None and not host.bots, 60)
-    await watcher.wait_until(lambda s: s.head_seq == table.session.seq, 10)
+    await watcher.wait_until(lambda s: s.head_seq == table.game.seq, 10)
     host.peer_budget = budget
     return host, table, watcher
 
@@ -98,7 +98,7 @@ async def _never_reading(tmp):
             for r in readers:
                 r.hello()  # 4 times a second, as the measured attack did
             # the liar says it holds every event, with a nonce it made up
-            liar.send({"t": "ping", "seq": table.session.seq, "n": os.urandom(8)})
+            liar.send({"t": "ping", "seq": table.game.seq, "n": os.urandom(8)})
             await asyncio.sleep(0.25)
             for r in readers + [liar]:
                 if _peer_of(host, r.keys) is None:
@@ -112,7 +112,7 @@ async def _never_reading(tmp):
             [_peer_of(host, r.keys) for r in readers + [liar]],
             heard_since,
             batches,
-            table.session.seq,
+            table.game.seq,
             liar_peer.next_seq,
         )
     finally:
@@ -146,8 +146,8 @@ async def _paced_catch_up(tmp):
     sampler = asyncio.get_running_loop().create_task(_sample_unacked(host, worst, stop))
     try:
         await late.connect()
-        await late.wait_until(lambda s: s.head_seq == table.session.seq, 20)
-        return worst[0], late.state.head_seq, table.session.seq, late.state.status
+        await late.wait_until(lambda s: s.head_seq == table.game.seq, 20)
+        return worst[0], late.state.head_seq, table.game.seq, late.state.status
     finally:
         stop.set()
         await sampler
@@ -173,8 +173,8 @@ async def _table_freed(tmp):
         seat_bots(host, table, 5)
         await until(lambda t=table: t.record_path is not None and not host.bots, 60)  # no closure kept
         kept_while_watched = table.id in host.tables
-        session_ref = weakref.ref(table.session)
-        journal = table.session.journal
+        session_ref = weakref.ref(table.game)
+        journal = table.game.journal
         table_id = table.id
         del table
         await watcher.close()
@@ -209,7 +209,7 @@ async def _person_away_at_the_end(tmp, monkeypatch):
         await ana.connect()
         assert (await ana.take_seat("Ana")).ok and (await ana.ready()).ok
         seat_bots(host, table, 4)
-        await until(lambda: table.session is not None, 10)
+        await until(lambda: table.game is not None, 10)
         await ana.close()  # Ana's link drops: a stand-in plays to the end
         await until(lambda: table.record_path is not None and not host.bots, 90)
         await asyncio.sleep(2.5)  # ticks come and go

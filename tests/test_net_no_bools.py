@@ -79,7 +79,7 @@ async def _bool_version_over_the_wire(tmp):
     host, table = await in_process_host(tmp, autostart=3)
     clients = await seated_clients(host, 3)
     try:
-        sess = table.session
+        sess = table.game
         c = next(c for c in clients if c.state.observation.my_turn)
         seat = c.state.seat
         card = c.state.observation.hand[0]

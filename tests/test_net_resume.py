@@ -19,12 +19,12 @@ def played_table(tmp, moves: int) -> Table:
     driver.seed_all()  # signed seeds, then the deal
     driver.play(moves)  # moves as clients and the clock would make them, sealed bids by commit-reveal
     table.driver = driver  # type: ignore[attr-defined]
-    table.session.journal.close()
+    table.game.journal.close()
     return table
 
 
 def check_chain(table: Table) -> None:
-    sess = table.session
+    sess = table.game
     verifier = ChainVerifier(sess.game_id, table.host.vk)
     for event in sess.log:
         verifier.accept(event.seq, event.public, event.hashes, event.h, event.sig)
@@ -33,8 +33,8 @@ def check_chain(table: Table) -> None:
 def test_resume_restores_the_exact_game(tmp_path):
     table = played_table(tmp_path, 60)
     resumed = Table.resume(table.journal_path, table.host, 0.0, fsync=False)
-    assert resumed.session.state.money == table.session.state.money
-    assert [e.h for e in resumed.session.log] == [e.h for e in table.session.log]
+    assert resumed.game.state.money == table.game.state.money
+    assert [e.h for e in resumed.game.log] == [e.h for e in table.game.log]
     check_chain(resumed)
 
 
@@ -46,10 +46,10 @@ def test_event_log_lagging_the_journal_is_regenerated(tmp_path):
         f.seek(0)
         f.truncate(len(data) - 10)
     resumed = Table.resume(table.journal_path, table.host, 0.0, fsync=False)
-    sess = resumed.session
+    sess = resumed.game
     assert sess.seq == len(events)
     assert decode_host_inner(sess.log[-1].public)["by"] == "recovered"
-    assert [e.h for e in sess.log[:-1]] == [e.h for e in table.session.log[:-1]]
+    assert [e.h for e in sess.log[:-1]] == [e.h for e in table.game.log[:-1]]
     assert sess.state.money == read_journal(table.journal_path).replay().money
     check_chain(resumed)
 
@@ -60,11 +60,11 @@ def test_torn_journal_line_drops_the_move_and_its_event(tmp_path):
         data = f.read()
         f.truncate(len(data) - 4)
     resumed = Table.resume(table.journal_path, table.host, 0.0, fsync=False)
-    sess = resumed.session
+    sess = resumed.game
     record = read_journal(table.journal_path)
-    moves = table.session.state.move_count
+    moves = table.game.state.move_count
     assert len(record.moves) == moves - 1 and sess.state.move_count == moves - 1
-    assert sess.seq == table.session.seq - 1  # the event of the lost move is gone too
+    assert sess.seq == table.game.seq - 1  # the event of the lost move is gone too
     assert len(list(read_events(table.journal_path))) == sess.seq
     assert sess.state.money == record.replay().money
     with open(table.journal_path, "rb") as f:
@@ -77,5 +77,5 @@ def test_torn_journal_line_drops_the_move_and_its_event(tmp_path):
     driver.step()
     sess.journal.close()
     again = Table.resume(table.journal_path, table.host, 0.0, fsync=False)
-    assert again.session.seq == sess.seq and again.session.state.money == state.money
+    assert again.game.seq == sess.seq and again.game.state.money == state.money
     assert os.path.getsize(table.journal_path) > 0

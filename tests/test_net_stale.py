@@ -4,7 +4,7 @@ The host refuses a move whose ref_seq (the last event its client had applied) is
 than the table's last decision event, with code "stale", changing nothing; the client
 never sends a move while out of touch, keeps no frame across a lost connection, and says
 what became of a move whose answer the connection took.  The rule on a bare
-`GameSession` first (also after a resume), then over real CURVE sockets through a TCP
+`HostedGame` first (also after a resume), then over real CURVE sockets through a TCP
 proxy on 127.0.0.1 that holds or cuts the link of one player.
 """
 
@@ -46,7 +46,7 @@ def refusal(fn) -> str:
 
 def test_the_host_refuses_a_move_made_before_the_last_decision_event(tmp_path):
     table, driver = keyed_table(tmp_path, players=3)
-    sess, keys = table.session, driver.keys
+    sess, keys = table.game, driver.keys
     driver.seed_all()
     driver.play(3)
     seat, move = a_legal_move(sess.state)
@@ -74,7 +74,7 @@ def test_the_host_refuses_a_move_made_before_the_last_decision_event(tmp_path):
     seen = sess.seq
     sess.set_delegate((seat + 1) % 3, Keys.generate().vk, 0.0)
     sess.journal.close()
-    resumed = Table.resume(table.journal_path, sess.host, 0.0, fsync=False).session
+    resumed = Table.resume(table.journal_path, sess.host, 0.0, fsync=False).game
     assert resumed.seq == seen + 1 and resumed.decision_seq == seen
     body, sig = signed_move(resumed, keys[seat], seat, 200, move, seen - 1)
     assert refusal(lambda: resumed.submit(keys[seat].vk, seat, body, sig, 0.0)) == "stale"
@@ -193,7 +193,7 @@ def the_mover(sessions: list[NetSession]) -> NetSession:
 def player_moves(table, seat: int) -> int:
     """How many moves of `seat` the host applied from its signed actions (not the clock's)."""
     count = 0
-    for event in table.session.log:
+    for event in table.game.log:
         public = decode_host_inner(event.public)
         if public["k"] == "move" and public.get("by") == "player" and public["m"][0] == seat:
             count += 1
@@ -209,12 +209,12 @@ async def _held_move_delivered_after_the_game_moved_on(tmp_path) -> None:
     try:
         mover = the_mover(sessions)
         seat, link = mover.seat, links[sessions.index(mover)]
-        seq = table.session.seq
+        seq = table.game.seq
         link.hold()
         card = mover.obs.hand[0]
         move = asyncio.get_running_loop().create_task(mover.send_move(Move.play(seat, card)))
-        await until(lambda: table.session.seq > seq, 10)  # the clock played for them meanwhile
-        assert decode_host_inner(table.session.log[seq].public).get("by") == "clock"
+        await until(lambda: table.game.seq > seq, 10)  # the clock played for them meanwhile
+        assert decode_host_inner(table.game.log[seq].public).get("by") == "clock"
         link.release()  # the move made 2 s ago arrives now, against a state that no longer exists
         async with asyncio.timeout(10):
             await move
@@ -237,7 +237,7 @@ async def _link_lost_with_a_move_in_flight(tmp_path) -> None:
     try:
         mover = the_mover(sessions)
         seat, link = mover.seat, links[sessions.index(mover)]
-        seq = table.session.seq
+        seq = table.game.seq
         link.hold()
         await link.down()
         held = time.monotonic()
@@ -279,7 +279,7 @@ async def _link_lost_with_a_move_in_flight(tmp_path) -> None:
             what=lambda: mover.log[-6:],
         )
         await asyncio.sleep(1.5)  # nothing is delivered late either
-        assert table.session.seq == seq and player_moves(table, seat) == 0
+        assert table.game.seq == seq and player_moves(table, seat) == 0
         assert "Not played: this move was sent before the client reconnected (look again)" in errors(mover)
         assert mover.obs.my_turn and mover.notice == ""
 

@@ -142,7 +142,7 @@ async def test_the_open_countdown_ends_with_one_line_over_the_protocol(tmp_path)
             assert (await c.take_seat(name)).ok and (await c.ready()).ok
             others.append(c)
         await until(lambda: session.obs is not None, 10)
-        sess = table.session
+        sess = table.game
         # nobody acts: every decision is the host's (a card, a pass...), every Open closes by itself
         while not any(e.text.startswith("Time is up: ") for e in session.log):
             seq = sess.seq

@@ -323,7 +323,7 @@ async def test_game_over_names_both_copies_of_the_record(tmp_path):
             assert (await c.take_seat(name)).ok and (await c.ready()).ok
             others.append(c)
         await until(lambda: ana.obs is not None, 10)
-        sess = table.session
+        sess = table.game
         while not sess.state.is_over():  # nobody acts: the host's clock plays the whole game
             seq = sess.seq
             clock.advance(60.5)

@@ -31,7 +31,7 @@ async def test_every_screen_names_whose_reveal_is_awaited(tmp_path):
         b.fair.vault.drop(b.fair.vault.find("bid", b.state.game_id, auction, b.keys.vk))  # P1 cannot reveal
         assert (await c.send_move(Move.sealed_bid(2, 1))).ok
         await a.wait_until(lambda s: s.reveals_owed == (1,), 10)  # P0 and P2 revealed; P1 is awaited
-        assert table.session.state.auction_no == auction  # nothing settled: the host holds the two reveals
+        assert table.game.state.auction_no == auction  # nothing settled: the host holds the two reveals
         await a.close()  # P0 comes back with the full-screen client
         ana = NetSession(host.target(table.id), name="P0", config_dir=str(tmp_path / "player0"))
         dai = NetSession(host.target(table.id), name="Dai", config_dir=str(tmp_path / "dai"))

@@ -13,7 +13,7 @@
     update = await client.updates.get()    # Update(kind, data), see below
     await client.close()
 
-`client.state` (a `ClientState`) always holds the latest of everything:
+`client.state` (a `ConnectionState`) always holds the latest of everything:
   status      "connecting" | "connected" | "reconnecting" | "host_closed" | "closed" | "failed"
               ("host_closed": the host said goodbye, see `goodbye`; the client keeps saying
               hello, so a resumed host takes it back)
@@ -93,9 +93,9 @@ from modernart.views import Observation
 from modernart.net.lan.address import JoinTarget, parse_join_string
 from modernart.net.client.lobby_requests import LobbyRequests
 from modernart.net.client.receiving import Receiving
-from modernart.net.client.state import ClientState, ConnectError, Reply, Update
+from modernart.net.client.state import ConnectionState, ConnectError, Reply, Update
 from modernart.net.client.fair_duties import FairPlay
-from modernart.net.client.verified_game import EventInfo, GameFollower
+from modernart.net.client.verified_game import EventInfo, VerifiedGame
 from modernart.net.host.host import hello_bytes
 from modernart.net.trust.identity import ACT_TAG, HELLO_TAG, Keys, check_zmq
 from modernart.net.trust.identity import config_dir as config_dir_path
@@ -104,7 +104,7 @@ from modernart.net.protocol import MAX_CLIENT_FRAME, VERSION, encode_action_body
 from modernart.net.trust.vault import Vault
 
 
-__all__ = ["Client", "ClientState", "ConnectError", "EventInfo", "Reply", "Update"]
+__all__ = ["Client", "ConnectionState", "ConnectError", "EventInfo", "Reply", "Update"]
 log = logging.getLogger("modernart.net.client.client")
 
 
@@ -159,7 +159,7 @@ class Client(Receiving, LobbyRequests):
         self.token = token
         self._own_ctx = ctx is None
         self.ctx = ctx or zmq.asyncio.Context()
-        self.state = ClientState()
+        self.state = ConnectionState()
         self.updates: asyncio.Queue[Update] | None = asyncio.Queue() if updates else None
         self.changed = asyncio.Event()
         self.on_update: Callable[[Update], None] | None = None
@@ -168,7 +168,7 @@ class Client(Receiving, LobbyRequests):
         self._welcome: asyncio.Future | None = None
         self._tasks: list[asyncio.Task] = []
         self._ctr = 0
-        self._game: GameFollower | None = None
+        self._game: VerifiedGame | None = None
         self._host_vk: bytes | None = None
         self._last_hello = 0.0
         self._doubt: list[bytes] = []  # bodies of moves whose answer the lost connection took
@@ -179,7 +179,7 @@ class Client(Receiving, LobbyRequests):
 
     # ------------------------------------------------------------------ connection
 
-    async def connect(self, timeout: float = 10.0) -> ClientState:
+    async def connect(self, timeout: float = 10.0) -> ConnectionState:
         if self.known_hosts is not None and not self.accept_new_host_key:
             try:
                 self.known_hosts.check(self._address, self.target.host_key)
@@ -463,7 +463,7 @@ class Client(Receiving, LobbyRequests):
             )
         return reply
 
-    async def wait_until(self, predicate: Callable[[ClientState], bool], timeout: float) -> ClientState:
+    async def wait_until(self, predicate: Callable[[ConnectionState], bool], timeout: float) -> ConnectionState:
         """Wait until `predicate(state)` holds (raises TimeoutError)."""
         async with asyncio.timeout(timeout):
             while not predicate(self.state):

@@ -18,8 +18,8 @@ import zmq
 import zmq.asyncio
 
 from modernart.net.trust.chain import ChainError
-from modernart.net.client.state import ClientState, ConnectError, Reply, Update
-from modernart.net.client.verified_game import GameFollower
+from modernart.net.client.state import ConnectionState, ConnectError, Reply, Update
+from modernart.net.client.verified_game import VerifiedGame
 from modernart.net.protocol import NONCE_BYTES, ProtocolError, decode_host_frame, decode_host_inner
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ class Receiving:
 
     if TYPE_CHECKING:  # provided by Client
         sock: zmq.asyncio.Socket | None
-        state: ClientState
+        state: ConnectionState
         updates: asyncio.Queue[Update] | None
         on_update: Any
         changed: asyncio.Event
@@ -50,7 +50,7 @@ class Receiving:
         target: Any
         token: bytes | None
         bytes_in: int
-        _game: GameFollower | None
+        _game: VerifiedGame | None
         _host_vk: bytes | None
         _welcome: asyncio.Future | None
         _pending: dict[int, asyncio.Future]
@@ -267,9 +267,9 @@ class Receiving:
         if self._welcome is not None and not self._welcome.done():
             self._welcome.set_result(msg)
 
-    def _follower(self, game_id: bytes) -> GameFollower:
+    def _follower(self, game_id: bytes) -> VerifiedGame:
         assert self._host_vk is not None
-        return GameFollower(game_id, self._host_vk, keep=self._keep_transcript)
+        return VerifiedGame(game_id, self._host_vk, keep=self._keep_transcript)
 
     def _set_deadlines(self, clk: dict[str, Any]) -> bool:
         """Take the host's remaining times as deadlines on this loop's clock; True when one

@@ -33,7 +33,7 @@ class Reply:
 
 
 @dataclass
-class ClientState:
+class ConnectionState:
     status: str = "connecting"
     table: dict[str, Any] = field(default_factory=dict)
     seat: int | None = None

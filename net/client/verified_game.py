@@ -1,7 +1,7 @@
 """A client's verified copy of one game: the chain, the roster and stand-ins, the view, and
 every fair-play proof.
 
-`GameFollower.apply(frame, own_seat)` checks an event before it changes anything: the
+`VerifiedGame.apply(frame, own_seat)` checks an event before it changes anything: the
 chain link, the host signature, the seat's own private part, every relayed player
 signature and counter, every seed and sealed-bid commitment, the commitment set and its
 digest, every reveal, the host's verdict on it (money limit included, from public
@@ -43,7 +43,7 @@ class EventInfo:
     warnings: tuple[str, ...] = ()
 
 
-class GameFollower:
+class VerifiedGame:
     """Follows one game from event 1, checking every event (`keep` keeps the frames, for a transcript)."""
 
     def __init__(self, game_id: bytes, host_vk: bytes, *, keep: bool = False) -> None:

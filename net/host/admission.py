@@ -71,7 +71,7 @@ class Admission(HostParts):
             if link.stalled(time.monotonic(), LAG_TIMEOUT):
                 raise ProtocolError("lagging", "read what this host sent you before saying hello again")
         now = self.clock.now()
-        sess = table.session
+        sess = table.game
         seat: int | None = None
         role = "spectator"
         token = msg.get("token")
@@ -152,7 +152,7 @@ class Admission(HostParts):
 
         Called at its hello and at each of its acknowledgements: a peer that does not read
         gets at most one budget of batches (and is dropped as lagging by the tick loop)."""
-        sess = peer.table.session
+        sess = peer.table.game
         if sess is None or self.peers.get(peer.rid) is not peer:
             return
         head = peer.table.durable_seq

@@ -91,7 +91,7 @@ class LoggedEvent:
         return cls(*entry)
 
 
-class GameSession:
+class HostedGame:
     """The game of one table, from its first event to its disclosure."""
 
     def __init__(

@@ -2,7 +2,7 @@
 reveals (docs/protocol.md, docs/fair-play.md).
 
 A mixin of `net.host.Host` (it uses the host's clock, publish and stand-in methods).  Each
-request goes to the table's `GameSession`; its events go out once they are on disk, with
+request goes to the table's `HostedGame`; its events go out once they are on disk, with
 the answer to the sender after them.
 """
 
@@ -22,7 +22,7 @@ class GameOps(HostParts):
     """Moves and fair-play messages of the peers of a running game."""
 
     def _act(self, peer: Peer, msg: dict[str, Any]) -> None:
-        sess = peer.table.session
+        sess = peer.table.game
         request = msg.get("id")
         try:
             if sess is None:
@@ -41,7 +41,7 @@ class GameOps(HostParts):
 
     def _fair(self, peer: Peer, kind: str, msg: dict[str, Any]) -> None:
         """A seed, a sealed-bid commitment or a reveal (net/trust/shuffle.py, net/trust/sealed.py)."""
-        sess = peer.table.session
+        sess = peer.table.game
         request = msg["id"]
         now = self.clock.now()
         reply: dict[str, Any] = {"t": "ack", "id": request, "seq": None}

@@ -207,8 +207,8 @@ class Host(Admission, LobbyOps, GameOps, Presence):
                 await asyncio.sleep(GOODBYE_SECONDS)
         finally:
             for table in self.tables.values():
-                if table.session and table.session.journal:
-                    table.session.journal.close()
+                if table.game and table.game.journal:
+                    table.game.journal.close()
             if self._fd is not None:
                 asyncio.get_running_loop().remove_reader(self._fd)
                 self._fd = None
@@ -258,7 +258,7 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         nothing of it stays (its peers, absences, stand-ins and journal go with it).  A person
         who was away at the end is waited for, at most AWAY_AT_THE_END seconds: coming back,
         their client catches up on the last events and saves its own copy of the game."""
-        sess = table.session
+        sess = table.game
         if (
             sess is None
             or not sess.disclosed
@@ -291,8 +291,8 @@ class Host(Admission, LobbyOps, GameOps, Presence):
                 self._stop_bot(token)
         for token in [t for t, (_task, bot) in self.bots.items() if _bot_table(bot) == table.id]:
             self._stop_bot(token)
-        if table.session is not None and table.session.journal is not None:
-            table.session.journal.close()
+        if table.game is not None and table.game.journal is not None:
+            table.game.journal.close()
         self.freed = True
         log.info("table freed table=%s", table.id)
 
@@ -301,9 +301,9 @@ class Host(Admission, LobbyOps, GameOps, Presence):
 
     def add_table(self, table: Table) -> Table:
         self.tables[table.id] = table
-        if table.session is not None:  # resumed: every seat is absent until its player returns
+        if table.game is not None:  # resumed: every seat is absent until its player returns
             now = self.clock.now()
-            for seat in range(table.session.n):
+            for seat in range(table.game.n):
                 self.absent[(table.id, seat)] = now
         self.wake.set()
         return table
@@ -382,7 +382,7 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         try:
             while table.outbox:
                 batch, table.outbox = table.outbox, []
-                journal = table.session.journal if table.session else None
+                journal = table.game.journal if table.game else None
                 if journal is not None and journal.fsync:
                     loop = asyncio.get_running_loop()  # both files at once: one disk wait, not two
                     await asyncio.gather(*(loop.run_in_executor(SYNCERS, part) for part in journal.sync_parts()))
@@ -408,7 +408,7 @@ class Host(Admission, LobbyOps, GameOps, Presence):
                 peer.next_seq = event.seq + 1
                 peer.last_event = now  # the event carries what a tick would: no tick needed this second
         self.wake.set()
-        sess = table.session
+        sess = table.game
         if sess is not None and sess.disclosed and table.record_path is None and event.seq == sess.seq:
             path = table.save_record()
             table.ended_at = time.monotonic()
@@ -535,7 +535,7 @@ class Host(Admission, LobbyOps, GameOps, Presence):
             self._lobby(peer, msg)
 
     def _tick(self, peer: Peer) -> dict[str, Any]:
-        sess = peer.table.session
+        sess = peer.table.game
         # the last event queued for this peer: one it is being paced to is not missing (a
         # client that holds less once the tick arrives lost something, and says hello)
         head = min(peer.table.durable_seq, peer.next_seq - 1) if sess else 0

@@ -86,7 +86,7 @@ class Presence(HostParts):
             task.add_done_callback(self.stopping.discard)
 
     def _player_returns(self, table: Table, seat: int) -> None:
-        sess = table.session
+        sess = table.game
         if sess is None or sess.delegates[seat] is None:
             return
         for token, (_task, bot) in list(self.bots.items()):
@@ -102,7 +102,7 @@ class Presence(HostParts):
 
     def _retire_standins(self, table: Table) -> None:
         """Stop the retired stand-ins of `table` that owe no reveal any more."""
-        sess = table.session
+        sess = table.game
         for token, owner in list(self.retiring.items()):
             entry = self.bots.get(token)
             if owner is not table or entry is None:
@@ -165,7 +165,7 @@ class Presence(HostParts):
     def _run_timers(self, table: Table, now: float) -> list[float]:
         """Play the defaults of `table` whose time has come; its pending deadlines.  (A method,
         not the loop's body: no local of the loop keeps a freed table alive while it sleeps.)"""
-        sess = table.session
+        sess = table.game
         if sess is None or sess.is_over:
             return []
         absent = {seat for (tid, seat) in self.absent if tid == table.id}
@@ -178,7 +178,7 @@ class Presence(HostParts):
 
     def _check_absent(self, table: Table, now: float) -> list[float]:
         """Start stand-in bots for seats whose grace period ran out; return pending deadlines."""
-        sess = table.session
+        sess = table.game
         assert sess is not None
         pending = []
         for seat in range(sess.n):

@@ -1,4 +1,4 @@
-"""A table: its lobby, then its game session, journal and saved record.
+"""A table: its lobby, then its game, journal and saved record.
 
 The `Host` owns sockets and peers; a `Table` owns what is played at it.  `start` turns
 the lobby's seats (compacted to 0..n-1, in seat order) into a game: a random game id,
@@ -23,7 +23,7 @@ from modernart.net.trust.identity import Keys, fingerprint
 from modernart.net.host.journal import Journal, drop_torn_line, read_events, read_journal, truncate_events
 from modernart.net.host.lobby import Lobby
 from modernart.net.protocol import decode_action_body, decode_host_inner
-from modernart.net.host.game import GameSession, LoggedEvent, Player
+from modernart.net.host.game import HostedGame, LoggedEvent, Player
 from modernart.net.trust.transcript import write_transcript
 
 log = logging.getLogger("modernart.net.host.table")
@@ -51,7 +51,7 @@ class Table:
         self.lobby = lobby or Lobby()
         self.autostart = autostart
         self.fsync = fsync
-        self.session: GameSession | None = None
+        self.game: HostedGame | None = None
         self.journal_path: str | None = None
         self.record_path: str | None = None
         self.delegate_tokens: dict[bytes, int] = {}
@@ -62,47 +62,47 @@ class Table:
 
     @property
     def phase(self) -> str:
-        if self.session is None:
+        if self.game is None:
             return "lobby"
-        return "over" if self.session.is_over else "playing"
+        return "over" if self.game.is_over else "playing"
 
     @property
     def clocks(self) -> ClockSettings:
-        return self.session.clocks if self.session else self.lobby.clocks
+        return self.game.clocks if self.game else self.lobby.clocks
 
     def seat_of(self, vk: bytes) -> int | None:
-        if self.session is None:
+        if self.game is None:
             return self.lobby.seat_of(vk)
-        for i, p in enumerate(self.session.players):
+        for i, p in enumerate(self.game.players):
             if p.vk == vk:
                 return i
         return None
 
     def seat_names(self) -> list[str]:
-        if self.session is not None:
-            return [p.name for p in self.session.players]
+        if self.game is not None:
+            return [p.name for p in self.game.players]
         return [s.name if s else "" for s in self.lobby.seats]
 
     def is_bot_seat(self, seat: int) -> bool:
-        if self.session is not None:
-            return self.session.players[seat].bot is not None
+        if self.game is not None:
+            return self.game.players[seat].bot is not None
         s = self.lobby.seats[seat]
         return s is not None and s.bot is not None
 
     def info(self) -> dict[str, Any]:
         """What the beacon and the table list say about this table."""
-        taken = len(self.session.players) if self.session else len(self.lobby.taken())
+        taken = len(self.game.players) if self.game else len(self.lobby.taken())
         return {
             "id": self.id,
             "name": self.name,
             "state": self.phase,
             "taken": taken,
-            "free": 0 if self.session else 5 - taken,
+            "free": 0 if self.game else 5 - taken,
             "options": self.options_dict(),
         }
 
     def options_dict(self) -> dict[str, Any]:
-        options = self.session.options if self.session else self.lobby.options
+        options = self.game.options if self.game else self.lobby.options
         return options.changed()
 
     def lobby_wire(self, connected: set[int], join: str, code: str) -> dict[str, Any]:
@@ -115,13 +115,13 @@ class Table:
             "code": code,
             "clocks": self.clocks.to_dict(),
         }
-        if self.session is None:
+        if self.game is None:
             lob = self.lobby
             base["seats"] = [s.to_wire(i, lob.admin, i in connected) if s else None for i, s in enumerate(lob.seats)]
             base["options"] = lob.options.to_dict()
             base["admin"] = fingerprint(lob.admin) if lob.admin else None
         else:
-            sess = self.session
+            sess = self.game
             base["seats"] = [
                 {
                     "seat": i,
@@ -167,14 +167,14 @@ class Table:
             os.makedirs(self.journal_dir, exist_ok=True)
             self.journal_path = os.path.join(self.journal_dir, f"{self.id}-{game_id.hex()[:12]}.jsonl")
             journal = Journal(self.journal_path, sync=self.fsync)  # the header follows at the deal
-        self.session = GameSession(game_id, players, lob.options, lob.clocks, self.host, journal, now, meta=meta)
+        self.game = HostedGame(game_id, players, lob.options, lob.clocks, self.host, journal, now, meta=meta)
         log.info("game started table=%s game=%s players=%d", self.id, game_id.hex()[:12], len(players))
-        return self.session.start(now)
+        return self.game.start(now)
 
     def save_record(self) -> str | None:
         """Once the game is over and disclosed: the record beside the journal (`modernart replay
         --check` reads it) and the public transcript beside it (`modernart audit` reads both)."""
-        sess = self.session
+        sess = self.game
         if sess is None or not sess.disclosed or self.journal_path is None:
             return None
         base = self.journal_path[: -len(".jsonl")]
@@ -201,7 +201,7 @@ class Table:
             raise ValueError("this journal was written by a host with another key")
         players = [Player(p["name"], p["vk"], p["bot"]) for p in start["players"]]
         clocks = ClockSettings.from_dict(meta.get("clocks", {}))
-        session = GameSession(
+        session = HostedGame(
             bytes.fromhex(meta["game_id"]),
             players,
             RuleOptions.from_dict(start["options"]),
@@ -260,7 +260,7 @@ class Table:
                 rnd.reveal_end = now + clocks.reveal if clocks.reveal > 0 else None  # reveals come again
         session.journal.sync()
         table = cls(meta.get("table", "t1"), meta.get("table_name", "table"), host, fsync=fsync)
-        table.session = session
+        table.game = session
         table.durable_seq = session.seq
         table.journal_path = path
         table.journal_dir = os.path.dirname(path)
@@ -269,7 +269,7 @@ class Table:
         return table
 
 
-def _restore(session: GameSession, event: LoggedEvent, public: dict[str, Any]) -> None:
+def _restore(session: HostedGame, event: LoggedEvent, public: dict[str, Any]) -> None:
     """Re-apply the bookkeeping of one logged event (counters, delegates, seeds, commitments)."""
     kind = public.get("k")
     if session.state is not None:

@@ -32,7 +32,7 @@ from modernart.rules import RuleOptions
 
 from modernart.net.trust import chain
 from modernart.net.trust.chain import ChainError
-from modernart.net.client.verified_game import GameFollower
+from modernart.net.client.verified_game import VerifiedGame
 from modernart.net.trust.identity import fingerprint
 from modernart.net.protocol import ProtocolError, decode_host_inner
 from modernart.net.trust.sealed import REASONS, overlay
@@ -136,7 +136,7 @@ class _Audit:
             self.problems.append("record: the host key differs from the one given")
         self.report.facts["host_key_fpr"] = fingerprint(host_vk)
         self.report.facts["events"] = len(self.frames)
-        follower = GameFollower(game_id, host_vk)
+        follower = VerifiedGame(game_id, host_vk)
         for frame in self.frames:
             try:
                 info, _ = follower.apply(frame, None)
@@ -150,7 +150,7 @@ class _Audit:
         self._check_record_header(follower)
         self._replay(follower)
 
-    def _check_record_header(self, follower: GameFollower) -> None:
+    def _check_record_header(self, follower: VerifiedGame) -> None:
         record = self.record
         order, first = follower.shuffle  # type: ignore[misc]
         names = [p["name"] for p in follower.players]
@@ -179,7 +179,7 @@ class _Audit:
                 if got is not None and got != expected:
                     self.problems.append(f"round {rnd + 1} deal for seat {seat} differs from the shuffle")
 
-    def _replay(self, follower: GameFollower) -> None:
+    def _replay(self, follower: VerifiedGame) -> None:
         """The moves with the engine; public views, outcomes and private parts after every event."""
         order, first = follower.shuffle  # type: ignore[misc]
         assert follower.view is not None
