@@ -22,6 +22,7 @@ COMPILED_MODULES = [
     "modernart/phase.py",
     "modernart/moves.py",
     "modernart/scoring.py",
+    "modernart/state.py",
     "modernart/auctions.py",
     "modernart/game.py",
     "modernart/bots/random_bot.py",

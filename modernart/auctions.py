@@ -3,14 +3,15 @@ rule before it changes anything.
 
 Handlers take (state, seat, arg) with `seat` a valid seat and `arg` a plain int, both
 checked by `GameState.apply`, their only caller.  They are module functions rather than
-methods so that the rules read as one place; they are part of `GameState`'s
-implementation and use its plain-int fields (`_phase`, `_artist_of`, `_kind_of`), which
-keep the hot path cheap in CPython and native under mypyc (docs/engine-performance.md).
+methods so that the rules read as one place; they work on the fields and round flow of
+`BaseState` (state.py), the layer below `GameState`, and use its plain-int fields
+(`phase_id`, `artist_of`, `kind_of`), which keep the hot path cheap in CPython and native
+under mypyc (docs/engine-performance.md).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from .cards import AUCTION_TYPES, AuctionType, Card
 from .errors import (
@@ -31,13 +32,10 @@ from .errors import (
 from .events import BANK, AuctionStarted, Sale, SealedRevealed
 from .moves import ACCEPT, ADD_SECOND, DECLINE, DECLINE_SECOND, HAMMER, PASS, PLAY, Action, Move, move_of
 from .phase import DOUBLE_OFFER, FIXED_OFFER, FIXED_SET, ONCE_AROUND, OPEN, PLAY_CARD, SEALED
+from .state import FORFEIT, BaseState
+from .state import NO_BID as NO_BID  # a seat's entry in `sealed` before it bids: importable from here too
 
-if TYPE_CHECKING:
-    from .game import GameState
-
-NO_BID: Final = -2  # state.sealed: this seat has not bid yet
-FORFEIT: Final = -1  # state.sealed: this seat's bid was forfeited (counts as 0)
-DOUBLE: Final = 4  # AuctionType.DOUBLE as a plain int (state._kind_of holds plain ints)
+DOUBLE: Final = 4  # AuctionType.DOUBLE as a plain int (state.kind_of holds plain ints)
 #: The phase each auction symbol starts, by AuctionType value (a Double never starts one).
 _PHASE_OF_KIND: Final = (OPEN, ONCE_AROUND, SEALED, FIXED_SET)
 _PHASE_WORDS: Final = (
@@ -56,12 +54,12 @@ _BANK: Final[int] = BANK
 _AUCTION_TYPES: Final[tuple[AuctionType, ...]] = AUCTION_TYPES
 
 
-def _wrong_phase(state: GameState, what: str) -> WrongPhase:
-    return WrongPhase(f"cannot {what} now: {_PHASE_WORDS[state._phase]}")
+def _wrong_phase(state: BaseState, what: str) -> WrongPhase:
+    return WrongPhase(f"cannot {what} now: {_PHASE_WORDS[state.phase_id]}")
 
 
-def _take_from_hand(state: GameState, seat: int, arg: int) -> Card:
-    deck = state._deck
+def _take_from_hand(state: BaseState, seat: int, arg: int) -> Card:
+    deck = state.deck
     if not 0 <= arg < len(deck):
         raise MalformedMove(f"no card with id {arg}")
     card = deck[arg]
@@ -75,8 +73,8 @@ def _take_from_hand(state: GameState, seat: int, arg: int) -> Card:
 # ---------------------------------------------------------------------- putting cards up
 
 
-def play_card(state: GameState, seat: int, arg: int) -> None:
-    if state._phase != PLAY_CARD:
+def play_card(state: BaseState, seat: int, arg: int) -> None:
+    if state.phase_id != PLAY_CARD:
         raise _wrong_phase(state, "put up a card")
     if seat != state.auctioneer:
         raise NotYourTurn(f"seat {seat} cannot put up a card: it is seat {state.auctioneer}'s turn")
@@ -85,31 +83,31 @@ def play_card(state: GameState, seat: int, arg: int) -> None:
     state.lot = [card]
     state.original = -1
     counts = state.counts
-    artist = state._artist_of[arg]
+    artist = state.artist_of[arg]
     counts[artist] += 1
     if counts[artist] == 5:
         state.end_round(seat, "fifth", (card,))
     elif not any(state.hands):
         state.end_round(seat, "exhausted", (card,))
-    elif state._kind_of[arg] == DOUBLE:
+    elif state.kind_of[arg] == DOUBLE:
         state.original = seat
-        state._phase = DOUBLE_OFFER
+        state.phase_id = DOUBLE_OFFER
         # the Double's player is offered it first, unless their hand is now empty
         state.turn = seat if state.hands[seat] else _next_holder(state, (seat + 1) % state.n)
     else:
-        _start_auction(state, seat, state._kind_of[arg])
+        _start_auction(state, seat, state.kind_of[arg])
 
 
-def add_second(state: GameState, seat: int, arg: int) -> None:
-    if state._phase != DOUBLE_OFFER:
+def add_second(state: BaseState, seat: int, arg: int) -> None:
+    if state.phase_id != DOUBLE_OFFER:
         raise _wrong_phase(state, "add a second card")
     if seat != state.turn:
         raise NotYourTurn(f"seat {seat} cannot add a card: the Double is offered to seat {state.turn}")
     double = state.lot[0]
     double_id: int = double
-    artist = state._artist_of[double_id]
-    if 0 <= arg < len(state._deck) and (state._artist_of[arg] != artist or state._kind_of[arg] == DOUBLE):
-        raise SecondCardMismatch(f"{state._deck[arg]!r} cannot join {double!r}")
+    artist = state.artist_of[double_id]
+    if 0 <= arg < len(state.deck) and (state.artist_of[arg] != artist or state.kind_of[arg] == DOUBLE):
+        raise SecondCardMismatch(f"{state.deck[arg]!r} cannot join {double!r}")
     card = _take_from_hand(state, seat, arg)
     state.lot.append(card)
     counts = state.counts
@@ -119,11 +117,11 @@ def add_second(state: GameState, seat: int, arg: int) -> None:
     elif not any(state.hands):
         state.end_round(seat, "exhausted", tuple(state.lot))
     else:
-        _start_auction(state, seat, state._kind_of[arg])
+        _start_auction(state, seat, state.kind_of[arg])
 
 
-def decline_second(state: GameState, seat: int, arg: int) -> None:
-    if state._phase != DOUBLE_OFFER:
+def decline_second(state: BaseState, seat: int, arg: int) -> None:
+    if state.phase_id != DOUBLE_OFFER:
         raise _wrong_phase(state, "decline a Double")
     if seat != state.turn:
         raise NotYourTurn(f"seat {seat} cannot decline: the Double is offered to seat {state.turn}")
@@ -138,9 +136,9 @@ def decline_second(state: GameState, seat: int, arg: int) -> None:
         state.turn = nxt
 
 
-def second_cards(state: GameState, seat: int) -> list[Card]:
+def second_cards(state: BaseState, seat: int) -> list[Card]:
     """The cards `seat` may add to the Double on the table: its artist, not a Double."""
-    artist_of, kind_of = state._artist_of, state._kind_of
+    artist_of, kind_of = state.artist_of, state.kind_of
     double_id: int = state.lot[0]
     artist = artist_of[double_id]
     cards = []
@@ -151,7 +149,7 @@ def second_cards(state: GameState, seat: int) -> list[Card]:
     return cards
 
 
-def _next_holder(state: GameState, seat: int) -> int:
+def _next_holder(state: BaseState, seat: int) -> int:
     """The next seat from `seat` on that is offered the Double, or -1 once the offer has
     come back round to the Double's player.
 
@@ -169,14 +167,14 @@ def _next_holder(state: GameState, seat: int) -> int:
     return -1
 
 
-def _start_auction(state: GameState, auctioneer: int, kind: int) -> None:
+def _start_auction(state: BaseState, auctioneer: int, kind: int) -> None:
     state.auctioneer = auctioneer
     state.kind = kind
     state.high = 0
     state.high_seat = -1
     state.bids = []
     phase = _PHASE_OF_KIND[kind]
-    state._phase = phase
+    state.phase_id = phase
     if phase == OPEN:
         state.passed = [False] * state.n
         state.npassed = 0
@@ -193,13 +191,13 @@ def _start_auction(state: GameState, auctioneer: int, kind: int) -> None:
 # ---------------------------------------------------------------------- Open and Once-around
 
 
-def bid(state: GameState, seat: int, arg: int) -> None:
+def bid(state: BaseState, seat: int, arg: int) -> None:
     amount = arg
-    phase = state._phase
+    phase = state.phase_id
     if phase == OPEN:
         if seat == state.high_seat:
             raise HighBidderCannotAct(f"seat {seat} already holds the high bid of {state.high}")
-        if state.passed[seat] and state._pass_is_final:
+        if state.passed[seat] and state.pass_is_final:
             raise AlreadyPassed(f"seat {seat} has passed and is out of this auction")
     elif phase == ONCE_AROUND:
         if seat != state.turn:
@@ -214,15 +212,15 @@ def bid(state: GameState, seat: int, arg: int) -> None:
     state.high_seat = seat
     state.bids.append((seat, amount))
     if phase == OPEN:
-        if state.npassed and not state._pass_is_final:
+        if state.npassed and not state.pass_is_final:
             state.passed = [False] * state.n
             state.npassed = 0
     else:
         _once_around_next(state)
 
 
-def pass_(state: GameState, seat: int, arg: int) -> None:
-    phase = state._phase
+def pass_(state: BaseState, seat: int, arg: int) -> None:
+    phase = state.phase_id
     if phase == OPEN:
         if seat == state.high_seat:
             raise HighBidderCannotAct(f"seat {seat} holds the high bid and cannot pass")
@@ -242,22 +240,22 @@ def pass_(state: GameState, seat: int, arg: int) -> None:
         raise _wrong_phase(state, "pass")
 
 
-def hammer(state: GameState, seat: int, arg: int) -> None:
-    if state._phase != OPEN:
+def hammer(state: BaseState, seat: int, arg: int) -> None:
+    if state.phase_id != OPEN:
         raise _wrong_phase(state, "hammer")
     if seat != state.auctioneer:
         raise NotAuctioneer(f"seat {seat} is not the auctioneer (seat {state.auctioneer})")
     _close_open(state)
 
 
-def _close_open(state: GameState) -> None:
+def _close_open(state: BaseState) -> None:
     if state.high_seat < 0:
         _sell(state, state.auctioneer, 0)
     else:
         _sell(state, state.high_seat, state.high)
 
 
-def _once_around_next(state: GameState) -> None:
+def _once_around_next(state: BaseState) -> None:
     if state.turn == state.auctioneer:  # the auctioneer acts last (§5.2)
         _close_open(state)
     else:
@@ -267,9 +265,9 @@ def _once_around_next(state: GameState) -> None:
 # ---------------------------------------------------------------------- Sealed
 
 
-def sealed_bid(state: GameState, seat: int, arg: int) -> None:
+def sealed_bid(state: BaseState, seat: int, arg: int) -> None:
     amount = arg
-    if state._phase != SEALED:
+    if state.phase_id != SEALED:
         raise _wrong_phase(state, "make a sealed bid")
     if state.sealed[seat] != NO_BID:
         raise AlreadyBid(f"seat {seat} has already made its sealed bid")
@@ -281,8 +279,8 @@ def sealed_bid(state: GameState, seat: int, arg: int) -> None:
     _sealed_maybe_resolve(state)
 
 
-def sealed_forfeit(state: GameState, seat: int, arg: int) -> None:
-    if state._phase != SEALED:
+def sealed_forfeit(state: BaseState, seat: int, arg: int) -> None:
+    if state.phase_id != SEALED:
         raise _wrong_phase(state, "forfeit a sealed bid")
     if state.sealed[seat] != NO_BID:
         raise AlreadyBid(f"seat {seat} has already made its sealed bid")
@@ -290,7 +288,7 @@ def sealed_forfeit(state: GameState, seat: int, arg: int) -> None:
     _sealed_maybe_resolve(state)
 
 
-def _sealed_maybe_resolve(state: GameState) -> None:
+def _sealed_maybe_resolve(state: BaseState) -> None:
     state.nsealed += 1
     n = state.n
     if state.nsealed < n:
@@ -325,9 +323,9 @@ def _sealed_maybe_resolve(state: GameState) -> None:
 # ---------------------------------------------------------------------- Fixed price
 
 
-def set_price(state: GameState, seat: int, arg: int) -> None:
+def set_price(state: BaseState, seat: int, arg: int) -> None:
     price = arg
-    if state._phase != FIXED_SET:
+    if state.phase_id != FIXED_SET:
         raise _wrong_phase(state, "set a price")
     if seat != state.auctioneer:
         raise NotYourTurn(f"seat {seat} is not the auctioneer (seat {state.auctioneer})")
@@ -336,12 +334,12 @@ def set_price(state: GameState, seat: int, arg: int) -> None:
         raise PriceOutOfRange(f"price {price} is outside 1..{money}")
     state.price = price
     state.bids = [(seat, price)]
-    state._phase = FIXED_OFFER
+    state.phase_id = FIXED_OFFER
     state.turn = (seat + 1) % state.n
 
 
-def accept(state: GameState, seat: int, arg: int) -> None:
-    if state._phase != FIXED_OFFER:
+def accept(state: BaseState, seat: int, arg: int) -> None:
+    if state.phase_id != FIXED_OFFER:
         raise _wrong_phase(state, "accept a price")
     if seat != state.turn:
         raise NotYourTurn(f"seat {seat} cannot accept: the price is offered to seat {state.turn}")
@@ -350,8 +348,8 @@ def accept(state: GameState, seat: int, arg: int) -> None:
     _sell(state, seat, state.price)
 
 
-def decline(state: GameState, seat: int, arg: int) -> None:
-    if state._phase != FIXED_OFFER:
+def decline(state: BaseState, seat: int, arg: int) -> None:
+    if state.phase_id != FIXED_OFFER:
         raise _wrong_phase(state, "decline a price")
     if seat != state.turn:
         raise NotYourTurn(f"seat {seat} cannot decline: the price is offered to seat {state.turn}")
@@ -365,7 +363,7 @@ def decline(state: GameState, seat: int, arg: int) -> None:
 # ---------------------------------------------------------------------- the sale
 
 
-def _sell(state: GameState, buyer: int, price: int) -> None:
+def _sell(state: BaseState, buyer: int, price: int) -> None:
     """Hand the lot to `buyer` for `price`, pay the right people, move to the next turn."""
     auctioneer = state.auctioneer
     original = state.original
@@ -374,7 +372,7 @@ def _sell(state: GameState, buyer: int, price: int) -> None:
     payments: tuple[tuple[int, int, int], ...]
     if price == 0:
         payments = ()
-    elif original >= 0 and original != auctioneer and state._double_split:
+    elif original >= 0 and original != auctioneer and state.double_split:
         new_share = (price + 1) // 2
         old_share = price - new_share
         # a buyer's own share goes to the bank (§5.6, double_split)
@@ -417,9 +415,9 @@ def _sell(state: GameState, buyer: int, price: int) -> None:
 # ---------------------------------------------------------------------- what may be played
 
 
-def legal_moves(state: GameState, seat: int) -> list[Move]:
+def legal_moves(state: BaseState, seat: int) -> list[Move]:
     """The legal moves of `seat` that take no amount (see `amount_range`)."""
-    phase = state._phase
+    phase = state.phase_id
     if phase == PLAY_CARD:
         return [move_of(seat, PLAY, c) for c in state.hands[seat]] if seat == state.auctioneer else []
     if phase == DOUBLE_OFFER:
@@ -446,11 +444,11 @@ def legal_moves(state: GameState, seat: int) -> list[Move]:
     return []  # SEALED (amounts only), FIXED_SET (amounts only), GAME_OVER
 
 
-def amount_range(state: GameState, seat: int) -> tuple[Action, int, int] | None:
-    phase = state._phase
+def amount_range(state: BaseState, seat: int) -> tuple[Action, int, int] | None:
+    phase = state.phase_id
     money = state.money[seat]
     if phase == OPEN:
-        if seat == state.high_seat or (state.passed[seat] and state._pass_is_final):
+        if seat == state.high_seat or (state.passed[seat] and state.pass_is_final):
             return None
         lo = state.high + 1
         return (Action.BID, lo, money) if lo <= money else None

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Iterator, Mapping
+from functools import lru_cache
+from typing import Iterator, Mapping, TypeAlias
 
 
 class Artist(IntEnum):
@@ -200,3 +201,26 @@ def iter_cards(cards: tuple[Card, ...], ids: Iterator[int]) -> list[Card]:
             raise ValueError(f"no card with id {i!r} in a {len(cards)}-card deck")
         out.append(cards[i])
     return out
+
+
+#: A deck's cards and the engine's plain-int tables of them: (cards by id, the artist of
+#: each card id, the auction type of each card id).  Indexing a tuple of ints is cheaper
+#: than reading a Card's attributes, and compiles to native code (docs/engine-performance.md).
+CardTables: TypeAlias = tuple[tuple[Card, ...], tuple[int, ...], tuple[int, ...]]
+
+
+@lru_cache(maxsize=None)
+def deck_cards(table: DeckTable) -> tuple[Card, ...]:
+    """The cards of `table`, built once: every game played with one table shares the tuple."""
+    return table.build()
+
+
+def tables_of(cards: tuple[Card, ...]) -> CardTables:
+    """The plain-int tables of any tuple of cards (see `CardTables`)."""
+    return cards, tuple([int(c.artist) for c in cards]), tuple([int(c.kind) for c in cards])
+
+
+@lru_cache(maxsize=None)
+def card_tables(deck_name: str) -> CardTables:
+    """The tables of the deck table named `deck_name`, made once and shared by every game."""
+    return tables_of(deck_cards(DECK_TABLES[deck_name]))

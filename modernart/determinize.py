@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from .cards import AuctionType, Card
-from .game import GameState, _deck
+from .cards import AuctionType, Card, deck_cards
+from .game import GameState
 from .phase import Phase
 from .views import Observation, public_money
 
@@ -40,7 +40,7 @@ def unseen_cards(obs: Observation) -> list[Card]:
         seen.update(sale.cards)
     for result in obs.results:
         seen.update(result.ending_cards)
-    return [c for c in _deck(obs.options.deck_table) if c not in seen]
+    return [c for c in deck_cards(obs.options.deck_table) if c not in seen]
 
 
 def _first_auctioneer(obs: Observation) -> int:

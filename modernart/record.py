@@ -2,8 +2,9 @@
 
 The format is documented in docs/record-format.md.  A record is one JSON document; a
 journal is the same content written as JSON lines while the game runs (a header line,
-then one line per move, then the result), so a crash loses at most the line being
-written.  `load_record` reads either.  `replay` re-validates every move with the engine.
+then one line per move, then the result: journal_format.py writes them), so a crash loses
+at most the line being written.  `load_record` reads either (`parse_journal` the
+journal).  `replay` re-validates every move with the engine.
 """
 
 from __future__ import annotations
@@ -206,8 +207,6 @@ def load_record(text: str) -> GameRecord:
     except json.JSONDecodeError:
         head = None
     if isinstance(head, dict) and head.get("format") == JOURNAL_FORMAT:
-        from .journal_format import parse_journal
-
         return parse_journal(text)
     try:
         data = json.loads(text)
@@ -223,6 +222,47 @@ def read_record(path: str) -> GameRecord:
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordError(f"cannot read {path}: {exc}") from None
     return load_record(text)
+
+
+def parse_journal(text: str, *, allow_partial_tail: bool = False) -> GameRecord:
+    """Read a journal into a GameRecord (deals after round 1 are rebuilt on replay)."""
+    lines = text.split("\n")
+    complete = text.endswith("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if not lines:
+        raise RecordError("empty journal")
+    try:
+        header = json.loads(lines[0])
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"corrupt journal header: {exc}") from None
+    if not isinstance(header, dict) or header.get("format") != JOURNAL_FORMAT:
+        raise RecordError("not a Modern Art journal")
+    record = _header_from(header)
+    record.deals = _deals_from(header.get("deals"))
+    raw_moves = []
+    for number, line in enumerate(lines[1:], start=2):
+        last = number == len(lines)
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError as exc:
+            if last and not complete and allow_partial_tail:
+                break
+            raise RecordError(f"journal line {number} is corrupt or truncated: {exc}") from None
+        if not isinstance(entry, dict) or len(entry) != 1:
+            raise RecordError(f"journal line {number} is not a move or a result")
+        if "m" in entry:
+            if record.result is not None:
+                raise RecordError(f"journal line {number}: a move after the result")
+            raw_moves.append(entry["m"])
+        elif "result" in entry and isinstance(entry["result"], dict):
+            record.result = entry["result"]
+        else:
+            raise RecordError(f"journal line {number} is not a move or a result")
+    record.moves = _moves_from(raw_moves)
+    if record.deck_order is None:
+        raise RecordError("a journal must carry the deck order")
+    return record
 
 
 # ---------------------------------------------------------------------- helpers

@@ -1,18 +1,21 @@
 """Plain-data forms (dicts, lists, ints, strings) of the engine's values.
 
 Used by game records and by the network layer, which both need JSON/msgpack-safe data.
-Every `*_from_dict` validates types and raises `ValueError` naming the bad field.
+Every `*_from_dict` validates types and raises `ValueError` naming the bad field.  An
+`Observation`'s plain form is `observation_to_dict` / `observation_from_dict` here (views.py
+does not depend on this module).
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from .cards import Card
+from .cards import AuctionType, Card, deck_cards
 from .events import Sale
 from .phase import Phase
 from .rules import RuleOptions
 from .scoring import RoundResult
+from .views import Observation
 
 
 def _int(data: Mapping[str, Any], key: str, lo: int = -1, hi: int = 1 << 40) -> int:
@@ -54,8 +57,6 @@ def sale_to_dict(sale: Sale) -> dict[str, Any]:
 
 
 def sale_from_dict(data: Mapping[str, Any], deck: Sequence[Card]) -> Sale:
-    from .cards import AuctionType
-
     bids = data.get("bids")
     payments = data.get("payments")
     if not isinstance(bids, list) or not all(isinstance(b, list) and len(b) == 2 for b in bids):
@@ -114,7 +115,7 @@ def result_from_dict(data: Mapping[str, Any], deck: Sequence[Card]) -> RoundResu
     )
 
 
-def observation_to_dict(obs: Any) -> dict[str, Any]:
+def observation_to_dict(obs: Observation) -> dict[str, Any]:
     return {
         "seat": obs.seat,
         "players": obs.players,
@@ -148,17 +149,14 @@ def observation_to_dict(obs: Any) -> dict[str, Any]:
     }
 
 
-def observation_from_dict(data: Mapping[str, Any]) -> Any:
-    from .game import _deck
-    from .views import Observation
-
+def observation_from_dict(data: Mapping[str, Any]) -> Observation:
     if not isinstance(data, Mapping):
         raise ValueError("an observation is a mapping")
     options_data = data.get("options")
     if not isinstance(options_data, Mapping):
         raise ValueError("field 'options' must be a mapping")
     options = RuleOptions.from_dict(options_data)
-    deck = _deck(options.deck_table)
+    deck = deck_cards(options.deck_table)
     for key in ("tiles", "bought", "bids", "sales", "results", "offenders"):
         if not isinstance(data.get(key), list):
             raise ValueError(f"field {key!r} must be a list")

@@ -10,16 +10,14 @@ At the end of the game all money is revealed (§7).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
 
-from .auctions import NO_BID
 from .cards import Card
 from .events import Sale
-from .game import GameState
 from .moves import Action, Move
 from .phase import Phase
 from .rules import RuleOptions
 from .scoring import RoundResult
+from .state import NO_BID, BaseState
 
 
 @dataclass(frozen=True)
@@ -72,21 +70,9 @@ class Observation:
         """This seat's amount move now (bid, sealed bid or price) as (action, lo, hi)."""
         return amount_range_from(self)
 
-    def to_dict(self) -> dict[str, Any]:
-        from .serialize import observation_to_dict
 
-        return observation_to_dict(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Observation":
-        from .serialize import observation_from_dict
-
-        observation: Observation = observation_from_dict(data)
-        return observation
-
-
-def observation(state: GameState, seat: int) -> Observation:
-    """What `seat` may know of `state`."""
+def observation(state: BaseState, seat: int) -> Observation:
+    """What `seat` may know of `state` (also `GameState.observation(seat)`)."""
     if not 0 <= seat < state.n:
         raise ValueError(f"no seat {seat} in a {state.n}-player game")
     over = state.phase == Phase.GAME_OVER

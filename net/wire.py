@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from modernart.auctions import NO_BID
-from modernart.cards import AuctionType
+from modernart.cards import AuctionType, deck_cards
 from modernart.events import AuctionStarted, CardsDealt, GameEnded, RoundEnded, Sale, SealedRevealed
-from modernart.game import GameState, _deck
+from modernart.game import GameState
 from modernart.phase import Phase
 from modernart.rules import RuleOptions
 from modernart.serialize import result_from_dict, result_to_dict, sale_from_dict, sale_to_dict
@@ -101,7 +101,7 @@ def event_to_wire(event: Any) -> dict[str, Any] | None:
 
 def event_from_wire(data: dict[str, Any], options: RuleOptions) -> Any:
     """The engine event value for wire data (ValueError if malformed)."""
-    deck = _deck(options.deck_table)
+    deck = deck_cards(options.deck_table)
     kind = data.get("k")
     body = {k: v for k, v in data.items() if k != "k"}
     try:
@@ -134,7 +134,7 @@ class ViewBuilder:
     def __init__(self, players: int, options: RuleOptions) -> None:
         self.players = players
         self.options = options
-        self.deck = _deck(options.deck_table)
+        self.deck = deck_cards(options.deck_table)
         self.sales: list[Sale] = []
         self.results: list[Any] = []
         self.pv: dict[str, Any] | None = None

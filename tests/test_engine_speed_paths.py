@@ -31,7 +31,8 @@ from modernart.bots.random_bot import _open_seat, random_move, random_step
 from modernart.cards import DECK_TABLES, AuctionType
 from modernart.errors import MalformedMove, UnknownSeat
 from modernart.events import BANK
-from modernart.game import GameState, _card_tables, _deck
+from modernart.cards import card_tables, deck_cards
+from modernart.game import GameState
 from modernart.moves import Action, Move, move_of
 from modernart.phase import Phase
 from modernart.rules import RuleOptions
@@ -55,36 +56,37 @@ def test_plain_int_constants_equal_the_enums():
 
 @pytest.mark.parametrize("deck_name", sorted(DECK_TABLES))
 def test_card_tables_agree_with_the_cards(deck_name):
-    deck, artist_of, kind_of = _card_tables(deck_name)
-    assert deck is _deck(DECK_TABLES[deck_name])
+    deck, artist_of, kind_of = card_tables(deck_name)
+    assert deck is deck_cards(DECK_TABLES[deck_name])
     assert artist_of == tuple(int(c.artist) for c in deck) and kind_of == tuple(int(c.kind) for c in deck)
     state = GameState(4, RuleOptions(deck=deck_name), seed=1)
-    assert state.deck is deck and state._artist_of is artist_of and state._kind_of is kind_of
+    assert state.deck is deck and state.artist_of is artist_of and state.kind_of is kind_of
     other = GameState.blank(4)
     other.deck = deck  # a shared deck takes its shared tables
-    assert other._kind_of is kind_of
+    assert other.kind_of is kind_of
     other.deck = tuple(deck[:10])  # any other card tuple gets tables of its own
-    assert other._artist_of == artist_of[:10] and other._kind_of == kind_of[:10]
+    assert other.artist_of == artist_of[:10] and other.kind_of == kind_of[:10]
 
 
 def test_fields_name_every_field():
     state = GameState.blank(5)
     for name in GameState.FIELDS:
         getattr(state, name)
-    slots = getattr(GameState, "__slots__", None)
+    # the slots of the state's classes (GameState adds none to BaseState's)
+    slots = [name for cls in GameState.__mro__ for name in getattr(cls, "__slots__", ())] or None
     if slots is not None:  # pure Python: a compiled class has no __slots__
-        mirrors = {"_pass_is_final", "_double_split", "_artist_of", "_kind_of"}  # set with options / deck
+        mirrors = {"pass_is_final", "double_split", "artist_of", "kind_of"}  # set with options / deck
         public = {name.lstrip("_") for name in slots if name not in mirrors}
         assert public == set(GameState.FIELDS) and len(GameState.FIELDS) == len(public)
 
 
 def test_phase_and_options_properties_keep_their_mirrors():
     state = GameState(3, seed=2)
-    assert state.phase is Phase.PLAY_CARD and state._phase == 0
+    assert state.phase is Phase.PLAY_CARD and state.phase_id == 0
     state.phase = Phase.SEALED
-    assert state._phase == 4 and state.phase is Phase.SEALED
+    assert state.phase_id == 4 and state.phase is Phase.SEALED
     state.options = RuleOptions(open_pass_is_final=True, double_split=True)
-    assert state._pass_is_final and state._double_split
+    assert state.pass_is_final and state.double_split
 
 
 def _open_states(count: int, seed: int) -> list[GameState]:
@@ -320,6 +322,7 @@ COMPILED_MODULES = (
     "modernart/phase.py",
     "modernart/moves.py",
     "modernart/scoring.py",
+    "modernart/state.py",
     "modernart/auctions.py",
     "modernart/game.py",
     "modernart/bots/random_bot.py",

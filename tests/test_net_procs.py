@@ -21,7 +21,7 @@ import time
 
 import pytest
 
-from modernart.journal_format import parse_journal
+from modernart.record import parse_journal
 from modernart.phase import Phase
 from modernart.net.client.client import Client
 from modernart.net.trust.identity import Keys

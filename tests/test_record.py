@@ -11,9 +11,9 @@ import pytest
 
 from modernart.bots.random_bot import random_step
 from modernart.game import GameState
-from modernart.journal_format import header_line, move_line, parse_journal, result_line
+from modernart.journal_format import header_line, move_line, result_line
 from modernart.moves import Move
-from modernart.record import GameRecord, RecordError, load_record, result_of
+from modernart.record import GameRecord, RecordError, load_record, parse_journal, result_of
 from modernart.rules import RuleOptions
 
 NAMES = ["Ana", "Bea", "Cem", "Dai", "Eli"]

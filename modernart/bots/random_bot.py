@@ -6,8 +6,8 @@ act, `random_step` first draws the acting seat uniformly from `state.to_move()`.
 
 `random_move` works on the state directly (it only reads what the acting seat may see:
 its own hand and money, the public auction) because it is the engine's benchmark player
-and must cost next to nothing: it reads the state's plain-int fields (`_phase`,
-`_pass_is_final`) like the move handlers do, and takes its moves straight from
+and must cost next to nothing: it reads the state's plain-int fields (`phase_id`,
+`pass_is_final`) like the move handlers do, and takes its moves straight from
 the interned move table.  Its choices are checked against `legal_moves` in the tests.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 import random as _random
 from typing import Any, Callable, Final
 
-from ..auctions import NO_BID, second_cards
+from ..auctions import second_cards
 from ..game import GameState
 from ..moves import (
     ACCEPT,
@@ -35,6 +35,7 @@ from ..moves import (
     move_of,
 )
 from ..phase import DOUBLE_OFFER, FIXED_OFFER, FIXED_SET, GAME_OVER, ONCE_AROUND, OPEN, PLAY_CARD, SEALED
+from ..state import NO_BID
 
 # Per seat, the argument-free moves (moves with an argument come from MOVE_TABLE).
 _PASS: Final = tuple([move_of(s, PASS) for s in range(MAX_SEATS)])
@@ -49,14 +50,14 @@ def random_move(state: GameState, seat: int, rand: Callable[[], float]) -> Move:
 
     `rand` is a float generator in [0, 1), e.g. `random.Random(seed).random`.
     """
-    phase = state._phase
+    phase = state.phase_id
     money = state.money[seat]
     if phase == OPEN:
         high = state.high
         is_high = seat == state.high_seat
         passed = state.passed[seat]
         can_pass = not is_high and not passed
-        can_bid = not is_high and money > high and not (passed and state._pass_is_final)
+        can_bid = not is_high and money > high and not (passed and state.pass_is_final)
         can_hammer = seat == state.auctioneer
         i = int(rand() * (can_pass + can_bid + can_hammer))
         if can_pass:
@@ -95,7 +96,7 @@ def random_move(state: GameState, seat: int, rand: Callable[[], float]) -> Move:
 
 def random_step(state: GameState, rand: Callable[[], float]) -> Move:
     """Pick the acting seat uniformly among `to_move()`, then its random move."""
-    phase = state._phase
+    phase = state.phase_id
     if phase == OPEN:
         seat = _open_seat(state, rand)
     elif phase == PLAY_CARD or phase == FIXED_SET:
@@ -117,7 +118,7 @@ def _open_seat(state: GameState, rand: Callable[[], float]) -> int:
     n = state.n
     auctioneer, high_seat, high = state.auctioneer, state.high_seat, state.high
     passed, money = state.passed, state.money
-    final = state._pass_is_final
+    final = state.pass_is_final
     while True:
         seat = int(rand() * n)
         # to_move()'s rule: the auctioneer may always hammer; the high bidder waits; a
@@ -131,6 +132,6 @@ def play_random_game(players: int, seed: int | _random.Random | None = None, **k
     rng = seed if isinstance(seed, _random.Random) else _random.Random(seed)
     state = GameState(players, seed=rng, **kwargs)
     rand = rng.random
-    while state._phase != GAME_OVER:
+    while state.phase_id != GAME_OVER:
         state.apply(random_step(state, rand))
     return state

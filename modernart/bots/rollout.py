@@ -15,11 +15,11 @@ import random
 import time
 from typing import Any
 
-from ..auctions import NO_BID
 from ..cards import AuctionType
 from ..game import GameState
 from ..moves import Action, Move
 from ..phase import Phase
+from ..state import NO_BID
 from . import pricing
 from .valuation import artist_values, final_values
 

@@ -1,6 +1,6 @@
 """The host's files: the game journal (record format) and its event log beside it.
 
-The journal (`<name>.jsonl`) is modernart.journal_format: a header with the deck order,
+The journal (`<name>.jsonl`) is modernart.journal_format (read by modernart.record): a header with the deck order,
 one line per applied move, the result at the end.  The event log (`<name>.jsonl.events`)
 holds what the journal cannot: every protocol event exactly as sent (public part,
 private parts, chain hash, host signature) plus the signed action it came from, so a
@@ -16,9 +16,9 @@ from typing import Any, Iterator
 
 import msgpack
 
-from modernart.journal_format import header_line, move_line, parse_journal, result_line
+from modernart.journal_format import header_line, move_line, result_line
 from modernart.moves import Move
-from modernart.record import GameRecord
+from modernart.record import GameRecord, parse_journal
 
 _LEN = struct.Struct(">I")
 

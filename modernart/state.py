@@ -1,0 +1,345 @@
+"""A game's data and its round flow: `BaseState`, what `GameState` (game.py) is made of.
+
+The state is split the way python-chess splits `BaseBoard` from `Board`: this module holds
+every field of a game, whose turn it is and the flow of a round (dealing, scoring, the next
+auctioneer); `game.py` adds the moves (legal moves, applying a move), and the auction
+rules in `auctions.py` work on the fields declared here.  So the layers import one way
+only: state <- auctions <- game, and state <- views <- game.
+
+Speed matters here (self-play and search bots run millions of moves): the fields read on
+every move are plain ints and tuples of ints, and the same source compiles with mypyc
+(docs/engine-performance.md has the conventions that keep it fast in both builds).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Final, Iterable
+
+from .cards import ARTISTS, DECK_TABLES, EDITIONS, ROUNDS, Card, CardTables, Edition, card_tables, tables_of
+from .events import CardsDealt, GameEnded, RoundEnded, Sale
+from .phase import DOUBLE_OFFER, FIXED_OFFER, FIXED_SET, GAME_OVER, ONCE_AROUND, OPEN, PHASES, PLAY_CARD, SEALED, Phase
+from .rules import RuleOptions
+from .scoring import RoundResult, score_round
+
+NO_BID: Final = -2  # state.sealed: this seat has not bid yet
+FORFEIT: Final = -1  # state.sealed: this seat's bid was forfeited (counts as 0)
+
+_NARTISTS: Final = len(ARTISTS)
+
+
+class BaseState:
+    """The fields of a game of Modern Art for 3-5 seats (numbered clockwise from 0), whose
+    turn it is, and the round flow.
+
+    Public fields (read them, never assign them outside the engine): `n`, `options`, `deck`,
+    `money`, `hands`, `round` (0-3), `counts` (this round, per artist), `tiles` (one row per
+    scored round), `bought` (this round, per seat), `phase`, `auctioneer`, `turn`, `lot`
+    (cards under the hammer), `high`/`high_seat`, `bids` (public bids of the running
+    auction), `sales`, `results`, `offenders`.
+
+    The hot path (docs/engine-performance.md) reads plain-int twins: `phase_id` is `phase`
+    as an int (the constants of phase.py); `artist_of` / `kind_of` give a card id's artist
+    and auction type (from `deck`); `pass_is_final` and `double_split` mirror the options.
+    Assigning `phase`, `options` or `deck` keeps the twins in step.
+    """
+
+    __slots__ = (
+        "_options",
+        "pass_is_final",
+        "double_split",
+        "n",
+        "_deck",
+        "artist_of",
+        "kind_of",
+        "money",
+        "hands",
+        "stock",
+        "round",
+        "counts",
+        "tiles",
+        "bought",
+        "discard",
+        "lot",
+        "phase_id",
+        "auctioneer",
+        "original",
+        "kind",
+        "turn",
+        "high",
+        "high_seat",
+        "passed",
+        "npassed",
+        "sealed",
+        "nsealed",
+        "price",
+        "bids",
+        "auction_no",
+        "results",
+        "sales",
+        "offenders",
+        "events",
+        "move_count",
+        "first_auctioneer",
+        "deal_log",
+    )
+
+    #: Every field that holds information of its own, by its public name, in `__slots__`
+    #: order (mypyc's compiled class has no __slots__): all but the twins set with `options`
+    #: and `deck`.
+    FIELDS: ClassVar[tuple[str, ...]] = (
+        "options",
+        "n",
+        "deck",
+        "money",
+        "hands",
+        "stock",
+        "round",
+        "counts",
+        "tiles",
+        "bought",
+        "discard",
+        "lot",
+        "phase_id",
+        "auctioneer",
+        "original",
+        "kind",
+        "turn",
+        "high",
+        "high_seat",
+        "passed",
+        "npassed",
+        "sealed",
+        "nsealed",
+        "price",
+        "bids",
+        "auction_no",
+        "results",
+        "sales",
+        "offenders",
+        "events",
+        "move_count",
+        "first_auctioneer",
+        "deal_log",
+    )
+
+    _options: RuleOptions
+    pass_is_final: bool
+    double_split: bool
+    n: int
+    _deck: tuple[Card, ...]
+    artist_of: tuple[int, ...]
+    kind_of: tuple[int, ...]
+    money: list[int]
+    hands: list[list[Card]]
+    stock: list[Card]
+    round: int
+    counts: list[int]
+    tiles: list[list[int]]
+    bought: list[list[Card]]
+    discard: list[Card]
+    lot: list[Card]
+    phase_id: int
+    auctioneer: int
+    original: int
+    kind: int
+    turn: int
+    high: int
+    high_seat: int
+    passed: list[bool]
+    npassed: int
+    sealed: list[int]
+    nsealed: int
+    price: int
+    bids: list[tuple[int, int]]
+    auction_no: int
+    results: list[RoundResult]
+    sales: list[Sale]
+    offenders: list[tuple[int, int, int]]
+    events: list[Any] | None
+    move_count: int
+    first_auctioneer: int
+    deal_log: list[list[tuple[Card, ...]]]
+
+    def __init__(self, players: int, options: RuleOptions, tables: CardTables, track_events: bool, empty: bool) -> None:
+        """The options and the deck's tables; with `empty`, every other field at its empty
+        value: no cards dealt, start money, round 1, seat 0 to put up a card, an event log
+        if `track_events`.  Without, the caller sets every other field (a copy)."""
+        self._options = options
+        self.pass_is_final = options.open_pass_is_final
+        self.double_split = options.double_split
+        self._deck, self.artist_of, self.kind_of = tables
+        self.n = players
+        if not empty:
+            return
+        self.money = [options.start_money] * players
+        self.hands = [[] for _ in range(players)]
+        self.stock = []
+        self.round = 0
+        self.counts = [0] * _NARTISTS
+        self.tiles = []
+        self.bought = [[] for _ in range(players)]
+        self.discard = []
+        self.lot = []
+        self.phase_id = PLAY_CARD
+        self.auctioneer = 0
+        self.first_auctioneer = 0
+        self.original = -1
+        self.kind = -1
+        self.turn = -1
+        self.high = 0
+        self.high_seat = -1
+        self.passed = [False] * players
+        self.npassed = 0
+        self.sealed = [NO_BID] * players
+        self.nsealed = 0
+        self.price = 0
+        self.bids = []
+        self.auction_no = 0
+        self.results = []
+        self.sales = []
+        self.offenders = []  # (seat, auction, fine)
+        self.events = [] if track_events else None
+        self.move_count = 0
+        self.deal_log = []
+
+    @property
+    def options(self) -> RuleOptions:
+        return self._options
+
+    @options.setter
+    def options(self, options: RuleOptions) -> None:
+        self._options = options
+        # read on every Open bid and sale: copied out of the options object
+        self.pass_is_final = options.open_pass_is_final
+        self.double_split = options.double_split
+
+    @property
+    def phase(self) -> Phase:
+        return PHASES[self.phase_id]
+
+    @phase.setter
+    def phase(self, value: Phase) -> None:
+        self.phase_id = int(value)
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """Every card of this game's deck table, indexed by card id."""
+        return self._deck
+
+    @deck.setter
+    def deck(self, cards: tuple[Card, ...]) -> None:
+        for name in DECK_TABLES:
+            tables = card_tables(name)
+            if tables[0] is cards:  # one of the shared decks: its tables are made already
+                self._deck, self.artist_of, self.kind_of = tables
+                return
+        self._deck, self.artist_of, self.kind_of = tables_of(cards)
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def edition(self) -> Edition:
+        return EDITIONS[self._options.edition]
+
+    @property
+    def stock_size(self) -> int:
+        return len(self.stock)
+
+    def is_over(self) -> bool:
+        return self.phase_id == GAME_OVER
+
+    def to_move(self) -> tuple[int, ...]:
+        """Seats that may act now: one seat, or several during Open and Sealed auctions."""
+        phase = self.phase_id
+        if phase == PLAY_CARD or phase == FIXED_SET:
+            return (self.auctioneer,)
+        if phase == DOUBLE_OFFER or phase == ONCE_AROUND or phase == FIXED_OFFER:
+            return (self.turn,)
+        if phase == SEALED:
+            sealed = self.sealed
+            return tuple([s for s in range(self.n) if sealed[s] == NO_BID])
+        if phase == OPEN:
+            # the auctioneer may always hammer; the high bidder waits; a seat that passed
+            # since the last bid may come back with a higher bid unless passes are final
+            auctioneer, high_seat, high = self.auctioneer, self.high_seat, self.high
+            passed, money = self.passed, self.money
+            final = self.pass_is_final
+            return tuple(
+                [
+                    s
+                    for s in range(self.n)
+                    if s == auctioneer or s != high_seat and (not passed[s] or not final and money[s] > high)
+                ]
+            )
+        return ()
+
+    def winners(self) -> tuple[int, ...]:
+        """Seats with the most money once the game is over (co-winners on ties, §12.6)."""
+        if self.phase_id != GAME_OVER:
+            return ()
+        money = self.money
+        best = max(money)
+        return tuple([s for s in range(self.n) if money[s] == best])
+
+    # ------------------------------------------------------------------ round flow (used by auctions.py and game.py)
+
+    def start_turn(self, after: int) -> None:
+        """The first seat left of `after` (itself last) holding cards puts up the next card."""
+        n = self.n
+        hands = self.hands
+        s = after + 1
+        for _ in range(n):
+            if s == n:
+                s = 0
+            if hands[s]:
+                self.phase_id = PLAY_CARD
+                self.auctioneer = s
+                self.original = -1
+                return
+            s += 1
+        # nobody holds a card: only possible at the start of a round dealt no cards
+        self.end_round(after, "exhausted", ())
+
+    def end_round(self, ender: int, ended_by: str, ending_cards: Iterable[Card]) -> None:
+        """Score the round, clear the table, deal the next round or end the game."""
+        ending = tuple(ending_cards)
+        result = score_round(self.round, self.counts, self.tiles, self.bought, ended_by, ender, ending, self.artist_of)
+        self.tiles.append(list(result.tiles))
+        money = self.money
+        for s, pay in enumerate(result.payouts):
+            money[s] += pay
+        discard = self.discard
+        for cards in self.bought:
+            discard.extend(cards)
+            cards.clear()
+        discard.extend(ending)
+        self.lot = []
+        self.results.append(result)
+        events = self.events
+        if events is not None:
+            events.append(RoundEnded(result))
+        if self.round == ROUNDS - 1:
+            self.phase_id = GAME_OVER
+            self.turn = -1
+            if events is not None:
+                events.append(GameEnded(tuple(money), self.winners()))
+            return
+        self.round += 1
+        self.counts = [0] * _NARTISTS
+        self.deal_round()
+        self.start_turn(ender)
+
+    def deal_round(self) -> None:
+        """Deal this round's cards from the front of the stock, seat 0 first, and log them."""
+        k = self._options.deal_sizes(self.n)[self.round]
+        dealt: list[tuple[Card, ...]] = []
+        stock = self.stock
+        events = self.events
+        for s in range(self.n):
+            cards = tuple(stock[:k])
+            del stock[:k]
+            self.hands[s].extend(cards)
+            dealt.append(cards)
+            if events is not None and cards:
+                events.append(CardsDealt(self.round, s, cards))
+        self.deal_log.append(dealt)
