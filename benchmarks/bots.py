@@ -8,7 +8,7 @@ import json
 import time
 
 from modernart.bots.arena import play_game
-from modernart.bots.base import make_bot
+from modernart.bots import make_bot
 from modernart.bots.hard import HardBot
 from modernart.game import GameState
 from modernart.moves import Move

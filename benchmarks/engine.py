@@ -30,6 +30,7 @@ HOT_MODULES = (
     "modernart.phase",
     "modernart.moves",
     "modernart.scoring",
+    "modernart.state",
     "modernart.auctions",
     "modernart.game",
     "modernart.bots.random_bot",

@@ -59,7 +59,7 @@ def _wrong_phase(state: BaseState, what: str) -> WrongPhase:
 
 
 def _take_from_hand(state: BaseState, seat: int, arg: int) -> Card:
-    deck = state.deck
+    deck = state.card_of
     if not 0 <= arg < len(deck):
         raise MalformedMove(f"no card with id {arg}")
     card = deck[arg]
@@ -106,8 +106,8 @@ def add_second(state: BaseState, seat: int, arg: int) -> None:
     double = state.lot[0]
     double_id: int = double
     artist = state.artist_of[double_id]
-    if 0 <= arg < len(state.deck) and (state.artist_of[arg] != artist or state.kind_of[arg] == DOUBLE):
-        raise SecondCardMismatch(f"{state.deck[arg]!r} cannot join {double!r}")
+    if 0 <= arg < len(state.card_of) and (state.artist_of[arg] != artist or state.kind_of[arg] == DOUBLE):
+        raise SecondCardMismatch(f"{state.card_of[arg]!r} cannot join {double!r}")
     card = _take_from_hand(state, seat, arg)
     state.lot.append(card)
     counts = state.counts

@@ -16,7 +16,7 @@ import random
 from typing import Final, Sequence
 
 from . import auctions
-from .cards import MAX_PLAYERS, MIN_PLAYERS, Card, CardTables, card_tables
+from .cards import MAX_PLAYERS, MIN_PLAYERS, Card, card_tables
 from .errors import GameOver, IllegalMove, MalformedMove, UnknownSeat
 from .moves import (
     ACCEPT,
@@ -67,8 +67,8 @@ class GameState(BaseState):
         deck_order: Sequence[int] | None = None,
         first_auctioneer: int | None = None,
         track_events: bool = False,
+        _copy: bool = False,
         _blank: bool = False,
-        _copy: CardTables | None = None,
     ) -> None:
         """Start a game: shuffle (from `seed`, or take `deck_order` exactly), deal round 1.
 
@@ -77,18 +77,17 @@ class GameState(BaseState):
         seeded generator after the shuffle.  With `track_events`, `events` collects every
         move and what followed from it (see `events.py`).
         """
-        n = _check_players(players)
-        options = options or DEFAULT_OPTIONS
-        if _copy is not None:
+        if _copy and options is not None:
             # for `clone`, which sets every other field itself: the one way to make an
             # instance without starting a game that also works when compiled (mypyc's
             # classes cannot be made with `GameState.__new__`)
-            super().__init__(n, options, _copy, False, False)
+            self._options = options
             return
-        super().__init__(n, options, card_tables(options.deck), track_events, True)
+        options = options or DEFAULT_OPTIONS
+        super().__init__(_check_players(players), options, card_tables(options.deck), track_events, True)
         if _blank:
             return
-        deck = self.deck
+        deck = self.card_of
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         if deck_order is None:
             # Sorting by independent uniform keys is a uniform shuffle, and cheaper than
@@ -244,7 +243,13 @@ class GameState(BaseState):
 
     def clone(self) -> GameState:
         """An independent copy (without the event log)."""
-        other = GameState(self.n, self.options, _copy=(self.deck, self.artist_of, self.kind_of))
+        other = GameState(self.n, self._options, _copy=True)
+        other.pass_is_final = self.pass_is_final
+        other.double_split = self.double_split
+        other.n = self.n
+        other.card_of = self.card_of
+        other.artist_of = self.artist_of
+        other.kind_of = self.kind_of
         other.money = self.money[:]
         other.hands = [h[:] for h in self.hands]
         other.stock = self.stock[:]

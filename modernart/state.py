@@ -37,10 +37,11 @@ class BaseState:
     (cards under the hammer), `high`/`high_seat`, `bids` (public bids of the running
     auction), `sales`, `results`, `offenders`.
 
-    The hot path (docs/engine-performance.md) reads plain-int twins: `phase_id` is `phase`
-    as an int (the constants of phase.py); `artist_of` / `kind_of` give a card id's artist
-    and auction type (from `deck`); `pass_is_final` and `double_split` mirror the options.
-    Assigning `phase`, `options` or `deck` keeps the twins in step.
+    The hot path (docs/engine-performance.md) reads plain fields: `phase_id` is `phase` as
+    an int (the constants of phase.py); `card_of` is the deck (`card_of[card_id]` is the
+    Card), `artist_of` / `kind_of` give a card id's artist and auction type as ints;
+    `pass_is_final` and `double_split` mirror the options.  Assigning `phase`, `options` or
+    `deck` keeps them in step.
     """
 
     __slots__ = (
@@ -48,7 +49,7 @@ class BaseState:
         "pass_is_final",
         "double_split",
         "n",
-        "_deck",
+        "card_of",
         "artist_of",
         "kind_of",
         "money",
@@ -84,12 +85,12 @@ class BaseState:
     )
 
     #: Every field that holds information of its own, by its public name, in `__slots__`
-    #: order (mypyc's compiled class has no __slots__): all but the twins set with `options`
-    #: and `deck`.
+    #: order (mypyc's compiled class has no __slots__): all but the mirrors set with
+    #: `options` and `deck` (`pass_is_final`, `double_split`, `artist_of`, `kind_of`).
     FIELDS: ClassVar[tuple[str, ...]] = (
         "options",
         "n",
-        "deck",
+        "card_of",
         "money",
         "hands",
         "stock",
@@ -126,7 +127,7 @@ class BaseState:
     pass_is_final: bool
     double_split: bool
     n: int
-    _deck: tuple[Card, ...]
+    card_of: tuple[Card, ...]
     artist_of: tuple[int, ...]
     kind_of: tuple[int, ...]
     money: list[int]
@@ -167,7 +168,7 @@ class BaseState:
         self._options = options
         self.pass_is_final = options.open_pass_is_final
         self.double_split = options.double_split
-        self._deck, self.artist_of, self.kind_of = tables
+        self.card_of, self.artist_of, self.kind_of = tables
         self.n = players
         if not empty:
             return
@@ -223,17 +224,17 @@ class BaseState:
 
     @property
     def deck(self) -> tuple[Card, ...]:
-        """Every card of this game's deck table, indexed by card id."""
-        return self._deck
+        """Every card of this game's deck table, indexed by card id (the tuple `card_of`)."""
+        return self.card_of
 
     @deck.setter
     def deck(self, cards: tuple[Card, ...]) -> None:
         for name in DECK_TABLES:
             tables = card_tables(name)
             if tables[0] is cards:  # one of the shared decks: its tables are made already
-                self._deck, self.artist_of, self.kind_of = tables
+                self.card_of, self.artist_of, self.kind_of = tables
                 return
-        self._deck, self.artist_of, self.kind_of = tables_of(cards)
+        self.card_of, self.artist_of, self.kind_of = tables_of(cards)
 
     # ------------------------------------------------------------------ queries
 

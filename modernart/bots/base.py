@@ -1,4 +1,4 @@
-"""The interface every bot implements, and `make_bot` to build one by level name.
+"""The interface every bot implements, and the random player; `levels.py` builds one by level name.
 
 A bot decides from an `Observation` alone (never the hidden state).  `choose` returns
 the move to make now, or None to wait: waiting is only a choice in an Open auction,
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import Any, Callable
 
 from ..moves import Move
 from ..views import Observation
@@ -57,38 +56,3 @@ class RandomBot(Bot):
 
     def pace(self, obs: Observation, move: Move) -> float:
         return 0.3 + self.rng.random()
-
-
-_FACTORIES: dict[str, Callable[..., Bot]] = {"random": RandomBot}
-
-
-def register_level(level: str, factory: Callable[..., Bot]) -> None:
-    """Make `make_bot(level)` build bots with `factory(seed=..., **options)`."""
-    _FACTORIES[level] = factory
-
-
-def bot_levels() -> tuple[str, ...]:
-    _load_all()
-    return tuple(_FACTORIES)
-
-
-def make_bot(level: str, seed: int | None = None, **options: Any) -> Bot:
-    """A bot of the named level ('random', 'medium', 'hard')."""
-    _load_all()
-    try:
-        factory = _FACTORIES[level]
-    except KeyError:
-        raise ValueError(f"unknown bot level {level!r}; choose from {', '.join(_FACTORIES)}") from None
-    return factory(seed=seed, **options)
-
-
-def _load_all() -> None:
-    """Import the bot modules so that they register their levels."""
-    import importlib
-
-    for name in ("medium", "hard"):
-        try:
-            importlib.import_module(f"modernart.bots.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"modernart.bots.{name}":
-                raise

@@ -30,7 +30,6 @@ from ..moves import Move
 from ..phase import Phase
 from ..views import Observation
 from . import pricing
-from .base import register_level
 from .medium import DOUBLE, MediumBot, Situation
 from .rollout import RolloutPolicy
 
@@ -288,10 +287,3 @@ def score(state: GameState, seat: int) -> float:
         w = sum(worth[c.artist] for c in state.hands[s])
         total += w if s == seat else -w / (n - 1)
     return rel + total
-
-
-def _factory(seed: int | None = None, budget: float = DEFAULT_BUDGET, **options: Any) -> HardBot:
-    return HardBot(seed=seed, budget=budget, **options)
-
-
-register_level("hard", _factory)

@@ -20,7 +20,7 @@ from ..moves import Action, Move
 from ..phase import Phase
 from ..views import Observation
 from . import pricing
-from .base import Bot, register_level
+from .base import Bot
 from .knowledge import Knowledge
 from .valuation import artist_values, final_values
 
@@ -248,6 +248,3 @@ class MediumBot(Bot):
         if obs.phase == Phase.SEALED:
             return 1.5 + 2.5 * r
         return 0.8 + 1.2 * r
-
-
-register_level("medium", MediumBot)
