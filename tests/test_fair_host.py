@@ -21,9 +21,11 @@ from modernart.net.trust import chain
 from modernart.net.lan.address import JoinTarget
 from modernart.net.client.client import Client, ConnectError
 from modernart.net.clocks import ClockSettings, ManualClock
-from modernart.net.trust.commitments import COMMIT_TAG, Commit, bid_commitment, new_nonce
+from modernart.net.protocol.signed import COMMIT_TAG, Commit, bid_commitment
+from modernart.net.trust.identity import new_nonce
 from modernart.net.host.host import Host
-from modernart.net.trust.identity import HOSTEV_TAG, Keys
+from modernart.net.protocol.signed import HOSTEV_TAG
+from modernart.net.trust.identity import Keys
 from modernart.net.host.lobby import Lobby
 from modernart.net.protocol import decode_host_inner, pack
 
@@ -49,7 +51,7 @@ class EquivocatingHost(Host):
         elif pub["k"] == "commits":
             pub["set"][COLLUDER] = {"seat": COLLUDER, "c": self.fake_commit}
             # the host's own digest for the forked set (the victim checks it against the set)
-            from modernart.net.trust.commitments import SetEntry, decode_commit, set_digest
+            from modernart.net.protocol.signed import SetEntry, decode_commit, set_digest
 
             entries = []
             for item in pub["set"]:

@@ -20,17 +20,11 @@ from modernart.phase import Phase
 from modernart.rules import RuleOptions
 from modernart.net.client.client import Client
 from modernart.net.clocks import ManualClock
-from modernart.net.trust.commitments import (
-    COMMIT_TAG,
-    REVEAL_TAG,
-    Commit,
-    Reveal,
-    bid_commitment,
-    decode_reveal,
-    new_nonce,
-)
-from modernart.net.trust.identity import ACT_TAG
-from modernart.net.protocol import decode_host_inner, encode_action_body
+from modernart.net.protocol.signed import COMMIT_TAG, Commit, REVEAL_TAG, Reveal, bid_commitment, decode_reveal
+from modernart.net.trust.identity import new_nonce
+from modernart.net.protocol.signed import ACT_TAG
+from modernart.net.protocol import decode_host_inner
+from modernart.net.protocol.signed import encode_action_body
 from modernart.net.trust.vault import Secret
 
 from .net_helpers import close_all, drive_to_sealed, in_process_host, run, seated_clients, until

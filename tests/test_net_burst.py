@@ -23,8 +23,11 @@ from modernart.net.trust import chain
 from modernart.net.client.client import Client
 from modernart.net.clocks import ManualClock
 from modernart.net.client.verified_game import VerifiedGame
-from modernart.net.trust.identity import ACT_TAG, HOSTEV_TAG, Keys
-from modernart.net.protocol import decode_host_frame, decode_host_inner, encode_action_body, pack
+from modernart.net.protocol.signed import ACT_TAG, HOSTEV_TAG
+from modernart.net.trust.identity import Keys
+from modernart.net.protocol.frames import decode_host_frame
+from modernart.net.protocol import decode_host_inner, pack
+from modernart.net.protocol.signed import encode_action_body
 
 from .net_helpers import close_all, drive_to_sealed, in_process_host, run, seated_clients
 

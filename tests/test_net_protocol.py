@@ -10,15 +10,11 @@ import pytest
 
 from modernart.net.trust import chain
 from modernart.net.lan.address import JoinStringError, JoinTarget, parse_join_string
-from modernart.net.trust.identity import HOSTEV_TAG, Keys, join_code, normalise_code
-from modernart.net.protocol import (
-    MAX_HOST_FRAME,
-    ProtocolError,
-    decode_action_body,
-    decode_client_frame,
-    encode_action_body,
-    pack,
-)
+from modernart.net.protocol.signed import HOSTEV_TAG
+from modernart.net.trust.identity import Keys, join_code, normalise_code
+from modernart.net.protocol import MAX_HOST_FRAME, ProtocolError, pack
+from modernart.net.protocol.signed import decode_action_body, encode_action_body
+from modernart.net.protocol.frames import decode_client_frame
 
 
 def hello(**over):

@@ -38,7 +38,7 @@ from modernart.net.protocol import ProtocolError, decode_host_inner
 from modernart.net.trust.sealed import REASONS, overlay
 from modernart.net.trust.shuffle import derive_deal
 from modernart.net.trust.transcript import TranscriptError, read_transcript
-from modernart.net.wire import event_to_wire, private_part, public_view
+from modernart.net.protocol.game_data import event_to_wire, private_part, public_view
 
 
 @dataclass
@@ -70,7 +70,8 @@ def compare_transcripts(
     mine: list[dict[str, Any]], other: list[dict[str, Any]], host_vk: bytes, name: str
 ) -> list[str]:
     """Problems if `other` (another player's copy) holds a different history than `mine`."""
-    from modernart.net.trust.identity import HOSTEV_TAG, verify
+    from modernart.net.protocol.signed import HOSTEV_TAG
+    from modernart.net.trust.identity import verify
 
     for a, b in zip(mine, other):
         if a.get("seq") != b.get("seq"):

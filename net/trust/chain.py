@@ -6,16 +6,18 @@ where ph_s = SHA-256("MA1-PRIV\\0" || private part of seat s) and each private p
 salt derived from a secret key per seat (`salt`), so a hash tells nothing about a hand.  The host signs h_n; every client checks
 the link, its own private hash and the signature as events arrive, so a host that shows two
 players different histories, or edits one afterwards, is caught.  The fair-play audit
-builds on this module.
+builds on this module.  The domain strings (MA1-CHAIN, MA1-PRIV, MA1-SALT) and the tag the
+host signs under live in net/protocol/signed.py.
 """
 
 from __future__ import annotations
 
 import hashlib
 
-from modernart.net.trust.identity import HOSTEV_TAG, verify
+from modernart.net.protocol.signed import CHAIN_DOMAIN, HOSTEV_TAG, PRIV_DOMAIN, SALT_DOMAIN
+from modernart.net.trust.identity import verify
 
-EMPTY_PRIVATE = hashlib.sha256(b"MA1-PRIV\x00").digest()
+EMPTY_PRIVATE = hashlib.sha256(PRIV_DOMAIN).digest()
 
 
 class ChainError(ValueError):
@@ -23,18 +25,18 @@ class ChainError(ValueError):
 
 
 def genesis(game_id: bytes) -> bytes:
-    return hashlib.sha256(b"MA1-CHAIN\x00" + game_id).digest()
+    return hashlib.sha256(CHAIN_DOMAIN + game_id).digest()
 
 
 def salt(salt_key: bytes, seq: int) -> bytes:
     """The 16-byte salt of a seat's private part in event `seq`, from that seat's 32-byte
     salt key.  The host keeps the keys secret until it discloses them at the end of the
     game; then anyone can rebuild every private part and check its hash."""
-    return hashlib.sha256(b"MA1-SALT\x00" + salt_key + seq.to_bytes(8, "big")).digest()[:16]
+    return hashlib.sha256(SALT_DOMAIN + salt_key + seq.to_bytes(8, "big")).digest()[:16]
 
 
 def private_hash(private: bytes | None) -> bytes:
-    return EMPTY_PRIVATE if private is None else hashlib.sha256(b"MA1-PRIV\x00" + private).digest()
+    return EMPTY_PRIVATE if private is None else hashlib.sha256(PRIV_DOMAIN + private).digest()
 
 
 def link(prev: bytes, seq: int, public: bytes, private_hashes: list[bytes]) -> bytes:

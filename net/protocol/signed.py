@@ -1,23 +1,28 @@
-"""The fair-play constructions: sealed-bid commitments, the commit-set digest, seed
-commitments, and the signed bodies that carry them (docs/fair-play.md).
+"""Every byte string a signature or a fair-play hash covers, with all the domain-separation
+tags (docs/protocol.md "Identity and signed actions", docs/fair-play.md).
 
-Every hash covers a domain tag and fixed-width fields, so no two different inputs can
-encode to the same bytes:
+A signature covers a tag followed by exact bytes (net/trust/identity.py signs and
+verifies), and every hash starts with its own domain string, so nothing made for one
+purpose can be taken for another.
 
-  c = SHA-256("modern-art/v1/sealed-bid-commit\\0" || game_id (16) || auction (4) || seat (1)
-              || player key (32) || amount (4) || nonce (32))
-  D = SHA-256("modern-art/v1/sealed-commit-set\\0" || game_id (16) || auction (4) || n (1)
-              || for each seat: seat (1) || kind (1) || key (32) || c (32))
-      kind 1 = a signed commitment, 0 = the host's default bid of 0 (key and c zero)
-  s = SHA-256("modern-art/v1/seed-commit\\0" || game_id (16) || seat (1; 255 = the host)
-              || key (32) || seed (32))
-
-Signed bodies are msgpack arrays, signed as tag || body (tags below):
-  commit  [v, game_id, auction, seat, key, c]
-  reveal  [v, game_id, auction, seat, key, amount, nonce, D]
-  seed    [v, game_id, seat, key, s]
+Signed bodies are msgpack arrays, signed as tag || body:
+  hello   [host CURVE key, client CURVE key, table or ""]            HELLO_TAG
+  act     [v, game_id, seat, ctr, [seat, action, arg], ref_seq, extra]   ACT_TAG
+  commit  [v, game_id, auction, seat, key, c]                         COMMIT_TAG
+  reveal  [v, game_id, auction, seat, key, amount, nonce, D]          REVEAL_TAG
+  seed    [v, game_id, seat, key, s]                                  SEED_TAG
+  the host's chain head h_n (net/trust/chain.py)                      HOSTEV_TAG
 `key` names the Ed25519 key that signs (the seat's own key or its stand-in's); the
 nonce and seed are 256-bit values from `secrets`.
+
+Hashed commitments cover fixed-width fields, so no two inputs encode to the same bytes:
+
+  c = SHA-256(BID_DOMAIN || game_id (16) || auction (4) || seat (1)
+              || player key (32) || amount (4) || nonce (32))
+  D = SHA-256(SET_DOMAIN || game_id (16) || auction (4) || n (1)
+              || for each seat: seat (1) || kind (1) || key (32) || c (32))
+      kind 1 = a signed commitment, 0 = the host's default bid of 0 (key and c zero)
+  s = SHA-256(SEED_DOMAIN || game_id (16) || seat (1; 255 = the host) || key (32) || seed (32))
 """
 
 from __future__ import annotations
@@ -26,26 +31,82 @@ import hashlib
 import secrets
 import struct
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
-from modernart.net.trust.identity import verify
-from modernart.net.protocol import VERSION, ProtocolError, is_bytes, is_int, is_version, pack, unpack_inner
+from modernart.net.protocol import (
+    MAX_AMOUNT,
+    MAX_AUCTION,
+    ProtocolError,
+    SEAT,
+    SEQ,
+    VERSION,
+    is_bytes,
+    is_int,
+    is_map,
+    is_version,
+    optional,
+    pack,
+    unpack_inner,
+)
 
+# signature tags
+HELLO_TAG = b"MA1-HELLO\x00"
+ACT_TAG = b"MA1-ACT\x00"
 COMMIT_TAG = b"MA1-COMMIT\x00"
 REVEAL_TAG = b"MA1-REVEAL\x00"
 SEED_TAG = b"MA1-SEED\x00"
+HOSTEV_TAG = b"MA1-HOSTEV\x00"
+# hash domains
 BID_DOMAIN = b"modern-art/v1/sealed-bid-commit\x00"
 SET_DOMAIN = b"modern-art/v1/sealed-commit-set\x00"
 SEED_DOMAIN = b"modern-art/v1/seed-commit\x00"
-HOST_SEAT = 255
-MAX_AMOUNT = 1_000_000  # bids are bounded by money (start money <= 10000); 4 bytes hold it
-MAX_AUCTION = 1_000
+DECK_DOMAIN = b"modern-art/v1/deck\x00"  # the shuffle's stream (net/trust/shuffle.py)
+CHAIN_DOMAIN = b"MA1-CHAIN\x00"  # h_0 of the host's chain (net/trust/chain.py)
+PRIV_DOMAIN = b"MA1-PRIV\x00"  # the hash of a private part
+SALT_DOMAIN = b"MA1-SALT\x00"  # a private part's salt, from its seat's salt key
+KEY_FPR_DOMAIN = b"modern-art/v1/key-fpr\x00"  # a key's readable fingerprint (net/trust/identity.py)
+HOST_KEY_DOMAIN = b"modern-art/v1/host-key\x00"  # the join code of a host key
+
+HOST_SEAT = 255  # the seat byte of the host's own seed commitment
 ZERO32 = bytes(32)
 
+_B16, _B32 = is_bytes(16), is_bytes(32)
 
-def new_nonce() -> bytes:
-    """A fresh 256-bit nonce (or seed)."""
-    return secrets.token_bytes(32)
+
+# ---------------------------------------------------------------------- hello and actions
+
+
+def hello_bytes(host_curve: bytes, client_curve: bytes, table: str | None) -> bytes:
+    """What a hello signature covers: both CURVE keys of this connection and the table."""
+    return pack([host_curve, client_curve, table or ""])
+
+
+def encode_action_body(
+    game: bytes, seat: int, ctr: int, move: list[int], ref: int, extra: Mapping[str, Any] | None = None
+) -> bytes:
+    return pack([VERSION, game, seat, ctr, list(move), ref, dict(extra) if extra else None])
+
+
+def decode_action_body(data: bytes) -> dict[str, Any]:
+    """Decode the (already signature-checked) body of a signed action.
+
+    Body = msgpack array [v, game_id(16B), seat, ctr, [seat, action, arg], ref_seq, extra]
+    where extra is a small map (sealed-bid fields) or None.
+    """
+    body = unpack_inner(data)
+    if type(body) is not list or len(body) != 7:
+        raise ProtocolError("bad_action", "an action body is a list of 7 fields")
+    v, game, seat, ctr, move, ref, extra = body
+    if not is_version(v) or not _B16(game) or not SEAT(seat) or not is_int(1, (1 << 62))(ctr):
+        raise ProtocolError("bad_action", "action header fields have wrong types or values")
+    if type(move) is not list or len(move) != 3 or not all(type(x) is int for x in move):
+        raise ProtocolError("bad_action", "an action's move is [seat, action, arg]")
+    if not SEQ(ref) or not optional(is_map(4))(extra):
+        raise ProtocolError("bad_action", "action ref_seq or extra fields are malformed")
+    return {"game": game, "seat": seat, "ctr": ctr, "move": move, "ref": ref, "extra": extra or {}}
+
+
+# ---------------------------------------------------------------------- hashed commitments
 
 
 def bid_commitment(game: bytes, auction: int, seat: int, key: bytes, amount: int, nonce: bytes) -> bytes:
@@ -78,6 +139,7 @@ class SetEntry:
         return self.signed is None
 
     def to_wire(self) -> dict[str, Any]:
+        """The entry as the `commits` event lists it (net/protocol/frames.py `SET_ENTRY`)."""
         return {"seat": self.seat, "default": 0} if self.signed is None else {"seat": self.seat, "c": self.signed}
 
 
@@ -91,7 +153,7 @@ def set_digest(game: bytes, auction: int, entries: list[SetEntry]) -> bytes:
     return hashlib.sha256(b"".join(data)).digest()
 
 
-# ---------------------------------------------------------------------- signed bodies
+# ---------------------------------------------------------------------- fair-play bodies
 
 
 @dataclass(frozen=True)
@@ -139,10 +201,6 @@ class SeedCommit:
         return pack([VERSION, self.game, self.seat, self.key, self.s])
 
 
-_SEAT = is_int(0, 4)
-_B16, _B32 = is_bytes(16), is_bytes(32)
-
-
 def _fields(data: bytes, count: int, what: str) -> list[Any]:
     body = unpack_inner(data)
     if type(body) is not list or len(body) != count or not is_version(body[0]):
@@ -152,7 +210,7 @@ def _fields(data: bytes, count: int, what: str) -> list[Any]:
 
 def decode_commit(data: bytes) -> Commit:
     _v, game, auction, seat, key, c = _fields(data, 6, "commit")
-    if not (_B16(game) and is_int(1, MAX_AUCTION)(auction) and _SEAT(seat) and _B32(key) and _B32(c)):
+    if not (_B16(game) and is_int(1, MAX_AUCTION)(auction) and SEAT(seat) and _B32(key) and _B32(c)):
         raise ProtocolError("bad_action", "commit fields have wrong types or sizes")
     return Commit(game, auction, seat, key, c)
 
@@ -162,7 +220,7 @@ def decode_reveal(data: bytes) -> Reveal:
     if not (
         _B16(game)
         and is_int(1, MAX_AUCTION)(auction)
-        and _SEAT(seat)
+        and SEAT(seat)
         and _B32(key)
         and is_int(0, MAX_AMOUNT)(amount)
         and _B32(nonce)
@@ -174,18 +232,6 @@ def decode_reveal(data: bytes) -> Reveal:
 
 def decode_seed(data: bytes) -> SeedCommit:
     _v, game, seat, key, s = _fields(data, 5, "seed")
-    if not (_B16(game) and _SEAT(seat) and _B32(key) and _B32(s)):
+    if not (_B16(game) and SEAT(seat) and _B32(key) and _B32(s)):
         raise ProtocolError("bad_action", "seed fields have wrong types or sizes")
     return SeedCommit(game, seat, key, s)
-
-
-def signed(tag: bytes, body: bytes, sig: bytes, decode: Any) -> Any:
-    """Decode a signed body after checking the signature of the key it names.
-
-    The key is taken from the decoded body, but the signature is checked on the exact
-    received bytes; the caller still checks that the key may speak for the seat.
-    """
-    value = decode(body)
-    if not verify(value.key, tag, body, sig):
-        raise ProtocolError("bad_signature", "the signature does not verify with the key the body names")
-    return value
