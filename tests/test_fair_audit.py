@@ -20,8 +20,7 @@ import pytest
 from modernart.moves import Action
 from modernart.net.trust import chain
 from modernart.net.client.bot import BotClient
-from modernart.net.protocol.signed import decode_reveal
-from modernart.net.protocol.signed import HOSTEV_TAG
+from modernart.net.protocol.signed import HOSTEV_TAG, decode_reveal
 from modernart.net.protocol import decode_host_inner, pack
 from modernart.net.trust.transcript import read_transcript, write_transcript
 

@@ -21,8 +21,7 @@ from modernart.net.protocol.signed import (
     seed_commitment,
     set_digest,
 )
-from modernart.net.trust.identity import new_nonce
-from modernart.net.trust.identity import Keys
+from modernart.net.trust.identity import Keys, new_nonce
 from modernart.net.lan.known_hosts import HostKeyChanged, KnownHosts
 from modernart.net.protocol import ProtocolError
 from modernart.auctions import sealed_winner as resolve

@@ -21,11 +21,9 @@ from modernart.net.trust import chain
 from modernart.net.lan.address import JoinTarget
 from modernart.net.client.client import Client, ConnectError
 from modernart.net.clocks import ClockSettings, ManualClock
-from modernart.net.protocol.signed import COMMIT_TAG, Commit, bid_commitment
-from modernart.net.trust.identity import new_nonce
+from modernart.net.protocol.signed import COMMIT_TAG, Commit, HOSTEV_TAG, bid_commitment
+from modernart.net.trust.identity import Keys, new_nonce
 from modernart.net.host.host import Host
-from modernart.net.protocol.signed import HOSTEV_TAG
-from modernart.net.trust.identity import Keys
 from modernart.net.host.lobby import Lobby
 from modernart.net.protocol import decode_host_inner, pack
 

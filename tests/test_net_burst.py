@@ -23,11 +23,10 @@ from modernart.net.trust import chain
 from modernart.net.client.client import Client
 from modernart.net.clocks import ManualClock
 from modernart.net.client.verified_game import VerifiedGame
-from modernart.net.protocol.signed import ACT_TAG, HOSTEV_TAG
+from modernart.net.protocol.signed import ACT_TAG, HOSTEV_TAG, encode_action_body
 from modernart.net.trust.identity import Keys
 from modernart.net.protocol.frames import decode_host_frame
 from modernart.net.protocol import decode_host_inner, pack
-from modernart.net.protocol.signed import encode_action_body
 
 from .net_helpers import close_all, drive_to_sealed, in_process_host, run, seated_clients
 

@@ -10,10 +10,9 @@ import pytest
 
 from modernart.net.trust import chain
 from modernart.net.lan.address import JoinStringError, JoinTarget, parse_join_string
-from modernart.net.protocol.signed import HOSTEV_TAG
+from modernart.net.protocol.signed import HOSTEV_TAG, decode_action_body, encode_action_body
 from modernart.net.trust.identity import Keys, join_code, normalise_code
 from modernart.net.protocol import MAX_HOST_FRAME, ProtocolError, pack
-from modernart.net.protocol.signed import decode_action_body, encode_action_body
 from modernart.net.protocol.frames import decode_client_frame
 
 

@@ -496,13 +496,13 @@ EVENT_SCHEMA: dict[str, Schema] = {
         "why": (is_text(1, 32), False),
         "reveal": (optional(_SIGNED), False),
     },
-    "delegate": {"seat": (SEAT, True), "vk": (optional(_KEY), True)},
     "commit": {"auction": (is_int(1, 1 << 20), True), "seat": (SEAT, True), "c": (_SIGNED, True)},
     "commits": {
         "auction": (is_int(1, 1 << 20), True),
         "set": (is_list(is_record(SET_ENTRY), 5, 1), True),
         "d": (is_bytes(32), True),
     },
+    "delegate": {"seat": (SEAT, True), "vk": (optional(_KEY), True)},
     "disclose": {
         "host": (is_bytes(32), True),
         "seeds": (_SEEDS, True),
