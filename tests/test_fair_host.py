@@ -17,11 +17,10 @@ import asyncio
 import pytest
 
 from modernart.moves import Move
-from modernart.net.trust import chain
+from modernart.net.protocol.signed import COMMIT_TAG, Commit, HOSTEV_TAG, bid_commitment, chain_link
 from modernart.net.lan.address import JoinTarget
 from modernart.net.client.client import Client, ConnectError
 from modernart.net.clocks import ClockSettings, ManualClock
-from modernart.net.protocol.signed import COMMIT_TAG, Commit, HOSTEV_TAG, bid_commitment
 from modernart.net.trust.identity import Keys, new_nonce
 from modernart.net.host.host import Host
 from modernart.net.host.lobby import Lobby
@@ -60,7 +59,7 @@ class EquivocatingHost(Host):
                     entries.append(SetEntry(item["seat"], value.key, value.c, item["c"]))
             pub["d"] = set_digest(table.game.game_id, pub["auction"], entries)
         public = pack(pub)
-        h = chain.link(self.fork_head, event.seq, public, event.hashes)
+        h = chain_link(self.fork_head, event.seq, public, event.hashes)
         self.fork_head = h
         forked = {
             "t": "ev",

@@ -26,13 +26,20 @@ from modernart.phase import Phase
 from modernart.record import GameRecord, result_of
 from modernart.rules import RuleOptions
 
-from modernart.net.trust import chain
+from modernart.net.protocol.signed import (
+    ACT_TAG,
+    HOSTEV_TAG,
+    chain_genesis,
+    chain_link,
+    decode_action_body,
+    private_hash,
+    private_salt,
+)
 from modernart.net.clocks import ClockSettings, default_moves
 from modernart.net.trust.identity import Keys, verify
 from modernart.net.host.journal import Journal
 from modernart.net.protocol import ProtocolError, pack
 from modernart.net.protocol.frames import clock_view, event_frame, event_public
-from modernart.net.protocol.signed import ACT_TAG, HOSTEV_TAG, decode_action_body
 from modernart.net.trust.sealed import SealedRound, overlay
 from modernart.net.trust.shuffle import SeedRound
 from modernart.net.protocol.game_data import event_to_wire, private_part, public_view
@@ -113,7 +120,7 @@ class HostedGame:
         self.meta = dict(meta or {})
         self.state: GameState | None = None  # None until the deal
         self.log: list[LoggedEvent] = []
-        self.head = chain.genesis(game_id)
+        self.head = chain_genesis(game_id)
         self.counters = [0] * len(players)
         self.delegates: list[bytes | None] = [None] * len(players)
         self.seeding = SeedRound(game_id, host.vk, len(players), host_seed)
@@ -244,13 +251,13 @@ class HostedGame:
             )
             if kind != "disclose":
                 privates = [
-                    private_part(state, seat, engine_events, chain.salt(self.salt_keys[seat], self.seq + 1))
+                    private_part(state, seat, engine_events, private_salt(self.salt_keys[seat], self.seq + 1))
                     for seat in range(self.n)
                 ]
         public_bytes = pack(public)
-        hashes = [chain.private_hash(p) for p in privates]
+        hashes = [private_hash(p) for p in privates]
         seq = self.seq + 1
-        h = chain.link(self.head, seq, public_bytes, hashes)
+        h = chain_link(self.head, seq, public_bytes, hashes)
         event = LoggedEvent(
             seq,
             public_bytes,

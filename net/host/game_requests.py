@@ -24,7 +24,7 @@ class GameOps(HostParts):
 
     def _act(self, peer: Peer, msg: dict[str, Any]) -> None:
         sess = peer.table.game
-        request = msg.get("id")
+        request: int = msg["id"]  # required by its schema
         try:
             if sess is None:
                 raise ProtocolError("not_started", "the game has not started")

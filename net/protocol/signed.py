@@ -11,7 +11,7 @@ Signed bodies are msgpack arrays, signed as tag || body:
   commit  [v, game_id, auction, seat, key, c]                         COMMIT_TAG
   reveal  [v, game_id, auction, seat, key, amount, nonce, D]          REVEAL_TAG
   seed    [v, game_id, seat, key, s]                                  SEED_TAG
-  the host's chain head h_n (net/trust/chain.py)                      HOSTEV_TAG
+  the host's chain head h_n (below)                                   HOSTEV_TAG
 `key` names the Ed25519 key that signs (the seat's own key or its stand-in's); the
 nonce and seed are 256-bit values from `secrets`.
 
@@ -23,6 +23,14 @@ Hashed commitments cover fixed-width fields, so no two inputs encode to the same
               || for each seat: seat (1) || kind (1) || key (32) || c (32))
       kind 1 = a signed commitment, 0 = the host's default bid of 0 (key and c zero)
   s = SHA-256(SEED_DOMAIN || game_id (16) || seat (1; 255 = the host) || key (32) || seed (32))
+
+The host's chain over events (followed by net/trust/chain.py):
+
+  h_0 = SHA-256(CHAIN_DOMAIN || game_id)
+  h_n = SHA-256(h_{n-1} || seq (8) || SHA-256(public part) || SHA-256(ph_0 || ... || ph_k))
+  ph_s = SHA-256(PRIV_DOMAIN || private part of seat s), each private part holding a salt
+  = SHA-256(SALT_DOMAIN || salt key of the seat (32) || seq (8))[:16], so a hash tells
+  nothing about a hand; the host signs h_n.
 """
 
 from __future__ import annotations
@@ -235,3 +243,34 @@ def decode_seed(data: bytes) -> SeedCommit:
     if not (_B16(game) and SEAT(seat) and _B32(key) and _B32(s)):
         raise ProtocolError("bad_action", "seed fields have wrong types or sizes")
     return SeedCommit(game, seat, key, s)
+
+
+# ---------------------------------------------------------------------- the host's chain
+
+EMPTY_PRIVATE = hashlib.sha256(PRIV_DOMAIN).digest()  # ph of an event without a private part
+
+
+def chain_genesis(game_id: bytes) -> bytes:
+    """h_0 of a game's chain."""
+    return hashlib.sha256(CHAIN_DOMAIN + game_id).digest()
+
+
+def private_salt(salt_key: bytes, seq: int) -> bytes:
+    """The 16-byte salt of a seat's private part in event `seq`, from that seat's 32-byte
+    salt key.  The host keeps the keys secret until it discloses them at the end of the
+    game; then anyone can rebuild every private part and check its hash."""
+    return hashlib.sha256(SALT_DOMAIN + salt_key + seq.to_bytes(8, "big")).digest()[:16]
+
+
+def private_hash(private: bytes | None) -> bytes:
+    return EMPTY_PRIVATE if private is None else hashlib.sha256(PRIV_DOMAIN + private).digest()
+
+
+def chain_link(prev: bytes, seq: int, public: bytes, private_hashes: list[bytes]) -> bytes:
+    """h_n: the chain head after event `seq` (what the host signs under HOSTEV_TAG)."""
+    return hashlib.sha256(
+        prev
+        + seq.to_bytes(8, "big")
+        + hashlib.sha256(public).digest()
+        + hashlib.sha256(b"".join(private_hashes)).digest()
+    ).digest()

@@ -30,7 +30,7 @@ from modernart.phase import Phase
 from modernart.record import GameRecord, RecordError, read_record
 from modernart.rules import RuleOptions
 
-from modernart.net.trust import chain
+from modernart.net.protocol.signed import EMPTY_PRIVATE, private_hash, private_salt
 from modernart.net.trust.chain import ChainError
 from modernart.net.client.verified_game import VerifiedGame
 from modernart.net.trust.identity import fingerprint
@@ -220,7 +220,7 @@ class _Audit:
                     return
                 moves.append(move)
             if state is None:
-                if any(h != chain.EMPTY_PRIVATE for h in frame["ph"]):
+                if any(h != EMPTY_PRIVATE for h in frame["ph"]):
                     self.problems.append(f"event {seq}: a private part before the deal")
                 continue
             if state.phase == Phase.SEALED and state.auction_no != auction:
@@ -254,11 +254,11 @@ class _Audit:
     ) -> None:
         for seat, h in enumerate(frame["ph"]):
             if kind == "disclose":
-                if h != chain.EMPTY_PRIVATE:
+                if h != EMPTY_PRIVATE:
                     self.problems.append(f"event {seq}: a private part in the disclosure")
                 continue
-            salt = chain.salt(salt_keys[seat], seq) if seat < len(salt_keys) else b""
-            if chain.private_hash(private_part(state, seat, engine_events, salt)) != h:
+            salt = private_salt(salt_keys[seat], seq) if seat < len(salt_keys) else b""
+            if private_hash(private_part(state, seat, engine_events, salt)) != h:
                 self.problems.append(
                     f"event {seq}: seat {seat}'s private part (hand, money, cards dealt) differs from the rules'"
                 )
