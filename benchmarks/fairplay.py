@@ -268,7 +268,7 @@ def _crypto(seconds: float) -> dict[str, Any]:
         set_digest,
     )
     from modernart.net.trust.identity import new_nonce, signed
-    from modernart.net.client.verified_game import VerifiedGame
+    from modernart.net.trust.verified_game import VerifiedGame
     from modernart.net.protocol.signed import ACT_TAG
     from modernart.net.trust.identity import Keys, verify
     from modernart.net.protocol.signed import encode_action_body

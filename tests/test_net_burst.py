@@ -30,7 +30,7 @@ from modernart.net.protocol.signed import (
 )
 from modernart.net.client.client import Client
 from modernart.net.clocks import ManualClock
-from modernart.net.client.verified_game import VerifiedGame
+from modernart.net.trust.verified_game import VerifiedGame
 from modernart.net.trust.identity import Keys
 from modernart.net.protocol.frames import decode_host_frame
 from modernart.net.protocol import decode_host_inner, pack

@@ -24,7 +24,7 @@ import zmq.asyncio
 
 from modernart.net.trust.chain import ChainError
 from modernart.net.client.state import ConnectError, ConnectionState, Reply, Update
-from modernart.net.client.verified_game import VerifiedGame
+from modernart.net.trust.verified_game import VerifiedGame
 from modernart.net.protocol import ProtocolError
 from modernart.net.protocol.frames import decode_batch_event, decode_event_public, decode_host_frame
 
