@@ -17,13 +17,12 @@ import asyncio
 import pytest
 
 from modernart.moves import Move
-from modernart.net.trust import chain
+from modernart.net.protocol.signed import COMMIT_TAG, Commit, HOSTEV_TAG, bid_commitment, chain_link
 from modernart.net.lan.address import JoinTarget
 from modernart.net.client.client import Client, ConnectError
 from modernart.net.clocks import ClockSettings, ManualClock
-from modernart.net.trust.commitments import COMMIT_TAG, Commit, bid_commitment, new_nonce
+from modernart.net.trust.identity import Keys, new_nonce
 from modernart.net.host.host import Host
-from modernart.net.trust.identity import HOSTEV_TAG, Keys
 from modernart.net.host.lobby import Lobby
 from modernart.net.protocol import decode_host_inner, pack
 
@@ -49,7 +48,7 @@ class EquivocatingHost(Host):
         elif pub["k"] == "commits":
             pub["set"][COLLUDER] = {"seat": COLLUDER, "c": self.fake_commit}
             # the host's own digest for the forked set (the victim checks it against the set)
-            from modernart.net.trust.commitments import SetEntry, decode_commit, set_digest
+            from modernart.net.protocol.signed import SetEntry, decode_commit, set_digest
 
             entries = []
             for item in pub["set"]:
@@ -60,7 +59,7 @@ class EquivocatingHost(Host):
                     entries.append(SetEntry(item["seat"], value.key, value.c, item["c"]))
             pub["d"] = set_digest(table.game.game_id, pub["auction"], entries)
         public = pack(pub)
-        h = chain.link(self.fork_head, event.seq, public, event.hashes)
+        h = chain_link(self.fork_head, event.seq, public, event.hashes)
         self.fork_head = h
         forked = {
             "t": "ev",

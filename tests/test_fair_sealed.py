@@ -20,17 +20,18 @@ from modernart.phase import Phase
 from modernart.rules import RuleOptions
 from modernart.net.client.client import Client
 from modernart.net.clocks import ManualClock
-from modernart.net.trust.commitments import (
+from modernart.net.protocol.signed import (
+    ACT_TAG,
     COMMIT_TAG,
-    REVEAL_TAG,
     Commit,
+    REVEAL_TAG,
     Reveal,
     bid_commitment,
     decode_reveal,
-    new_nonce,
+    encode_action_body,
 )
-from modernart.net.trust.identity import ACT_TAG
-from modernart.net.protocol import decode_host_inner, encode_action_body
+from modernart.net.trust.identity import new_nonce
+from modernart.net.protocol import decode_host_inner
 from modernart.net.trust.vault import Secret
 
 from .net_helpers import close_all, drive_to_sealed, in_process_host, run, seated_clients, until

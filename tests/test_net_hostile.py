@@ -10,9 +10,9 @@ import pytest
 
 from modernart.moves import Move
 from modernart.net.client.client import Client
-from modernart.net.trust.identity import ACT_TAG, HELLO_TAG, Keys
-from modernart.net.protocol import hello_bytes
-from modernart.net.protocol import MAX_HOST_FRAME, encode_action_body, pack
+from modernart.net.protocol.signed import ACT_TAG, HELLO_TAG, encode_action_body, hello_bytes
+from modernart.net.trust.identity import Keys
+from modernart.net.protocol import MAX_HOST_FRAME, pack
 
 from .net_helpers import in_process_host, run
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import pytest
 
 from modernart.moves import Action
-from modernart.net.trust.commitments import decode_commit, decode_reveal, decode_seed
-from modernart.net.trust.identity import ACT_TAG
-from modernart.net.protocol import CLIENT_SCHEMA, VERSION, ProtocolError, decode_action_body, decode_client_frame, pack
+from modernart.net.protocol.signed import ACT_TAG, decode_action_body, decode_commit, decode_reveal, decode_seed
+from modernart.net.protocol.frames import CLIENT_SCHEMA, decode_client_frame
+from modernart.net.protocol import ProtocolError, VERSION, pack
 
 from .net_helpers import close_all, in_process_host, run, seated_clients
 

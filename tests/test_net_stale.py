@@ -19,8 +19,9 @@ from modernart.cli.tui.net_session import NetSession
 from modernart.moves import Move
 from modernart.phase import Phase
 from modernart.net.lan.address import JoinTarget
-from modernart.net.trust.identity import ACT_TAG, Keys
-from modernart.net.protocol import ProtocolError, decode_host_inner, encode_action_body
+from modernart.net.protocol.signed import ACT_TAG, encode_action_body
+from modernart.net.trust.identity import Keys
+from modernart.net.protocol import ProtocolError, decode_host_inner
 from modernart.net.host.table import Table
 
 from .net_helpers import in_process_host, keyed_table, run, until

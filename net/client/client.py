@@ -93,14 +93,15 @@ from modernart.views import Observation
 from modernart.net.lan.address import JoinTarget, parse_join_string
 from modernart.net.client.lobby_requests import LobbyRequests
 from modernart.net.client.receiving import Receiving
-from modernart.net.client.state import ConnectionState, ConnectError, Reply, Update
+from modernart.net.client.state import ConnectError, ConnectionState, Reply, Update
 from modernart.net.client.fair_duties import FairPlay
 from modernart.net.trust.verified_game import EventInfo, VerifiedGame
-from modernart.net.protocol import hello_bytes
-from modernart.net.trust.identity import ACT_TAG, HELLO_TAG, Keys, check_zmq
+from modernart.net.trust.identity import Keys, check_zmq
 from modernart.net.trust.identity import config_dir as config_dir_path
 from modernart.net.lan.known_hosts import HostKeyChanged, KnownHosts
-from modernart.net.protocol import MAX_CLIENT_FRAME, VERSION, encode_action_body, pack
+from modernart.net.protocol import MAX_CLIENT_FRAME, pack
+from modernart.net.protocol.frames import act_frame, bye_frame, hello_frame, ping_frame
+from modernart.net.protocol.signed import ACT_TAG, HELLO_TAG, encode_action_body, hello_bytes
 from modernart.net.trust.vault import Vault
 
 
@@ -250,7 +251,7 @@ class Client(Receiving, LobbyRequests):
         """Say bye and close.  The socket closes even if this is cancelled half-way (a bot
         whose table the host freed meanwhile): an open socket keeps its libzmq buffers."""
         try:
-            self._send({"t": "bye"})
+            self._send(bye_frame())
             await self.fair.close()
             self._stop_monitor()  # before the monitor task closes its end (see _stop_monitor)
             for task in self._tasks:
@@ -291,29 +292,24 @@ class Client(Receiving, LobbyRequests):
         self._last_hello = time.monotonic()
         curve = self.keys.curve_public_raw
         sig = self.keys.sign(HELLO_TAG, hello_bytes(self.target.host_key, curve, self.table_id))
-        msg: dict[str, Any] = {
-            "t": "hello",
-            "v": VERSION,
-            "vk": self.keys.vk,
-            "sig": sig,
-            "last_seq": self.state.head_seq,
-            "spectate": self.spectate,
-        }
-        if self.table_id:
-            msg["table"] = self.table_id
-        if self.state.game_id is not None and self._game is not None:
-            msg["game"], msg["last_hash"] = self.state.game_id, self._game.head
-        if self.token is not None:
-            msg["token"] = self.token
-        self._send(msg)
+        held = self.state.game_id is not None and self._game is not None
+        self._send(
+            hello_frame(
+                self.keys.vk,
+                sig,
+                self.state.head_seq,
+                self.spectate,
+                table=self.table_id,
+                game=self.state.game_id if held else None,
+                last_hash=self._game.head if held and self._game is not None else None,
+                token=self.token,
+            )
+        )
 
     def _ping(self) -> None:
         """Say we are here, and acknowledge what we hold: the last event and the last catch-up
         batch (the host sends more only as we acknowledge, net/host/flow.py)."""
-        msg: dict[str, Any] = {"t": "ping", "seq": self.state.head_seq}
-        if self._batch_nonce is not None:
-            msg["n"] = self._batch_nonce
-        self._send(msg)
+        self._send(ping_frame(self.state.head_seq, self._batch_nonce))
 
     def _set_status(self, status: str) -> None:
         if self.state.status != status:
@@ -449,10 +445,7 @@ class Client(Receiving, LobbyRequests):
         sig = self.keys.sign(ACT_TAG, body)
         if self._game is not None:
             self._game.sent(body, sig, self.keys.vk)
-        msg: dict[str, Any] = {"t": "act", "b": body, "s": sig}
-        if self._conn is not None:
-            msg["conn"] = self._conn
-        reply = await self._request(msg)
+        reply = await self._request(act_frame(body, sig, self._conn))
         if reply.code == "connection_lost":
             self._doubt.append(body)
             return Reply(

@@ -24,7 +24,8 @@ from modernart.events import SealedRevealed
 from modernart.moves import Move
 from modernart.phase import Phase
 
-from modernart.net.trust.commitments import (
+from modernart.net.protocol.frames import commit_frame, reveal_frame, seed_frame
+from modernart.net.protocol.signed import (
     COMMIT_TAG,
     REVEAL_TAG,
     SEED_TAG,
@@ -32,9 +33,9 @@ from modernart.net.trust.commitments import (
     Reveal,
     SeedCommit,
     bid_commitment,
-    new_nonce,
     seed_commitment,
 )
+from modernart.net.trust.identity import new_nonce
 from modernart.net.trust.verified_game import EventInfo
 from modernart.net.trust.sealed import MISSING
 from modernart.net.trust.vault import Secret, Vault
@@ -111,7 +112,7 @@ class FairPlay:
             )
             await self._store(secret)  # on disk before the commitment leaves
         body = Commit(game, auction, seat, key, secret.c).body()
-        reply = await client._request({"t": "commit", "b": body, "s": client.keys.sign(COMMIT_TAG, body)})
+        reply = await client._request(commit_frame(body, client.keys.sign(COMMIT_TAG, body)))
         if reply.ok or reply.code == "already_committed":
             self.acked.add(secret.c)
         if reply.ok and secret.value != move.arg:
@@ -203,9 +204,7 @@ class FairPlay:
             secret = Secret("seed", game, 0, seat, key, 0, seed, seed_commitment(game, seat, key, seed))
             await self._store(secret)
         body = SeedCommit(game, seat, key, secret.c).body()
-        reply = await client._request(
-            {"t": "seed", "b": body, "s": client.keys.sign(SEED_TAG, body), "seed": secret.nonce}
-        )
+        reply = await client._request(seed_frame(body, client.keys.sign(SEED_TAG, body), secret.nonce))
         if not reply.ok and reply.code not in (
             "already_seeded",
             "dealt",
@@ -219,7 +218,7 @@ class FairPlay:
     async def _send_reveal(self, secret: Secret, digest: bytes) -> None:
         client = self.client
         body = Reveal(secret.game, secret.auction, secret.seat, secret.key, secret.value, secret.nonce, digest).body()
-        reply = await client._request({"t": "reveal", "b": body, "s": client.keys.sign(REVEAL_TAG, body)})
+        reply = await client._request(reveal_frame(body, client.keys.sign(REVEAL_TAG, body)))
         if reply.ok or reply.code == "already_revealed":
             self.acked.add(secret.nonce)
         elif reply.code not in ("connection_lost", "host_closed", "closed", "timeout", "no_reveal", "wrong_auction"):

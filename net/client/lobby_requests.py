@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from modernart.net.client.state import Reply
+from modernart.net.protocol.frames import lobby_op_frame, tables_request
 
 
 class LobbyRequests:
@@ -16,7 +17,7 @@ class LobbyRequests:
         async def _request(self, msg: dict[str, Any], timeout: float = 15.0) -> Reply: ...
 
     async def _lobby(self, op: str, **args: Any) -> Reply:
-        return await self._request({"t": "lobby", "op": op, "args": {k: v for k, v in args.items() if v is not None}})
+        return await self._request(lobby_op_frame(op, args))
 
     async def take_seat(self, name: str, seat: int | None = None) -> Reply:
         return await self._lobby("sit", name=name, seat=seat)
@@ -46,5 +47,5 @@ class LobbyRequests:
         return await self._lobby("start")
 
     async def list_tables(self) -> list[dict[str, Any]]:
-        reply = await self._request({"t": "tables"})
+        reply = await self._request(tables_request())
         return list(reply.data) if reply.ok and reply.data else []

@@ -5,6 +5,11 @@ to the UI.
 A burst is every frame that has arrived by the time the client reads: a catch-up batch,
 or the events of one move (a Sealed auction's settlement and the disclosure come as
 several).  See `Receiving._on_burst` for what is checked when.
+
+Every frame is checked against its kind's schema (net/protocol/frames.py) before anything
+acts on it: a frame of an unknown kind, with an unknown, missing or malformed field, or
+too big, is dropped with a log line and an error update carrying the refusal's stable
+code (`unknown_kind`, `bad_field`, `bad_frame`, `too_big`); nothing else changes.
 """
 
 from __future__ import annotations
@@ -18,9 +23,10 @@ import zmq
 import zmq.asyncio
 
 from modernart.net.trust.chain import ChainError
-from modernart.net.client.state import ConnectionState, ConnectError, Reply, Update
+from modernart.net.client.state import ConnectError, ConnectionState, Reply, Update
 from modernart.net.trust.verified_game import VerifiedGame
-from modernart.net.protocol import NONCE_BYTES, ProtocolError, decode_host_frame, decode_host_inner
+from modernart.net.protocol import ProtocolError
+from modernart.net.protocol.frames import decode_batch_event, decode_event_public, decode_host_frame
 
 if TYPE_CHECKING:
     from modernart.net.client.fair_duties import FairPlay
@@ -109,7 +115,10 @@ class Receiving:
                     self._on_frame(decode_host_frame(data))
                 except ChainError as exc:  # the host's history does not check out: stop trusting it
                     self._untrusted(exc, held)
-                except (ProtocolError, ValueError, KeyError, TypeError) as exc:
+                except ProtocolError as exc:  # refused by its schema before anything acted on it
+                    log.warning("refused a frame from the host: code=%s reason=%s", exc.code, exc.message)
+                    self._error(exc.code, f"a frame from the host was refused: {exc.message}")
+                except (ValueError, KeyError, TypeError) as exc:
                     log.warning("bad frame from host: %s", exc)
                     self._error("bad_host_frame", str(exc))
             if self._game is not None and self.state.status != "failed":
@@ -146,10 +155,11 @@ class Receiving:
         if kind == "ev":
             self._on_event(msg)
         elif kind == "evs":
-            for data in msg["evs"]:
-                self._on_event(decode_host_frame(data))
+            events = [decode_batch_event(data) for data in msg["evs"]]  # all checked before any is applied
+            for event in events:
+                self._on_event(event)
             nonce = msg.get("n")
-            if type(nonce) is bytes and len(nonce) == NONCE_BYTES:
+            if nonce is not None:
                 self._batch_nonce = nonce
                 self._ack_due = True  # the host sends the next batch once this one is acknowledged
         elif kind == "tick":
@@ -257,8 +267,7 @@ class Receiving:
         self.token = None  # used once: from now on the key alone names the seat
         st.goodbye = None
         self._catch_up_head = int(msg.get("head") or 0)
-        conn = msg.get("conn")
-        self._conn = conn if type(conn) is bytes and len(conn) == 8 else None
+        self._conn = msg["conn"]
         if self.known_hosts is not None:
             self.known_hosts.remember(self._address, self.target.host_key, str(st.table.get("name", "")))
         self.fair.welcome()
@@ -300,7 +309,7 @@ class Receiving:
         if seq <= st.head_seq or st.status == "failed":
             return  # already held (a catch-up overlapping live events), or no longer trusted
         if seq == 1 and self._game is None and self._host_vk is not None:  # the game starts now
-            st.game_id = decode_host_inner(msg["pub"])["g"]
+            st.game_id = decode_event_public(msg["pub"])["g"]
             self._game = self._follower(st.game_id)
         if seq != st.head_seq + 1 or self._game is None:
             if time.monotonic() - self._last_hello > 1.0:

@@ -18,8 +18,10 @@ from typing import Any
 
 from modernart.net.host.flow import LAG_TIMEOUT, Link
 from modernart.net.host.host_base import HostParts  # the Host parts a mixin uses, typed (see host_base)
-from modernart.net.trust.identity import HELLO_TAG, verify
-from modernart.net.protocol import NONCE_BYTES, VERSION, ProtocolError, hello_bytes, pack
+from modernart.net.protocol.signed import HELLO_TAG, hello_bytes
+from modernart.net.trust.identity import verify
+from modernart.net.protocol import NONCE_BYTES, ProtocolError, VERSION, pack
+from modernart.net.protocol.frames import batch_frame, welcome_frame
 from modernart.net.host.table import Table
 
 
@@ -112,19 +114,9 @@ class Admission(HostParts):
         ctr = sess.counters[seat] if sess is not None and seat is not None else 0
         self.send(
             rid,
-            {
-                "t": "welcome",
-                "v": VERSION,
-                "table": table.id,
-                "seat": seat,
-                "role": role,
-                "game": sess.game_id if sess else None,
-                "head": head,
-                "ctr": ctr,
-                "reset": reset,
-                "host_vk": self.keys.vk,
-                "conn": peer.conn,
-            },
+            welcome_frame(
+                table.id, seat, role, sess.game_id if sess else None, head, ctr, reset, self.keys.vk, peer.conn
+            ),
         )
         log.info("hello table=%s seat=%s role=%s from=%d reset=%s", table.id, seat, role, start, reset)
         self._pump(peer)  # later ones follow when on disk, or when it acknowledges these
@@ -165,6 +157,6 @@ class Admission(HostParts):
                 size += len(data) + 5  # with its msgpack bin header
                 seq += 1
             nonce = secrets.token_bytes(NONCE_BYTES)
-            if not self._send_event(peer, pack({"t": "evs", "evs": batch, "n": nonce}), seq - 1, nonce):
+            if not self._send_event(peer, pack(batch_frame(batch, nonce)), seq - 1, nonce):
                 return
             peer.next_seq = seq

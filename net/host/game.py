@@ -26,14 +26,23 @@ from modernart.phase import Phase
 from modernart.record import GameRecord, result_of
 from modernart.rules import RuleOptions
 
-from modernart.net.trust import chain
+from modernart.net.protocol.signed import (
+    ACT_TAG,
+    HOSTEV_TAG,
+    chain_genesis,
+    chain_link,
+    decode_action_body,
+    private_hash,
+    private_salt,
+)
 from modernart.net.clocks import ClockSettings, default_moves
-from modernart.net.trust.identity import ACT_TAG, HOSTEV_TAG, Keys, verify
+from modernart.net.trust.identity import Keys, verify
 from modernart.net.host.journal import Journal
-from modernart.net.protocol import ProtocolError, decode_action_body, pack
+from modernart.net.protocol import ProtocolError, pack
+from modernart.net.protocol.frames import clock_view, event_frame, event_public
 from modernart.net.trust.sealed import SealedRound, overlay
 from modernart.net.trust.shuffle import SeedRound
-from modernart.net.wire import event_to_wire, private_part, public_view
+from modernart.net.protocol.game_data import event_to_wire, private_part, public_view
 
 log = logging.getLogger("modernart.net.host.game")
 
@@ -73,15 +82,9 @@ class LoggedEvent:
 
     def frame_for(self, seat: int | None) -> dict[str, Any]:
         """The event as seat `seat` (None: a spectator) receives it."""
-        return {
-            "t": "ev",
-            "seq": self.seq,
-            "pub": self.public,
-            "ph": self.hashes,
-            "h": self.h,
-            "hs": self.sig,
-            "priv": self.privates[seat] if seat is not None else None,
-        }
+        return event_frame(
+            self.seq, self.public, self.hashes, self.h, self.sig, self.privates[seat] if seat is not None else None
+        )
 
     def to_entry(self) -> list[Any]:
         return [self.seq, self.public, self.privates, self.hashes, self.h, self.sig, self.move, self.act, self.hidden]
@@ -117,7 +120,7 @@ class HostedGame:
         self.meta = dict(meta or {})
         self.state: GameState | None = None  # None until the deal
         self.log: list[LoggedEvent] = []
-        self.head = chain.genesis(game_id)
+        self.head = chain_genesis(game_id)
         self.counters = [0] * len(players)
         self.delegates: list[bytes | None] = [None] * len(players)
         self.seeding = SeedRound(game_id, host.vk, len(players), host_seed)
@@ -187,14 +190,12 @@ class HostedGame:
             return None if t is None else round(max(0.0, t - now), 3)
 
         rnd = self.sealed
-        view: dict[str, Any] = {
-            "open": left(self.open_end),
-            "decide": left(self.decide_end),
-            "reveal": left(rnd.reveal_end if rnd is not None and rnd.complete else None),
-        }
-        if rnd is not None and rnd.complete:
-            view["owe"] = self.reveals_owed()
-        return view
+        return clock_view(
+            left(self.open_end),
+            left(self.decide_end),
+            left(rnd.reveal_end if rnd is not None and rnd.complete else None),
+            self.reveals_owed() if rnd is not None and rnd.complete else None,
+        )
 
     def reveals_owed(self) -> list[int]:
         """The seats whose reveal the host still waits for (who, never how much: the amounts
@@ -231,7 +232,7 @@ class HostedGame:
         hidden: dict[str, Any] | None = None,
     ) -> LoggedEvent:
         state = self.state
-        public: dict[str, Any] = {"k": kind, "g": self.game_id, **extra}
+        public = event_public(kind, self.game_id, extra)
         privates: list[bytes | None] = [None] * self.n
         if state is not None:
             engine_events = state.events[self._events_done :] if state.events is not None else []
@@ -250,13 +251,13 @@ class HostedGame:
             )
             if kind != "disclose":
                 privates = [
-                    private_part(state, seat, engine_events, chain.salt(self.salt_keys[seat], self.seq + 1))
+                    private_part(state, seat, engine_events, private_salt(self.salt_keys[seat], self.seq + 1))
                     for seat in range(self.n)
                 ]
         public_bytes = pack(public)
-        hashes = [chain.private_hash(p) for p in privates]
+        hashes = [private_hash(p) for p in privates]
         seq = self.seq + 1
-        h = chain.link(self.head, seq, public_bytes, hashes)
+        h = chain_link(self.head, seq, public_bytes, hashes)
         event = LoggedEvent(
             seq,
             public_bytes,

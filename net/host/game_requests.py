@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from modernart.net.host.host_base import HostParts  # the Host parts a mixin uses, typed (see host_base)
 from modernart.net.protocol import ProtocolError
+from modernart.net.protocol.frames import ack_frame, err_frame
 from modernart.net.trust.sealed import REASONS
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ class GameOps(HostParts):
 
     def _act(self, peer: Peer, msg: dict[str, Any]) -> None:
         sess = peer.table.game
-        request = msg.get("id")
+        request: int = msg["id"]  # required by its schema
         try:
             if sess is None:
                 raise ProtocolError("not_started", "the game has not started")
@@ -37,21 +38,21 @@ class GameOps(HostParts):
         except ProtocolError as exc:
             exc.request = request  # type: ignore[attr-defined]
             raise
-        self.publish_all(peer.table, events, (peer.rid, {"t": "ack", "id": request, "ctr": ctr, "seq": events[0].seq}))
+        self.publish_all(peer.table, events, (peer.rid, ack_frame(request, events[0].seq, ctr)))
 
     def _fair(self, peer: Peer, kind: str, msg: dict[str, Any]) -> None:
         """A seed, a sealed-bid commitment or a reveal (net/trust/shuffle.py, net/trust/sealed.py)."""
         sess = peer.table.game
         request = msg["id"]
         now = self.clock.now()
-        reply: dict[str, Any] = {"t": "ack", "id": request, "seq": None}
+        reply = ack_frame(request, None)
         try:
             if sess is None:
                 raise ProtocolError("not_started", "the game has not started")
             if kind == "reveal":  # any connection may carry a reveal: its signature proves it
                 events, seat, why = sess.submit_reveal(msg["b"], msg["s"], now)
                 if why is not None:
-                    reply = {"t": "err", "id": request, "code": why, "msg": REASONS[why]}
+                    reply = err_frame(why, REASONS[why], request)
             else:
                 if peer.seat is None or peer.role == "spectator":
                     raise ProtocolError("not_seated", "spectators cannot act")

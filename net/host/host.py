@@ -38,13 +38,21 @@ from zmq.utils import z85
 from modernart.net.lan.address import JoinTarget
 from modernart.net.clocks import MonotonicClock, cancel_and_wait
 from modernart.net.trust.identity import Keys, check_zmq
-from modernart.net.host.flow import PEER_BUDGET, Link
+from modernart.net.host.flow import Link, PEER_BUDGET
 from modernart.net.host.game_requests import GameOps
 from modernart.net.host.admission import Admission, Peer
 from modernart.net.host.lobby_requests import LobbyOps
 from modernart.net.host.lobby import Lobby
 from modernart.net.host.presence import Presence
-from modernart.net.protocol import MAX_HOST_FRAME, VERSION, ProtocolError, decode_client_frame, pack
+from modernart.net.protocol import MAX_HOST_FRAME, ProtocolError, pack
+from modernart.net.protocol.frames import (
+    closed_frame,
+    decode_client_frame,
+    err_frame,
+    lobby_frame,
+    tables_frame,
+    tick_frame,
+)
 from modernart.net.host.game import LoggedEvent
 from modernart.net.host.table import Table
 
@@ -237,9 +245,7 @@ class Host(Admission, LobbyOps, GameOps, Presence):
             try:
                 sock.send(rid, _MORE)
                 sock.send(
-                    pack(
-                        {"t": "closed", "table": table.id, "journal": table.journal_path, "record": table.record_path}
-                    ),
+                    pack(closed_frame(table.id, table.journal_path, table.record_path)),
                     _LAST,
                 )
                 said = True
@@ -433,7 +439,7 @@ class Host(Admission, LobbyOps, GameOps, Presence):
     def broadcast_lobby(self, table: Table) -> None:
         connected = {p.seat for p in self._table_peers(table) if p.seat is not None and p.role != "spectator"}
         target = self.target(table.id)
-        data = pack(table.lobby_wire(connected, str(target), target.code))
+        data = pack(lobby_frame(table.lobby_description(connected, str(target), target.code)))
         for peer in self._table_peers(table):
             self._send(peer.rid, data)
 
@@ -482,7 +488,7 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         if not bucket.take():
             if time.monotonic() - bucket.warned > 1.0:
                 bucket.warned = time.monotonic()
-                self.send(rid, {"t": "err", "code": "rate_limited", "msg": "too many frames; slow down"})
+                self.send(rid, err_frame("rate_limited", "too many frames; slow down"))
             return
         peer = self.peers.get(rid)
         if peer is not None:
@@ -496,23 +502,13 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         except ProtocolError as exc:
             self.stats["errors"] += 1
             log.info("refused frame code=%s reason=%s", exc.code, exc.message)
-            reply: dict[str, Any] = {"t": "err", "code": exc.code, "msg": exc.message}
-            if isinstance(getattr(exc, "request", None), int):
-                reply["id"] = exc.request  # type: ignore[attr-defined]
-            self.send(rid, reply)
+            request = getattr(exc, "request", None)
+            self.send(rid, err_frame(exc.code, exc.message, request if isinstance(request, int) else None))
 
     def _dispatch(self, rid: bytes, curve: bytes, peer: Peer | None, msg: dict[str, Any]) -> None:
         kind = msg["t"]
         if kind == "tables":
-            self.send(
-                rid,
-                {
-                    "t": "tables",
-                    "id": msg.get("id", 0),
-                    "tables": [t.info() for t in self.tables.values()],
-                    "v": VERSION,
-                },
-            )
+            self.send(rid, tables_frame(msg.get("id", 0), [t.info() for t in self.tables.values()]))
             return
         if kind == "hello":
             self._hello(rid, curve, msg)
@@ -539,7 +535,4 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         # the last event queued for this peer: one it is being paced to is not missing (a
         # client that holds less once the tick arrives lost something, and says hello)
         head = min(peer.table.durable_seq, peer.next_seq - 1) if sess else 0
-        tick: dict[str, Any] = {"t": "tick", "head": head}
-        if sess is not None:
-            tick["clk"] = sess.clock_view(self.clock.now())
-        return tick
+        return tick_frame(head, sess.clock_view(self.clock.now()) if sess is not None else None)

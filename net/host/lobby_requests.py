@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from modernart.net.host.host_base import HostParts  # the Host parts a mixin uses, typed (see host_base)
 from modernart.net.host.lobby import LobbyError
 from modernart.net.protocol import pack
+from modernart.net.protocol.frames import chat_frame, err_frame, reply_frame, seat_frame
 
 if TYPE_CHECKING:
     from modernart.net.host.host import Peer
@@ -24,9 +25,9 @@ class LobbyOps(HostParts):
         try:
             self._lobby_op(peer, table, op, args)
         except LobbyError as exc:
-            self.send(peer.rid, {"t": "err", "id": request, "code": exc.code, "msg": exc.message})
+            self.send(peer.rid, err_frame(exc.code, exc.message, request))
             return
-        self.send(peer.rid, {"t": "reply", "id": request, "ok": True})
+        self.send(peer.rid, reply_frame(request))
         if op != "chat":
             self.broadcast_lobby(table)
 
@@ -34,7 +35,7 @@ class LobbyOps(HostParts):
         lob, vk = table.lobby, peer.vk
         if op == "chat":
             name = table.seat_names()[peer.seat] if peer.seat is not None else "spectator"
-            chat = pack({"t": "chat", "seat": peer.seat, "name": name, "text": args["text"]})
+            chat = pack(chat_frame(peer.seat, name, args["text"]))
             for other in self._table_peers(table):
                 self._send(other.rid, chat)
             return
@@ -72,7 +73,7 @@ class LobbyOps(HostParts):
             self._try_start(table, None)
 
     def _tell_seat(self, peer: Peer) -> None:
-        self.send(peer.rid, {"t": "seat", "seat": peer.seat, "role": peer.role})
+        self.send(peer.rid, seat_frame(peer.seat, peer.role))
 
     def _try_start(self, table: Table, vk: bytes | None) -> None:
         if vk is None:  # autostart: True, or the number of players to wait for

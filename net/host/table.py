@@ -18,11 +18,12 @@ from modernart.record import GameRecord, RecordError, result_of
 from modernart.rules import RuleOptions
 
 from modernart.net.clocks import ClockSettings
-from modernart.net.trust.commitments import decode_commit
 from modernart.net.trust.identity import Keys, fingerprint
 from modernart.net.host.journal import Journal, drop_torn_line, read_events, read_journal, truncate_events
 from modernart.net.host.lobby import Lobby
-from modernart.net.protocol import decode_action_body, decode_host_inner
+from modernart.net.protocol import decode_host_inner
+from modernart.net.protocol.frames import seat_description, table_info
+from modernart.net.protocol.signed import decode_action_body, decode_commit
 from modernart.net.host.game import HostedGame, LoggedEvent, Player
 from modernart.net.trust.transcript import write_transcript
 
@@ -86,22 +87,15 @@ class Table:
     def info(self) -> dict[str, Any]:
         """What the beacon and the table list say about this table."""
         taken = len(self.game.players) if self.game else len(self.lobby.taken())
-        return {
-            "id": self.id,
-            "name": self.name,
-            "state": self.phase,
-            "taken": taken,
-            "free": 0 if self.game else 5 - taken,
-            "options": self.options_dict(),
-        }
+        return table_info(self.id, self.name, self.phase, taken, 0 if self.game else 5 - taken, self.options_dict())
 
     def options_dict(self) -> dict[str, Any]:
         options = self.game.options if self.game else self.lobby.options
         return options.changed()
 
-    def lobby_wire(self, connected: set[int], join: str, code: str) -> dict[str, Any]:
+    def lobby_description(self, connected: set[int], join: str, code: str) -> dict[str, Any]:
+        """The table as its lobby frame describes it (net/protocol/frames.py `lobby_frame`)."""
         base: dict[str, Any] = {
-            "t": "lobby",
             "table": self.id,
             "name": self.name,
             "state": self.phase,
@@ -117,16 +111,9 @@ class Table:
         else:
             sess = self.game
             base["seats"] = [
-                {
-                    "seat": i,
-                    "name": p.name,
-                    "bot": p.bot,
-                    "ready": True,
-                    "fpr": fingerprint(p.vk),
-                    "admin": False,
-                    "connected": i in connected,
-                    "standin": sess.delegates[i] is not None,
-                }
+                seat_description(
+                    i, p.name, p.bot, True, fingerprint(p.vk), False, i in connected, sess.delegates[i] is not None
+                )
                 for i, p in enumerate(sess.players)
             ]
             base["options"] = sess.options.to_dict()
