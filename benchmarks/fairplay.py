@@ -400,7 +400,7 @@ def _game_on_a_session() -> tuple[Any, list[dict[str, Any]], str, str, bytes]:
         move = random_move(state, state.to_move()[0], rng.random)
         t0 = time.perf_counter()
         state.apply(move)
-        sess._move_events(move, 0.0, {"m": move.to_list(), "by": "clock"})
+        sess.move_events(move, 0.0, {"m": move.to_list(), "by": "clock"})
         t_build += time.perf_counter() - t0
     record = table.save_record()
     assert record is not None

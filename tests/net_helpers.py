@@ -277,7 +277,7 @@ class SessionDriver:
             return events
         move = random_move(state, state.to_move()[0], self.rng.random)
         state.apply(move)
-        return sess._move_events(move, self.now, {"m": move.to_list(), "by": "clock"})
+        return sess.move_events(move, self.now, {"m": move.to_list(), "by": "clock"})
 
     def play(self, moves: int) -> None:
         """Play until at least `moves` engine moves are applied, stopping outside a Sealed auction."""

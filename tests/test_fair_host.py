@@ -37,12 +37,17 @@ class EquivocatingHost(Host):
     fake_commit: list[bytes] | None = None
     fork_head: bytes | None = None
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.honest_broadcast = self.fanout.broadcast_event
+        self.fanout.broadcast_event = self.broadcast_event  # every event on disk goes out through it
+
     def broadcast_event(self, table, event):
         pub = decode_host_inner(event.public)
         if self.fork_head is None and pub["k"] == "commit" and pub["seat"] == COLLUDER and self.fake_commit:
             self.fork_head = table.game.log[event.seq - 2].h if event.seq > 1 else None
         if self.fork_head is None:
-            return super().broadcast_event(table, event)
+            return self.honest_broadcast(table, event)
         if pub["k"] == "commit" and pub["seat"] == COLLUDER:
             pub["c"] = self.fake_commit
         elif pub["k"] == "commits":
@@ -69,10 +74,12 @@ class EquivocatingHost(Host):
             "h": h,
             "hs": self.keys.sign(HOSTEV_TAG, h),
         }
-        for peer in self._table_peers(table):
+        for peer in self.connections.at(table):
             frame = forked if peer.seat == VICTIM else event.frame_for(peer.seat)
-            self.send(peer.rid, {**frame, "priv": event.privates[peer.seat]} if peer.seat is not None else frame)
-        self.wake.set()
+            self.router.send_frame(
+                peer.rid, {**frame, "priv": event.privates[peer.seat]} if peer.seat is not None else frame
+            )
+        self.fanout.wake.set()
 
 
 async def _equivocation(tmp):
@@ -125,10 +132,15 @@ def test_a_host_showing_two_players_different_commitment_sets_is_caught(tmp_path
 class ForkingHost(Host):
     """Offers every returning client a history that differs from the one it holds."""
 
-    def _catch_up_from(self, sess, msg, head):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.honest_catch_up_from = self.admission.catch_up_from
+        self.admission.catch_up_from = self.catch_up_from  # every hello's catch-up is decided by it
+
+    def catch_up_from(self, sess, msg, head):
         if sess is not None and msg.get("game") == sess.game_id and msg.get("last_seq"):
             return 0, True
-        return super()._catch_up_from(sess, msg, head)
+        return self.honest_catch_up_from(sess, msg, head)
 
 
 async def _fork(tmp):

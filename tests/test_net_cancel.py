@@ -124,7 +124,7 @@ async def _close_with_stubborn_bots(tmp) -> tuple[int, int, bool]:
         host.spawn_bot(table, token, "random")
     await asyncio.sleep(0)
     stopped = next(iter(host.bots))
-    host._stop_bot(stopped)  # a stand-in told to stop (its player came back), not yet ended
+    host.stop_bot(stopped)  # a stand-in told to stop (its player came back), not yet ended
     await asyncio.sleep(0)
     left = len(host.bots)
     await host.close()
