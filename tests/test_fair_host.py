@@ -157,7 +157,7 @@ async def _fork(tmp):
     try:
         c = clients[0]
         held = c.state.head_seq
-        c._hello()  # as after a reconnect
+        c.hello()  # as after a reconnect
         await c.wait_until(lambda s: s.status == "failed", 10)
         return held, c.state.head_seq, c.state.errors
     finally:

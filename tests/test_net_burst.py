@@ -94,7 +94,7 @@ async def _late_spectator(tmp, forge_at: str):
         spectator.on_update = lambda u: updates.append(u.kind)
         await spectator.connect()
         await spectator.wait_until(lambda s: s.head_seq >= len(log) or s.status == "failed", 10)
-        frames = list(spectator._game.frames) if spectator._game and spectator._game.frames is not None else []
+        frames = list(spectator.game.frames) if spectator.game and spectator.game.frames is not None else []
         st = spectator.state
         return (
             (st.status, list(st.errors), st.head_seq),

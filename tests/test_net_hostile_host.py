@@ -162,7 +162,7 @@ def snapshot(client: Client) -> tuple[Any, ...]:
         dict(st.deadlines),
         st.reveals_owed,
         list(st.players),
-        client._game is None,
+        client.game is None,
     )
 
 

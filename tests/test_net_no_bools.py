@@ -85,7 +85,7 @@ async def _bool_version_over_the_wire(tmp):
         card = c.state.observation.hand[0]
         before = (sess.seq, sess.counters[seat])
         body = pack([True, c.state.game_id, seat, 1000, [seat, int(Action.PLAY), int(card)], c.state.head_seq, None])
-        reply = await c._request({"t": "act", "b": body, "s": c.keys.sign(ACT_TAG, body)})
+        reply = await c.request({"t": "act", "b": body, "s": c.keys.sign(ACT_TAG, body)})
         return reply, before, (sess.seq, sess.counters[seat])
     finally:
         await close_all(clients, host)

@@ -263,9 +263,9 @@ async def _link_lost_with_a_move_in_flight(tmp_path) -> None:
         await until(lambda: time.monotonic() - held > 10.0, 12)
         client = mover.client
         body = encode_action_body(
-            client.state.game_id, seat, client._ctr + 1, Move.play(seat, card).to_list(), client.state.head_seq
+            client.state.game_id, seat, client.counter + 1, Move.play(seat, card).to_list(), client.state.head_seq
         )
-        client._send({"t": "act", "id": 999, "b": body, "s": client.keys.sign(ACT_TAG, body), "conn": client._conn})
+        client.send_frame({"t": "act", "id": 999, "b": body, "s": client.keys.sign(ACT_TAG, body), "conn": client.conn})
 
         link.cut()  # the link comes back as a new connection: the held bytes are gone
         await link.up()
