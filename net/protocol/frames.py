@@ -464,7 +464,13 @@ PUBLIC_VIEW: Schema = {
 }
 
 ENGINE_EVENT_KINDS = ("auction", "sealed", "sale", "round", "end", "dealt")
-_ENGINE_EVENT = lambda v: is_map(16)(v) and v.get("k") in ENGINE_EVENT_KINDS  # noqa: E731  (fields: game_data)
+
+
+def _engine_event(v: Any) -> bool:
+    """A public engine event as `game_data.event_to_wire` makes it (its fields are checked
+    as `game_data.event_from_wire` parses it)."""
+    return is_map(16)(v) and v.get("k") in ENGINE_EVENT_KINDS
+
 
 #: one player of the `start` event
 PLAYER: Schema = {"name": (_NAME, True), "vk": (_KEY, True), "bot": (optional(is_text(1, 16)), True)}
@@ -474,7 +480,7 @@ SET_ENTRY: Schema = {"seat": (SEAT, True), "c": (_SIGNED, False), "default": (is
 _SEEDS = is_list(optional(is_bytes(32)), 5, 1)
 #: what every event's public part may carry once the cards are dealt
 _AFTER_DEAL: Schema = {
-    "ev": (is_list(_ENGINE_EVENT, 64), False),
+    "ev": (is_list(_engine_event, 64), False),
     "pv": (is_record(PUBLIC_VIEW), False),
     "clk": (is_record(CLOCK_VIEW), False),
 }

@@ -18,7 +18,7 @@ import os
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Callable, Protocol, TypeVar
 
 import zmq
 from cryptography.exceptions import InvalidSignature
@@ -98,7 +98,14 @@ def verify(vk: bytes, tag: bytes, data: bytes, sig: bytes) -> bool:
     return True
 
 
-_Body = TypeVar("_Body")
+class _KeyedBody(Protocol):
+    """A decoded signed body that names the key that signed it."""
+
+    @property
+    def key(self) -> bytes: ...
+
+
+_Body = TypeVar("_Body", bound=_KeyedBody)
 
 
 def signed(tag: bytes, body: bytes, sig: bytes, decode: Callable[[bytes], _Body]) -> _Body:
@@ -108,8 +115,7 @@ def signed(tag: bytes, body: bytes, sig: bytes, decode: Callable[[bytes], _Body]
     the exact received bytes; the caller still checks that the key may speak for the seat.
     """
     value = decode(body)
-    key: Any = getattr(value, "key")
-    if not verify(key, tag, body, sig):
+    if not verify(value.key, tag, body, sig):
         raise ProtocolError("bad_signature", "the signature does not verify with the key the body names")
     return value
 
