@@ -5,9 +5,10 @@ Subsystems: `protocol` (the wire format, all of it: `protocol` itself holds the 
 limits and field checks; `protocol.frames` every frame of both directions with its schema
 and builder; `protocol.signed` every signed or hashed body and all domain-separation tags;
 `protocol.game_data` engine values as wire data and the Observation rebuilt from events),
-`clocks`, `host/` (the ROUTER socket and what it serves: admission, lobby and game
-requests, presence, flow, the hosted game, tables, journal, serve), `client/` (the
-DEALER client API the UI drives: receiving, lobby requests, fair-play duties, the bot
-client), `trust/` (identity, chain, the verified game, sealed, shuffle, vault, transcript,
+`clocks`, `host/` (`Host`, composed of parts: the ROUTER socket, rate limits,
+connections, fan-out, the table registry, in-process bots, presence, admission, lobby and
+game requests; flow control, the hosted game, tables, journal, serve), `client/` (the
+DEALER `Client` the UI drives, composed of parts: its updates, requests, receiving,
+lobby requests, fair-play duties; and the bot client), `trust/` (identity, chain, the verified game, sealed, shuffle, vault, transcript,
 audit), `lan/` (beacon, join strings, known hosts).  The client never imports the host.
 """

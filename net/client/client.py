@@ -58,8 +58,8 @@ Socket roles (zguide style):
   monitor  PAIR (inproc), the DEALER's libzmq monitor: handshake failures (a wrong host
            key) and disconnects.
 Tasks: the receive loop, the monitor loop, the ping loop (one ping a second; hello again
-while the host is silent), and the fair-play duties' sends.  No threads: a finished game's
-record is saved and audited in the loop's default executor.
+while the host is silent), and the fair-play duties' sends.  Threads: none of its own; the
+loop's default executor syncs the vault and saves and audits a finished game.
 
 Every event is checked as it arrives (net/trust/verified_game.py): its hash-chain link, this seat's
 private part against its hash, the player's signature and counter on every relayed action

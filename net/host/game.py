@@ -8,7 +8,8 @@ last move, `disclose` (every seed and every seat's salt key, for the audit).  Ea
 `submit_*` method checks a signed message from a bound key and returns the new
 `LoggedEvent`s for the host to fan out; every change of state, including host defaults
 when a clock runs out, is one event with the next sequence number, so every seat's
-stream is gap-free.
+stream is gap-free.  `HostedGame.resume` rebuilds a game from its journal and event log
+after a host crash.
 """
 
 from __future__ import annotations
