@@ -4,7 +4,7 @@
   1. the transcript (net/trust/transcript.py): every event's chain link and host signature,
      every player signature and action counter, every seed commitment, every sealed-bid
      commitment, commitment set and digest D, every reveal and the host's verdict on it
-     (money limit from public payments), every Sealed winner (net/client/verified_game.py does this);
+     (money limit from public payments), every Sealed winner (net/trust/verified_game.py does this);
   2. the shuffle: the disclosed seeds against their commitments, the deck order and first
      auctioneer they give, against the deal event and the record (deck order, every deal);
   3. the rules: the moves replayed with the engine from that deck; after every event the
@@ -30,15 +30,15 @@ from modernart.phase import Phase
 from modernart.record import GameRecord, RecordError, read_record
 from modernart.rules import RuleOptions
 
-from modernart.net.trust import chain
+from modernart.net.protocol.signed import EMPTY_PRIVATE, private_hash, private_salt
 from modernart.net.trust.chain import ChainError
-from modernart.net.client.verified_game import VerifiedGame
+from modernart.net.trust.verified_game import VerifiedGame
 from modernart.net.trust.identity import fingerprint
 from modernart.net.protocol import ProtocolError, decode_host_inner
 from modernart.net.trust.sealed import REASONS, overlay
 from modernart.net.trust.shuffle import derive_deal
 from modernart.net.trust.transcript import TranscriptError, read_transcript
-from modernart.net.wire import event_to_wire, private_part, public_view
+from modernart.net.protocol.game_data import event_to_wire, private_part, public_view
 
 
 @dataclass
@@ -70,7 +70,8 @@ def compare_transcripts(
     mine: list[dict[str, Any]], other: list[dict[str, Any]], host_vk: bytes, name: str
 ) -> list[str]:
     """Problems if `other` (another player's copy) holds a different history than `mine`."""
-    from modernart.net.trust.identity import HOSTEV_TAG, verify
+    from modernart.net.protocol.signed import HOSTEV_TAG
+    from modernart.net.trust.identity import verify
 
     for a, b in zip(mine, other):
         if a.get("seq") != b.get("seq"):
@@ -219,7 +220,7 @@ class _Audit:
                     return
                 moves.append(move)
             if state is None:
-                if any(h != chain.EMPTY_PRIVATE for h in frame["ph"]):
+                if any(h != EMPTY_PRIVATE for h in frame["ph"]):
                     self.problems.append(f"event {seq}: a private part before the deal")
                 continue
             if state.phase == Phase.SEALED and state.auction_no != auction:
@@ -253,11 +254,11 @@ class _Audit:
     ) -> None:
         for seat, h in enumerate(frame["ph"]):
             if kind == "disclose":
-                if h != chain.EMPTY_PRIVATE:
+                if h != EMPTY_PRIVATE:
                     self.problems.append(f"event {seq}: a private part in the disclosure")
                 continue
-            salt = chain.salt(salt_keys[seat], seq) if seat < len(salt_keys) else b""
-            if chain.private_hash(private_part(state, seat, engine_events, salt)) != h:
+            salt = private_salt(salt_keys[seat], seq) if seat < len(salt_keys) else b""
+            if private_hash(private_part(state, seat, engine_events, salt)) != h:
                 self.problems.append(
                     f"event {seq}: seat {seat}'s private part (hand, money, cards dealt) differs from the rules'"
                 )
