@@ -202,6 +202,18 @@ class ClientState:
         self.overlay = "scoring"
         self.scoring_over = self.situation
 
+    def show_last_scoring(self) -> None:
+        """The `s` key: the newest round's scoring, or why there is none."""
+        obs = self.obs
+        if obs is None or not obs.results:
+            self.error("No round has been scored yet")
+            return
+        self.open_scoring(len(obs.results) - 1, asked=True)
+
+    def scroll_log(self, pages: int) -> None:
+        """PgUp (+1) / PgDn (-1): a page of the log back or forward."""
+        self.log_scroll = max(0, self.log_scroll + pages * self.log_page)
+
     def sync(self) -> None:
         """Catch up with the session after it changed: clear stale input, queue overlays."""
         session = self.session
