@@ -7,14 +7,15 @@ the log is a third column of full height and a "Sales this round" panel appears.
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from prompt_toolkit.layout import AnyContainer, DynamicContainer, HSplit, VSplit
 
-from modernart.moves import Action
-from modernart.phase import Phase
+from modernart.moves import Action, Move
 
+from modernart.cli.tui.actions import PASS_ACTIONS, TableActions
 from modernart.cli.tui.auction_panel import auction_panel
 from modernart.cli.tui.panels import artists_panel, hand_panel, log_panel, players_panel, sales_panel, status_line
-from modernart.cli.tui.actions import TableActions
 from modernart.cli.tui.keys import Command, Controls, Modes
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.widgets import Parts, boxed, one_line, size, window
@@ -97,69 +98,52 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
 
 # ---------------------------------------------------------------------- predicates
 
+#: Enter's hint, by the move it makes: a card put up or added, an amount sent.
+ENTER_LABELS = {
+    Action.PLAY: "sell",
+    Action.ADD_SECOND: "add",
+    Action.BID: "bid",
+    Action.SEALED_BID: "seal",
+    Action.SET_PRICE: "set price",
+}
 
-def table_predicates(cs: ClientState):
-    """Small questions about the table the hints ask."""
 
-    def obs():
-        return cs.obs
+def table_predicates(cs: ClientState) -> dict[str, Callable[[], Any]]:
+    """What the hints ask of the table, all from the seat's Observation: its legal moves,
+    its amount range, and whether an amount or a card is asked of it."""
 
-    def may_act() -> bool:
-        o = obs()
-        return o is not None and o.seat in o.to_move
+    def legal() -> list[Move]:
+        obs = cs.obs
+        return obs.legal_moves(amounts=False) if obs is not None else []
+
+    def offers(*actions: Action) -> bool:
+        return any(m.action in actions for m in legal())
 
     def choosing_card() -> bool:
-        o = obs()
-        return o is not None and (
-            (o.phase == Phase.PLAY_CARD and o.auctioneer == o.seat)
-            or (o.phase == Phase.DOUBLE_OFFER and o.turn == o.seat)
-        )
+        return cs.obs is not None and cs.obs.card_action() is not None
 
     def amount_open() -> bool:
-        o = obs()
-        return o is not None and o.amount_range() is not None and cs.digits_mean_amount()
+        return cs.obs is not None and cs.obs.amount_range() is not None and cs.digits_mean_amount()
 
     def can_raise() -> bool:
-        o = obs()
-        return o is not None and o.phase in (Phase.OPEN, Phase.ONCE_AROUND) and o.amount_range() is not None
-
-    def can_pass() -> bool:
-        o = obs()
-        return o is not None and any(
-            m.action in (Action.PASS, Action.DECLINE_SECOND, Action.DECLINE) for m in o.legal_moves(amounts=False)
-        )
-
-    def can_accept() -> bool:
-        o = obs()
-        return o is not None and o.phase == Phase.FIXED_OFFER and o.turn == o.seat and o.price <= o.money
-
-    def can_hammer() -> bool:
-        o = obs()
-        return o is not None and o.phase == Phase.OPEN and o.auctioneer == o.seat
+        r = cs.obs.amount_range() if cs.obs is not None else None
+        return r is not None and r[0] == Action.BID
 
     def enter_label() -> str:
-        o = obs()
-        if o is None:
+        obs = cs.obs
+        if obs is None:
             return ""
-        return {
-            Phase.PLAY_CARD: "sell",
-            Phase.DOUBLE_OFFER: "add",
-            Phase.SEALED: "seal",
-            Phase.FIXED_SET: "set price",
-        }.get(o.phase, "bid")
-
-    def pass_label() -> str:
-        o = obs()
-        return "decline" if o is not None and o.phase == Phase.FIXED_OFFER else "pass"
+        card = obs.card_action()  # not `or`: PLAY is 0
+        action = card if card is not None else obs.amount_action()
+        return ENTER_LABELS[action] if action is not None else "bid"
 
     return dict(
-        may_act=may_act,
         choosing_card=choosing_card,
         amount_open=amount_open,
         can_raise=can_raise,
-        can_pass=can_pass,
-        can_accept=can_accept,
-        can_hammer=can_hammer,
+        can_pass=lambda: offers(*PASS_ACTIONS),
+        can_accept=lambda: offers(Action.ACCEPT),
+        can_hammer=lambda: offers(Action.HAMMER),
         enter_label=enter_label,
-        pass_label=pass_label,
+        pass_label=lambda: "decline" if offers(Action.DECLINE) else "pass",
     )
