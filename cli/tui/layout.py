@@ -60,9 +60,9 @@ class ClientLayout:
         self.root = FloatContainer(
             DynamicContainer(lambda: self.screens[self.current()]),
             floats=[
-                scoring.float_(cs, shown("scoring")),
-                help_screen.float_(cs, shown("help")),
-                quit_screen.float_(cs, shown("quit")),
+                scoring.floating(cs, shown("scoring")),
+                help_screen.floating(cs, shown("help")),
+                quit_screen.floating(cs, shown("quit")),
             ],
         )
         self.layout = Layout(self.root, focused_element=self.hint_bar)

@@ -74,5 +74,6 @@ def commands(modes: Modes) -> list[Command]:
     ]
 
 
-def float_(cs: ClientState, shown: Pred) -> Float:
+def floating(cs: ClientState, shown: Pred) -> Float:
+    """The help overlay, floating over the screen while `shown()`."""
     return overlay(cs, shown, "Help", help_panel, WIDTH)

@@ -39,5 +39,6 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
     ]
 
 
-def float_(cs: ClientState, shown: Pred) -> Float:
+def floating(cs: ClientState, shown: Pred) -> Float:
+    """The leave overlay, floating over the screen while `shown()`."""
     return overlay(cs, shown, "Leave", quit_panel, WIDTH)

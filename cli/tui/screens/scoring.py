@@ -75,5 +75,6 @@ def commands(modes: Modes) -> list[Command]:
     ]
 
 
-def float_(cs: ClientState, shown: Pred) -> Float:
+def floating(cs: ClientState, shown: Pred) -> Float:
+    """The scoring overlay, floating over the screen while `shown()`."""
     return overlay(cs, shown, lambda: f"Round {cs.scoring_round + 1} scoring", scoring_panel, WIDTH)

@@ -7,11 +7,9 @@ the log is a third column of full height and a "Sales this round" panel appears.
 
 from __future__ import annotations
 
-from typing import Any, Callable
-
 from prompt_toolkit.layout import AnyContainer, DynamicContainer, HSplit, VSplit
 
-from modernart.moves import Action, Move
+from modernart.moves import Action
 
 from modernart.cli.tui.actions import PASS_ACTIONS, TableActions
 from modernart.cli.tui.auction_panel import auction_panel
@@ -54,7 +52,7 @@ def container(cs: ClientState, parts: Parts) -> AnyContainer:
 
 def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]:
     acts = TableActions(cs, controls.spawn)
-    p = table_predicates(cs)
+    hints = TableHints(cs)
     table = modes.free("table")
 
     def up_down(step: int):
@@ -67,26 +65,26 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
         return run
 
     return [
-        Command(("left",), "<- ->", "choose", table, lambda e: acts.select(-1), p["choosing_card"], 10),
+        Command(("left",), "<- ->", "choose", table, lambda e: acts.select(-1), hints.choosing_card, 10),
         Command(("right",), "", "", table, lambda e: acts.select(1)),
-        Command(("up",), "Up/Dn", "+-1", table, up_down(-1), p["amount_open"], 12),
+        Command(("up",), "Up/Dn", "+-1", table, up_down(-1), hints.amount_open, 12),
         Command(("down",), "", "", table, up_down(1)),
         Command(
             ("enter",),
             "Enter",
-            p["enter_label"],
+            hints.enter_label,
             table,
             lambda e: acts.primary(),
-            lambda: p["choosing_card"]() or p["amount_open"](),
+            hints.card_or_amount,
             20,
         ),
         Command(("backspace",), "", "", table, lambda e: acts.backspace()),
-        Command(("0",), "0-9", "amount", table, lambda e: acts.digit("0"), p["amount_open"], 11),
+        Command(("0",), "0-9", "amount", table, lambda e: acts.digit("0"), hints.amount_open, 11),
         *[Command((d,), "", "", table, (lambda d: lambda e: acts.digit(d))(d)) for d in "123456789"],
-        Command(("p",), "p", p["pass_label"], table, lambda e: acts.pass_(), p["can_pass"], 22),
-        Command(("a",), "a", "accept", table, lambda e: acts.accept(), p["can_accept"], 21),
-        Command(("h",), "h", "sell now", table, lambda e: acts.hammer(), p["can_hammer"], 23),
-        Command(("+",), "+ f t", "raise 1/5/10", table, lambda e: acts.quick_raise(1), p["can_raise"], 15),
+        Command(("p",), "p", hints.pass_label, table, lambda e: acts.pass_(), hints.can_pass, 22),
+        Command(("a",), "a", "accept", table, lambda e: acts.accept(), hints.can_accept, 21),
+        Command(("h",), "h", "sell now", table, lambda e: acts.hammer(), hints.can_hammer, 23),
+        Command(("+",), "+ f t", "raise 1/5/10", table, lambda e: acts.quick_raise(1), hints.can_raise, 15),
         Command(("=",), "", "", table, lambda e: acts.quick_raise(1)),
         Command(("f",), "", "", table, lambda e: acts.quick_raise(5)),
         Command(("t",), "", "", table, lambda e: acts.quick_raise(10)),
@@ -108,42 +106,48 @@ ENTER_LABELS = {
 }
 
 
-def table_predicates(cs: ClientState) -> dict[str, Callable[[], Any]]:
-    """What the hints ask of the table, all from the seat's Observation: its legal moves,
-    its amount range, and whether an amount or a card is asked of it."""
+class TableHints:
+    """What the hint bar asks of the table, all from the seat's Observation: its legal
+    moves, its amount range, and whether an amount or a card is asked of it."""
 
-    def legal() -> list[Move]:
-        obs = cs.obs
-        return obs.legal_moves(amounts=False) if obs is not None else []
+    def __init__(self, cs: ClientState) -> None:
+        self.cs = cs
 
-    def offers(*actions: Action) -> bool:
-        return any(m.action in actions for m in legal())
+    def _offers(self, *actions: Action) -> bool:
+        obs = self.cs.obs
+        return obs is not None and any(m.action in actions for m in obs.legal_moves(amounts=False))
 
-    def choosing_card() -> bool:
-        return cs.obs is not None and cs.obs.card_action() is not None
+    def choosing_card(self) -> bool:
+        obs = self.cs.obs
+        return obs is not None and obs.card_action() is not None
 
-    def amount_open() -> bool:
-        return cs.obs is not None and cs.obs.amount_range() is not None and cs.digits_mean_amount()
+    def amount_open(self) -> bool:
+        obs = self.cs.obs
+        return obs is not None and obs.amount_range() is not None and self.cs.digits_mean_amount()
 
-    def can_raise() -> bool:
-        r = cs.obs.amount_range() if cs.obs is not None else None
+    def card_or_amount(self) -> bool:
+        return self.choosing_card() or self.amount_open()
+
+    def can_raise(self) -> bool:
+        r = self.cs.obs.amount_range() if self.cs.obs is not None else None
         return r is not None and r[0] == Action.BID
 
-    def enter_label() -> str:
-        obs = cs.obs
+    def can_pass(self) -> bool:
+        return self._offers(*PASS_ACTIONS)
+
+    def can_accept(self) -> bool:
+        return self._offers(Action.ACCEPT)
+
+    def can_hammer(self) -> bool:
+        return self._offers(Action.HAMMER)
+
+    def enter_label(self) -> str:
+        obs = self.cs.obs
         if obs is None:
             return ""
         card = obs.card_action()  # not `or`: PLAY is 0
         action = card if card is not None else obs.amount_action()
         return ENTER_LABELS[action] if action is not None else "bid"
 
-    return dict(
-        choosing_card=choosing_card,
-        amount_open=amount_open,
-        can_raise=can_raise,
-        can_pass=lambda: offers(*PASS_ACTIONS),
-        can_accept=lambda: offers(Action.ACCEPT),
-        can_hammer=lambda: offers(Action.HAMMER),
-        enter_label=enter_label,
-        pass_label=lambda: "decline" if offers(Action.DECLINE) else "pass",
-    )
+    def pass_label(self) -> str:
+        return "decline" if self._offers(Action.DECLINE) else "pass"
