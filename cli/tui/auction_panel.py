@@ -119,7 +119,7 @@ def between_auctions(cs: ClientState, obs: Observation) -> list[Line]:
     if obs.is_over:
         return [[("class:title", " The game is over")]]
     who = cs.name(obs.auctioneer)
-    if obs.auctioneer == obs.seat:
+    if obs.card_action() == Action.PLAY:
         lines.append([("class:turn", " Your turn to sell a painting")])
         lines.append([("", " Pick one in your hand (<- -> or its")])
         lines.append([("", " number), then press Enter")])
@@ -171,14 +171,15 @@ def open_auction(cs: ClientState, obs: Observation, width: int) -> list[Line]:
         if cs.notice:  # out of touch: the host's clock runs on unseen
             style, after = "class:countdown", [("class:dim", "(waiting for the host)")]
         lines.append([(style, f" Time left {clock_text(cs, deadline):>3} "), *after])
+    can_sell = Move.hammer(obs.seat) in obs.legal_moves(amounts=False)
     if obs.amount_range() is not None:
         lines.append(entry_line(cs, obs, "Your bid"))
-        sell = " h:sell" if obs.auctioneer == obs.seat else ""
+        sell = " h:sell" if can_sell else ""
         hint = " +:+1 f:+5 t:+10 Enter:bid p:pass" + sell
         if len(hint) > width:
             hint = " Enter:bid +/f/t:+1/5/10 p:pass" + sell
         lines.append([("class:dim", hint)])
-    elif obs.auctioneer == obs.seat:
+    elif can_sell:
         lines.append([("class:dim", " h: sell now to the high bidder")])
     passed = [cs.name(s) for s in obs.passed]
     if passed:
