@@ -269,7 +269,7 @@ def _crypto(seconds: float) -> dict[str, Any]:
         set_digest,
         signed,
     )
-    from modernart.net.client.verified_game import VerifiedGame
+    from modernart.net.trust.verified_game import VerifiedGame
     from modernart.net.trust.identity import ACT_TAG, Keys, verify
     from modernart.net.protocol import encode_action_body
 

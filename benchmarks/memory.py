@@ -66,7 +66,7 @@ class NeverReader:
         s.connect(target.endpoint)
 
     def hello(self) -> None:
-        from modernart.net.host.admission import hello_bytes
+        from modernart.net.protocol import hello_bytes
 
         sig = self.keys.sign(
             HELLO_TAG, hello_bytes(self.target.host_key, self.keys.curve_public_raw, self.target.table)
