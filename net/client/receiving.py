@@ -195,8 +195,9 @@ class Receiving:
 
     def _on_goodbye(self, msg: dict[str, Any]) -> None:
         """The host closed the table on purpose (net/host/host.py `Host.close`): say so, with where
-        its journal is (the game can be resumed from it).  Hellos go on: a resumed host answers."""
-        if self.state.status in ("failed", "closed"):
+        its journal is (the game can be resumed from it).  Hellos go on: a resumed host answers
+        (a closing host answers them with its goodbye again, told once)."""
+        if self.state.status in ("failed", "closed", "host_closed"):
             return
 
         def text(key: str) -> str | None:
