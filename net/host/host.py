@@ -47,6 +47,7 @@ from modernart.net.host.presence import Presence
 from modernart.net.protocol import MAX_HOST_FRAME, VERSION, ProtocolError, decode_client_frame, pack
 from modernart.net.host.game import LoggedEvent
 from modernart.net.host.table import Table
+from modernart.net.trust.shuffle import FixedDeal
 
 log = logging.getLogger("modernart.net.host.host")
 
@@ -317,14 +318,26 @@ class Host(Admission, LobbyOps, GameOps, Presence):
         lobby: Lobby | None = None,
         autostart: bool | int = False,
         fsync: bool = True,
+        fixed_deal: FixedDeal | None = None,
     ) -> Table:
+        """A new table of this host; `fixed_deal` (the program's choice, never a client's)
+        deals those cards instead of the shuffle, announced to everyone (net/host/table.py)."""
         if table_id is None:
             self._serial += 1
             while f"t{self._serial}" in self.tables:
                 self._serial += 1
             table_id = f"t{self._serial}"  # counted, not len(tables): never a freed table's id again
         return self.add_table(
-            Table(table_id, name, self.keys, journal_dir=journal_dir, lobby=lobby, autostart=autostart, fsync=fsync)
+            Table(
+                table_id,
+                name,
+                self.keys,
+                journal_dir=journal_dir,
+                lobby=lobby,
+                autostart=autostart,
+                fsync=fsync,
+                fixed_deal=fixed_deal,
+            )
         )
 
     # ------------------------------------------------------------------ sending
