@@ -22,8 +22,9 @@ from modernart.moves import Action, Move
 from modernart.rules import OptionError, RuleOptions
 
 from modernart.cli.narrate import describe_events, timeout_of
+from modernart.net.clocks import ClockError, ClockSettings
+
 from modernart.cli.tui.session import (
-    Clocks,
     JoinError,
     Listeners,
     LobbyView,
@@ -96,17 +97,15 @@ def lobby_view(table: Mapping[str, Any], my_fpr: str | None) -> LobbyView:
         options = RuleOptions.from_dict(table.get("options") or {})
     except (OptionError, TypeError):
         options = RuleOptions()
-    clocks = table.get("clocks") or {}
-    decision = clocks.get("decision", 0)
+    try:
+        clocks = ClockSettings.from_dict(table.get("clocks") or {})
+    except (ClockError, TypeError):
+        clocks = ClockSettings()
     return LobbyView(
         str(table.get("name", "")),
         tuple(seats),
         options,
-        Clocks(
-            float(clocks.get("open_countdown", 10.0)),
-            float(decision) if decision else None,
-            float(clocks.get("grace", 30.0)),
-        ),
+        clocks,
         join_string=str(table.get("join", "")),
         join_code=str(table.get("code", "")),
         admin=my_fpr is not None and table.get("admin") == my_fpr,
@@ -400,11 +399,8 @@ class NetSession(SessionBase):
     async def set_options(self, options: RuleOptions) -> None:
         await self._reply(self.client.set_options(options.to_dict()))
 
-    async def set_clocks(self, clocks: Clocks) -> None:
-        wanted: dict[str, float] = {"open_countdown": clocks.open_seconds, "decision": clocks.decision_seconds or 0}
-        if clocks.grace_seconds is not None:
-            wanted["grace"] = clocks.grace_seconds
-        await self._reply(self.client.set_clocks(wanted))
+    async def set_clocks(self, clocks: ClockSettings) -> None:
+        await self._reply(self.client.set_clocks(clocks.to_dict()))
 
     async def start(self) -> None:
         await self._reply(self.client.start())
@@ -432,9 +428,11 @@ class NetFinder(Listeners):
         port: int | None = None,
         code: str | None = None,
         accept_new_host_key: bool = False,
+        keys=None,
     ) -> None:
         super().__init__()
         self.name, self.config_dir, self.bind, self.port = name, config_dir, bind, port
+        self.keys = keys  # the player's key (None: the one kept in `config_dir`)
         self.accept_new_host_key = accept_new_host_key
         self.code = code  # join the table with this code as soon as it is heard
         self.autojoin: tuple[str, str] | None = None  # (join string, code) for the join screen
@@ -504,7 +502,11 @@ class NetFinder(Listeners):
         if code and normalise_code(code) != target.code:
             raise JoinError("Wrong join code: check the code on the host's screen")
         session = NetSession(
-            target, name=self.name, config_dir=self.config_dir, accept_new_host_key=self.accept_new_host_key
+            target,
+            name=self.name,
+            config_dir=self.config_dir,
+            keys=self.keys,
+            accept_new_host_key=self.accept_new_host_key,
         )
         await session.open()
         return session
