@@ -38,9 +38,9 @@ class HostGameSettings:
     """One table on this machine: its seats' bots, rules, clocks and where its files go.
 
     `levels` are the host's bots, seated from seat `first_bot_seat` on (seat 1, the first,
-    is the person's).  With `autostart` the game starts as soon as the person has sat and
-    is ready (the bots are seated once the person sits, or the bots alone would fill the
-    table first).  `deal`/`first` give a fixed deal (deck order, first auctioneer)."""
+    is the person's).  With `autostart` the game starts as soon as `players` seats are taken
+    and everyone is ready (the bots alone never start it).  `deal`/`first` give a fixed
+    deal (deck order, first auctioneer)."""
 
     players: int = 4
     levels: list[str] = field(default_factory=lambda: ["random"] * 3)
@@ -88,7 +88,8 @@ class InProcessHost:
             settings.table_name,
             journal_dir=settings.journal_dir,
             lobby=lobby,
-            autostart=settings.autostart,
+            # the number of players to wait for: the bots, seated at once, never start alone
+            autostart=settings.players if settings.autostart else False,
             fixed_deal=settings.fixed_deal,
         )
         await host.start()
@@ -98,14 +99,10 @@ class InProcessHost:
 
     async def _seat_bots_and_watch(self) -> None:
         settings, table = self.settings, self.table
-        if settings.autostart and settings.levels:  # seat the bots once the person sits
-            while table.lobby.seats[0] is None and table.game is None:
-                await asyncio.sleep(0.02)
-        if table.game is None:
-            for seat, level in enumerate(settings.levels, start=settings.first_bot_seat):
-                _seat, token = table.lobby.add_bot(None, level, seat=seat)
-                self.host.spawn_bot(table, token, level)
-            self.host.lobby_soon(table)
+        for seat, level in enumerate(settings.levels, start=settings.first_bot_seat):
+            _seat, token = table.lobby.add_bot(None, level, seat=seat)
+            self.host.spawn_bot(table, token, level)  # it connects while the person's client starts
+        self.host.lobby_soon(table)
         while table.record_path is None:
             await asyncio.sleep(RECORD_POLL)
         self.record_path = table.record_path
