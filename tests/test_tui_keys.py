@@ -165,7 +165,7 @@ async def test_open_auction_high_bidder_cannot_pass_and_auctioneer_hammers():
 async def test_open_countdown_closes_the_auction():
     hands = [ANA_HAND, [(0, O)], [(0, O)]]
     table, (ana, bea, cem) = await table_with(
-        ["Ana", "Bea", "Cem"], hands, first=1, clocks=ClockSettings(open_countdown=0.4, decision=0)
+        ["Ana", "Bea", "Cem"], hands, first=1, clocks=ClockSettings(open_countdown=1.0, decision=0)
     )
     async with Screen(ana, dummy=True) as screen:
         await bea.send_move(Move.play(1, card_of(bea, 0, O)))

@@ -47,6 +47,13 @@ LEAVE_SECONDS = 1.0  # longest wait for the host to free a seat on close (the cl
 HOST_GONE = 10
 
 
+#: What the log says of a table with a fixed deal (net/trust/shuffle.py `FixedDeal`)
+FIXED_DEAL_TEXT = (
+    "Fixed deal, not shuffled: the program running this table chose the cards "
+    "(a test, a benchmark or `play --seed`); your client checks the deal against it"
+)
+
+
 def silence_notice(seconds: int) -> str:
     """The status line's warning while the host is silent (short: it fits 80 columns with
     the rest of the line; the log says the rest once, see `silence_advice`)."""
@@ -146,6 +153,7 @@ class NetSession(SessionBase):
         )
         self.client.on_update = self._on_update
         self._presence_seen = False  # a picture of who is away has been taken (see _note_presence)
+        self._told_fixed_deal = False  # the lobby's fixed deal has been told (once)
         self._silent = 0  # seconds the host has been silent (0: heard)
         self.sit, self.wanted_seat, self.ready_at_once = sit, seat, ready
         # a key that is kept nowhere (a password SSH guest's) can never come back to its lobby
@@ -181,6 +189,9 @@ class NetSession(SessionBase):
             if self.client.state.status == "reconnecting" and self._silent < HOST_GONE <= data:
                 append_log(self.log, LogEntry(silence_advice(data), "system"))
             self._silent = data
+        elif kind == "lobby" and data.get("fixed_deal") is not None and not self._told_fixed_deal:
+            self._told_fixed_deal = True
+            append_log(self.log, LogEntry(FIXED_DEAL_TEXT, "system"))
         elif kind == "goodbye":
             self.last_word = goodbye_text(data)
             append_log(self.log, LogEntry(self.last_word, "system"))
@@ -223,6 +234,8 @@ class NetSession(SessionBase):
         names = [p["name"] for p in st.players] if st.players else []
         if info.kind == "start":
             append_log(self.log, LogEntry(f"The game begins: {', '.join(names)}", "system"))
+            if info.public.get("fixed") is not None:  # the client checked it was announced
+                append_log(self.log, LogEntry(FIXED_DEAL_TEXT, "system"))
         elif info.kind == "delegate" and names and info.public.get("vk"):
             # a stand-in for a person (a bot seat's own bot reconnecting after a resume is no
             # news); the person's return is told by _note_presence
