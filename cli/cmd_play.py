@@ -66,7 +66,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--offline",
         action="store_true",
-        help="run the host inside this process instead of a child process (127.0.0.1 only, no LAN announcement)",
+        help="run the host inside this process instead of a child process (127.0.0.1 only, no LAN "
+        "announcement; without --config-dir its keys are kept nowhere)",
     )
     p.add_argument(
         "--config-dir", default=None, help="where your player key and the host key live (default ~/.config/modernart)"
@@ -152,7 +153,7 @@ def seeded_deal(seed: int, players: int, options: dict | None = None) -> tuple[l
 
 def table_settings(args: argparse.Namespace, levels: list[str], table_name: str, **more):
     """The `HostGameSettings` of this command's table (clocks, bots, a seeded deal)."""
-    from modernart.cli.tui.in_process_host import HostGameSettings
+    from modernart.cli.tui.in_process_host import HostGameSettings, default_record_dir
 
     deal, first = seeded_deal(args.seed, args.players) if args.seed is not None else (None, 0)
     return HostGameSettings(
@@ -161,7 +162,7 @@ def table_settings(args: argparse.Namespace, levels: list[str], table_name: str,
         table_name=table_name,
         clocks={"open_countdown": args.open_seconds, "decision": args.decision_seconds or 0},
         bot_pace=max(0.0, args.bot_pace),
-        journal_dir=args.record_dir,
+        journal_dir=args.record_dir or default_record_dir(),
         config_dir=args.config_dir,
         deal=deal,
         first=first,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -31,6 +32,12 @@ log = logging.getLogger(__name__)
 
 #: How often the host is looked at for the saved record of a finished game (seconds)
 RECORD_POLL = 0.25
+
+
+def default_record_dir() -> str:
+    """Where `modernart play` keeps its games' journals and records by default."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(base, "modernart", "records")
 
 
 @dataclass
@@ -121,8 +128,18 @@ async def play_here(settings: HostGameSettings, name: str) -> tuple[InProcessHos
     ready at once with `autostart`); the host stops when the client leaves."""
     from modernart.cli.tui.net_session import NetSession
 
-    host = await InProcessHost.start(settings)
-    session = NetSession(host.join_string, name=name, config_dir=settings.config_dir, seat=0, ready=settings.autostart)
+    # without a config dir nothing is kept: both keys live as long as this table (the host
+    # keeps the record in its journal dir; a config dir adds the client's own audited copy)
+    ephemeral = settings.config_dir is None
+    host = await InProcessHost.start(settings, keys=Keys.generate() if ephemeral else None)
+    session = NetSession(
+        host.join_string,
+        name=name,
+        config_dir=settings.config_dir,
+        keys=Keys.generate() if ephemeral else None,
+        seat=0,
+        ready=settings.autostart,
+    )
     watch_record(host, session)
     session.ends_when_you_leave = True
     return host, session
