@@ -97,7 +97,7 @@ def run_arena(names: list[str], games: int, seed: int, budget: float | None, job
 def run(args: argparse.Namespace) -> int:
     from modernart.bots.arena import tally
 
-    from modernart.cli.cmd_bench import machine
+    from modernart.cli.machine import machine
 
     try:
         names = parse_bots(args.bots)

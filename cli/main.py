@@ -13,7 +13,7 @@ import logging
 import os
 import sys
 
-COMMANDS = ("play", "host", "join", "replay", "audit", "arena", "bench", "bot")
+COMMANDS = ("play", "host", "join", "replay", "audit", "arena", "bot")
 
 
 def build_parser() -> argparse.ArgumentParser:

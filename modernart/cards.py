@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Iterator, Mapping
+from typing import Mapping
 
 
 class Artist(IntEnum):
@@ -151,9 +151,6 @@ class Edition:
     initials: tuple[str, str, str, str, str]
     short: tuple[str, str, str, str, str]
 
-    def artist_name(self, artist: int) -> str:
-        return self.artists[artist]
-
     def describe(self, card: Card) -> str:
         """'Yoko (Sealed)': readable without colour."""
         return f"{self.artists[card.artist]} ({card.kind.label})"
@@ -190,13 +187,3 @@ RANK_VALUES: tuple[int, int, int] = (30, 20, 10)
 ROUNDS = 4
 MIN_PLAYERS = 3
 MAX_PLAYERS = 5
-
-
-def iter_cards(cards: tuple[Card, ...], ids: Iterator[int]) -> list[Card]:
-    """Map card ids to this deck's Card objects, rejecting unknown ids."""
-    out = []
-    for i in ids:
-        if type(i) is not int and not isinstance(i, Card) or not 0 <= i < len(cards):
-            raise ValueError(f"no card with id {i!r} in a {len(cards)}-card deck")
-        out.append(cards[i])
-    return out

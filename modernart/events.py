@@ -61,6 +61,3 @@ class CardsDealt(NamedTuple):
 class GameEnded(NamedTuple):
     money: tuple[int, ...]
     winners: tuple[int, ...]
-
-
-PUBLIC_EVENTS = (AuctionStarted, SealedRevealed, Sale, RoundEnded, GameEnded)

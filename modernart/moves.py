@@ -25,10 +25,6 @@ class Action(IntEnum):
     def takes_card(self) -> bool:
         return self in (Action.PLAY, Action.ADD_SECOND)
 
-    @property
-    def takes_amount(self) -> bool:
-        return self in (Action.BID, Action.SEALED_BID, Action.SET_PRICE)
-
 
 #: Actions whose argument is a money amount chosen from a range.
 AMOUNT_ACTIONS = frozenset({Action.BID, Action.SEALED_BID, Action.SET_PRICE})

@@ -146,7 +146,3 @@ def default_moves(state: GameState, seats: tuple[int, ...], bot_level: str = "ra
             move = bot.choose(state.observation(seat))
             moves.append(move if move is not None else state.legal_moves(seat, amounts=False)[0])
     return moves
-
-
-def needs_countdown(state: GameState) -> bool:
-    return state.phase == Phase.OPEN

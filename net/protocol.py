@@ -195,7 +195,12 @@ def decode_client_frame(data: bytes) -> dict[str, Any]:
     return msg
 
 
-# ---------------------------------------------------------------------- signed actions
+# ---------------------------------------------------------------------- signed bodies
+
+
+def hello_bytes(host_curve: bytes, client_curve: bytes, table: str | None) -> bytes:
+    """What a hello signature covers: both CURVE keys of this connection and the table."""
+    return pack([host_curve, client_curve, table or ""])
 
 
 def decode_action_body(data: bytes) -> dict[str, Any]:

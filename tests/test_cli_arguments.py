@@ -54,17 +54,3 @@ def test_watch_tells_a_card_and_its_auction_in_one_line_and_stops_quietly_when_t
     proc.stdout.close()
     _out, err = proc.communicate(timeout=50)
     assert proc.returncode == 141 and b"Traceback" not in err, err
-
-
-@pytest.mark.timeout(120)
-def test_bench_bots_prints_its_figures_as_json():
-    import json
-
-    done = subprocess.run(
-        MODERNART + ["bench", "bots", "--seconds", "0.2", "--json"], capture_output=True, text=True, timeout=110
-    )
-    assert done.returncode == 0, done.stderr
-    figures = json.loads(done.stdout)
-    assert figures["machine"]["cores"] and figures["medium"]["decisions"] > 0
-    assert 0 < figures["medium"]["p50_ms"] <= figures["medium"]["p95_ms"] <= figures["medium"]["max_ms"]
-    assert figures["hard"]["budget_s"] == 0.1 and figures["hard"]["decisions"] > 0

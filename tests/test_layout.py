@@ -6,44 +6,63 @@ import ast
 import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-FORBIDDEN = {
-    "modernart": {
-        "net",
-        "cli",
-        "zmq",
-        "msgpack",
-        "prompt_toolkit",
-        "cryptography",
-        "asyncssh",
-        "socket",
-        "threading",
-        "asyncio",
-        "curses",
-        "subprocess",
-        "selectors",
-    },
-    "net": {"cli", "prompt_toolkit"},
+#: The checkout's folders and the names they import as (pyproject's package-dir mapping).
+FOLDERS = {"modernart": "modernart", "net": "modernart.net", "cli": "modernart.cli"}
+NO_IO = ("zmq", "msgpack", "prompt_toolkit", "cryptography", "asyncssh", "socket", "threading", "asyncio")
+NO_IO += ("curses", "subprocess", "selectors")
+TERMINAL = ("modernart.cli", "prompt_toolkit", "asyncssh", "pyte", "curses")
+#: folder (or sub-folder) -> module prefixes nothing in it may import
+FORBIDDEN: dict[str, tuple[str, ...]] = {
+    "modernart": ("modernart.net", "modernart.cli", *NO_IO),  # the engine: pure, no I/O
+    "net": TERMINAL,  # nothing in net/ imports the terminal
+    # the client side never imports the host side (the host does run bots that are clients)
+    "net/client": ("modernart.net.host",),
+    "net/trust": ("modernart.net.host", "modernart.net.client"),  # the checks both sides and audit share
+    "net/lan": ("modernart.net.host", "modernart.net.client"),
 }
 
 
-def _imports(path: pathlib.Path) -> set[str]:
+def module_name(path: pathlib.Path) -> str:
+    """The dotted name a file of the checkout imports as: net/host/table.py -> modernart.net.host.table."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join([FOLDERS[parts[0]], *parts[1:]])
+
+
+def imports_of(path: pathlib.Path) -> set[str]:
+    """Every module `path` imports, by absolute dotted name (also under TYPE_CHECKING and in functions)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            names.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.add(node.module.split(".")[0])
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            names.add(module)
+            names.update(f"{module}.{alias.name}" for alias in node.names)
     return names
 
 
 def test_imports_flow_one_way():
-    for package, forbidden in FORBIDDEN.items():
-        for path in (ROOT / package).rglob("*.py"):
-            if package == "modernart" and path.name == "__main__.py":
-                continue  # the entry point, loads cli by name at run time
-            bad = _imports(path) & forbidden
+    for folder, forbidden in FORBIDDEN.items():
+        for path in (ROOT / folder).rglob("*.py"):
+            if folder == "modernart" and path.name == "__main__.py":
+                continue  # the entry point, loads modernart.cli by name at run time
+            bad = {name for name in imports_of(path) if name.startswith(forbidden)}
+            bad = {name for name in bad if any(name == f or name.startswith(f + ".") for f in forbidden)}
             assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+
+
+def test_the_checkout_imports_as_installed():
+    """Nothing in the code imports a top-level `net` or `cli`: installed, they are modernart.net and
+    modernart.cli, and site-packages gets no package of those common names."""
+    for folder in FOLDERS:
+        for path in (ROOT / folder).rglob("*.py"):
+            top = {name.split(".")[0] for name in imports_of(path)}
+            assert not top & {"net", "cli"}, f"{path.relative_to(ROOT)} imports a top-level net or cli"
 
 
 def test_ruff_lint_and_format_pass():

@@ -22,7 +22,7 @@ from modernart.bots import make_bot
 from modernart.net.trust import chain
 from modernart.net.client.client import Client
 from modernart.net.clocks import ManualClock
-from modernart.net.client.verified_game import VerifiedGame
+from modernart.net.trust.verified_game import VerifiedGame
 from modernart.net.trust.identity import ACT_TAG, HOSTEV_TAG, Keys
 from modernart.net.protocol import decode_host_frame, decode_host_inner, encode_action_body, pack
 

@@ -11,7 +11,7 @@ import pytest
 from modernart.moves import Move
 from modernart.net.client.client import Client
 from modernart.net.trust.identity import ACT_TAG, HELLO_TAG, Keys
-from modernart.net.host.host import hello_bytes
+from modernart.net.protocol import hello_bytes
 from modernart.net.protocol import MAX_HOST_FRAME, encode_action_body, pack
 
 from .net_helpers import in_process_host, run

@@ -2,7 +2,7 @@
 what it queues for one connection never exceeds its byte budget, a peer that does not read
 (or lies that it did) is dropped as lagging while the others carry on, a finished table is
 freed, and a dropped connection leaves nothing behind.  The RSS figures are a benchmark
-(`modernart bench memory`, docs/benchmarks-net.md), not a test."""
+(`python -m benchmarks memory`, docs/benchmarks-net.md), not a test."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 import zmq
 
 import modernart.net.host.host as net_host
-from modernart.cli.bench_memory import NeverReader
+from benchmarks.memory import NeverReader
 from modernart.net.client.client import Client, ConnectError
 from modernart.net.clocks import ClockSettings
 from modernart.net.host.flow import LAG_TIMEOUT, Link

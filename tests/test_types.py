@@ -24,6 +24,7 @@ def test_mypy_reports_no_errors(tmp_path: Path) -> None:
             (package / entry.name).symlink_to(entry)
     for folder in ("net", "cli"):
         (package / folder).symlink_to(Path(ROOT, folder))
+    (tmp_path / "tree" / "benchmarks").symlink_to(Path(ROOT, "benchmarks"))
     # the cache goes to a temporary directory: no .mypy_cache left in the work tree
     proc = subprocess.run(
         [
@@ -36,6 +37,8 @@ def test_mypy_reports_no_errors(tmp_path: Path) -> None:
             str(Path(ROOT, "pyproject.toml")),
             "-p",
             "modernart",
+            "-p",
+            "benchmarks",
         ],
         cwd=tmp_path / "tree",
         capture_output=True,

@@ -37,7 +37,6 @@ class Knowledge:
         "unseen",
         "unseen_by_artist",
         "unseen_plain_by_artist",
-        "others_in_hands",
         "share",
         "money",
         "owned",
@@ -65,7 +64,6 @@ class Knowledge:
         self.unseen_by_artist = by_artist
         self.unseen_plain_by_artist = plain
         others = sum(obs.hand_sizes) - obs.hand_sizes[obs.seat]
-        self.others_in_hands = others
         #: chance that a given unseen card is in another player's hand (not the stock)
         self.share = others / len(unseen) if unseen else 0.0
         self.money = public_money(obs)

@@ -10,7 +10,7 @@ own hand and the cards it has not seen, see `valuation.py`), then:
   bids; sets fixed prices and accepts them below its limit; adds a second card to a
   Double when running the auction is worth more than keeping the card.
 
-A decision takes well under a millisecond to a few milliseconds (`modernart bench bots`).
+A decision takes well under a millisecond to a few milliseconds (`python -m benchmarks bots`).
 """
 
 from __future__ import annotations

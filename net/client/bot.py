@@ -73,8 +73,6 @@ class BotClient:
         self.name = name or f"{level} bot"
         self.pace_scale = pace_scale
         self.wanted_seat = seat
-        self.moves_sent = 0
-        self.rejected = 0
 
     async def run(self, connect_timeout: float = 15.0) -> Any:
         """Connect, take a seat if needed, play until the game ends; returns the final observation."""
@@ -122,13 +120,11 @@ class BotClient:
                 if st.head_seq != seen:
                     continue  # the table moved on while we were thinking
             reply = await client.send_move(move)
-            self.moves_sent += 1
             if reply.ok:
                 failures = 0
                 while st.head_seq < (reply.seq or 0) and st.status == "connected":
                     await self._wait_change(1.0)  # act on the state our move produced
                 continue
-            self.rejected += 1
             log.debug("move refused seat=%s move=%r code=%s", st.seat, move, reply.code)
             if st.head_seq == seen:
                 failures += 1

@@ -45,7 +45,7 @@ Updates (`client.updates`, an asyncio.Queue; pass `updates=False` to skip it):
   `client.changed` is an asyncio.Event set on every change, for consumers that only want
   the latest state (bots).
 
-Every event is checked as it arrives (net/client/verified_game.py): its hash-chain link, this seat's
+Every event is checked as it arrives (net/trust/verified_game.py): its hash-chain link, this seat's
 private part against its hash, the player's signature and counter on every relayed action
 (except an action this client sent itself, relayed byte for byte), every seed and
 sealed-bid commitment, reveal and verdict, and at the end the disclosed seeds and the
@@ -95,8 +95,8 @@ from modernart.net.client.lobby_requests import LobbyRequests
 from modernart.net.client.receiving import Receiving
 from modernart.net.client.state import ConnectionState, ConnectError, Reply, Update
 from modernart.net.client.fair_duties import FairPlay
-from modernart.net.client.verified_game import EventInfo, VerifiedGame
-from modernart.net.host.host import hello_bytes
+from modernart.net.trust.verified_game import EventInfo, VerifiedGame
+from modernart.net.protocol import hello_bytes
 from modernart.net.trust.identity import ACT_TAG, HELLO_TAG, Keys, check_zmq
 from modernart.net.trust.identity import config_dir as config_dir_path
 from modernart.net.lan.known_hosts import HostKeyChanged, KnownHosts

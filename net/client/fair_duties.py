@@ -5,7 +5,7 @@ and the transcript and record it saves when the game ends.
   commitment with the seed (net/trust/shuffle.py).
 - A sealed bid (`Client.send_move(Move.sealed_bid(seat, amount))`) stores amount and nonce
   on disk (net/trust/vault.py) and only then sends the signed commitment.
-- Once the complete commitment set has arrived and checked out (net/client/verified_game.py), the
+- Once the complete commitment set has arrived and checked out (net/trust/verified_game.py), the
   client reveals: a signed {amount, nonce, D}.  It sends again after a reconnect or a
   restart, from disk, until the auction is settled.
 - When the game is over and disclosed, a client with a state dir saves its copy of the
@@ -35,7 +35,7 @@ from modernart.net.trust.commitments import (
     new_nonce,
     seed_commitment,
 )
-from modernart.net.client.verified_game import EventInfo
+from modernart.net.trust.verified_game import EventInfo
 from modernart.net.trust.sealed import MISSING
 from modernart.net.trust.vault import Secret, Vault
 

@@ -19,8 +19,8 @@ import zmq.asyncio
 
 from modernart.net.trust.chain import ChainError
 from modernart.net.client.state import ConnectionState, ConnectError, Reply, Update
-from modernart.net.client.verified_game import VerifiedGame
 from modernart.net.trust.shuffle import FixedDeal
+from modernart.net.trust.verified_game import VerifiedGame
 from modernart.net.protocol import NONCE_BYTES, ProtocolError, decode_host_frame, decode_host_inner
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ from typing import Any
 from modernart.net.host.flow import LAG_TIMEOUT, Link
 from modernart.net.host.host_base import HostParts  # the Host parts a mixin uses, typed (see host_base)
 from modernart.net.trust.identity import HELLO_TAG, verify
-from modernart.net.protocol import NONCE_BYTES, VERSION, ProtocolError, pack
+from modernart.net.protocol import NONCE_BYTES, VERSION, ProtocolError, hello_bytes, pack
 from modernart.net.host.table import Table
 
 
@@ -27,11 +27,6 @@ log = logging.getLogger("modernart.net.host.host")
 
 BATCH_BYTES = 256 * 1024  # catch-up batches stay well below the client's MAXMSGSIZE
 _ENVELOPE = 64  # what the `evs` map adds around its events (kind, nonce, array header)
-
-
-def hello_bytes(host_curve: bytes, client_curve: bytes, table: str | None) -> bytes:
-    """What a hello signature covers: both CURVE keys of this connection and the table."""
-    return pack([host_curve, client_curve, table or ""])
 
 
 @dataclass

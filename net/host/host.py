@@ -40,7 +40,7 @@ from modernart.net.clocks import MonotonicClock, cancel_and_wait
 from modernart.net.trust.identity import Keys, check_zmq
 from modernart.net.host.flow import PEER_BUDGET, Link
 from modernart.net.host.game_requests import GameOps
-from modernart.net.host.admission import Admission, Peer, hello_bytes  # noqa: F401  (hello_bytes: the clients sign it)
+from modernart.net.host.admission import Admission, Peer
 from modernart.net.host.lobby_requests import LobbyOps
 from modernart.net.host.lobby import Lobby
 from modernart.net.host.presence import Presence

@@ -91,12 +91,6 @@ class Table:
             return [p.name for p in self.game.players]
         return [s.name if s else "" for s in self.lobby.seats]
 
-    def is_bot_seat(self, seat: int) -> bool:
-        if self.game is not None:
-            return self.game.players[seat].bot is not None
-        s = self.lobby.seats[seat]
-        return s is not None and s.bot is not None
-
     def info(self) -> dict[str, Any]:
         """What the beacon and the table list say about this table."""
         taken = len(self.game.players) if self.game else len(self.lobby.taken())

@@ -4,7 +4,7 @@
   1. the transcript (net/trust/transcript.py): every event's chain link and host signature,
      every player signature and action counter, every seed commitment, every sealed-bid
      commitment, commitment set and digest D, every reveal and the host's verdict on it
-     (money limit from public payments), every Sealed winner (net/client/verified_game.py does this);
+     (money limit from public payments), every Sealed winner (net/trust/verified_game.py does this);
   2. the shuffle: the disclosed seeds against their commitments, the deck order and first
      auctioneer they give, against the deal event and the record (deck order, every deal);
   3. the rules: the moves replayed with the engine from that deck; after every event the
@@ -33,7 +33,7 @@ from modernart.rules import RuleOptions
 
 from modernart.net.trust import chain
 from modernart.net.trust.chain import ChainError
-from modernart.net.client.verified_game import VerifiedGame
+from modernart.net.trust.verified_game import VerifiedGame
 from modernart.net.trust.identity import fingerprint
 from modernart.net.protocol import ProtocolError, decode_host_inner
 from modernart.net.trust.sealed import REASONS, overlay

@@ -176,10 +176,6 @@ class SealedRound:
         return out
 
 
-class FairPlayWarning(Exception):
-    """Something a client should show but that does not break the chain of trust."""
-
-
 @dataclass
 class _RoundView:
     auction: int

@@ -1,4 +1,4 @@
-"""`modernart bench memory`: what the host holds whatever its peers do (docs/benchmarks-net.md).
+"""`python -m benchmarks memory`: what the host holds whatever its peers do (docs/benchmarks-net.md).
 
 Every part starts its own host process (`python -m cli.bench_memory serve`), on 127.0.0.1,
 and reads its RSS from /proc:
@@ -66,7 +66,7 @@ class NeverReader:
         s.connect(target.endpoint)
 
     def hello(self) -> None:
-        from modernart.net.host.admission import hello_bytes
+        from modernart.net.protocol import hello_bytes
 
         sig = self.keys.sign(
             HELLO_TAG, hello_bytes(self.target.host_key, self.keys.curve_public_raw, self.target.table)
@@ -135,7 +135,7 @@ class _Host:
     def __init__(self, games: int) -> None:
         self.dir = tempfile.mkdtemp(prefix="ma-bench-mem-")
         self.proc = subprocess.Popen(
-            [PY, "-m", "modernart.cli.bench_memory", "serve", "--games", str(games), "--dir", self.dir],
+            [PY, "-m", "benchmarks.memory", "serve", "--games", str(games), "--dir", self.dir],
             stdout=subprocess.PIPE,
             cwd=ROOT,
             text=True,
@@ -304,8 +304,18 @@ async def silent_connections(count: int) -> dict[str, Any]:
 # ---------------------------------------------------------------------- entry points
 
 
+def add_arguments(g: argparse.ArgumentParser) -> None:
+    g.add_argument("--peers", type=int, default=20, help="never-reading peers (default 20)")
+    g.add_argument("--peer-seconds", type=float, default=90.0, help="seconds they say hello (default 90)")
+    g.add_argument("--games", type=int, default=1000, help="consecutive finished tables (default 1000)")
+    g.add_argument("--warmup", type=int, default=20, help="games before the per-game figure starts (default 20)")
+    g.add_argument("--connections", type=int, default=500, help="silent connections (default 500)")
+    g.add_argument("--parts", default="readers,tables,silent", help="memory parts to run (default: all)")
+    g.add_argument("--quick", action="store_true", help="5 peers x 10 s, 40 games, 100 connections")
+
+
 def run(args: argparse.Namespace) -> int:
-    from modernart.cli.cmd_bench import machine
+    from modernart.cli.machine import machine
 
     if args.quick:
         args.peers, args.peer_seconds, args.games, args.warmup, args.connections = 5, 10.0, 40, 10, 100

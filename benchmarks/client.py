@@ -1,4 +1,4 @@
-"""`modernart bench client`: start-up time to the first frame, render time per frame with a
+"""`python -m benchmarks client`: start-up time to the first frame, render time per frame with a
 full table, and bytes sent per update over SSH.
 
 - start-up: `modernart play` (the host in a child process) and `--offline` (the host in
@@ -33,7 +33,7 @@ import termios
 import time
 from typing import Any
 
-from modernart.cli.cmd_bench import machine
+from modernart.cli.machine import machine
 
 
 # ---------------------------------------------------------------------- start-up
@@ -294,6 +294,10 @@ async def ssh_figures() -> dict[str, float]:
 
 
 # ---------------------------------------------------------------------- the command
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--repeat", type=int, default=3, help="start-ups per variant (default 3)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,4 +1,4 @@
-"""`modernart bench fairplay`: what fair play costs (docs/fair-play.md has the figures).
+"""`python -m benchmarks fairplay`: what fair play costs (docs/fair-play.md has the figures).
 
 - sealed auction latency: a host process (`cli.bench_net serve`, fsync on) and 5 clients,
   each a full client (signatures, chain, commit-reveal checks).  From the auctioneer
@@ -25,7 +25,7 @@ import tempfile
 import time
 from typing import TYPE_CHECKING, Any, Callable
 
-from modernart.cli.bench_net import _pct, _start_host
+from benchmarks.net import percentile, start_host
 
 if TYPE_CHECKING:
     from modernart.views import Observation
@@ -68,7 +68,7 @@ async def _latency(games: int) -> dict[str, Any]:
     from modernart.net.trust.identity import Keys
 
     tmp = tempfile.mkdtemp(prefix="ma-bench-fair-")
-    host, joins = _start_host(tmp, games)
+    host, joins = start_host(tmp, games)
     sealed_lat: list[float] = []
     plain_lat: list[float] = []
     rng = random.Random(1)
@@ -132,11 +132,11 @@ async def _latency(games: int) -> dict[str, Any]:
         host.wait()
     return {
         "sealed_samples": len(sealed_lat),
-        "sealed_p50_ms": _pct(sealed_lat, 50) * 1e3,
-        "sealed_p99_ms": _pct(sealed_lat, 99) * 1e3,
+        "sealed_p50_ms": percentile(sealed_lat, 50) * 1e3,
+        "sealed_p99_ms": percentile(sealed_lat, 99) * 1e3,
         "plain_samples": len(plain_lat),
-        "plain_p50_ms": _pct(plain_lat, 50) * 1e3,
-        "plain_p99_ms": _pct(plain_lat, 99) * 1e3,
+        "plain_p50_ms": percentile(plain_lat, 50) * 1e3,
+        "plain_p99_ms": percentile(plain_lat, 99) * 1e3,
     }
 
 
@@ -209,17 +209,17 @@ def _latency_processes(games: int) -> dict[str, Any]:
     import subprocess
     import sys
 
-    from modernart.cli.bench_net import ROOT, _env
+    from benchmarks.net import ROOT, child_env
 
     tmp = tempfile.mkdtemp(prefix="ma-bench-fair-")
-    host, joins = _start_host(tmp, games)
+    host, joins = start_host(tmp, games)
     lat: list[float] = []
     try:
         for g, join in enumerate(joins):
             outs = [os.path.join(tmp, f"g{g}p{i}.json") for i in range(5)]
             procs = [
                 subprocess.Popen(
-                    [sys.executable, "-m", "modernart.cli.bench_fair", "player", join, out], cwd=ROOT, env=_env()
+                    [sys.executable, "-m", "benchmarks.fairplay", "player", join, out], cwd=ROOT, env=child_env()
                 )
                 for out in outs
             ]
@@ -234,7 +234,7 @@ def _latency_processes(games: int) -> dict[str, Any]:
     finally:
         host.terminate()
         host.wait()
-    return {"samples": len(lat), "p50_ms": _pct(lat, 50) * 1e3, "p99_ms": _pct(lat, 99) * 1e3}
+    return {"samples": len(lat), "p50_ms": percentile(lat, 50) * 1e3, "p99_ms": percentile(lat, 99) * 1e3}
 
 
 def _cheap(obs: Any) -> Any:
@@ -269,7 +269,7 @@ def _crypto(seconds: float) -> dict[str, Any]:
         set_digest,
         signed,
     )
-    from modernart.net.client.verified_game import VerifiedGame
+    from modernart.net.trust.verified_game import VerifiedGame
     from modernart.net.trust.identity import ACT_TAG, Keys, verify
     from modernart.net.protocol import encode_action_body
 
@@ -413,7 +413,7 @@ def _game_on_a_session() -> tuple[Any, list[dict[str, Any]], str, str, bytes]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from modernart.cli.cmd_bench import machine
+    from modernart.cli.machine import machine
 
     games = max(1, int(os.environ.get("MODERNART_BENCH_GAMES", str(max(2, int(args.seconds * 2))))))
     crypto = _crypto(args.seconds)

@@ -1,18 +1,19 @@
-"""Bot speed figures: the medium bot's decision time (target: p95 under 5 ms) and the
-hard bot's decision time against its budget (target: never over it).
-
-Measurement only; `modernart bench bots` (cli/bench_bots.py) prints them.
-"""
+"""`python -m benchmarks bots`: the medium bot's decision time (target: p95 under 5 ms) and
+the hard bot's decision time against its budget (target: never over it)."""
 
 from __future__ import annotations
 
+import argparse
+import json
 import time
 
-from ..game import GameState
-from ..moves import Move
-from .arena import play_game
-from .base import make_bot
-from .hard import HardBot
+from modernart.bots.arena import play_game
+from modernart.bots.base import make_bot
+from modernart.bots.hard import HardBot
+from modernart.game import GameState
+from modernart.moves import Move
+
+from modernart.cli.machine import machine
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -81,3 +82,30 @@ def figures(seconds: float, budget: float, hard_games: int) -> dict[str, dict[st
             "rollouts_per_search": sum(rollouts) / len(rollouts) if rollouts else 0.0,
         },
     }
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--budget", type=float, default=0.1, help="hard bot budget per decision (default 0.1)")
+    p.add_argument("--hard-games", type=int, default=2, help="games of hard vs 3 medium (default 2)")
+
+
+def run(args: argparse.Namespace) -> int:
+    budget = getattr(args, "budget", 0.1) or 0.1
+    f = figures(args.seconds, budget, getattr(args, "hard_games", 2) or 2)
+    m = machine()
+    if getattr(args, "json", False):
+        print(json.dumps({"machine": m, **f}, indent=1))
+        return 0
+    med, hard = f["medium"], f["hard"]
+    print(f"modernart bot benchmark, {m['date']}, {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}")
+    print(
+        f"medium: {med['decisions']:.0f} decisions in 4-player self-play: p50 {med['p50_ms']:.2f} ms, "
+        f"p95 {med['p95_ms']:.2f} ms, p99 {med['p99_ms']:.2f} ms, max {med['max_ms']:.2f} ms (target p95 < 5 ms)"
+    )
+    print(
+        f"hard: budget {hard['budget_s']:g} s, {hard['decisions']:.0f} decisions in {hard['games']:.0f} games "
+        f"vs 3 medium: p95 {hard['p95_ms']:.1f} ms, max {hard['max_ms']:.1f} ms, "
+        f"{hard['over_budget']:.0f} over budget (CPU time: max {hard['cpu_max_ms']:.1f} ms, "
+        f"{hard['cpu_over_budget']:.0f} over); {hard['rollouts_per_search']:.0f} rollouts per searched decision"
+    )
+    return 0

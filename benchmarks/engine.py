@@ -1,5 +1,4 @@
-"""`modernart bench engine`: engine speed figures (games/s, moves/s, replay, state copies);
-`modernart bench net|client|fairplay|bots|memory`: the other benchmarks (registered below).
+"""`python -m benchmarks engine`: engine speed figures (games/s, moves/s, replay, state copies).
 
 Every figure is CPU time of this one process (`time.process_time`), so it measures one
 core even on a busy machine; each is the median of `--repeat` runs.  The header says
@@ -9,13 +8,10 @@ whether the engine is the pure-Python one or the compiled build (docs/engine-per
 from __future__ import annotations
 
 import argparse
-import datetime
 import gc
 import importlib
 import importlib.machinery
 import json
-import os
-import platform
 import random
 import statistics
 import time
@@ -24,6 +20,8 @@ from typing import Any, Callable
 from modernart.bots.random_bot import play_random_game, random_step
 from modernart.game import GameState
 from modernart.record import GameRecord
+
+from modernart.cli.machine import machine
 
 #: The engine's speed target: four-player random self-play games per second.
 TARGET_GAMES_PER_S = 3000
@@ -36,51 +34,6 @@ HOT_MODULES = (
     "modernart.game",
     "modernart.bots.random_bot",
 )
-
-
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("bench", help="print speed figures", description="Measure and print speed figures.")
-    p.add_argument("what", choices=["engine"] + list(_EXTRA), help="which figures")
-    p.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per measurement (default 3)")
-    p.add_argument("--repeat", type=int, default=3, help="repetitions; the median is reported (default 3)")
-    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    g = p.add_argument_group("bench memory (cli/bench_memory.py)")
-    g.add_argument("--peers", type=int, default=20, help="never-reading peers (default 20)")
-    g.add_argument("--peer-seconds", type=float, default=90.0, help="seconds they say hello (default 90)")
-    g.add_argument("--games", type=int, default=1000, help="consecutive finished tables (default 1000)")
-    g.add_argument("--warmup", type=int, default=20, help="games before the per-game figure starts (default 20)")
-    g.add_argument("--connections", type=int, default=500, help="silent connections (default 500)")
-    g.add_argument("--parts", default="readers,tables,silent", help="memory parts to run (default: all)")
-    g.add_argument("--quick", action="store_true", help="memory: 5 peers x 10 s, 40 games, 100 connections")
-    p.set_defaults(func=run)
-
-
-_EXTRA: dict[str, str] = {  # other benches register here: name -> "module:function"
-    "client": "modernart.cli.bench_client:run",
-    "net": "modernart.cli.bench_net:run",
-    "fairplay": "modernart.cli.bench_fair:run",
-    "bots": "modernart.cli.bench_bots:run",
-    "memory": "modernart.cli.bench_memory:run",
-}
-
-
-def machine() -> dict[str, str]:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return {
-        "date": datetime.date.today().isoformat(),
-        "cpu": cpu,
-        "cores": str(os.cpu_count()),
-        "python": platform.python_version(),
-        "implementation": platform.python_implementation(),
-    }
 
 
 def engine_build() -> str:
@@ -176,10 +129,11 @@ def engine_figures(seconds: float, repeat: int) -> dict[str, Any]:
     return figures
 
 
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--repeat", type=int, default=3, help="repetitions; the median is reported (default 3)")
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.what != "engine":
-        module_name, func = _EXTRA[args.what].split(":")
-        return int(getattr(importlib.import_module(module_name), func)(args) or 0)
     figures = engine_figures(args.seconds, args.repeat)
     if args.json:
         print(json.dumps(figures, indent=1))

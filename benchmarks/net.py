@@ -1,4 +1,4 @@
-"""`modernart bench net`: network figures on loopback (latency, many tables, bytes per move).
+"""`python -m benchmarks net`: network figures on loopback (latency, many tables, bytes per move).
 
 Every part starts its own host process (`python -m cli.bench_net serve`) with its journal
 on this machine's disk (a temporary directory under /tmp) or on tmpfs (/dev/shm), fsync on
@@ -51,14 +51,14 @@ while True:
 """
 
 
-def _pct(values: list[float], p: float) -> float:
+def percentile(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
     values = sorted(values)
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
-def _env() -> dict[str, str]:
+def child_env() -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
 
 
@@ -81,12 +81,12 @@ def _journal_dir(where: str) -> str:
     return tempfile.mkdtemp(prefix="ma-bench-", dir=TMPFS if where == "tmpfs" else None)
 
 
-def _start_host(tmp: str, tables: int) -> tuple[subprocess.Popen, list[str]]:
+def start_host(tmp: str, tables: int) -> tuple[subprocess.Popen, list[str]]:
     proc = subprocess.Popen(
-        [PY, "-m", "modernart.cli.bench_net", "serve", "--tables", str(tables), "--dir", tmp],
+        [PY, "-m", "benchmarks.net", "serve", "--tables", str(tables), "--dir", tmp],
         stdout=subprocess.PIPE,
         cwd=ROOT,
-        env=_env(),
+        env=child_env(),
         text=True,
     )
     joins: list[str] = []
@@ -152,7 +152,7 @@ async def _latency(moves: int, where: str) -> dict[str, Any]:
     from modernart.net.trust.identity import Keys
 
     tmp = _journal_dir(where)
-    host, joins = _start_host(tmp, 1)
+    host, joins = start_host(tmp, 1)
     clients = []
     try:
         for i in range(5):
@@ -201,10 +201,10 @@ async def _latency(moves: int, where: str) -> dict[str, Any]:
         received = sum(c.bytes_in for c in clients) - bytes_before
         return {
             "samples": len(lat),
-            "p50_ms": _pct(lat, 50) * 1e3,
-            "p99_ms": _pct(lat, 99) * 1e3,
-            "ack_p50_ms": _pct(acks, 50) * 1e3,
-            "ack_p99_ms": _pct(acks, 99) * 1e3,
+            "p50_ms": percentile(lat, 50) * 1e3,
+            "p99_ms": percentile(lat, 99) * 1e3,
+            "ack_p50_ms": percentile(acks, 50) * 1e3,
+            "ack_p99_ms": percentile(acks, 99) * 1e3,
             "host_to_clients_bytes_per_move": received / max(events, 1),
             "per_client_bytes_per_move": received / max(events, 1) / 5,
             "client_to_host_bytes_per_move": sent_bytes / max(events, 1),
@@ -280,18 +280,18 @@ async def _player_main(join: str, out_path: str) -> None:
 def _latency_processes(where: str) -> dict[str, Any]:
     """5 bot players in 5 processes, a whole game at full speed; action -> the last of the 5."""
     tmp = _journal_dir(where)
-    host, joins = _start_host(tmp, 1)
+    host, joins = start_host(tmp, 1)
     try:
         outs = [os.path.join(tmp, f"player{i}.json") for i in range(5)]
         procs = [
-            subprocess.Popen([PY, "-m", "modernart.cli.bench_net", "player", joins[0], out], cwd=ROOT, env=_env())
+            subprocess.Popen([PY, "-m", "benchmarks.net", "player", joins[0], out], cwd=ROOT, env=child_env())
             for out in outs
         ]
         for p in procs:
             p.wait(timeout=300)
         data = [json.load(open(out)) for out in outs]
         lat = _all_held(data, {"t": 5})
-        return {"samples": len(lat), "p50_ms": _pct(lat, 50) * 1e3, "p99_ms": _pct(lat, 99) * 1e3}
+        return {"samples": len(lat), "p50_ms": percentile(lat, 50) * 1e3, "p99_ms": percentile(lat, 99) * 1e3}
     finally:
         _stop(host)
         shutil.rmtree(tmp, ignore_errors=True)
@@ -338,7 +338,7 @@ async def _bots_main(pace: float, joins: list[str]) -> None:
 
 def _tables(count: int, bot_procs: int, pace: float) -> dict[str, Any]:
     tmp = _journal_dir("disk")
-    host, joins = _start_host(tmp, count)
+    host, joins = start_host(tmp, count)
     try:
         time.sleep(0.5)
         rss0, cpu0 = _proc_rss(host.pid), _proc_cpu(host.pid)
@@ -349,10 +349,10 @@ def _tables(count: int, bot_procs: int, pace: float) -> dict[str, Any]:
         outs = [open(os.path.join(tmp, f"bots{i}.out"), "w+") for i in range(len(chunks))]
         procs = [
             subprocess.Popen(
-                [PY, "-m", "modernart.cli.bench_net", "bots", str(pace), *chunk],
+                [PY, "-m", "benchmarks.net", "bots", str(pace), *chunk],
                 stdout=out,  # a file: no pipe deadlock
                 cwd=ROOT,
-                env=_env(),
+                env=child_env(),
                 text=True,
             )
             for chunk, out in zip(chunks, outs)
@@ -381,10 +381,10 @@ def _tables(count: int, bot_procs: int, pace: float) -> dict[str, Any]:
             "bots_done": sum(r["done"] for r in results),
             "moves": moves,
             "wall_s": wall,
-            "ack_p50_ms": _pct(acks, 50) * 1e3,
-            "ack_p99_ms": _pct(acks, 99) * 1e3,
-            "held_p50_ms": _pct(held, 50) * 1e3,
-            "held_p99_ms": _pct(held, 99) * 1e3,
+            "ack_p50_ms": percentile(acks, 50) * 1e3,
+            "ack_p99_ms": percentile(acks, 99) * 1e3,
+            "held_p50_ms": percentile(held, 50) * 1e3,
+            "held_p99_ms": percentile(held, 99) * 1e3,
             "host_cpu_us_per_move": cpu / max(moves, 1) * 1e6,
             "host_cpu_share": cpu / wall,
             "host_mem_per_table_kib": (peak - rss0) / count / 1024,
@@ -465,7 +465,7 @@ def _print(figures: dict[str, Any]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from modernart.cli.cmd_bench import machine
+    from modernart.cli.machine import machine
 
     tables = int(os.environ.get("MODERNART_BENCH_TABLES", "100"))
     pace = float(os.environ.get("MODERNART_BENCH_PACE", "1.0"))
@@ -474,8 +474,8 @@ def run(args: argparse.Namespace) -> int:
     bare = asyncio.run(_bare_rtt(1000))
     figures: dict[str, Any] = {
         "machine": machine(),
-        "bare_rtt_p50_ms": _pct(bare, 50) * 1e3,
-        "bare_rtt_p99_ms": _pct(bare, 99) * 1e3,
+        "bare_rtt_p50_ms": percentile(bare, 50) * 1e3,
+        "bare_rtt_p99_ms": percentile(bare, 99) * 1e3,
         "fsync": "on" if os.environ.get("MODERNART_BENCH_FSYNC", "1") != "0" else "off",
     }
     for where in ("disk", "tmpfs"):

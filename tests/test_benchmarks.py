@@ -1,0 +1,61 @@
+"""The benchmarks run from the checkout (`python -m benchmarks WHAT`), print their figures
+with the machine beside them, and are not part of the installed package."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCHMARKS = [sys.executable, "-m", "benchmarks"]
+
+
+@pytest.mark.timeout(60)
+def test_every_benchmark_is_listed():
+    done = subprocess.run(BENCHMARKS + ["--help"], cwd=ROOT, capture_output=True, text=True, timeout=50)
+    assert done.returncode == 0, done.stderr
+    for name in ("engine", "bots", "net", "fairplay", "client", "memory"):
+        assert name in done.stdout
+
+
+@pytest.mark.timeout(120)
+def test_bench_bots_prints_its_figures_as_json():
+    done = subprocess.run(
+        BENCHMARKS + ["bots", "--seconds", "0.2", "--json"], cwd=ROOT, capture_output=True, text=True, timeout=110
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["machine"]["cores"] and figures["medium"]["decisions"] > 0
+    assert 0 < figures["medium"]["p50_ms"] <= figures["medium"]["p95_ms"] <= figures["medium"]["max_ms"]
+    assert figures["hard"]["budget_s"] == 0.1 and figures["hard"]["decisions"] > 0
+
+
+@pytest.mark.timeout(120)
+def test_bench_engine_prints_its_figures_as_json():
+    done = subprocess.run(
+        BENCHMARKS + ["engine", "--seconds", "0.2", "--repeat", "1", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=110,
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["machine"]["date"] and figures["selfplay_4p"]["games_per_s"] > 0
+
+
+@pytest.mark.timeout(60)
+def test_the_installed_command_has_no_bench():
+    """`modernart bench` is gone: the benchmarks need a checkout (they are not installed)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "modernart.cli.main", "bench", "engine"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=50,
+    )
+    assert done.returncode == 2 and "invalid choice: 'bench'" in done.stderr

@@ -1,0 +1,91 @@
+"""What `pip install` puts in site-packages: one package, `modernart`, with net/ and cli/ inside it
+as `modernart.net` and `modernart.cli` (pyproject's package-dir mapping), and nothing named `net`
+or `cli` at the top; and a checkout runs without installing."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FOLDERS = {"modernart": "modernart", "net": "modernart/net", "cli": "modernart/cli"}
+
+
+def _checkout_sources() -> set[str]:
+    """Every source file of the three folders, by the path it has once installed."""
+    files = set()
+    for folder, installed in FOLDERS.items():
+        for path in (ROOT / folder).rglob("*.py"):
+            if "__pycache__" not in path.parts:
+                files.add(f"{installed}/{path.relative_to(ROOT / folder).as_posix()}")
+    return files
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert done.returncode == 0, done.stderr
+    (built,) = out.glob("modernart-*.whl")
+    return built
+
+
+@pytest.mark.timeout(300)
+def test_the_wheel_holds_one_package_with_every_module(wheel: Path) -> None:
+    names = zipfile.ZipFile(wheel).namelist()
+    tops = {name.split("/")[0] for name in names}
+    assert tops == {"modernart", f"modernart-{wheel.name.split('-')[1]}.dist-info"}, sorted(tops)
+    assert _checkout_sources() <= set(names), sorted(_checkout_sources() - set(names))
+    assert not any(name.startswith(("modernart/tests/", "modernart/benchmarks/")) for name in names)
+
+
+@pytest.mark.timeout(300)
+def test_the_installed_package_runs_without_the_checkout(wheel: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    env = dict(os.environ, PYTHONPATH=str(site))
+    probe = (
+        "import importlib.util, modernart.net.client.client as c, modernart.cli.main as m; "
+        "print(c.__file__); print(m.__file__); "
+        "print(importlib.util.find_spec('net'), importlib.util.find_spec('cli'))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    client, main, specs = done.stdout.splitlines()
+    assert client.startswith(str(site)) and main.startswith(str(site))
+    assert specs == "None None"  # no top-level net or cli came with it
+    done = subprocess.run(
+        [sys.executable, "-m", "modernart", "--help"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0 and "play" in done.stdout, done.stderr
+
+
+@pytest.mark.timeout(120)
+def test_a_checkout_runs_without_installing(tmp_path: Path) -> None:
+    """A copy of the checkout (not the installed one) is found from its own folder: modernart.net
+    is its net/ and modernart.cli its cli/."""
+    copy = tmp_path / "checkout"
+    for folder in FOLDERS:
+        shutil.copytree(ROOT / folder, copy / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
+    probe = "import modernart.net.host.host as h, modernart.cli.main as m; print(h.__file__); print(m.__file__)"
+    env = dict(os.environ, PYTHONPATH=str(copy))
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    host, main = done.stdout.splitlines()
+    assert host == str(copy / "net" / "host" / "host.py") and main == str(copy / "cli" / "main.py")
