@@ -181,6 +181,14 @@ class Screen:
         for key in keys:
             self.input.send_text(KEYS.get(key, key))
             await self.settle(0.2 if key == "esc" else pause)
+            await self.table_settled()
+
+    async def table_settled(self) -> None:
+        """At a test table (`table_with`), until what the key asked for has been answered and
+        every person's session has seen it (a real host answers over the network)."""
+        table = getattr(self.session, "table", None)
+        if isinstance(table, HostTable):
+            await table.quiet()
 
     async def type(self, text: str) -> None:
         for ch in text:
@@ -287,45 +295,44 @@ class SettledSession(NetSession):
 
     table: "HostTable | None" = None
 
-    async def _settle(self) -> None:
-        if self.table is not None:
-            await self.table.settled()
+    async def _settled(self, request) -> None:
+        table = self.table
+        if table is None:
+            await request
+            return
+        table.in_flight += 1
+        try:
+            await request
+            await table.settled()
+        finally:
+            table.in_flight -= 1
 
     async def send_move(self, move: Move) -> None:
-        await super().send_move(move)
-        await self._settle()
+        await self._settled(super().send_move(move))
 
     async def chat(self, text: str) -> None:
-        await super().chat(text)
-        await self._settle()
+        await self._settled(super().chat(text))
 
     async def take_seat(self, seat: int) -> None:
-        await super().take_seat(seat)
-        await self._settle()
+        await self._settled(super().take_seat(seat))
 
     async def set_ready(self, ready: bool) -> None:
-        await super().set_ready(ready)
-        await self._settle()
+        await self._settled(super().set_ready(ready))
 
     async def add_bot(self, seat: int, level: str) -> None:
-        await super().add_bot(seat, level)
-        await self._settle()
+        await self._settled(super().add_bot(seat, level))
 
     async def remove_bot(self, seat: int) -> None:
-        await super().remove_bot(seat)
-        await self._settle()
+        await self._settled(super().remove_bot(seat))
 
     async def set_options(self, options: RuleOptions) -> None:
-        await super().set_options(options)
-        await self._settle()
+        await self._settled(super().set_options(options))
 
     async def set_clocks(self, clocks: ClockSettings) -> None:
-        await super().set_clocks(clocks)
-        await self._settle()
+        await self._settled(super().set_clocks(clocks))
 
     async def start(self) -> None:
-        await super().start()
-        await self._settle()
+        await self._settled(super().start())
 
 
 class HostTable:
@@ -336,6 +343,7 @@ class HostTable:
         self.host = here.host
         self.table = here.table
         self.sessions: list[NetSession] = []
+        self.in_flight = 0  # requests of its sessions not yet answered and settled
         OPEN_TABLES.append(self)
 
     @property
@@ -415,6 +423,17 @@ class HostTable:
                         return
         except TimeoutError:
             return  # a table that keeps moving (a running clock): the test waits for what it needs
+
+    async def quiet(self) -> None:
+        """Return once no request of its people is on its way (a key's request included) and
+        every session has seen the outcome."""
+        try:
+            async with asyncio.timeout(SETTLE_LIMIT):
+                while self.in_flight:
+                    await asyncio.sleep(0.005)
+        except TimeoutError:
+            return  # still waiting for an answer: the test waits for what it needs
+        await self.settled()
 
     def _progress(self) -> tuple[int, int, int]:
         game = self.table.game
