@@ -256,22 +256,22 @@ def _cheap(obs: Any) -> Any:
 
 def _crypto(seconds: float) -> dict[str, Any]:
     from modernart.net.trust.audit import audit_files
-    from modernart.net.trust.commitments import (
+    from modernart.net.protocol.signed import (
         COMMIT_TAG,
-        REVEAL_TAG,
         Commit,
+        REVEAL_TAG,
         Reveal,
         SetEntry,
         bid_commitment,
         decode_commit,
         decode_reveal,
-        new_nonce,
         set_digest,
-        signed,
     )
+    from modernart.net.trust.identity import new_nonce, signed
     from modernart.net.trust.verified_game import VerifiedGame
-    from modernart.net.trust.identity import ACT_TAG, Keys, verify
-    from modernart.net.protocol import encode_action_body
+    from modernart.net.protocol.signed import ACT_TAG
+    from modernart.net.trust.identity import Keys, verify
+    from modernart.net.protocol.signed import encode_action_body
 
     keys = Keys.generate()
     game = os.urandom(16)
@@ -337,17 +337,17 @@ def _game_on_a_session() -> tuple[Any, list[dict[str, Any]], str, str, bytes]:
     from modernart.bots.random_bot import random_move
     from modernart.phase import Phase
     from modernart.net.clocks import ClockSettings
-    from modernart.net.trust.commitments import (
+    from modernart.net.protocol.signed import (
         COMMIT_TAG,
-        REVEAL_TAG,
-        SEED_TAG,
         Commit,
+        REVEAL_TAG,
         Reveal,
+        SEED_TAG,
         SeedCommit,
         bid_commitment,
-        new_nonce,
         seed_commitment,
     )
+    from modernart.net.trust.identity import new_nonce
     from modernart.net.trust.identity import Keys
     from modernart.net.host.lobby import Lobby
     from modernart.net.host.table import Table
@@ -400,7 +400,7 @@ def _game_on_a_session() -> tuple[Any, list[dict[str, Any]], str, str, bytes]:
         move = random_move(state, state.to_move()[0], rng.random)
         t0 = time.perf_counter()
         state.apply(move)
-        sess._move_events(move, 0.0, {"m": move.to_list(), "by": "clock"})
+        sess.move_events(move, 0.0, {"m": move.to_list(), "by": "clock"})
         t_build += time.perf_counter() - t0
     record = table.save_record()
     assert record is not None

@@ -34,7 +34,8 @@ from typing import Any, AsyncIterator
 import zmq
 
 from modernart.net.lan.address import JoinTarget, parse_join_string
-from modernart.net.trust.identity import HELLO_TAG, Keys
+from modernart.net.protocol.signed import HELLO_TAG
+from modernart.net.trust.identity import Keys
 from modernart.net.protocol import VERSION, pack
 
 PY = sys.executable
@@ -66,7 +67,7 @@ class NeverReader:
         s.connect(target.endpoint)
 
     def hello(self) -> None:
-        from modernart.net.protocol import hello_bytes
+        from modernart.net.protocol.signed import hello_bytes
 
         sig = self.keys.sign(
             HELLO_TAG, hello_bytes(self.target.host_key, self.keys.curve_public_raw, self.target.table)

@@ -305,21 +305,34 @@ def _sealed_maybe_resolve(state: GameState) -> None:
         fines.append(fine)
         state.offenders.append((s, state.auction_no, fine))
     bids = [b if b > 0 else 0 for b in sealed]
-    best = max(bids)
     if state.events is not None:
         state.events.append(SealedRevealed(state.auction_no, tuple(bids), offenders, tuple(fines)))
     # every revealed bid is public, in clockwise order from the auctioneer's left
     order = [(auctioneer + i) % n for i in range(1, n + 1)]
     state.bids = [(s, bids[s]) for s in order]
+    buyer, price = sealed_winner(bids, auctioneer)
+    _sell(state, buyer, price)
+
+
+def sealed_winner(bids: list[int], auctioneer: int) -> tuple[int, int]:
+    """(buyer, price) of a Sealed auction from every seat's bid (a forfeit counts as 0).
+
+    The highest bid wins; the auctioneer wins any tie it is part of, otherwise the tied
+    seat nearest the auctioneer's left; with no bid above 0 the auctioneer takes the lot
+    for free (docs/rules.md §5.3).  The one statement of the rule: the engine sells with
+    it, and every client re-checks the host's sale with it (net/trust/sealed.py).
+    """
+    n = len(bids)
+    best = max(bids)
     if best == 0:
-        _sell(state, auctioneer, 0)
-    elif bids[auctioneer] == best:  # the auctioneer wins any tie it is part of (§5.3)
-        _sell(state, auctioneer, best)
-    else:
-        for s in order:
-            if bids[s] == best:
-                _sell(state, s, best)
-                return
+        return auctioneer, 0
+    if bids[auctioneer] == best:
+        return auctioneer, best
+    for i in range(1, n):
+        s = (auctioneer + i) % n
+        if bids[s] == best:
+            return s, best
+    return auctioneer, best  # not reached: the best bid is someone's
 
 
 # ---------------------------------------------------------------------- Fixed price

@@ -1,17 +1,14 @@
 """Transport, protocol, lobby, discovery and trust for LAN play (see docs/protocol.md and
 docs/fair-play.md).
 
-Modules: `protocol` (frames, limits, schemas), `identity` (keys, signatures, join
-codes), `address` (join strings), `known_hosts` (host keys met before), `chain` (the
-host's hash-chained event log), `wire` (engine values as wire data), `lobby` (seats
-before the game), `session` (one running game), `clocks`, `journal`, `table` (lobby,
-game, journal, resume), `host` (the ROUTER socket) with `host_hello`, `host_lobby`,
-`host_game` and `presence` (and `host_base`: what they use of it, typed; `flow`: the
-bytes it holds per connection), `client` (the DEALER client API the UI drives) with
-`client_state`, `client_recv` (frames, bursts of events), `client_lobby`, `follow`
-(event checking) and `fairclient` (its fair-play duties), `botclient`, `beacon` (UDP
-discovery), `serve` (what `modernart host` runs). Fair play:
-`commitments` (the hash constructions and signed bodies), `sealed` (commit-reveal rounds
-and their checks), `shuffle` (seeds and the deck), `vault` (a client's secrets on disk),
-`transcript` (game transcripts), `audit` (`modernart audit`).
+Subsystems: `protocol` (the wire format, all of it: `protocol` itself holds the codec,
+limits and field checks; `protocol.frames` every frame of both directions with its schema
+and builder; `protocol.signed` every signed or hashed body and all domain-separation tags;
+`protocol.game_data` engine values as wire data and the Observation rebuilt from events),
+`clocks`, `host/` (`Host`, composed of parts: the ROUTER socket, rate limits,
+connections, fan-out, the table registry, in-process bots, presence, admission, lobby and
+game requests; flow control, the hosted game, tables, journal, serve), `client/` (the
+DEALER `Client` the UI drives, composed of parts: its updates, requests, receiving,
+lobby requests, fair-play duties; and the bot client), `trust/` (identity, chain, the verified game, sealed, shuffle, vault, transcript,
+audit), `lan/` (beacon, join strings, known hosts).  The client never imports the host.
 """

@@ -222,7 +222,8 @@ class SessionDriver:
 
     def seed(self, seat: int) -> tuple[list[Any], bytes]:
         """Seat `seat` sends a fresh signed seed: (the events, the seed)."""
-        from modernart.net.trust.commitments import SEED_TAG, SeedCommit, new_nonce, seed_commitment
+        from modernart.net.protocol.signed import SEED_TAG, SeedCommit, seed_commitment
+        from modernart.net.trust.identity import new_nonce
 
         sess, k = self.sess, self.keys[seat]
         seed = new_nonce()
@@ -233,7 +234,8 @@ class SessionDriver:
         return [e for seat in range(len(self.keys)) for e in self.seed(seat)[0]]
 
     def commit(self, seat: int, amount: int) -> list[Any]:
-        from modernart.net.trust.commitments import COMMIT_TAG, Commit, bid_commitment, new_nonce
+        from modernart.net.protocol.signed import COMMIT_TAG, Commit, bid_commitment
+        from modernart.net.trust.identity import new_nonce
 
         sess, k = self.sess, self.keys[seat]
         auction = sess.state.auction_no
@@ -244,7 +246,7 @@ class SessionDriver:
         return sess.submit_commit(k.vk, seat, body, k.sign(COMMIT_TAG, body), self.now)
 
     def reveal(self, seat: int, amount: int | None = None) -> list[Any]:
-        from modernart.net.trust.commitments import REVEAL_TAG, Reveal
+        from modernart.net.protocol.signed import REVEAL_TAG, Reveal
 
         sess, k = self.sess, self.keys[seat]
         auction = sess.sealed.auction
@@ -275,7 +277,7 @@ class SessionDriver:
             return events
         move = random_move(state, state.to_move()[0], self.rng.random)
         state.apply(move)
-        return sess._move_events(move, self.now, {"m": move.to_list(), "by": "clock"})
+        return sess.move_events(move, self.now, {"m": move.to_list(), "by": "clock"})
 
     def play(self, moves: int) -> None:
         """Play until at least `moves` engine moves are applied, stopping outside a Sealed auction."""

@@ -18,10 +18,15 @@ import msgpack
 import pytest
 
 from modernart.moves import Action
-from modernart.net.trust import chain
+from modernart.net.protocol.signed import (
+    HOSTEV_TAG,
+    chain_genesis,
+    chain_link,
+    decode_reveal,
+    private_hash,
+    private_salt,
+)
 from modernart.net.client.bot import BotClient
-from modernart.net.trust.commitments import decode_reveal
-from modernart.net.trust.identity import HOSTEV_TAG
 from modernart.net.protocol import decode_host_inner, pack
 from modernart.net.trust.transcript import read_transcript, write_transcript
 
@@ -73,9 +78,9 @@ def copies(game, name: str) -> tuple[Path, Path, dict, list[dict]]:
 
 def relink(frames: list[dict], start: int, host_keys) -> None:
     """Re-chain and re-sign frames[start:] with the host's key (a host rewriting history)."""
-    prev = frames[start - 1]["h"] if start > 0 else chain.genesis(decode_host_inner(frames[0]["pub"])["g"])
+    prev = frames[start - 1]["h"] if start > 0 else chain_genesis(decode_host_inner(frames[0]["pub"])["g"])
     for frame in frames[start:]:
-        frame["h"] = chain.link(prev, frame["seq"], frame["pub"], frame["ph"])
+        frame["h"] = chain_link(prev, frame["seq"], frame["pub"], frame["ph"])
         frame["hs"] = host_keys.sign(HOSTEV_TAG, frame["h"])
         prev = frame["h"]
 
@@ -170,8 +175,8 @@ def test_a_tampered_transcript_fails_the_audit_with_the_exact_reason(game):
 
     rec, tr, _data, frames = copies(game, "hand")  # seat 0 was shown another hand at event 30
     salt_key = decode_host_inner(frames[-1]["pub"])["salt_keys"][0]
-    fake = pack({"salt": chain.salt(salt_key, 30), "hand": [0, 1, 2], "money": 100})
-    frames[29]["ph"][0] = chain.private_hash(fake)
+    fake = pack({"salt": private_salt(salt_key, 30), "hand": [0, 1, 2], "money": 100})
+    frames[29]["ph"][0] = private_hash(fake)
     relink(frames, 29, host_keys)
     write_transcript(str(tr), frames)
     code, out = audit(rec)

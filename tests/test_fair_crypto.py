@@ -11,21 +11,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from modernart.net.trust.commitments import (
+from modernart.net.protocol.signed import (
+    Commit,
+    Reveal,
     SetEntry,
     bid_commitment,
     decode_commit,
     decode_reveal,
-    new_nonce,
     seed_commitment,
     set_digest,
-    Commit,
-    Reveal,
 )
-from modernart.net.trust.identity import Keys
+from modernart.net.trust.identity import Keys, new_nonce
 from modernart.net.lan.known_hosts import HostKeyChanged, KnownHosts
 from modernart.net.protocol import ProtocolError
-from modernart.net.trust.sealed import MISMATCH, OVER_BUDGET, WRONG_DIGEST, judge, resolve
+from modernart.auctions import sealed_winner as resolve
+from modernart.net.trust.sealed import MISMATCH, OVER_BUDGET, WRONG_DIGEST, judge
 from modernart.net.trust.shuffle import derive_deal
 from modernart.net.trust.transcript import TranscriptError, read_transcript, write_transcript
 from modernart.net.trust.vault import Secret, Vault

@@ -17,13 +17,12 @@ import asyncio
 import pytest
 
 from modernart.moves import Move
-from modernart.net.trust import chain
+from modernart.net.protocol.signed import COMMIT_TAG, Commit, HOSTEV_TAG, bid_commitment, chain_link
 from modernart.net.lan.address import JoinTarget
 from modernart.net.client.client import Client, ConnectError
 from modernart.net.clocks import ClockSettings, ManualClock
-from modernart.net.trust.commitments import COMMIT_TAG, Commit, bid_commitment, new_nonce
+from modernart.net.trust.identity import Keys, new_nonce
 from modernart.net.host.host import Host
-from modernart.net.trust.identity import HOSTEV_TAG, Keys
 from modernart.net.host.lobby import Lobby
 from modernart.net.protocol import decode_host_inner, pack
 
@@ -38,18 +37,23 @@ class EquivocatingHost(Host):
     fake_commit: list[bytes] | None = None
     fork_head: bytes | None = None
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.honest_broadcast = self.fanout.broadcast_event
+        self.fanout.broadcast_event = self.broadcast_event  # every event on disk goes out through it
+
     def broadcast_event(self, table, event):
         pub = decode_host_inner(event.public)
         if self.fork_head is None and pub["k"] == "commit" and pub["seat"] == COLLUDER and self.fake_commit:
             self.fork_head = table.game.log[event.seq - 2].h if event.seq > 1 else None
         if self.fork_head is None:
-            return super().broadcast_event(table, event)
+            return self.honest_broadcast(table, event)
         if pub["k"] == "commit" and pub["seat"] == COLLUDER:
             pub["c"] = self.fake_commit
         elif pub["k"] == "commits":
             pub["set"][COLLUDER] = {"seat": COLLUDER, "c": self.fake_commit}
             # the host's own digest for the forked set (the victim checks it against the set)
-            from modernart.net.trust.commitments import SetEntry, decode_commit, set_digest
+            from modernart.net.protocol.signed import SetEntry, decode_commit, set_digest
 
             entries = []
             for item in pub["set"]:
@@ -60,7 +64,7 @@ class EquivocatingHost(Host):
                     entries.append(SetEntry(item["seat"], value.key, value.c, item["c"]))
             pub["d"] = set_digest(table.game.game_id, pub["auction"], entries)
         public = pack(pub)
-        h = chain.link(self.fork_head, event.seq, public, event.hashes)
+        h = chain_link(self.fork_head, event.seq, public, event.hashes)
         self.fork_head = h
         forked = {
             "t": "ev",
@@ -70,10 +74,12 @@ class EquivocatingHost(Host):
             "h": h,
             "hs": self.keys.sign(HOSTEV_TAG, h),
         }
-        for peer in self._table_peers(table):
+        for peer in self.connections.at(table):
             frame = forked if peer.seat == VICTIM else event.frame_for(peer.seat)
-            self.send(peer.rid, {**frame, "priv": event.privates[peer.seat]} if peer.seat is not None else frame)
-        self.wake.set()
+            self.router.send_frame(
+                peer.rid, {**frame, "priv": event.privates[peer.seat]} if peer.seat is not None else frame
+            )
+        self.fanout.wake.set()
 
 
 async def _equivocation(tmp):
@@ -126,10 +132,15 @@ def test_a_host_showing_two_players_different_commitment_sets_is_caught(tmp_path
 class ForkingHost(Host):
     """Offers every returning client a history that differs from the one it holds."""
 
-    def _catch_up_from(self, sess, msg, head):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.honest_catch_up_from = self.admission.catch_up_from
+        self.admission.catch_up_from = self.catch_up_from  # every hello's catch-up is decided by it
+
+    def catch_up_from(self, sess, msg, head):
         if sess is not None and msg.get("game") == sess.game_id and msg.get("last_seq"):
             return 0, True
-        return super()._catch_up_from(sess, msg, head)
+        return self.honest_catch_up_from(sess, msg, head)
 
 
 async def _fork(tmp):
@@ -146,7 +157,7 @@ async def _fork(tmp):
     try:
         c = clients[0]
         held = c.state.head_seq
-        c._hello()  # as after a reconnect
+        c.hello()  # as after a reconnect
         await c.wait_until(lambda s: s.status == "failed", 10)
         return held, c.state.head_seq, c.state.errors
     finally:

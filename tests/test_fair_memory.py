@@ -31,7 +31,7 @@ import pytest
 from modernart.phase import Phase
 from modernart.rules import RuleOptions
 from modernart.net.clocks import ClockSettings
-from modernart.net.trust.commitments import BID_DOMAIN
+from modernart.net.protocol.signed import BID_DOMAIN
 from modernart.net.host.host import Host
 from modernart.net.trust.identity import Keys
 from modernart.net.host.journal import read_events

@@ -20,17 +20,18 @@ from modernart.phase import Phase
 from modernart.rules import RuleOptions
 from modernart.net.client.client import Client
 from modernart.net.clocks import ManualClock
-from modernart.net.trust.commitments import (
+from modernart.net.protocol.signed import (
+    ACT_TAG,
     COMMIT_TAG,
-    REVEAL_TAG,
     Commit,
+    REVEAL_TAG,
     Reveal,
     bid_commitment,
     decode_reveal,
-    new_nonce,
+    encode_action_body,
 )
-from modernart.net.trust.identity import ACT_TAG
-from modernart.net.protocol import decode_host_inner, encode_action_body
+from modernart.net.trust.identity import new_nonce
+from modernart.net.protocol import decode_host_inner
 from modernart.net.trust.vault import Secret
 
 from .net_helpers import close_all, drive_to_sealed, in_process_host, run, seated_clients, until
@@ -159,7 +160,7 @@ async def _over_budget(tmp):
         commitment = bid_commitment(game, auction, 0, key, money + 1, nonce)
         a.fair.vault.put(Secret("bid", game, auction, 0, key, money + 1, nonce, commitment))
         body = Commit(game, auction, 0, key, commitment).body()  # a modified client commits anyway
-        assert (await a._request({"t": "commit", "b": body, "s": a.keys.sign(COMMIT_TAG, body)})).ok
+        assert (await a.request({"t": "commit", "b": body, "s": a.keys.sign(COMMIT_TAG, body)})).ok
         assert (await b.send_move(Move.sealed_bid(1, 1))).ok
         assert (await c.send_move(Move.sealed_bid(2, 0))).ok
         await resolved(table, clients, auction)
@@ -190,7 +191,7 @@ async def _forged(tmp):
 
         async def send(client, kind, body, signer):
             tag = {"commit": COMMIT_TAG, "reveal": REVEAL_TAG}[kind]
-            return (await client._request({"t": kind, "b": body, "s": signer.sign(tag, body)})).code
+            return (await client.request({"t": kind, "b": body, "s": signer.sign(tag, body)})).code
 
         early = Reveal(game, auction, 0, a.keys.vk, 0, new_nonce(), bytes(32)).body()
         out["reveal before the set"] = await send(a, "reveal", early, a.keys)
@@ -212,9 +213,9 @@ async def _forged(tmp):
             b, "commit", Commit(bytes(16), auction, 1, b.keys.vk, new_nonce()).body(), b.keys
         )
         body = encode_action_body(game, 1, 50, [1, int(Action.SEALED_BID), 3], b.state.head_seq)
-        out["plain sealed bid"] = (await b._request({"t": "act", "b": body, "s": b.keys.sign(ACT_TAG, body)})).code
+        out["plain sealed bid"] = (await b.request({"t": "act", "b": body, "s": b.keys.sign(ACT_TAG, body)})).code
         out["seed again"] = (
-            await a._request({"t": "seed", "b": commit_a, "s": a.keys.sign(b"x", commit_a), "seed": bytes(32)})
+            await a.request({"t": "seed", "b": commit_a, "s": a.keys.sign(b"x", commit_a), "seed": bytes(32)})
         ).code
         before = (sess.seq, list(sess.state.sealed), sess.state.move_count)
         assert (await b.send_move(Move.sealed_bid(1, 2))).ok

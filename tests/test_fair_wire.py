@@ -96,7 +96,7 @@ async def _game(tmp):
         tasks = [asyncio.ensure_future(b.run()) for b in [relayed, *others]]
         async with asyncio.timeout(80):
             await asyncio.gather(*tasks)
-        frames = list(relayed.client._game.frames)
+        frames = list(relayed.client.game.frames)
         seat = relayed.client.state.seat
         log = relayed.client.state.log
         return relay, hands, frames, seat, log

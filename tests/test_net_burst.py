@@ -20,23 +20,32 @@ import pytest
 
 from modernart.bots import make_bot
 from modernart.net.trust import chain
+from modernart.net.protocol.signed import (
+    ACT_TAG,
+    HOSTEV_TAG,
+    chain_genesis,
+    chain_link,
+    encode_action_body,
+    private_hash,
+)
 from modernart.net.client.client import Client
 from modernart.net.clocks import ManualClock
 from modernart.net.trust.verified_game import VerifiedGame
-from modernart.net.trust.identity import ACT_TAG, HOSTEV_TAG, Keys
-from modernart.net.protocol import decode_host_frame, decode_host_inner, encode_action_body, pack
+from modernart.net.trust.identity import Keys
+from modernart.net.protocol.frames import decode_host_frame
+from modernart.net.protocol import decode_host_inner, pack
 
 from .net_helpers import close_all, drive_to_sealed, in_process_host, run, seated_clients
 
 
 def _history(host: Keys, game: bytes, count: int) -> list[tuple]:
-    head = chain.genesis(game)
+    head = chain_genesis(game)
     events = []
     for seq in range(1, count + 1):
         pub = pack({"k": "move", "n": seq})
         privs = [pack({"salt": os.urandom(16), "hand": [seq, s]}) for s in range(3)]
-        hashes = [chain.private_hash(p) for p in privs]
-        head = chain.link(head, seq, pub, hashes)
+        hashes = [private_hash(p) for p in privs]
+        head = chain_link(head, seq, pub, hashes)
         events.append((seq, pub, privs, hashes, head, host.sign(HOSTEV_TAG, head)))
     return events
 
@@ -85,7 +94,7 @@ async def _late_spectator(tmp, forge_at: str):
         spectator.on_update = lambda u: updates.append(u.kind)
         await spectator.connect()
         await spectator.wait_until(lambda s: s.head_seq >= len(log) or s.status == "failed", 10)
-        frames = list(spectator._game.frames) if spectator._game and spectator._game.frames is not None else []
+        frames = list(spectator.game.frames) if spectator.game and spectator.game.frames is not None else []
         st = spectator.state
         return (
             (st.status, list(st.errors), st.head_seq),
@@ -158,7 +167,7 @@ def test_an_own_action_is_trusted_only_byte_for_byte(tmp_path):
     pub = decode_host_inner(relayed["pub"])
     pub["act"]["s"] = Keys.generate().sign(ACT_TAG, body)
     public = pack(pub)
-    h = chain.link(frames[-1]["h"], relayed["seq"], public, relayed["ph"])
+    h = chain_link(frames[-1]["h"], relayed["seq"], public, relayed["ph"])
     forged = {**relayed, "pub": public, "h": h, "hs": host_keys.sign(HOSTEV_TAG, h)}
     with pytest.raises(chain.ChainError, match=f"seat {seat} carries a bad signature"):
         follower(True).apply(forged, seat)

@@ -33,9 +33,9 @@ async def _outcome(task: asyncio.Task) -> str:
 async def _request_cancelled_as_the_reply_arrives() -> str:
     client = Client(NOWHERE, keys=Keys.generate())
     try:
-        task = asyncio.get_running_loop().create_task(client._request({"t": "ping"}, 5.0))
+        task = asyncio.get_running_loop().create_task(client.request({"t": "ping"}, 5.0))
         await asyncio.sleep(0)  # the request now waits for its reply
-        (reply,) = client._pending.values()
+        (reply,) = client.requests.pending.values()
         reply.set_result(Reply(True))  # the reply and the cancellation in the same turn
         task.cancel()
         return await _outcome(task)
@@ -124,7 +124,7 @@ async def _close_with_stubborn_bots(tmp) -> tuple[int, int, bool]:
         host.spawn_bot(table, token, "random")
     await asyncio.sleep(0)
     stopped = next(iter(host.bots))
-    host._stop_bot(stopped)  # a stand-in told to stop (its player came back), not yet ended
+    host.stop_bot(stopped)  # a stand-in told to stop (its player came back), not yet ended
     await asyncio.sleep(0)
     left = len(host.bots)
     await host.close()

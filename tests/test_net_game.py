@@ -19,7 +19,7 @@ from modernart.phase import Phase
 from modernart.record import read_record
 from modernart.net.trust.audit import audit_files
 from modernart.net.client.client import Client
-from modernart.net.trust.commitments import decode_commit, decode_reveal
+from modernart.net.protocol.signed import decode_commit, decode_reveal
 from modernart.net.trust.identity import Keys
 from modernart.net.host.journal import read_journal
 from modernart.net.protocol import decode_host_inner

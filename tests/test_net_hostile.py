@@ -10,9 +10,9 @@ import pytest
 
 from modernart.moves import Move
 from modernart.net.client.client import Client
-from modernart.net.trust.identity import ACT_TAG, HELLO_TAG, Keys
-from modernart.net.protocol import hello_bytes
-from modernart.net.protocol import MAX_HOST_FRAME, encode_action_body, pack
+from modernart.net.protocol.signed import ACT_TAG, HELLO_TAG, encode_action_body, hello_bytes
+from modernart.net.trust.identity import Keys
+from modernart.net.protocol import MAX_HOST_FRAME, pack
 
 from .net_helpers import in_process_host, run
 
@@ -83,17 +83,17 @@ async def _hostile(tmp):
         idle = next(c for c in players if c.state.seat != mover_seat)
         legal = table.game.state.legal_moves(mover_seat, amounts=False)[0]
 
-        reply = await idle._request(
+        reply = await idle.request(
             act_frame(idle, idle.keys, idle.state.seat, Move(idle.state.seat, legal.action, legal.arg), 100)
         )
         results["out of turn"] = reply.code
-        reply = await idle._request(act_frame(idle, idle.keys, mover_seat, legal, 101))
+        reply = await idle.request(act_frame(idle, idle.keys, mover_seat, legal, 101))
         results["another seat"] = reply.code
-        reply = await mover._request(act_frame(mover, Keys.generate(), mover_seat, legal, 102))
+        reply = await mover.request(act_frame(mover, Keys.generate(), mover_seat, legal, 102))
         results["bad signature"] = reply.code
-        reply = await mover._request(act_frame(mover, mover.keys, mover_seat, legal, 103, game=b"x" * 16))
+        reply = await mover.request(act_frame(mover, mover.keys, mover_seat, legal, 103, game=b"x" * 16))
         results["other game"] = reply.code
-        reply = await attacker._request(act_frame(mover, mover.keys, mover_seat, legal, 104))
+        reply = await attacker.request(act_frame(mover, mover.keys, mover_seat, legal, 104))
         results["spectator acts"] = reply.code
         forged = {
             "t": "hello",
@@ -111,10 +111,10 @@ async def _hostile(tmp):
         assert snapshot(table) == before
 
         frame = act_frame(mover, mover.keys, mover_seat, legal, 200, request=7)
-        assert (await mover._request(dict(frame))).ok
+        assert (await mover.request(dict(frame))).ok
         after_move = snapshot(table)
         assert after_move[0] == before[0] + 1
-        results["replayed"] = (await mover._request(dict(frame))).code
+        results["replayed"] = (await mover.request(dict(frame))).code
         assert snapshot(table) == after_move
 
         # a flood from one key: it is throttled, the others still play

@@ -15,7 +15,7 @@ import weakref
 import pytest
 import zmq
 
-import modernart.net.host.host as net_host
+import modernart.net.host.presence as presence
 from benchmarks.memory import NeverReader
 from modernart.net.client.client import Client, ConnectError
 from modernart.net.clocks import ClockSettings
@@ -187,7 +187,7 @@ async def _table_freed(tmp):
             "retiring": len(host.retiring),
         }
         next_id = host.open_table("next").id
-        return kept_while_watched, ref() is None, session_ref() is None, left, journal._events.closed, table_id, next_id
+        return kept_while_watched, ref() is None, session_ref() is None, left, journal.closed, table_id, next_id
     finally:
         await host.close()
 
@@ -214,7 +214,7 @@ async def _person_away_at_the_end(tmp, monkeypatch):
         await until(lambda: table.record_path is not None and not host.bots, 90)
         await asyncio.sleep(2.5)  # ticks come and go
         kept = table.id in host.tables  # kept for her: back, she would take her copy
-        monkeypatch.setattr(net_host, "AWAY_AT_THE_END", 0.0)
+        monkeypatch.setattr(presence, "AWAY_AT_THE_END", 0.0)
         table_id = table.id
         await until(lambda: table_id not in host.tables, 5)  # waited long enough: freed by a tick
         return kept

@@ -12,9 +12,9 @@ from __future__ import annotations
 import pytest
 
 from modernart.moves import Action
-from modernart.net.trust.commitments import decode_commit, decode_reveal, decode_seed
-from modernart.net.trust.identity import ACT_TAG
-from modernart.net.protocol import CLIENT_SCHEMA, VERSION, ProtocolError, decode_action_body, decode_client_frame, pack
+from modernart.net.protocol.signed import ACT_TAG, decode_action_body, decode_commit, decode_reveal, decode_seed
+from modernart.net.protocol.frames import CLIENT_SCHEMA, decode_client_frame
+from modernart.net.protocol import ProtocolError, VERSION, pack
 
 from .net_helpers import close_all, in_process_host, run, seated_clients
 
@@ -85,7 +85,7 @@ async def _bool_version_over_the_wire(tmp):
         card = c.state.observation.hand[0]
         before = (sess.seq, sess.counters[seat])
         body = pack([True, c.state.game_id, seat, 1000, [seat, int(Action.PLAY), int(card)], c.state.head_seq, None])
-        reply = await c._request({"t": "act", "b": body, "s": c.keys.sign(ACT_TAG, body)})
+        reply = await c.request({"t": "act", "b": body, "s": c.keys.sign(ACT_TAG, body)})
         return reply, before, (sess.seq, sess.counters[seat])
     finally:
         await close_all(clients, host)

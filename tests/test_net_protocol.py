@@ -9,16 +9,18 @@ import msgpack
 import pytest
 
 from modernart.net.trust import chain
-from modernart.net.lan.address import JoinStringError, JoinTarget, parse_join_string
-from modernart.net.trust.identity import HOSTEV_TAG, Keys, join_code, normalise_code
-from modernart.net.protocol import (
-    MAX_HOST_FRAME,
-    ProtocolError,
+from modernart.net.protocol.signed import (
+    HOSTEV_TAG,
+    chain_genesis,
+    chain_link,
     decode_action_body,
-    decode_client_frame,
     encode_action_body,
-    pack,
+    private_hash,
 )
+from modernart.net.lan.address import JoinStringError, JoinTarget, parse_join_string
+from modernart.net.trust.identity import Keys, join_code, normalise_code
+from modernart.net.protocol import MAX_HOST_FRAME, ProtocolError, pack
+from modernart.net.protocol.frames import decode_client_frame
 
 
 def hello(**over):
@@ -126,13 +128,13 @@ def test_config_dir_from_environment(tmp_path, monkeypatch):
 def test_chain_accepts_the_host_history_and_catches_tampering():
     host = Keys.generate()
     game = b"G" * 16
-    head = chain.genesis(game)
+    head = chain_genesis(game)
     events = []
     for seq in range(1, 5):
         pub = pack({"k": "move", "n": seq})
         privs = [pack({"salt": os.urandom(16), "hand": [seq, s]}) for s in range(3)]
-        hashes = [chain.private_hash(p) for p in privs]
-        head = chain.link(head, seq, pub, hashes)
+        hashes = [private_hash(p) for p in privs]
+        head = chain_link(head, seq, pub, hashes)
         events.append((seq, pub, privs, hashes, head, host.sign(HOSTEV_TAG, head)))
     verifier = chain.ChainVerifier(game, host.vk)
     for seq, pub, privs, hashes, h, sig in events:

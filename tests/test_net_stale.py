@@ -19,8 +19,9 @@ from modernart.cli.tui.net_session import NetSession
 from modernart.moves import Move
 from modernart.phase import Phase
 from modernart.net.lan.address import JoinTarget
-from modernart.net.trust.identity import ACT_TAG, Keys
-from modernart.net.protocol import ProtocolError, decode_host_inner, encode_action_body
+from modernart.net.protocol.signed import ACT_TAG, encode_action_body
+from modernart.net.trust.identity import Keys
+from modernart.net.protocol import ProtocolError, decode_host_inner
 from modernart.net.host.table import Table
 
 from .net_helpers import in_process_host, keyed_table, run, until
@@ -262,9 +263,9 @@ async def _link_lost_with_a_move_in_flight(tmp_path) -> None:
         await until(lambda: time.monotonic() - held > 10.0, 12)
         client = mover.client
         body = encode_action_body(
-            client.state.game_id, seat, client._ctr + 1, Move.play(seat, card).to_list(), client.state.head_seq
+            client.state.game_id, seat, client.counter + 1, Move.play(seat, card).to_list(), client.state.head_seq
         )
-        client._send({"t": "act", "id": 999, "b": body, "s": client.keys.sign(ACT_TAG, body), "conn": client._conn})
+        client.send_frame({"t": "act", "id": 999, "b": body, "s": client.keys.sign(ACT_TAG, body), "conn": client.conn})
 
         link.cut()  # the link comes back as a new connection: the held bytes are gone
         await link.up()

@@ -194,7 +194,7 @@ async def test_a_silent_host_is_announced_and_counted(tmp_path):
             # the host hangs: its connections stay up (libzmq answers heartbeats), it says nothing
             for task in host.tasks:
                 task.cancel()
-            asyncio.get_running_loop().remove_reader(host._fd)
+            asyncio.get_running_loop().remove_reader(host.router.fd)
             await screen.wait_for(r"reconnecting\.\.\. host silent [45]s", timeout=10)
             assert screen.rows[0].startswith(" reconnecting... host silent ")
             await screen.wait_for(r"reconnecting\.\.\. host silent [67]s", timeout=5)  # it keeps counting

@@ -83,7 +83,7 @@ def goodbye_text(goodbye: Mapping[str, Any]) -> str:
 
 
 def lobby_view(table: Mapping[str, Any], my_fpr: str | None) -> LobbyView:
-    """The host's lobby dict (see net/host/table.py `lobby_wire`) as the lobby screen reads it."""
+    """The host's lobby dict (see net/host/table.py `lobby_description`) as the lobby screen reads it."""
     seats = []
     for i, raw in enumerate(table.get("seats") or []):
         if not raw:

@@ -1,3 +1,4 @@
-"""The client side: the DEALER client the terminal UI drives (`client`), its state, the
-frames it receives, its fair-play duties, and a bot seat
-played through the protocol (`bot`)."""
+"""The client side.  `Client` (`client`, the API the terminal UI drives) owns the DEALER
+socket and is composed of parts: its state and updates (`updates`, `state`), requests and
+their replies (`requests`), the frames it receives (`receiving`), `lobby_requests`, and its
+fair-play duties (`fair_duties`).  A bot seat played through the protocol is `bot`."""

@@ -45,6 +45,22 @@ Updates (`client.updates`, an asyncio.Queue; pass `updates=False` to skip it):
   `client.changed` is an asyncio.Event set on every change, for consumers that only want
   the latest state (bots).
 
+Parts (each its own state, handed only what it uses): `feed` (net/client/updates.py: the
+state and the updates), `requests` (net/client/requests.py: ids and replies), `receiving`
+(net/client/receiving.py: frames from the host), `lobby` (net/client/lobby_requests.py),
+`fair` (net/client/fair_duties.py).  The client itself owns the socket and its loops.
+
+Socket roles (zguide style):
+  sock     DEALER, CURVE client of the host's ROUTER: every frame to and from the host.
+           Sends with DONTWAIT (never queued while the host is away: the send fails and
+           the request times out or is answered by the reconnect); reads every frame
+           already arrived as one burst (`Receiving.on_burst`).
+  monitor  PAIR (inproc), the DEALER's libzmq monitor: handshake failures (a wrong host
+           key) and disconnects.
+Tasks: the receive loop, the monitor loop, the ping loop (one ping a second; hello again
+while the host is silent), and the fair-play duties' sends.  Threads: none of its own; the
+loop's default executor syncs the vault and saves and audits a finished game.
+
 Every event is checked as it arrives (net/trust/verified_game.py): its hash-chain link, this seat's
 private part against its hash, the player's signature and counter on every relayed action
 (except an action this client sent itself, relayed byte for byte), every seed and
@@ -77,7 +93,6 @@ unless `accept_new_host_key=True`), and the finished game's transcript and recor
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
 import os
 import time
@@ -90,18 +105,21 @@ from zmq.utils.monitor import parse_monitor_message
 from modernart.moves import Action, Move
 from modernart.views import Observation
 
-from modernart.net.lan.address import JoinTarget, parse_join_string
-from modernart.net.client.lobby_requests import LobbyRequests
-from modernart.net.client.receiving import Receiving
-from modernart.net.client.state import ConnectionState, ConnectError, Reply, Update
 from modernart.net.client.fair_duties import FairPlay
-from modernart.net.trust.verified_game import EventInfo, VerifiedGame
-from modernart.net.protocol import hello_bytes
-from modernart.net.trust.identity import ACT_TAG, HELLO_TAG, Keys, check_zmq
-from modernart.net.trust.identity import config_dir as config_dir_path
+from modernart.net.client.lobby_requests import LobbyRequests
+from modernart.net.client.receiving import HostMemo, Receiving
+from modernart.net.client.requests import REQUEST_TIMEOUT, Requests
+from modernart.net.client.state import ConnectError, ConnectionState, Reply, Update
+from modernart.net.client.updates import UpdateFeed
+from modernart.net.lan.address import JoinTarget, parse_join_string
 from modernart.net.lan.known_hosts import HostKeyChanged, KnownHosts
-from modernart.net.protocol import MAX_CLIENT_FRAME, VERSION, encode_action_body, pack
+from modernart.net.protocol import MAX_CLIENT_FRAME, pack
+from modernart.net.protocol.frames import act_frame, bye_frame, hello_frame, ping_frame
+from modernart.net.protocol.signed import ACT_TAG, HELLO_TAG, encode_action_body, hello_bytes
+from modernart.net.trust.identity import Keys, check_zmq
+from modernart.net.trust.identity import config_dir as config_dir_path
 from modernart.net.trust.vault import Vault
+from modernart.net.trust.verified_game import EventInfo, VerifiedGame
 
 
 __all__ = ["Client", "ConnectionState", "ConnectError", "EventInfo", "Reply", "Update"]
@@ -115,14 +133,15 @@ def _retrieve_send_error(fut: asyncio.Future[Any]) -> None:
 
 
 HOST_SILENCE = 4.0
-REQUEST_TIMEOUT = 15.0
 OUT_OF_TOUCH = "not sent: out of touch with the host"
 #: Handshakes that may fail in a row, with a host whose key was proven, before the key is
 #: said to be wrong (a link cut mid-handshake fails one too)
 PROVEN_HANDSHAKE_RETRIES = 5
+MAX_BURST = 256  # frames handled before the client checks the head and lets others run
+_POLLIN = int(zmq.POLLIN)
 
 
-class Client(Receiving, LobbyRequests):
+class Client:
     """One connection to one table (see the module docstring)."""
 
     def __init__(
@@ -152,37 +171,83 @@ class Client(Receiving, LobbyRequests):
         self.state_dir = state_dir
         self.known_hosts = KnownHosts(state_dir) if state_dir is not None else None
         self.accept_new_host_key = accept_new_host_key
-        keep = transcript if transcript is not None else state_dir is not None
-        self.fair = FairPlay(self, Vault(state_dir), os.path.join(state_dir, "games") if state_dir else None)
-        self._keep_transcript = keep
         self.spectate = spectate
-        self.token = token
-        self._own_ctx = ctx is None
+        self.token = token  # a reserved seat's, until the first welcome
+        self.own_ctx = ctx is None
         self.ctx = ctx or zmq.asyncio.Context()
-        self.state = ConnectionState()
-        self.updates: asyncio.Queue[Update] | None = asyncio.Queue() if updates else None
-        self.changed = asyncio.Event()
-        self.on_update: Callable[[Update], None] | None = None
-        self._ids = itertools.count(1)
-        self._pending: dict[int, asyncio.Future] = {}
-        self._welcome: asyncio.Future | None = None
-        self._tasks: list[asyncio.Task] = []
-        self._ctr = 0
-        self._game: VerifiedGame | None = None
-        self._host_vk: bytes | None = None
-        self._last_hello = 0.0
-        self._doubt: list[bytes] = []  # bodies of moves whose answer the lost connection took
-        self._catch_up_head = 0  # the host's head at the last welcome
-        self._conn: bytes | None = None  # the last welcome's mark, carried by every move
         self.sock: zmq.asyncio.Socket | None = None
-        self.bytes_in = 0
+        self.tasks: list[asyncio.Task[Any]] = []
+        self.counter = 0  # the last action counter this seat signed (or the host knew at a welcome)
+        self.last_hello = 0.0
+        self.feed = UpdateFeed(updates)
+        self.requests = Requests(self.send_frame)
+        self.lobby = LobbyRequests(self.requests.request)
+        self.fair = FairPlay(
+            self.keys,
+            self.feed,
+            self.requests.request,
+            Vault(state_dir),
+            os.path.join(state_dir, "games") if state_dir else None,
+            self.table_id,
+        )
+        self.receiving = Receiving(
+            self.feed,
+            self.requests,
+            self.fair,
+            self,
+            HostMemo(self.known_hosts, self.address, self.target.host_key),
+            keep_transcript=transcript if transcript is not None else state_dir is not None,
+            welcomed=self._welcomed,
+        )
+
+    # ------------------------------------------------------------------ what the parts hold
+
+    @property
+    def state(self) -> ConnectionState:
+        return self.feed.state
+
+    @property
+    def updates(self) -> asyncio.Queue[Update] | None:
+        return self.feed.updates
+
+    @property
+    def changed(self) -> asyncio.Event:
+        return self.feed.changed
+
+    @property
+    def on_update(self) -> Callable[[Update], None] | None:
+        return self.feed.on_update
+
+    @on_update.setter
+    def on_update(self, callback: Callable[[Update], None] | None) -> None:
+        self.feed.on_update = callback
+
+    @property
+    def game(self) -> VerifiedGame | None:
+        """The checked copy of the game this client follows (None before one)."""
+        return self.receiving.game
+
+    @property
+    def conn(self) -> bytes | None:
+        """The last welcome's mark, carried by every move."""
+        return self.receiving.conn
+
+    @property
+    def bytes_in(self) -> int:
+        return self.receiving.bytes_in
+
+    @property
+    def address(self) -> str:
+        """The host's address as the known-hosts file names it."""
+        host = f"[{self.target.host}]" if ":" in self.target.host else self.target.host
+        return f"{host}:{self.target.port}"
 
     # ------------------------------------------------------------------ connection
 
     async def connect(self, timeout: float = 10.0) -> ConnectionState:
         if self.known_hosts is not None and not self.accept_new_host_key:
             try:
-                self.known_hosts.check(self._address, self.target.host_key)
+                self.known_hosts.check(self.address, self.target.host_key)
             except HostKeyChanged as exc:
                 raise ConnectError("host_key_changed", str(exc)) from None
         s = self.sock = self.ctx.socket(zmq.DEALER)
@@ -207,16 +272,16 @@ class Client(Receiving, LobbyRequests):
         )
         s.connect(self.target.endpoint)
         loop = asyncio.get_running_loop()
-        self._welcome = loop.create_future()
-        self._tasks = [
+        welcome = self.receiving.expect_welcome()
+        self.tasks = [
             loop.create_task(self._recv_loop()),
             loop.create_task(self._monitor_loop(monitor)),
             loop.create_task(self._ping_loop()),
         ]
-        self._hello()
+        self.hello()
         try:
             async with asyncio.timeout(timeout):  # not wait_for: see net/clocks.wait_event
-                await asyncio.shield(self._welcome)
+                await asyncio.shield(welcome)
         except TimeoutError:
             await self.close()
             raise ConnectError("timeout", f"no answer from {self.target.endpoint} within {timeout:g} s") from None
@@ -227,7 +292,8 @@ class Client(Receiving, LobbyRequests):
 
     def watcher_observation(self) -> Observation | None:
         """The game as a watcher sees it (public facts only, seat -1), or None before any."""
-        view = self._game.view if self._game is not None else None
+        game = self.receiving.game
+        view = game.view if game is not None else None
         if view is None or view.pv is None:
             return None
         try:
@@ -238,28 +304,23 @@ class Client(Receiving, LobbyRequests):
     @property
     def disclosed(self) -> bool:
         """Whether the game's seeds were disclosed and checked (and its copy saved, if it keeps one)."""
-        game = self._game
+        game = self.receiving.game
         return game is not None and game.shuffle is not None and not self.fair.saving
-
-    @property
-    def _address(self) -> str:
-        host = f"[{self.target.host}]" if ":" in self.target.host else self.target.host
-        return f"{host}:{self.target.port}"
 
     async def close(self) -> None:
         """Say bye and close.  The socket closes even if this is cancelled half-way (a bot
         whose table the host freed meanwhile): an open socket keeps its libzmq buffers."""
         try:
-            self._send({"t": "bye"})
+            self.send_frame(bye_frame())
             await self.fair.close()
             self._stop_monitor()  # before the monitor task closes its end (see _stop_monitor)
-            for task in self._tasks:
+            for task in self.tasks:
                 task.cancel()
-            await asyncio.gather(*self._tasks, return_exceptions=True)
-            self._tasks = []
+            await asyncio.gather(*self.tasks, return_exceptions=True)
+            self.tasks = []
         finally:
             self._stop_monitor()  # again if cancelled before it (the monitor's end is still open then)
-            for task in self._tasks:
+            for task in self.tasks:
                 task.cancel()
             self._release()
 
@@ -269,60 +330,51 @@ class Client(Receiving, LobbyRequests):
                 self.sock.close(linger=0)
             except zmq.ZMQError:
                 pass
-        for fut in self._pending.values():
-            if not fut.done():
-                fut.set_result(Reply(False, "closed", "the client was closed"))
-        if self._own_ctx and not self.ctx.closed:
+        self.requests.close()
+        if self.own_ctx and not self.ctx.closed:
             self.ctx.destroy(linger=0)
-        self._set_status("closed")
+        self.feed.set_status("closed")
 
-    def _send(self, obj: dict[str, Any]) -> None:
+    def send_frame(self, frame: dict[str, Any]) -> None:
+        """Put `frame` on the socket now, or drop it (never queued while the host is away)."""
         if self.sock is None or self.sock.closed:
             return
         try:
-            fut = self.sock.send(pack(obj), flags=zmq.DONTWAIT)
+            fut = self.sock.send(pack(frame), flags=zmq.DONTWAIT)
         except zmq.ZMQError as exc:
             log.info("send failed: %s", exc)
             return
         # the error (EAGAIN while the host is away) is retrieved, never left to the GC
         fut.add_done_callback(_retrieve_send_error)  # type: ignore[attr-defined]  # pyzmq's stubs: an Awaitable; it is a Future
 
-    def _hello(self) -> None:
-        self._last_hello = time.monotonic()
+    def hello(self) -> None:
+        """Say hello: this key, and the last event held (the host catches up from there)."""
+        self.last_hello = time.monotonic()
         curve = self.keys.curve_public_raw
         sig = self.keys.sign(HELLO_TAG, hello_bytes(self.target.host_key, curve, self.table_id))
-        msg: dict[str, Any] = {
-            "t": "hello",
-            "v": VERSION,
-            "vk": self.keys.vk,
-            "sig": sig,
-            "last_seq": self.state.head_seq,
-            "spectate": self.spectate,
-        }
-        if self.table_id:
-            msg["table"] = self.table_id
-        if self.state.game_id is not None and self._game is not None:
-            msg["game"], msg["last_hash"] = self.state.game_id, self._game.head
-        if self.token is not None:
-            msg["token"] = self.token
-        self._send(msg)
+        game = self.receiving.game
+        held = self.state.game_id is not None and game is not None
+        self.send_frame(
+            hello_frame(
+                self.keys.vk,
+                sig,
+                self.state.head_seq,
+                self.spectate,
+                table=self.table_id,
+                game=self.state.game_id if held else None,
+                last_hash=game.head if held and game is not None else None,
+                token=self.token,
+            )
+        )
 
-    def _ping(self) -> None:
+    def ping(self) -> None:
         """Say we are here, and acknowledge what we hold: the last event and the last catch-up
         batch (the host sends more only as we acknowledge, net/host/flow.py)."""
-        msg: dict[str, Any] = {"t": "ping", "seq": self.state.head_seq}
-        if self._batch_nonce is not None:
-            msg["n"] = self._batch_nonce
-        self._send(msg)
+        self.send_frame(ping_frame(self.state.head_seq, self.receiving.batch_nonce))
 
-    def _set_status(self, status: str) -> None:
-        if self.state.status != status:
-            self.state.status = status
-            self._emit(Update("status", status))
-
-    def _error(self, code: str, message: str) -> None:
-        self.state.errors.append((code, message))
-        self._emit(Update("error", (code, message)))
+    def _welcomed(self, counter: int) -> None:
+        self.counter = max(self.counter, counter)
+        self.token = None  # used once: from now on the key alone names the seat
 
     def _connect_again(self) -> None:
         sock = self.sock
@@ -334,6 +386,27 @@ class Client(Receiving, LobbyRequests):
             pass  # libzmq may have dropped the endpoint already
         sock.connect(self.target.endpoint)
 
+    async def _recv_loop(self) -> None:
+        assert self.sock is not None
+        while True:
+            try:
+                burst = [await self.sock.recv()]
+            except zmq.ZMQError as exc:
+                log.info("receive stopped: %s", exc)  # closed under us (a shared context was destroyed)
+                self.feed.set_status("closed")
+                return
+            # whatever else has arrived already is part of the same burst (asked first: a
+            # refused read would leave a future, an exception and its traceback for the GC)
+            try:
+                while len(burst) < MAX_BURST and int(self.sock.get(zmq.EVENTS)) & _POLLIN:
+                    more: Any = self.sock.recv(flags=zmq.NOBLOCK)  # a done future
+                    burst.append(more.result())
+            except zmq.ZMQError:
+                pass  # closed under us: the next read says so
+            self.state.last_heard = time.monotonic()
+            self.receiving.on_burst(burst)
+            self.fair.duties(self.receiving.game)
+
     async def _monitor_loop(self, monitor: zmq.asyncio.Socket) -> None:
         failures = 0  # handshake failures in a row
         try:
@@ -344,13 +417,13 @@ class Client(Receiving, LobbyRequests):
                     return  # closed under us (a shared context was destroyed): nothing to watch
                 if event["event"] == zmq.EVENT_DISCONNECTED:
                     if self.state.status == "connected":
-                        self._set_status("reconnecting")
+                        self.feed.set_status("reconnecting")
                     continue
                 if event["event"] == zmq.EVENT_HANDSHAKE_SUCCEEDED:
                     failures = 0
                     continue
                 failures += 1
-                if self._host_vk is not None and failures < PROVEN_HANDSHAKE_RETRIES:
+                if self.receiving.host_vk is not None and failures < PROVEN_HANDSHAKE_RETRIES:
                     # this host proved its key (its welcome came through it): a link that broke
                     # mid-handshake, not another key; libzmq stopped retrying, so start again
                     self._connect_again()
@@ -359,11 +432,9 @@ class Client(Receiving, LobbyRequests):
                     "the CURVE handshake failed: the host does not hold the key in the join string "
                     "(wrong join string, or another program on that port)"
                 )
-                if self._welcome is not None and not self._welcome.done():
-                    self._welcome.set_exception(ConnectError("host_key_mismatch", message))
-                else:
-                    self._error("host_key_mismatch", message)
-                    self._set_status("failed")
+                if not self.receiving.refuse_welcome(ConnectError("host_key_mismatch", message)):
+                    self.feed.error("host_key_mismatch", message)
+                    self.feed.set_status("failed")
                 return
         finally:
             self._stop_monitor()
@@ -390,24 +461,17 @@ class Client(Receiving, LobbyRequests):
             await asyncio.sleep(1.0)
             if self.state.status == "failed":
                 continue  # the host broke the chain of trust: say nothing more to it
-            self._ping()
+            self.ping()
             quiet = self.state.silent_for()
             status = self.state.status
             lost = status in ("reconnecting", "host_closed") or (quiet > HOST_SILENCE and status == "connected")
             if lost:
                 if status == "connected":
-                    self._set_status("reconnecting")
-                self._emit(Update("silent", int(quiet)))
-                if time.monotonic() - self._last_hello > 1.0:
-                    self._fail_pending("connection_lost")
-                    self._hello()
-
-    def _fail_pending(self, code: str) -> None:
-        message = "the host closed the table" if code == "host_closed" else "the connection to the host was lost"
-        for rid, fut in list(self._pending.items()):
-            if not fut.done():
-                fut.set_result(Reply(False, code, message))
-            del self._pending[rid]
+                    self.feed.set_status("reconnecting")
+                self.feed.emit(Update("silent", int(quiet)))
+                if time.monotonic() - self.last_hello > 1.0:
+                    self.requests.fail_pending("connection_lost")
+                    self.hello()
 
     @property
     def in_touch(self) -> bool:
@@ -416,19 +480,9 @@ class Client(Receiving, LobbyRequests):
 
     # ------------------------------------------------------------------ requests
 
-    async def _request(self, msg: dict[str, Any], timeout: float = REQUEST_TIMEOUT) -> Reply:
-        request = next(self._ids)
-        msg["id"] = request
-        fut = asyncio.get_running_loop().create_future()
-        self._pending[request] = fut
-        self._send(msg)
-        try:
-            async with asyncio.timeout(timeout):
-                return await fut
-        except TimeoutError:
-            return Reply(False, "timeout", f"no answer within {timeout:g} s")
-        finally:
-            self._pending.pop(request, None)
+    async def request(self, frame: dict[str, Any], timeout: float = REQUEST_TIMEOUT) -> Reply:
+        """Send a request frame (it gets a fresh id) and wait for the host's answer."""
+        return await self.requests.request(frame, timeout)
 
     async def send_move(self, move: Move) -> Reply:
         """Sign and send `move` for this seat; the host's answer (accepted with its seq, or why not).
@@ -444,17 +498,17 @@ class Client(Receiving, LobbyRequests):
             return await self.fair.sealed_bid(move)
         if move.action == Action.SEALED_FORFEIT:
             return Reply(False, "not_allowed", "only the host forfeits a sealed bid (a failed reveal)")
-        self._ctr += 1
-        body = encode_action_body(self.state.game_id, self.state.seat, self._ctr, move.to_list(), self.state.head_seq)
+        self.counter += 1
+        body = encode_action_body(
+            self.state.game_id, self.state.seat, self.counter, move.to_list(), self.state.head_seq
+        )
         sig = self.keys.sign(ACT_TAG, body)
-        if self._game is not None:
-            self._game.sent(body, sig, self.keys.vk)
-        msg: dict[str, Any] = {"t": "act", "b": body, "s": sig}
-        if self._conn is not None:
-            msg["conn"] = self._conn
-        reply = await self._request(msg)
+        game = self.receiving.game
+        if game is not None:
+            game.sent(body, sig, self.keys.vk)
+        reply = await self.requests.request(act_frame(body, sig, self.receiving.conn))
         if reply.code == "connection_lost":
-            self._doubt.append(body)
+            self.receiving.in_doubt(body)
             return Reply(
                 False,
                 "in_doubt",
@@ -470,3 +524,35 @@ class Client(Receiving, LobbyRequests):
                 self.changed.clear()
                 await self.changed.wait()
         return self.state
+
+    # ------------------------------------------------------------------ lobby requests (net/client/lobby_requests.py)
+
+    async def take_seat(self, name: str, seat: int | None = None) -> Reply:
+        return await self.lobby.take_seat(name, seat)
+
+    async def leave(self) -> Reply:
+        return await self.lobby.leave()
+
+    async def ready(self, flag: bool = True) -> Reply:
+        return await self.lobby.ready(flag)
+
+    async def chat(self, text: str) -> Reply:
+        return await self.lobby.chat(text)
+
+    async def add_bot(self, level: str = "random", seat: int | None = None) -> Reply:
+        return await self.lobby.add_bot(level, seat)
+
+    async def remove_bot(self, seat: int) -> Reply:
+        return await self.lobby.remove_bot(seat)
+
+    async def set_options(self, options: dict[str, Any]) -> Reply:
+        return await self.lobby.set_options(options)
+
+    async def set_clocks(self, clocks: dict[str, Any]) -> Reply:
+        return await self.lobby.set_clocks(clocks)
+
+    async def start(self) -> Reply:
+        return await self.lobby.start()
+
+    async def list_tables(self) -> list[dict[str, Any]]:
+        return await self.lobby.list_tables()

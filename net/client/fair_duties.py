@@ -18,13 +18,16 @@ import asyncio
 import logging
 import os
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, Awaitable, Callable
 
 from modernart.events import SealedRevealed
 from modernart.moves import Move
 from modernart.phase import Phase
 
-from modernart.net.trust.commitments import (
+from modernart.net.client.state import Reply, Update
+from modernart.net.client.updates import UpdateFeed
+from modernart.net.protocol.frames import commit_frame, reveal_frame, seed_frame
+from modernart.net.protocol.signed import (
     COMMIT_TAG,
     REVEAL_TAG,
     SEED_TAG,
@@ -32,15 +35,15 @@ from modernart.net.trust.commitments import (
     Reveal,
     SeedCommit,
     bid_commitment,
-    new_nonce,
     seed_commitment,
 )
-from modernart.net.trust.verified_game import EventInfo
+from modernart.net.trust.identity import Keys, new_nonce
+from modernart.net.trust.verified_game import EventInfo, VerifiedGame
 from modernart.net.trust.sealed import MISSING
 from modernart.net.trust.vault import Secret, Vault
 
-if TYPE_CHECKING:
-    from modernart.net.client.client import Client, Reply
+#: Sends a request frame and waits for its reply (net/client/requests.py)
+Request = Callable[[dict[str, Any]], Awaitable[Reply]]
 
 log = logging.getLogger("modernart.net.client.client")
 RESEND_AFTER = 3.0  # seconds before a duty's message is sent again (reconnects resend at once)
@@ -49,8 +52,13 @@ RESEND_AFTER = 3.0  # seconds before a duty's message is sent again (reconnects 
 class FairPlay:
     """The duties of one client (see the module docstring)."""
 
-    def __init__(self, client: Client, vault: Vault, save_dir: str | None) -> None:
-        self.client = client
+    def __init__(
+        self, keys: Keys, feed: UpdateFeed, request: Request, vault: Vault, save_dir: str | None, table_id: str | None
+    ) -> None:
+        self.keys = keys  # the client's: it signs every seed, commitment and reveal
+        self.feed = feed
+        self.request = request
+        self.table_id = table_id  # named in the saved files
         self.vault = vault
         self.save_dir = save_dir
         self.sent: dict[tuple[Any, ...], float] = {}
@@ -84,11 +92,8 @@ class FairPlay:
     # ------------------------------------------------------------------ sealed bids
 
     async def sealed_bid(self, move: Move) -> Reply:
-        from modernart.net.client.client import Reply
-
-        client = self.client
-        st = client.state
-        obs, game, seat, key = st.observation, st.game_id, st.seat, client.keys.vk
+        st = self.feed.state
+        obs, game, seat, key = st.observation, st.game_id, st.seat, self.keys.vk
         if obs is None or game is None or seat is None or obs.phase != Phase.SEALED:
             return Reply(False, "wrong_phase", "no Sealed auction is running")
         auction = obs.auction_no
@@ -111,7 +116,7 @@ class FairPlay:
             )
             await self._store(secret)  # on disk before the commitment leaves
         body = Commit(game, auction, seat, key, secret.c).body()
-        reply = await client._request({"t": "commit", "b": body, "s": client.keys.sign(COMMIT_TAG, body)})
+        reply = await self.request(commit_frame(body, self.keys.sign(COMMIT_TAG, body)))
         if reply.ok or reply.code == "already_committed":
             self.acked.add(secret.c)
         if reply.ok and secret.value != move.arg:
@@ -122,11 +127,9 @@ class FairPlay:
 
     # ------------------------------------------------------------------ events
 
-    def on_event(self, info: EventInfo) -> None:
-        """Check what an event means for this client's own secrets."""
-        client = self.client
-        game = client.state.game_id
-        follower = client._game
+    def on_event(self, info: EventInfo, follower: VerifiedGame | None) -> None:
+        """Check what an event of `follower` (the client's checked game) means for this client's own secrets."""
+        game = self.feed.state.game_id
         if game is None or follower is None:
             return
         pub = info.public
@@ -143,11 +146,11 @@ class FairPlay:
                         if secret.c in self.acked
                         else "your sealed bid is not in the commitment set (it did not reach the host in time)"
                     )
-                    client._error("commitment_left_out", why)
+                    self.feed.error("commitment_left_out", why)
         elif info.kind == "move" and info.move is not None and info.by == "offender":
             mine = [s for s in self._bids(game, None) if s.seat == info.move.seat]
             if mine and pub.get("why") == MISSING and mine[0].nonce in self.acked:
-                client._error("reveal_dropped", "the host acknowledged your reveal but counted it as missing")
+                self.feed.error("reveal_dropped", "the host acknowledged your reveal but counted it as missing")
         for settled in (e for e in info.events if isinstance(e, SealedRevealed)):
             for secret in self._bids(game, None):
                 if secret.auction <= settled.auction:
@@ -155,20 +158,20 @@ class FairPlay:
         if info.kind == "disclose":
             self.vault.drop_game(game)
             if self.save_dir is not None and follower.frames is not None and self.save_task is None:
-                self.save_task = asyncio.get_running_loop().create_task(self._save(game))
+                self.save_task = asyncio.get_running_loop().create_task(self._save(game, follower))
 
     def _bids(self, game: bytes, auction: int | None) -> list[Secret]:
-        key = self.client.keys.vk
+        key = self.keys.vk
         return [
             s
             for s in self.vault.all(game)
             if s.kind == "bid" and s.key == key and (auction is None or s.auction == auction)
         ]
 
-    def duties(self) -> None:
-        """Send what is owed now: this seat's seed, and the reveal of every committed bid."""
-        client = self.client
-        st, follower = client.state, client._game
+    def duties(self, follower: VerifiedGame | None) -> None:
+        """Send what is owed now in `follower` (the client's checked game): this seat's seed,
+        and the reveal of every committed bid."""
+        st = self.feed.state
         if follower is None or st.game_id is None or st.status != "connected" or follower.seeds is None:
             return
         seeds, rnd = follower.seeds, follower.sealed.round if follower.sealed else None
@@ -178,7 +181,7 @@ class FairPlay:
             and seeds.first is None
             and 0 <= st.seat < len(seeds.commits)
             and seeds.commits[st.seat] is None
-            and client.keys.vk in follower.keys(st.seat)
+            and self.keys.vk in follower.keys(st.seat)
         ):
             self._once(("seed", st.game_id, st.seat), self._send_seed(st.game_id, st.seat))
         if rnd is not None and rnd.digest is not None:
@@ -196,16 +199,14 @@ class FairPlay:
         self._spawn(coro)
 
     async def _send_seed(self, game: bytes, seat: int) -> None:
-        client, key = self.client, self.client.keys.vk
+        key = self.keys.vk
         secret = self.vault.find("seed", game, 0, key, seat)
         if secret is None:
             seed = new_nonce()
             secret = Secret("seed", game, 0, seat, key, 0, seed, seed_commitment(game, seat, key, seed))
             await self._store(secret)
         body = SeedCommit(game, seat, key, secret.c).body()
-        reply = await client._request(
-            {"t": "seed", "b": body, "s": client.keys.sign(SEED_TAG, body), "seed": secret.nonce}
-        )
+        reply = await self.request(seed_frame(body, self.keys.sign(SEED_TAG, body), secret.nonce))
         if not reply.ok and reply.code not in (
             "already_seeded",
             "dealt",
@@ -214,29 +215,27 @@ class FairPlay:
             "closed",
             "timeout",
         ):
-            client._error(reply.code or "seed", f"the host refused this seat's shuffle seed: {reply.message}")
+            self.feed.error(reply.code or "seed", f"the host refused this seat's shuffle seed: {reply.message}")
 
     async def _send_reveal(self, secret: Secret, digest: bytes) -> None:
-        client = self.client
         body = Reveal(secret.game, secret.auction, secret.seat, secret.key, secret.value, secret.nonce, digest).body()
-        reply = await client._request({"t": "reveal", "b": body, "s": client.keys.sign(REVEAL_TAG, body)})
+        reply = await self.request(reveal_frame(body, self.keys.sign(REVEAL_TAG, body)))
         if reply.ok or reply.code == "already_revealed":
             self.acked.add(secret.nonce)
         elif reply.code not in ("connection_lost", "host_closed", "closed", "timeout", "no_reveal", "wrong_auction"):
-            client._error(reply.code or "reveal", f"the host refused your reveal: {reply.message}")
+            self.feed.error(reply.code or "reveal", f"the host refused your reveal: {reply.message}")
 
     # ------------------------------------------------------------------ the end of the game
 
-    async def _save(self, game: bytes) -> None:
+    async def _save(self, game: bytes, follower: VerifiedGame) -> None:
         from modernart.net.trust.audit import audit_files, record_from_frames
         from modernart.net.trust.transcript import write_transcript
 
-        client = self.client
-        follower = client._game
-        assert follower is not None and follower.frames is not None and self.save_dir is not None
+        assert follower.frames is not None and self.save_dir is not None
         frames = list(follower.frames)
-        table = client.table_id or "t"
-        base = os.path.join(self.save_dir, f"{table}-{game.hex()[:12]}-seat{client.state.seat}")
+        table = self.table_id or "t"
+        st = self.feed.state
+        base = os.path.join(self.save_dir, f"{table}-{game.hex()[:12]}-seat{st.seat}")
 
         def save() -> list[str]:
             os.makedirs(self.save_dir, exist_ok=True)  # type: ignore[arg-type]
@@ -248,12 +247,10 @@ class FairPlay:
         try:
             problems = await asyncio.get_running_loop().run_in_executor(None, save)
         except (OSError, ValueError) as exc:
-            client._error("save_failed", f"could not save the game's record: {exc}")
+            self.feed.error("save_failed", f"could not save the game's record: {exc}")
             return
-        client.state.saved_record, client.state.saved_transcript = base + ".json", base + ".transcript"
-        client.state.audit = problems
+        st.saved_record, st.saved_transcript = base + ".json", base + ".transcript"
+        st.audit = problems
         for problem in problems:
-            client._error("audit", problem)
-        from modernart.net.client.client import Update
-
-        client._emit(Update("record", base + ".json"))
+            self.feed.error("audit", problem)
+        self.feed.emit(Update("record", base + ".json"))

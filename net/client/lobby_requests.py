@@ -1,50 +1,53 @@
-"""The client's lobby requests (a mixin of `net.client.Client`): seats, ready marks, chat,
-and the admin's bots, options, clocks and start.  Each returns the host's `Reply`."""
+"""The client's lobby requests: seats, ready marks, chat, and the admin's bots, options,
+clocks and start.  Each returns the host's `Reply` (`Client` offers them as its own)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Awaitable, Callable
 
 from modernart.net.client.state import Reply
+from modernart.net.protocol.frames import lobby_op_frame, tables_request
+
+#: Sends a request frame and waits for its reply (net/client/requests.py)
+Request = Callable[[dict[str, Any]], Awaitable[Reply]]
 
 
 class LobbyRequests:
-    """Lobby operations over `_request` (see docs/protocol.md for the ops and their codes)."""
+    """Lobby operations over a request function (see docs/protocol.md for the ops and their codes)."""
 
-    if TYPE_CHECKING:  # provided by Client
+    def __init__(self, request: Request) -> None:
+        self.request = request
 
-        async def _request(self, msg: dict[str, Any], timeout: float = 15.0) -> Reply: ...
-
-    async def _lobby(self, op: str, **args: Any) -> Reply:
-        return await self._request({"t": "lobby", "op": op, "args": {k: v for k, v in args.items() if v is not None}})
+    async def op(self, op: str, **args: Any) -> Reply:
+        return await self.request(lobby_op_frame(op, args))
 
     async def take_seat(self, name: str, seat: int | None = None) -> Reply:
-        return await self._lobby("sit", name=name, seat=seat)
+        return await self.op("sit", name=name, seat=seat)
 
     async def leave(self) -> Reply:
-        return await self._lobby("leave")
+        return await self.op("leave")
 
     async def ready(self, flag: bool = True) -> Reply:
-        return await self._lobby("ready", ready=flag)
+        return await self.op("ready", ready=flag)
 
     async def chat(self, text: str) -> Reply:
-        return await self._lobby("chat", text=text)
+        return await self.op("chat", text=text)
 
     async def add_bot(self, level: str = "random", seat: int | None = None) -> Reply:
-        return await self._lobby("add_bot", level=level, seat=seat)
+        return await self.op("add_bot", level=level, seat=seat)
 
     async def remove_bot(self, seat: int) -> Reply:
-        return await self._lobby("remove_bot", seat=seat)
+        return await self.op("remove_bot", seat=seat)
 
     async def set_options(self, options: dict[str, Any]) -> Reply:
-        return await self._lobby("options", options=options)
+        return await self.op("options", options=options)
 
     async def set_clocks(self, clocks: dict[str, Any]) -> Reply:
-        return await self._lobby("clocks", clocks=clocks)
+        return await self.op("clocks", clocks=clocks)
 
     async def start(self) -> Reply:
-        return await self._lobby("start")
+        return await self.op("start")
 
     async def list_tables(self) -> list[dict[str, Any]]:
-        reply = await self._request({"t": "tables"})
+        reply = await self.request(tables_request())
         return list(reply.data) if reply.ok and reply.data else []

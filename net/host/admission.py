@@ -1,9 +1,9 @@
-"""The host's hello and catch-up (a mixin of `net.host.Host`): a peer proves its key,
-takes its seat (own, a reserved bot seat, a stand-in's) or watches, and receives the
-events it lacks in batches; a client whose history differs is started over.
+"""The host's hello and catch-up: a peer proves its key, takes its seat (own, a reserved
+bot seat, a stand-in's) or watches, and receives the events it lacks in batches; a client
+whose history differs is started over.
 
-A peer has one catch-up at a time: `Peer.next_seq` is the next event it needs, and
-`_pump` sends it batches from there while its connection's `Link` has room (net/host/flow.py);
+A peer has one catch-up at a time: `Peer.next_seq` is the next event it needs, and `pump`
+sends it batches from there while its connection's `Link` has room (net/host/flow.py);
 its acknowledgements pump the next ones.  A new hello replaces the peer and its catch-up,
 never the link, so saying hello again never queues the event log twice.
 """
@@ -13,54 +13,69 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
-from modernart.net.host.flow import LAG_TIMEOUT, Link
-from modernart.net.host.host_base import HostParts  # the Host parts a mixin uses, typed (see host_base)
-from modernart.net.trust.identity import HELLO_TAG, verify
-from modernart.net.protocol import NONCE_BYTES, VERSION, ProtocolError, hello_bytes, pack
+from modernart.net.host.connections import Connections, Peer
+from modernart.net.host.fanout import Fanout
+from modernart.net.host.flow import LAG_TIMEOUT
+from modernart.net.host.game import HostedGame
+from modernart.net.host.presence import Presence
+from modernart.net.host.registry import TableRegistry
+from modernart.net.host.router import Router
 from modernart.net.host.table import Table
-
+from modernart.net.protocol import NONCE_BYTES, VERSION, ProtocolError, pack
+from modernart.net.protocol.frames import batch_frame, welcome_frame
+from modernart.net.protocol.signed import HELLO_TAG, hello_bytes
+from modernart.net.trust.identity import Keys, verify
 
 log = logging.getLogger("modernart.net.host.host")
 
 BATCH_BYTES = 256 * 1024  # catch-up batches stay well below the client's MAXMSGSIZE
-_ENVELOPE = 64  # what the `evs` map adds around its events (kind, nonce, array header)
+ENVELOPE = 64  # what the `evs` map adds around its events (kind, nonce, array header)
+#: Connections without a seat a table serves at once (lobby visitors and watchers)
+MAX_WATCHERS = 16
 
 
-@dataclass
-class Peer:
-    rid: bytes
-    curve: bytes  # raw CURVE key proven by the handshake
-    table: Table
-    vk: bytes
-    seat: int | None  # seat it plays (own or as a stand-in), None for watchers
-    role: str  # "player", "standin" or "spectator"
-    link: Link  # its connection's unacknowledged bytes (outlives the peer)
-    next_seq: int = 1  # the next event it needs: it is live when that is the next event made
-    last_seen: float = field(default_factory=time.monotonic)
-    last_event: float = 0.0  # when it was last sent an event (time.monotonic)
-    conn: bytes = field(default_factory=lambda: secrets.token_bytes(8))  # this hello's mark on its moves
-
-
-class Admission(HostParts):
+class Admission:
     """Hello and catch-up (see the module docstring)."""
 
-    def _hello(self, rid: bytes, curve: bytes, msg: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        keys: Keys,
+        router: Router,
+        registry: TableRegistry,
+        connections: Connections,
+        fanout: Fanout,
+        presence: Presence,
+        clock: Any,
+        autostart: Callable[[Table], None],
+        *,
+        max_watchers: int = MAX_WATCHERS,
+    ) -> None:
+        self.keys = keys
+        self.router = router
+        self.registry = registry
+        self.connections = connections
+        self.fanout = fanout
+        self.presence = presence
+        self.clock = clock  # MonotonicClock, or a test's ManualClock
+        self.autostart = autostart  # starts a table's game if its autostart says so (lobby requests)
+        # connections without a seat, per table (lobby visitors and watchers): with the seats,
+        # they bound the peers and so the memory a table's connections hold (each its budget)
+        self.max_watchers = max_watchers
+
+    def hello(self, rid: bytes, curve: bytes, msg: dict[str, Any]) -> None:
         if msg["v"] != VERSION:
             raise ProtocolError("version", f"this host speaks protocol {VERSION}, not {msg['v']}")
         table_id = msg.get("table")
-        if table_id is None and len(self.tables) == 1:
-            table = next(iter(self.tables.values()))
-        elif table_id in self.tables:
-            table = self.tables[table_id]
-        else:
-            raise ProtocolError("no_table", f"no table {table_id!r}; tables: {', '.join(self.tables)}")
+        table = self.registry.find(table_id)
+        if table is None:
+            raise ProtocolError("no_table", f"no table {table_id!r}; tables: {', '.join(self.registry.tables)}")
         vk = msg["vk"]
         if not verify(vk, HELLO_TAG, hello_bytes(self.keys.curve_public_raw, curve, msg.get("table")), msg["sig"]):
             raise ProtocolError("bad_signature", "the hello signature does not prove the key")
-        link = self.links.get(rid)
+        peers = self.connections.peers
+        link = self.connections.links.get(rid)
         if link is not None:  # the same connection again: what it says it holds releases live events
             link.ack(msg.get("last_seq", 0), None)
             if link.stalled(time.monotonic(), LAG_TIMEOUT):
@@ -78,7 +93,7 @@ class Admission(HostParts):
                 role = "player"
             elif token in table.delegate_tokens:
                 seat = table.delegate_tokens.pop(token)
-                self.publish(table, sess.set_delegate(seat, vk, now))
+                self.fanout.publish(table, sess.set_delegate(seat, vk, now))
                 role = "standin"
             if seat is None:
                 raise ProtocolError("bad_token", "this seat token is unknown or already used")
@@ -86,53 +101,42 @@ class Admission(HostParts):
             seat = table.seat_of(vk)
             if seat is not None:
                 role = "player"
-                self._player_returns(table, seat)
+                self.presence.player_returns(table, seat)
             elif sess is not None and vk in sess.delegates:
                 seat, role = sess.delegates.index(vk), "standin"
         if role == "spectator":  # keys are free to make: watchers are what anyone can add without end
             watching = [
-                p
-                for p in self.peers.values()
-                if p.table is table and p.role == "spectator" and p.vk != vk and p.rid != rid
+                p for p in peers.values() if p.table is table and p.role == "spectator" and p.vk != vk and p.rid != rid
             ]
             if len(watching) >= self.max_watchers:
                 raise ProtocolError(
                     "watchers_full",
                     f"this table has {self.max_watchers} watchers (and visitors in its lobby) already; try again later",
                 )
-        for other in [p for p in self.peers.values() if p.vk == vk and p.table is table]:
-            del self.peers[other.rid]  # the same key again: the newer connection wins
-        if link is None:
-            link = self.links[rid] = Link(self.peer_budget)
+        for other in [p for p in peers.values() if p.vk == vk and p.table is table]:
+            del peers[other.rid]  # the same key again: the newer connection wins
+        link = self.connections.link(rid)
         head = table.durable_seq if sess else 0
-        start, reset = self._catch_up_from(sess, msg, head)
-        peer = self.peers[rid] = Peer(rid, curve, table, vk, seat, role, link, next_seq=start + 1)
+        start, reset = self.catch_up_from(sess, msg, head)
+        peer = peers[rid] = Peer(rid, curve, table, vk, seat, role, link, next_seq=start + 1)
         if seat is not None and role != "spectator":
-            self.absent.pop((table.id, seat), None)
+            self.presence.arrived(table, seat)
         ctr = sess.counters[seat] if sess is not None and seat is not None else 0
-        self.send(
+        self.router.send_frame(
             rid,
-            {
-                "t": "welcome",
-                "v": VERSION,
-                "table": table.id,
-                "seat": seat,
-                "role": role,
-                "game": sess.game_id if sess else None,
-                "head": head,
-                "ctr": ctr,
-                "reset": reset,
-                "host_vk": self.keys.vk,
-                "conn": peer.conn,
-            },
+            welcome_frame(
+                table.id, seat, role, sess.game_id if sess else None, head, ctr, reset, self.keys.vk, peer.conn
+            ),
         )
         log.info("hello table=%s seat=%s role=%s from=%d reset=%s", table.id, seat, role, start, reset)
-        self._pump(peer)  # later ones follow when on disk, or when it acknowledges these
-        self.lobby_soon(table)  # once for all the hellos read in this turn
+        self.pump(peer)  # later ones follow when on disk, or when it acknowledges these
+        self.fanout.lobby_soon(table)  # once for all the hellos read in this turn
         if table.autostart and table.phase == "lobby":
-            self._try_start(table, None)
+            self.autostart(table)
 
-    def _catch_up_from(self, sess: Any, msg: dict[str, Any], head: int) -> tuple[int, bool]:
+    def catch_up_from(self, sess: HostedGame | None, msg: dict[str, Any], head: int) -> tuple[int, bool]:
+        """The last event the hello's client holds that this host's history shares, and whether
+        it must start over (its history differs, or is of another game)."""
         if sess is None:
             return 0, False
         last = msg.get("last_seq", 0)
@@ -142,20 +146,20 @@ class Admission(HostParts):
             return 0, True  # the client's history differs from ours: start it over
         return last, False
 
-    def _pump(self, peer: Peer) -> None:
+    def pump(self, peer: Peer) -> None:
         """Send `peer` the events on disk it lacks, in batches, while its link has room.
 
         Called at its hello and at each of its acknowledgements: a peer that does not read
         gets at most one budget of batches (and is dropped as lagging by the tick loop)."""
         sess = peer.table.game
-        if sess is None or self.peers.get(peer.rid) is not peer:
+        if sess is None or self.connections.peers.get(peer.rid) is not peer:
             return
         head = peer.table.durable_seq
         seat = peer.seat if peer.role != "spectator" else None
         most = min(BATCH_BYTES, peer.link.budget // 4)  # several batches in flight: no wait for each ack
         while peer.next_seq <= head and peer.link.room_for(most):
             batch: list[bytes] = []
-            size = _ENVELOPE
+            size = ENVELOPE
             seq = peer.next_seq
             while seq <= head:
                 data = pack(sess.log[seq - 1].frame_for(seat))
@@ -165,6 +169,6 @@ class Admission(HostParts):
                 size += len(data) + 5  # with its msgpack bin header
                 seq += 1
             nonce = secrets.token_bytes(NONCE_BYTES)
-            if not self._send_event(peer, pack({"t": "evs", "evs": batch, "n": nonce}), seq - 1, nonce):
+            if not self.connections.send_event(peer, pack(batch_frame(batch, nonce)), seq - 1, nonce):
                 return
             peer.next_seq = seq

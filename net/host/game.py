@@ -8,7 +8,8 @@ last move, `disclose` (every seed and every seat's salt key, for the audit).  Ea
 `submit_*` method checks a signed message from a bound key and returns the new
 `LoggedEvent`s for the host to fan out; every change of state, including host defaults
 when a clock runs out, is one event with the next sequence number, so every seat's
-stream is gap-free.
+stream is gap-free.  `HostedGame.resume` rebuilds a game from its journal and event log
+after a host crash.
 """
 
 from __future__ import annotations
@@ -23,17 +24,27 @@ from modernart.errors import IllegalMove
 from modernart.game import GameState
 from modernart.moves import Action, Move
 from modernart.phase import Phase
-from modernart.record import GameRecord, result_of
+from modernart.record import GameRecord, RecordError, result_of
 from modernart.rules import RuleOptions
 
-from modernart.net.trust import chain
+from modernart.net.protocol.signed import (
+    ACT_TAG,
+    HOSTEV_TAG,
+    chain_genesis,
+    chain_link,
+    decode_action_body,
+    decode_commit,
+    private_hash,
+    private_salt,
+)
 from modernart.net.clocks import ClockSettings, default_moves
-from modernart.net.trust.identity import ACT_TAG, HOSTEV_TAG, Keys, verify
-from modernart.net.host.journal import Journal
-from modernart.net.protocol import ProtocolError, decode_action_body, pack
+from modernart.net.trust.identity import Keys, verify
+from modernart.net.host.journal import Journal, drop_torn_line, read_events, read_journal, truncate_events
+from modernart.net.protocol import ProtocolError, decode_host_inner, pack
+from modernart.net.protocol.frames import clock_view, event_frame, event_public
 from modernart.net.trust.sealed import SealedRound, overlay
 from modernart.net.trust.shuffle import FixedDeal, SeedRound
-from modernart.net.wire import event_to_wire, private_part, public_view
+from modernart.net.protocol.game_data import event_to_wire, private_part, public_view
 
 log = logging.getLogger("modernart.net.host.game")
 
@@ -73,15 +84,9 @@ class LoggedEvent:
 
     def frame_for(self, seat: int | None) -> dict[str, Any]:
         """The event as seat `seat` (None: a spectator) receives it."""
-        return {
-            "t": "ev",
-            "seq": self.seq,
-            "pub": self.public,
-            "ph": self.hashes,
-            "h": self.h,
-            "hs": self.sig,
-            "priv": self.privates[seat] if seat is not None else None,
-        }
+        return event_frame(
+            self.seq, self.public, self.hashes, self.h, self.sig, self.privates[seat] if seat is not None else None
+        )
 
     def to_entry(self) -> list[Any]:
         return [self.seq, self.public, self.privates, self.hashes, self.h, self.sig, self.move, self.act, self.hidden]
@@ -118,7 +123,7 @@ class HostedGame:
         self.meta = dict(meta or {})
         self.state: GameState | None = None  # None until the deal
         self.log: list[LoggedEvent] = []
-        self.head = chain.genesis(game_id)
+        self.head = chain_genesis(game_id)
         self.counters = [0] * len(players)
         self.delegates: list[bytes | None] = [None] * len(players)
         if fixed_deal is not None:
@@ -191,14 +196,12 @@ class HostedGame:
             return None if t is None else round(max(0.0, t - now), 3)
 
         rnd = self.sealed
-        view: dict[str, Any] = {
-            "open": left(self.open_end),
-            "decide": left(self.decide_end),
-            "reveal": left(rnd.reveal_end if rnd is not None and rnd.complete else None),
-        }
-        if rnd is not None and rnd.complete:
-            view["owe"] = self.reveals_owed()
-        return view
+        return clock_view(
+            left(self.open_end),
+            left(self.decide_end),
+            left(rnd.reveal_end if rnd is not None and rnd.complete else None),
+            self.reveals_owed() if rnd is not None and rnd.complete else None,
+        )
 
     def reveals_owed(self) -> list[int]:
         """The seats whose reveal the host still waits for (who, never how much: the amounts
@@ -235,7 +238,7 @@ class HostedGame:
         hidden: dict[str, Any] | None = None,
     ) -> LoggedEvent:
         state = self.state
-        public: dict[str, Any] = {"k": kind, "g": self.game_id, **extra}
+        public = event_public(kind, self.game_id, extra)
         privates: list[bytes | None] = [None] * self.n
         if state is not None:
             engine_events = state.events[self._events_done :] if state.events is not None else []
@@ -254,13 +257,13 @@ class HostedGame:
             )
             if kind != "disclose":
                 privates = [
-                    private_part(state, seat, engine_events, chain.salt(self.salt_keys[seat], self.seq + 1))
+                    private_part(state, seat, engine_events, private_salt(self.salt_keys[seat], self.seq + 1))
                     for seat in range(self.n)
                 ]
         public_bytes = pack(public)
-        hashes = [chain.private_hash(p) for p in privates]
+        hashes = [private_hash(p) for p in privates]
         seq = self.seq + 1
-        h = chain.link(self.head, seq, public_bytes, hashes)
+        h = chain_link(self.head, seq, public_bytes, hashes)
         event = LoggedEvent(
             seq,
             public_bytes,
@@ -308,7 +311,7 @@ class HostedGame:
         elif self.sealed is None or self.sealed.auction != state.auction_no:
             self.sealed = SealedRound(self.game_id, state.auction_no, self.n)
 
-    def _move_events(
+    def move_events(
         self, move: Move, now: float, extra: dict[str, Any], act: list[bytes] | None = None, journal_move: bool = True
     ) -> list[LoggedEvent]:
         """Events for `move`, just applied to the engine (and the disclosure if it ended the game)."""
@@ -402,7 +405,7 @@ class HostedGame:
         except IllegalMove as exc:
             raise ProtocolError(exc.code, str(exc)) from None
         self.counters[seat] = act["ctr"]
-        events = self._move_events(
+        events = self.move_events(
             move, now, {"m": move.to_list(), "by": "player", "signer": role, "act": {"b": body, "s": sig}}, [body, sig]
         )
         return events, act["ctr"]
@@ -451,7 +454,7 @@ class HostedGame:
         out: list[LoggedEvent] = []
         for move, extra in rnd.settle(list(state.money), seats):
             state.apply(move)
-            out += self._move_events(move, now, {"m": move.to_list(), **extra})
+            out += self.move_events(move, now, {"m": move.to_list(), **extra})
         return out
 
     def apply_defaults(self, now: float, absent: set[int] | frozenset[int] = frozenset()) -> list[LoggedEvent]:
@@ -481,10 +484,121 @@ class HostedGame:
             if state.is_over() or not state.is_legal(move):
                 break
             state.apply(move)
-            out += self._move_events(move, now, {"m": move.to_list(), "by": "clock"})
+            out += self.move_events(move, now, {"m": move.to_list(), "by": "clock"})
         return out
 
     def set_delegate(self, seat: int, vk: bytes | None, now: float) -> LoggedEvent:
         """Let key `vk` (a stand-in bot) play `seat` until the player returns (None: revoke)."""
         self.delegates[seat] = vk
         return self._emit("delegate", now, {"seat": seat, "vk": vk})
+
+    # ------------------------------------------------------------------ resuming
+
+    @classmethod
+    def resume(cls, path: str, host: Keys, now: float, *, fsync: bool = True) -> "HostedGame":
+        """The game whose journal is `path`, rebuilt from its event log and journal exactly as
+        it was when the host stopped (before or after the deal).  What the crash cut off is
+        dropped or redone: a torn line, events logged but never journaled (never announced),
+        moves journaled whose events were lost (their events are made again), a missing
+        result or disclosure."""
+        drop_torn_line(path)
+        entries = [LoggedEvent.from_entry(e) for e in read_events(path)]
+        if not entries or not entries[0].hidden:
+            raise ValueError(f"{path}: no game to resume (its event log is empty or from an older host)")
+        meta = entries[0].hidden["meta"]
+        start = decode_host_inner(entries[0].public)
+        if meta.get("host_vk") != host.vk.hex():
+            raise ValueError("this journal was written by a host with another key")
+        players = [Player(p["name"], p["vk"], p["bot"]) for p in start["players"]]
+        clocks = ClockSettings.from_dict(meta.get("clocks", {}))
+        game = cls(
+            bytes.fromhex(meta["game_id"]),
+            players,
+            RuleOptions.from_dict(start["options"]),
+            clocks,
+            host,
+            None,
+            now,
+            meta=meta,
+            host_seed=entries[0].hidden["seed"],
+            salt_keys=entries[0].hidden["salt_keys"],
+            fixed_deal=FixedDeal.from_wire(start["fixed"]) if "fixed" in start else None,
+        )
+        game.recover(path, entries, now, fsync=fsync)
+        return game
+
+    def recover(self, path: str, entries: list[LoggedEvent], now: float, *, fsync: bool) -> None:
+        """`resume`'s second half: replay `entries` (the event log at `path`, its first
+        event this game's start) and the journal into this fresh game, then journal on."""
+        clocks = self.clocks
+        try:
+            record: GameRecord | None = read_journal(path)
+        except RecordError:
+            record = None  # no header yet: the crash came before the deal
+        moves = record.moves if record is not None else []
+        used = kept = 0
+        for event in entries:
+            public = decode_host_inner(event.public)
+            if public["k"] == "deal":
+                if record is None:
+                    break  # dealt but the journal header was lost: deal again (same seeds, same deck)
+                self.seeding.dealt = True
+                self.state = record.new_state(track_events=True)
+            if event.move is not None:
+                if used >= len(moves) or moves[used].to_list() != event.move:
+                    break  # logged but never journaled: it was never announced
+                self.state.apply(moves[used])  # type: ignore[union-attr]
+                used += 1
+            self._restore(event, public)
+            kept += 1
+        truncate_events(path, kept)
+        if record is not None and self.state is None:
+            with open(path, "r+b") as f:  # a header without its deal event: written again at the deal
+                f.truncate(0)
+            record = None
+        self.journal = Journal(path, sync=fsync)
+        state = self.state
+        if state is None:
+            self.seed_end = now + clocks.reveal if clocks.reveal > 0 else None
+            if self.seeding.complete:
+                self.deal(now)
+        else:
+            self._events_done = len(state.events or [])
+            self._decision_key = None
+            self._update_deadlines(now, bid=False)
+            for move in moves[used:]:  # journaled, but its event was lost in the crash
+                state.apply(move)
+                self.move_events(move, now, {"m": move.to_list(), "by": "recovered"}, journal_move=False)
+            if state.is_over() and record is not None and record.result is None and used == len(moves):
+                self.journal.write_result(result_of(state))
+            if state.is_over() and not self.disclosed:
+                self._disclose(now)
+            rnd = self.sealed
+            if rnd is not None and rnd.complete:
+                rnd.reveal_end = now + clocks.reveal if clocks.reveal > 0 else None  # reveals come again
+        self.journal.sync()
+
+    def _restore(self, event: LoggedEvent, public: dict[str, Any]) -> None:
+        """Re-apply the bookkeeping of one logged event (counters, delegates, seeds, commitments)."""
+        kind = public.get("k")
+        if self.state is not None:
+            self._sync_round()
+        if kind == "delegate":
+            self.delegates[public["seat"]] = public["vk"]
+        elif kind == "move" and event.act is not None:
+            act = decode_action_body(event.act[0])
+            self.counters[act["seat"]] = max(self.counters[act["seat"]], act["ctr"])
+        elif kind == "seed":
+            body, sig = public["c"]
+            self.seeding.accept(public["seat"], body, sig, (event.hidden or {})["seed"])
+        elif kind == "commit" and self.sealed is not None:
+            body, sig = public["c"]
+            self.sealed.accept_commit(decode_commit(body), body, sig)
+        elif kind == "commits" and self.sealed is not None:
+            for item in public["set"]:
+                if "default" in item:
+                    self.sealed.default(item["seat"])
+            self.sealed.close_set()
+        elif kind == "disclose":
+            self.disclosed = True
+        self.note_logged(str(kind), event)

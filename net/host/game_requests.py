@@ -1,29 +1,34 @@
 """The host's game requests: signed actions, shuffle seeds, sealed-bid commitments and
 reveals (docs/protocol.md, docs/fair-play.md).
 
-A mixin of `net.host.Host` (it uses the host's clock, publish and stand-in methods).  Each
-request goes to the table's `HostedGame`; its events go out once they are on disk, with
-the answer to the sender after them.
+Each request goes to the table's `HostedGame`; its events go out once they are on disk
+(net/host/fanout.py), with the answer to the sender after them.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from modernart.net.host.host_base import HostParts  # the Host parts a mixin uses, typed (see host_base)
+from modernart.net.host.connections import Connections, Peer
+from modernart.net.host.fanout import Fanout
+from modernart.net.host.presence import Presence
 from modernart.net.protocol import ProtocolError
+from modernart.net.protocol.frames import ack_frame, err_frame
 from modernart.net.trust.sealed import REASONS
 
-if TYPE_CHECKING:
-    from modernart.net.host.host import Peer
 
-
-class GameOps(HostParts):
+class GameRequests:
     """Moves and fair-play messages of the peers of a running game."""
 
-    def _act(self, peer: Peer, msg: dict[str, Any]) -> None:
+    def __init__(self, connections: Connections, fanout: Fanout, presence: Presence, clock: Any) -> None:
+        self.connections = connections
+        self.fanout = fanout
+        self.presence = presence
+        self.clock = clock  # MonotonicClock, or a test's ManualClock
+
+    def act(self, peer: Peer, msg: dict[str, Any]) -> None:
         sess = peer.table.game
-        request = msg.get("id")
+        request: int = msg["id"]  # required by its schema
         try:
             if sess is None:
                 raise ProtocolError("not_started", "the game has not started")
@@ -37,21 +42,21 @@ class GameOps(HostParts):
         except ProtocolError as exc:
             exc.request = request  # type: ignore[attr-defined]
             raise
-        self.publish_all(peer.table, events, (peer.rid, {"t": "ack", "id": request, "ctr": ctr, "seq": events[0].seq}))
+        self.fanout.publish_all(peer.table, events, (peer.rid, ack_frame(request, events[0].seq, ctr)))
 
-    def _fair(self, peer: Peer, kind: str, msg: dict[str, Any]) -> None:
+    def fair(self, peer: Peer, kind: str, msg: dict[str, Any]) -> None:
         """A seed, a sealed-bid commitment or a reveal (net/trust/shuffle.py, net/trust/sealed.py)."""
         sess = peer.table.game
         request = msg["id"]
         now = self.clock.now()
-        reply: dict[str, Any] = {"t": "ack", "id": request, "seq": None}
+        reply = ack_frame(request, None)
         try:
             if sess is None:
                 raise ProtocolError("not_started", "the game has not started")
             if kind == "reveal":  # any connection may carry a reveal: its signature proves it
                 events, seat, why = sess.submit_reveal(msg["b"], msg["s"], now)
                 if why is not None:
-                    reply = {"t": "err", "id": request, "code": why, "msg": REASONS[why]}
+                    reply = err_frame(why, REASONS[why], request)
             else:
                 if peer.seat is None or peer.role == "spectator":
                     raise ProtocolError("not_seated", "spectators cannot act")
@@ -63,9 +68,9 @@ class GameOps(HostParts):
         except ProtocolError as exc:
             exc.request = request  # type: ignore[attr-defined]
             raise
-        self.publish_all(peer.table, events, (peer.rid, reply))
+        self.fanout.publish_all(peer.table, events, (peer.rid, reply))
         if kind == "reveal" and events:
-            self._retire_standins(peer.table)
+            self.presence.retire_standins(peer.table)
         elif kind == "reveal" and why is None:  # held until every reveal is in: tell whose are still awaited
-            for other in self._table_peers(peer.table):
-                self.send(other.rid, self._tick(other))
+            for other in self.connections.at(peer.table):
+                self.fanout.tick(other)

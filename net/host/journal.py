@@ -72,6 +72,11 @@ class Journal:
         self._events.write(_LEN.pack(len(data)) + data)
         self._flush(self._events)
 
+    @property
+    def closed(self) -> bool:
+        """Whether both files are closed (`close` ran)."""
+        return bool(self._moves.closed and self._events.closed)
+
     def close(self) -> None:
         for f in (self._moves, self._events):
             if f.closed:

@@ -17,6 +17,7 @@ from modernart.cards import MAX_PLAYERS, MIN_PLAYERS
 from modernart.rules import OptionError, RuleOptions
 
 from modernart.net.clocks import ClockError, ClockSettings
+from modernart.net.protocol.frames import seat_description
 from modernart.net.trust.identity import fingerprint
 
 
@@ -36,15 +37,15 @@ class Seat:
     token: bytes | None = field(default=None, repr=False)
 
     def to_wire(self, index: int, admin: bytes | None, connected: bool) -> dict[str, Any]:
-        return {
-            "seat": index,
-            "name": self.name,
-            "bot": self.bot,
-            "ready": self.ready or self.bot is not None,
-            "fpr": fingerprint(self.vk) if self.vk else None,
-            "admin": self.vk is not None and self.vk == admin,
-            "connected": connected,
-        }
+        return seat_description(
+            index,
+            self.name,
+            self.bot,
+            self.ready or self.bot is not None,
+            fingerprint(self.vk) if self.vk else None,
+            self.vk is not None and self.vk == admin,
+            connected,
+        )
 
 
 class Lobby:

@@ -1,8 +1,9 @@
-"""Who is at the table: liveness, dropped players, grace periods, stand-in bots, clocks.
+"""Who is at the host's tables: liveness, dropped players, grace periods, stand-in bots,
+clocks, and freeing a table once nobody needs it.
 
-A mixin of `net.host.Host`.  The tick loop (real time) drops silent peers and keeps the
-others informed; the timer loop (the host's injectable clock) plays default actions when
-a decision limit runs out and starts a stand-in bot when a seat's grace period ends.
+The tick loop (real time) drops silent peers and keeps the others informed; the timer loop
+(the host's injectable clock) plays default actions when a decision limit runs out and
+starts a stand-in bot when a seat's grace period ends.  Both are tasks `Host.start` makes.
 """
 
 from __future__ import annotations
@@ -13,19 +14,22 @@ import ctypes.util
 import logging
 import secrets
 import time
-from typing import TYPE_CHECKING, Callable
+from typing import Any, Callable
 
+from modernart.net.host.bot_clients import BotClients
+from modernart.net.host.connections import Connections
+from modernart.net.host.fanout import Fanout
 from modernart.net.host.flow import LAG_TIMEOUT
-from modernart.net.host.host_base import HostParts  # the Host parts a mixin uses, typed (see host_base)
-from modernart.net.trust.identity import Keys
-
-if TYPE_CHECKING:
-    from modernart.net.host.table import Table
-
+from modernart.net.host.rates import RateLimits
+from modernart.net.host.registry import TableRegistry
+from modernart.net.host.table import Table
 
 log = logging.getLogger("modernart.net.host.host")
 PEER_TIMEOUT = 6.0  # seconds of silence before a peer counts as gone
 TICK_EVERY = 1.0
+#: How long a finished table waits for a person who was away at the end (seconds) before it
+#: is freed: long enough to come back from a dropped link, short enough to bound the memory
+AWAY_AT_THE_END = 1800.0
 
 
 def _malloc_trim() -> Callable[[], None]:
@@ -49,120 +53,173 @@ def _malloc_trim() -> Callable[[], None]:
 return_free_memory = _malloc_trim()
 
 
-class Presence(HostParts):
-    """Presence, stand-ins and timers of the host's tables."""
+class Presence:
+    """Presence, stand-ins, timers and the freeing of the host's tables."""
 
-    def spawn_bot(self, table: Table, token: bytes, level: str) -> None:
-        """Start an in-process bot client that claims a seat (or a stand-in role) with `token`."""
-        from modernart.net.client.bot import BotClient
+    def __init__(
+        self,
+        registry: TableRegistry,
+        connections: Connections,
+        fanout: Fanout,
+        bots: BotClients,
+        rates: RateLimits,
+        clock: Any,
+        wake: asyncio.Event,
+    ) -> None:
+        self.registry = registry
+        self.connections = connections
+        self.fanout = fanout
+        self.bots = bots
+        self.rates = rates
+        self.clock = clock  # MonotonicClock, or a test's ManualClock
+        self.wake = wake  # set when a deadline may have changed: the timer loop looks again
+        self.absent: dict[tuple[str, int], float] = {}  # (table, seat) -> since (host clock)
+        self.retiring: dict[bytes, Table] = {}  # stand-ins whose player is back, kept until they reveal
+        self.freed = False  # something was dropped: the next tick returns its memory
+        self.running = True  # the timer loop goes on (until the host closes)
 
-        if self.closing:
-            return
-        factory = self.bot_factory or BotClient
-        bot = factory(
-            self.target(table.id),
-            level=level,
-            keys=Keys.generate(),
-            token=token,
-            pace_scale=self.bot_pace,
-            ctx=self.ctx,
-        )
-        task = asyncio.get_running_loop().create_task(bot.run())
-        self.bots[token] = (task, bot)
-        task.add_done_callback(lambda done: self._bot_ended(token, done))
+    # ------------------------------------------------------------------ seats coming and going
 
-    def _bot_ended(self, token: bytes, task: asyncio.Task) -> None:
-        """A bot whose game is over is forgotten (it holds its whole copy of the game)."""
-        entry = self.bots.get(token)
-        if entry is not None and entry[0] is task:
-            del self.bots[token]
+    def table_added(self, table: Table) -> None:
+        """A resumed table's seats are all absent until their players return."""
+        if table.game is not None:
+            now = self.clock.now()
+            for seat in range(table.game.n):
+                self.absent[(table.id, seat)] = now
+        self.wake.set()
 
-    def _stop_bot(self, token: bytes) -> None:
-        entry = self.bots.pop(token, None)
-        if entry is not None:
-            task = entry[0]
-            task.cancel()
-            self.stopping.add(task)  # Host.close waits for it too
-            task.add_done_callback(self.stopping.discard)
+    def arrived(self, table: Table, seat: int) -> None:
+        """Someone plays `seat` of `table` again (its player or a stand-in)."""
+        self.absent.pop((table.id, seat), None)
 
-    def _player_returns(self, table: Table, seat: int) -> None:
+    def player_returns(self, table: Table, seat: int) -> None:
+        """The player of `seat` is back: its stand-in hands the seat back (once it owes no reveal)."""
         sess = table.game
-        if sess is None or sess.delegates[seat] is None:
+        standin = sess.delegates[seat] if sess is not None else None
+        if sess is None or standin is None:
             return
-        for token, (_task, bot) in list(self.bots.items()):
-            if bot.keys.vk == sess.delegates[seat]:
-                if sess.sealed is not None and sess.sealed.awaits(bot.keys.vk):
-                    self.retiring[token] = table  # its sealed bid is committed: it must still reveal
-                else:
-                    self._stop_bot(token)
-        for p in [p for p in self._table_peers(table) if p.role == "standin" and p.seat == seat]:
+        for token in self.bots.tokens_of(standin):
+            if sess.sealed is not None and sess.sealed.awaits(standin):
+                self.retiring[token] = table  # its sealed bid is committed: it must still reveal
+            else:
+                self.bots.stop(token)
+        for p in [p for p in self.connections.at(table) if p.role == "standin" and p.seat == seat]:
             p.seat, p.role = None, "spectator"
-            self._tell_seat(p)
-        self.publish(table, sess.set_delegate(seat, None, self.clock.now()))
+            self.connections.tell_seat(p)
+        self.fanout.publish(table, sess.set_delegate(seat, None, self.clock.now()))
 
-    def _retire_standins(self, table: Table) -> None:
+    def retire_standins(self, table: Table) -> None:
         """Stop the retired stand-ins of `table` that owe no reveal any more."""
         sess = table.game
         for token, owner in list(self.retiring.items()):
-            entry = self.bots.get(token)
-            if owner is not table or entry is None:
+            vk = self.bots.key_of(token)
+            if owner is not table or vk is None:
                 self.retiring.pop(token, None)
                 continue
-            if sess is None or sess.sealed is None or not sess.sealed.awaits(entry[1].keys.vk):
+            if sess is None or sess.sealed is None or not sess.sealed.awaits(vk):
                 self.retiring.pop(token, None)
-                self._stop_bot(token)
+                self.bots.stop(token)
 
-    def _drop_peer(self, rid: bytes, why: str) -> None:
-        peer = self.peers.pop(rid, None)
+    def drop_peer(self, rid: bytes, why: str) -> None:
+        peer = self.connections.peers.pop(rid, None)
         if peer is None:
             return
         self.freed = True
         log.info("peer gone table=%s seat=%s why=%s", peer.table.id, peer.seat, why)
         if peer.seat is not None and peer.role != "spectator":
             if not any(
-                p.seat == peer.seat and p.table is peer.table and p.role == peer.role for p in self.peers.values()
+                p.seat == peer.seat and p.table is peer.table and p.role == peer.role
+                for p in self.connections.peers.values()
             ):
                 self.absent[(peer.table.id, peer.seat)] = self.clock.now()
-        self.lobby_soon(peer.table)  # not now: this may run inside a broadcast whose send failed
-        self._free_if_done(peer.table)
+        self.fanout.lobby_soon(peer.table)  # not now: this may run inside a broadcast whose send failed
+        self.free_if_done(peer.table)
         self.wake.set()
 
-    async def _tick_loop(self) -> None:
+    # ------------------------------------------------------------------ freeing tables
+
+    def free_if_done(self, table: Table) -> None:
+        """Forget `table` once its game is over, on disk, sent, and its last peer has gone:
+        nothing of it stays (its peers, absences, stand-ins and journal go with it).  A person
+        who was away at the end is waited for, at most AWAY_AT_THE_END seconds: coming back,
+        their client catches up on the last events and saves its own copy of the game."""
+        sess = table.game
+        if (
+            sess is None
+            or not sess.disclosed
+            or table.durable_seq != sess.seq
+            or table.outbox
+            or table.flusher is not None
+            or (table.journal_path is not None and table.record_path is None)
+            or self.registry.tables.get(table.id) is not table
+            or self.connections.at(table)
+        ):
+            return
+        away = [seat for (tid, seat) in self.absent if tid == table.id and not sess.players[seat].bot]
+        if away and time.monotonic() - (table.ended_at or 0.0) < AWAY_AT_THE_END:
+            return  # the tick loop looks again
+        self.free_table(table)
+
+    def free_table(self, table: Table) -> None:
+        """Forget `table` and everything the host keeps for it (its peers are dropped without
+        a word: whoever closes a table tells its peers first)."""
+        self.registry.remove(table)
+        for rid in [p.rid for p in self.connections.at(table)]:
+            self.connections.peers.pop(rid, None)
+        for key in [k for k in self.absent if k[0] == table.id]:
+            del self.absent[key]
+        self.fanout.forget(table)  # nobody left to tell
+        for token, owner in list(self.retiring.items()):
+            if owner is table:
+                del self.retiring[token]
+                self.bots.stop(token)
+        self.bots.stop_at(table)
+        if table.game is not None and table.game.journal is not None:
+            table.game.journal.close()
+        self.freed = True
+        log.info("table freed table=%s", table.id)
+
+    # ------------------------------------------------------------------ the loops
+
+    async def tick_loop(self) -> None:
         while True:
             await asyncio.sleep(TICK_EVERY)
-            self._tick_all(time.monotonic())
+            self.tick_all(time.monotonic())
 
-    def _tick_all(self, now: float) -> None:
+    def tick_all(self, now: float) -> None:
         """Drop silent and lagging peers, tick the others, forget the state of gone connections."""
-        for rid, peer in list(self.peers.items()):
+        peers = self.connections.peers
+        for rid, peer in list(peers.items()):
             if now - peer.last_seen > PEER_TIMEOUT:
-                self._drop_peer(rid, "silent")
+                self.drop_peer(rid, "silent")
             elif peer.link.stalled(now, LAG_TIMEOUT):
-                self._drop_peer(rid, "lagging")  # it does not read: the others never wait for it
-            elif rid in self.peers and now - peer.last_event >= TICK_EVERY:  # events tick too
-                self.send(rid, self._tick(peer))
-        for rid in [r for r, link in self.links.items() if now - link.last_seen > PEER_TIMEOUT]:
-            if rid not in self.peers:  # silent that long: ZeroMQ's heartbeat has closed it
-                del self.links[rid]
-                self.freed = True
-        self.forget_idle_buckets()
-        for table in [t for t in self.tables.values() if t.ended_at is not None]:
-            self._free_if_done(table)  # one whose person away at the end has waited long enough
+                self.drop_peer(rid, "lagging")  # it does not read: the others never wait for it
+            elif rid in peers and now - peer.last_event >= TICK_EVERY:  # events tick too
+                self.fanout.tick(peer)
+        if self.connections.forget_silent_links(now, PEER_TIMEOUT):  # ZeroMQ's heartbeat has closed them
+            self.freed = True
+        self.rates.forget_idle()
+        for table in [t for t in self.registry.tables.values() if t.ended_at is not None]:
+            self.free_if_done(table)  # one whose person away at the end has waited long enough
         if self.freed:
             self.freed = False
             return_free_memory()
 
-    async def _timer_loop(self) -> None:
-        while not self.closing:
+    def stop(self) -> None:
+        """Let the timer loop end (the host is closing)."""
+        self.running = False
+
+    async def timer_loop(self) -> None:
+        while self.running:
             self.wake.clear()
             now = self.clock.now()
-            deadlines = [d for table in list(self.tables.values()) for d in self._run_timers(table, now)]
+            deadlines = [d for table in list(self.registry.tables.values()) for d in self.run_timers(table, now)]
             wait = min(deadlines) - now if deadlines else 3600.0
             await self.clock.sleep(max(wait, 0.0) if wait > 0 else 0.0, self.wake)
             if wait <= 0:
                 await asyncio.sleep(0)
 
-    def _run_timers(self, table: Table, now: float) -> list[float]:
+    def run_timers(self, table: Table, now: float) -> list[float]:
         """Play the defaults of `table` whose time has come; its pending deadlines.  (A method,
         not the loop's body: no local of the loop keeps a freed table alive while it sleeps.)"""
         sess = table.game
@@ -170,13 +227,13 @@ class Presence(HostParts):
             return []
         absent = {seat for (tid, seat) in self.absent if tid == table.id}
         events = sess.apply_defaults(now, absent)
-        self.publish_all(table, events)
+        self.fanout.publish_all(table, events)
         if events and self.retiring:
-            self._retire_standins(table)
+            self.retire_standins(table)
         deadline = sess.next_deadline(absent)
-        return ([] if deadline is None else [deadline]) + self._check_absent(table, now)
+        return ([] if deadline is None else [deadline]) + self.check_absent(table, now)
 
-    def _check_absent(self, table: Table, now: float) -> list[float]:
+    def check_absent(self, table: Table, now: float) -> list[float]:
         """Start stand-in bots for seats whose grace period ran out; return pending deadlines."""
         sess = table.game
         assert sess is not None
@@ -191,7 +248,7 @@ class Presence(HostParts):
                 table.delegate_tokens[token] = seat
                 level = sess.players[seat].bot or sess.clocks.bot_level
                 log.info("stand-in bot table=%s seat=%d level=%s", table.id, seat, level)
-                self.spawn_bot(table, token, level)
+                self.bots.spawn(table, token, level)
             else:
                 pending.append(since + grace)
         return pending

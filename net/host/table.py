@@ -19,15 +19,11 @@ import os
 import secrets
 from typing import Any
 
-from modernart.record import GameRecord, RecordError, result_of
-from modernart.rules import RuleOptions
-
 from modernart.net.clocks import ClockSettings
-from modernart.net.trust.commitments import decode_commit
 from modernart.net.trust.identity import Keys, fingerprint
-from modernart.net.host.journal import Journal, drop_torn_line, read_events, read_journal, truncate_events
+from modernart.net.host.journal import Journal, read_journal
 from modernart.net.host.lobby import Lobby, LobbyError
-from modernart.net.protocol import decode_action_body, decode_host_inner
+from modernart.net.protocol.frames import seat_description, table_info
 from modernart.net.host.game import HostedGame, LoggedEvent, Player
 from modernart.net.trust.shuffle import FixedDeal
 from modernart.net.trust.transcript import write_transcript
@@ -94,22 +90,15 @@ class Table:
     def info(self) -> dict[str, Any]:
         """What the beacon and the table list say about this table."""
         taken = len(self.game.players) if self.game else len(self.lobby.taken())
-        return {
-            "id": self.id,
-            "name": self.name,
-            "state": self.phase,
-            "taken": taken,
-            "free": 0 if self.game else 5 - taken,
-            "options": self.options_dict(),
-        }
+        return table_info(self.id, self.name, self.phase, taken, 0 if self.game else 5 - taken, self.options_dict())
 
     def options_dict(self) -> dict[str, Any]:
         options = self.game.options if self.game else self.lobby.options
         return options.changed()
 
-    def lobby_wire(self, connected: set[int], join: str, code: str) -> dict[str, Any]:
+    def lobby_description(self, connected: set[int], join: str, code: str) -> dict[str, Any]:
+        """The table as its lobby frame describes it (net/protocol/frames.py `lobby_frame`)."""
         base: dict[str, Any] = {
-            "t": "lobby",
             "table": self.id,
             "name": self.name,
             "state": self.phase,
@@ -128,16 +117,9 @@ class Table:
         else:
             sess = self.game
             base["seats"] = [
-                {
-                    "seat": i,
-                    "name": p.name,
-                    "bot": p.bot,
-                    "ready": True,
-                    "fpr": fingerprint(p.vk),
-                    "admin": False,
-                    "connected": i in connected,
-                    "standin": sess.delegates[i] is not None,
-                }
+                seat_description(
+                    i, p.name, p.bot, True, fingerprint(p.vk), False, i in connected, sess.delegates[i] is not None
+                )
                 for i, p in enumerate(sess.players)
             ]
             base["options"] = sess.options.to_dict()
@@ -205,108 +187,18 @@ class Table:
     @classmethod
     def resume(cls, path: str, host: Keys, now: float, *, fsync: bool = True) -> "Table":
         """The table whose journal is `path`, exactly as it was when the host stopped."""
-        drop_torn_line(path)
-        entries = [LoggedEvent.from_entry(e) for e in read_events(path)]
-        if not entries or not entries[0].hidden:
-            raise ValueError(f"{path}: no game to resume (its event log is empty or from an older host)")
-        meta = entries[0].hidden["meta"]
-        start = decode_host_inner(entries[0].public)
-        if meta.get("host_vk") != host.vk.hex():
-            raise ValueError("this journal was written by a host with another key")
-        players = [Player(p["name"], p["vk"], p["bot"]) for p in start["players"]]
-        clocks = ClockSettings.from_dict(meta.get("clocks", {}))
-        session = HostedGame(
-            bytes.fromhex(meta["game_id"]),
-            players,
-            RuleOptions.from_dict(start["options"]),
-            clocks,
-            host,
-            None,
-            now,
-            meta=meta,
-            host_seed=entries[0].hidden["seed"],
-            salt_keys=entries[0].hidden["salt_keys"],
-            fixed_deal=FixedDeal.from_wire(start["fixed"]) if "fixed" in start else None,
-        )
-        try:
-            record: GameRecord | None = read_journal(path)
-        except RecordError:
-            record = None  # no header yet: the crash came before the deal
-        moves = record.moves if record is not None else []
-        used = kept = 0
-        for event in entries:
-            public = decode_host_inner(event.public)
-            if public["k"] == "deal":
-                if record is None:
-                    break  # dealt but the journal header was lost: deal again (same seeds, same deck)
-                session.seeding.dealt = True
-                session.state = record.new_state(track_events=True)
-            if event.move is not None:
-                if used >= len(moves) or moves[used].to_list() != event.move:
-                    break  # logged but never journaled: it was never announced
-                session.state.apply(moves[used])  # type: ignore[union-attr]
-                used += 1
-            _restore(session, event, public)
-            kept += 1
-        truncate_events(path, kept)
-        if record is not None and session.state is None:
-            with open(path, "r+b") as f:  # a header without its deal event: written again at the deal
-                f.truncate(0)
-            record = None
-        session.journal = Journal(path, sync=fsync)
-        state = session.state
-        if state is None:
-            session.seed_end = now + clocks.reveal if clocks.reveal > 0 else None
-            if session.seeding.complete:
-                session.deal(now)
-        else:
-            session._events_done = len(state.events or [])
-            session._decision_key = None
-            session._update_deadlines(now, bid=False)
-            for move in moves[used:]:  # journaled, but its event was lost in the crash
-                state.apply(move)
-                session._move_events(move, now, {"m": move.to_list(), "by": "recovered"}, journal_move=False)
-            if state.is_over() and record is not None and record.result is None and used == len(moves):
-                session.journal.write_result(result_of(state))
-            if state.is_over() and not session.disclosed:
-                session._disclose(now)
-            rnd = session.sealed
-            if rnd is not None and rnd.complete:
-                rnd.reveal_end = now + clocks.reveal if clocks.reveal > 0 else None  # reveals come again
-        session.journal.sync()
+        game = HostedGame.resume(path, host, now, fsync=fsync)
         table = cls(
-            meta.get("table", "t1"), meta.get("table_name", "table"), host, fsync=fsync, fixed_deal=session.fixed_deal
+            game.meta.get("table", "t1"),
+            game.meta.get("table_name", "table"),
+            host,
+            fsync=fsync,
+            fixed_deal=game.fixed_deal,
         )
-        table.game = session
-        table.durable_seq = session.seq
+        table.game = game
+        table.durable_seq = game.seq
         table.journal_path = path
         table.journal_dir = os.path.dirname(path)
-        table.lobby.options = session.options
-        table.lobby.clocks = clocks
+        table.lobby.options = game.options
+        table.lobby.clocks = game.clocks
         return table
-
-
-def _restore(session: HostedGame, event: LoggedEvent, public: dict[str, Any]) -> None:
-    """Re-apply the bookkeeping of one logged event (counters, delegates, seeds, commitments)."""
-    kind = public.get("k")
-    if session.state is not None:
-        session._sync_round()
-    if kind == "delegate":
-        session.delegates[public["seat"]] = public["vk"]
-    elif kind == "move" and event.act is not None:
-        act = decode_action_body(event.act[0])
-        session.counters[act["seat"]] = max(session.counters[act["seat"]], act["ctr"])
-    elif kind == "seed":
-        body, sig = public["c"]
-        session.seeding.accept(public["seat"], body, sig, (event.hidden or {})["seed"])
-    elif kind == "commit" and session.sealed is not None:
-        body, sig = public["c"]
-        session.sealed.accept_commit(decode_commit(body), body, sig)
-    elif kind == "commits" and session.sealed is not None:
-        for item in public["set"]:
-            if "default" in item:
-                session.sealed.default(item["seat"])
-        session.sealed.close_set()
-    elif kind == "disclose":
-        session.disclosed = True
-    session.note_logged(str(kind), event)

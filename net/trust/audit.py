@@ -31,7 +31,7 @@ from modernart.phase import Phase
 from modernart.record import GameRecord, RecordError, read_record
 from modernart.rules import RuleOptions
 
-from modernart.net.trust import chain
+from modernart.net.protocol.signed import EMPTY_PRIVATE, private_hash, private_salt
 from modernart.net.trust.chain import ChainError
 from modernart.net.trust.verified_game import VerifiedGame
 from modernart.net.trust.identity import fingerprint
@@ -39,7 +39,7 @@ from modernart.net.protocol import ProtocolError, decode_host_inner
 from modernart.net.trust.sealed import REASONS, overlay
 from modernart.net.trust.shuffle import FixedDeal, derive_deal
 from modernart.net.trust.transcript import TranscriptError, read_transcript
-from modernart.net.wire import event_to_wire, private_part, public_view
+from modernart.net.protocol.game_data import event_to_wire, private_part, public_view
 
 
 @dataclass
@@ -71,7 +71,8 @@ def compare_transcripts(
     mine: list[dict[str, Any]], other: list[dict[str, Any]], host_vk: bytes, name: str
 ) -> list[str]:
     """Problems if `other` (another player's copy) holds a different history than `mine`."""
-    from modernart.net.trust.identity import HOSTEV_TAG, verify
+    from modernart.net.protocol.signed import HOSTEV_TAG
+    from modernart.net.trust.identity import verify
 
     for a, b in zip(mine, other):
         if a.get("seq") != b.get("seq"):
@@ -226,7 +227,7 @@ class _Audit:
                     return
                 moves.append(move)
             if state is None:
-                if any(h != chain.EMPTY_PRIVATE for h in frame["ph"]):
+                if any(h != EMPTY_PRIVATE for h in frame["ph"]):
                     self.problems.append(f"event {seq}: a private part before the deal")
                 continue
             if state.phase == Phase.SEALED and state.auction_no != auction:
@@ -260,11 +261,11 @@ class _Audit:
     ) -> None:
         for seat, h in enumerate(frame["ph"]):
             if kind == "disclose":
-                if h != chain.EMPTY_PRIVATE:
+                if h != EMPTY_PRIVATE:
                     self.problems.append(f"event {seq}: a private part in the disclosure")
                 continue
-            salt = chain.salt(salt_keys[seat], seq) if seat < len(salt_keys) else b""
-            if chain.private_hash(private_part(state, seat, engine_events, salt)) != h:
+            salt = private_salt(salt_keys[seat], seq) if seat < len(salt_keys) else b""
+            if private_hash(private_part(state, seat, engine_events, salt)) != h:
                 self.problems.append(
                     f"event {seq}: seat {seat}'s private part (hand, money, cards dealt) differs from the rules'"
                 )

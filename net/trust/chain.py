@@ -1,49 +1,20 @@
-"""The host's hash chain over events, signed with the host's Ed25519 key.
+"""Following the host's hash chain over events, signed with the host's Ed25519 key.
 
-h_0 = SHA-256("MA1-CHAIN\\0" || game_id);
-h_n = SHA-256(h_{n-1} || seq as 8 bytes || SHA-256(public part) || SHA-256(ph_0 || ... || ph_k))
-where ph_s = SHA-256("MA1-PRIV\\0" || private part of seat s) and each private part holds a
-salt derived from a secret key per seat (`salt`), so a hash tells nothing about a hand.  The host signs h_n; every client checks
-the link, its own private hash and the signature as events arrive, so a host that shows two
+The chain's bytes (h_0, the link h_n the host signs, the private parts' salts and hashes)
+are built in net/protocol/signed.py, with their domain tags.  Every client checks the
+link, its own private hash and the signature as events arrive, so a host that shows two
 players different histories, or edits one afterwards, is caught.  The fair-play audit
 builds on this module.
 """
 
 from __future__ import annotations
 
-import hashlib
-
-from modernart.net.trust.identity import HOSTEV_TAG, verify
-
-EMPTY_PRIVATE = hashlib.sha256(b"MA1-PRIV\x00").digest()
+from modernart.net.protocol.signed import HOSTEV_TAG, chain_genesis, chain_link, private_hash
+from modernart.net.trust.identity import verify
 
 
 class ChainError(ValueError):
     """An event that does not continue the chain, or carries a bad signature."""
-
-
-def genesis(game_id: bytes) -> bytes:
-    return hashlib.sha256(b"MA1-CHAIN\x00" + game_id).digest()
-
-
-def salt(salt_key: bytes, seq: int) -> bytes:
-    """The 16-byte salt of a seat's private part in event `seq`, from that seat's 32-byte
-    salt key.  The host keeps the keys secret until it discloses them at the end of the
-    game; then anyone can rebuild every private part and check its hash."""
-    return hashlib.sha256(b"MA1-SALT\x00" + salt_key + seq.to_bytes(8, "big")).digest()[:16]
-
-
-def private_hash(private: bytes | None) -> bytes:
-    return EMPTY_PRIVATE if private is None else hashlib.sha256(b"MA1-PRIV\x00" + private).digest()
-
-
-def link(prev: bytes, seq: int, public: bytes, private_hashes: list[bytes]) -> bytes:
-    return hashlib.sha256(
-        prev
-        + seq.to_bytes(8, "big")
-        + hashlib.sha256(public).digest()
-        + hashlib.sha256(b"".join(private_hashes)).digest()
-    ).digest()
 
 
 class ChainVerifier:
@@ -59,7 +30,7 @@ class ChainVerifier:
 
     def __init__(self, game_id: bytes, host_vk: bytes) -> None:
         self.host_vk = host_vk
-        self.head = genesis(game_id)
+        self.head = chain_genesis(game_id)
         self.seq = 0
         self.unsigned: tuple[int, bytes, bytes] | None = None  # (seq, h, hs): newest event, signature unchecked
 
@@ -80,7 +51,7 @@ class ChainVerifier:
         if own_seat is not None:
             if not 0 <= own_seat < len(private_hashes) or private_hash(own_private) != private_hashes[own_seat]:
                 raise ChainError(f"event {seq}: my private part does not match its hash")
-        expected = link(self.head, seq, public, private_hashes)
+        expected = chain_link(self.head, seq, public, private_hashes)
         if expected != h:
             raise ChainError(f"event {seq} does not continue the hash chain")
         if defer_signature:

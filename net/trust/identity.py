@@ -4,7 +4,8 @@ A player's keys live in the user's config directory (`$MODERNART_CONFIG_DIR`, el
 `$XDG_CONFIG_HOME/modernart`, else `~/.config/modernart`), one JSON file per identity,
 mode 0600.  Seats are bound to the Ed25519 public key; the CURVE pair only secures the
 transport.  Every signature covers a domain tag followed by exact bytes, so a signature
-made for one purpose can never be replayed as another.
+made for one purpose can never be replayed as another (the tags and the bodies they
+cover: net/protocol/signed.py).
 """
 
 from __future__ import annotations
@@ -14,17 +15,19 @@ import functools
 import hashlib
 import json
 import os
+import secrets
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable, Protocol, TypeVar
 
 import zmq
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from zmq.utils import z85
 
-ACT_TAG = b"MA1-ACT\x00"
-HELLO_TAG = b"MA1-HELLO\x00"
-HOSTEV_TAG = b"MA1-HOSTEV\x00"
+from modernart.net.protocol import ProtocolError
+from modernart.net.protocol.signed import HOST_KEY_DOMAIN, KEY_FPR_DOMAIN
+
 CONFIG_ENV = "MODERNART_CONFIG_DIR"
 
 
@@ -64,13 +67,13 @@ def unb32(text: str) -> bytes:
 
 def fingerprint(key: bytes) -> str:
     """A short, readable fingerprint of a public key, e.g. 'K3QF-7XZA'."""
-    digest = b32(hashlib.sha256(b"modern-art/v1/key-fpr\x00" + key).digest())
+    digest = b32(hashlib.sha256(KEY_FPR_DOMAIN + key).digest())
     return f"{digest[:4]}-{digest[4:8]}"
 
 
 def join_code(host_curve_public: bytes) -> str:
     """The 60-bit code that authenticates a host key, shown as 'XXXX-XXXX-XXXX'."""
-    digest = b32(hashlib.sha256(b"modern-art/v1/host-key\x00" + host_curve_public).digest())[:12]
+    digest = b32(hashlib.sha256(HOST_KEY_DOMAIN + host_curve_public).digest())[:12]
     return f"{digest[:4]}-{digest[4:8]}-{digest[8:12]}"
 
 
@@ -93,6 +96,33 @@ def verify(vk: bytes, tag: bytes, data: bytes, sig: bytes) -> bool:
     except (InvalidSignature, ValueError, TypeError):
         return False
     return True
+
+
+class _KeyedBody(Protocol):
+    """A decoded signed body that names the key that signed it."""
+
+    @property
+    def key(self) -> bytes: ...
+
+
+_Body = TypeVar("_Body", bound=_KeyedBody)
+
+
+def signed(tag: bytes, body: bytes, sig: bytes, decode: Callable[[bytes], _Body]) -> _Body:
+    """Decode a signed body after checking the signature of the key it names.
+
+    The key is taken from the decoded body (its `key`), but the signature is checked on
+    the exact received bytes; the caller still checks that the key may speak for the seat.
+    """
+    value = decode(body)
+    if not verify(value.key, tag, body, sig):
+        raise ProtocolError("bad_signature", "the signature does not verify with the key the body names")
+    return value
+
+
+def new_nonce() -> bytes:
+    """A fresh 256-bit nonce (or seed)."""
+    return secrets.token_bytes(32)
 
 
 @dataclass(frozen=True)

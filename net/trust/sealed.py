@@ -1,7 +1,7 @@
 """Sealed auctions by commit-reveal: the host's round, and the checks every client repeats.
 
 Phases of one Sealed auction (docs/fair-play.md):
-  1. commit: each seat sends a signed commitment (net/trust/commitments.py); the host publishes
+  1. commit: each seat sends a signed commitment (net/protocol/signed.py); the host publishes
      each as it arrives (event "commit") and holds no amount.  A seat whose decision time
      runs out gets the host's default entry, a bid of 0.
   2. set: once every seat has an entry the host publishes the complete signed set and
@@ -20,9 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from modernart.auctions import sealed_winner
 from modernart.moves import Action, Move
 
-from modernart.net.trust.commitments import (
+from modernart.net.protocol import ProtocolError
+from modernart.net.protocol.signed import (
     COMMIT_TAG,
     REVEAL_TAG,
     Commit,
@@ -31,9 +33,8 @@ from modernart.net.trust.commitments import (
     decode_commit,
     decode_reveal,
     set_digest,
-    signed,
 )
-from modernart.net.protocol import ProtocolError
+from modernart.net.trust.identity import signed
 
 MISSING, MISMATCH, WRONG_DIGEST, OVER_BUDGET = "missing", "mismatch", "wrong_digest", "over_budget"
 REASONS = {
@@ -55,17 +56,6 @@ def judge(entry: SetEntry, reveal: Reveal | None, digest: bytes, money: int) -> 
     if reveal.amount > money:
         return OVER_BUDGET
     return None
-
-
-def resolve(bids: list[int], auctioneer: int) -> tuple[int, int]:
-    """(buyer, price) of a Sealed auction (docs/rules.md §5.3 tie-break)."""
-    n = len(bids)
-    best = max(bids)
-    if best == 0:
-        return auctioneer, 0
-    if bids[auctioneer] == best:
-        return auctioneer, best
-    return next(s for s in ((auctioneer + i) % n for i in range(1, n + 1)) if bids[s] == best), best
 
 
 def overlay(pv: dict[str, Any], committed: list[int], complete: bool) -> dict[str, Any]:
@@ -314,7 +304,7 @@ class SealedVerifier:
             or tuple(revealed.fines) != fines
         ):
             raise ValueError(f"auction {auction}: the announced bids, offenders or fines differ from the reveals")
-        buyer, price = resolve(bids, auctioneer)
+        buyer, price = sealed_winner(bids, auctioneer)
         if sale is None or (sale.buyer, sale.price) != (buyer, price):
             got = (sale.buyer, sale.price) if sale is not None else None
             raise ValueError(

@@ -6,7 +6,7 @@ seed itself (kept by the host).  When every seat's seed is in, or the seed deadl
 passes (a missing seed counts as empty and is named in the deal event), the deck order
 and the first auctioneer are derived:
 
-  stream = SHAKE-256("modern-art/v1/deck\\0" || game_id || host seed
+  stream = SHAKE-256(DECK_DOMAIN || game_id || host seed
                      || for each seat in seat order: length (1) || seed (32 or 0 bytes))
   Fisher-Yates over [0, 1, ..., size-1]: for i = size-1 down to 1, swap i with
   j = draw(i + 1); then first auctioneer = draw(n).
@@ -32,18 +32,9 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from modernart.net.trust.commitments import (
-    HOST_SEAT,
-    SEED_TAG,
-    SeedCommit,
-    decode_seed,
-    new_nonce,
-    seed_commitment,
-    signed,
-)
 from modernart.net.protocol import ProtocolError
-
-DECK_DOMAIN = b"modern-art/v1/deck\x00"
+from modernart.net.protocol.signed import DECK_DOMAIN, HOST_SEAT, SEED_TAG, SeedCommit, decode_seed, seed_commitment
+from modernart.net.trust.identity import new_nonce, signed
 
 
 @dataclass(frozen=True)

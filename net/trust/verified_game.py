@@ -23,11 +23,12 @@ from modernart.rules import RuleOptions
 from modernart.views import Observation, public_money
 
 from modernart.net.trust.chain import ChainError, ChainVerifier
-from modernart.net.trust.identity import ACT_TAG, verify
-from modernart.net.protocol import decode_action_body, decode_host_inner
+from modernart.net.protocol.frames import decode_event_private, decode_event_public
+from modernart.net.protocol.game_data import ViewBuilder, event_from_wire
+from modernart.net.protocol.signed import ACT_TAG, decode_action_body
+from modernart.net.trust.identity import verify
 from modernart.net.trust.sealed import SealedVerifier
 from modernart.net.trust.shuffle import FixedDeal, SeedVerifier
-from modernart.net.wire import ViewBuilder, event_from_wire
 
 _SEALED = (Action.SEALED_BID, Action.SEALED_FORFEIT)
 
@@ -94,10 +95,11 @@ class VerifiedGame:
         """
         seq = msg["seq"]
         priv_bytes = msg.get("priv") if own is not None else None
+        pub = decode_event_public(msg["pub"])  # its schema first: a malformed part changes nothing
+        priv = decode_event_private(priv_bytes) if priv_bytes is not None else None
         self.chain.accept(
             seq, msg["pub"], list(msg["ph"]), msg["h"], msg["hs"], own, priv_bytes, defer_signature=defer_signature
         )
-        pub = decode_host_inner(msg["pub"])
         if pub.get("g") != self.game_id:
             raise ChainError(f"event {seq} names another game")
         try:
@@ -109,8 +111,7 @@ class VerifiedGame:
         if self.frames is not None:
             self.frames.append({k: msg.get(k) for k in ("t", "seq", "pub", "ph", "h", "hs", "priv")})
         observation = None
-        if own is not None and priv_bytes is not None and self.view is not None and self.view.pv is not None:
-            priv = decode_host_inner(priv_bytes)
+        if own is not None and priv is not None and self.view is not None and self.view.pv is not None:
             if "dealt" in priv:
                 rounds = [e.round for e in info.events if isinstance(e, CardsDealt) and e.seat == own]
                 if rounds:

@@ -1,59 +1,63 @@
 """Engine values as wire data, and the client's Observation rebuilt from events.
 
-The host sends, with every event, a public view `pv` (the public fields of an
-Observation, without the ever-growing lists of sales and results) and each seat's
-private part (hand and money).  Sales and round results arrive as engine events and are
+The host sends, with every event, a public view `pv` (the public fields of the engine's
+`modernart.views.observation`, without the ever-growing lists of sales and results) and
+each seat's private part (hand and money).  Sales and round results arrive as engine events and are
 accumulated by the client.  `ViewBuilder` turns that back into the exact `Observation`
 the engine would give the seat; tests compare the two after every event.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from modernart.auctions import NO_BID
-from modernart.cards import AuctionType
+from modernart.cards import AuctionType, Card, DeckTable
 from modernart.events import AuctionStarted, CardsDealt, GameEnded, RoundEnded, Sale, SealedRevealed
-from modernart.game import GameState, _deck
+from modernart.game import GameState
 from modernart.phase import Phase
 from modernart.rules import RuleOptions
 from modernart.serialize import result_from_dict, result_to_dict, sale_from_dict, sale_to_dict
-from modernart.views import Observation
+from modernart.views import Observation, observation
 
 from modernart.net.protocol import pack
 
 WATCHER = -1  # the `seat` of a watcher's Observation (ViewBuilder.watcher)
-_TURN_PHASES = (Phase.DOUBLE_OFFER, Phase.ONCE_AROUND, Phase.FIXED_OFFER)
-_BID_PHASES = (Phase.OPEN, Phase.ONCE_AROUND)
+
+
+@lru_cache(maxsize=None)
+def _deck(table: DeckTable) -> tuple[Card, ...]:
+    """The cards of a deck table, by id (built once per table)."""
+    return table.build()
 
 
 def public_view(state: GameState) -> dict[str, Any]:
-    """The public fields of `state.observation(seat)` (same for every seat)."""
-    phase = state.phase
-    over = phase == Phase.GAME_OVER
+    """The public fields of the engine's `observation(state, seat)` (the same for every
+    seat), as wire data: computed by modernart/views.py, never here."""
+    obs = observation(state, 0)
     return {
-        "round": state.round,
-        "phase": int(phase),
-        "to_move": list(state.to_move()),
-        "hand_sizes": [len(h) for h in state.hands],
-        "stock_size": len(state.stock),
-        "counts": list(state.counts),
-        "tiles": [list(t) for t in state.tiles],
-        "bought": [[int(c) for c in b] for b in state.bought],
-        "auctioneer": state.auctioneer,
-        "original": state.original,
-        "turn": state.turn if phase in _TURN_PHASES else -1,
-        "lot": [int(c) for c in state.lot],
-        "high": state.high if phase in _BID_PHASES else 0,
-        "high_seat": state.high_seat if phase in _BID_PHASES else -1,
-        "bids": [list(b) for b in state.bids] if phase in _BID_PHASES + (Phase.FIXED_OFFER,) else [],
-        "passed": [s for s in range(state.n) if state.passed[s]] if phase == Phase.OPEN else [],
-        "sealed_done": [s for s in range(state.n) if state.sealed[s] != NO_BID] if phase == Phase.SEALED else [],
-        "price": state.price if phase == Phase.FIXED_OFFER else 0,
-        "auction_no": state.auction_no,
-        "offenders": [list(o) for o in state.offenders],
-        "final_money": list(state.money) if over else [],
-        "winners": list(state.winners()),
+        "round": obs.round,
+        "phase": int(obs.phase),
+        "to_move": list(obs.to_move),
+        "hand_sizes": list(obs.hand_sizes),
+        "stock_size": obs.stock_size,
+        "counts": list(obs.counts),
+        "tiles": [list(t) for t in obs.tiles],
+        "bought": [[int(c) for c in b] for b in obs.bought],
+        "auctioneer": obs.auctioneer,
+        "original": obs.original,
+        "turn": obs.turn,
+        "lot": [int(c) for c in obs.lot],
+        "high": obs.high,
+        "high_seat": obs.high_seat,
+        "bids": [list(b) for b in obs.bids],
+        "passed": list(obs.passed),
+        "sealed_done": list(obs.sealed_done),
+        "price": obs.price,
+        "auction_no": obs.auction_no,
+        "offenders": [list(o) for o in obs.offenders],
+        "final_money": list(obs.final_money),
+        "winners": list(obs.winners),
     }
 
 

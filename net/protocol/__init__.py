@@ -1,0 +1,172 @@
+"""The wire format, in one place: codec, limits and field checks (here), the frames of both
+directions with their schemas and builders (`frames`), the signed and hashed bodies with
+every domain-separation tag (`signed`), and engine values as wire data (`game_data`).
+
+Every frame is a msgpack map with its kind in key "t".  Every incoming frame is
+size-checked, decoded with tight msgpack limits and validated against the schema of its
+kind before anything acts on it; a failure is a `ProtocolError` with a stable `code`.
+All bounds live here, shared by host and client.  docs/protocol.md follows these modules
+section by section.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+import msgpack
+
+VERSION = 1
+
+#: Largest frame the host accepts (ZMQ MAXMSGSIZE drops the connection above it).
+MAX_HOST_FRAME = 64 * 1024
+#: Largest frame a client accepts (catch-up batches are the biggest host frames).
+MAX_CLIENT_FRAME = 2 * 1024 * 1024
+MAX_NAME = 24
+MAX_CHAT = 200
+MAX_ACTION_BYTES = 256
+MAX_TABLE_ID = 32
+MAX_TEXT = 1024  # a message, a path or a table name in a host frame
+NONCE_BYTES = 8  # a catch-up batch's acknowledgement nonce (net/host/flow.py)
+MAX_AMOUNT = 1_000_000  # bids are bounded by money (start money <= 10000); 4 bytes hold it
+MAX_AUCTION = 1_000
+
+_HOST_LIMITS = dict(max_str_len=1024, max_bin_len=1024, max_array_len=64, max_map_len=32, max_ext_len=0)
+_CLIENT_LIMITS = dict(
+    max_str_len=4096, max_bin_len=MAX_CLIENT_FRAME, max_array_len=4096, max_map_len=256, max_ext_len=0
+)
+_DECODE_ERRORS = (
+    ValueError,
+    TypeError,
+    msgpack.ExtraData,
+    msgpack.FormatError,
+    msgpack.StackError,
+    UnicodeDecodeError,
+    OverflowError,
+)
+
+
+class ProtocolError(ValueError):
+    """A frame or request the receiver refuses.  `code` is stable; the text says why."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+def pack(obj: Any) -> bytes:
+    return msgpack.packb(obj, use_bin_type=True)
+
+
+def _unpack(data: bytes, limit: int, limits: Mapping[str, int]) -> Any:
+    if len(data) > limit:
+        raise ProtocolError("too_big", f"frame of {len(data)} bytes exceeds {limit}")
+    try:
+        return msgpack.unpackb(data, raw=False, strict_map_key=True, use_list=True, **limits)
+    except _DECODE_ERRORS as exc:
+        raise ProtocolError("bad_frame", f"not a well-formed msgpack value: {type(exc).__name__}") from None
+
+
+def unpack_host_frame(data: bytes) -> Any:
+    """Decode a client -> host frame with the host's limits (not yet checked against a schema)."""
+    return _unpack(data, MAX_HOST_FRAME, _HOST_LIMITS)
+
+
+def unpack_inner(data: bytes, limit: int = MAX_ACTION_BYTES) -> Any:
+    """Decode a small embedded msgpack value (signed action bodies) with host limits."""
+    return _unpack(data, limit, _HOST_LIMITS)
+
+
+def decode_host_inner(data: bytes) -> Any:
+    """Decode a host -> client frame, or a part embedded in one (event public/private parts),
+    with the client's limits (not yet checked against a schema)."""
+    return _unpack(data, MAX_CLIENT_FRAME, _CLIENT_LIMITS)
+
+
+# ---------------------------------------------------------------------- field checks
+
+Check = Callable[[Any], bool]
+#: field -> (check, required); a map with a field not named here is refused
+Schema = Mapping[str, tuple[Check, bool]]
+
+
+def is_int(lo: int, hi: int) -> Check:
+    return lambda v: type(v) is int and lo <= v <= hi
+
+
+def is_bytes(lo: int, hi: int | None = None) -> Check:
+    hi = lo if hi is None else hi
+    return lambda v: type(v) is bytes and lo <= len(v) <= hi
+
+
+def is_text(lo: int, hi: int) -> Check:
+    return lambda v: type(v) is str and lo <= len(v) <= hi and v.isprintable()
+
+
+def is_str(hi: int) -> Check:
+    """Any string up to `hi` characters (shown only after the reader's own filter)."""
+    return lambda v: type(v) is str and len(v) <= hi
+
+
+def is_bool(v: Any) -> bool:
+    return type(v) is bool
+
+
+def is_number(lo: float, hi: float) -> Check:
+    """An int or a float (not a bool, not NaN) within [lo, hi]."""
+    return lambda v: type(v) in (int, float) and lo <= v <= hi
+
+
+def is_map(max_len: int) -> Check:
+    return lambda v: type(v) is dict and len(v) <= max_len and all(type(k) is str for k in v)
+
+
+def is_list(item: Check, max_len: int, min_len: int = 0) -> Check:
+    return lambda v: type(v) is list and min_len <= len(v) <= max_len and all(item(x) for x in v)
+
+
+def is_record(schema: Schema) -> Check:
+    """A map that passes `check_fields` against `schema`."""
+
+    def check(v: Any) -> bool:
+        if type(v) is not dict:
+            return False
+        try:
+            check_fields(v, schema, "part")
+        except ProtocolError:
+            return False
+        return True
+
+    return check
+
+
+def optional(check: Check) -> Check:
+    return lambda v: v is None or check(v)
+
+
+def one_of(*values: str) -> Check:
+    return lambda v: type(v) is str and v in values
+
+
+def is_version(v: Any) -> bool:
+    """The protocol version, as an int: `True == 1` in Python, but a bool is never an int here."""
+    return type(v) is int and v == VERSION
+
+
+SEQ = is_int(0, 1 << 40)
+SEAT = is_int(0, 4)
+REQUEST = is_int(0, 1 << 31)
+COUNTER = is_int(0, 1 << 62)
+
+
+def check_fields(data: Mapping[str, Any], schema: Schema, what: str) -> None:
+    """Refuse (`bad_field`) a map with an unknown or missing field, or a field that fails its check."""
+    for key in data:
+        if key not in schema:
+            raise ProtocolError("bad_field", f"{what}: unknown field {key!r}")
+    for key, (check, required) in schema.items():
+        if key not in data:
+            if required:
+                raise ProtocolError("bad_field", f"{what}: missing field {key!r}")
+        elif not check(data[key]):
+            raise ProtocolError("bad_field", f"{what}: field {key!r} has a wrong type or value")
