@@ -10,7 +10,8 @@ import pytest
 from modernart.game import GameState
 from modernart.net.client.client import Client
 from modernart.net.host.table import Table
-from modernart.net.protocol import ProtocolError, decode_client_frame, pack
+from modernart.net.protocol import ProtocolError, pack
+from modernart.net.protocol.frames import decode_client_frame
 from modernart.net.trust.identity import Keys
 from modernart.net.trust.shuffle import FixedDeal
 
@@ -101,7 +102,7 @@ def test_an_announced_fixed_deal_is_dealt_and_every_client_knows(tmp_path):
         host, table = await in_process_host(tmp_path, autostart=False)
         deal = a_deal()
         table.fixed_deal = deal  # the program running the host: the only way to set one
-        host.broadcast_lobby(table)
+        host.fanout.broadcast_lobby(table)
         clients = await seated(host, 3)
         try:
             assert all(FixedDeal.from_wire(c.state.table["fixed_deal"]) == deal for c in clients)
@@ -130,14 +131,14 @@ def test_a_client_refuses_a_fixed_deal_its_table_did_not_announce(tmp_path, monk
         try:
             for c in clients:
                 assert (await c.ready()).ok
-            honest_wire = Table.lobby_wire
+            honest_wire = Table.lobby_description
 
             def unannounced(self, *args, **kwargs):
                 wire = honest_wire(self, *args, **kwargs)
                 wire.pop("fixed_deal", None)
                 return wire
 
-            monkeypatch.setattr(Table, "lobby_wire", unannounced)
+            monkeypatch.setattr(Table, "lobby_description", unannounced)
             table.fixed_deal = a_deal()
             await clients[0].start()
             for c in clients:
@@ -162,13 +163,13 @@ def test_a_client_refuses_a_table_that_announces_a_fixed_deal_the_game_does_not_
         try:
             for c in clients:
                 assert (await c.ready()).ok
-            honest_wire = Table.lobby_wire
+            honest_wire = Table.lobby_description
             shown = a_deal().to_wire()
 
             def claims_a_deal(self, *args, **kwargs):
                 return {**honest_wire(self, *args, **kwargs), "fixed_deal": shown}
 
-            monkeypatch.setattr(Table, "lobby_wire", claims_a_deal)
+            monkeypatch.setattr(Table, "lobby_description", claims_a_deal)
             await clients[0].start()
             for c in clients:
                 await c.wait_until(lambda s: s.status == "failed", 10)

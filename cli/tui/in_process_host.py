@@ -109,7 +109,7 @@ class InProcessHost:
         for seat, level in enumerate(settings.levels, start=settings.first_bot_seat):
             _seat, token = table.lobby.add_bot(None, level, seat=seat)
             self.host.spawn_bot(table, token, level)  # it connects while the person's client starts
-        self.host.lobby_soon(table)
+        self.host.fanout.lobby_soon(table)
         while table.record_path is None:
             await asyncio.sleep(RECORD_POLL)
         self.record_path = table.record_path

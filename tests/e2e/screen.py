@@ -364,8 +364,8 @@ class HostTable:
         if name is not None:
             self.table.name = name
         if address is not None:
-            self.host.advertise = address
-        self.host.broadcast_lobby(self.table)
+            self.host.router.advertise = address
+        self.host.fanout.broadcast_lobby(self.table)
 
     @property
     def state(self) -> GameState:
