@@ -336,7 +336,7 @@ async def test_lobby_ready_options_and_start():
         await screen.keys("r")
         assert table.seats[0].ready
         # move to the "Start money" row and raise it
-        rows = [r for r in __import__("modernart.cli.tui.screens", fromlist=["x"]).lobby_rows(ana.lobby)]
+        rows = [r for r in __import__("modernart.cli.tui.screens.lobby", fromlist=["x"]).lobby_rows(ana.lobby)]
         target = rows.index(("option", "start_money"))
         for _ in range(target):
             await screen.keys("down")

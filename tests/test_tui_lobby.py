@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from modernart.cli.tui.screens import CLOCK_CHOICES, OPTION_CHOICES, lobby_rows
+from modernart.cli.tui.screens.lobby import CLOCK_CHOICES, OPTION_CHOICES, lobby_rows
 from tests.e2e.screen import Screen, run_async, table_with, until
 
 pytestmark = pytest.mark.timeout(60)

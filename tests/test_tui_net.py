@@ -346,7 +346,7 @@ async def test_game_over_names_both_copies_of_the_record(tmp_path):
 
 @run_async
 async def test_the_lan_lobby_shows_and_sets_the_grace_period(tmp_path):
-    from modernart.cli.tui.screens import lobby_rows
+    from modernart.cli.tui.screens.lobby import lobby_rows
 
     host, table = await start_host(tmp_path)
     try:

@@ -399,7 +399,7 @@ async def test_wide_characters_keep_the_columns():
 def test_the_lobby_title_does_not_repeat_the_default_table_name(name, title):
     from types import SimpleNamespace
 
-    from modernart.cli.tui.screens import lobby_header
+    from modernart.cli.tui.screens.lobby import lobby_header
     from modernart.cli.tui.session import LobbyView
     from modernart.cli.tui.state import ClientState
 

@@ -1,22 +1,24 @@
-"""Screens other than the table: lobby, join (tables found), game over, and overlays
-(round scoring, help, leave?), as text functions `(cs, width, height) -> lines`."""
+"""The lobby: seats (people, bots, who is ready), the rule options and clocks the host
+sets, how friends join, and the keys that change them.  The lobby view comes from the
+session (`LobbyView`); the cursor is `ClientState.lobby_cursor`."""
 
 from __future__ import annotations
 
 from dataclasses import fields, replace
 from typing import Any, TypeVar, cast
 
-from modernart.cards import ARTISTS, DECK_TABLES, EDITIONS
-from modernart.rules import RuleOptions
-from modernart.scoring import RoundResult
+from prompt_toolkit.layout import AnyContainer, HSplit, VSplit
 
-from modernart.cli.tui.panels import ARTIST_STYLE, artist_label
+from modernart.cards import DECK_TABLES, EDITIONS
+from modernart.rules import RuleOptions
+
+from modernart.cli.tui.keys import Command, Controls, Modes
 from modernart.net.clocks import ClockSettings
 
 from modernart.cli.tui.session import LobbyView
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.text import Line, cut, fit, wrap
-
+from modernart.cli.tui.widgets import Parts, boxed, one_line, size, window
 # ---------------------------------------------------------------------- lobby
 
 #: Values the lobby offers for each rule option and clock, in order (Left/Right step through them).
@@ -184,124 +186,6 @@ def lobby_join(cs: ClientState, width: int, height: int) -> list[Line]:
     return [[("class:dim", t)] for t in intro] + [[("class:title", t)] for t in join]
 
 
-# ---------------------------------------------------------------------- round scoring
-
-
-def scoring_panel(cs: ClientState, width: int, height: int) -> list[Line]:
-    obs = cs.obs
-    if obs is None or not 0 <= cs.scoring_round < len(obs.results):
-        return [[("", " No round has been scored yet.")]]
-    result: RoundResult = obs.results[cs.scoring_round]
-    ed = cs.edition
-    if result.ended_by == "fifth" and result.ending_cards:
-        artist = ed.artists[result.ending_cards[-1].artist]
-        how = f" Ended by the fifth {artist}, played by {cs.name(result.ender)}."
-    else:
-        how = " Ended: every hand was empty."
-    lines: list[Line] = [[("", how)], [("class:dim", "   Artist        Paintings Place  Tile Value")]]
-    places = {a: i for i, a in enumerate(result.ranking)}
-    for a in sorted(ARTISTS, key=lambda a: (places.get(a, 9), a)):
-        place = ("1st", "2nd", "3rd")[places[a]] if a in places else "-"
-        tile = str(result.tiles[a]) if result.tiles[a] else "-"
-        line = [("", " ")] + artist_label(cs, a, 14)
-        line.append(
-            (
-                "",
-                fit(str(result.counts[a]), 9, "right")
-                + fit(place, 6, "right")
-                + fit(tile, 6, "right")
-                + fit(str(result.values[a]), 6, "right"),
-            )
-        )
-        lines.append(line)
-    lines.append([("class:dim", "   Player       Paintings bought      Payout")])
-    for s, pay in enumerate(result.payouts):
-        mark = "*" if s == obs.seat else " "
-        line = [("class:you" if s == obs.seat else "", f" {mark} " + fit(cs.name(s), 13))]
-        sold = [(a, result.sold[s][a]) for a in ARTISTS if result.sold[s][a]]
-        used = 0
-        for a, n in sold:
-            line.append((ARTIST_STYLE[a], f"{ed.initials[a]}{n} "))
-            used += len(f"{ed.initials[a]}{n} ")
-        if not sold:
-            line.append(("class:dim", "-"))
-            used = 1
-        line.append(("", " " * max(1, 17 - used)))
-        line.append(("class:title", fit(f"+{pay}", 9, "right")))
-        lines.append(line)
-    lines.append([("class:dim", " Enter: back to the table   s: this again later")])
-    return lines
-
-
-# ---------------------------------------------------------------------- game over
-
-
-def game_over_panel(cs: ClientState, width: int, height: int) -> list[Line]:
-    obs = cs.obs
-    if obs is None:
-        return []
-    money = obs.final_money or tuple(0 for _ in range(obs.players))
-    winners = set(obs.winners)
-    names = [cs.name(s) for s in sorted(winners)]
-    headline = ("Winner: " if len(names) == 1 else "Co-winners: ") + " and ".join(names)
-    lines: list[Line] = [[("class:winner", f" GAME OVER. {headline} ")]]
-    rounds_w = 6 * len(obs.results)
-    # the round columns are the bank's payouts for paintings held; sales between players are
-    # in the final money only: the headings say so
-    lines.append([("class:dim", " " * 22 + fit("Bank paid for", rounds_w, "center"))])
-    header = (
-        "   Place  "
-        + fit("Player", 12)
-        + "".join(fit(f"R{r + 1}", 6, "right") for r in range(len(obs.results)))
-        + fit("Final money", 14, "right")
-    )
-    lines.append([("class:dim", header)])
-    order = sorted(range(obs.players), key=lambda s: (-money[s], s))
-    for place, s in enumerate(order, start=1):
-        mark = "*" if s == obs.seat else " "
-        rounds = "".join(fit(f"+{r.payouts[s]}", 6, "right") for r in obs.results)
-        line: Line = [
-            (
-                "class:you" if s == obs.seat else "",
-                f" {mark} {place:>3}.  " + fit(cs.name(s), 12) + rounds + fit(str(money[s]), 14, "right"),
-            )
-        ]
-        if s in winners:
-            line.append(("class:winner", " WINNER"))
-        lines.append(line)
-    note = [("class:dim", " Final money also counts every sale between players.")]
-    lines.append(note)
-    path = cs.session.record_path if cs.session is not None else None
-    host_copy = getattr(cs.session, "host_record_path", None)
-    text = f"Record saved to {path}" if path else "The host saves the record of this game on its machine."
-    if host_copy:
-        text += f"; the host's copy: {host_copy}"
-    for chunk in wrap(text, max(10, width - 2)):
-        lines.append([("", " " + chunk)])
-    if path:
-        lines.append([("class:dim", " modernart replay FILE re-checks it and prints its result (JSON)")])
-    if len(lines) > height:  # five players and two copies of the record: the note gives way
-        lines.remove(note)
-    return lines
-
-
-# ---------------------------------------------------------------------- help and leave
-
-HELP = [
-    ("Selling", "<- -> or 1-9, 0 choose a painting; Enter puts it up"),
-    ("Double", "Enter adds the chosen card of the same artist; p passes"),
-    ("Amounts", "type digits, Up/Down +-1, Backspace; Enter sends"),
-    ("Open", "bid any time: + bids high+1, f +5, t +10; p passes; h sells (auctioneer)"),
-    ("Once-around", "each player once, auctioneer last: bid or p"),
-    ("Sealed", "type your bid (hidden, 0 = none) and Enter"),
-    ("Fixed price", "auctioneer types a price; others a accept, p decline"),
-    ("Table", "c chat, PgUp/PgDn scroll the log, s last scoring, ? help"),
-    ("Leave", "q or Ctrl-C (asks first)"),
-    ("Reading", "* = you, > = must act, ? = hidden money, letters:"),
-    ("", "O Open, 1 Once-around, S Sealed, F Fixed price, D Double"),
-]
-
-
 LOBBY_HELP = [
     ("Move", "Up/Down choose a seat, a rule or a clock"),
     ("Seat", "Enter on an empty seat takes it; on yours, ready or not"),
@@ -312,38 +196,138 @@ LOBBY_HELP = [
 ]
 
 
-def help_panel(cs: ClientState, width: int, height: int) -> list[Line]:
-    lines: list[Line] = []
-    lobby = cs.session.lobby if cs.session is not None else None
-    in_lobby = cs.screen() == "lobby"
-    if not in_lobby and cs.obs is not None and cs.obs.seat < 0:  # the keys below are for players
-        lines.append([("class:title", " You are watching:"), ("", " every seat is taken.")])
-        lines.append([("", " You see what every player sees, and cannot play.")])
-    for head, text in LOBBY_HELP if in_lobby else HELP:
-        for i, chunk in enumerate(wrap(text, max(10, width - 15))):
-            lines.append([("class:title", fit(f" {head}" if i == 0 else "", 14)), ("", " " + chunk)])
-    if not in_lobby:
-        ed = cs.edition
-        artists: Line = [("", " Artists: ")]
-        for a in ARTISTS:
-            artists += [(ARTIST_STYLE[a], ed.initials[a]), ("", f" {ed.artists[a]}  ")]
-        lines.append(artists)
-        lines.append([("class:dim", " The round ends with an artist's fifth painting (not sold).")])
-        lines.append([("class:dim", " Top three artists pay 30/20/10 plus earlier tiles.")])
-    intro, join = join_lines(lobby, width)
-    lines += [[("class:dim", t)] for t in intro] + [[("", t)] for t in join]
-    lines.append([("class:dim", " Esc or ? closes this help")])
-    return lines
+def container(cs: ClientState, parts: Parts) -> AnyContainer:
+    return HSplit(
+        [
+            one_line(lobby_header, cs, style="class:status"),
+            window(lambda w, h: lobby_join(cs, w, h), height=lambda: len(lobby_join(cs, size()[0], 0))),
+            VSplit(
+                [
+                    window(boxed(cs, "Seats", lobby_seats), height=12),
+                    window(boxed(cs, "Rules and clocks", lobby_rules), height=12),
+                ]
+            ),
+            parts.log,
+            *parts.footer,
+        ]
+    )
 
 
-def quit_panel(cs: ClientState, width: int, height: int) -> list[Line]:
-    playing = cs.obs is not None and not cs.obs.is_over
-    lines: list[Line] = [[("class:title", " Leave the table?")]]
-    if playing and cs.session is not None and cs.session.ends_when_you_leave:  # never None while playing
-        lines.append([("", " This game runs on this machine:")])
-        lines.append([("", " leaving ends it.")])
-    elif playing:
-        lines.append([("", " The game goes on; the host keeps your seat")])
-        lines.append([("", " and a bot or the clock plays it until you return.")])
-    lines.append([("", " y: leave   n or Esc: stay")])
-    return lines
+def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]:  # noqa: C901  (one small closure per lobby key)
+    lobby = modes.free("lobby")
+
+    def rows():
+        view = cs.session.lobby if cs.session is not None else None
+        return lobby_rows(view) if view is not None else []
+
+    def row():
+        r = rows()
+        return r[cs.lobby_cursor] if 0 <= cs.lobby_cursor < len(r) else None
+
+    def move(step: int):
+        def run(event) -> None:
+            n = len(rows())
+            if n:
+                cs.lobby_cursor = (cs.lobby_cursor + step) % n
+
+        return run
+
+    def admin(what: str = "changes the table") -> bool:
+        view = cs.session.lobby if cs.session is not None else None
+        if view is None or not view.admin:
+            cs.error(f"Only the host {what}")
+            return False
+        return True
+
+    def change(step: int):
+        def run(event) -> None:
+            current = row()
+            if current is None or current[0] == "seat":
+                cs.say("Left/Right change the rules and clocks (below the seats)")
+                return
+            if not admin():
+                return
+            assert cs.session is not None and cs.session.lobby is not None  # admin() saw both
+            view = cs.session.lobby
+            kind, name = current
+            if kind == "option":
+                controls.spawn(cs.session.set_options(next_options(view.options, name, step)))
+            else:
+                controls.spawn(cs.session.set_clocks(next_clocks(view.clocks, name, step)))
+
+        return run
+
+    def seat_action(event) -> None:
+        current = row()
+        if current is None or current[0] != "seat":
+            change(1)(event)
+            return
+        slot = current[1]
+        assert cs.session is not None and cs.session.lobby is not None  # a seat row is shown
+        info = cs.session.lobby.seats[slot]
+        if slot == cs.session.seat:
+            ready(event)
+        elif info.empty:
+            controls.spawn(cs.session.take_seat(slot))
+        else:
+            cs.error(f"Seat {slot + 1} is taken by {info.name}")
+
+    def ready(event) -> None:
+        assert cs.session is not None and cs.session.lobby is not None  # the lobby is shown
+        info = next((s for s in cs.session.lobby.seats if s.seat == cs.session.seat), None)
+        if info is None:
+            cs.error("Take a seat first (Up/Down, Enter on an empty seat)")
+            return
+        controls.spawn(cs.session.set_ready(not info.ready))
+
+    def bot(event) -> None:
+        current = row()
+        if current is None or current[0] != "seat":
+            cs.error("Move to a seat (Up/Down) to seat a bot there")
+            return
+        if not admin():
+            return
+        assert cs.session is not None and cs.session.lobby is not None  # admin() saw both
+        view = cs.session.lobby
+        info = view.seats[current[1]]
+        if info.kind == "human":
+            cs.error(f"Seat {info.seat + 1} is taken by {info.name}")
+            return
+        levels = view.bot_levels or ("random",)
+        level = levels[(levels.index(info.bot_level) + 1) % len(levels)] if info.bot_level in levels else levels[0]
+        controls.spawn(cs.session.add_bot(info.seat, level))
+
+    def unbot(event) -> None:
+        current = row()
+        view = cs.session.lobby if cs.session is not None else None  # not None when a row is shown
+        if current is None or current[0] != "seat" or view is None or view.seats[current[1]].kind != "bot":
+            cs.error("Move to a bot's seat to remove it")
+            return
+        if admin():
+            assert cs.session is not None  # admin() saw it
+            controls.spawn(cs.session.remove_bot(current[1]))
+
+    def start(event) -> None:
+        if admin("starts the game"):
+            assert cs.session is not None and cs.session.lobby is not None  # admin() saw both
+            view = cs.session.lobby
+            if not view.can_start:
+                waiting = [s.name for s in view.filled if s.kind == "human" and not s.ready]
+                cs.error(
+                    f"Waiting for {', '.join(waiting)} to be ready" if waiting else "A game needs 3 to 5 seats taken"
+                )
+                return
+            controls.spawn(cs.session.start())
+
+    is_admin = lambda: bool(cs.session and cs.session.lobby and cs.session.lobby.admin)  # noqa: E731
+    return [
+        Command(("up",), "Up/Dn", "move", lobby, move(-1), lambda: True, 10),
+        Command(("down",), "", "", lobby, move(1)),
+        Command(("enter", " "), "Enter", "choose", lobby, seat_action, lambda: True, 11),
+        Command(("left",), "<- ->", "change", lobby, change(-1), lambda: bool(row()) and row()[0] != "seat", 12),
+        Command(("right",), "", "", lobby, change(1)),
+        Command(("r",), "r", "ready", lobby, ready, lambda: True, 13),
+        Command(("b",), "b", "bot", lobby, bot, is_admin, 14),
+        Command(("x",), "x", "no bot", lobby, unbot, is_admin, 15),
+        Command(("s",), "s", "start", lobby, start, is_admin, 16),
+    ]
