@@ -189,7 +189,7 @@ def open_auction(cs: ClientState, obs: Observation, width: int) -> list[Line]:
 
 def _open_total(cs: ClientState) -> float:
     lobby = cs.session.lobby if cs.session is not None else None
-    return lobby.clocks.open_seconds if lobby is not None else 10.0
+    return lobby.clocks.open_countdown if lobby is not None else 10.0
 
 
 def once_around(cs: ClientState, obs: Observation, width: int) -> list[Line]:

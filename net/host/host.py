@@ -43,6 +43,7 @@ from modernart.net.lan.address import JoinTarget
 from modernart.net.protocol import ProtocolError, pack
 from modernart.net.protocol.frames import closed_frame, decode_client_frame, err_frame, tables_frame
 from modernart.net.trust.identity import Keys, check_zmq
+from modernart.net.trust.shuffle import FixedDeal
 
 log = logging.getLogger("modernart.net.host.host")
 
@@ -244,10 +245,14 @@ class Host:
         lobby: Lobby | None = None,
         autostart: bool | int = False,
         fsync: bool = True,
+        fixed_deal: FixedDeal | None = None,
     ) -> Table:
+        """A new table of this host; `fixed_deal` (the program's choice, never a client's)
+        deals those cards instead of the shuffle, announced to everyone (net/host/table.py)."""
         table = self.registry.open(
             name, table_id=table_id, journal_dir=journal_dir, lobby=lobby, autostart=autostart, fsync=fsync
         )
+        table.fixed_deal = fixed_deal
         return self.add_table(table)
 
     def free_table(self, table: Table) -> None:

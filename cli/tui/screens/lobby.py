@@ -13,7 +13,9 @@ from modernart.cards import DECK_TABLES, EDITIONS
 from modernart.rules import RuleOptions
 
 from modernart.cli.tui.keys import Command, Controls, Modes
-from modernart.cli.tui.session import Clocks, LobbyView
+from modernart.net.clocks import ClockSettings
+
+from modernart.cli.tui.session import LobbyView
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.text import Line, cut, fit, wrap
 from modernart.cli.tui.widgets import Parts, boxed, one_line, size, window
@@ -38,25 +40,26 @@ OPTION_LABELS = {
     "three_player_first_deal": "3p first deal",
     "sealed_offender_fine": "Sealed fine",
 }
+#: Clock rows: fields of the host's `ClockSettings` (seconds; a decision clock of 0 is none)
 CLOCK_CHOICES: dict[str, tuple[Any, ...]] = {
-    "open_seconds": (5.0, 8.0, 10.0, 15.0, 20.0, 30.0),
-    "decision_seconds": (None, 30.0, 60.0, 120.0),
-    "grace_seconds": (0.0, 15.0, 30.0, 60.0, 120.0, 300.0),
+    "open_countdown": (5.0, 8.0, 10.0, 15.0, 20.0, 30.0),
+    "decision": (0.0, 30.0, 60.0, 120.0),
+    "grace": (0.0, 15.0, 30.0, 60.0, 120.0, 300.0),
 }
 CLOCK_LABELS = {
-    "open_seconds": "Open countdown",
-    "decision_seconds": "Decision clock",
-    "grace_seconds": "Stand-in after",
+    "open_countdown": "Open countdown",
+    "decision": "Decision clock",
+    "grace": "Stand-in after",
 }
+#: Clocks whose 0 means "no limit" (the lobby says "none"); a grace of 0 means "at once"
+CLOCKS_OFF_AT_ZERO = frozenset({"open_countdown", "decision"})
 
 
 def lobby_rows(lobby: LobbyView) -> list[tuple[str, object]]:
     """The rows the lobby cursor moves over: seats, then options, then clocks."""
     rows: list[tuple[str, object]] = [("seat", s.seat) for s in lobby.seats]
     rows += [("option", f.name) for f in fields(RuleOptions) if f.name in OPTION_CHOICES]
-    rows += [
-        ("clock", name) for name in CLOCK_CHOICES if name != "grace_seconds" or lobby.clocks.grace_seconds is not None
-    ]  # LAN tables only
+    rows += [("clock", name) for name in CLOCK_CHOICES]
     return rows
 
 
@@ -82,7 +85,12 @@ def next_options(options: RuleOptions, name: str, step: int) -> RuleOptions:
     return replace(options, **{name: cycled(OPTION_CHOICES[name], getattr(options, name), step)})
 
 
-def next_clocks(clocks: Clocks, name: str, step: int) -> Clocks:
+def clock_text(name: str, seconds: float) -> str:
+    """A clock's value as the lobby shows it ("none" for a limit that is off)."""
+    return "none" if seconds == 0 and name in CLOCKS_OFF_AT_ZERO else value_text(seconds, seconds=True)
+
+
+def next_clocks(clocks: ClockSettings, name: str, step: int) -> ClockSettings:
     return replace(clocks, **{name: cycled(CLOCK_CHOICES[name], getattr(clocks, name), step)})
 
 
@@ -140,9 +148,8 @@ def lobby_rules(cs: ClientState, width: int, height: int) -> list[Line]:
         value = getattr(lobby.options if kind == "option" else lobby.clocks, field_name)
         arrow = ">" if cursor == (kind, name) else " "
         style = "class:selected" if arrow == ">" else ""
-        lines.append(
-            [(style, f"{arrow}{fit(label, 16)}" + fit(value_text(value, kind == "clock"), max(4, width - 17)))]
-        )
+        shown = clock_text(field_name, value) if kind == "clock" else value_text(value)
+        lines.append([(style, f"{arrow}{fit(label, 16)}" + fit(shown, max(4, width - 17)))])
     if not lobby.admin:
         lines.append([("class:dim", " Only the host changes these.")])
     return lines
