@@ -1,13 +1,16 @@
 """`python -m benchmarks client`: start-up time to the first frame, render time per frame with a
 full table, and bytes sent per update over SSH.
 
-- start-up: `modernart play` (through a local host) and `--offline` in a pseudo-terminal
-  of 80x24, from spawning the process until the table's first frame has been written.
+- start-up: `modernart play` (the host in a child process) and `--offline` (the host in
+  the client's process) in a pseudo-terminal of 80x24, from spawning the process until the
+  table's first frame has been written.
 - render: the full 80x24 (and 132x43) table of a 5-player game in its second round: a
   full repaint, and the redraw after one bid (prompt_toolkit draws only the difference).
-- SSH: a real SSH connection (asyncssh client, pty 80x24) to the built-in server; bytes
-  the guest receives for one bid by another player, one second of Open countdown, a new
-  auction, and ten idle seconds.
+- SSH: a real SSH connection (asyncssh client, pty 80x24) to the built-in server, its guest
+  joining the real host as a player; bytes the guest receives for one bid by another
+  player, one second of Open countdown, a new auction, and ten idle seconds.
+
+Every table is the real host (net/host/) in this process, its people `NetSession`s.
 """
 
 from __future__ import annotations
@@ -103,41 +106,67 @@ class _Terminal(io.StringIO):
     encoding = "utf-8"  # what a terminal reports (a StringIO's own is None)
 
 
-async def _full_table(names: list[str]):
-    """A 5-player table in round 2 with purchases, an Open auction running and a long log."""
-    from modernart.bots import make_bot
-    from modernart.phase import Phase
-    from modernart.cli.tui.local_session import LocalSession
-    from modernart.cli.tui.local_table import LocalTable
-    from modernart.cli.tui.session import Clocks
+async def _people_table(names: list[str], clocks: dict[str, Any], start: bool = True):
+    """A table of the real host in this process (cli/tui/in_process_host.py) with `names`
+    seated (and with `start`, the game started); (host, sessions)."""
+    from modernart.net.trust.identity import Keys
 
-    table = LocalTable(5, clocks=Clocks(open_seconds=3600), seed=3, record_dir=tempfile.mkdtemp())
-    sessions = [LocalSession(table, n) for n in names]
-    for s in sessions:
-        await s.open()
-    table.start(force=True)
-    bots = [make_bot("random", i) for i in range(5)]
-    state = table.state
-    assert state is not None  # started
-    while not (state.round == 1 and state.phase == Phase.PLAY_CARD and sum(map(len, state.bought)) >= 5):
+    from modernart.cli.tui.in_process_host import HostGameSettings, InProcessHost, seat_people
+
+    settings = HostGameSettings(levels=[], autostart=False, bot_pace=0.0, clocks={"decision": 0, **clocks})
+    here = await InProcessHost.start(settings, keys=Keys.generate())
+    return here, await seat_people(here, names, start=start)
+
+
+async def _settled(here, sessions) -> None:
+    """Until every session has seen everything the host did (one request each, answered
+    after every frame sent before it, until a round changes nothing)."""
+    while True:
+        before = here.table.game.seq
+        for session in sessions:
+            await session.client.list_tables()
+        await asyncio.sleep(0.005)
+        if here.table.game.seq == before:
+            return
+
+
+async def _play_until(here, sessions, done) -> None:
+    """Random moves for every seat (each from its own session's view) until `done(state)`."""
+    from modernart.bots import make_bot
+
+    bots = [make_bot("random", i) for i in range(len(sessions))]
+    state = here.table.game.state
+    while not done(state):
+        await _settled(here, sessions)
         for seat in state.to_move():
             obs = sessions[seat].obs
-            assert obs is not None  # the game has started
-            move = bots[seat].choose(obs)
+            move = bots[seat].choose(obs) if obs is not None and obs.my_turn else None
             if move is not None:
                 await sessions[seat].send_move(move)
                 break
+
+
+async def _full_table(names: list[str]):
+    """A 5-player table in round 2 with purchases, an Open auction running and a long log."""
+    from modernart.phase import Phase
+
+    here, sessions = await _people_table(names, {"open_countdown": 3600})
+    await _play_until(
+        here,
+        sessions,
+        lambda state: state.round == 1 and state.phase == Phase.PLAY_CARD and sum(map(len, state.bought)) >= 5,
+    )
     for i in range(40):
         await sessions[i % 5].chat(f"message {i}: the Krypto market is hot")
-    await open_an_auction(table, sessions)
-    return table, sessions
+    await open_an_auction(here.table.game.state, sessions)
+    await _settled(here, sessions)
+    return here, sessions
 
 
-async def open_an_auction(table, by_seat) -> None:
+async def open_an_auction(state, by_seat) -> None:
     """The seller puts up an Open card (any card if they hold none)."""
     from modernart.moves import Move
 
-    state = table.state
     seller = state.auctioneer
     hand = state.hands[seller]
     card = next((c for c in hand if c.kind == 0), hand[0])
@@ -154,7 +183,7 @@ async def render_figures(cols: int, rows: int, frames: int) -> dict[str, float]:
     from modernart.phase import Phase
     from modernart.cli.tui.app import ClientApp
 
-    table, sessions = await _full_table(["Ana", "Bea", "Cem", "Dai", "Eli"])
+    here, sessions = await _full_table(["Ana", "Bea", "Cem", "Dai", "Eli"])
     term = _Terminal()
     out = Vt100_Output(term, lambda: Size(rows=rows, columns=cols), term="xterm-256color")
     with create_pipe_input() as inp, create_app_session(input=inp, output=out):
@@ -170,23 +199,30 @@ async def render_figures(cols: int, rows: int, frames: int) -> dict[str, float]:
             app.renderer.render(app, app.layout)
             full.append(time.perf_counter() - t0)
             full_bytes.append(len(term.getvalue()) - before)
+        # the client's own redraws for one bid (the bid reaches it over the protocol): the time
+        # spent drawing, and the bytes written, from the bid until every session has seen it
+        drawing: list[float] = []
+        app.before_render += lambda _app: drawing.append(-time.perf_counter())
+        app.after_render += lambda _app: drawing.append(drawing.pop() + time.perf_counter())
         step, step_bytes = [], []
         for i in range(frames):
-            state = table.state
+            state = here.table.game.state
             if state.phase != Phase.OPEN:
                 break
             bidder = next(
                 s for s in range(5) if s != state.high_seat and s != state.auctioneer and state.money[s] > state.high
             )
-            await sessions[bidder].send_move(Move.bid(bidder, state.high + 1))
+            await asyncio.sleep(0.05)  # the last bid's frame is drawn
+            drawing.clear()
             before = len(term.getvalue())
-            t0 = time.perf_counter()
-            app.renderer.render(app, app.layout)
-            step.append(time.perf_counter() - t0)
+            await sessions[bidder].send_move(Move.bid(bidder, state.high + 1))
+            await _settled(here, sessions)
+            await asyncio.sleep(0.05)  # the client draws this bid's frame
+            step.append(sum(d for d in drawing if d > 0))
             step_bytes.append(len(term.getvalue()) - before)
         client.exit()
         await task
-    table.close()
+    await here.close()
     return {
         "full_frame_ms": statistics.median(full) * 1e3,
         "full_frame_bytes": statistics.median(full_bytes),
@@ -203,20 +239,13 @@ async def ssh_figures() -> dict[str, float]:
 
     from modernart.moves import Move
     from modernart.phase import Phase
-    from modernart.cli.tui.local_session import LocalSession
-    from modernart.cli.tui.local_table import LocalTable
-    from modernart.cli.tui.session import Clocks
+    from modernart.cli.tui.launch import ssh_sessions_through
     from modernart.cli.tui.sshserve import serve
 
     tmp = tempfile.mkdtemp(prefix="modernart-bench-")
-    table = LocalTable(4, clocks=Clocks(open_seconds=30), seed=5, record_dir=tmp)
-    others = [LocalSession(table, n) for n in ("Bea", "Cem", "Dai")]
-    guests: list[LocalSession] = []
-
-    async def session_for(guest):
-        guests.append(LocalSession(table, guest.username, identity=guest.identity))
-        return guests[-1]
-
+    here, others = await _people_table(["Bea", "Cem", "Dai"], {"open_countdown": 30}, start=False)
+    guests: Any = set()  # the SSH guest's session (a NetSession joining the host as a player)
+    session_for = ssh_sessions_through(here.join_string, config_dir=os.path.join(tmp, "config"), sessions=guests)
     acceptor = await serve(0, session_for, host="127.0.0.1", host_key_path=os.path.join(tmp, "hostkey"))
     key = asyncssh.generate_private_key("ssh-ed25519")
     received = 0
@@ -233,13 +262,13 @@ async def ssh_figures() -> dict[str, float]:
 
             reader = asyncio.get_running_loop().create_task(read())
             await asyncio.sleep(1.0)
-            for s in others:
-                await s.open()
-            table.start(force=True)
+            sessions = [*others, *guests]
+            for session in sessions:
+                await session.set_ready(True)
+            await others[0].start()  # Bea sat first: she is the table's host player
             await asyncio.sleep(1.0)
-            state = table.state
-            assert state is not None  # started
-            by_seat = {table.game_seat(s): s for s in guests + others}
+            state = here.table.game.state
+            by_seat = {s.seat: s for s in sessions}
 
             async def measure(action, settle: float = 0.5) -> int:
                 start = received
@@ -249,7 +278,7 @@ async def ssh_figures() -> dict[str, float]:
                 return received - start
 
             figures: dict[str, float] = {"first_table_frame_bytes": received}
-            figures["new_auction_bytes"] = await measure(open_an_auction(table, by_seat))
+            figures["new_auction_bytes"] = await measure(open_an_auction(state, by_seat))
             if state.phase == Phase.OPEN:  # a bid, then the countdown ticking
                 bidder = next(s for s in range(4) if s != state.auctioneer)
                 figures["bid_bytes"] = await measure(by_seat[bidder].send_move(Move.bid(bidder, 3)))
@@ -261,7 +290,7 @@ async def ssh_figures() -> dict[str, float]:
         return figures
     finally:
         acceptor.close()
-        table.close()
+        await here.close()
 
 
 # ---------------------------------------------------------------------- the command
@@ -289,7 +318,7 @@ def run(args: argparse.Namespace) -> int:
     s = figures["startup"]
     print(
         f"start-up to the first table frame (80x24 pty): offline {s['startup_offline_s'] * 1e3:.0f} ms, "
-        f"through a local host {s['startup_protocol_s'] * 1e3:.0f} ms"
+        f"host in a child process {s['startup_protocol_s'] * 1e3:.0f} ms"
     )
     for size in ("80x24", "132x43"):
         r = figures[f"render_{size}"]

@@ -2,8 +2,12 @@
 
 With no flags: four players (you and three medium bots), the usual clocks.  The table is
 hosted by a child process on 127.0.0.1 and this client joins it through the protocol,
-exactly as on the LAN; `--offline` plays it inside the client instead.  `--lobby` shows the lobby first (seats, bots, rules, clocks) where you
-start the game yourself.  `--watch` prints the log of a game among bots instead.
+exactly as on the LAN; `--offline` runs the same host inside this process instead (still
+over 127.0.0.1, no child process, no LAN announcement; cli/tui/in_process_host.py).
+`--lobby` shows the lobby first (seats, bots, rules, clocks) where you start the game
+yourself.  `--seed` deals a fixed deal made from that seed (the table says so: the cards
+are not shuffled by everyone's seeds).  `--ssh` serves the table to SSH guests through the
+same host.  `--watch` prints the log of a game among bots instead.
 """
 
 from __future__ import annotations
@@ -32,7 +36,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="bot level(s): random, medium, hard; one for all or one per bot (default: medium)",
     )
     p.add_argument("--name", default=None, help="your name at the table (default: your login name)")
-    p.add_argument("--seed", type=int, default=None, help="shuffle seed (default: random)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="deal a fixed deal made from this seed, announced as not shuffled (default: the fair shuffle)",
+    )
     p.add_argument("--lobby", action="store_true", help="show the lobby first: change bots, rules and clocks")
     p.add_argument(
         "--open-seconds", type=float, default=10.0, help="Open auction countdown, restarted by each bid (default 10)"
@@ -57,7 +66,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--offline",
         action="store_true",
-        help="run the table inside the client instead of through a local host (no network at all)",
+        help="run the host inside this process instead of a child process (127.0.0.1 only, no LAN "
+        "announcement; without --config-dir its keys are kept nowhere)",
     )
     p.add_argument(
         "--config-dir", default=None, help="where your player key and the host key live (default ~/.config/modernart)"
@@ -128,44 +138,51 @@ def run(args: argparse.Namespace) -> int:
         print("modernart play needs a terminal (over SSH, use: ssh -t HOST modernart play)", file=sys.stderr)
         return 2
     levels = bot_level_list(args.bots, args.players - 1)
-    from modernart.cli.tui.app import run_client
-    from modernart.cli.tui.local_session import local_game
-    from modernart.cli.tui.session import Clocks
+    return asyncio.run(play_through_host(args, args.name or default_name(), levels))
 
-    name = args.name or default_name()
-    if not args.offline:
-        return asyncio.run(play_through_host(args, name, levels))
-    session = local_game(
-        args.players,
-        levels,
-        name=name,
-        seed=args.seed,
-        clocks=Clocks(args.open_seconds, args.decision_seconds),
+
+def seeded_deal(seed: int, players: int, options: dict | None = None) -> tuple[list[int], int]:
+    """The fixed deal `--seed` gives: (deck order, first auctioneer) drawn from `seed`."""
+    from modernart.rules import RuleOptions
+
+    rng = random.Random(seed)
+    order = list(range(RuleOptions.from_dict(options or {}).deck_table.size))
+    rng.shuffle(order)
+    return order, rng.randrange(players)
+
+
+def table_settings(args: argparse.Namespace, levels: list[str], table_name: str, **more):
+    """The `HostGameSettings` of this command's table (clocks, bots, a seeded deal)."""
+    from modernart.cli.tui.in_process_host import HostGameSettings, default_record_dir
+
+    deal, first = seeded_deal(args.seed, args.players) if args.seed is not None else (None, 0)
+    return HostGameSettings(
+        players=args.players,
+        levels=levels,
+        table_name=table_name,
+        clocks={"open_countdown": args.open_seconds, "decision": args.decision_seconds or 0},
         bot_pace=max(0.0, args.bot_pace),
-        record_dir=args.record_dir,
-        start=not args.lobby,
+        journal_dir=args.record_dir or default_record_dir(),
+        config_dir=args.config_dir,
+        deal=deal,
+        first=first,
+        **more,
     )
-    return run_client(session, ascii=args.ascii, color=args.color)
 
 
 async def play_through_host(args: argparse.Namespace, name: str, levels: list[str]) -> int:
-    """A host with bots in a child process on 127.0.0.1; this client joins it as seat 1."""
+    """A host with bots on 127.0.0.1 (a child process, or with --offline this one); this
+    client joins it as seat 1."""
     from modernart.cli.tui.app import run_client_async, state_dir
-    from modernart.cli.tui.child_host import HostGameSettings, play_session
+    from modernart.cli.tui.child_host import play_session
+    from modernart.cli.tui.in_process_host import play_here
 
-    settings = HostGameSettings(
-        players=args.players,
-        levels=levels,
-        table_name=f"{name}'s table",
-        open_seconds=args.open_seconds,
-        decision_seconds=args.decision_seconds,
-        bot_pace=max(0.0, args.bot_pace),
-        journal_dir=args.record_dir,
-        config_dir=args.config_dir,
-        autostart=not args.lobby,
-    )
+    settings = table_settings(args, levels, f"{name}'s table", autostart=not args.lobby)
     try:
-        host, session = await play_session(settings, name, log_path=os.path.join(state_dir(), "host.log"))
+        if args.offline:
+            host, session = await play_here(settings, name)
+        else:
+            host, session = await play_session(settings, name, log_path=os.path.join(state_dir(), "host.log"))
     except RuntimeError as exc:
         print(f"modernart play: {exc}; try --offline", file=sys.stderr)
         return 1
@@ -176,29 +193,21 @@ async def play_through_host(args: argparse.Namespace, name: str, levels: list[st
 
 
 def serve_over_ssh(args: argparse.Namespace) -> int:
-    """A table on this machine for SSH guests (the first guest starts it from the lobby)."""
-    import asyncio
+    """A table on this machine for SSH guests (the first guest starts it from the lobby),
+    hosted by the real host in this process; every guest joins it as an ordinary player
+    (cli/tui/launch.py `serve_ssh_guests`, as `modernart host --ssh` does)."""
+    import importlib.util
     import socket
 
-    try:
-        from modernart.cli.tui.sshserve import serve_local_table
-    except ModuleNotFoundError as exc:
-        print(f"modernart play --ssh needs asyncssh: pip install 'modernart[ssh]' ({exc})", file=sys.stderr)
+    if importlib.util.find_spec("asyncssh") is None:
+        print("modernart play --ssh needs asyncssh: pip install 'modernart[ssh]'", file=sys.stderr)
         return 2
-    from modernart.cli.tui.local_table import LocalTable
-    from modernart.cli.tui.session import Clocks
-
     if not 1 <= args.guests <= args.players:
         print(f"modernart play: --guests must be 1..{args.players}", file=sys.stderr)
         return 2
     levels = bot_level_list(args.bots, args.players - args.guests) if args.players > args.guests else []
-    table = LocalTable(
-        args.players,
-        name=f"Table on {socket.gethostname()}",
-        seed=args.seed,
-        clocks=Clocks(args.open_seconds, args.decision_seconds),
-        bot_pace=max(0.0, args.bot_pace),
-        record_dir=args.record_dir,
+    settings = table_settings(
+        args, levels, f"Table on {socket.gethostname()}", autostart=False, first_bot_seat=args.guests
     )
 
     def ready(port: int) -> None:
@@ -207,9 +216,7 @@ def serve_over_ssh(args: argparse.Namespace) -> int:
         )
 
     async def main() -> None:
-        for slot, level in enumerate(levels, start=args.guests):
-            table.add_bot(None, slot, level)
-        await serve_local_table(args.ssh, table, host=args.ssh_bind, host_key_path=args.ssh_host_key, ready=ready)
+        await serve_table_over_ssh(settings, args.ssh, bind=args.ssh_bind, host_key_path=args.ssh_host_key, ready=ready)
 
     try:
         asyncio.run(main())
@@ -219,6 +226,31 @@ def serve_over_ssh(args: argparse.Namespace) -> int:
         print(f"modernart play: cannot listen on port {args.ssh}: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+async def serve_table_over_ssh(
+    settings, port: int, *, bind: str = "", host_key_path: str | None = None, ready=None
+) -> None:
+    """Host the table of `settings` in this process and serve it to SSH guests on `port`
+    until cancelled (then the guests' screens end, and the host closes)."""
+    from modernart.net.lan.address import parse_join_string
+
+    from modernart.cli.tui.in_process_host import InProcessHost
+    from modernart.cli.tui.launch import serve_ssh_guests
+
+    here = await InProcessHost.start(settings)
+    try:
+        await serve_ssh_guests(
+            port,
+            here.join_string,
+            bind=bind,
+            config_dir=settings.config_dir,
+            host_key_path=host_key_path,
+            table_code=parse_join_string(here.join_string).code,
+            ready=ready,
+        )
+    finally:
+        await here.close()
 
 
 def watch_bot_game(players: int, seed: int | None) -> int:

@@ -10,6 +10,7 @@ At the end of the game all money is revealed (§7).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final, Mapping
 
 from .cards import Card
 from .events import Sale
@@ -69,6 +70,20 @@ class Observation:
     def amount_range(self) -> tuple[Action, int, int] | None:
         """This seat's amount move now (bid, sealed bid or price) as (action, lo, hi)."""
         return amount_range_from(self)
+
+    def amount_action(self) -> Action | None:
+        """The kind of amount this step takes from this seat: a bid (Open, Once-around), a
+        sealed bid, or the price (the auctioneer of a Fixed price sale), whether or not the
+        seat may name one now (it holds the high bid, has sealed, waits for its turn, cannot
+        beat the high bid: `amount_range()` says); None when the step takes no amount from
+        it, and for a watcher.  A client types digits as an amount exactly then."""
+        return amount_action_from(self)
+
+    def card_action(self) -> Action | None:
+        """PLAY while this seat is to put up a painting, ADD_SECOND while a Double is offered
+        to it (whether or not it holds a card that may join: `legal_moves()` says); None
+        otherwise.  A client offers a choice of card exactly then."""
+        return card_action_from(self)
 
 
 def observation(state: BaseState, seat: int) -> Observation:
@@ -155,6 +170,32 @@ def amount_range_from(obs: Observation) -> tuple[Action, int, int] | None:
         return (Action.SEALED_BID, 0, money)
     if phase == Phase.FIXED_SET:
         return (Action.SET_PRICE, 1, money) if money > 0 else (Action.SET_PRICE, 0, 0)
+    return None
+
+
+#: The amount each step takes from every seat (Fixed price: only from the auctioneer).
+_STEP_AMOUNT: Final[Mapping[Phase, Action]] = {
+    Phase.OPEN: Action.BID,
+    Phase.ONCE_AROUND: Action.BID,
+    Phase.SEALED: Action.SEALED_BID,
+}
+
+
+def amount_action_from(obs: Observation) -> Action | None:
+    if not 0 <= obs.seat < obs.players:
+        return None
+    if obs.phase == Phase.FIXED_SET:
+        return Action.SET_PRICE if obs.seat == obs.auctioneer else None
+    return _STEP_AMOUNT.get(obs.phase)
+
+
+def card_action_from(obs: Observation) -> Action | None:
+    if obs.seat not in obs.to_move:
+        return None
+    if obs.phase == Phase.PLAY_CARD:
+        return Action.PLAY
+    if obs.phase == Phase.DOUBLE_OFFER:
+        return Action.ADD_SECOND
     return None
 
 

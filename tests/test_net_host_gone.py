@@ -14,10 +14,12 @@ import pytest
 
 from modernart.cli.tui.net_session import NetSession
 from modernart.moves import Action, Move
+from modernart.net.client.client import Client, ConnectError
+from modernart.net.trust.identity import Keys
 from modernart.phase import Phase
 from tests.e2e.screen import Screen
 
-from .net_helpers import FAST, Procs, run, until
+from .net_helpers import FAST, Procs, in_process_host, run, until
 
 QUIET = (Action.PASS, Action.DECLINE, Action.DECLINE_SECOND, Action.HAMMER)
 
@@ -98,3 +100,35 @@ def test_a_killed_host_is_counted_silent_and_a_closed_one_says_goodbye(tmp_path)
         run(_killed_resumed_and_closed(tmp_path, procs), 140)
     finally:
         procs.close()
+
+
+async def _hello_after_goodbye(tmp_path) -> tuple[str, str | None, str, bool]:
+    host, _table = await in_process_host(tmp_path, autostart=False)
+    ana = Client(host.target("t1"), keys=Keys.generate())
+    late = Client(host.target("t1"), keys=Keys.generate())
+    try:
+        await ana.connect()
+        assert host.say_goodbye()  # the host is closing: a hello now crosses its goodbye
+        await ana.wait_until(lambda s: s.status == "host_closed", 5)
+        late_refused = False
+        try:
+            await late.connect(timeout=3)
+        except ConnectError:
+            late_refused = True
+        ana.hello()  # as a client that had not heard the goodbye yet would
+        await asyncio.sleep(0.5)
+        return ana.state.status, late.state.status, (ana.state.goodbye or {}).get("table"), late_refused
+    finally:
+        await ana.close()
+        await late.close()
+        await host.close()
+
+
+@pytest.mark.timeout(60)
+def test_a_closing_host_answers_a_hello_with_its_goodbye_not_a_welcome(tmp_path):
+    """Closing, the host still reads for a moment (so closing does not reset connections): a
+    hello then must not seat anyone again, or the client would be welcomed by a host about
+    to go, and miss that the table closed."""
+    ana, late, table, late_refused = run(_hello_after_goodbye(tmp_path), 50)
+    assert ana == "host_closed" and table == "t1"
+    assert late_refused or late == "host_closed"

@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from modernart.cli.tui.session import Clocks
+from modernart.net.clocks import ClockSettings
+from modernart.rules import RuleOptions
 from modernart.moves import Move
 from tests.e2e.screen import D, O, ONE, S, Screen, run_async, table_with
 from tests.test_tui_keys import ANA_HAND, card_of
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.timeout(60)
 @run_async
 async def test_the_sellers_decision_clock_is_always_in_view_at_80x24():
     table, (ana, bea, cem) = await table_with(
-        ["Ana", "Bea", "Cem"], [ANA_HAND], clocks=Clocks(open_seconds=60, decision_seconds=30)
+        ["Ana", "Bea", "Cem"], [ANA_HAND], clocks=ClockSettings(open_countdown=60, decision=30)
     )
     async with Screen(ana) as screen, Screen(bea) as other:
         text = await screen.wait_for("YOUR TURN: put up a painting")
@@ -115,8 +116,6 @@ async def test_offered_double_text_is_whole():
 
 @run_async
 async def test_cmon_artist_names_are_all_in_one_style():
-    from modernart.rules import RuleOptions
-
     table, (ana, bea, cem) = await table_with(
         ["Ana", "Bea", "Cem"], [ANA_HAND], options=RuleOptions(edition="cmon2017")
     )
@@ -145,16 +144,18 @@ async def test_a_long_message_wraps_to_a_second_line():
 @run_async
 async def test_a_long_status_line_drops_its_key_hint_then_is_cut_with_a_mark():
     table, (ana, bea, cem) = await table_with(
-        ["Maximiliane", "Bea", "Cem"], [ANA_HAND], clocks=Clocks(open_seconds=60, decision_seconds=30)
+        ["Maximiliane", "Bea", "Cem"], [ANA_HAND], clocks=ClockSettings(open_countdown=60, decision=30)
     )
     async with Screen(ana) as screen:
         await screen.wait_for("YOUR TURN: put up a painting")
         top = screen.rows[0].rstrip()
         assert re.fullmatch(r" Round 1/4 \| Maximiliane \$100 \| \[\d+s\] YOUR TURN: put up a painting", top), top
+    # the longest name the host takes (24 characters), with a five-digit fortune
     table, (ana, bea, cem) = await table_with(
-        ["Maximiliane Alexandra von Habsburg", "Bea", "Cem"],
+        ["Maximiliane von Habsburg", "Bea", "Cem"],
         [ANA_HAND],
-        clocks=Clocks(open_seconds=60, decision_seconds=30),
+        clocks=ClockSettings(open_countdown=60, decision=30),
+        options=RuleOptions(start_money=10_000),
     )
     async with Screen(ana) as screen:
         await screen.wait_for("YOUR TURN")

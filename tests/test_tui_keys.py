@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from modernart.cli.tui.session import Clocks, Status
+from modernart.cli.tui.session import Status
+from modernart.net.clocks import ClockSettings
 from modernart.moves import Move
 from modernart.phase import Phase
 from tests.e2e.screen import D, F, O, ONE, S, Screen, run_async, table_with
@@ -59,7 +60,7 @@ async def test_digit_picks_a_card_by_its_number():
         await screen.keys("enter")
         assert mine(screen, table) == [Move.play(0, screen.cs.sent[0].arg)]
         assert int(screen.cs.sent[0].arg) == int(
-            sorted(ana.table.state.deal_log[0][0], key=lambda c: (c.artist, c.kind, int(c)))[2]
+            sorted(table.state.deal_log[0][0], key=lambda c: (c.artist, c.kind, int(c)))[2]
         )
 
 
@@ -163,7 +164,9 @@ async def test_open_auction_high_bidder_cannot_pass_and_auctioneer_hammers():
 @run_async
 async def test_open_countdown_closes_the_auction():
     hands = [ANA_HAND, [(0, O)], [(0, O)]]
-    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], hands, first=1, clocks=Clocks(open_seconds=0.4))
+    table, (ana, bea, cem) = await table_with(
+        ["Ana", "Bea", "Cem"], hands, first=1, clocks=ClockSettings(open_countdown=1.0, decision=0)
+    )
     async with Screen(ana, dummy=True) as screen:
         await bea.send_move(Move.play(1, card_of(bea, 0, O)))
         await screen.keys("+")
@@ -215,10 +218,13 @@ async def test_sealed_bid_hidden_entry():
         assert "type 0, Enter" in screen.cs.message.text
         await screen.type("7")
         await screen.keys("enter")
-        assert mine(screen, table) == [Move.sealed_bid(0, 7)]
+        # the host holds Ana's commitment; it learns the amount from her reveal, once every
+        # bid is in (net/trust/sealed.py): Bea's bid comes after Ana's second try
+        assert table.committed(0) and screen.cs.sent == [Move.sealed_bid(0, 7)]
         await screen.type("3")
         await screen.keys("enter")
         assert "already sealed" in screen.cs.message.text
+        await bea.send_move(Move.sealed_bid(1, 4))
         assert mine(screen, table) == [Move.sealed_bid(0, 7)]
 
 
@@ -330,12 +336,13 @@ async def test_lobby_ready_options_and_start():
         await screen.keys("r")
         assert table.seats[0].ready
         # move to the "Start money" row and raise it
-        rows = [r for r in __import__("modernart.cli.tui.screens", fromlist=["x"]).lobby_rows(ana.lobby)]
+        rows = [r for r in __import__("modernart.cli.tui.screens.lobby", fromlist=["x"]).lobby_rows(ana.lobby)]
         target = rows.index(("option", "start_money"))
         for _ in range(target):
             await screen.keys("down")
         await screen.keys("right")
         assert table.options.start_money == 120  # the next value up
+        await screen.keys("r")  # the host asks everyone to say ready again after a change of rules
         await bea.set_options(table.options)  # not the host: refused
         assert any(e.kind == "error" and "Only the host" in e.text for e in bea.log)
         await bea.set_ready(True)

@@ -11,7 +11,7 @@ import pytest
 
 from modernart.cli.narrate import describe_events
 from modernart.cli.tui.net_session import NetSession
-from modernart.cli.tui.session import Clocks
+from modernart.net.clocks import ClockSettings
 from modernart.game import GameState
 from modernart.moves import Action, Move
 from modernart.phase import Phase
@@ -105,7 +105,9 @@ def test_the_fifth_painting_ends_the_round_unsold():
 @run_async
 async def test_the_open_countdown_ends_with_one_line_offline():
     hands = [ANA_HAND, [(0, O)], [(0, O)]]
-    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], hands, first=1, clocks=Clocks(open_seconds=0.3))
+    table, (ana, bea, cem) = await table_with(
+        ["Ana", "Bea", "Cem"], hands, first=1, clocks=ClockSettings(open_countdown=0.3, decision=0)
+    )
     await bea.send_move(Move.play(1, card_of(bea, 0, O)))
     await cem.send_move(Move.bid(2, 22))
     for _ in range(60):

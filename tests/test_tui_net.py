@@ -205,14 +205,14 @@ async def test_a_silent_host_is_announced_and_counted(tmp_path):
 
 
 @run_async
-async def test_both_sessions_implement_the_protocol(tmp_path):
-    from modernart.cli.tui.local_session import LocalFinder, local_game
+async def test_the_session_and_the_finders_implement_the_protocol(tmp_path):
     from modernart.cli.tui.session import Finder, Session
+    from tests.e2e.screen import HostFinder
 
     net = NetSession("ma://127.0.0.1:1/" + "A" * 52, name="Ana", config_dir=str(tmp_path / "ana"))
     try:
-        assert isinstance(net, Session) and isinstance(local_game(), Session)
-        assert isinstance(NetFinder(name="Ana"), Finder) and isinstance(LocalFinder(), Finder)
+        assert isinstance(net, Session)
+        assert isinstance(NetFinder(name="Ana"), Finder) and isinstance(HostFinder([]), Finder)
     finally:
         await net.close()
 
@@ -346,7 +346,7 @@ async def test_game_over_names_both_copies_of_the_record(tmp_path):
 
 @run_async
 async def test_the_lan_lobby_shows_and_sets_the_grace_period(tmp_path):
-    from modernart.cli.tui.screens import lobby_rows
+    from modernart.cli.tui.screens.lobby import lobby_rows
 
     host, table = await start_host(tmp_path)
     try:
@@ -355,7 +355,7 @@ async def test_the_lan_lobby_shows_and_sets_the_grace_period(tmp_path):
             await screen.wait_for(r">1 Ana \(you\)")
             text = await screen.wait_for(r"Stand-in after +30s")
             rows = lobby_rows(session.lobby)
-            for _ in range(rows.index(("clock", "grace_seconds"))):
+            for _ in range(rows.index(("clock", "grace"))):
                 await screen.keys("down")
             await screen.keys("right")
             await screen.wait_for(r">Stand-in after +60s")

@@ -8,10 +8,9 @@ import re
 import pytest
 from prompt_toolkit.utils import get_cwidth
 
-from modernart.cli.tui.local_session import LocalFinder
-from modernart.cli.tui.session import Clocks
+from modernart.net.clocks import ClockSettings
 from modernart.moves import Move
-from tests.e2e.screen import SGR, D, F, O, ONE, S, Screen, colour_codes, run_async, table_with
+from tests.e2e.screen import SGR, D, F, O, ONE, S, HostFinder, Screen, colour_codes, run_async, table_with
 from tests.test_tui_keys import ANA_HAND, ROUND_END_HANDS, card_of, choose, play_to_round_end
 
 pytestmark = pytest.mark.timeout(60)
@@ -62,7 +61,9 @@ async def test_table_at_80x24_shows_every_fact():
 @run_async
 async def test_open_panel_live_countdown_and_bids():
     hands = [ANA_HAND, [(0, O)], [(0, O)]]
-    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], hands, first=1, clocks=Clocks(open_seconds=6))
+    table, (ana, bea, cem) = await table_with(
+        ["Ana", "Bea", "Cem"], hands, first=1, clocks=ClockSettings(open_countdown=6, decision=0)
+    )
     async with Screen(ana) as screen:
         await bea.send_move(Move.play(1, card_of(bea, 0, O)))
         text = await screen.wait_for("OPEN auction")
@@ -198,16 +199,25 @@ async def test_round_scoring_overlay():
 
 @run_async
 async def test_game_over_screen(tmp_path):
-    from modernart.cli.tui.local_session import local_game
+    from modernart.cli.tui.in_process_host import HostGameSettings, play_here
     from modernart.bots import make_bot
 
-    session = local_game(
-        3, "random", name="Ana", seed=11, bot_pace=0, record_dir=str(tmp_path), clocks=Clocks(open_seconds=0.05)
+    settings = HostGameSettings(
+        players=3,
+        levels=["random", "random"],
+        bot_pace=0,
+        journal_dir=str(tmp_path),
+        config_dir=str(tmp_path / "config"),
+        clocks={"open_countdown": 0.05, "decision": 0},
     )
+    host, session = await play_here(settings, "Ana")
     async with Screen(session) as screen:
         me = make_bot("random", 3)
         for _ in range(20000):
             obs = session.obs
+            if obs is None:  # not dealt yet
+                await screen.settle(0.002)
+                continue
             if obs.is_over:
                 break
             if obs.my_turn:
@@ -228,16 +238,17 @@ async def test_game_over_screen(tmp_path):
         joined = "".join(r[1:-1].strip() for r in screen.rows[1:16])  # inside the result panel
         assert session.record_path and f"Record saved to{session.record_path}" in joined
         assert "MODERN ART - game over" in screen.rows[0]
+    await host.close()
 
 
 @run_async
 async def test_lobby_screen():
     table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], start=False)
-    table.join_code = "K7Q2"
+    code = table.join_code
     await bea.set_ready(True)
     async with Screen(ana) as screen:
         text = await screen.wait_for("Seats")
-        assert "join code K7Q2" in screen.rows[0]
+        assert f"join code {code}" in screen.rows[0]
         assert re.search(r">1 Ana \(you\) +person +not ready", text)
         assert re.search(r" 2 Bea +person +READY", text)
         assert "Open countdown  60s" in text and "Decision clock  none" in text and "Start money     100" in text
@@ -248,19 +259,19 @@ async def test_lobby_screen():
 
 @run_async
 async def test_join_screen_lists_tables_and_checks_the_code():
-    table, _ = await table_with(["Ana", "Bea", "Cem"], seats=4, start=False)
-    table.name, table.join_string, table.join_code = "Cem's table", "ma://table-1", "K7Q2"
-    finder = LocalFinder([table], name="Dai")
+    table, _ = await table_with(["Ana", "Bea", "Cem"], start=False)
+    table.announce(name="Cem's table")
+    finder = HostFinder([table], name="Dai")
     async with Screen(finder=finder) as screen:
         text = await screen.wait_for("Tables on this network")
-        assert re.search(r"> Cem's table +this machine +3/4", text)
+        assert re.search(r"> Cem's table +this machine +3/5", text)  # the host's lobby has five seats
         await screen.keys("enter")
         await screen.wait_for("Type the join code shown on the host's screen")
         await screen.type("XXXX")
         await screen.keys("enter")
         await screen.wait_for("! Wrong join code: check the code on the host's screen")
         await screen.keys("enter")
-        await screen.type("k7q2")
+        await screen.type(table.join_code.lower())
         await screen.keys("enter")
         text = await screen.wait_for("MODERN ART - Cem's table")
         assert "Dai (you)" in text
@@ -280,7 +291,7 @@ async def test_status_line_warns_when_out_of_touch():
 @run_async
 async def test_clocks_show_a_question_mark_while_out_of_touch():
     table, (ana, bea, cem) = await table_with(
-        ["Ana", "Bea", "Cem"], [ANA_HAND], clocks=Clocks(open_seconds=60, decision_seconds=30)
+        ["Ana", "Bea", "Cem"], [ANA_HAND], clocks=ClockSettings(open_countdown=60, decision=30)
     )
     async with Screen(ana) as screen:
         await screen.wait_for(r"Time to decide: \d+s")
@@ -388,7 +399,7 @@ async def test_wide_characters_keep_the_columns():
 def test_the_lobby_title_does_not_repeat_the_default_table_name(name, title):
     from types import SimpleNamespace
 
-    from modernart.cli.tui.screens import lobby_header
+    from modernart.cli.tui.screens.lobby import lobby_header
     from modernart.cli.tui.session import LobbyView
     from modernart.cli.tui.state import ClientState
 

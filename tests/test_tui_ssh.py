@@ -248,17 +248,20 @@ async def test_the_record_command_says_why_not_before_the_game_is_over(tmp_path)
 
 
 @run_async
-async def test_a_play_ssh_table_says_what_it_trusts_and_has_no_record_to_audit(tmp_path):
-    """`modernart play --ssh`: the whole game runs in the server's process; its guests are
-    told so, and `record` says there is no signed transcript (exit 1)."""
-    from modernart.cli.tui.local_table import LocalTable
-    from modernart.cli.tui.sshserve import serve_local_table
+async def test_a_play_ssh_table_is_the_real_host_and_says_what_it_trusts(tmp_path):
+    """`modernart play --ssh`: the table is the real host in the server's process (its
+    guests join it as players, as under `modernart host --ssh`): a guest is told once what
+    that trusts, and `record` answers from the guest's own client's copy of the game."""
+    from modernart.cli.cmd_play import serve_table_over_ssh
+    from modernart.cli.tui.in_process_host import HostGameSettings
 
-    table = LocalTable(3, record_dir=str(tmp_path / "records"))
+    settings = HostGameSettings(
+        players=3, levels=["random"], autostart=False, first_bot_seat=2, config_dir=str(tmp_path / "config")
+    )
     listening: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     server = asyncio.get_running_loop().create_task(
-        serve_local_table(
-            0, table, host="127.0.0.1", host_key_path=str(tmp_path / "hostkey"), ready=listening.set_result
+        serve_table_over_ssh(
+            settings, 0, bind="127.0.0.1", host_key_path=str(tmp_path / "hostkey"), ready=listening.set_result
         )
     )
     key = asyncssh.generate_private_key("ssh-ed25519")
@@ -267,12 +270,13 @@ async def test_a_play_ssh_table_says_what_it_trusts_and_has_no_record_to_audit(t
             port = await listening
         async with Guest(port, "eve", key) as eve:
             text = await eve.wait_for(r"`modernart join`")
-            assert text.count("This table runs inside the host's process") == 1
+            assert text.count("Over SSH your client runs on the host's machine") == 1
+            await eve.wait_for(r"eve \(you\) +person")
         async with await connect(port, "eve", key) as conn:
             async with asyncio.timeout(15):
                 done = await conn.run("record")
         assert done.exit_status == 1 and done.stdout == ""
-        assert "keeps no signed transcript: there is nothing to audit" in done.stderr
+        assert "no finished game of yours at this table yet" in done.stderr
     finally:
         server.cancel()
         await asyncio.gather(server, return_exceptions=True)

@@ -1,7 +1,8 @@
 """The terminal client (prompt_toolkit, full screen).
 
 Entry points: `run_client(session)` / `run_client_async(session)` (cli/tui/app.py),
-`local_game(...)` (cli/tui/local_session.py) and `serve(...)` (cli/tui/sshserve.py).
+`play_here(...)` (a table hosted in this process, cli/tui/in_process_host.py) and
+`serve(...)` (cli/tui/sshserve.py).
 See docs/client.md.
 """
 
@@ -15,8 +16,8 @@ def __getattr__(name: str) -> Any:  # import lazily: `modernart --help` must sta
         from modernart.cli.tui import app
 
         return getattr(app, name)
-    if name in ("local_game", "LocalSession"):
-        from modernart.cli.tui import local_session
+    if name in ("play_here", "InProcessHost", "HostGameSettings"):
+        from modernart.cli.tui import in_process_host
 
-        return getattr(local_session, name)
+        return getattr(in_process_host, name)
     raise AttributeError(name)

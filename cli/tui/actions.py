@@ -1,8 +1,11 @@
 """What each key does at the table: check with the Observation, then send, or explain.
 
-A key that cannot act now leaves a clear sentence in the message line and sends nothing.
-A move that passes the seat's own checks is sent; the host still has the last word (a
-rival's bid may arrive first), and its refusal comes back as an error entry in the log.
+A key acts when the seat's `Observation` offers its move (`legal_moves()`, `amount_range()`;
+`amount_action()` and `card_action()` say whether digits type an amount and whether a card
+is asked for); the rules live in modernart/ only.  A key that cannot act now leaves a clear
+sentence in the message line (cli/tui/waiting_for.py) and sends nothing.  A move that passes
+the seat's own checks is sent; the host still has the last word (a rival's bid may arrive
+first), and its refusal comes back as an error entry in the log.
 """
 
 from __future__ import annotations
@@ -10,10 +13,19 @@ from __future__ import annotations
 from typing import Callable, Coroutine
 
 from modernart.moves import Action, Move
-from modernart.phase import Phase
 
-from modernart.cli.tui.waiting_for import amount_problem, not_now
 from modernart.cli.tui.state import ClientState
+from modernart.cli.tui.waiting_for import (
+    amount_problem,
+    why_no_accept,
+    why_no_card,
+    why_no_enter,
+    why_no_hammer,
+    why_no_pass,
+)
+
+#: What `p` sends: a pass (Open, Once-around), a declined price, a Double passed on.
+PASS_ACTIONS = frozenset({Action.PASS, Action.DECLINE, Action.DECLINE_SECOND})
 
 Spawn = Callable[[Coroutine], object]
 
@@ -47,9 +59,10 @@ class TableActions:
             return True
         return False
 
-    def _legal(self, move: Move) -> bool:
+    def _legal(self) -> list[Move]:
+        """This seat's legal moves that take no amount (none for a watcher)."""
         obs = self.cs.obs
-        return obs is not None and move in obs.legal_moves(amounts=False)
+        return obs.legal_moves(amounts=False) if obs is not None else []
 
     # ------------------------------------------------------------------ cards
 
@@ -101,16 +114,17 @@ class TableActions:
         obs, name, edition = self._ctx()
         if obs is None or self._watching():
             return
-        if obs.phase not in (Phase.OPEN, Phase.ONCE_AROUND):
-            self.cs.error("Quick raises are for Open and Once-around auctions")
-            return
         r = obs.amount_range()
-        if r is None:
-            problem = amount_problem(obs, "", name, edition)
-            self.cs.error(problem if isinstance(problem, str) else not_now(obs, name, edition))
+        if r is None or r[0] != Action.BID:
+            if obs.amount_action() != Action.BID:
+                self.cs.error("Quick raises are for Open and Once-around auctions")
+            else:
+                problem = amount_problem(obs, "", name, edition)
+                assert isinstance(problem, str)  # no bid is open to this seat: there is a reason
+                self.cs.error(problem)
             return
-        amount = obs.high + step
-        if amount > obs.money:
+        amount = obs.high + step  # a raise of `step` over the high bid
+        if amount > r[2]:
             self.cs.error(f"You cannot bid {amount}: you have {obs.money}")
             return
         self.send(Move.bid(obs.seat, amount))
@@ -133,90 +147,45 @@ class TableActions:
         obs, name, edition = self._ctx()
         if obs is None or self._watching():
             return
-        phase = obs.phase
-        if phase in (Phase.OPEN, Phase.ONCE_AROUND, Phase.SEALED, Phase.FIXED_SET):
-            if phase == Phase.FIXED_SET and obs.auctioneer != obs.seat:
-                self.cs.error(not_now(obs, name, edition))
-                return
+        if obs.amount_action() is not None:
             self.submit_amount()
             return
-        if obs.seat not in obs.to_move:
-            self.cs.error(not_now(obs, name, edition))
+        action = obs.card_action()
+        if action is None:
+            self.cs.error(why_no_enter(obs, name, edition))
             return
         card = self.cs.selected_card()
-        if phase == Phase.PLAY_CARD:
-            if card is None:
-                self.cs.error("You have no painting to put up")
-                return
-            self.send(Move.play(obs.seat, card))
-        elif phase == Phase.DOUBLE_OFFER:
-            double = obs.lot[0]
-            artist = edition.artists[double.artist]
-            if card is None or not self._legal(Move.add_second(obs.seat, card)):
-                fits = [c for c in obs.hand if c.artist == double.artist and c.kind != double.kind]
-                if not fits:
-                    self.cs.error(f"You have no other {artist} to add: p to pass")
-                else:
-                    self.cs.error(f"Choose a {artist} that is not a Double (<- ->), or p to pass")
-                return
-            self.send(Move.add_second(obs.seat, card))
-        elif phase == Phase.FIXED_OFFER:
-            self.cs.error(f"a = accept the price of {obs.price}, p = decline")
+        move = Move.of(obs.seat, action, int(card)) if card is not None else None
+        if move is not None and move in self._legal():
+            self.send(move)
+        else:
+            self.cs.error(why_no_card(obs, edition))
 
     def pass_(self) -> None:
+        """p: pass, decline the price, or pass the Double on, whichever is legal now."""
         obs, name, edition = self._ctx()
         if obs is None or self._watching():
             return
-        phase, me = obs.phase, obs.seat
-        if phase == Phase.DOUBLE_OFFER and obs.turn == me:
-            self.send(Move.decline_second(me))
-        elif phase == Phase.OPEN:
-            if self._legal(Move.pass_(me)):
-                self.send(Move.pass_(me))
-            elif obs.high_seat == me:
-                self.cs.error(f"You hold the high bid ({obs.high}): you cannot pass")
-            elif me in obs.passed:
-                self.cs.error("You have already passed; a new bid lets you back in")
-            else:
-                self.cs.error(not_now(obs, name, edition))
-        elif phase == Phase.ONCE_AROUND and obs.turn == me:
-            self.send(Move.pass_(me))
-        elif phase == Phase.FIXED_OFFER and obs.turn == me:
-            self.send(Move.decline(me))
-        elif phase == Phase.SEALED and me not in obs.sealed_done:
-            self.cs.error("In a sealed auction you bid nothing by sealing 0: type 0, Enter")
-        elif phase == Phase.PLAY_CARD and me in obs.to_move:
-            self.cs.error("You must put up a painting: passing is not allowed")
-        elif phase == Phase.FIXED_SET and obs.auctioneer == me:
-            self.cs.error("You must set a price: type it, then Enter")
+        move = next((m for m in self._legal() if m.action in PASS_ACTIONS), None)
+        if move is not None:
+            self.send(move)
         else:
-            self.cs.error(not_now(obs, name, edition))
+            self.cs.error(why_no_pass(obs, name, edition))
 
     def accept(self) -> None:
         obs, name, edition = self._ctx()
         if obs is None or self._watching():
             return
-        if obs.phase == Phase.FIXED_OFFER and obs.turn == obs.seat:
-            if obs.price > obs.money:
-                self.cs.error(f"You cannot pay {obs.price}: you have {obs.money}")
-                return
+        if Move.accept(obs.seat) in self._legal():
             self.send(Move.accept(obs.seat))
-        elif obs.phase == Phase.FIXED_OFFER:
-            self.cs.error(not_now(obs, name, edition))
         else:
-            self.cs.error("There is no price to accept now")
+            self.cs.error(why_no_accept(obs, name, edition))
 
     def hammer(self) -> None:
         obs, name, edition = self._ctx()
         if obs is None or self._watching():
             return
-        if obs.phase != Phase.OPEN:
-            self.cs.error("Only an Open auction can be closed early")
-        elif obs.auctioneer != obs.seat:
-            self.cs.error(f"Only the auctioneer ({name(obs.auctioneer)}) can sell now")
-        else:
+        if Move.hammer(obs.seat) in self._legal():
             self.send(Move.hammer(obs.seat))
-
-
-def amount_action_label(action: Action) -> str:
-    return {Action.BID: "bid", Action.SEALED_BID: "seal", Action.SET_PRICE: "set price"}[action]
+        else:
+            self.cs.error(why_no_hammer(obs, name))

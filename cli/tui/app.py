@@ -19,10 +19,12 @@ from typing import Callable, Coroutine, Mapping
 from prompt_toolkit.application import Application
 from prompt_toolkit.styles import DynamicStyle
 
-from modernart.cli.tui.actions import TableActions
-from modernart.cli.tui.commands import build_commands
-from modernart.cli.tui.keys import bind, hint_line
+from modernart.cli.tui.chat import commands as chat_commands
+from modernart.cli.tui.keys import Command, Modes, bind, everywhere, hint_line
 from modernart.cli.tui.layout import ClientLayout
+from modernart.cli.tui.screens import connecting, game_over, join, lobby, scoring, table, too_small
+from modernart.cli.tui.screens import help as help_screen
+from modernart.cli.tui.screens import quit as quit_screen
 from modernart.cli.tui.session import Finder, JoinError, LogEntry, Session
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.style import make_style, resolve_color_depth
@@ -57,9 +59,8 @@ class ClientApp:
     ) -> None:
         env = dict(os.environ if env is None else env)
         self.cs = ClientState(session, finder=finder, env=env, clock=clock)
-        self.actions = TableActions(self.cs, self.spawn)
         self.layout = ClientLayout(self.cs, self.hints)
-        self.commands = build_commands(self)
+        self.commands = self.build_commands()
         depth = resolve_color_depth(color, env, env.get("TERM"))
         styles: dict = {}
 
@@ -82,7 +83,26 @@ class ClientApp:
         self.cs.ascii = (not encoding_has_box_drawing(self.app.output.encoding())) if ascii is None else ascii
         self._tasks: set[asyncio.Future] = set()
 
-    # ------------------------------------------------------------------ hooks for keys
+    def build_commands(self) -> list[Command]:
+        """Every screen's keys.  When two commands of one key are active at once, the later
+        one acts: the chat line's after the overlays (a round's scoring may open while one
+        types)."""
+        cs, modes = self.cs, Modes(self.cs, self)
+        return [
+            *table.commands(cs, self, modes),
+            *game_over.commands(cs, self, modes),
+            *connecting.commands(self, modes),
+            *too_small.commands(self, modes),
+            *everywhere(modes, self),
+            *scoring.commands(modes),
+            *help_screen.commands(modes),
+            *quit_screen.commands(cs, self, modes),
+            *chat_commands(cs, self, modes),
+            *lobby.commands(cs, self, modes),
+            *join.commands(cs, self, modes),
+        ]
+
+    # ------------------------------------------------------------------ Controls: what keys may ask
 
     def current(self) -> str:
         return self.layout.current()
@@ -130,27 +150,31 @@ class ClientApp:
 
     def open_chat(self) -> None:
         self.cs.chat_open = True
-        self.layout.chat_buffer.reset()
-        self.app.layout.focus(self.layout.chat_window)
+        self.layout.chat.buffer.reset()
+        self.app.layout.focus(self.layout.chat.window)
 
     def close_chat(self) -> None:
         self.cs.chat_open = False
         self.app.layout.focus(self.layout.hint_bar)
 
     def send_chat(self) -> None:
-        text = self.layout.chat_buffer.text.strip()
+        text = self.layout.chat.buffer.text.strip()
         self.close_chat()
         if text and self.cs.session is not None:
             self.spawn(self.cs.session.chat(text))
 
     def open_finder_input(self, mode: str) -> None:
         self.cs.finder_input = mode
-        self.layout.finder_buffer.reset()
-        self.app.layout.focus(self.layout.finder_window)
+        self.layout.join_entry.buffer.reset()
+        self.app.layout.focus(self.layout.join_entry.window)
 
     def close_finder_input(self) -> None:
         self.cs.finder_input = None
         self.app.layout.focus(self.layout.hint_bar)
+
+    def finder_text(self) -> str:
+        """What is typed in the join screen's text field."""
+        return self.layout.join_entry.buffer.text
 
     def connect(self, join_string: str, code: str) -> None:
         """Join a table through the finder; the screen follows the new session."""

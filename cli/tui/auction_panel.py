@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from modernart.cards import AuctionType
+from modernart.moves import Action, Move
 from modernart.phase import Phase
 from modernart.views import Observation
 
@@ -118,7 +119,7 @@ def between_auctions(cs: ClientState, obs: Observation) -> list[Line]:
     if obs.is_over:
         return [[("class:title", " The game is over")]]
     who = cs.name(obs.auctioneer)
-    if obs.auctioneer == obs.seat:
+    if obs.card_action() == Action.PLAY:
         lines.append([("class:turn", " Your turn to sell a painting")])
         lines.append([("", " Pick one in your hand (<- -> or its")])
         lines.append([("", " number), then press Enter")])
@@ -138,7 +139,7 @@ def double_offer(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     ed = cs.edition
     artist = artist_names(ed, 12)[obs.lot[0].artist]
     lines = [by_line(cs, obs)]
-    if obs.turn == obs.seat:
+    if obs.card_action() == Action.ADD_SECOND:
         lines.append([("class:turn", " Offered to YOU: add a second")])
         lines.append([("class:turn", f" {artist}"), ("", " (not a Double) and")])
         lines.append([("", " auction both, or p to pass it on")])
@@ -170,14 +171,15 @@ def open_auction(cs: ClientState, obs: Observation, width: int) -> list[Line]:
         if cs.notice:  # out of touch: the host's clock runs on unseen
             style, after = "class:countdown", [("class:dim", "(waiting for the host)")]
         lines.append([(style, f" Time left {clock_text(cs, deadline):>3} "), *after])
+    can_sell = Move.hammer(obs.seat) in obs.legal_moves(amounts=False)
     if obs.amount_range() is not None:
         lines.append(entry_line(cs, obs, "Your bid"))
-        sell = " h:sell" if obs.auctioneer == obs.seat else ""
+        sell = " h:sell" if can_sell else ""
         hint = " +:+1 f:+5 t:+10 Enter:bid p:pass" + sell
         if len(hint) > width:
             hint = " Enter:bid +/f/t:+1/5/10 p:pass" + sell
         lines.append([("class:dim", hint)])
-    elif obs.auctioneer == obs.seat:
+    elif can_sell:
         lines.append([("class:dim", " h: sell now to the high bidder")])
     passed = [cs.name(s) for s in obs.passed]
     if passed:
@@ -187,7 +189,7 @@ def open_auction(cs: ClientState, obs: Observation, width: int) -> list[Line]:
 
 def _open_total(cs: ClientState) -> float:
     lobby = cs.session.lobby if cs.session is not None else None
-    return lobby.clocks.open_seconds if lobby is not None else 10.0
+    return lobby.clocks.open_countdown if lobby is not None else 10.0
 
 
 def once_around(cs: ClientState, obs: Observation, width: int) -> list[Line]:
@@ -210,7 +212,7 @@ def once_around(cs: ClientState, obs: Observation, width: int) -> list[Line]:
         else:
             items.append([("", name)])
     lines += chain(items, width)
-    if obs.turn == obs.seat:
+    if obs.my_turn:
         if obs.amount_range() is not None:
             lines.append(entry_line(cs, obs, "Your bid"))
             lines.append([("class:dim", " Enter:bid +:+1 f:+5 t:+10 p:pass")])
@@ -259,9 +261,9 @@ def _names(cs: ClientState, label: str, seats: Sequence[int], width: int) -> lis
 
 def fixed_set(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     lines = [by_line(cs, obs)]
-    if obs.auctioneer == obs.seat:
-        r = obs.amount_range()
-        lo, hi = (r[1], r[2]) if r else (0, 0)
+    r = obs.amount_range()
+    if r is not None and r[0] == Action.SET_PRICE:
+        _, lo, hi = r
         lines.append([("class:turn", f" Set the price ({lo}-{hi}). If nobody buys,")])
         lines.append([("class:turn", " you must buy it yourself.")])
         lines.append(entry_line(cs, obs, "Price"))
@@ -285,8 +287,8 @@ def fixed_offer(cs: ClientState, obs: Observation, width: int) -> list[Line]:
         else:
             items.append([("", cs.name(s))])
     lines += chain(items, width)
-    if obs.turn == obs.seat:
-        if obs.price <= obs.money:
+    if obs.my_turn:
+        if Move.accept(obs.seat) in obs.legal_moves(amounts=False):
             lines.append([("class:turn", f" Buy for {obs.price}? a: accept  p: decline")])
         else:
             lines.append([("class:turn", f" You cannot pay {obs.price} (you have {obs.money}): p")])

@@ -1,8 +1,8 @@
 """`modernart play` through the protocol: a host with bot clients in a child process on
 127.0.0.1, and this client joining it as a normal player.
 
-The child (`python -m cli.tui.host_game SETTINGS_JSON`) runs `net.host.Host` with one
-table, seats the bots (seats 2..n; you take seat 1), writes one JSON line per fact to
+The child (`python -m modernart.cli.tui.child_host SETTINGS_JSON`) runs the in-process host
+of cli/tui/in_process_host.py (seating the bots; you take seat 1), writes one JSON line per fact to
 stdout ({"join": ...}, then {"record": ...} when the game is saved) and stops when its
 stdin closes, so it never outlives the client.  A separate process keeps a searching bot
 from freezing the screen, and the table works exactly as it does on the LAN.
@@ -15,24 +15,11 @@ import json
 import logging
 import os
 import sys
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import asdict
+
+from modernart.cli.tui.in_process_host import HostGameSettings, watch_record
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class HostGameSettings:
-    players: int = 4
-    levels: list[str] = field(default_factory=lambda: ["random"] * 3)
-    table_name: str = "Modern Art"
-    options: dict[str, Any] = field(default_factory=dict)
-    open_seconds: float = 10.0
-    decision_seconds: float | None = None
-    bot_pace: float = 1.0
-    journal_dir: str | None = None
-    config_dir: str | None = None
-    autostart: bool = True
 
 
 class HostProcess:
@@ -105,12 +92,7 @@ async def play_session(settings: HostGameSettings, name: str, *, log_path: str |
 
     host = await HostProcess.start(settings, log_path=log_path)
     session = NetSession(host.join_string, name=name, config_dir=settings.config_dir, seat=0, ready=settings.autostart)
-
-    def saved(path: str) -> None:
-        session.record_path = path
-        session.changed()
-
-    host.on_record = saved
+    watch_record(host, session)
     session.ends_when_you_leave = True  # the host stops with this client
     return host, session
 
@@ -119,48 +101,19 @@ async def play_session(settings: HostGameSettings, name: str, *, log_path: str |
 
 
 async def _child(settings: HostGameSettings) -> int:
-    from modernart.net.clocks import ClockSettings
-    from modernart.net.host.host import Host
-    from modernart.net.trust.identity import Keys
-    from modernart.net.host.lobby import Lobby
-    from modernart.rules import RuleOptions
+    from modernart.cli.tui.in_process_host import InProcessHost
 
-    keys = Keys.load_or_create(settings.config_dir, "host")
-    host = Host(keys, bind="127.0.0.1", port=0, bot_pace=settings.bot_pace)
-    clocks = ClockSettings(open_countdown=settings.open_seconds, decision=settings.decision_seconds or 0)
-    lobby = Lobby(RuleOptions.from_dict(settings.options), clocks)
-    table = host.open_table(
-        settings.table_name, journal_dir=settings.journal_dir, lobby=lobby, autostart=settings.autostart
-    )
-    await host.start()
+    here = await InProcessHost.start(settings)
+    here.on_record = lambda path: print(json.dumps({"record": path}), flush=True)
     loop = asyncio.get_running_loop()
-    stdin_closed = loop.create_future()
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-
-    async def watch_stdin() -> None:
-        await reader.read()
-        stdin_closed.set_result(None)
-
-    watcher = loop.create_task(watch_stdin())
     try:
-        print(json.dumps({"join": str(host.target(table.id))}), flush=True)
-        if settings.autostart:  # seat the bots once the person sits, or three bots would start alone
-            while table.lobby.seats[0] is None and not stdin_closed.done():
-                await asyncio.wait([stdin_closed], timeout=0.05)
-        for seat, level in enumerate(settings.levels, start=1):
-            _seat, token = table.lobby.add_bot(None, level, seat=seat)
-            host.spawn_bot(table, token, level)
-        while not stdin_closed.done():
-            if table.record_path is not None:
-                print(json.dumps({"record": table.record_path}), flush=True)
-                await stdin_closed
-                break
-            await asyncio.wait([stdin_closed], timeout=0.25)
+        print(json.dumps({"join": here.join_string}), flush=True)
+        await reader.read()  # the client closed our stdin: it has gone
         return 0
     finally:
-        watcher.cancel()
-        await host.close()
+        await here.close()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,19 +2,19 @@
 
 Each `Command` names its keys, when it is active (a mode filter), when its hint is shown
 (what makes sense right now) and what it does.  The hint bar lists the commands whose
-hints apply, so it never offers a key that does nothing.
+hints apply, so it never offers a key that does nothing.  Every screen module
+(cli/tui/screens/) lists its own commands; `Modes` holds the mode filters they share, and
+`Controls` is all a key may ask of the running client (so that no screen imports the
+application).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Coroutine, Protocol
 
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-
-from modernart.moves import Action
-from modernart.phase import Phase
 
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.text import Line, width
@@ -31,6 +31,78 @@ class Command:
     run: Callable[[KeyPressEvent], None]
     hint: Pred | None = None  # when the hint is shown (default: never)
     order: int = 50  # position in the hint bar
+
+
+class Controls(Protocol):
+    """What keys may ask of the running client (`ClientApp` provides it): the screen shown,
+    background session calls, leaving, and the text fields' focus."""
+
+    def current(self) -> str: ...
+
+    def spawn(self, coro: Coroutine) -> None: ...
+
+    def exit(self) -> None: ...
+
+    def stray_key(self, event: KeyPressEvent) -> None: ...
+
+    def open_chat(self) -> None: ...
+
+    def close_chat(self) -> None: ...
+
+    def send_chat(self) -> None: ...
+
+    def open_finder_input(self, mode: str) -> None: ...
+
+    def close_finder_input(self) -> None: ...
+
+    def finder_text(self) -> str: ...
+
+    def connect(self, join_string: str, code: str) -> None: ...
+
+
+class Modes:
+    """The mode filters every screen's commands share."""
+
+    def __init__(self, cs: ClientState, controls: Controls) -> None:
+        self.cs = cs
+        self.controls = controls
+
+    def free(self, screen: str) -> Pred:
+        """Active on `screen` when no overlay, chat or text entry has the keys."""
+        cs, controls = self.cs, self.controls
+        return lambda: (
+            controls.current() == screen and cs.overlay is None and not cs.chat_open and cs.finder_input is None
+        )
+
+    def talk(self) -> bool:
+        """Where chat and help are offered: the table, the lobby and the final result."""
+        return (
+            self.controls.current() in ("table", "lobby", "over") and self.cs.overlay is None and not self.cs.chat_open
+        )
+
+    def overlay(self, name: str) -> Pred:
+        return lambda: self.cs.overlay == name and self.controls.current() != "small"
+
+    @staticmethod
+    def always() -> bool:
+        return True
+
+    def set_overlay(self, name: str | None) -> Callable[[KeyPressEvent], None]:
+        def run(event: KeyPressEvent) -> None:
+            self.cs.overlay = name
+
+        return run
+
+
+def everywhere(modes: Modes, controls: Controls) -> list[Command]:
+    """Ctrl-L redraws anywhere; a key with no meaning on the table, in the lobby or on the
+    final result says so (a key of its own always wins over this catch-all)."""
+    screens = [modes.free(screen) for screen in ("table", "lobby", "over")]
+    stray = lambda: any(free() for free in screens)  # noqa: E731
+    return [
+        Command(("c-l",), "", "", modes.always, lambda e: e.app.renderer.clear()),
+        Command(("<any>",), "", "", stray, controls.stray_key),
+    ]
 
 
 def bind(commands: list[Command]) -> KeyBindings:
@@ -64,73 +136,3 @@ def hint_line(commands: list[Command], cs: ClientState, cells: int) -> Line:
         line += piece
         used += need
     return line
-
-
-# ---------------------------------------------------------------------- predicates
-
-
-def table_predicates(cs: ClientState):
-    """Small questions about the table the hints ask."""
-
-    def obs():
-        return cs.obs
-
-    def may_act() -> bool:
-        o = obs()
-        return o is not None and o.seat in o.to_move
-
-    def choosing_card() -> bool:
-        o = obs()
-        return o is not None and (
-            (o.phase == Phase.PLAY_CARD and o.auctioneer == o.seat)
-            or (o.phase == Phase.DOUBLE_OFFER and o.turn == o.seat)
-        )
-
-    def amount_open() -> bool:
-        o = obs()
-        return o is not None and o.amount_range() is not None and cs.digits_mean_amount()
-
-    def can_raise() -> bool:
-        o = obs()
-        return o is not None and o.phase in (Phase.OPEN, Phase.ONCE_AROUND) and o.amount_range() is not None
-
-    def can_pass() -> bool:
-        o = obs()
-        return o is not None and any(
-            m.action in (Action.PASS, Action.DECLINE_SECOND, Action.DECLINE) for m in o.legal_moves(amounts=False)
-        )
-
-    def can_accept() -> bool:
-        o = obs()
-        return o is not None and o.phase == Phase.FIXED_OFFER and o.turn == o.seat and o.price <= o.money
-
-    def can_hammer() -> bool:
-        o = obs()
-        return o is not None and o.phase == Phase.OPEN and o.auctioneer == o.seat
-
-    def enter_label() -> str:
-        o = obs()
-        if o is None:
-            return ""
-        return {
-            Phase.PLAY_CARD: "sell",
-            Phase.DOUBLE_OFFER: "add",
-            Phase.SEALED: "seal",
-            Phase.FIXED_SET: "set price",
-        }.get(o.phase, "bid")
-
-    def pass_label() -> str:
-        o = obs()
-        return "decline" if o is not None and o.phase == Phase.FIXED_OFFER else "pass"
-
-    return dict(
-        may_act=may_act,
-        choosing_card=choosing_card,
-        amount_open=amount_open,
-        can_raise=can_raise,
-        can_pass=can_pass,
-        can_accept=can_accept,
-        can_hammer=can_hammer,
-        enter_label=enter_label,
-        pass_label=pass_label,
-    )

@@ -22,8 +22,9 @@ from modernart.moves import Action, Move
 from modernart.rules import OptionError, RuleOptions
 
 from modernart.cli.narrate import describe_events, timeout_of
+from modernart.net.clocks import ClockError, ClockSettings
+
 from modernart.cli.tui.session import (
-    Clocks,
     JoinError,
     Listeners,
     LobbyView,
@@ -44,6 +45,13 @@ _STATE = {"lobby": Status.LOBBY, "playing": Status.PLAYING, "over": Status.OVER}
 LEAVE_SECONDS = 1.0  # longest wait for the host to free a seat on close (the client's close waits 3 s)
 #: Seconds of silence after which the host is said to have perhaps stopped (before: a blip)
 HOST_GONE = 10
+
+
+#: What the log says of a table with a fixed deal (net/trust/shuffle.py `FixedDeal`)
+FIXED_DEAL_TEXT = (
+    "Fixed deal, not shuffled: the program running this table chose the cards "
+    "(a test, a benchmark or `play --seed`); your client checks the deal against it"
+)
 
 
 def silence_notice(seconds: int) -> str:
@@ -96,17 +104,15 @@ def lobby_view(table: Mapping[str, Any], my_fpr: str | None) -> LobbyView:
         options = RuleOptions.from_dict(table.get("options") or {})
     except (OptionError, TypeError):
         options = RuleOptions()
-    clocks = table.get("clocks") or {}
-    decision = clocks.get("decision", 0)
+    try:
+        clocks = ClockSettings.from_dict(table.get("clocks") or {})
+    except (ClockError, TypeError):
+        clocks = ClockSettings()
     return LobbyView(
         str(table.get("name", "")),
         tuple(seats),
         options,
-        Clocks(
-            float(clocks.get("open_countdown", 10.0)),
-            float(decision) if decision else None,
-            float(clocks.get("grace", 30.0)),
-        ),
+        clocks,
         join_string=str(table.get("join", "")),
         join_code=str(table.get("code", "")),
         admin=my_fpr is not None and table.get("admin") == my_fpr,
@@ -147,6 +153,7 @@ class NetSession(SessionBase):
         )
         self.client.on_update = self._on_update
         self._presence_seen = False  # a picture of who is away has been taken (see _note_presence)
+        self._told_fixed_deal = False  # the lobby's fixed deal has been told (once)
         self._silent = 0  # seconds the host has been silent (0: heard)
         self.sit, self.wanted_seat, self.ready_at_once = sit, seat, ready
         # a key that is kept nowhere (a password SSH guest's) can never come back to its lobby
@@ -182,6 +189,9 @@ class NetSession(SessionBase):
             if self.client.state.status == "reconnecting" and self._silent < HOST_GONE <= data:
                 append_log(self.log, LogEntry(silence_advice(data), "system"))
             self._silent = data
+        elif kind == "lobby" and data.get("fixed_deal") is not None and not self._told_fixed_deal:
+            self._told_fixed_deal = True
+            append_log(self.log, LogEntry(FIXED_DEAL_TEXT, "system"))
         elif kind == "goodbye":
             self.last_word = goodbye_text(data)
             append_log(self.log, LogEntry(self.last_word, "system"))
@@ -224,6 +234,8 @@ class NetSession(SessionBase):
         names = [p["name"] for p in st.players] if st.players else []
         if info.kind == "start":
             append_log(self.log, LogEntry(f"The game begins: {', '.join(names)}", "system"))
+            if info.public.get("fixed") is not None:  # the client checked it was announced
+                append_log(self.log, LogEntry(FIXED_DEAL_TEXT, "system"))
         elif info.kind == "delegate" and names and info.public.get("vk"):
             # a stand-in for a person (a bot seat's own bot reconnecting after a resume is no
             # news); the person's return is told by _note_presence
@@ -400,11 +412,8 @@ class NetSession(SessionBase):
     async def set_options(self, options: RuleOptions) -> None:
         await self._reply(self.client.set_options(options.to_dict()))
 
-    async def set_clocks(self, clocks: Clocks) -> None:
-        wanted: dict[str, float] = {"open_countdown": clocks.open_seconds, "decision": clocks.decision_seconds or 0}
-        if clocks.grace_seconds is not None:
-            wanted["grace"] = clocks.grace_seconds
-        await self._reply(self.client.set_clocks(wanted))
+    async def set_clocks(self, clocks: ClockSettings) -> None:
+        await self._reply(self.client.set_clocks(clocks.to_dict()))
 
     async def start(self) -> None:
         await self._reply(self.client.start())
@@ -432,9 +441,11 @@ class NetFinder(Listeners):
         port: int | None = None,
         code: str | None = None,
         accept_new_host_key: bool = False,
+        keys=None,
     ) -> None:
         super().__init__()
         self.name, self.config_dir, self.bind, self.port = name, config_dir, bind, port
+        self.keys = keys  # the player's key (None: the one kept in `config_dir`)
         self.accept_new_host_key = accept_new_host_key
         self.code = code  # join the table with this code as soon as it is heard
         self.autojoin: tuple[str, str] | None = None  # (join string, code) for the join screen
@@ -504,7 +515,11 @@ class NetFinder(Listeners):
         if code and normalise_code(code) != target.code:
             raise JoinError("Wrong join code: check the code on the host's screen")
         session = NetSession(
-            target, name=self.name, config_dir=self.config_dir, accept_new_host_key=self.accept_new_host_key
+            target,
+            name=self.name,
+            config_dir=self.config_dir,
+            keys=self.keys,
+            accept_new_host_key=self.accept_new_host_key,
         )
         await session.open()
         return session

@@ -12,6 +12,7 @@ import heapq
 import re
 
 from modernart.cards import ARTISTS, ROUNDS, Card, Edition
+from modernart.moves import Action
 from modernart.phase import Phase
 from modernart.views import Observation
 
@@ -196,7 +197,7 @@ def hand_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         rows.append(line)
     if selected is not None:
         about = f" > {index[int(selected)] + 1}: {cs.edition.describe(selected)}"
-        if obs.phase == Phase.DOUBLE_OFFER and obs.turn == obs.seat and int(selected) not in legal_cards:
+        if obs.card_action() == Action.ADD_SECOND and int(selected) not in legal_cards:
             about = f" {index[int(selected)] + 1}: {cs.edition.describe(selected)} cannot join"
         desc: Line = [("class:you", about)]
     else:

@@ -1,8 +1,8 @@
 """The `Session` protocol: exactly what the client's screens read and its keys call.
 
-A session is the client's link to one table.  `LocalSession` (the engine and bots in
-this process) and `NetSession` (a host over the network) both implement it, so the
-screens never know which one they talk to.
+A session is the client's link to one table.  `NetSession` implements it over the
+protocol, for a host on the LAN, in a child process or in this process alike
+(cli/tui/in_process_host.py), so the screens never know where the table runs.
 
 Reading: every attribute below is a plain value, replaced (never mutated) when the
 table changes; after each change the session calls its listeners on the event loop
@@ -23,6 +23,8 @@ from typing import Awaitable, Callable, Protocol, Sequence, runtime_checkable
 from modernart.moves import Move
 from modernart.rules import RuleOptions
 from modernart.views import Observation
+
+from modernart.net.clocks import ClockSettings
 
 
 class Status(enum.Enum):
@@ -52,27 +54,13 @@ class SeatInfo:
 
 
 @dataclass(frozen=True)
-class Clocks:
-    """The host's clocks.  `open_seconds`: the Open countdown, restarted by every bid;
-    when it runs out the auction closes.  `decision_seconds`: the time for any other
-    decision (None = no limit); when it runs out the host makes the cautious move
-    (pass, decline, a sealed 0, the first card, the lowest price).  `grace_seconds`: how
-    long a dropped player's seat waits before a stand-in bot plays it (None on a table in
-    this process, where nobody can drop)."""
-
-    open_seconds: float = 10.0
-    decision_seconds: float | None = None
-    grace_seconds: float | None = None
-
-
-@dataclass(frozen=True)
 class LobbyView:
     """The lobby of one table."""
 
     table_name: str
     seats: tuple[SeatInfo, ...]
     options: RuleOptions = RuleOptions()
-    clocks: Clocks = Clocks()
+    clocks: ClockSettings = ClockSettings()  # the host's clocks (0 = no limit)
     join_string: str = ""  # what a friend pastes into `modernart join`
     join_code: str = ""  # short code a joiner confirms (shown on the host's screen)
     admin: bool = False  # this client may seat bots, change options and start
@@ -135,7 +123,7 @@ class Session(Protocol):
     async def add_bot(self, seat: int, level: str) -> None: ...
     async def remove_bot(self, seat: int) -> None: ...
     async def set_options(self, options: RuleOptions) -> None: ...
-    async def set_clocks(self, clocks: Clocks) -> None: ...
+    async def set_clocks(self, clocks: ClockSettings) -> None: ...
     async def start(self) -> None: ...
 
 

@@ -3,8 +3,8 @@ nothing installed.  Needs asyncssh (the `ssh` extra).
 
 One process, one event loop, one client application per SSH channel, built inside that
 channel's prompt_toolkit app session.  `serve(port, session_for)` asks `session_for(guest)`
-for each newcomer's `Session` (a `NetSession` joining the host as that player, or a
-`LocalSession` on an in-process table), so each SSH guest is an ordinary player.
+for each newcomer's `Session` (a `NetSession` joining the host as that player, cli/tui/launch.py
+`ssh_sessions_through`), so each SSH guest is an ordinary player.
 
 Identity: any public key is accepted, but a seat is bound only to a key whose signature
 the server verified in this connection (see `_Server`), so the same key gets the same seat
@@ -56,12 +56,6 @@ class SSHGuest:
     term: str | None
     env: Mapping[str, str] = field(default_factory=dict)
 
-    @property
-    def identity(self) -> str | None:
-        """The stable identity a seat is bound to: the proved key, or None (a password
-        login is nobody in particular: the login name is anyone's to type)."""
-        return self.fingerprint
-
 
 class NoRecord(Exception):
     """Why a guest cannot take the record home (now): told to them as is."""
@@ -72,11 +66,8 @@ RecordFor = Callable[[SSHGuest], Sequence[str]]  # the files of the guest's copy
 
 
 def no_signed_record(guest: SSHGuest) -> Sequence[str]:
-    """The `record_for` of a table that keeps no signed transcript (`play --ssh`)."""
-    raise NoRecord(
-        "this table runs the whole game inside the server's process and keeps no signed "
-        "transcript: there is nothing to audit"
-    )
+    """The `record_for` of a server that keeps no guest's copy of a game (the default)."""
+    raise NoRecord("this SSH server keeps no copy of your games: there is nothing to take home")
 
 
 def guest_wants_ascii(env: Mapping[str, str]) -> bool:
@@ -374,41 +365,3 @@ async def serve_forever(acceptor: asyncssh.SSHAcceptor) -> None:
                     await asyncio.sleep(0.05)
         except TimeoutError:
             log.info("ssh guests still running after %g s", GUESTS_END)
-
-
-def local_table_notice(port: int) -> str:
-    """What an SSH guest of `modernart play --ssh` trusts, said once as they join."""
-    return (
-        "This table runs inside the host's process: the host's machine sees every hand, all money and "
-        "every sealed bid. To play without that trust, the host runs `modernart host` and you install "
-        "modernart and use `modernart join`."
-    )
-
-
-async def serve_local_table(
-    port: int,
-    table,
-    *,
-    host: str = "",
-    host_key_path: str | None = None,
-    table_code: str | None = None,
-    ready: Callable[[int], None] | None = None,
-) -> None:
-    """Serve an in-process `LocalTable` to SSH guests until cancelled: each guest takes a
-    free seat (the first one is the table's host in the lobby); a guest coming back with
-    the same key gets their seat back."""
-    from modernart.cli.tui.local_session import LocalSession
-
-    async def session_for(guest: SSHGuest) -> Session:
-        return LocalSession(table, guest.username[:16], identity=guest.identity)
-
-    acceptor = await serve(
-        port, session_for, host=host, host_key_path=host_key_path, table_code=table_code, notice=local_table_notice
-    )
-    table.join_string = f"ssh -p {acceptor.get_port()} NAME@HOST"
-    if ready is not None:
-        ready(acceptor.get_port())
-    try:
-        await serve_forever(acceptor)
-    finally:
-        table.close()

@@ -14,14 +14,10 @@ from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
 from modernart.cards import EDITIONS, Card, Edition
-from modernart.phase import Phase
 from modernart.views import Observation
 
 from modernart.cli.tui.session import Finder, LogEntry, Session, Status
 from modernart.cli.tui.text import ASCII_BORDERS, UNICODE_BORDERS, Borders
-
-#: Phases in which digits type an amount rather than pick a card.
-AMOUNT_PHASES = frozenset({Phase.OPEN, Phase.ONCE_AROUND, Phase.SEALED, Phase.FIXED_SET})
 
 MIN_COLUMNS, MIN_ROWS = 80, 24
 
@@ -160,10 +156,11 @@ class ClientState:
         return "table"
 
     def digits_mean_amount(self) -> bool:
+        """Digits type an amount (a bid, a sealed bid, a price) rather than pick a card: the
+        step takes one from this seat, even when it cannot name one now (the key then says
+        why); a watcher types nothing."""
         obs = self.obs
-        if obs is None or obs.phase not in AMOUNT_PHASES or obs.seat < 0:  # a watcher types nothing
-            return False
-        return obs.phase != Phase.FIXED_SET or obs.auctioneer == obs.seat
+        return obs is not None and obs.amount_action() is not None
 
     # ------------------------------------------------------------------ changes
 
@@ -181,7 +178,7 @@ class ClientState:
     def _select_playable(self, obs: Observation) -> None:
         """When a card is to be chosen (your sale, a Double offered to you) and the chosen
         one cannot be used, choose the first card that can."""
-        if obs.seat not in obs.to_move or obs.phase not in (Phase.PLAY_CARD, Phase.DOUBLE_OFFER):
+        if obs.card_action() is None:
             return
         usable = {int(m.arg) for m in obs.legal_moves(amounts=False) if m.action.takes_card}
         hand = self.sorted_hand()
@@ -201,6 +198,18 @@ class ClientState:
             return
         self.overlay = "scoring"
         self.scoring_over = self.situation
+
+    def show_last_scoring(self) -> None:
+        """The `s` key: the newest round's scoring, or why there is none."""
+        obs = self.obs
+        if obs is None or not obs.results:
+            self.error("No round has been scored yet")
+            return
+        self.open_scoring(len(obs.results) - 1, asked=True)
+
+    def scroll_log(self, pages: int) -> None:
+        """PgUp (+1) / PgDn (-1): a page of the log back or forward."""
+        self.log_scroll = max(0, self.log_scroll + pages * self.log_page)
 
     def sync(self) -> None:
         """Catch up with the session after it changed: clear stale input, queue overlays."""

@@ -1,8 +1,9 @@
 """What the table expects now, in words: the status line, and why a key cannot act.
 
-Everything here reads an `Observation` (what the seat may know) and returns sentences;
-the legality itself comes from `obs.legal_moves()` / `obs.amount_range()`, never from
-rules repeated here.
+Everything here reads an `Observation` (what the seat may know) and returns sentences.
+Whether a key acts is decided elsewhere, from `obs.legal_moves()`, `obs.amount_range()`,
+`obs.amount_action()` and `obs.card_action()` (cli/tui/actions.py); the words here may
+name the step ("In a sealed auction ..."), but they never decide what is legal.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from modernart.cards import Edition
-from modernart.moves import Action
+from modernart.moves import Action, Move
 from modernart.phase import Phase
 from modernart.views import Observation
 
@@ -44,7 +45,7 @@ def expectation(obs: Observation, name: Names, edition: Edition, owed: Sequence[
             return True, f"YOUR TURN: bid above {obs.high} or p to pass (once around)"
         return False, _others(obs, name, artist)
     if phase == Phase.SEALED:
-        if me not in obs.sealed_done:
+        if obs.amount_range() is not None:
             return True, f"YOUR TURN: seal a bid 0-{obs.money} (type + Enter)"
         if len(obs.sealed_done) == obs.players:
             return False, "All bids are sealed; " + _reveals(obs, name, owed)
@@ -57,7 +58,7 @@ def expectation(obs: Observation, name: Names, edition: Edition, owed: Sequence[
         return False, _others(obs, name, artist)
     if phase == Phase.FIXED_OFFER:
         if obs.turn == me:
-            if obs.price > obs.money:
+            if Move.accept(me) not in obs.legal_moves(amounts=False):
                 return True, f"YOUR TURN: you cannot pay {obs.price}: p to decline"
             return True, f"YOUR TURN: buy for {obs.price}? a = accept, p = decline"
         return False, _others(obs, name, artist)
@@ -126,7 +127,7 @@ def amount_problem(obs: Observation, typed: str, name: Names, edition: Edition) 
     if r is None:
         if phase == Phase.OPEN and obs.high_seat == obs.seat:
             return f"You already hold the high bid ({obs.high})"
-        if phase in (Phase.OPEN, Phase.ONCE_AROUND) and obs.seat in obs.to_move and obs.money <= obs.high:
+        if obs.amount_action() == Action.BID and obs.seat in obs.to_move and obs.money <= obs.high:
             return f"You cannot beat the high bid of {obs.high}: you have {obs.money}"
         if phase == Phase.SEALED and obs.seat in obs.sealed_done:
             return "You have already sealed your bid"
@@ -149,3 +150,53 @@ def amount_problem(obs: Observation, typed: str, name: Names, edition: Edition) 
             return f"Bid more than {obs.high}: at least {lo}"
         return f"{amount} is too low: at least {lo}"
     return action, amount
+
+
+def why_no_card(obs: Observation, edition: Edition) -> str:
+    """Why Enter cannot put up (or add to the Double) the chosen card, when a card is asked for."""
+    if obs.card_action() == Action.PLAY:
+        return "You have no painting to put up"
+    artist = edition.artists[obs.lot[0].artist]
+    if not any(m.action == Action.ADD_SECOND for m in obs.legal_moves(amounts=False)):
+        return f"You have no other {artist} to add: p to pass"
+    return f"Choose a {artist} that is not a Double (<- ->), or p to pass"
+
+
+def why_no_enter(obs: Observation, name: Names, edition: Edition) -> str:
+    """Why Enter does nothing when neither an amount nor a card is asked of this seat."""
+    if Move.decline(obs.seat) in obs.legal_moves(amounts=False):  # a price is offered to it
+        return f"a = accept the price of {obs.price}, p = decline"
+    return not_now(obs, name, edition)
+
+
+def why_no_pass(obs: Observation, name: Names, edition: Edition) -> str:
+    """Why `p` (pass, decline) is not a legal move of this seat now."""
+    me = obs.seat
+    if obs.phase == Phase.OPEN and obs.high_seat == me:
+        return f"You hold the high bid ({obs.high}): you cannot pass"
+    if obs.phase == Phase.OPEN and me in obs.passed:
+        return "You have already passed; a new bid lets you back in"
+    r = obs.amount_range()
+    if r is not None and r[0] == Action.SEALED_BID:
+        return "In a sealed auction you bid nothing by sealing 0: type 0, Enter"
+    if obs.card_action() == Action.PLAY:
+        return "You must put up a painting: passing is not allowed"
+    if obs.amount_action() == Action.SET_PRICE:
+        return "You must set a price: type it, then Enter"
+    return not_now(obs, name, edition)
+
+
+def why_no_accept(obs: Observation, name: Names, edition: Edition) -> str:
+    """Why `a` (accept the price) is not a legal move of this seat now."""
+    if Move.decline(obs.seat) in obs.legal_moves(amounts=False):  # offered, but too dear
+        return f"You cannot pay {obs.price}: you have {obs.money}"
+    if obs.phase == Phase.FIXED_OFFER:
+        return not_now(obs, name, edition)
+    return "There is no price to accept now"
+
+
+def why_no_hammer(obs: Observation, name: Names) -> str:
+    """Why `h` (sell now) is not a legal move of this seat now."""
+    if obs.phase != Phase.OPEN:
+        return "Only an Open auction can be closed early"
+    return f"Only the auctioneer ({name(obs.auctioneer)}) can sell now"

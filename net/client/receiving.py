@@ -27,6 +27,7 @@ from modernart.net.lan.known_hosts import KnownHosts
 from modernart.net.protocol import ProtocolError
 from modernart.net.protocol.frames import decode_batch_event, decode_event_public, decode_host_frame
 from modernart.net.trust.chain import ChainError
+from modernart.net.trust.shuffle import FixedDeal
 from modernart.net.trust.verified_game import VerifiedGame
 
 log = logging.getLogger("modernart.net.client.client")
@@ -185,6 +186,7 @@ class Receiving:
             self.feed.emit(Update("seat", (self.state.seat, self.state.role)))
         elif kind == "lobby":
             self.state.table = msg
+            self._check_fixed_deal()
             if isinstance(msg.get("name"), str):
                 self.memo.remember(msg["name"])
             self.feed.emit(Update("lobby", msg))
@@ -195,8 +197,9 @@ class Receiving:
 
     def _on_goodbye(self, msg: dict[str, Any]) -> None:
         """The host closed the table on purpose (net/host/host.py `Host.close`): say so, with where
-        its journal is (the game can be resumed from it).  Hellos go on: a resumed host answers."""
-        if self.state.status in ("failed", "closed"):
+        its journal is (the game can be resumed from it).  Hellos go on: a resumed host answers
+        (a closing host answers them with its goodbye again, told once)."""
+        if self.state.status in ("failed", "closed", "host_closed"):
             return
 
         def text(key: str) -> str | None:
@@ -266,6 +269,24 @@ class Receiving:
         if self.welcome is not None and not self.welcome.done():
             self.welcome.set_result(msg)
 
+    def _check_fixed_deal(self) -> None:
+        """A fixed deal (chosen cards, not shuffled) is only played if the table's lobby
+        announces it: event 1 and the lobby must name the same one (or none).  Checked when
+        both are known, whichever comes first (a client that sat before the start has the
+        lobby first; one that arrives later gets event 1 first).  Raises ChainError."""
+        game, table = self.game, self.state.table
+        if game is None or game.view is None or not table:
+            return
+        raw = table.get("fixed_deal")
+        try:
+            announced = FixedDeal.from_wire(raw) if raw is not None else None
+        except ValueError as exc:
+            raise ChainError(f"the table announces a fixed deal that is none: {exc}") from None
+        if game.fixed_deal is not None and announced != game.fixed_deal:
+            raise ChainError("the host deals a fixed deal (not shuffled) that its table did not announce: refused")
+        if game.fixed_deal is None and announced is not None:
+            raise ChainError("the table announces a fixed deal that the game's first event does not have: refused")
+
     def _follower(self, game_id: bytes) -> VerifiedGame:
         assert self.host_vk is not None
         return VerifiedGame(game_id, self.host_vk, keep=self.keep_transcript)
@@ -307,6 +328,8 @@ class Receiving:
             return
         own = st.seat if st.role in ("player", "standin") else None
         info, observation = self.game.apply(msg, own, defer_signature=True)
+        if info.kind == "start":
+            self._check_fixed_deal()
         st.head_seq = seq
         if "pv" in info.public:
             st.public = info.public["pv"]

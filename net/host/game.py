@@ -43,7 +43,7 @@ from modernart.net.host.journal import Journal, drop_torn_line, read_events, rea
 from modernart.net.protocol import ProtocolError, decode_host_inner, pack
 from modernart.net.protocol.frames import clock_view, event_frame, event_public
 from modernart.net.trust.sealed import SealedRound, overlay
-from modernart.net.trust.shuffle import SeedRound
+from modernart.net.trust.shuffle import FixedDeal, SeedRound
 from modernart.net.protocol.game_data import event_to_wire, private_part, public_view
 
 log = logging.getLogger("modernart.net.host.game")
@@ -112,6 +112,7 @@ class HostedGame:
         meta: dict[str, Any] | None = None,
         host_seed: bytes | None = None,
         salt_keys: list[bytes] | None = None,
+        fixed_deal: FixedDeal | None = None,
     ) -> None:
         self.game_id = game_id
         self.players = players
@@ -125,7 +126,10 @@ class HostedGame:
         self.head = chain_genesis(game_id)
         self.counters = [0] * len(players)
         self.delegates: list[bytes | None] = [None] * len(players)
-        self.seeding = SeedRound(game_id, host.vk, len(players), host_seed)
+        if fixed_deal is not None:
+            fixed_deal.check(options.deck_table.size, len(players))
+        self.fixed_deal = fixed_deal  # set by the program running the host, never by a frame
+        self.seeding = SeedRound(game_id, host.vk, len(players), host_seed, fixed_deal)
         self.salt_keys = salt_keys or [secrets.token_bytes(32) for _ in players]  # secret until the end
         self.seed_end: float | None = None
         self.sealed: SealedRound | None = None
@@ -325,16 +329,21 @@ class HostedGame:
     # ------------------------------------------------------------------ seeds and the deal
 
     def start(self, now: float) -> LoggedEvent:
-        """Event 1: who plays, with which keys and options, and the host's seed commitment."""
+        """Event 1: who plays, with which keys and options, the host's seed commitment, and a
+        fixed deal if the table has one (announced, so that every client checks the deal
+        against it and says the cards were not shuffled)."""
         self.seed_end = now + self.clocks.reveal if self.clocks.reveal > 0 else None
+        facts: dict[str, Any] = {
+            "players": [p.to_wire() for p in self.players],
+            "options": self.options.to_dict(),
+            "hseed": self.seeding.host_commitment,
+        }
+        if self.fixed_deal is not None:
+            facts["fixed"] = self.fixed_deal.to_wire()
         return self._emit(
             "start",
             now,
-            {
-                "players": [p.to_wire() for p in self.players],
-                "options": self.options.to_dict(),
-                "hseed": self.seeding.host_commitment,
-            },
+            facts,
             hidden={"seed": self.seeding.host_seed, "salt_keys": self.salt_keys, "meta": self.meta},
         )
 
@@ -513,6 +522,7 @@ class HostedGame:
             meta=meta,
             host_seed=entries[0].hidden["seed"],
             salt_keys=entries[0].hidden["salt_keys"],
+            fixed_deal=FixedDeal.from_wire(start["fixed"]) if "fixed" in start else None,
         )
         game.recover(path, entries, now, fsync=fsync)
         return game

@@ -43,6 +43,7 @@ from modernart.net.lan.address import JoinTarget
 from modernart.net.protocol import ProtocolError, pack
 from modernart.net.protocol.frames import closed_frame, decode_client_frame, err_frame, tables_frame
 from modernart.net.trust.identity import Keys, check_zmq
+from modernart.net.trust.shuffle import FixedDeal
 
 log = logging.getLogger("modernart.net.host.host")
 
@@ -50,6 +51,7 @@ log = logging.getLogger("modernart.net.host.host")
 #: connection closed with input unread is reset, and a reset can make the peer's system
 #: drop what it had received but not yet handed over (the goodbye)
 GOODBYE_SECONDS = 0.2
+GOODBYE_LINGER = 2.0  # seconds the closed socket still delivers queued frames (the goodbye)
 
 
 class Host:
@@ -75,6 +77,7 @@ class Host:
         wake = asyncio.Event()  # the timer loop's: set when a deadline may have changed
         self.router = Router(keys, bind=bind, port=port, advertise=advertise, receive=self.receive, lost=self.lost)
         self.rates = RateLimits()
+        self.said_goodbye = False  # closing: a hello gets the goodbye again (goodbye_again)
         self.connections = Connections(self.router, peer_budget)
         self.registry = TableRegistry(keys)
         self.fanout = Fanout(
@@ -188,13 +191,16 @@ class Host:
             await self.bot_clients.close()
             flushers = [t.flusher for t in self.tables.values() if t.flusher is not None]
             await asyncio.gather(*flushers, return_exceptions=True)
-            if self.say_goodbye():
+            said = self.say_goodbye()
+            if said:
                 await asyncio.sleep(GOODBYE_SECONDS)
         finally:
             for table in self.tables.values():
                 if table.game and table.game.journal:
                     table.game.journal.close()
-            await self.router.close()
+            # the goodbye may still wait behind a catch-up the peer is reading: the socket keeps
+            # trying to deliver it for at most GOODBYE_LINGER seconds after closing
+            await self.router.close(linger=GOODBYE_LINGER if said else 0.0)
 
     def say_goodbye(self) -> bool:
         """Tell every peer its table is closed on purpose, with the journal it can be resumed
@@ -206,7 +212,18 @@ class Host:
             ]
         )
         log.info("goodbye peers=%d said=%s", len(self.peers), said)
+        self.said_goodbye = True
         return said
+
+    def goodbye_again(self, rid: bytes, msg: dict[str, Any]) -> None:
+        """Closing, the host still reads (see GOODBYE_SECONDS) but admits nobody: a hello gets
+        the goodbye of its table again, so a client that says hello as the goodbye crosses it
+        is not welcomed back by a host about to go; other frames are dropped."""
+        if msg["t"] != "hello":
+            return
+        table = self.registry.find(msg.get("table"))
+        if table is not None:
+            self.router.send_frame(rid, closed_frame(table.id, table.journal_path, table.record_path))
 
     # ------------------------------------------------------------------ tables and bots
 
@@ -228,10 +245,14 @@ class Host:
         lobby: Lobby | None = None,
         autostart: bool | int = False,
         fsync: bool = True,
+        fixed_deal: FixedDeal | None = None,
     ) -> Table:
+        """A new table of this host; `fixed_deal` (the program's choice, never a client's)
+        deals those cards instead of the shuffle, announced to everyone (net/host/table.py)."""
         table = self.registry.open(
             name, table_id=table_id, journal_dir=journal_dir, lobby=lobby, autostart=autostart, fsync=fsync
         )
+        table.fixed_deal = fixed_deal
         return self.add_table(table)
 
     def free_table(self, table: Table) -> None:
@@ -279,6 +300,9 @@ class Host:
 
     def dispatch(self, rid: bytes, curve: bytes, peer: Peer | None, msg: dict[str, Any]) -> None:
         kind = msg["t"]
+        if self.said_goodbye:
+            self.goodbye_again(rid, msg)
+            return
         if kind == "tables":
             self.router.send_frame(rid, tables_frame(msg.get("id", 0), [t.info() for t in self.tables.values()]))
             return

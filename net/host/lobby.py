@@ -70,7 +70,7 @@ class Lobby:
 
     def _require_admin(self, vk: bytes) -> None:
         if vk != self.admin:
-            raise LobbyError("not_admin", "only the table's host player may do that")
+            raise LobbyError("not_admin", "only the host (the player who opened the table) may do that")
 
     def _free_seat(self, wanted: int | None) -> int:
         if wanted is not None:

@@ -104,14 +104,16 @@ class Router:
         self.fd = cast(int, s.getsockopt(zmq.FD))  # FD is an int option
         asyncio.get_running_loop().add_reader(self.fd, self.readable)
 
-    async def close(self) -> None:
+    async def close(self, linger: float = 0.0) -> None:
         """Stop reading, close the socket and the context (also when cancelled half-way: a
-        context left to the garbage collector with a socket open blocks in zmq_ctx_term)."""
+        context left to the garbage collector with a socket open blocks in zmq_ctx_term).
+        `linger`: seconds the socket may still deliver what it has queued (terminating the
+        context waits for that, bounded: a peer that never reads holds it no longer)."""
         if self.fd is not None:
             asyncio.get_running_loop().remove_reader(self.fd)
             self.fd = None
         if self.sock is not None:
-            self.sock.close(linger=0)
+            self.sock.close(linger=int(linger * 1000))
         if self.ctx is not None:
             if self.auth is not None:
                 self.auth.stop()

@@ -5,6 +5,11 @@ the lobby's seats (compacted to 0..n-1, in seat order) into a game: a random gam
 event 1 and the seed phase; at the deal the journal gets its header (the deck order the
 seeds gave, seat keys and table settings in `meta`).  `Table.resume` rebuilds a table
 from its journal and event log after a host crash, before or after the deal.
+
+A table may have a fixed deal (net/trust/shuffle.py `FixedDeal`): only the program that
+runs the host sets it, as `Table(fixed_deal=...)`; no frame can.  The lobby announces it
+(`fixed_deal` in the lobby message) and event 1 repeats it, so everyone knows the cards
+were chosen, not shuffled.
 """
 
 from __future__ import annotations
@@ -17,9 +22,10 @@ from typing import Any
 from modernart.net.clocks import ClockSettings
 from modernart.net.trust.identity import Keys, fingerprint
 from modernart.net.host.journal import Journal, read_journal
-from modernart.net.host.lobby import Lobby
+from modernart.net.host.lobby import Lobby, LobbyError
 from modernart.net.protocol.frames import seat_description, table_info
 from modernart.net.host.game import HostedGame, LoggedEvent, Player
+from modernart.net.trust.shuffle import FixedDeal
 from modernart.net.trust.transcript import write_transcript
 
 log = logging.getLogger("modernart.net.host.table")
@@ -38,8 +44,10 @@ class Table:
         lobby: Lobby | None = None,
         autostart: bool | int = False,
         fsync: bool = True,
+        fixed_deal: FixedDeal | None = None,
     ) -> None:
         self.id = table_id
+        self.fixed_deal = fixed_deal  # chosen cards instead of the shuffle (see the module doc)
         self.ended_at: float | None = None  # when the game's record was saved (time.monotonic())
         self.name = name
         self.host = host
@@ -98,6 +106,9 @@ class Table:
             "code": code,
             "clocks": self.clocks.to_dict(),
         }
+        fixed = self.game.fixed_deal if self.game is not None else self.fixed_deal
+        if fixed is not None:
+            base["fixed_deal"] = fixed.to_wire()
         if self.game is None:
             lob = self.lobby
             base["seats"] = [s.to_wire(i, lob.admin, i in connected) if s else None for i, s in enumerate(lob.seats)]
@@ -125,6 +136,11 @@ class Table:
         lob = self.lobby
         lob.check_start(None)
         seats = [s for s in lob.seats if s is not None]
+        if self.fixed_deal is not None:
+            try:
+                self.fixed_deal.check(lob.options.deck_table.size, len(seats))
+            except ValueError as exc:
+                raise LobbyError("fixed_deal", f"this table's fixed deal does not fit: {exc}") from None
         players = [Player(s.name, s.vk, s.bot) for s in seats]  # type: ignore[arg-type]
         game_id = secrets.token_bytes(16)
         meta = {
@@ -138,12 +154,16 @@ class Table:
             "fairplay": 1,
             **self.extra_meta,
         }
+        if self.fixed_deal is not None:
+            meta["fixed_deal"] = self.fixed_deal.to_wire()
         journal = None
         if self.journal_dir is not None:
             os.makedirs(self.journal_dir, exist_ok=True)
             self.journal_path = os.path.join(self.journal_dir, f"{self.id}-{game_id.hex()[:12]}.jsonl")
             journal = Journal(self.journal_path, sync=self.fsync)  # the header follows at the deal
-        self.game = HostedGame(game_id, players, lob.options, lob.clocks, self.host, journal, now, meta=meta)
+        self.game = HostedGame(
+            game_id, players, lob.options, lob.clocks, self.host, journal, now, meta=meta, fixed_deal=self.fixed_deal
+        )
         log.info("game started table=%s game=%s players=%d", self.id, game_id.hex()[:12], len(players))
         return self.game.start(now)
 
@@ -168,7 +188,13 @@ class Table:
     def resume(cls, path: str, host: Keys, now: float, *, fsync: bool = True) -> "Table":
         """The table whose journal is `path`, exactly as it was when the host stopped."""
         game = HostedGame.resume(path, host, now, fsync=fsync)
-        table = cls(game.meta.get("table", "t1"), game.meta.get("table_name", "table"), host, fsync=fsync)
+        table = cls(
+            game.meta.get("table", "t1"),
+            game.meta.get("table_name", "table"),
+            host,
+            fsync=fsync,
+            fixed_deal=game.fixed_deal,
+        )
         table.game = game
         table.durable_seq = game.seq
         table.journal_path = path

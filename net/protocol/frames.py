@@ -221,6 +221,10 @@ CLOCK_VIEW: Schema = {
     "owe": (is_list(SEAT, 5), False),
 }
 
+#: a fixed deal a table announces (lobby `fixed_deal`, event 1 `fixed`): the deck order and
+#: the first auctioneer (net/trust/shuffle.py `FixedDeal`, which also checks it fits the deck)
+FIXED_DEAL: Schema = {"order": (is_list(is_int(0, 255), 256, 1), True), "first": (SEAT, True)}
+
 
 def seat_description(
     seat: int,
@@ -293,6 +297,7 @@ HOST_SCHEMA: dict[str, Schema] = {
         "admin": (optional(is_text(1, 16)), True),
         "game": (_GAME_ID, False),
         "record": (is_str(MAX_TEXT), False),
+        "fixed_deal": (is_record(FIXED_DEAL), False),
     },
     "ev": {
         "seq": (is_int(1, 1 << 40), True),
@@ -491,6 +496,7 @@ EVENT_SCHEMA: dict[str, Schema] = {
         "players": (is_list(is_record(PLAYER), 5, 1), True),
         "options": (_OPTIONS, True),
         "hseed": (is_bytes(32), True),
+        "fixed": (is_record(FIXED_DEAL), False),
     },
     "seed": {"seat": (SEAT, True), "c": (_SIGNED, True)},
     "deal": {"first": (SEAT, True), "missing": (is_list(SEAT, 5), True)},

@@ -12,6 +12,7 @@
      private part (hand, money, cards dealt), rebuilt with its disclosed salt key, must hash
      to the value in the chain;
   4. the record: players, keys, options, every move and the result against the above.
+A fixed deal (net/trust/shuffle.py `FixedDeal`) is checked in place of the shuffle and noted.
 Notes are reported but do not fail the audit: a reveal against a different commitment set,
 a sealed bid recovered after a host crash, every forfeited sealed bid (seat and why), and
 every period in which a stand-in bot played a seat (from which move to which).
@@ -36,7 +37,7 @@ from modernart.net.trust.verified_game import VerifiedGame
 from modernart.net.trust.identity import fingerprint
 from modernart.net.protocol import ProtocolError, decode_host_inner
 from modernart.net.trust.sealed import REASONS, overlay
-from modernart.net.trust.shuffle import derive_deal
+from modernart.net.trust.shuffle import FixedDeal, derive_deal
 from modernart.net.trust.transcript import TranscriptError, read_transcript
 from modernart.net.protocol.game_data import event_to_wire, private_part, public_view
 
@@ -148,6 +149,12 @@ class _Audit:
         if follower.shuffle is None:
             self.problems.append(f"event {len(self.frames)}: the transcript ends before the seeds are disclosed")
             return
+        self.report.facts["fixed_deal"] = follower.fixed_deal is not None
+        if follower.fixed_deal is not None:
+            self.report.notes.append(
+                "fixed deal, not shuffled: the cards were chosen by the program that ran the host "
+                "(announced in the lobby and in event 1); the deal is checked against it, not against the seeds"
+            )
         self._check_record_header(follower)
         self._replay(follower)
 
@@ -334,7 +341,11 @@ def record_from_frames(frames: list[dict[str, Any]], transcript_name: str, host_
     options = RuleOptions.from_dict(start["options"])
     game_id = start["g"]
     disclose = pubs[-1]
-    order, first = derive_deal(game_id, disclose["host"], disclose["seeds"], options.deck_table.size)
+    if "fixed" in start:  # chosen cards, announced in event 1: not derived from the seeds
+        fixed = FixedDeal.from_wire(start["fixed"])
+        order, first = list(fixed.order), fixed.first
+    else:
+        order, first = derive_deal(game_id, disclose["host"], disclose["seeds"], options.deck_table.size)
     state = GameState(len(players), options, deck_order=order, first_auctioneer=first)
     meta = {
         "game_id": game_id.hex(),

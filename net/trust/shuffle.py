@@ -16,16 +16,58 @@ and the first auctioneer are derived:
 Nobody can steer the deck: the host's seed is fixed before any player's seed reaches
 it, and each player's seed is fixed (committed) without knowing any other seed.  At the
 end of the game the host discloses every seed and every client re-derives the deal.
+
+A fixed deal (`FixedDeal`, for tests, benchmarks and `modernart play --seed`) replaces the
+derived deck order and first auctioneer with chosen ones.  It is never secret and never
+comes from a client: the program running the host sets it through the Python API
+(`Host.open_table(fixed_deal=...)`), the lobby announces it to everyone before they sit,
+event 1 repeats it, and every client checks the deal against it (not against the seeds,
+which are still committed, disclosed and checked) and refuses a fixed deal in event 1 that
+its table's lobby did not announce (docs/fair-play.md "Fixed deals").
 """
 
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Sequence
 
 from modernart.net.protocol import ProtocolError
 from modernart.net.protocol.signed import DECK_DOMAIN, HOST_SEAT, SEED_TAG, SeedCommit, decode_seed, seed_commitment
 from modernart.net.trust.identity import new_nonce, signed
+
+
+@dataclass(frozen=True)
+class FixedDeal:
+    """A chosen deal: the deck order (dealt front to back, as `GameState(deck_order=...)`)
+    and the first auctioneer's seat."""
+
+    order: tuple[int, ...]
+    first: int
+
+    @classmethod
+    def of(cls, order: Sequence[int], first: int) -> "FixedDeal":
+        return cls(tuple(int(c) for c in order), int(first))
+
+    def check(self, deck_size: int, n: int) -> None:
+        """ValueError unless the order is a permutation of the deck and `first` a seat."""
+        if sorted(self.order) != list(range(deck_size)):
+            raise ValueError(f"a fixed deal's order must be a permutation of 0..{deck_size - 1}")
+        if not 0 <= self.first < n:
+            raise ValueError(f"a fixed deal's first auctioneer must be a seat 0..{n - 1}")
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"order": list(self.order), "first": self.first}
+
+    @classmethod
+    def from_wire(cls, data: Any) -> "FixedDeal":
+        """The fixed deal a lobby or event 1 announces (ValueError if it is not one)."""
+        if not isinstance(data, dict) or set(data) != {"order", "first"}:
+            raise ValueError("a fixed deal is {order, first}")
+        order, first = data["order"], data["first"]
+        if not isinstance(order, list) or not all(type(c) is int for c in order) or type(first) is not int:
+            raise ValueError("a fixed deal's order and first auctioneer are integers")
+        return cls(tuple(order), first)
 
 
 class _Stream:
@@ -69,8 +111,11 @@ def derive_deal(game: bytes, host_seed: bytes, seeds: list[bytes | None], deck_s
 class SeedRound:
     """Host side: the host's seed and the seats' signed seed commitments and seeds."""
 
-    def __init__(self, game: bytes, host_vk: bytes, n: int, host_seed: bytes | None = None) -> None:
+    def __init__(
+        self, game: bytes, host_vk: bytes, n: int, host_seed: bytes | None = None, fixed: FixedDeal | None = None
+    ) -> None:
         self.game = game
+        self.fixed = fixed  # the announced deal, used instead of the derived one
         self.n = n
         self.host_seed = host_seed or new_nonce()
         self.host_commitment = seed_commitment(game, HOST_SEAT, host_vk, self.host_seed)
@@ -102,6 +147,8 @@ class SeedRound:
         self.seeds[seat] = seed
 
     def derive(self, deck_size: int) -> tuple[list[int], int]:
+        if self.fixed is not None:
+            return list(self.fixed.order), self.fixed.first
         return derive_deal(self.game, self.host_seed, self.seeds, deck_size)
 
     def disclosure(self) -> dict[str, Any]:
@@ -111,8 +158,11 @@ class SeedRound:
 class SeedVerifier:
     """Client and audit side: the published seed commitments and, at the end, the seeds."""
 
-    def __init__(self, game: bytes, host_vk: bytes, host_commitment: bytes, n: int) -> None:
+    def __init__(
+        self, game: bytes, host_vk: bytes, host_commitment: bytes, n: int, fixed: FixedDeal | None = None
+    ) -> None:
         self.game = game
+        self.fixed = fixed  # the deal event 1 announced (checked against the lobby's by the caller)
         self.host_vk = host_vk
         self.host_commitment = host_commitment
         self.commits: list[SeedCommit | None] = [None] * n
@@ -135,6 +185,8 @@ class SeedVerifier:
         expected = [s for s, c in enumerate(self.commits) if c is None]
         if sorted(missing) != expected:
             raise ValueError(f"the deal names seats {missing} as without a seed, the commitments say {expected}")
+        if self.fixed is not None and first != self.fixed.first:
+            raise ValueError(f"the deal names seat {first} first, the fixed deal seat {self.fixed.first}")
         self.first, self.missing = first, list(missing)
 
     def disclose(self, host_seed: bytes, seeds: list[bytes | None], deck_size: int) -> tuple[list[int], int]:
@@ -149,7 +201,13 @@ class SeedVerifier:
                     raise ValueError(f"seat {seat} sent no seed commitment, yet a seed is disclosed for it")
             elif seed is None or seed_commitment(self.game, seat, commit.key, seed) != commit.s:
                 raise ValueError(f"the disclosed seed of seat {seat} does not match its commitment")
-        order, first = derive_deal(self.game, host_seed, seeds, deck_size)
+        if self.fixed is not None:
+            self.fixed.check(deck_size, len(seeds))
+            order, first = list(self.fixed.order), self.fixed.first
+            source = "the fixed deal"
+        else:
+            order, first = derive_deal(self.game, host_seed, seeds, deck_size)
+            source = "the shuffle"
         if self.first is not None and first != self.first:
-            raise ValueError(f"the first auctioneer was seat {self.first}, the shuffle says seat {first}")
+            raise ValueError(f"the first auctioneer was seat {self.first}, {source} says seat {first}")
         return order, first

@@ -28,7 +28,7 @@ from modernart.net.protocol.game_data import ViewBuilder, event_from_wire
 from modernart.net.protocol.signed import ACT_TAG, decode_action_body
 from modernart.net.trust.identity import verify
 from modernart.net.trust.sealed import SealedVerifier
-from modernart.net.trust.shuffle import SeedVerifier
+from modernart.net.trust.shuffle import FixedDeal, SeedVerifier
 
 _SEALED = (Action.SEALED_BID, Action.SEALED_FORFEIT)
 
@@ -59,6 +59,7 @@ class VerifiedGame:
         self.counters: dict[int, int] = {}
         self.own_deals: dict[tuple[int, int], list[int]] = {}  # (seat, round) -> the cards it was dealt
         self.shuffle: tuple[list[int], int] | None = None  # (deck order, first) once disclosed
+        self.fixed_deal: FixedDeal | None = None  # the chosen deal event 1 announces (not shuffled)
         self.frames: list[dict[str, Any]] | None = [] if keep else None
         self.own_actions: dict[bytes, tuple[bytes, bytes]] = {}  # body -> (signature, key) of actions sent
 
@@ -137,7 +138,8 @@ class VerifiedGame:
             options = RuleOptions.from_dict(pub["options"])
             self.view = ViewBuilder(len(self.players), options)
             self.delegates = {}
-            self.seeds = SeedVerifier(self.game_id, self.host_vk, pub["hseed"], len(self.players))
+            self.fixed_deal = FixedDeal.from_wire(pub["fixed"]) if "fixed" in pub else None
+            self.seeds = SeedVerifier(self.game_id, self.host_vk, pub["hseed"], len(self.players), self.fixed_deal)
             self.sealed = SealedVerifier(self.game_id, len(self.players))
         if self.view is None or self.seeds is None or self.sealed is None:
             raise ChainError(f"event {seq} comes before the game's start")
@@ -222,5 +224,6 @@ class VerifiedGame:
         for (seat, rnd), cards in self.own_deals.items():
             start = sum(sizes[r] * n for r in range(rnd)) + seat * sizes[rnd]
             if cards != order[start : start + sizes[rnd]]:
-                raise ValueError(f"round {rnd + 1} deal for seat {seat} differs from the shuffle")
+                source = "the fixed deal" if self.fixed_deal is not None else "the shuffle"
+                raise ValueError(f"round {rnd + 1} deal for seat {seat} differs from {source}")
         self.shuffle = (order, first)

@@ -1,7 +1,8 @@
 """In-process test harness for the client: a real `ClientApp` reading a pipe input and
 drawing through a real `Vt100_Output` (fixed size, changeable) into pyte, a terminal
-emulator, so tests assert on exactly what a person would see.  Also builds tables with a
-chosen deal, so every auction panel can be reached on purpose.
+emulator, so tests assert on exactly what a person would see.  Also builds tables of the
+real host (net/host/, in this process on 127.0.0.1) with a chosen deal (an announced fixed
+deal, net/trust/shuffle.py `FixedDeal`), so every auction panel can be reached on purpose.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import contextlib
 import functools
 import io
 import re
-import tempfile
 from typing import Sequence
 
 import pyte
@@ -22,10 +22,15 @@ from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from modernart.cli.tui.app import ClientApp
-from modernart.cli.tui.local_session import LocalSession
-from modernart.cli.tui.local_table import LocalTable
-from modernart.cli.tui.session import Clocks, Status
+from modernart.cli.tui.in_process_host import HostGameSettings, InProcessHost, seat_people
+from modernart.cli.tui.net_session import NetFinder, NetSession
+from modernart.cli.tui.session import Status, TableAd
 from modernart.cards import CONSENSUS, AuctionType
+from modernart.game import GameState
+from modernart.moves import Move
+from modernart.net.clocks import ClockSettings
+from modernart.net.protocol import decode_host_inner
+from modernart.net.trust.identity import Keys
 from modernart.rules import RuleOptions
 
 KEYS = {
@@ -79,9 +84,27 @@ def run_async(fn):
     def wrapper(*args, **kwargs):
         from tests.net_helpers import run
 
-        return run(fn(*args, **kwargs), timeout=3600)
+        async def test_then_close_tables():
+            try:
+                return await fn(*args, **kwargs)
+            finally:
+                await close_tables()
+
+        return run(test_then_close_tables(), timeout=3600)
 
     return wrapper
+
+
+#: The tables `table_with` built in the running test (closed when it ends)
+OPEN_TABLES: list["HostTable"] = []
+
+
+async def close_tables() -> None:
+    """Close every table of the test: the host first (its goodbye reaches the sessions), then
+    the people's sessions."""
+    tables, OPEN_TABLES[:] = list(OPEN_TABLES), []
+    for table in tables:
+        await table.close()
 
 
 class _Terminal(io.StringIO):
@@ -158,6 +181,14 @@ class Screen:
         for key in keys:
             self.input.send_text(KEYS.get(key, key))
             await self.settle(0.2 if key == "esc" else pause)
+            await self.table_settled()
+
+    async def table_settled(self) -> None:
+        """At a test table (`table_with`), until what the key asked for has been answered and
+        every person's session has seen it (a real host answers over the network)."""
+        table = getattr(self.session, "table", None)
+        if isinstance(table, HostTable):
+            await table.quiet()
 
     async def type(self, text: str) -> None:
         for ch in text:
@@ -185,8 +216,30 @@ class Screen:
     def text(self) -> str:
         return "\n".join(self.rows)
 
+    async def drawn(self, timeout: float = 2.0) -> None:
+        """Return once the client has drawn a frame after this call: the screen shows at
+        least everything its session held when it was called."""
+        app = self.client.app
+        done = asyncio.get_running_loop().create_future()
+
+        def rendered(_app) -> None:
+            if not done.done():
+                done.set_result(None)
+
+        app.after_render += rendered
+        try:
+            app.invalidate()
+            async with asyncio.timeout(timeout):
+                await done
+        except TimeoutError:
+            pass  # not running (any more): the screen is what it is
+        finally:
+            app.after_render -= rendered
+
     async def wait_for(self, pattern: str, timeout: float = 5.0) -> str:
-        """Wait until the screen matches the regular expression `pattern`; return the screen."""
+        """Wait until the screen matches the regular expression `pattern` (in a frame drawn
+        after this call); return the screen."""
+        await self.drawn()
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while True:
@@ -228,33 +281,231 @@ def deck_with_hands(hands: Sequence[Sequence[tuple[int, AuctionType]]], per_hand
     return order + rest
 
 
+#: The clocks of a test table: a long Open countdown, no decision clock
+TEST_CLOCKS = ClockSettings(open_countdown=60, decision=0)
+#: Longest wait for a table's people to see their seats, or the game's deal
+TABLE_READY = 10.0
+#: Longest wait for a table to settle after a person's request (see `HostTable.settled`)
+SETTLE_LIMIT = 3.0
+
+
+class SettledSession(NetSession):
+    """A person at a test table: each request returns once every person's session has seen
+    its outcome (as at one table in one process), so a test can look at once."""
+
+    table: "HostTable | None" = None
+
+    async def _settled(self, request) -> None:
+        table = self.table
+        if table is None:
+            await request
+            return
+        table.in_flight += 1
+        try:
+            await request
+            await table.settled()
+        finally:
+            table.in_flight -= 1
+
+    async def send_move(self, move: Move) -> None:
+        await self._settled(super().send_move(move))
+
+    async def chat(self, text: str) -> None:
+        await self._settled(super().chat(text))
+
+    async def take_seat(self, seat: int) -> None:
+        await self._settled(super().take_seat(seat))
+
+    async def set_ready(self, ready: bool) -> None:
+        await self._settled(super().set_ready(ready))
+
+    async def add_bot(self, seat: int, level: str) -> None:
+        await self._settled(super().add_bot(seat, level))
+
+    async def remove_bot(self, seat: int) -> None:
+        await self._settled(super().remove_bot(seat))
+
+    async def set_options(self, options: RuleOptions) -> None:
+        await self._settled(super().set_options(options))
+
+    async def set_clocks(self, clocks: ClockSettings) -> None:
+        await self._settled(super().set_clocks(clocks))
+
+    async def start(self) -> None:
+        await self._settled(super().start())
+
+
+class HostTable:
+    """A table of the real host in this process, and what the tests read of it."""
+
+    def __init__(self, here: InProcessHost) -> None:
+        self.here = here
+        self.host = here.host
+        self.table = here.table
+        self.sessions: list[NetSession] = []
+        self.in_flight = 0  # requests of its sessions not yet answered and settled
+        OPEN_TABLES.append(self)
+
+    @property
+    def join_string(self) -> str:
+        return str(self.host.target(self.table.id))
+
+    @property
+    def join_code(self) -> str:
+        return self.host.target(self.table.id).code
+
+    @property
+    def name(self) -> str:
+        return self.table.name
+
+    def announce(self, *, name: str | None = None, address: str | None = None) -> None:
+        """Rename the table, or say it at another address (the join string shows it), and
+        tell everyone (the lobby message)."""
+        if name is not None:
+            self.table.name = name
+        if address is not None:
+            self.host.router.advertise = address
+        self.host.fanout.broadcast_lobby(self.table)
+
+    @property
+    def state(self) -> GameState:
+        assert self.table.game is not None and self.table.game.state is not None
+        return self.table.game.state
+
+    @property
+    def received(self) -> list[Move]:
+        """Every move a person made and the host applied, in order: signed actions, and sealed
+        bids once revealed (the host learns a sealed bid's amount only from its reveal)."""
+        game = self.table.game
+        if game is None:
+            return []
+        return [
+            Move.from_list(e.move)
+            for e in game.log
+            if e.move and decode_host_inner(e.public).get("by") in ("player", "reveal")
+        ]
+
+    def committed(self, seat: int) -> bool:
+        """The host holds `seat`'s sealed-bid commitment in the running Sealed auction."""
+        game = self.table.game
+        return game is not None and game.sealed is not None and game.sealed.entries[seat] is not None
+
+    @property
+    def seats(self):
+        return self.table.lobby.seats
+
+    @property
+    def options(self) -> RuleOptions:
+        return self.table.game.options if self.table.game is not None else self.table.lobby.options
+
+    @property
+    def clocks(self) -> ClockSettings:
+        return self.table.clocks
+
+    @property
+    def status(self) -> Status:
+        return {"lobby": Status.LOBBY, "playing": Status.PLAYING, "over": Status.OVER}[self.table.phase]
+
+    async def settled(self) -> None:
+        """Return once every person's session has seen all the host has done: each asks the
+        host something and waits for the answer, which comes after every frame the host sent
+        it before (one connection keeps its order), until a round changes nothing (a sealed
+        bid's reveals follow the last commitment by themselves)."""
+        try:
+            async with asyncio.timeout(SETTLE_LIMIT):
+                while True:
+                    before = self._progress()
+                    for session in self.sessions:
+                        if session.status != Status.DISCONNECTED:
+                            await session.client.list_tables()
+                    await asyncio.sleep(0.005)
+                    if self._progress() == before:
+                        return
+        except TimeoutError:
+            return  # a table that keeps moving (a running clock): the test waits for what it needs
+
+    async def quiet(self) -> None:
+        """Return once no request of its people is on its way (a key's request included) and
+        every session has seen the outcome."""
+        try:
+            async with asyncio.timeout(SETTLE_LIMIT):
+                while self.in_flight:
+                    await asyncio.sleep(0.005)
+        except TimeoutError:
+            return  # still waiting for an answer: the test waits for what it needs
+        await self.settled()
+
+    def _progress(self) -> tuple[int, int, int]:
+        game = self.table.game
+        return (game.seq if game is not None else 0, len(self.table.outbox), self.table.durable_seq)
+
+    async def close(self) -> None:
+        await self.here.close()
+        for session in self.sessions:
+            await session.close()
+
+
+async def until(condition, timeout: float = TABLE_READY) -> None:
+    """Wait until `condition()` holds (AssertionError after `timeout` seconds)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not condition():
+        if loop.time() > end:
+            raise AssertionError(f"not within {timeout:g} s: {condition}")
+        await asyncio.sleep(0.01)
+
+
 async def table_with(
     names: Sequence[str],
     hands: Sequence[Sequence[tuple[int, AuctionType]]] = (),
     *,
     first: int = 0,
-    clocks: Clocks | None = None,
+    clocks: ClockSettings | None = None,
     options: RuleOptions | None = None,
     start: bool = True,
     record_dir: str | None = None,
-    seats: int | None = None,
-) -> tuple[LocalTable, list[LocalSession]]:
-    """A table of people only (each a LocalSession), dealt `hands`, `first` auctioneer."""
+) -> tuple[HostTable, list[NetSession]]:
+    """A table of people only (each a NetSession) at the real host, dealt `hands` (a fixed
+    deal), `first` auctioneer; with `start`, everyone says ready and the first starts."""
     options = options or RuleOptions()
     per_hand = options.deal_sizes(len(names))[0]
     hands = list(hands) + [[] for _ in range(len(names) - len(hands))]
-    table = LocalTable(
-        seats or len(names),
-        options=options,
-        clocks=clocks or Clocks(open_seconds=60),
-        deck_order=deck_with_hands(hands, per_hand),
-        first_auctioneer=first,
-        record_dir=record_dir or tempfile.mkdtemp(prefix="modernart-test-"),
+    settings = HostGameSettings(
+        levels=[],
+        table_name="Test table",
+        options=options.to_dict(),
+        clocks=(clocks or TEST_CLOCKS).to_dict(),
+        bot_pace=0.0,
+        journal_dir=record_dir,
+        autostart=False,
+        deal=deck_with_hands(hands, per_hand),
+        first=first,
     )
-    sessions = [LocalSession(table, name) for name in names]
-    for s in sessions:
-        await s.open()
-    if start:
-        assert table.start(force=True) is None
-        assert all(s.status == Status.PLAYING for s in sessions)
-    return table, sessions
+    table = HostTable(await InProcessHost.start(settings, keys=Keys.generate()))
+    table.sessions = await seat_people(
+        table.here, list(names), start=start, timeout=TABLE_READY, session_class=SettledSession
+    )
+    for session in table.sessions:
+        session.table = table
+    await table.settled()
+    return table, table.sessions
+
+
+class HostFinder(NetFinder):
+    """The tables of in-process hosts, as the join screen lists them (joined through the
+    protocol like any table; only hearing them on the LAN is left out)."""
+
+    def __init__(self, tables: Sequence[HostTable], name: str = "You") -> None:
+        super().__init__(name=name, keys=Keys.generate())
+        self._tables = list(tables)
+
+    async def open(self) -> None:
+        infos = [(t, t.table.info()) for t in self._tables]
+        self.tables = [
+            TableAd(t.name, "this machine", info["taken"], info["taken"] + info["free"], t.join_string)
+            for t, info in infos
+        ]
+        self.changed()
+
+    async def close(self) -> None:
+        pass

@@ -51,6 +51,8 @@ def server(tmp_path):
         "7",
         "--record-dir",
         str(records),
+        "--config-dir",
+        str(tmp_path / "config"),
     ]
     log_path = tmp_path / "server.log"
     with open(log_path, "w") as log:  # a file, not a pipe: the server can never block on its output
@@ -111,7 +113,8 @@ def test_whole_game_over_ssh_with_a_dropped_connection(server, tmp_path):
     try:
         first.start(ssh_argv(port, key, "ana"), env={"TERM": "screen", "LANG": "C.UTF-8"})
         lobby = first.wait_for(r">1 ana \(you\)", timeout=20)
-        assert f"ssh -p {port} NAME@HOST" in "\n".join(lobby.split("\n")[1:3])  # on its own line, whole
+        # the table is the real host's: its join string, on its own line, whole
+        assert re.search(r"^ ma://127\.0\.0\.1:\d+/\S+/t1 *$", "\n".join(lobby.split("\n")[1:3]), re.M), lobby
         assert re.search(r"2 Bot A +bot random +READY", lobby)
         first.send("r")
         first.wait_for(r">1 ana \(you\) +person +READY")
@@ -139,10 +142,11 @@ def test_whole_game_over_ssh_with_a_dropped_connection(server, tmp_path):
         assert not colour_codes(again.capture(escapes=True))  # the guest's NO_COLOR
         seen, final = play_until_over(again)
         assert "GAME OVER." in final and "WINNER" in final
-        saved = list(records.glob("modernart-*.json"))
+        saved = list(records.glob("*.json"))  # the host's record, beside its journal
         assert len(saved) == 1
         text = "".join(r[1:-1].strip() for r in final.split("\n")[1:16])
-        assert f"Record saved to{saved[0]}" in text
+        # the guest's client's own copy first, then the host's (as through the protocol)
+        assert f"Record saved to{saved[0]}" in text or f"the host's copy:{saved[0]}" in text, final
         again.send("q")
         again.wait_for("EXITED:0", timeout=15)
     finally:

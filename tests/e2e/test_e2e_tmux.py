@@ -53,7 +53,7 @@ def play_argv(record_dir: str, *extra: str, offline: bool = True) -> list[str]:
 @pytest.mark.parametrize("through", ["protocol", "offline"])
 def test_whole_game_by_key_presses_at_80x24(term, tmp_path, through):
     """`modernart play` (a host with bot clients in a child process, joined over
-    127.0.0.1) and `modernart play --offline` (the table inside the client)."""
+    127.0.0.1) and `modernart play --offline` (the same host inside the client's process)."""
     term.start(
         play_argv(str(tmp_path), offline=through == "offline"),
         env={"TERM": "xterm-256color", "XDG_STATE_HOME": str(tmp_path / "state")},

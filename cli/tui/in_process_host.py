@@ -1,0 +1,181 @@
+"""The real host (net/host/) inside this process, and the settings of a table on this machine.
+
+`modernart play --offline`, `modernart play --ssh`, the client's start-up benchmark and the
+client's tests all play at this host: one `net.host.host.Host` bound to 127.0.0.1 on a port
+the system chooses, with one table.  People join it through `NetSession` over loopback,
+exactly as over the LAN; the host seats its own bots (in-process bot clients, net/client/bot.py),
+which search in their own worker threads (`THINKERS`), so a thinking bot never freezes a
+screen drawn on the same event loop.  `modernart play` without --offline runs the same
+table in a child process instead (cli/tui/child_host.py).
+
+A table with `deal` set deals those cards, a fixed deal announced to every player
+(net/trust/shuffle.py `FixedDeal`); it is given here, in Python, never by a frame.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from modernart.net.clocks import ClockSettings
+from modernart.net.host.host import Host
+from modernart.net.host.lobby import Lobby
+from modernart.net.host.table import Table
+from modernart.net.trust.identity import Keys
+from modernart.net.trust.shuffle import FixedDeal
+from modernart.rules import RuleOptions
+
+log = logging.getLogger(__name__)
+
+#: How often the host is looked at for the saved record of a finished game (seconds)
+RECORD_POLL = 0.25
+
+
+def default_record_dir() -> str:
+    """Where `modernart play` keeps its games' journals and records by default."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(base, "modernart", "records")
+
+
+@dataclass
+class HostGameSettings:
+    """One table on this machine: its seats' bots, rules, clocks and where its files go.
+
+    `levels` are the host's bots, seated from seat `first_bot_seat` on (seat 1, the first,
+    is the person's).  With `autostart` the game starts as soon as `players` seats are taken
+    and everyone is ready (the bots alone never start it).  `deal`/`first` give a fixed
+    deal (deck order, first auctioneer)."""
+
+    players: int = 4
+    levels: list[str] = field(default_factory=lambda: ["random"] * 3)
+    table_name: str = "Modern Art"
+    options: dict[str, Any] = field(default_factory=dict)
+    clocks: dict[str, Any] = field(default_factory=dict)  # ClockSettings fields (0 = off)
+    bot_pace: float = 1.0
+    journal_dir: str | None = None
+    config_dir: str | None = None
+    autostart: bool = True
+    first_bot_seat: int = 1
+    deal: list[int] | None = None
+    first: int = 0
+
+    @property
+    def clock_settings(self) -> ClockSettings:
+        return ClockSettings.from_dict(self.clocks)
+
+    @property
+    def fixed_deal(self) -> FixedDeal | None:
+        return None if self.deal is None else FixedDeal.of(self.deal, self.first)
+
+
+class InProcessHost:
+    """A running host of this process with its one table.  `await InProcessHost.start(...)`,
+    then `await close()`; `join_string` is what a client joins, `record_path` the saved
+    record once the game is over (`on_record(path)` is called then)."""
+
+    def __init__(self, host: Host, table: Table, settings: HostGameSettings) -> None:
+        self.host = host
+        self.table = table
+        self.settings = settings
+        self.join_string = str(host.target(table.id))
+        self.record_path: str | None = None
+        self.on_record: Callable[[str], None] | None = None
+        self._seating: asyncio.Task | None = None
+
+    @classmethod
+    async def start(cls, settings: HostGameSettings, *, keys: Keys | None = None) -> "InProcessHost":
+        """Start the host; `keys` its signing key (default: the host key of `config_dir`)."""
+        keys = keys or Keys.load_or_create(settings.config_dir, "host")
+        host = Host(keys, bind="127.0.0.1", port=0, bot_pace=settings.bot_pace)
+        lobby = Lobby(RuleOptions.from_dict(settings.options), settings.clock_settings)
+        table = host.open_table(
+            settings.table_name,
+            journal_dir=settings.journal_dir,
+            lobby=lobby,
+            # the number of players to wait for: the bots, seated at once, never start alone
+            autostart=settings.players if settings.autostart else False,
+            fixed_deal=settings.fixed_deal,
+        )
+        await host.start()
+        here = cls(host, table, settings)
+        here._seating = asyncio.get_running_loop().create_task(here._seat_bots_and_watch())
+        return here
+
+    async def _seat_bots_and_watch(self) -> None:
+        settings, table = self.settings, self.table
+        for seat, level in enumerate(settings.levels, start=settings.first_bot_seat):
+            _seat, token = table.lobby.add_bot(None, level, seat=seat)
+            self.host.spawn_bot(table, token, level)  # it connects while the person's client starts
+        self.host.fanout.lobby_soon(table)
+        while table.record_path is None:
+            await asyncio.sleep(RECORD_POLL)
+        self.record_path = table.record_path
+        if self.on_record is not None:
+            self.on_record(self.record_path)
+
+    async def close(self) -> None:
+        if self._seating is not None:
+            self._seating.cancel()
+            await asyncio.gather(self._seating, return_exceptions=True)
+        await self.host.close()
+
+
+async def play_here(settings: HostGameSettings, name: str) -> tuple[InProcessHost, Any]:
+    """Start the host in this process and a `NetSession` that will sit in seat 1 (and say
+    ready at once with `autostart`); the host stops when the client leaves."""
+    from modernart.cli.tui.net_session import NetSession
+
+    # without a config dir nothing is kept: both keys live as long as this table (the host
+    # keeps the record in its journal dir; a config dir adds the client's own audited copy)
+    ephemeral = settings.config_dir is None
+    host = await InProcessHost.start(settings, keys=Keys.generate() if ephemeral else None)
+    session = NetSession(
+        host.join_string,
+        name=name,
+        config_dir=settings.config_dir,
+        keys=Keys.generate() if ephemeral else None,
+        seat=0,
+        ready=settings.autostart,
+    )
+    watch_record(host, session)
+    session.ends_when_you_leave = True
+    return host, session
+
+
+async def seat_people(
+    here: InProcessHost, names: list[str], *, start: bool = True, timeout: float = 10.0, session_class: Any = None
+) -> list[Any]:
+    """People at `here`'s table (tests, benchmarks): one `NetSession` (or `session_class`)
+    each, with a key of its own that is kept nowhere, seated in order (the first is the
+    table's host player).  With `start` everyone says ready and the first starts the game;
+    returns once every session sees its seat (and with `start`, its hand)."""
+    from modernart.cli.tui.net_session import NetSession
+    from modernart.cli.tui.session import Status
+
+    make = session_class or NetSession
+    sessions = [make(here.join_string, name=name, keys=Keys.generate()) for name in names]
+    for session in sessions:
+        await session.open()
+    async with asyncio.timeout(timeout):
+        while not all(s.lobby is not None and s.seat is not None for s in sessions):
+            await asyncio.sleep(0.01)
+        if start:
+            for session in sessions:
+                await session.set_ready(True)
+            await sessions[0].start()
+            while not all(s.obs is not None and s.status == Status.PLAYING for s in sessions):
+                await asyncio.sleep(0.01)
+    return sessions
+
+
+def watch_record(host: Any, session: Any) -> None:
+    """Show the host's saved record in `session` (a NetSession) once the game is saved."""
+
+    def saved(path: str) -> None:
+        session.record_path = path
+        session.changed()
+
+    host.on_record = saved

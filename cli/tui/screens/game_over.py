@@ -1,0 +1,84 @@
+"""The final result: places, the bank's payouts per round, the final money, and where the
+record of the game was saved."""
+
+from __future__ import annotations
+
+from prompt_toolkit.layout import AnyContainer, HSplit
+
+from modernart.cli.tui.keys import Command, Controls, Modes
+from modernart.cli.tui.state import ClientState
+from modernart.cli.tui.text import Line, fit, wrap
+from modernart.cli.tui.widgets import Parts, boxed, title_bar, window
+
+
+def game_over_panel(cs: ClientState, width: int, height: int) -> list[Line]:
+    obs = cs.obs
+    if obs is None:
+        return []
+    money = obs.final_money or tuple(0 for _ in range(obs.players))
+    winners = set(obs.winners)
+    names = [cs.name(s) for s in sorted(winners)]
+    headline = ("Winner: " if len(names) == 1 else "Co-winners: ") + " and ".join(names)
+    lines: list[Line] = [[("class:winner", f" GAME OVER. {headline} ")]]
+    rounds_w = 6 * len(obs.results)
+    # the round columns are the bank's payouts for paintings held; sales between players are
+    # in the final money only: the headings say so
+    lines.append([("class:dim", " " * 22 + fit("Bank paid for", rounds_w, "center"))])
+    header = (
+        "   Place  "
+        + fit("Player", 12)
+        + "".join(fit(f"R{r + 1}", 6, "right") for r in range(len(obs.results)))
+        + fit("Final money", 14, "right")
+    )
+    lines.append([("class:dim", header)])
+    order = sorted(range(obs.players), key=lambda s: (-money[s], s))
+    for place, s in enumerate(order, start=1):
+        mark = "*" if s == obs.seat else " "
+        rounds = "".join(fit(f"+{r.payouts[s]}", 6, "right") for r in obs.results)
+        line: Line = [
+            (
+                "class:you" if s == obs.seat else "",
+                f" {mark} {place:>3}.  " + fit(cs.name(s), 12) + rounds + fit(str(money[s]), 14, "right"),
+            )
+        ]
+        if s in winners:
+            line.append(("class:winner", " WINNER"))
+        lines.append(line)
+    note = [("class:dim", " Final money also counts every sale between players.")]
+    lines.append(note)
+    path = cs.session.record_path if cs.session is not None else None
+    host_copy = getattr(cs.session, "host_record_path", None)
+    text = f"Record saved to {path}" if path else "The host saves the record of this game on its machine."
+    if host_copy:
+        text += f"; the host's copy: {host_copy}"
+    for chunk in wrap(text, max(10, width - 2)):
+        lines.append([("", " " + chunk)])
+    if path:
+        lines.append([("class:dim", " modernart replay FILE re-checks it and prints its result (JSON)")])
+    if len(lines) > height:  # five players and two copies of the record: the note gives way
+        lines.remove(note)
+    return lines
+
+
+def container(cs: ClientState, parts: Parts) -> AnyContainer:
+    return HSplit(
+        [
+            title_bar(cs, " MODERN ART - game over"),
+            window(boxed(cs, "Final result", game_over_panel), height=14),
+            parts.log,
+            *parts.footer,
+        ]
+    )
+
+
+def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]:
+    over = modes.free("over")
+
+    return [
+        Command(("pageup",), "PgUp", "log", over, lambda e: cs.scroll_log(1)),
+        Command(("pagedown",), "", "", over, lambda e: cs.scroll_log(-1)),
+        Command(
+            ("s",), "s", "scoring", over, lambda e: cs.show_last_scoring(), lambda: bool(cs.obs and cs.obs.results), 40
+        ),
+        Command(("q", "c-c"), "q", "quit", over, lambda e: controls.exit(), modes.always, 80),
+    ]

@@ -1,0 +1,153 @@
+"""The table: the artists board, the auction, the players, your hand, the log, and every
+key of play (what each key does is `TableActions`, cli/tui/actions.py).
+
+Narrow terminals (80-131 columns) show two columns with the log below; from 132 columns
+the log is a third column of full height and a "Sales this round" panel appears.
+"""
+
+from __future__ import annotations
+
+from prompt_toolkit.layout import AnyContainer, DynamicContainer, HSplit, VSplit
+
+from modernart.moves import Action
+
+from modernart.cli.tui.actions import PASS_ACTIONS, TableActions
+from modernart.cli.tui.auction_panel import auction_panel
+from modernart.cli.tui.panels import artists_panel, hand_panel, log_panel, players_panel, sales_panel, status_line
+from modernart.cli.tui.keys import Command, Controls, Modes
+from modernart.cli.tui.state import ClientState
+from modernart.cli.tui.widgets import Parts, boxed, one_line, size, window
+
+WIDE = 132  # from this many columns the log is a column of its own
+
+
+def container(cs: ClientState, parts: Parts) -> AnyContainer:
+    status = one_line(status_line, cs, style="class:status")
+    # narrow (80-131 columns): board and auction, players and hand, log below;
+    # wide (132+): the same two columns, and the log as a third column of full height
+    left_w = lambda: 40 if size()[0] < 100 or size()[0] >= WIDE else size()[0] // 2  # noqa: E731
+    top = VSplit(
+        [
+            window(boxed(cs, "Artists", artists_panel), height=8, width=left_w),
+            window(boxed(cs, "Auction", auction_panel), height=8),
+        ]
+    )
+    middle = VSplit(
+        [
+            window(boxed(cs, "Players", players_panel), height=8, width=left_w),
+            window(boxed(cs, "Your hand", hand_panel), height=8),
+        ]
+    )
+    narrow = HSplit([status, top, middle, parts.log, *parts.footer])
+    side_log = window(boxed(cs, "Log and chat", log_panel), width=lambda: max(40, size()[0] - 92))
+    wide = HSplit(
+        [
+            status,
+            VSplit([HSplit([top, middle, window(boxed(cs, "Sales this round", sales_panel))], width=92), side_log]),
+            *parts.footer,
+        ]
+    )
+    return DynamicContainer(lambda: wide if size()[0] >= WIDE else narrow)
+
+
+def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]:
+    acts = TableActions(cs, controls.spawn)
+    hints = TableHints(cs)
+    table = modes.free("table")
+
+    def up_down(step: int):
+        def run(event) -> None:
+            if cs.digits_mean_amount():
+                acts.adjust(-step)
+            else:
+                acts.select(step)
+
+        return run
+
+    return [
+        Command(("left",), "<- ->", "choose", table, lambda e: acts.select(-1), hints.choosing_card, 10),
+        Command(("right",), "", "", table, lambda e: acts.select(1)),
+        Command(("up",), "Up/Dn", "+-1", table, up_down(-1), hints.amount_open, 12),
+        Command(("down",), "", "", table, up_down(1)),
+        Command(
+            ("enter",),
+            "Enter",
+            hints.enter_label,
+            table,
+            lambda e: acts.primary(),
+            hints.card_or_amount,
+            20,
+        ),
+        Command(("backspace",), "", "", table, lambda e: acts.backspace()),
+        Command(("0",), "0-9", "amount", table, lambda e: acts.digit("0"), hints.amount_open, 11),
+        *[Command((d,), "", "", table, (lambda d: lambda e: acts.digit(d))(d)) for d in "123456789"],
+        Command(("p",), "p", hints.pass_label, table, lambda e: acts.pass_(), hints.can_pass, 22),
+        Command(("a",), "a", "accept", table, lambda e: acts.accept(), hints.can_accept, 21),
+        Command(("h",), "h", "sell now", table, lambda e: acts.hammer(), hints.can_hammer, 23),
+        Command(("+",), "+ f t", "raise 1/5/10", table, lambda e: acts.quick_raise(1), hints.can_raise, 15),
+        Command(("=",), "", "", table, lambda e: acts.quick_raise(1)),
+        Command(("f",), "", "", table, lambda e: acts.quick_raise(5)),
+        Command(("t",), "", "", table, lambda e: acts.quick_raise(10)),
+        Command(("pageup",), "PgUp", "log", table, lambda e: cs.scroll_log(1)),
+        Command(("pagedown",), "", "", table, lambda e: cs.scroll_log(-1)),
+        Command(("s",), "", "", table, lambda e: cs.show_last_scoring()),
+    ]
+
+
+# ---------------------------------------------------------------------- predicates
+
+#: Enter's hint, by the move it makes: a card put up or added, an amount sent.
+ENTER_LABELS = {
+    Action.PLAY: "sell",
+    Action.ADD_SECOND: "add",
+    Action.BID: "bid",
+    Action.SEALED_BID: "seal",
+    Action.SET_PRICE: "set price",
+}
+
+
+class TableHints:
+    """What the hint bar asks of the table, all from the seat's Observation: its legal
+    moves, its amount range, and whether an amount or a card is asked of it."""
+
+    def __init__(self, cs: ClientState) -> None:
+        self.cs = cs
+
+    def _offers(self, *actions: Action) -> bool:
+        obs = self.cs.obs
+        return obs is not None and any(m.action in actions for m in obs.legal_moves(amounts=False))
+
+    def choosing_card(self) -> bool:
+        obs = self.cs.obs
+        return obs is not None and obs.card_action() is not None
+
+    def amount_open(self) -> bool:
+        obs = self.cs.obs
+        return obs is not None and obs.amount_range() is not None and self.cs.digits_mean_amount()
+
+    def card_or_amount(self) -> bool:
+        return self.choosing_card() or self.amount_open()
+
+    def can_raise(self) -> bool:
+        r = self.cs.obs.amount_range() if self.cs.obs is not None else None
+        return r is not None and r[0] == Action.BID
+
+    def can_pass(self) -> bool:
+        return self._offers(*PASS_ACTIONS)
+
+    def can_accept(self) -> bool:
+        return self._offers(Action.ACCEPT)
+
+    def can_hammer(self) -> bool:
+        return self._offers(Action.HAMMER)
+
+    def enter_label(self) -> str:
+        obs = self.cs.obs
+        if obs is None:
+            return ""
+        card = obs.card_action()  # not `or`: PLAY is 0
+        action = card if card is not None else obs.amount_action()
+        return ENTER_LABELS[action] if action is not None else "bid"
+
+    def pass_label(self) -> str:
+        return "decline" if self._offers(Action.DECLINE) else "pass"

@@ -1,0 +1,27 @@
+"""What a terminal smaller than 80x24 shows instead of any screen (resizing redraws at once)."""
+
+from __future__ import annotations
+
+from prompt_toolkit.layout import AnyContainer, HSplit
+
+from modernart.cli.tui.keys import Command, Controls, Modes
+from modernart.cli.tui.state import MIN_COLUMNS, MIN_ROWS
+from modernart.cli.tui.text import Line
+from modernart.cli.tui.widgets import Parts, window
+
+
+def too_small_text(width: int, height: int) -> list[Line]:
+    return [
+        [("class:error", " Terminal too small")],
+        [("", f" need {MIN_COLUMNS}x{MIN_ROWS}, have {width}x{height + 1}.")],
+        [("", " Enlarge the window, or press q to leave.")],
+    ]
+
+
+def container(parts: Parts) -> AnyContainer:
+    return HSplit([window(lambda w, h: too_small_text(w, h)), parts.hint_bar])
+
+
+def commands(controls: Controls, modes: Modes) -> list[Command]:
+    here = lambda: controls.current() == "small"  # noqa: E731
+    return [Command(("q", "c-c"), "q", "quit", here, lambda e: controls.exit(), modes.always, 80)]
