@@ -1,6 +1,6 @@
 """`python -m benchmarks memory`: what the host holds whatever its peers do (docs/benchmarks-net.md).
 
-Every part starts its own host process (`python -m cli.bench_memory serve`), on 127.0.0.1,
+Every part starts its own host process (`python -m benchmarks.memory serve`), on 127.0.0.1,
 and reads its RSS from /proc:
 
 - never-reading peers: a table whose game is over (5 bots played it; a reading spectator

@@ -1,6 +1,6 @@
 """`python -m benchmarks net`: network figures on loopback (latency, many tables, bytes per move).
 
-Every part starts its own host process (`python -m cli.bench_net serve`) with its journal
+Every part starts its own host process (`python -m benchmarks.net serve`) with its journal
 on this machine's disk (a temporary directory under /tmp) or on tmpfs (/dev/shm), fsync on
 unless MODERNART_BENCH_FSYNC=0:
 

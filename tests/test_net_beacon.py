@@ -118,10 +118,10 @@ def test_tables_are_discovered_by_broadcast_on_loopback_and_joined_by_code():
 def join_beside_a_hosted_table(join_args: str) -> subprocess.CompletedProcess:
     """`modernart join JOIN_ARGS` in a namespace where `modernart host` announces LoopTable."""
     script = (
-        f"{PY} -m cli.main host --bind 127.0.0.1 --port 0 --name LoopTable "
+        f"{PY} -m modernart.cli.main host --bind 127.0.0.1 --port 0 --name LoopTable "
         f"--config-dir /tmp/ma-beacon-$$ --journal-dir /tmp/ma-beacon-$$/games "
         f"--beacon-target 127.255.255.255:47999 > /dev/null & HOST=$!; "
-        f"sleep 1; {PY} -m cli.main join {join_args}; RC=$?; kill $HOST; wait $HOST; "
+        f"sleep 1; {PY} -m modernart.cli.main join {join_args}; RC=$?; kill $HOST; wait $HOST; "
         f"rm -rf /tmp/ma-beacon-$$; exit $RC"
     )
     return in_namespace(script)

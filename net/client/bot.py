@@ -5,7 +5,7 @@ bot's `pace()` (scaled by `pace_scale`; 0 in benchmarks and tests).  With a `tok
 claims a seat the host reserved for it (a lobby bot or a stand-in for a dropped player);
 without one it takes a free seat by name and says ready, like a person would.
 
-Run as a process:  python -m net.botclient JOINSTRING [--level random] [--name NAME]
+Run as a process:  python -m modernart.net.client.bot JOINSTRING [--level random] [--name NAME]
                    [--config-dir DIR] [--pace 1.0] [--seed N]
 """
 
@@ -140,7 +140,7 @@ class BotClient:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m net.botclient", description="Play a seat with a bot.")
+    parser = argparse.ArgumentParser(prog="python -m modernart.net.client.bot", description="Play a seat with a bot.")
     parser.add_argument("join", help="join string ma://HOST:PORT/KEY[/TABLE]")
     parser.add_argument("--level", default="random")
     parser.add_argument("--name", default=None)
