@@ -16,10 +16,12 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from modernart.cli.subcommands import Subcommands
+
 log = logging.getLogger("modernart.arena")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser(
         "arena",
         help="bots play each other; print win rates",

@@ -15,8 +15,10 @@ import argparse
 import json
 import sys
 
+from modernart.cli.subcommands import Subcommands
 
-def register(sub: argparse._SubParsersAction) -> None:
+
+def register(sub: Subcommands) -> None:
     p = sub.add_parser(
         "audit",
         help="check a finished network game end to end",

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 
+from modernart.cli.subcommands import Subcommands
 
-def register(sub: argparse._SubParsersAction) -> None:
+
+def register(sub: Subcommands) -> None:
     p = sub.add_parser(
         "bot",
         help="let a bot take a seat at a table",

@@ -16,6 +16,8 @@ import sys
 
 from modernart.cli.cmd_play import COLOR_CHOICES, default_name
 
+from modernart.cli.subcommands import Subcommands
+
 # flags of this command that belong to the host process (passed on to the child)
 _HOST_FLAGS_WITH_VALUE = (
     "--name",
@@ -38,7 +40,7 @@ _HOST_SWITCHES = ("--no-beacon", "--exit-when-over")
 _NOT_REPEATED = ("resume", "headless", "admin_key", "func", "command", "host_defaults")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser(
         "host",
         help="host a table on the LAN and play at it",

@@ -14,8 +14,10 @@ import sys
 
 from modernart.cli.cmd_play import COLOR_CHOICES, default_name
 
+from modernart.cli.subcommands import Subcommands
 
-def register(sub: argparse._SubParsersAction) -> None:
+
+def register(sub: Subcommands) -> None:
     p = sub.add_parser(
         "join",
         help="find tables on the LAN and join one",

@@ -19,10 +19,12 @@ import os
 import random
 import sys
 
+from modernart.cli.subcommands import Subcommands
+
 COLOR_CHOICES = ("auto", "none", "16", "256", "truecolor")  # as cli/tui/style.py
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser(
         "play",
         help="play against bots on this machine",

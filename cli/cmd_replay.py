@@ -8,8 +8,10 @@ import sys
 
 from modernart.record import RecordError, read_record
 
+from modernart.cli.subcommands import Subcommands
 
-def register(sub: argparse._SubParsersAction) -> None:
+
+def register(sub: Subcommands) -> None:
     p = sub.add_parser(
         "replay",
         help="re-check a game record and print its payouts as JSON",

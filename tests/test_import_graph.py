@@ -1,4 +1,4 @@
-"""The engine's modules form layers: no import cycles, no private names across modules.
+"""The modules form layers: no import cycles, no private names across modules (engine, net/, cli/).
 
 The import graph is read from the sources with `ast`: every `import` and `from ... import`
 counts wherever it stands (module level, under `if TYPE_CHECKING:`, inside a function), and
@@ -7,23 +7,23 @@ its submodules is not an edge of its own (Python starts a package first); what t
 `__init__` itself imports is.  The folders net/ and cli/ import as `modernart.net` and
 `modernart.cli` (pyproject's package-dir mapping), so their modules carry those names.
 
-`import_cycles(folder)` is reusable: today it must hold for the engine (`modernart/`); net/
-and cli/ can be added to `LAYERED_FOLDERS` once their cycles are gone.
+`import_cycles(folder)` and `private_uses(folder)` hold for all three folders.
 """
 
 from __future__ import annotations
 
 import ast
 import functools
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 #: checkout folder -> the package name it imports as
 PACKAGES = {"modernart": "modernart", "net": "modernart.net", "cli": "modernart.cli"}
 #: folders whose modules must import one another without cycles
-LAYERED_FOLDERS = ("modernart",)
+LAYERED_FOLDERS = ("modernart", "net", "cli")
 #: folders whose modules must not use one another's private names
-PRIVATE_CHECKED_FOLDERS = ("modernart",)
+PRIVATE_CHECKED_FOLDERS = ("modernart", "net", "cli")
 #: receivers whose private attributes a class may use: its own instance and its own class
 OWN_RECEIVERS = {"self", "cls"}
 
@@ -175,7 +175,7 @@ def _is_private(name: str) -> bool:
 
 def private_uses(folder: str) -> list[str]:
     """Where a module of `folder` imports another module's private name, or reads a private
-    attribute of anything but `self`/`cls` (another module's object, or another module)."""
+    attribute of anything but `self`/`cls`/`super()` (another module's object, or another module)."""
     known = modules()
     found = []
     for name, path in known.items():
@@ -193,7 +193,13 @@ def private_uses(folder: str) -> list[str]:
                 ]
             elif isinstance(node, ast.Attribute) and _is_private(node.attr):
                 receiver = node.value
-                if not (isinstance(receiver, ast.Name) and receiver.id in OWN_RECEIVERS):
+                own = isinstance(receiver, ast.Name) and receiver.id in OWN_RECEIVERS
+                inherited = (  # super()._hook() in a method that overrides the hook
+                    isinstance(receiver, ast.Call)
+                    and isinstance(receiver.func, ast.Name)
+                    and receiver.func.id == "super"
+                )
+                if not (own or inherited):
                     found.append(f"{where}:{node.lineno} uses {ast.unparse(node)}")
     return found
 
@@ -210,6 +216,26 @@ def test_the_checker_sees_every_kind_of_import():
 def test_a_cycle_is_found():
     graph = {"a": frozenset({"b"}), "b": frozenset({"c"}), "c": frozenset({"a"}), "d": frozenset({"a"})}
     assert [c for c in strongly_connected_components(graph) if len(c) > 1] == [["a", "b", "c"]]
+
+
+def test_the_private_name_check_sees_private_uses(tmp_path, monkeypatch):
+    """Sanity of the checker: another object's private attribute and a private import are
+    found; `self`, `cls` and `super()` are the class's own."""
+    source = (
+        "from modernart.game import _hidden\n"
+        "class A(B):\n"
+        "    def f(self, game):\n"
+        "        return game._events_done, self._mine, super()._hook()\n"
+    )
+    (tmp_path / "modernart").mkdir()
+    (tmp_path / "modernart" / "probe.py").write_text(source)
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    modules.cache_clear()
+    try:
+        found = private_uses("modernart")
+    finally:
+        modules.cache_clear()
+    assert found == ["modernart/probe.py:1 imports _hidden", "modernart/probe.py:4 uses game._events_done"]
 
 
 def test_no_import_cycles():

@@ -57,8 +57,12 @@ class HostProcess:
         except (asyncio.TimeoutError, ValueError, KeyError) as exc:
             await host.close()
             raise RuntimeError(f"the local host did not start ({exc!r}); see {log_path or 'its log'}") from None
-        host._reader = asyncio.get_running_loop().create_task(host._read())
+        host.follow_output()
         return host
+
+    def follow_output(self) -> None:
+        """Read the child's facts (its record, once saved) until its stdout closes."""
+        self._reader = asyncio.get_running_loop().create_task(self._read())
 
     async def _read(self) -> None:
         assert self.proc.stdout is not None

@@ -101,8 +101,12 @@ class InProcessHost:
         )
         await host.start()
         here = cls(host, table, settings)
-        here._seating = asyncio.get_running_loop().create_task(here._seat_bots_and_watch())
+        here.begin_seating()
         return here
+
+    def begin_seating(self) -> None:
+        """Seat the bots and watch the table (a task of its own: the host serves meanwhile)."""
+        self._seating = asyncio.get_running_loop().create_task(self._seat_bots_and_watch())
 
     async def _seat_bots_and_watch(self) -> None:
         settings, table = self.settings, self.table

@@ -31,7 +31,7 @@ import os
 import tarfile
 import weakref
 from dataclasses import dataclass, field
-from typing import Awaitable, Callable, Mapping, Sequence
+from typing import Any, Awaitable, Callable, Mapping, Sequence
 
 import asyncssh
 from prompt_toolkit.contrib.ssh import PromptToolkitSSHServer, PromptToolkitSSHSession
@@ -98,19 +98,26 @@ class _Session(PromptToolkitSSHSession):
     def live(self) -> bool:
         return self._chan is not None and not self._chan.is_closing()
 
+    def channel(self) -> Any:
+        """The SSH channel (set once the session has started)."""
+        return self._chan
+
+    def end_input(self) -> None:
+        """End the client's input, as a dropped connection would: the client then stops."""
+        if self._input is not None:
+            self._input.close()
+
     def exec_requested(self, command: str) -> bool:
         return True  # interact answers it: the record, or a sentence saying why not
 
     def connection_lost(self, exc: Exception | None) -> None:
         # contrib.ssh never notices a dropped client: closing the pipe makes run_async end
-        if self._input is not None:
-            self._input.close()
+        self.end_input()
 
     def eof_received(self) -> bool:
         # the guest closed its input (`ssh -T < /dev/null`): end the app, but keep the
         # channel writable so that a last message (no terminal, table full) still arrives
-        if self._input is not None:
-            self._input.close()
+        self.end_input()
         return True
 
 
@@ -213,7 +220,7 @@ async def serve(
     guests: weakref.WeakSet[_Session] = weakref.WeakSet()  # the live ones (see serve_forever)
 
     async def interact(ssh: PromptToolkitSSHSession) -> None:
-        chan = ssh._chan
+        chan = ssh.channel() if isinstance(ssh, _Session) else None
         assert chan is not None  # the session has started: its channel is set
         refusal = getattr(ssh, "refusal", None)
         if refusal is not None:
@@ -357,11 +364,10 @@ async def serve_forever(acceptor: asyncssh.SSHAcceptor) -> None:
         acceptor.close()
         guests = getattr(acceptor, "modernart_guests", ())
         for guest in list(guests):
-            if guest._input is not None:
-                guest._input.close()
+            guest.end_input()
         try:
             async with asyncio.timeout(GUESTS_END):
-                while any(g._chan is not None and not g._chan.is_closing() for g in guests):
+                while any(g.live() for g in guests):
                     await asyncio.sleep(0.05)
         except TimeoutError:
             log.info("ssh guests still running after %g s", GUESTS_END)
