@@ -159,18 +159,30 @@ def bye_frame() -> dict[str, Any]:
     return {"t": "bye"}
 
 
+def _kind_and_schema(msg: Any, schemas: Mapping[str, Schema], what: str, key: str = "t") -> tuple[str, Schema]:
+    """The kind a decoded map names in `key`, and its schema (ProtocolError if it has none)."""
+    if type(msg) is not dict:
+        raise ProtocolError("bad_frame", f"{what} is a map")
+    kind = msg.get(key)
+    schema = schemas.get(kind) if type(kind) is str else None
+    if schema is None:
+        raise ProtocolError("unknown_kind", f"unknown {what} kind {kind!r}")
+    return cast(str, kind), schema  # a str: it named a schema
+
+
+def _checked(msg: Any, schemas: Mapping[str, Schema], what: str) -> dict[str, Any]:
+    kind, schema = _kind_and_schema(msg, schemas, what)
+    check_fields({k: v for k, v in msg.items() if k != "t"}, schema, kind)
+    return cast(dict[str, Any], msg)
+
+
 def decode_client_frame(data: bytes) -> dict[str, Any]:
     """Decode and validate one client -> host frame (raises ProtocolError)."""
     msg = unpack_host_frame(data)
-    if type(msg) is not dict:
-        raise ProtocolError("bad_frame", "a frame is a map")
-    kind = msg.get("t")
-    schema = CLIENT_SCHEMA.get(kind) if type(kind) is str else None
-    if schema is None:
-        raise ProtocolError("unknown_kind", f"unknown message kind {kind!r}")
+    kind, schema = _kind_and_schema(msg, CLIENT_SCHEMA, "client frame")
     body = {k: v for k, v in msg.items() if k != "t"}
     try:
-        check_fields(body, schema, cast(str, kind))  # a str: it named a schema
+        check_fields(body, schema, kind)
         if kind == "lobby":
             op_schema = LOBBY_OPS.get(body["op"])
             if op_schema is None:
@@ -409,17 +421,6 @@ def closed_frame(table: str, journal: str | None, record: str | None) -> dict[st
     return {"t": "closed", "table": table, "journal": journal, "record": record}
 
 
-def _checked(msg: Any, schemas: Mapping[str, Schema], what: str) -> dict[str, Any]:
-    if type(msg) is not dict:
-        raise ProtocolError("bad_frame", f"{what} is a map")
-    kind = msg.get("t")
-    schema = schemas.get(kind) if type(kind) is str else None
-    if schema is None:
-        raise ProtocolError("unknown_kind", f"unknown {what} kind {kind!r}")
-    check_fields({k: v for k, v in msg.items() if k != "t"}, schema, cast(str, kind))
-    return msg
-
-
 def decode_host_frame(data: bytes) -> dict[str, Any]:
     """Decode and validate one host -> client frame (raises ProtocolError)."""
     return _checked(decode_host_inner(data), HOST_SCHEMA, "host frame")
@@ -539,12 +540,7 @@ def event_public(kind: str, game: bytes, fields: Mapping[str, Any]) -> dict[str,
 def decode_event_public(data: bytes) -> dict[str, Any]:
     """Decode and validate an event's public part (raises ProtocolError)."""
     pub = decode_host_inner(data)
-    if type(pub) is not dict:
-        raise ProtocolError("bad_frame", "an event's public part is a map")
-    kind = pub.get("k")
-    schema = EVENT_SCHEMA.get(kind) if type(kind) is str else None
-    if schema is None:
-        raise ProtocolError("unknown_kind", f"unknown event kind {kind!r}")
+    kind, schema = _kind_and_schema(pub, EVENT_SCHEMA, "event", key="k")
     full: dict[str, tuple[Check, bool]] = {"g": (_GAME_ID, True), **_AFTER_DEAL, **schema}
     check_fields({k: v for k, v in pub.items() if k != "k"}, full, f"event {kind}")
     return pub

@@ -9,15 +9,14 @@ the engine would give the seat; tests compare the two after every event.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
-from modernart.cards import AuctionType, Card, DeckTable
+from modernart.cards import AuctionType, deck_cards
 from modernart.events import AuctionStarted, CardsDealt, GameEnded, RoundEnded, Sale, SealedRevealed
 from modernart.game import GameState
 from modernart.phase import Phase
 from modernart.rules import RuleOptions
-from modernart.serialize import result_from_dict, result_to_dict, sale_from_dict, sale_to_dict
+from modernart.serialize import observation_to_dict, result_from_dict, result_to_dict, sale_from_dict, sale_to_dict
 from modernart.views import Observation, observation
 
 from modernart.net.protocol import pack
@@ -25,40 +24,20 @@ from modernart.net.protocol import pack
 WATCHER = -1  # the `seat` of a watcher's Observation (ViewBuilder.watcher)
 
 
-@lru_cache(maxsize=None)
-def _deck(table: DeckTable) -> tuple[Card, ...]:
-    """The cards of a deck table, by id (built once per table)."""
-    return table.build()
+#: The fields of an Observation that every seat sees alike: the public view `pv`
+PUBLIC_FIELDS = (
+    "round", "phase", "to_move", "hand_sizes", "stock_size", "counts", "tiles", "bought", "auctioneer",
+    "original", "turn", "lot", "high", "high_seat", "bids", "passed", "sealed_done", "price", "auction_no",
+    "offenders", "final_money", "winners",
+)  # fmt: skip
 
 
 def public_view(state: GameState) -> dict[str, Any]:
     """The public fields of the engine's `observation(state, seat)` (the same for every
-    seat), as wire data: computed by modernart/views.py, never here."""
-    obs = observation(state, 0)
-    return {
-        "round": obs.round,
-        "phase": int(obs.phase),
-        "to_move": list(obs.to_move),
-        "hand_sizes": list(obs.hand_sizes),
-        "stock_size": obs.stock_size,
-        "counts": list(obs.counts),
-        "tiles": [list(t) for t in obs.tiles],
-        "bought": [[int(c) for c in b] for b in obs.bought],
-        "auctioneer": obs.auctioneer,
-        "original": obs.original,
-        "turn": obs.turn,
-        "lot": [int(c) for c in obs.lot],
-        "high": obs.high,
-        "high_seat": obs.high_seat,
-        "bids": [list(b) for b in obs.bids],
-        "passed": list(obs.passed),
-        "sealed_done": list(obs.sealed_done),
-        "price": obs.price,
-        "auction_no": obs.auction_no,
-        "offenders": [list(o) for o in obs.offenders],
-        "final_money": list(obs.final_money),
-        "winners": list(obs.winners),
-    }
+    seat), as wire data: computed by modernart/views.py and written by modernart/serialize.py,
+    never here."""
+    whole = observation_to_dict(observation(state, 0))
+    return {name: whole[name] for name in PUBLIC_FIELDS}
 
 
 def private_part(state: GameState, seat: int, engine_events: list[Any], salt: bytes) -> bytes:
@@ -105,7 +84,7 @@ def event_to_wire(event: Any) -> dict[str, Any] | None:
 
 def event_from_wire(data: dict[str, Any], options: RuleOptions) -> Any:
     """The engine event value for wire data (ValueError if malformed)."""
-    deck = _deck(options.deck_table)
+    deck = deck_cards(options.deck_table)
     kind = data.get("k")
     body = {k: v for k, v in data.items() if k != "k"}
     try:
@@ -138,7 +117,7 @@ class ViewBuilder:
     def __init__(self, players: int, options: RuleOptions) -> None:
         self.players = players
         self.options = options
-        self.deck = _deck(options.deck_table)
+        self.deck = deck_cards(options.deck_table)
         self.sales: list[Sale] = []
         self.results: list[Any] = []
         self.pv: dict[str, Any] | None = None
