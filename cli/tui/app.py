@@ -1,8 +1,7 @@
 """The client application: one `ClientState`, the layout, the keys, and the loop.
 
-`run_client(session)` is the entry point for a terminal on this machine;
-`run_client_async(...)` is the same inside a running event loop (the SSH server runs one
-per connection).  The session's listener and a small ticker (for the countdowns) are the
+`run_client_async(session)` is the entry point, inside the command's event loop (the SSH
+server runs one per connection).  The session's listener and a small ticker (for the countdowns) are the
 only things that redraw without a key press.
 """
 
@@ -317,12 +316,3 @@ async def run_client_async(
     with logs_off_the_screen():
         client = ClientApp(session, finder=finder, ascii=ascii, color=color, env=env)
         return await client.run()
-
-
-def run_client(
-    session: Session | None = None, *, finder: Finder | None = None, ascii: bool | None = None, color: str = "auto"
-) -> int:
-    """Run the client on this terminal: a session to play in, or a finder to join from."""
-    if session is None and finder is None:
-        raise ValueError("run_client needs a session or a finder")
-    return asyncio.run(run_client_async(session, finder=finder, ascii=ascii, color=color))

@@ -39,11 +39,6 @@ def artist_label(cs: ClientState, artist: int, cells: int) -> Line:
     return [(ARTIST_STYLE[artist], ed.initials[artist]), ("", " " + fit(name, cells - 2))]
 
 
-def card_code(cs: ClientState, card: Card) -> str:
-    """'Y1': artist initial and auction-type letter."""
-    return cs.edition.initials[card.artist] + card.kind.letter
-
-
 # ---------------------------------------------------------------------- artists board
 
 
