@@ -1,6 +1,6 @@
 """`python -m benchmarks fairplay`: what fair play costs (docs/fair-play.md has the figures).
 
-- sealed auction latency: a host process (`cli.bench_net serve`, fsync on) and 5 clients,
+- sealed auction latency: a host process (`benchmarks.net serve`, fsync on) and 5 clients,
   each a full client (signatures, chain, commit-reveal checks).  From the auctioneer
   sending the Sealed card to every one of the 5 clients holding the result (play, commit,
   complete set, reveal, settle: four round trips, four journal syncs or more), p50/p99:
