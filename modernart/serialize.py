@@ -32,7 +32,8 @@ def _ints(data: Mapping[str, Any], key: str, max_len: int = 512) -> tuple[int, .
     return tuple(value)
 
 
-def _cards(deck: Sequence[Card], ids: Sequence[int], key: str) -> tuple[Card, ...]:
+def cards_of(deck: Sequence[Card], ids: Sequence[int], key: str) -> tuple[Card, ...]:
+    """The cards of `deck` with ids `ids` (ValueError naming field `key` for an unknown one)."""
     out = []
     for i in ids:
         if type(i) is not int or not 0 <= i < len(deck):
@@ -71,7 +72,7 @@ def sale_from_dict(data: Mapping[str, Any], deck: Sequence[Card]) -> Sale:
         AuctionType(_int(data, "kind", 0, 4)),
         _int(data, "auctioneer", 0, 4),
         _int(data, "original", -1, 4),
-        _cards(deck, _ints(data, "cards", 2), "cards"),
+        cards_of(deck, _ints(data, "cards", 2), "cards"),
         tuple(tuple(b) for b in bids),
         _int(data, "buyer", 0, 4),
         _int(data, "price", 0),
@@ -105,7 +106,7 @@ def result_from_dict(data: Mapping[str, Any], deck: Sequence[Card]) -> RoundResu
         _int(data, "round", 0, 3),
         ended_by,
         _int(data, "ender", 0, 4),
-        _cards(deck, _ints(data, "ending_cards", 2), "ending_cards"),
+        cards_of(deck, _ints(data, "ending_cards", 2), "ending_cards"),
         _ints(data, "counts", 5),
         _ints(data, "ranking", 3),
         _ints(data, "tiles", 5),
@@ -115,16 +116,13 @@ def result_from_dict(data: Mapping[str, Any], deck: Sequence[Card]) -> RoundResu
     )
 
 
-def observation_to_dict(obs: Observation) -> dict[str, Any]:
+def public_observation_to_dict(obs: Observation) -> dict[str, Any]:
+    """The fields of `obs` that every seat sees alike, without the ever-growing lists of sales
+    and results (the host's public view of each event, net/protocol/game_data.py)."""
     return {
-        "seat": obs.seat,
-        "players": obs.players,
-        "options": obs.options.to_dict(),
         "round": obs.round,
         "phase": int(obs.phase),
         "to_move": list(obs.to_move),
-        "hand": [int(c) for c in obs.hand],
-        "money": obs.money,
         "hand_sizes": list(obs.hand_sizes),
         "stock_size": obs.stock_size,
         "counts": list(obs.counts),
@@ -141,11 +139,22 @@ def observation_to_dict(obs: Observation) -> dict[str, Any]:
         "sealed_done": list(obs.sealed_done),
         "price": obs.price,
         "auction_no": obs.auction_no,
-        "sales": [sale_to_dict(s) for s in obs.sales],
-        "results": [result_to_dict(r) for r in obs.results],
         "offenders": [list(o) for o in obs.offenders],
         "final_money": list(obs.final_money),
         "winners": list(obs.winners),
+    }
+
+
+def observation_to_dict(obs: Observation) -> dict[str, Any]:
+    return {
+        "seat": obs.seat,
+        "players": obs.players,
+        "options": obs.options.to_dict(),
+        "hand": [int(c) for c in obs.hand],
+        "money": obs.money,
+        "sales": [sale_to_dict(s) for s in obs.sales],
+        "results": [result_to_dict(r) for r in obs.results],
+        **public_observation_to_dict(obs),
     }
 
 
@@ -173,17 +182,17 @@ def observation_from_dict(data: Mapping[str, Any]) -> Observation:
         round=_int(data, "round", 0, 3),
         phase=Phase(_int(data, "phase", 0, len(Phase) - 1)),
         to_move=_ints(data, "to_move", 5),
-        hand=_cards(deck, _ints(data, "hand", 70), "hand"),
+        hand=cards_of(deck, _ints(data, "hand", 70), "hand"),
         money=_int(data, "money", 0),
         hand_sizes=_ints(data, "hand_sizes", 5),
         stock_size=_int(data, "stock_size", 0, 70),
         counts=_ints(data, "counts", 5),
         tiles=tuple(tuple(_ints({"t": t}, "t", 5)) for t in data["tiles"]),
-        bought=tuple(_cards(deck, _ints({"b": b}, "b", 70), "bought") for b in data["bought"]),
+        bought=tuple(cards_of(deck, _ints({"b": b}, "b", 70), "bought") for b in data["bought"]),
         auctioneer=_int(data, "auctioneer", -1, 4),
         original=_int(data, "original", -1, 4),
         turn=_int(data, "turn", -1, 4),
-        lot=_cards(deck, _ints(data, "lot", 2), "lot"),
+        lot=cards_of(deck, _ints(data, "lot", 2), "lot"),
         high=_int(data, "high", 0),
         high_seat=_int(data, "high_seat", -1, 4),
         bids=tuple(tuple(b) for b in bids),

@@ -16,7 +16,14 @@ from modernart.events import AuctionStarted, CardsDealt, GameEnded, RoundEnded, 
 from modernart.game import GameState
 from modernart.phase import Phase
 from modernart.rules import RuleOptions
-from modernart.serialize import observation_to_dict, result_from_dict, result_to_dict, sale_from_dict, sale_to_dict
+from modernart.serialize import (
+    cards_of,
+    public_observation_to_dict,
+    result_from_dict,
+    result_to_dict,
+    sale_from_dict,
+    sale_to_dict,
+)
 from modernart.views import Observation, observation
 
 from modernart.net.protocol import pack
@@ -24,20 +31,11 @@ from modernart.net.protocol import pack
 WATCHER = -1  # the `seat` of a watcher's Observation (ViewBuilder.watcher)
 
 
-#: The fields of an Observation that every seat sees alike: the public view `pv`
-PUBLIC_FIELDS = (
-    "round", "phase", "to_move", "hand_sizes", "stock_size", "counts", "tiles", "bought", "auctioneer",
-    "original", "turn", "lot", "high", "high_seat", "bids", "passed", "sealed_done", "price", "auction_no",
-    "offenders", "final_money", "winners",
-)  # fmt: skip
-
-
 def public_view(state: GameState) -> dict[str, Any]:
     """The public fields of the engine's `observation(state, seat)` (the same for every
     seat), as wire data: computed by modernart/views.py and written by modernart/serialize.py,
     never here."""
-    whole = observation_to_dict(observation(state, 0))
-    return {name: whole[name] for name in PUBLIC_FIELDS}
+    return public_observation_to_dict(observation(state, 0))
 
 
 def private_part(state: GameState, seat: int, engine_events: list[Any], salt: bytes) -> bytes:
@@ -136,13 +134,7 @@ class ViewBuilder:
     def _cards(self, ids: Any, limit: int) -> tuple[Any, ...]:
         if not isinstance(ids, list) or len(ids) > limit:
             raise ValueError("a card list is malformed")
-        deck = self.deck
-        out = []
-        for i in ids:
-            if type(i) is not int or not 0 <= i < len(deck):
-                raise ValueError(f"no card {i!r} in the deck")
-            out.append(deck[i])
-        return tuple(out)
+        return cards_of(self.deck, ids, "cards")
 
     def _public_fields(self) -> dict[str, Any]:
         if self._public is None:
