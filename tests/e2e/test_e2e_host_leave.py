@@ -8,14 +8,13 @@ import re
 import shlex
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from .test_e2e_tmux import LOOPBACK_HOST, MODERNART
 from .tmux import Tmux
 
-MODERNART = [sys.executable, "-m", "modernart.cli.main"]
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -35,13 +34,7 @@ def terms():
 
 
 def host_argv(tmp_path: Path, *extra: str) -> list[str]:
-    return MODERNART + [
-        "host",
-        "--bind",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--no-beacon",
+    return LOOPBACK_HOST + [
         "--bots",
         "2",
         "--bot-pace",
@@ -109,15 +102,9 @@ def test_a_journal_that_cannot_be_resumed_is_a_clear_message(tmp_path, content):
     if content is not None:
         path.write_text(content)
     done = subprocess.run(
-        MODERNART
+        LOOPBACK_HOST
         + [
-            "host",
             "--headless",
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--no-beacon",
             "--config-dir",
             str(tmp_path / "config"),
             "--resume",
@@ -138,14 +125,8 @@ def test_the_host_command_in_a_terminal_shows_why_its_host_did_not_start(terms, 
     term = terms()
     missing = tmp_path / "missing.jsonl"
     term.start(
-        MODERNART
+        LOOPBACK_HOST
         + [
-            "host",
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--no-beacon",
             "--resume",
             str(missing),
             "--config-dir",
@@ -177,13 +158,7 @@ def test_the_host_leaving_tells_its_ssh_guests_the_table_closed(terms, tmp_path)
 
     port = free_port()
     ssh_flags = ["--ssh", str(port), "--ssh-bind", "127.0.0.1", "--ssh-host-key", str(tmp_path / "hostkey")]
-    argv = MODERNART + [
-        "host",
-        "--bind",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--no-beacon",
+    argv = LOOPBACK_HOST + [
         "--bots",
         "1",
         "--bot-pace",

@@ -17,7 +17,7 @@ import pytest
 from .player import play_until_over
 from .screen import colour_codes
 from .tmux import Tmux
-from .test_e2e_tmux import MODERNART, _repo
+from .test_e2e_tmux import LOOPBACK_HOST, MODERNART, _repo
 
 pytestmark = pytest.mark.skipif(
     shutil.which("ssh") is None or shutil.which("ssh-keygen") is None,
@@ -167,14 +167,8 @@ def lan_host(tmp_path):
     """`modernart host --headless --ssh 0` on 127.0.0.1 with two bots and fast clocks (an idle
     guest's decisions run out in 0.3 s); yields a function that waits for its output and
     returns (ssh port, join code).  Stopped by SIGTERM (it saves its journal)."""
-    argv = MODERNART + [
-        "host",
+    argv = LOOPBACK_HOST + [
         "--headless",
-        "--bind",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--no-beacon",
         "--players",
         "3",
         "--bots",

@@ -15,6 +15,8 @@ from .screen import colour_codes
 from .tmux import Tmux
 
 MODERNART = [sys.executable, "-m", "modernart.cli.main"]
+#: `modernart host` on loopback, on a port the system picks, not announced on the LAN
+LOOPBACK_HOST = MODERNART + ["host", "--bind", "127.0.0.1", "--port", "0", "--no-beacon"]
 
 
 @pytest.fixture
@@ -169,14 +171,8 @@ def test_modernart_host_plays_at_its_own_table(term, tmp_path):
     the table's admin); leaving stops the host."""
     config = tmp_path / "config"
     term.start(
-        MODERNART
+        LOOPBACK_HOST
         + [
-            "host",
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--no-beacon",
             "--players",
             "3",
             "--bots",
