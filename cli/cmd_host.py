@@ -16,6 +16,7 @@ import sys
 
 from modernart.cli.cmd_play import COLOR_CHOICES, default_name
 
+from modernart.cli.language_options import add_language_arguments, apply_language_arguments
 from modernart.cli.subcommands import Subcommands
 
 # flags of this command that belong to the host process (passed on to the child)
@@ -91,6 +92,7 @@ def register(sub: Subcommands) -> None:
         metavar="FILE",
         help="SSH host key (default ~/.config/modernart/ssh_host_ed25519, made on first use)",
     )
+    add_language_arguments(p)
     p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
     p.add_argument("--color", choices=COLOR_CHOICES, default="auto", help="colours (see modernart play)")
     p.set_defaults(func=run, host_defaults=None)
@@ -98,6 +100,7 @@ def register(sub: Subcommands) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    apply_language_arguments(args)
     try:
         options, clocks = json.loads(args.options), json.loads(args.clocks)
     except json.JSONDecodeError as exc:

@@ -19,6 +19,7 @@ import os
 import random
 import sys
 
+from modernart.cli.language_options import add_language_arguments, apply_language_arguments
 from modernart.cli.subcommands import Subcommands
 
 COLOR_CHOICES = ("auto", "none", "16", "256", "truecolor")  # as cli/tui/style.py
@@ -57,6 +58,7 @@ def register(sub: Subcommands) -> None:
     p.add_argument(
         "--record-dir", default=None, help="where to save the game record (default $XDG_DATA_HOME/modernart/records)"
     )
+    add_language_arguments(p)
     p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
     p.add_argument(
         "--color",
@@ -122,6 +124,7 @@ def bot_level_list(spec: str | None, bots: int) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    apply_language_arguments(args)
     if args.watch:
         return watch_bot_game(args.players, args.seed)
     if args.ssh is not None:
