@@ -40,6 +40,7 @@ from prompt_toolkit.data_structures import Size
 from modernart.cli.i18n import _, language_from_env, use_language
 from modernart.cli.tui.app import ClientApp
 from modernart.cli.tui.session import JoinError, Session
+from modernart.net import user_dirs
 
 log = logging.getLogger(__name__)
 
@@ -189,8 +190,7 @@ class _Server(PromptToolkitSSHServer):
 def load_host_key(path: str | None) -> asyncssh.SSHKey:
     """The server's host key, created on first use so guests see the same key every game."""
     if path is None:
-        base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-        path = os.path.join(base, "modernart", "ssh_host_ed25519")
+        path = str(user_dirs.ssh_host_key_path())
     if os.path.exists(path):
         return asyncssh.read_private_key(path)
     key = asyncssh.generate_private_key("ssh-ed25519")
