@@ -16,6 +16,7 @@ import sys
 
 from modernart.cli.cmd_play import COLOR_CHOICES, default_name
 
+from modernart.cli.language_options import add_language_arguments, apply_language_arguments
 from modernart.cli.subcommands import Subcommands
 from modernart.net import user_dirs
 
@@ -94,6 +95,7 @@ def register(sub: Subcommands) -> None:
         metavar="FILE",
         help=f"SSH host key (default {user_dirs.ssh_host_key_path()}, made on first use)",
     )
+    add_language_arguments(p)
     p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
     p.add_argument("--color", choices=COLOR_CHOICES, default="auto", help="colours (see modernart play)")
     p.set_defaults(func=run, host_defaults=None)
@@ -101,6 +103,7 @@ def register(sub: Subcommands) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    apply_language_arguments(args)
     try:
         options, clocks = json.loads(args.options), json.loads(args.clocks)
     except json.JSONDecodeError as exc:

@@ -19,6 +19,7 @@ import os
 import random
 import sys
 
+from modernart.cli.language_options import add_language_arguments, apply_language_arguments
 from modernart.cli.subcommands import Subcommands
 from modernart.net import user_dirs
 
@@ -58,6 +59,7 @@ def register(sub: Subcommands) -> None:
     p.add_argument(
         "--record-dir", default=None, help=f"where to save the game record (default {user_dirs.records_dir()})"
     )
+    add_language_arguments(p)
     p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
     p.add_argument(
         "--color",
@@ -125,6 +127,7 @@ def bot_level_list(spec: str | None, bots: int) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    apply_language_arguments(args)
     if args.watch:
         return watch_bot_game(args.players, args.seed)
     if args.ssh is not None:

@@ -37,6 +37,7 @@ import asyncssh
 from prompt_toolkit.contrib.ssh import PromptToolkitSSHServer, PromptToolkitSSHSession
 from prompt_toolkit.data_structures import Size
 
+from modernart.cli.i18n import _, language_from_env, use_language
 from modernart.cli.tui.app import ClientApp
 from modernart.cli.tui.session import JoinError, Session
 from modernart.net import user_dirs
@@ -234,12 +235,13 @@ async def serve(
             term,
             dict(chan.get_environment()),
         )
+        use_language(language_from_env(guest.env))  # this guest's own: this task and what it starts
         command = chan.get_command()
         if command is not None:  # `ssh -p PORT NAME@HOST record`
             _exit(chan, await _answer_command(chan, command.strip(), guest, record_for))
             return
         if term is None:  # `ssh -T`: no terminal to draw on
-            _say(chan, "modernart needs a terminal: connect with ssh -t\r\n")
+            _say(chan, _("modernart needs a terminal: connect with ssh -t") + "\r\n")
             return
         try:
             session = await session_for(guest)
