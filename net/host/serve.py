@@ -17,6 +17,8 @@ from typing import Any, Callable
 
 from modernart.rules import RuleOptions
 
+from modernart.net import user_dirs
+
 from modernart.net.lan.beacon import PORT as BEACON_PORT, Announcer, lan_address
 from modernart.net.clocks import ClockSettings, cancel_and_wait, wait_event
 from modernart.net.host.host import Host
@@ -51,8 +53,8 @@ class HostSettings:
 
 
 def default_journal_dir(config_dir: str | None) -> str:
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(config_dir, "games") if config_dir else os.path.join(base, "modernart", "games")
+    """`<config dir>/games` for a host given its own config dir, else the user's games dir."""
+    return os.path.join(config_dir, "games") if config_dir else str(user_dirs.games_dir())
 
 
 async def serve(
