@@ -105,6 +105,7 @@ class Session(Protocol):
 
     open_deadline: float | None  # Open auction: when the countdown runs out
     decision_deadline: float | None  # when the current decision's clock runs out
+    call_deadline: float | None  # Open auction: when the auctioneer's hammer call falls (None: no call)
     reveals_owed: tuple[int, ...]  # Sealed: seats whose reveal the host still waits for
     record_path: str | None  # where the finished game's record was saved
     ends_when_you_leave: bool  # the table stops when this client leaves (a game on this machine)
@@ -165,6 +166,7 @@ class SessionBase(Listeners):
         self.log: list[LogEntry] = []
         self.open_deadline: float | None = None
         self.decision_deadline: float | None = None
+        self.call_deadline: float | None = None
         self.reveals_owed: tuple[int, ...] = ()
         self.record_path: str | None = None
         self.ends_when_you_leave = False

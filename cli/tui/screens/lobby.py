@@ -45,14 +45,16 @@ CLOCK_CHOICES: dict[str, tuple[Any, ...]] = {
     "open_countdown": (5.0, 8.0, 10.0, 15.0, 20.0, 30.0),
     "decision": (0.0, 30.0, 60.0, 120.0),
     "grace": (0.0, 15.0, 30.0, 60.0, 120.0, 300.0),
+    "hammer_call": (0.0, 2.0, 3.0, 5.0, 8.0),
 }
 CLOCK_LABELS = {
     "open_countdown": "Open countdown",
     "decision": "Decision clock",
     "grace": "Stand-in after",
+    "hammer_call": "Hammer call",
 }
 #: Clocks whose 0 means "no limit" (the lobby says "none"); a grace of 0 means "at once"
-CLOCKS_OFF_AT_ZERO = frozenset({"open_countdown", "decision"})
+CLOCKS_OFF_AT_ZERO = frozenset({"open_countdown", "decision", "hammer_call"})
 
 
 def lobby_rows(lobby: LobbyView) -> list[tuple[str, object]]:
