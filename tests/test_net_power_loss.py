@@ -21,7 +21,7 @@ from modernart.net.trust.identity import Keys
 from .net_helpers import SessionDriver
 
 
-def people_table(tmp, players: int = 4) -> tuple[Table, SessionDriver]:
+def people_table(tmp, players: int = 4, moves: int = 40) -> tuple[Table, SessionDriver]:
     """A started table whose seats are people (not lobby bots: a host waits for people's clients)."""
     host = Keys.generate()
     keys = [Keys.generate() for _ in range(players)]
@@ -33,7 +33,7 @@ def people_table(tmp, players: int = 4) -> tuple[Table, SessionDriver]:
     table.start(0.0)
     driver = SessionDriver(table.game, keys)
     driver.seed_all()
-    driver.play(40)
+    driver.play(moves)
     return table, driver
 
 
@@ -164,7 +164,8 @@ def test_a_forged_or_altered_tail_is_refused_and_changes_nothing(tmp_path):
         assert refused.value.code == "bad_tail", name
         assert (sess.seq, sess.head, sess.recovering) == (seq, head, {0, 1, 2, 3}), name
     # the tail of another game of the same host links to nothing here
-    other, _driver = people_table(tmp_path / "other")
+    other, _driver = people_table(tmp_path / "other", moves=80)
+    assert other.game.seq > seq + 1
     with pytest.raises(ProtocolError) as refused:
         sess.adopt(frames_of(other, seq + 1))
     assert refused.value.code == "bad_tail" and sess.seq == seq
