@@ -19,7 +19,9 @@ import os
 import random
 import sys
 
+from modernart.cli.language_options import add_language_arguments, apply_language_arguments
 from modernart.cli.subcommands import Subcommands
+from modernart.net import user_dirs
 
 COLOR_CHOICES = ("auto", "none", "16", "256", "truecolor")  # as cli/tui/style.py
 
@@ -55,8 +57,9 @@ def register(sub: Subcommands) -> None:
         "--bot-pace", type=float, default=1.0, help="bots' thinking time as a factor (0 = instant, default 1)"
     )
     p.add_argument(
-        "--record-dir", default=None, help="where to save the game record (default $XDG_DATA_HOME/modernart/records)"
+        "--record-dir", default=None, help=f"where to save the game record (default {user_dirs.records_dir()})"
     )
+    add_language_arguments(p)
     p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
     p.add_argument(
         "--color",
@@ -72,7 +75,9 @@ def register(sub: Subcommands) -> None:
         "announcement; without --config-dir its keys are kept nowhere)",
     )
     p.add_argument(
-        "--config-dir", default=None, help="where your player key and the host key live (default ~/.config/modernart)"
+        "--config-dir",
+        default=None,
+        help=f"where your player key and the host key live (default {user_dirs.config_dir()})",
     )
     p.add_argument(
         "--ssh",
@@ -86,7 +91,7 @@ def register(sub: Subcommands) -> None:
         "--ssh-host-key",
         default=None,
         metavar="FILE",
-        help="SSH host key (default ~/.config/modernart/ssh_host_ed25519, made on first use)",
+        help=f"SSH host key (default {user_dirs.ssh_host_key_path()}, made on first use)",
     )
     p.add_argument(
         "--guests", type=int, default=1, help="with --ssh: seats kept for SSH guests; bots take the others (default 1)"
@@ -122,6 +127,7 @@ def bot_level_list(spec: str | None, bots: int) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    apply_language_arguments(args)
     if args.watch:
         return watch_bot_game(args.players, args.seed)
     if args.ssh is not None:

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from modernart.net import user_dirs
 from modernart.net.clocks import ClockSettings
 from modernart.net.host.host import Host
 from modernart.net.host.lobby import Lobby
@@ -36,8 +36,7 @@ RECORD_POLL = 0.25
 
 def default_record_dir() -> str:
     """Where `modernart play` keeps its games' journals and records by default."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(base, "modernart", "records")
+    return str(user_dirs.records_dir())
 
 
 @dataclass

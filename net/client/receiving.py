@@ -25,7 +25,7 @@ from modernart.net.client.state import ConnectError, Reply, Update
 from modernart.net.client.updates import UpdateFeed
 from modernart.net.lan.known_hosts import KnownHosts
 from modernart.net.protocol import ProtocolError
-from modernart.net.protocol.frames import decode_batch_event, decode_event_public, decode_host_frame
+from modernart.net.protocol.frames import NOT_DECISIONS, decode_batch_event, decode_event_public, decode_host_frame
 from modernart.net.trust.chain import ChainError
 from modernart.net.trust.shuffle import FixedDeal
 from modernart.net.trust.verified_game import VerifiedGame
@@ -255,7 +255,7 @@ class Receiving:
         st.seat, st.role = msg.get("seat"), msg.get("role")
         self.host_vk = msg["host_vk"]
         if msg.get("reset") or msg.get("game") != st.game_id:
-            st.game_id, st.head_seq, st.log = msg.get("game"), 0, []
+            st.game_id, st.head_seq, st.decision_seq, st.log = msg.get("game"), 0, 0, []
             self.game = self._follower(st.game_id) if st.game_id else None
             st.observation, st.public = None, None
         self.welcomed(int(msg.get("ctr") or 0))
@@ -297,7 +297,7 @@ class Receiving:
         now = asyncio.get_running_loop().time()
         deadlines = self.state.deadlines
         moved = False
-        for name in ("open", "decide", "reveal"):
+        for name in ("open", "decide", "reveal", "call"):
             value = clk.get(name)
             new = None if value is None else now + float(value)
             old = deadlines.get(name)
@@ -331,10 +331,12 @@ class Receiving:
         if info.kind == "start":
             self._check_fixed_deal()
         st.head_seq = seq
+        if info.kind not in NOT_DECISIONS:
+            st.decision_seq = seq
         if "pv" in info.public:
             st.public = info.public["pv"]
         st.players = self.game.players
-        if info.move is not None:
+        if info.move is not None and info.kind == "move":  # a `call` only names the hammer it waits for
             st.log.append((seq, info.move))
         st.log.extend((seq, e) for e in info.events)
         self._set_deadlines(info.public.get("clk") or {})

@@ -41,19 +41,32 @@ from modernart.net.clocks import ClockSettings, default_moves
 from modernart.net.trust.identity import Keys, verify
 from modernart.net.host.journal import Journal, drop_torn_line, read_events, read_journal, truncate_events
 from modernart.net.protocol import ProtocolError, decode_host_inner, pack
-from modernart.net.protocol.frames import clock_view, event_frame, event_public
+from modernart.net.protocol.frames import NOT_DECISIONS, clock_view, event_frame, event_public
 from modernart.net.trust.sealed import SealedRound, overlay
 from modernart.net.trust.shuffle import FixedDeal, SeedRound
 from modernart.net.protocol.game_data import event_to_wire, private_part, public_view
 
 log = logging.getLogger("modernart.net.host.game")
 
-#: Event kinds that change nothing a player decides on: a stand-in taking over (or giving
-#: back) a seat, and another seat's sealed commitment (its amount is hidden).  A move made
-#: before one of these is still made against the state that is current; every other event
-#: (a move, a clock's default, the deal, the closing of a commitment set, ...) makes a move
-#: decided before it stale.  Clock ticks and presence are not events at all.
-NOT_DECISIONS = frozenset({"delegate", "commit"})
+
+@dataclass(frozen=True, slots=True)
+class HammerCall:
+    """The auctioneer's hammer being called ("going once, going twice"): the Open auction it
+    closes, the auctioneer's seat, and when it falls unless someone outbids first."""
+
+    auction: int
+    seat: int
+    end: float
+
+
+def could_outbid(state: GameState, auctioneer: int) -> bool:
+    """Whether anyone but `auctioneer` and the high bidder may still bid in this Open auction:
+    a seat that has not passed since the last bid and holds more than the high bid.  When
+    nobody may, a hammer call has nothing to wait for."""
+    return any(
+        s not in (auctioneer, state.high_seat) and not state.passed[s] and state.money[s] > state.high
+        for s in range(state.n)
+    )
 
 
 @dataclass
@@ -136,6 +149,7 @@ class HostedGame:
         self.disclosed = False
         self.open_end: float | None = None
         self.decide_end: float | None = None
+        self.call: HammerCall | None = None  # the hammer being called (Open auctions)
         self._decision_key: Any = None
         self._events_done = 0
         self.decision_seq = 0  # the last event that changed what a player decides on (see NOT_DECISIONS)
@@ -201,6 +215,7 @@ class HostedGame:
             left(self.decide_end),
             left(rnd.reveal_end if rnd is not None and rnd.complete else None),
             self.reveals_owed() if rnd is not None and rnd.complete else None,
+            left(self.call.end) if self.call is not None else None,
         )
 
     def reveals_owed(self) -> list[int]:
@@ -220,8 +235,11 @@ class HostedGame:
         return rnd.reveal_end + (self.clocks.grace if any(s in absent for s in owing) else 0.0)
 
     def next_deadline(self, absent: set[int] | frozenset[int] = frozenset()) -> float | None:
+        call_end = self.call.end if self.call is not None else None
         times = [
-            t for t in (self.open_end, self.decide_end, self.seed_end, self._reveal_deadline(absent)) if t is not None
+            t
+            for t in (self.open_end, self.decide_end, self.seed_end, self._reveal_deadline(absent), call_end)
+            if t is not None
         ]
         return min(times) if times else None
 
@@ -288,6 +306,9 @@ class HostedGame:
         state = self.state
         assert state is not None
         phase = state.phase
+        call = self.call
+        if call is not None and (bid or phase != Phase.OPEN or state.auction_no != call.auction):
+            self.call = None  # outbid (the call is off), or the auction is over
         key: Any = (phase, state.auction_no, state.to_move() if phase not in (Phase.SEALED, Phase.OPEN) else None)
         if phase == Phase.OPEN and self.clocks.open_countdown > 0:
             if bid or key != self._decision_key or self.open_end is None:
@@ -400,15 +421,54 @@ class HostedGame:
             raise ProtocolError("use_commit", "a sealed bid is sent as a commitment (commit-reveal)")
         state = self._dealt_state()
         self._check_fresh(act["ref"])
+        signed = {"signer": role, "act": {"b": body, "s": sig}}
+        if move.action == Action.HAMMER and self.clocks.hammer_call > 0 and state.phase == Phase.OPEN:
+            return self._call_hammer(move, signed, [body, sig], act["ctr"], now), act["ctr"]
         try:
             state.apply(move)
         except IllegalMove as exc:
             raise ProtocolError(exc.code, str(exc)) from None
         self.counters[seat] = act["ctr"]
-        events = self.move_events(
-            move, now, {"m": move.to_list(), "by": "player", "signer": role, "act": {"b": body, "s": sig}}, [body, sig]
-        )
-        return events, act["ctr"]
+        events = self.move_events(move, now, {"m": move.to_list(), "by": "player", **signed}, [body, sig])
+        return events + self._call_falls(now, early=True), act["ctr"]
+
+    def _call_hammer(
+        self, move: Move, signed: dict[str, Any], act: list[bytes], ctr: int, now: float
+    ) -> list[LoggedEvent]:
+        """The auctioneer's signed hammer starts the call: event `call` (the signed request;
+        the lot is not sold yet), and the hammer falls `hammer_call` seconds later unless
+        someone outbids first (docs/protocol.md "Hammer call").  With nobody left who could
+        outbid it falls at once, as a plain move."""
+        state = self._dealt_state()
+        call = self.call
+        if call is not None and call.auction == state.auction_no:
+            raise ProtocolError(
+                "hammer_called",
+                f"the hammer is already being called: it falls in {max(0.0, call.end - now):.0f} s unless someone bids",
+            )
+        try:
+            state.check(move)
+        except IllegalMove as exc:
+            raise ProtocolError(exc.code, str(exc)) from None
+        self.counters[move.seat] = ctr
+        if not could_outbid(state, move.seat):
+            state.apply(move)
+            return self.move_events(move, now, {"m": move.to_list(), "by": "player", **signed}, act)
+        self.call = HammerCall(state.auction_no, move.seat, now + self.clocks.hammer_call)
+        log.info("hammer called game=%s auction=%d", self.game_id.hex()[:12], state.auction_no)
+        return [self._emit("call", now, {"m": move.to_list(), **signed}, act=act)]
+
+    def _call_falls(self, now: float, *, early: bool = False) -> list[LoggedEvent]:
+        """The hammer of a call whose time is up (or, `early`, that nobody could outbid any
+        more): the auctioneer's HAMMER, recorded now, as a move `by` "call"."""
+        state, call = self.state, self.call
+        if call is None or state is None or state.phase != Phase.OPEN or state.auction_no != call.auction:
+            return []
+        if now < call.end and not (early and not could_outbid(state, call.seat)):
+            return []
+        move = Move.hammer(call.seat)
+        state.apply(move)
+        return self.move_events(move, now, {"m": move.to_list(), "by": "call"})
 
     def _sealed_round(self) -> SealedRound:
         state = self._dealt_state()
@@ -468,6 +528,9 @@ class HostedGame:
         if rnd is not None and rnd.complete:
             deadline = self._reveal_deadline(absent)
             return self.settle(now) if deadline is not None and now >= deadline else []
+        falls = self._call_falls(now)
+        if falls:
+            return falls
         if self.open_end is not None and now >= self.open_end and state.phase == Phase.OPEN:
             moves = default_moves(state, state.to_move())
         elif self.decide_end is not None and now >= self.decide_end:
@@ -576,6 +639,8 @@ class HostedGame:
             rnd = self.sealed
             if rnd is not None and rnd.complete:
                 rnd.reveal_end = now + clocks.reveal if clocks.reveal > 0 else None  # reveals come again
+            if self.call is not None:  # a hammer being called: the call starts again
+                self.call = HammerCall(self.call.auction, self.call.seat, now + clocks.hammer_call)
         self.journal.sync()
 
     def _restore(self, event: LoggedEvent, public: dict[str, Any]) -> None:
@@ -585,7 +650,7 @@ class HostedGame:
             self._sync_round()
         if kind == "delegate":
             self.delegates[public["seat"]] = public["vk"]
-        elif kind == "move" and event.act is not None:
+        elif kind in ("move", "call") and event.act is not None:
             act = decode_action_body(event.act[0])
             self.counters[act["seat"]] = max(self.counters[act["seat"]], act["ctr"])
         elif kind == "seed":
@@ -601,4 +666,18 @@ class HostedGame:
             self.sealed.close_set()
         elif kind == "disclose":
             self.disclosed = True
+        self._restore_call(str(kind), public)
         self.note_logged(str(kind), event)
+
+    def _restore_call(self, kind: str, public: dict[str, Any]) -> None:
+        """Follow the hammer call through the event log: a `call` starts one (its end is set
+        again once the game is rebuilt), a bid or the auction's end stops it."""
+        state = self.state
+        if state is None:
+            return
+        if kind == "call":
+            self.call = HammerCall(state.auction_no, public["m"][0], 0.0)
+        elif kind == "move" and self.call is not None:
+            outbid = public["m"][1] == Action.BID
+            if outbid or state.phase != Phase.OPEN or state.auction_no != self.call.auction:
+                self.call = None
