@@ -115,6 +115,7 @@ def lobby_view(table: Mapping[str, Any], my_fpr: str | None) -> LobbyView:
         options,
         clocks,
         join_string=str(table.get("join", "")),
+        other_joins=tuple(str(j) for j in table.get("also") or ()),
         join_code=str(table.get("code", "")),
         admin=my_fpr is not None and table.get("admin") == my_fpr,
         bot_levels=bot_levels(),

@@ -62,6 +62,7 @@ class LobbyView:
     options: RuleOptions = RuleOptions()
     clocks: ClockSettings = ClockSettings()  # the host's clocks (0 = no limit)
     join_string: str = ""  # what a friend pastes into `modernart join`
+    other_joins: tuple[str, ...] = ()  # the same table at the host's other addresses (Wi-Fi, Ethernet, VPN)
     join_code: str = ""  # short code a joiner confirms (shown on the host's screen)
     admin: bool = False  # this client may seat bots, change options and start
     bot_levels: tuple[str, ...] = ("random",)

@@ -132,7 +132,8 @@ class Fanout:
         peers = self.connections.at(table)
         connected = {p.seat for p in peers if p.seat is not None and p.role != "spectator"}
         target = self.router.target(table.id)
-        data = pack(lobby_frame(table.lobby_description(connected, str(target), target.code)))
+        also = [str(t) for t in self.router.other_targets(table.id)]
+        data = pack(lobby_frame(table.lobby_description(connected, str(target), target.code, also)))
         for peer in peers:
             self.router.send(peer.rid, data)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import secrets
-from typing import Any
+from typing import Any, Sequence
 
 from modernart.net.clocks import ClockSettings
 from modernart.net.trust.identity import Keys, fingerprint
@@ -96,8 +96,9 @@ class Table:
         options = self.game.options if self.game else self.lobby.options
         return options.changed()
 
-    def lobby_description(self, connected: set[int], join: str, code: str) -> dict[str, Any]:
-        """The table as its lobby frame describes it (net/protocol/frames.py `lobby_frame`)."""
+    def lobby_description(self, connected: set[int], join: str, code: str, also: Sequence[str] = ()) -> dict[str, Any]:
+        """The table as its lobby frame describes it (net/protocol/frames.py `lobby_frame`);
+        `also`: the join strings of the host's other addresses."""
         base: dict[str, Any] = {
             "table": self.id,
             "name": self.name,
@@ -106,6 +107,8 @@ class Table:
             "code": code,
             "clocks": self.clocks.to_dict(),
         }
+        if also:
+            base["also"] = list(also)
         fixed = self.game.fixed_deal if self.game is not None else self.fixed_deal
         if fixed is not None:
             base["fixed_deal"] = fixed.to_wire()

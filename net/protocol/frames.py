@@ -49,6 +49,8 @@ from modernart.net.protocol import (
 
 ROLES = ("player", "standin", "spectator")
 TABLE_STATES = ("lobby", "playing", "over")
+#: Join strings a lobby frame gives besides `join`: the host's other addresses
+MAX_OTHER_ADDRESSES = 8
 _SIGNATURE = is_bytes(64)
 _KEY = is_bytes(32)
 _GAME_ID = is_bytes(16)
@@ -310,6 +312,7 @@ HOST_SCHEMA: dict[str, Schema] = {
         "name": (_NAME, True),
         "state": (one_of(*TABLE_STATES), True),
         "join": (is_text(1, MAX_TEXT), True),
+        "also": (is_list(is_text(1, MAX_TEXT), MAX_OTHER_ADDRESSES), False),
         "code": (is_text(1, 32), True),
         "clocks": (is_map(16), True),
         "seats": (is_list(optional(is_record(SEAT_DESCRIPTION)), 5), True),

@@ -171,16 +171,21 @@ def lobby_header(cs: ClientState, width: int) -> Line:
 
 def join_lines(lobby: LobbyView | None, width: int) -> tuple[list[str], list[str]]:
     """How friends join, then the join string whole: on a line of its own (cut into pieces
-    only when the terminal is narrower than the string), so that it can be read and copied."""
+    only when the terminal is narrower than the string), so that it can be read and copied;
+    then the host's other addresses' join strings (another interface, a VPN), the same way."""
     if lobby is None or not lobby.join_string or lobby.join_string.startswith("("):  # "(this machine)"
         return [], []
     code = f" with the code {lobby.join_code}" if lobby.join_code else ""
     how = " modernart join followed by" if lobby.join_string.startswith("ma://") else ""
-    intro = [" " + chunk for chunk in wrap(f"Friends join{code}:{how}", max(10, width - 1))]
-    text = lobby.join_string
-    if len(text) <= width - 1:
-        return intro, [" " + text]
-    return intro, [text[i : i + width] for i in range(0, len(text), max(1, width))]
+    which = " (the one of their network)" if how and lobby.other_joins else ""
+    intro = [" " + chunk for chunk in wrap(f"Friends join{code}:{how}{which}", max(10, width - 1))]
+    lines: list[str] = []
+    for text in (lobby.join_string, *lobby.other_joins):
+        if len(text) <= width - 1:
+            lines.append(" " + text)
+        else:
+            lines += [text[i : i + width] for i in range(0, len(text), max(1, width))]
+    return intro, lines
 
 
 def lobby_join(cs: ClientState, width: int, height: int) -> list[Line]:
