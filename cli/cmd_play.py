@@ -15,12 +15,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
-import os
 import random
 import sys
 
 from modernart.cli.language_options import add_language_arguments, apply_language_arguments
-from modernart.cli.i18n import _
+from modernart.cli.local_table import offer_to_continue, play_table
 from modernart.cli.subcommands import Subcommands
 from modernart.net import user_dirs
 
@@ -159,8 +158,6 @@ def run(args: argparse.Namespace) -> int:
     name = args.name or default_name()
     settings = table_settings(args, levels, f"{name}'s table", autostart=not args.lobby)
     if not (args.new or args.lobby or args.seed is not None or args.offline):
-        from modernart.cli.cmd_resume import offer_to_continue
-
         resumed = offer_to_continue(settings)
         if resumed is not None:
             settings = resumed
@@ -194,49 +191,6 @@ def table_settings(args: argparse.Namespace, levels: list[str], table_name: str,
         first=first,
         **more,
     )
-
-
-async def play_table(settings, name: str, *, offline: bool, ascii: bool | None, color: str) -> int:
-    """A host with bots on 127.0.0.1 (a child process, or with `offline` this one) for the
-    table of `settings` (a new one, or the game it resumes); this client joins it as seat 1.
-    Once the screen is gone, says on the shell where the game is: its record, or how to
-    continue it."""
-    from modernart.cli.tui.app import run_client_async, state_dir
-    from modernart.cli.tui.child_host import play_session
-    from modernart.cli.tui.in_process_host import play_here
-
-    try:
-        if offline:
-            host, session = await play_here(settings, name)
-        else:
-            host, session = await play_session(settings, name, log_path=os.path.join(state_dir(), "host.log"))
-    except (RuntimeError, OSError, ValueError) as exc:
-        print(_("modernart play: {error}; try --offline").format(error=exc), file=sys.stderr)
-        return 1
-    try:
-        code = await run_client_async(session, ascii=ascii, color=color)
-    finally:
-        await host.close()
-    print(after_words(session, host.journal_path, resumable=not (offline and settings.config_dir is None)))
-    return code
-
-
-def after_words(session, journal: str | None, *, resumable: bool) -> str:
-    """What the shell is told once the client of a game on this machine exits: the saved
-    record and how to see it again, or how to continue an unfinished game."""
-    obs = session.obs
-    record = session.record_path
-    if record is not None:
-        return _(
-            "modernart: the game's record is saved in {path}\nSee it again with: modernart replay {path} --view"
-        ).format(path=record)
-    if obs is None or journal is None:
-        return _("modernart: no game was played")
-    if not resumable:
-        return _(
-            "modernart: the game was journaled in {path}, but --offline without --config-dir keeps no keys, so it cannot be continued"
-        ).format(path=journal)
-    return _("modernart: the game is saved ({path}).\nContinue it with: modernart resume").format(path=journal)
 
 
 def serve_over_ssh(args: argparse.Namespace) -> int:

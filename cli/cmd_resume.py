@@ -17,14 +17,17 @@ import argparse
 import asyncio
 import os
 import sys
+from typing import TYPE_CHECKING
 
+from modernart.cli.cmd_play import COLOR_CHOICES, default_name
 from modernart.cli.i18n import _
 from modernart.cli.language_options import add_language_arguments, apply_language_arguments
-from modernart.cli.saved_games import SavedGame, unfinished_games
+from modernart.cli.local_table import play_table, search_dirs, settings_for, your_unfinished_games
 from modernart.cli.subcommands import Subcommands
 from modernart.net import user_dirs
 
-COLOR_CHOICES = ("auto", "none", "16", "256", "truecolor")  # as cli/tui/style.py
+if TYPE_CHECKING:  # the engine is imported only when a game is read
+    from modernart.cli.saved_games import SavedGame
 
 
 def register(sub: Subcommands) -> None:
@@ -68,20 +71,6 @@ def register(sub: Subcommands) -> None:
     p.set_defaults(func=run)
 
 
-def search_dirs(record_dir: str | None) -> list[str]:
-    """The directories holding the journals of this machine's games."""
-    return [record_dir] if record_dir else [str(user_dirs.games_dir())]
-
-
-def your_unfinished_games(record_dir: str | None, config_dir: str | None) -> list[SavedGame]:
-    """The unfinished games of this machine's player and host keys, newest first."""
-    from modernart.net.trust.identity import Keys
-
-    player = Keys.load_or_create(config_dir, "player").vk.hex()
-    host = Keys.load_or_create(config_dir, "host").vk.hex()
-    return unfinished_games(search_dirs(record_dir), player, host)
-
-
 def listing(games: list[SavedGame], config_dir: str | None) -> list[str]:
     """The numbered lines `modernart resume` prints."""
     from modernart.net.trust.identity import Keys
@@ -96,21 +85,6 @@ def listing(games: list[SavedGame], config_dir: str | None) -> list[str]:
                 "    " + _("a LAN table: continue it with: modernart host --resume {path}").format(path=game.path)
             )
     return lines
-
-
-def settings_for(game: SavedGame, config_dir: str | None):
-    """The `HostGameSettings` that continue `game` on this machine."""
-    from modernart.cli.tui.in_process_host import HostGameSettings
-
-    return HostGameSettings(
-        players=len(game.players),
-        levels=[],
-        table_name=game.table_name,
-        journal_dir=os.path.dirname(game.path),
-        config_dir=config_dir,
-        autostart=False,
-        resume=game.path,
-    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -153,8 +127,6 @@ def run(args: argparse.Namespace) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print(_("modernart resume needs a terminal (over SSH, use: ssh -t HOST modernart resume)"), file=sys.stderr)
         return 2
-    from modernart.cli.cmd_play import default_name, play_table
-
     return asyncio.run(
         play_table(
             settings_for(chosen, args.config_dir),
@@ -188,26 +160,3 @@ def ask_which(games: list[SavedGame]) -> SavedGame | None:
         if chosen is not None:
             return chosen
         print(_("Type a number from 1 to {last}, or q").format(last=len(games)))
-
-
-def offer_to_continue(settings):
-    """Before `modernart play` starts a new game: offer the newest unfinished game of this
-    machine (its settings, if the player says yes; None: start the new game)."""
-    journal_dir = settings.journal_dir
-    games = [g for g in your_unfinished_games(journal_dir, settings.config_dir) if g.local]
-    if not games:
-        return None
-    newest = games[0]
-    from modernart.net.trust.identity import Keys
-
-    me = Keys.load_or_create(settings.config_dir, "player").vk.hex()
-    print(_("You have an unfinished game: {game}").format(game=newest.describe(newest.seat_of(me))))
-    if len(games) > 1:
-        print(_("({count} unfinished in all: modernart resume lists them)").format(count=len(games)))
-    try:
-        answer = input(_("Continue it? [Y/n] (n: a new game) ")).strip().lower()
-    except EOFError:
-        return None
-    if answer in ("", "y", "yes"):
-        return settings_for(newest, settings.config_dir)
-    return None

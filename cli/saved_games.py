@@ -87,8 +87,8 @@ def summarise(path: str) -> SavedGame | None:
 def _summary(path: str, record: GameRecord, round_no: int, modified: float) -> SavedGame:
     meta = record.meta if isinstance(record.meta, dict) else {}
     n = len(record.players)
-    keys = meta.get("keys") if isinstance(meta.get("keys"), list) and len(meta["keys"]) == n else [""] * n
-    bots = meta.get("bots") if isinstance(meta.get("bots"), list) and len(meta["bots"]) == n else [None] * n
+    keys: list = meta["keys"] if isinstance(meta.get("keys"), list) and len(meta["keys"]) == n else [""] * n
+    bots: list = meta["bots"] if isinstance(meta.get("bots"), list) and len(meta["bots"]) == n else [None] * n
     result = record.result if isinstance(record.result, dict) else None
     return SavedGame(
         path=path,

@@ -10,8 +10,9 @@ import subprocess
 
 import pytest
 
-from modernart.cli.cmd_play import after_words
-from modernart.cli.cmd_resume import listing, pick, settings_for, your_unfinished_games
+from modernart.cli.local_table import after_words
+from modernart.cli.cmd_resume import listing, pick
+from modernart.cli.local_table import settings_for, your_unfinished_games
 from modernart.cli.tui.in_process_host import HostGameSettings, play_here
 from modernart.cli.tui.session import Status
 from tests.e2e.screen import run_async
