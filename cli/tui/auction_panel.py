@@ -171,7 +171,9 @@ def open_auction(cs: ClientState, obs: Observation, width: int) -> list[Line]:
         if cs.notice:  # out of touch: the host's clock runs on unseen
             style, after = "class:countdown", [("class:dim", "(waiting for the host)")]
         lines.append([(style, f" Time left {clock_text(cs, deadline):>3} "), *after])
-    can_sell = Move.hammer(obs.seat) in obs.legal_moves(amounts=False)
+    call = hammer_call_lines(cs, obs)
+    lines += call
+    can_sell = Move.hammer(obs.seat) in obs.legal_moves(amounts=False) and not call
     if obs.amount_range() is not None:
         lines.append(entry_line(cs, obs, "Your bid"))
         sell = " h:sell" if can_sell else ""
@@ -185,6 +187,19 @@ def open_auction(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     if passed:
         lines.append([("class:dim", " Passed: " + ", ".join(passed))])
     return lines
+
+
+def hammer_call_lines(cs: ClientState, obs: Observation) -> list[Line]:
+    """While the auctioneer's hammer is being called: how long until it falls, whose it is,
+    and that a bid stops it (none: no call)."""
+    deadline = cs.session.call_deadline if cs.session is not None else None
+    if deadline is None:
+        return []
+    whose = "your" if obs.auctioneer == obs.seat else f"{cs.name(obs.auctioneer)}'s"
+    return [
+        [("class:countdown.low", f" Going once, going twice: {clock_text(cs, deadline)}")],
+        [("class:dim", f" {whose} hammer; a bid stops it")],
+    ]
 
 
 def _open_total(cs: ClientState) -> float:
