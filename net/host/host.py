@@ -328,3 +328,5 @@ class Host:
             self.game_requests.fair(peer, kind, msg)
         elif kind == "lobby":
             self.lobby_requests.request(peer, msg)
+        elif kind == "tail":
+            self.admission.tail(peer, msg)

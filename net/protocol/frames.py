@@ -20,6 +20,7 @@ from modernart.net.protocol import (
     MAX_ACTION_BYTES,
     MAX_CHAT,
     MAX_CLIENT_FRAME,
+    MAX_HOST_BIN,
     MAX_NAME,
     MAX_TABLE_ID,
     MAX_TEXT,
@@ -57,6 +58,8 @@ _GAME_ID = is_bytes(16)
 _SIGNED_BODY = is_bytes(1, MAX_ACTION_BYTES)
 _SIGNED = is_list(is_bytes(1, MAX_ACTION_BYTES), 2, 2)  # [body, signature] as an event relays it
 _CONN = is_bytes(8)
+MAX_TAIL_EVENTS = 64  # events of one `tail` frame (it must fit the host's MAX_HOST_FRAME)
+MAX_TAIL_EVENT = MAX_HOST_BIN  # one event as a client gives it back (its private part left out)
 
 # ====================================================================== client -> host
 
@@ -83,6 +86,8 @@ CLIENT_SCHEMA: dict[str, Schema] = {
     "ping": {"seq": (SEQ, False), "n": (is_bytes(NONCE_BYTES), False)},
     "tables": {"id": (REQUEST, False)},
     "bye": {},
+    # events given back to a host that lost them (a power loss): packed `ev` frames, oldest first
+    "tail": {"id": (REQUEST, True), "evs": (is_list(is_bytes(1, MAX_TAIL_EVENT), MAX_TAIL_EVENTS), True)},
 }
 
 # lobby op -> {arg: (check, required)}
@@ -151,6 +156,11 @@ def ping_frame(seq: int, nonce: bytes | None) -> dict[str, Any]:
     if nonce is not None:
         msg["n"] = nonce
     return msg
+
+
+def tail_frame(events: list[bytes]) -> dict[str, Any]:
+    """Events this client holds past the host's log (the welcome's `tail`), as packed `ev` frames."""
+    return {"t": "tail", "evs": events}
 
 
 def tables_request() -> dict[str, Any]:
@@ -305,6 +315,8 @@ HOST_SCHEMA: dict[str, Schema] = {
         "reset": (is_bool, True),
         "host_vk": (_KEY, True),
         "conn": (_CONN, True),
+        # the host lost events past this one (a power loss): give back what you hold after it
+        "tail": (SEQ, False),
     },
     "seat": {"seat": (_SEAT_OR_NONE, True), "role": (one_of(*ROLES), True)},
     "lobby": {
@@ -360,8 +372,10 @@ def welcome_frame(
     reset: bool,
     host_vk: bytes,
     conn: bytes,
+    *,
+    tail: int | None = None,
 ) -> dict[str, Any]:
-    return {
+    msg = {
         "t": "welcome",
         "v": VERSION,
         "table": table,
@@ -374,6 +388,9 @@ def welcome_frame(
         "host_vk": host_vk,
         "conn": conn,
     }
+    if tail is not None:
+        msg["tail"] = tail
+    return msg
 
 
 def seat_frame(seat: int | None, role: str) -> dict[str, Any]:
