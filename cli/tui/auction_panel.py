@@ -15,6 +15,7 @@ from modernart.moves import Action, Move
 from modernart.phase import Phase
 from modernart.views import Observation
 
+from modernart.cli.i18n import _
 from modernart.cli.tui.panels import ARTIST_STYLE, artist_names, clock_text, seconds_left
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.text import Line, countdown_bar, line_width, wrap
@@ -195,10 +196,13 @@ def hammer_call_lines(cs: ClientState, obs: Observation) -> list[Line]:
     deadline = cs.session.call_deadline if cs.session is not None else None
     if deadline is None:
         return []
-    whose = "your" if obs.auctioneer == obs.seat else f"{cs.name(obs.auctioneer)}'s"
+    if obs.auctioneer == obs.seat:
+        whose = _("Your hammer; a bid stops it")
+    else:
+        whose = _("{name}'s hammer; a bid stops it").format(name=cs.name(obs.auctioneer))
     return [
-        [("class:countdown.low", f" Going once, going twice: {clock_text(cs, deadline)}")],
-        [("class:dim", f" {whose} hammer; a bid stops it")],
+        [("class:countdown.low", " " + _("Going once, going twice: {left}").format(left=clock_text(cs, deadline)))],
+        [("class:dim", " " + whose)],
     ]
 
 

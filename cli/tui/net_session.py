@@ -21,6 +21,7 @@ from modernart.events import CardsDealt
 from modernart.moves import Action, Move
 from modernart.rules import OptionError, RuleOptions
 
+from modernart.cli.i18n import _
 from modernart.cli.narrate import describe_events, timeout_of
 from modernart.net.clocks import ClockError, ClockSettings
 
@@ -250,17 +251,20 @@ class NetSession(SessionBase):
                 append_log(self.log, LogEntry(f"{names[seat]} seals a bid", "event"))
         elif info.kind == "call" and info.move is not None and names:
             self._calling = True
-            who = names[info.move.seat] if 0 <= info.move.seat < len(names) else "The auctioneer"
+            who = names[info.move.seat] if 0 <= info.move.seat < len(names) else "?"
             secs = (info.public.get("clk") or {}).get("call")
-            within = f" ({secs:.0f} s; a bid stops it)" if isinstance(secs, (int, float)) else ""
-            append_log(self.log, LogEntry(f"{who} calls: going once, going twice...{within}", "event"))
+            text = _("{name} calls: going once, going twice... ({seconds} s; a bid stops it)").format(
+                name=who, seconds=f"{secs:.0f}" if isinstance(secs, (int, float)) else "?"
+            )
+            append_log(self.log, LogEntry(text, "event"))
             return
         edition, deck = self._edition_and_deck()
         public: list[object] = []
         if info.move is not None and self._calling and info.move.action != Action.PASS:
             self._calling = False
             if info.move.action == Action.BID and 0 <= info.move.seat < len(names):
-                append_log(self.log, LogEntry(f"{names[info.move.seat]}'s bid stops the hammer", "event"))
+                text = _("{name}'s bid stops the hammer").format(name=names[info.move.seat])
+                append_log(self.log, LogEntry(text, "event"))
         if info.move is not None and names:
             who = names[info.move.seat] if 0 <= info.move.seat < len(names) else "a player"
             if info.by == "clock" and info.move.action == Action.HAMMER:  # the Open countdown ran out

@@ -96,6 +96,7 @@ class DeckLedger:
         self.opened: dict[int, int] = {}  # slot -> the card it held, once played
         self.cards_opened: set[int] = set()
         self.dealt = 0  # slots dealt so far, from the front of the final deck
+        self.deals: list[tuple[int, ...]] = []  # the cards per seat of each deal so far
         self.steps: list[Step] = []
         self._joint: Point | None = None
         self._decks: list[tuple[Ciphertext, ...]] = []  # the open deck, then each shuffle's
@@ -191,6 +192,7 @@ class DeckLedger:
             self.dealt += count
             out.append(slots)
         self.steps.append(tuple(counts))
+        self.deals.append(tuple(counts))
         return out
 
     def slots_of(self, seat: int) -> list[int]:
@@ -239,6 +241,12 @@ class DeckLedger:
         """Open the card `seat` plays, its own share of its slot proving which it is; it must
         be `card` (the card its move names).  Returns the card (DeckStepError, nothing
         changed, if any check fails)."""
+        self.check_open(seat, share, card)
+        self.commit_open(seat, share, card)
+        return card
+
+    def check_open(self, seat: int, share: Share, card: int) -> int:
+        """`open`'s checks alone, changing nothing: the slot the card comes from."""
         slot = self.slot_of_play(seat, share)
         if not self.readable(slot):
             raise DeckStepError("not_readable", f"slot {slot} still waits for other seats' shares")
@@ -254,10 +262,13 @@ class DeckLedger:
                 raise DeckStepError("wrong_card", f"the move plays card {card}, slot {slot} holds card {found}")
             if found in self.cards_opened:
                 raise DeckStepError("card_twice", f"card {found} is opened a second time: a shuffle was false")
-        self.opened[slot] = card
+        return slot
+
+    def commit_open(self, seat: int, share: Share, card: int) -> None:
+        """Record a play that `check_open` passed."""
+        self.opened[share.slot] = card
         self.cards_opened.add(card)
-        self.steps.append(Play(slot, share, card))
-        return card
+        self.steps.append(Play(share.slot, share, card))
 
     def _card_in(self, slot: int, own: Share) -> int | None:
         points = [s.d for s in self.shares[slot].values()] + [own.d]
