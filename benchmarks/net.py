@@ -366,8 +366,9 @@ async def _latency(moves: int, where: str) -> dict[str, Any]:
                 bids = []
                 for c in clients:
                     own = c.state.observation
-                    if own is not None and own.seat in own.to_move:
-                        bids.append(c.send_move(bot.choose(own)))
+                    bid = bot.choose(own) if own is not None and own.seat in own.to_move else None
+                    if bid is not None:
+                        bids.append(c.send_move(bid))
                 await asyncio.gather(*bids)
                 for c in clients:
                     while not settled(c, auction):
