@@ -235,7 +235,8 @@ class ClientApp:
             if session is None:
                 continue
             shown = tuple(
-                None if d is None else int(d - now + 0.999) for d in (session.open_deadline, session.decision_deadline)
+                None if d is None else int(d - now + 0.999)
+                for d in (session.open_deadline, session.decision_deadline, session.call_deadline)
             )
             if shown != last:
                 last = shown

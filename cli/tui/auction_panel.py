@@ -195,7 +195,9 @@ def open_auction(cs: ClientState, obs: Observation, width: int) -> list[Line]:
         lines.append(
             [(style, " " + _("Time left {clock}").format(clock=f"{clock_text(cs, deadline):>3}") + " "), *after]
         )
-    can_sell = Move.hammer(obs.seat) in obs.legal_moves(amounts=False)
+    call = hammer_call_lines(cs, obs)
+    lines += call
+    can_sell = Move.hammer(obs.seat) in obs.legal_moves(amounts=False) and not call
     if obs.amount_range() is not None:
         lines.append(entry_line(cs, obs, _("Your bid")))
         sell = " " + _("h:sell") if can_sell else ""
@@ -209,6 +211,22 @@ def open_auction(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     if passed:
         lines.append([("class:dim", " " + _("Passed: {players}").format(players=_(", ").join(passed)))])
     return lines
+
+
+def hammer_call_lines(cs: ClientState, obs: Observation) -> list[Line]:
+    """While the auctioneer's hammer is being called: how long until it falls, whose it is,
+    and that a bid stops it (none: no call)."""
+    deadline = cs.session.call_deadline if cs.session is not None else None
+    if deadline is None:
+        return []
+    if obs.auctioneer == obs.seat:
+        whose = _("Your hammer; a bid stops it")
+    else:
+        whose = _("{name}'s hammer; a bid stops it").format(name=cs.name(obs.auctioneer))
+    return [
+        [("class:countdown.low", " " + _("Going once, going twice: {left}").format(left=clock_text(cs, deadline)))],
+        [("class:dim", " " + whose)],
+    ]
 
 
 def _open_total(cs: ClientState) -> float:

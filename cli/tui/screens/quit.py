@@ -18,9 +18,10 @@ def quit_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     playing = cs.obs is not None and not cs.obs.is_over
     lines: list[Line] = [[("class:title", " " + _("Leave the table?"))]]
     if playing and cs.session is not None and cs.session.ends_when_you_leave:  # never None while playing
-        # TRANSLATORS: this line and the next are one sentence, cut to fit the overlay
+        # TRANSLATORS: these three lines are one sentence, cut to fit the overlay
         lines.append([("", " " + _("This game runs on this machine:"))])
-        lines.append([("", " " + _("leaving ends it."))])
+        lines.append([("", " " + _("leaving ends it for now. It is saved, and"))])
+        lines.append([("", " " + _("the shell then says how to continue it."))])
     elif playing:
         # TRANSLATORS: this line and the next are one sentence, cut to fit the overlay
         lines.append([("", " " + _("The game goes on; the host keeps your seat"))])
