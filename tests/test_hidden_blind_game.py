@@ -20,7 +20,8 @@ from modernart.net.host.blind_game import BlindGame
 from modernart.net.protocol.game_data import public_view
 from modernart.net.trust.deck import card_lookup, decrypt
 from modernart.net.trust.group import L, mul
-from modernart.net.trust.hidden_deck import DeckLedger, DeckStepError, SeatDeck
+from modernart.net.trust.deck import DeckError
+from modernart.net.trust.hidden_deck import DeckLedger, DeckStepError, SeatDeck, step_from_wire, step_to_wire
 
 GAME = bytes(range(16))
 
@@ -168,3 +169,59 @@ def test_the_hosts_memory_never_holds_what_opens_an_unplayed_card() -> None:
     for s in range(4):
         held = sorted(blind.stand_in[slot] for slot in blind.ledger.slots_of(s))
         assert sorted(int(c) for c in blind.state.hands[s]) == held
+
+
+def test_a_host_resuming_from_its_journal_rebuilds_the_blind_game_and_plays_on() -> None:
+    """What a host journals (the deck's steps, every move with its opening, the first
+    auctioneer) rebuilds the same blind game, and the game goes on to the same end."""
+    blind, seats, ref = start(3, first=1)
+    bot = make_bot("random", seed=11)
+    moves: list[tuple[Move, object]] = []
+
+    def step() -> None:
+        seat = ref.to_move()[0]
+        move = bot.choose(ref.observation(seat))
+        assert move is not None
+        if move.action in CARD_ACTIONS:
+            opening = seats[seat].opening(blind.ledger, move.arg)
+            blind.play(move, opening)
+            moves.append((move, opening))
+        else:
+            blind.apply(move)
+            moves.append((move, None))
+        ref.apply(move)
+        share_all(blind.ledger, seats)
+
+    while ref.round < 1 or len(moves) < 40:  # into round 2: a second deal and its shares
+        step()
+    wire = [step_to_wire(s) for s in blind.ledger.steps]
+    steps = [step_from_wire(w, 70) for w in wire]
+    assert steps == blind.ledger.steps
+    again = BlindGame.replay(GAME, 3, RuleOptions(), 1, steps, moves)  # type: ignore[arg-type]
+    assert snapshot(again) == snapshot(blind) and again.ledger.checking
+    assert again.ledger.steps == blind.ledger.steps
+    blind = again
+    while not ref.is_over():
+        step()
+    assert blind.state.money == ref.money
+
+
+def test_a_journal_whose_moves_do_not_give_its_deals_is_refused() -> None:
+    blind, seats, ref = start(3, first=0)
+    card = int(ref.hands[0][0])
+    opening = seats[0].opening(blind.ledger, card)
+    blind.play(Move.play(0, card), opening)
+    steps = list(blind.ledger.steps)
+    with pytest.raises(ValueError, match="do not follow"):
+        BlindGame.replay(GAME, 3, RuleOptions(), 0, steps, [])
+
+
+def test_a_deck_step_off_the_wire_is_checked_for_shape() -> None:
+    with pytest.raises(DeckError, match="one of"):
+        step_from_wire({"key": {}, "deal": []}, 70)
+    with pytest.raises(DeckError, match="unknown deck step"):
+        step_from_wire({"peek": 1}, 70)
+    with pytest.raises(DeckError, match="card counts"):
+        step_from_wire({"deal": [1, "2"]}, 70)
+    with pytest.raises(DeckError, match="a card of the deck"):
+        step_from_wire({"play": {"slot": 1, "card": 70, "share": {}}}, 70)

@@ -21,14 +21,16 @@ Double's second card wait for the seat's owner (`needs_owner`).
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from modernart.errors import IllegalMove, NotYourTurn, WrongPhase
 from modernart.game import GameState
 from modernart.moves import CARD_ACTIONS, Move
 from modernart.phase import Phase
 from modernart.rules import RuleOptions
 
-from modernart.net.trust.deck import Share
-from modernart.net.trust.hidden_deck import DeckLedger, DeckStepError
+from modernart.net.trust.deck import DeckKey, Share, Shuffle
+from modernart.net.trust.hidden_deck import DeckLedger, DeckStepError, Play, Step
 
 #: The phases in which the seat to move can only act with a card of its own (a Double may
 #: be declined, so DOUBLE_OFFER can be defaulted; PLAY_CARD cannot).
@@ -51,6 +53,52 @@ class BlindGame:
         self.stand_in: dict[int, int] = {k: k for k in range(size)}  # unplayed slot -> the card id standing in
         self.slot_of: dict[int, int] = {k: k for k in range(size)}  # stand-in card id -> its slot
         self._sync_deals()
+
+    @classmethod
+    def replay(
+        cls,
+        game: bytes,
+        n: int,
+        options: RuleOptions,
+        first_auctioneer: int,
+        steps: Sequence[Step],
+        moves: Sequence[tuple[Move, Share | None]],
+    ) -> "BlindGame":
+        """The blind game that recorded `steps` (a ledger's, in order) and `moves` (each
+        with its opening, or None) make: how a host resumes after a crash from its journal.
+
+        Its own journal is trusted, so no proof is checked again: the keys and shuffles go
+        in first, the engine deals as it did, each share goes in once its slot is dealt,
+        each move is made again (a card with its recorded opening); the deals and plays the
+        engine makes again must be the recorded ones (ValueError otherwise).  The ledger
+        checks every proof again from then on."""
+        ledger = DeckLedger(game, n, options.deck_table.size, checking=False)
+        for step in steps:
+            if isinstance(step, (DeckKey, Shuffle)):
+                ledger.add_step(step)
+        blind = cls(ledger, options, first_auctioneer)
+        shares = [step for step in steps if isinstance(step, Share)]
+        fed = 0
+
+        def feed() -> None:
+            nonlocal fed
+            while fed < len(shares) and shares[fed].slot < ledger.dealt:
+                ledger.add_share(shares[fed])
+                fed += 1
+
+        feed()
+        for move, opening in moves:
+            if opening is None:
+                blind.apply(move)
+            else:
+                blind.play(move, opening)
+            feed()
+        recorded = [step for step in steps if isinstance(step, (tuple, Play))]
+        again = [step for step in ledger.steps if isinstance(step, (tuple, Play))]
+        if again[: len(recorded)] != recorded or fed != len(shares):
+            raise ValueError("the recorded deals, shares and plays do not follow from the recorded moves")
+        ledger.checking = True
+        return blind
 
     @property
     def hand_sizes(self) -> list[int]:
