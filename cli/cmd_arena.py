@@ -17,6 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from modernart.cli.subcommands import Subcommands
+from modernart.cli.variant_args import add_variant_arguments, options_from_args
 
 log = logging.getLogger("modernart.arena")
 
@@ -35,6 +36,7 @@ def register(sub: Subcommands) -> None:
     p.add_argument("--budget", type=float, default=None, help="hard bot: seconds per decision (default: the bot's own)")
     p.add_argument("--jobs", type=int, default=0, help="worker processes (default: all cores)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_variant_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -55,18 +57,19 @@ def game_seed(seed: int, index: int) -> int:
     return (seed * 1_000_003 + index) & ((1 << 62) - 1)
 
 
-def play_one(task: tuple[int, int, tuple[str, ...], float | None]) -> dict[str, Any]:
-    """Worker: play game `index` of the run with the given seating."""
+def play_one(task: tuple[int, int, tuple[str, ...], float | None, dict[str, Any]]) -> dict[str, Any]:
+    """Worker: play game `index` of the run with the given seating and rule options."""
     from modernart.bots import make_bot
     from modernart.bots.arena import play_game
+    from modernart.rules import RuleOptions
 
-    seed, index, seating, budget = task
+    seed, index, seating, budget, rules = task
     gseed = game_seed(seed, index)
     bots = []
     for seat, level in enumerate(seating):
         options = {"budget": budget} if level == "hard" and budget is not None else {}
         bots.append(make_bot(level, seed=gseed * 8 + seat, **options))
-    outcome = play_game(bots, seed=gseed, names=seating)
+    outcome = play_game(bots, seed=gseed, names=seating, options=RuleOptions.from_dict(rules))
     return {
         "seating": seating,
         "money": outcome.money,
@@ -77,11 +80,13 @@ def play_one(task: tuple[int, int, tuple[str, ...], float | None]) -> dict[str, 
     }
 
 
-def run_arena(names: list[str], games: int, seed: int, budget: float | None, jobs: int) -> tuple[list, float]:
+def run_arena(
+    names: list[str], games: int, seed: int, budget: float | None, jobs: int, options: dict[str, Any] | None = None
+) -> tuple[list, float]:
     from modernart.bots.arena import GameOutcome, seatings
 
     orders = seatings(names)
-    tasks = [(seed, i, orders[i % len(orders)], budget) for i in range(games)]
+    tasks = [(seed, i, orders[i % len(orders)], budget, dict(options or {})) for i in range(games)]
     start = time.perf_counter()
     if jobs == 1:
         results = [play_one(t) for t in tasks]
@@ -109,6 +114,14 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("modernart arena: --games must be at least 1", file=sys.stderr)
         return 2
+    try:
+        options = options_from_args(args)
+        from modernart.rules import RuleOptions
+
+        RuleOptions.from_dict(options).check_players(len(names))
+    except ValueError as exc:
+        print(f"modernart arena: {exc}", file=sys.stderr)
+        return 2
     if args.budget is not None and not 0 < args.budget <= 60:
         print("modernart arena: --budget must be in (0, 60] seconds", file=sys.stderr)
         return 2
@@ -121,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
         args.budget,
         jobs,
     )
-    outcomes, elapsed = run_arena(names, args.games, args.seed, args.budget, jobs)
+    outcomes, elapsed = run_arena(names, args.games, args.seed, args.budget, jobs, options)
     stats = tally(outcomes)
     log.info("arena done games=%d seconds=%.1f", len(outcomes), elapsed)
     m = machine()
@@ -130,6 +143,8 @@ def run(args: argparse.Namespace) -> int:
             json.dumps(
                 {
                     "bots": names,
+                    "variant": args.variant,
+                    "options": options,
                     "games": args.games,
                     "seed": args.seed,
                     "budget": args.budget,
@@ -159,7 +174,8 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
     print(
-        f"arena: {args.games} games, bots {','.join(names)}, seed {args.seed}"
+        f"arena: {args.games} games, bots {','.join(names)}, seed {args.seed}, variant {args.variant}"
+        + (f" with {', '.join(args.rule)}" if args.rule else "")
         + (f", hard budget {args.budget:g} s" if args.budget is not None else "")
         + f"; {len(set(map(tuple, (o.seating for o in outcomes))))} seatings, {jobs} processes, {elapsed:.1f} s"
     )

@@ -5,15 +5,26 @@ from __future__ import annotations
 from typing import Sequence
 
 from modernart.cards import Edition
-from modernart.events import BANK, AuctionStarted, CardsDealt, GameEnded, RoundEnded, Sale, SealedRevealed
+from modernart.events import (
+    BANK,
+    AuctionStarted,
+    CardsDealt,
+    GameEnded,
+    MysteryFlipped,
+    RoundEnded,
+    Sale,
+    SealedRevealed,
+)
 from modernart.moves import Action, Move
 
-_ORDINAL = ("1st", "2nd", "3rd")
+_ORDINAL = ("1st", "2nd", "3rd", "4th", "5th")
 
 
 def describe_event(event: object, names: Sequence[str], edition: Edition, deck) -> str | None:
     """One log line for an engine event or move; None for events not worth a line."""
     if isinstance(event, Move):
+        if event.action == Action.FLIP_MYSTERY:
+            return None  # the MysteryFlipped event that follows says which card
         return _describe_move(event, names, edition, deck)
     if isinstance(event, AuctionStarted):
         cards = " + ".join(edition.describe(c) for c in event.cards)
@@ -26,6 +37,8 @@ def describe_event(event: object, names: Sequence[str], edition: Edition, deck) 
         return line
     if isinstance(event, Sale):
         cards = " + ".join(edition.artists[c.artist] for c in event.cards)
+        if event.buyer == BANK:
+            return f"Nobody buys {cards}: it is discarded and does not count"
         if event.price == 0:
             return f"{names[event.buyer]} takes {cards} for free"
         return f"SOLD: {cards} to {names[event.buyer]} for {event.price} ({_paid(event, names)})"
@@ -39,6 +52,8 @@ def describe_event(event: object, names: Sequence[str], edition: Edition, deck) 
         money = ", ".join(f"{names[s]} {m}" for s, m in enumerate(event.money))
         win = " and ".join(names[s] for s in event.winners)
         return f"Game over. Final money: {money}. Winner: {win}"
+    if isinstance(event, MysteryFlipped):
+        return f"{names[event.seat]} turns up the mystery hand: {edition.describe(event.card)} counts"
     if isinstance(event, CardsDealt):
         return None
     return None
@@ -108,6 +123,10 @@ def _describe_move(move: Move, names: Sequence[str], edition: Edition, deck) -> 
         return f"{who} sets the price at {move.arg}"
     if action == Action.ACCEPT:
         return f"{who} accepts the price"
+    if action == Action.CHOOSE_BUYER:
+        return f"{who} sells to {names[move.arg]}" if 0 <= move.arg < len(names) else f"{who} chooses the buyer"
+    if action == Action.KEEP_MYSTERY:
+        return f"{who} leaves the mystery hand"
     return f"{who} declines the price"
 
 
@@ -121,6 +140,6 @@ def describe_timeout(high: int, high_seat: int, names: Sequence[str]) -> str:
 def timeout_of(events: Sequence[object], names: Sequence[str]) -> str:
     """`describe_timeout` for the Open countdown whose hammer caused `events` (its Sale)."""
     sale = next((e for e in events if isinstance(e, Sale)), None)
-    if sale is None or (sale.price == 0 and sale.buyer == sale.auctioneer):
+    if sale is None or sale.buyer == BANK or (sale.price == 0 and sale.buyer == sale.auctioneer):
         return describe_timeout(0, -1, names)
     return describe_timeout(sale.price, sale.buyer, names)

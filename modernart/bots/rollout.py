@@ -71,7 +71,7 @@ class RolloutPolicy:
         if key != self._key:
             if state.round != self._prev_round:
                 prev = [0] * 5
-                for row in state.tiles:
+                for row in state.tiles if state.options.cumulative_values else ():
                     for a in range(5):
                         prev[a] += row[a]
                 self._prev, self._prev_round = prev, state.round
@@ -83,7 +83,9 @@ class RolloutPolicy:
             full = (*counts, *supply, *self._prev)
             values = self.cache.get(full)
             if values is None:
-                values = self.cache[full] = artist_values(counts, self._prev, supply, quick=True)
+                values = self.cache[full] = artist_values(
+                    counts, self._prev, supply, quick=True, ends_at_five=state.options.fifth_ends_round
+                )
             self._values = values
             self._key = key
         return self._values
@@ -181,6 +183,13 @@ class RolloutPolicy:
             seat = state.turn
             ok = state.price <= state.money[seat] and state.price <= self.limit(state, seat, self.lot_value(state))
             apply(_of(seat, _ACCEPT if ok else _DECLINE))
+        elif phase != _OVER:  # the variants' steps: a posted price is taken like a fixed one
+            seat = state.to_move()[0]
+            if phase == Phase.POSTED_OFFER:
+                ok = state.price <= state.money[seat] and state.price <= self.limit(state, seat, self.lot_value(state))
+                apply(_of(seat, _ACCEPT if ok else _DECLINE))
+            else:  # the seller's choice, the mystery hand: the first legal move
+                apply(state.legal_moves(seat, amounts=False)[0])
 
     def settle_open(self, state: GameState) -> None:
         value = self.lot_value(state)
