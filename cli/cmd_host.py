@@ -16,7 +16,9 @@ import sys
 
 from modernart.cli.cmd_play import COLOR_CHOICES, default_name
 
+from modernart.cli.language_options import add_language_arguments, apply_language_arguments
 from modernart.cli.subcommands import Subcommands
+from modernart.net import user_dirs
 
 # flags of this command that belong to the host process (passed on to the child)
 _HOST_FLAGS_WITH_VALUE = (
@@ -64,8 +66,10 @@ def register(sub: Subcommands) -> None:
     p.add_argument("--bot-level", default="medium", help="level of those bots (random, medium, hard)")
     p.add_argument("--bot-pace", type=float, default=1.0, help="scale the bots' thinking pauses (0 = instant)")
     p.add_argument("--resume", metavar="FILE", default=None, help="resume the game of this journal after a crash")
-    p.add_argument("--journal-dir", default=None, help="where journals and records are written")
-    p.add_argument("--config-dir", default=None, help="where the keys live (default ~/.config/modernart)")
+    p.add_argument(
+        "--journal-dir", default=None, help=f"where journals and records are written (default {user_dirs.games_dir()})"
+    )
+    p.add_argument("--config-dir", default=None, help=f"where the keys live (default {user_dirs.config_dir()})")
     p.add_argument("--options", default="{}", help="rule options as JSON, e.g. '{\"double_split\": true}'")
     p.add_argument(
         "--clocks",
@@ -89,8 +93,9 @@ def register(sub: Subcommands) -> None:
         "--ssh-host-key",
         default=None,
         metavar="FILE",
-        help="SSH host key (default ~/.config/modernart/ssh_host_ed25519, made on first use)",
+        help=f"SSH host key (default {user_dirs.ssh_host_key_path()}, made on first use)",
     )
+    add_language_arguments(p)
     p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
     p.add_argument("--color", choices=COLOR_CHOICES, default="auto", help="colours (see modernart play)")
     p.set_defaults(func=run, host_defaults=None)
@@ -98,6 +103,7 @@ def register(sub: Subcommands) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    apply_language_arguments(args)
     try:
         options, clocks = json.loads(args.options), json.loads(args.clocks)
     except json.JSONDecodeError as exc:

@@ -22,6 +22,10 @@ from modernart.moves import Move
 from modernart.phase import Phase
 
 
+#: The longest a clock may be set to, where it is not an hour: a hammer call is a call, not a wait.
+MOST_SECONDS = {"hammer_call": 60}
+
+
 class ClockError(ValueError):
     """A clock setting out of range."""
 
@@ -37,12 +41,15 @@ class ClockSettings:
     # it plays sensibly, and decides in well under a millisecond)
     reveal: float = 10.0  # Sealed: reveals due this long after the commitment set (and
     # shuffle seeds after the start); a missing one is then forfeited
+    hammer_call: float = 3.0  # Open: the auctioneer's hammer is a call ("going once, going
+    # twice") this long, during which anyone may still outbid; 0 = the hammer falls at once
 
     def __post_init__(self) -> None:
-        for name in ("open_countdown", "decision", "grace", "reveal"):
+        for name in ("open_countdown", "decision", "grace", "reveal", "hammer_call"):
             value = getattr(self, name)
-            if type(value) not in (int, float) or not 0 <= value <= 3600 or value != value:
-                raise ClockError(f"clock {name} must be 0..3600 seconds, got {value!r}")
+            most = MOST_SECONDS.get(name, 3600)
+            if type(value) not in (int, float) or not 0 <= value <= most or value != value:
+                raise ClockError(f"clock {name} must be 0..{most} seconds, got {value!r}")
         if type(self.bot_level) is not str or not 0 < len(self.bot_level) <= 16:
             raise ClockError("clock bot_level must be a bot level name")
 

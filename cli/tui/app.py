@@ -28,6 +28,7 @@ from modernart.cli.tui.session import Finder, JoinError, LogEntry, Session
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.style import make_style, resolve_color_depth
 from modernart.cli.tui.text import Line, encoding_has_box_drawing
+from modernart.net import user_dirs
 
 log = logging.getLogger(__name__)
 
@@ -233,7 +234,8 @@ class ClientApp:
             if session is None:
                 continue
             shown = tuple(
-                None if d is None else int(d - now + 0.999) for d in (session.open_deadline, session.decision_deadline)
+                None if d is None else int(d - now + 0.999)
+                for d in (session.open_deadline, session.decision_deadline, session.call_deadline)
             )
             if shown != last:
                 last = shown
@@ -269,9 +271,8 @@ class ClientApp:
 
 
 def state_dir() -> str:
-    """Where the client keeps its logs (~/.local/state/modernart)."""
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    path = os.path.join(base, "modernart")
+    """Where the client keeps its logs (the user's state dir, net/user_dirs.py), made if missing."""
+    path = str(user_dirs.state_dir())
     os.makedirs(path, exist_ok=True)
     return path
 

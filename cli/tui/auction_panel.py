@@ -15,6 +15,7 @@ from modernart.moves import Action, Move
 from modernart.phase import Phase
 from modernart.views import Observation
 
+from modernart.cli.i18n import _
 from modernart.cli.tui.panels import ARTIST_STYLE, artist_names, clock_text, seconds_left
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.text import Line, countdown_bar, line_width, wrap
@@ -171,7 +172,9 @@ def open_auction(cs: ClientState, obs: Observation, width: int) -> list[Line]:
         if cs.notice:  # out of touch: the host's clock runs on unseen
             style, after = "class:countdown", [("class:dim", "(waiting for the host)")]
         lines.append([(style, f" Time left {clock_text(cs, deadline):>3} "), *after])
-    can_sell = Move.hammer(obs.seat) in obs.legal_moves(amounts=False)
+    call = hammer_call_lines(cs, obs)
+    lines += call
+    can_sell = Move.hammer(obs.seat) in obs.legal_moves(amounts=False) and not call
     if obs.amount_range() is not None:
         lines.append(entry_line(cs, obs, "Your bid"))
         sell = " h:sell" if can_sell else ""
@@ -185,6 +188,22 @@ def open_auction(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     if passed:
         lines.append([("class:dim", " Passed: " + ", ".join(passed))])
     return lines
+
+
+def hammer_call_lines(cs: ClientState, obs: Observation) -> list[Line]:
+    """While the auctioneer's hammer is being called: how long until it falls, whose it is,
+    and that a bid stops it (none: no call)."""
+    deadline = cs.session.call_deadline if cs.session is not None else None
+    if deadline is None:
+        return []
+    if obs.auctioneer == obs.seat:
+        whose = _("Your hammer; a bid stops it")
+    else:
+        whose = _("{name}'s hammer; a bid stops it").format(name=cs.name(obs.auctioneer))
+    return [
+        [("class:countdown.low", " " + _("Going once, going twice: {left}").format(left=clock_text(cs, deadline)))],
+        [("class:dim", " " + whose)],
+    ]
 
 
 def _open_total(cs: ClientState) -> float:

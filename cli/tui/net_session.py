@@ -21,6 +21,7 @@ from modernart.events import CardsDealt
 from modernart.moves import Action, Move
 from modernart.rules import OptionError, RuleOptions
 
+from modernart.cli.i18n import _
 from modernart.cli.narrate import describe_events, timeout_of
 from modernart.net.clocks import ClockError, ClockSettings
 
@@ -114,6 +115,7 @@ def lobby_view(table: Mapping[str, Any], my_fpr: str | None) -> LobbyView:
         options,
         clocks,
         join_string=str(table.get("join", "")),
+        other_joins=tuple(str(j) for j in table.get("also") or ()),
         join_code=str(table.get("code", "")),
         admin=my_fpr is not None and table.get("admin") == my_fpr,
         bot_levels=bot_levels(),
@@ -162,6 +164,7 @@ class NetSession(SessionBase):
         self.connect_timeout = connect_timeout
         self.my_fpr = self.client.keys.fingerprint
         self._narrated_seq = 0
+        self._calling = False  # a hammer call is running (told when a bid stops it)
         self.host_record_path: str | None = None  # the host's copy of the record, when not ours
         self._deck_for: RuleOptions | None = None
         self._deck: tuple = ()
@@ -246,8 +249,22 @@ class NetSession(SessionBase):
             seat = info.public.get("seat")
             if isinstance(seat, int) and 0 <= seat < len(names):
                 append_log(self.log, LogEntry(f"{names[seat]} seals a bid", "event"))
+        elif info.kind == "call" and info.move is not None and names:
+            self._calling = True
+            who = names[info.move.seat] if 0 <= info.move.seat < len(names) else "?"
+            secs = (info.public.get("clk") or {}).get("call")
+            text = _("{name} calls: going once, going twice... ({seconds} s; a bid stops it)").format(
+                name=who, seconds=f"{secs:.0f}" if isinstance(secs, (int, float)) else "?"
+            )
+            append_log(self.log, LogEntry(text, "event"))
+            return
         edition, deck = self._edition_and_deck()
         public: list[object] = []
+        if info.move is not None and self._calling and info.move.action != Action.PASS:
+            self._calling = False
+            if info.move.action == Action.BID and 0 <= info.move.seat < len(names):
+                text = _("{name}'s bid stops the hammer").format(name=names[info.move.seat])
+                append_log(self.log, LogEntry(text, "event"))
         if info.move is not None and names:
             who = names[info.move.seat] if 0 <= info.move.seat < len(names) else "a player"
             if info.by == "clock" and info.move.action == Action.HAMMER:  # the Open countdown ran out
@@ -331,6 +348,8 @@ class NetSession(SessionBase):
         open_at, decide_at = st.deadlines.get("open"), st.deadlines.get("decide")
         self.open_deadline = None if open_at is None else now + (open_at - now_loop)
         self.decision_deadline = None if decide_at is None else now + (decide_at - now_loop)
+        call_at = st.deadlines.get("call")
+        self.call_deadline = None if call_at is None else now + (call_at - now_loop)
         self.reveals_owed = st.reveals_owed
         # this client's own saved copy first: the lobby's path is on the host's machine
         record = st.saved_record or table.get("record")

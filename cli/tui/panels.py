@@ -16,6 +16,7 @@ from modernart.moves import Action
 from modernart.phase import Phase
 from modernart.views import Observation
 
+from modernart.cli.i18n import _
 from modernart.cli.tui.waiting_for import expectation
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.text import Line, fit, line_width, width, wrap
@@ -248,6 +249,9 @@ def status_line(cs: ClientState, width: int) -> Line:
     deadline = cs.session.decision_deadline if cs.session is not None else None
     if deadline is not None and mine:  # before the words, so that a long sentence never cuts it off
         line.append(("class:status.turn", f"[{clock_text(cs, deadline)}] "))
+    call = cs.session.call_deadline if cs.session is not None else None
+    if call is not None and obs.phase == Phase.OPEN:  # the hammer is falling: on every screen
+        line.append(("class:status.turn", "[" + _("sold in {left}").format(left=clock_text(cs, call)) + "] "))
     line.append(("class:status.turn" if mine else "class:status", text))
     if line_width(line) > width and obs.phase == Phase.SEALED and obs.seat in obs.sealed_done:
         waiting = obs.players - len(obs.sealed_done)  # five long names do not fit: count them

@@ -16,6 +16,7 @@ from typing import Callable, Mapping
 from modernart.cards import EDITIONS, Card, Edition
 from modernart.views import Observation
 
+from modernart.cli.words import local_edition
 from modernart.cli.tui.session import Finder, LogEntry, Session, Status
 from modernart.cli.tui.text import ASCII_BORDERS, UNICODE_BORDERS, Borders
 
@@ -90,11 +91,12 @@ class ClientState:
 
     @property
     def edition(self) -> Edition:
+        """The table's edition, its artists named in this client's language."""
         obs = self.obs
         if obs is not None:
-            return EDITIONS[obs.options.edition]
+            return local_edition(EDITIONS[obs.options.edition])
         lobby = self.session.lobby if self.session is not None else None
-        return EDITIONS[lobby.options.edition if lobby is not None else "classic"]
+        return local_edition(EDITIONS[lobby.options.edition if lobby is not None else "classic"])
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -120,6 +120,14 @@ class MediumBot(Bot):
     """Prices lots from expected artist values; see the module docstring."""
 
     level = "medium"
+    #: a bidder's limit as a share of the lot's value; styled bots (`styled.py`) change these
+    bid_share = pricing.BIDDER_LIMIT
+    #: a sealed bid as a share of the bidder's limit
+    sealed_shade = pricing.SEALED_SHADE
+    #: the auctioneer's sealed bid as a share of the lot's value
+    auctioneer_sealed = pricing.AUCTIONEER_SEALED
+    #: the announced fixed price as a share of the lot's value
+    fixed_share = pricing.FIXED_SHARE
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -191,11 +199,19 @@ class MediumBot(Bot):
     def _limit_for(self, obs: Observation, sit: Situation) -> int:
         value = sit.lot_value()
         if obs.seat == obs.auctioneer:
-            limit = pricing.auctioneer_limit(value, obs.players)
+            limit = self._auctioneer_limit(obs, value)
         else:
-            limit = pricing.bidder_limit(value)
+            limit = self.bid_share * value * self._taste(obs)
         self._limit = min(obs.money, int(limit))
         return self._limit
+
+    def _auctioneer_limit(self, obs: Observation, value: float) -> float:
+        """Most this seat pays the bank for its own lot."""
+        return pricing.auctioneer_limit(value, obs.players)
+
+    def _taste(self, obs: Observation) -> float:
+        """A factor on this seat's limits for the lot under the hammer (1: none)."""
+        return 1.0
 
     def _open(self, obs: Observation) -> Move | None:
         seat = obs.seat
@@ -229,15 +245,15 @@ class MediumBot(Bot):
         sit = Situation(obs)
         value = sit.lot_value()
         if obs.seat == obs.auctioneer:
-            amount = round(value * pricing.AUCTIONEER_SEALED)
+            amount = round(value * self.auctioneer_sealed)
         else:
-            amount = round(pricing.bidder_limit(value) * pricing.SEALED_SHADE)
+            amount = round(self.bid_share * value * self._taste(obs) * self.sealed_shade)
         self._limit = amount
         return Move.sealed_bid(obs.seat, max(0, min(obs.money, amount)))
 
     def _fixed_set(self, obs: Observation) -> Move:
         value = Situation(obs).lot_value()
-        return Move.set_price(obs.seat, pricing.fixed_price(value, obs.money))
+        return Move.set_price(obs.seat, pricing.fixed_price(value, obs.money, self.fixed_share))
 
     def _fixed_offer(self, obs: Observation) -> Move:
         limit = self._limit_for(obs, Situation(obs))

@@ -46,7 +46,7 @@ def projected_counts(
     horizon = total_supply
     for a in _ORDER if ends_at_five else ():
         need = 5 - counts[a]
-        if w[a] > 0.0 and supply[a] >= need - 0.5:
+        if need > 0 and w[a] > 0.0 and supply[a] >= need - 0.5:
             t = need * total_w / w[a]
             if t < horizon:
                 horizon = t

@@ -17,7 +17,10 @@ from typing import Any, Callable
 
 from modernart.rules import RuleOptions
 
-from modernart.net.lan.beacon import PORT as BEACON_PORT, Announcer, lan_address
+from modernart.net import user_dirs
+
+from modernart.net.lan.beacon import PORT as BEACON_PORT, Announcer
+from modernart.net.lan.interfaces import lan_addresses
 from modernart.net.clocks import ClockSettings, cancel_and_wait, wait_event
 from modernart.net.host.host import Host
 from modernart.net.trust.identity import Keys
@@ -51,8 +54,8 @@ class HostSettings:
 
 
 def default_journal_dir(config_dir: str | None) -> str:
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(config_dir, "games") if config_dir else os.path.join(base, "modernart", "games")
+    """`<config dir>/games` for a host given its own config dir, else the user's games dir."""
+    return os.path.join(config_dir, "games") if config_dir else str(user_dirs.games_dir())
 
 
 async def serve(
@@ -71,8 +74,10 @@ async def serve(
         if port is None:  # clients come back to the port they knew
             port = known_port
     port = DEFAULT_PORT if port is None else port
-    advertise = settings.advertise or (lan_address() if settings.bind in ("0.0.0.0", "*") else None)
-    host = Host(keys, bind=settings.bind, port=port, advertise=advertise, bot_pace=settings.bot_pace)
+    # bound to every interface: the join string names the best address, the lobby the others
+    reachable = lan_addresses() if settings.bind in ("0.0.0.0", "*") else []
+    advertise = settings.advertise or (reachable[0] if reachable else None)
+    host = Host(keys, bind=settings.bind, port=port, advertise=advertise, also_at=reachable, bot_pace=settings.bot_pace)
     journal_dir = settings.journal_dir or default_journal_dir(settings.config_dir)
     if settings.resume:
         try:
@@ -103,6 +108,8 @@ async def serve(
         target = host.target(table.id)
         print(f"table {table.name!r} ({table.phase})", file=out)
         print(f"join string: {target}", file=out)
+        for other in host.router.other_targets(table.id):  # the same table on another interface
+            print(f"or:          {other}", file=out)
         print(f"join code:   {target.code}", file=out)
         out.flush()
         journal_told: str | None = None

@@ -30,7 +30,10 @@ NONCE_BYTES = 8  # a catch-up batch's acknowledgement nonce (net/host/flow.py)
 MAX_AMOUNT = 1_000_000  # bids are bounded by money (start money <= 10000); 4 bytes hold it
 MAX_AUCTION = 1_000
 
-_HOST_LIMITS = dict(max_str_len=1024, max_bin_len=1024, max_array_len=64, max_map_len=32, max_ext_len=0)
+#: one bytes value of a client frame: at most an event given back after a power loss (frames.py
+#: MAX_TAIL_EVENT; every field's own schema bounds it tighter, the frame is at most MAX_HOST_FRAME)
+MAX_HOST_BIN = 16 * 1024
+_HOST_LIMITS = dict(max_str_len=1024, max_bin_len=MAX_HOST_BIN, max_array_len=64, max_map_len=32, max_ext_len=0)
 _CLIENT_LIMITS = dict(
     max_str_len=4096, max_bin_len=MAX_CLIENT_FRAME, max_array_len=4096, max_map_len=256, max_ext_len=0
 )

@@ -216,7 +216,7 @@ class _Audit:
                 )
             if kind == "deal":
                 state = GameState(n, options, deck_order=order, first_auctioneer=first, track_events=True)
-            if state is not None and "m" in pub:
+            if state is not None and kind == "move":  # a `call` names the hammer it waits to bring down
                 move = Move.from_list(pub["m"])
                 try:
                     state.apply(move)

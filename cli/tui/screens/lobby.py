@@ -45,14 +45,16 @@ CLOCK_CHOICES: dict[str, tuple[Any, ...]] = {
     "open_countdown": (5.0, 8.0, 10.0, 15.0, 20.0, 30.0),
     "decision": (0.0, 30.0, 60.0, 120.0),
     "grace": (0.0, 15.0, 30.0, 60.0, 120.0, 300.0),
+    "hammer_call": (0.0, 2.0, 3.0, 5.0, 8.0),
 }
 CLOCK_LABELS = {
     "open_countdown": "Open countdown",
     "decision": "Decision clock",
     "grace": "Stand-in after",
+    "hammer_call": "Hammer call",
 }
 #: Clocks whose 0 means "no limit" (the lobby says "none"); a grace of 0 means "at once"
-CLOCKS_OFF_AT_ZERO = frozenset({"open_countdown", "decision"})
+CLOCKS_OFF_AT_ZERO = frozenset({"open_countdown", "decision", "hammer_call"})
 
 
 def lobby_rows(lobby: LobbyView) -> list[tuple[str, object]]:
@@ -169,16 +171,21 @@ def lobby_header(cs: ClientState, width: int) -> Line:
 
 def join_lines(lobby: LobbyView | None, width: int) -> tuple[list[str], list[str]]:
     """How friends join, then the join string whole: on a line of its own (cut into pieces
-    only when the terminal is narrower than the string), so that it can be read and copied."""
+    only when the terminal is narrower than the string), so that it can be read and copied;
+    then the host's other addresses' join strings (another interface, a VPN), the same way."""
     if lobby is None or not lobby.join_string or lobby.join_string.startswith("("):  # "(this machine)"
         return [], []
     code = f" with the code {lobby.join_code}" if lobby.join_code else ""
     how = " modernart join followed by" if lobby.join_string.startswith("ma://") else ""
-    intro = [" " + chunk for chunk in wrap(f"Friends join{code}:{how}", max(10, width - 1))]
-    text = lobby.join_string
-    if len(text) <= width - 1:
-        return intro, [" " + text]
-    return intro, [text[i : i + width] for i in range(0, len(text), max(1, width))]
+    which = " (the one of their network)" if how and lobby.other_joins else ""
+    intro = [" " + chunk for chunk in wrap(f"Friends join{code}:{how}{which}", max(10, width - 1))]
+    lines: list[str] = []
+    for text in (lobby.join_string, *lobby.other_joins):
+        if len(text) <= width - 1:
+            lines.append(" " + text)
+        else:
+            lines += [text[i : i + width] for i in range(0, len(text), max(1, width))]
+    return intro, lines
 
 
 def lobby_join(cs: ClientState, width: int, height: int) -> list[Line]:

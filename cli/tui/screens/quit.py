@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from prompt_toolkit.layout import Float
 
+from modernart.cli.i18n import _
 from modernart.cli.tui.keys import Command, Controls, Modes, Pred
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.text import Line
@@ -18,7 +19,8 @@ def quit_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     lines: list[Line] = [[("class:title", " Leave the table?")]]
     if playing and cs.session is not None and cs.session.ends_when_you_leave:  # never None while playing
         lines.append([("", " This game runs on this machine:")])
-        lines.append([("", " leaving ends it.")])
+        lines.append([("", " " + _("leaving ends it for now. It is saved, and"))])
+        lines.append([("", " " + _("the shell then says how to continue it."))])
     elif playing:
         lines.append([("", " The game goes on; the host keeps your seat")])
         lines.append([("", " and a bot or the clock plays it until you return.")])
