@@ -15,7 +15,7 @@ import sys
 
 from modernart.net.runtime import choose_event_loop
 
-COMMANDS = ("play", "host", "join", "replay", "audit", "arena", "bot")
+COMMANDS = ("play", "resume", "host", "join", "replay", "audit", "stats", "arena", "bot")
 
 
 def build_parser() -> argparse.ArgumentParser:

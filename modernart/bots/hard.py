@@ -90,7 +90,9 @@ class HardBot(MediumBot):
         self._open_limits: dict[int, int] = {}  # auction number -> limit found by the search
         self._thought = 0.0  # seconds the last decision took
         self._values_cache: dict[tuple[Any, ...], list[float]] = {}  # artist values, shared by one search's rollouts
-        self.last_rollouts = 0
+        self.last_rollouts = 0  # rollouts of the last search
+        self.last_search_seconds = 0.0  # how long the last search took (wall clock)
+        self.last_search_cpu = 0.0  # and how much CPU time it used
 
     def choose(self, obs: Observation) -> Move | None:
         start = time.perf_counter()
@@ -193,6 +195,7 @@ class HardBot(MediumBot):
 
     def _search(self, obs: Observation, sit: Situation, cands: list[Candidate], deadline: float) -> int:
         """Index of the candidate with the best mean rollout score (0 if time is too short)."""
+        began, began_cpu = time.perf_counter(), time.process_time()
         seat = obs.seat
         rng = self.rng
         unseen = unseen_cards(obs)
@@ -239,6 +242,8 @@ class HardBot(MediumBot):
             if gc_was_enabled:
                 gc.enable()
         self.last_rollouts = sum(map(len, scores))
+        self.last_search_seconds = time.perf_counter() - began
+        self.last_search_cpu = time.process_time() - began_cpu
         if passes == 0:
             return 0
         means = {i: sum(scores[i]) / passes for i in active}

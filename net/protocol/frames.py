@@ -14,12 +14,15 @@ from __future__ import annotations
 
 from typing import Any, Mapping, cast
 
+from modernart.phase import Phase
+
 from modernart.net.protocol import (
     COUNTER,
     Check,
     MAX_ACTION_BYTES,
     MAX_CHAT,
     MAX_CLIENT_FRAME,
+    MAX_HOST_BIN,
     MAX_NAME,
     MAX_TABLE_ID,
     MAX_TEXT,
@@ -44,8 +47,19 @@ from modernart.net.protocol import (
     is_version,
     one_of,
     optional,
+    Params,
     unpack_host_frame,
 )
+
+
+def is_params(v: Any) -> bool:
+    """A refusal's parameters: at most 8, each a short name and an int or a short text."""
+    return (
+        is_map(8)(v)
+        and all(0 < len(k) <= 32 for k in v)
+        and all(is_int(-(2**31), 2**31)(x) or is_text(0, MAX_TEXT)(x) for x in v.values())
+    )
+
 
 ROLES = ("player", "standin", "spectator")
 TABLE_STATES = ("lobby", "playing", "over")
@@ -57,6 +71,8 @@ _GAME_ID = is_bytes(16)
 _SIGNED_BODY = is_bytes(1, MAX_ACTION_BYTES)
 _SIGNED = is_list(is_bytes(1, MAX_ACTION_BYTES), 2, 2)  # [body, signature] as an event relays it
 _CONN = is_bytes(8)
+MAX_TAIL_EVENTS = 64  # events of one `tail` frame (it must fit the host's MAX_HOST_FRAME)
+MAX_TAIL_EVENT = MAX_HOST_BIN  # one event as a client gives it back (its private part left out)
 
 # ====================================================================== client -> host
 
@@ -83,6 +99,8 @@ CLIENT_SCHEMA: dict[str, Schema] = {
     "ping": {"seq": (SEQ, False), "n": (is_bytes(NONCE_BYTES), False)},
     "tables": {"id": (REQUEST, False)},
     "bye": {},
+    # events given back to a host that lost them (a power loss): packed `ev` frames, oldest first
+    "tail": {"id": (REQUEST, True), "evs": (is_list(is_bytes(1, MAX_TAIL_EVENT), MAX_TAIL_EVENTS), True)},
 }
 
 # lobby op -> {arg: (check, required)}
@@ -151,6 +169,11 @@ def ping_frame(seq: int, nonce: bytes | None) -> dict[str, Any]:
     if nonce is not None:
         msg["n"] = nonce
     return msg
+
+
+def tail_frame(events: list[bytes]) -> dict[str, Any]:
+    """Events this client holds past the host's log (the welcome's `tail`), as packed `ev` frames."""
+    return {"t": "tail", "evs": events}
 
 
 def tables_request() -> dict[str, Any]:
@@ -305,6 +328,8 @@ HOST_SCHEMA: dict[str, Schema] = {
         "reset": (is_bool, True),
         "host_vk": (_KEY, True),
         "conn": (_CONN, True),
+        # the host lost events past this one (a power loss): give back what you hold after it
+        "tail": (SEQ, False),
     },
     "seat": {"seat": (_SEAT_OR_NONE, True), "role": (one_of(*ROLES), True)},
     "lobby": {
@@ -333,7 +358,12 @@ HOST_SCHEMA: dict[str, Schema] = {
     "evs": {"evs": (is_list(is_bytes(1, MAX_CLIENT_FRAME), 4096), True), "n": (is_bytes(NONCE_BYTES), False)},
     "ack": {"id": (REQUEST, True), "seq": (optional(SEQ), True), "ctr": (COUNTER, False)},
     "reply": {"id": (REQUEST, True), "ok": (is_bool, True)},
-    "err": {"id": (REQUEST, False), "code": (is_text(1, 64), True), "msg": (is_str(MAX_TEXT * 4), True)},
+    "err": {
+        "id": (REQUEST, False),
+        "code": (is_text(1, 64), True),
+        "msg": (is_str(MAX_TEXT * 4), True),
+        "args": (is_params, False),
+    },
     "tick": {"head": (SEQ, True), "clk": (is_record(CLOCK_VIEW), False)},
     "chat": {"seat": (_SEAT_OR_NONE, True), "name": (_NAME, True), "text": (is_text(1, MAX_CHAT), True)},
     "tables": {
@@ -360,8 +390,10 @@ def welcome_frame(
     reset: bool,
     host_vk: bytes,
     conn: bytes,
+    *,
+    tail: int | None = None,
 ) -> dict[str, Any]:
-    return {
+    msg = {
         "t": "welcome",
         "v": VERSION,
         "table": table,
@@ -374,6 +406,9 @@ def welcome_frame(
         "host_vk": host_vk,
         "conn": conn,
     }
+    if tail is not None:
+        msg["tail"] = tail
+    return msg
 
 
 def seat_frame(seat: int | None, role: str) -> dict[str, Any]:
@@ -406,10 +441,14 @@ def reply_frame(request: int) -> dict[str, Any]:
     return {"t": "reply", "id": request, "ok": True}
 
 
-def err_frame(code: str, message: str, request: int | None = None) -> dict[str, Any]:
+def err_frame(code: str, message: str, request: int | None = None, params: Params | None = None) -> dict[str, Any]:
+    """A refusal: `code` (stable), `message` (English, for logs), `params` (the facts a client
+    puts into its own words for the code: nothing on the wire is meant to be shown as it is)."""
     msg: dict[str, Any] = {"t": "err", "code": code, "msg": message}
     if request is not None:
         msg["id"] = request
+    if params:
+        msg["args"] = dict(params)
     return msg
 
 
@@ -456,7 +495,7 @@ PUBLIC_VIEW: Schema = {
     name: (check, True)
     for name, check in {
         "round": _INT,
-        "phase": is_int(0, 7),
+        "phase": is_int(0, len(Phase) - 1),
         "to_move": _INTS,
         "hand_sizes": _INTS,
         "stock_size": _INT,
@@ -477,10 +516,16 @@ PUBLIC_VIEW: Schema = {
         "offenders": _ROWS,
         "final_money": _INTS,
         "winners": _INTS,
+        # the variants' steps (docs/rules.md §10)
+        "candidates": _INTS,
+        "responses": _INTS,
+        "mystery_size": _INT,
+        "flipped": is_list(_INT, 70),
+        "flipped_before": is_list(_INT, 70),
     }.items()
 }
 
-ENGINE_EVENT_KINDS = ("auction", "sealed", "sale", "round", "end", "dealt")
+ENGINE_EVENT_KINDS = ("auction", "sealed", "sale", "round", "end", "dealt", "mystery")
 
 
 def _engine_event(v: Any) -> bool:
