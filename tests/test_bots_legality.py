@@ -14,7 +14,10 @@ from modernart.phase import Phase
 from modernart.rules import RuleOptions
 from tests.test_determinize import OPTION_SETS, random_positions
 
-FAST_HARD = {"budget": 0.5, "max_passes": 2}  # a few rollouts: legality, not strength
+FAST_HARD = {
+    "budget": 0.5,
+    "max_passes": 3,
+}  # a few samples (the fewest that may leave medium play): legality, not strength
 
 
 def bot(level: str, seed: int):
