@@ -15,11 +15,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
-import os
 import random
 import sys
 
 from modernart.cli.language_options import add_language_arguments, apply_language_arguments
+from modernart.cli.local_table import offer_to_continue, play_table
 from modernart.cli.subcommands import Subcommands
 from modernart.net import user_dirs
 
@@ -57,7 +57,16 @@ def register(sub: Subcommands) -> None:
         "--bot-pace", type=float, default=1.0, help="bots' thinking time as a factor (0 = instant, default 1)"
     )
     p.add_argument(
-        "--record-dir", default=None, help=f"where to save the game record (default {user_dirs.records_dir()})"
+        "--record-dir",
+        default=None,
+        metavar="DIR",
+        help="where the host journals the game as it is played, and saves its record and transcript "
+        f"once it is over (default {user_dirs.games_dir()}; `modernart resume` and `modernart stats` look there)",
+    )
+    p.add_argument(
+        "--new",
+        action="store_true",
+        help="start a new game without offering to continue an unfinished one",
     )
     add_language_arguments(p)
     p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
@@ -146,7 +155,13 @@ def run(args: argparse.Namespace) -> int:
         print("modernart play needs a terminal (over SSH, use: ssh -t HOST modernart play)", file=sys.stderr)
         return 2
     levels = bot_level_list(args.bots, args.players - 1)
-    return asyncio.run(play_through_host(args, args.name or default_name(), levels))
+    name = args.name or default_name()
+    settings = table_settings(args, levels, f"{name}'s table", autostart=not args.lobby)
+    if not (args.new or args.lobby or args.seed is not None or args.offline):
+        resumed = offer_to_continue(settings)
+        if resumed is not None:
+            settings = resumed
+    return asyncio.run(play_table(settings, name, offline=args.offline, ascii=args.ascii, color=args.color))
 
 
 def seeded_deal(seed: int, players: int, options: dict | None = None) -> tuple[list[int], int]:
@@ -176,28 +191,6 @@ def table_settings(args: argparse.Namespace, levels: list[str], table_name: str,
         first=first,
         **more,
     )
-
-
-async def play_through_host(args: argparse.Namespace, name: str, levels: list[str]) -> int:
-    """A host with bots on 127.0.0.1 (a child process, or with --offline this one); this
-    client joins it as seat 1."""
-    from modernart.cli.tui.app import run_client_async, state_dir
-    from modernart.cli.tui.child_host import play_session
-    from modernart.cli.tui.in_process_host import play_here
-
-    settings = table_settings(args, levels, f"{name}'s table", autostart=not args.lobby)
-    try:
-        if args.offline:
-            host, session = await play_here(settings, name)
-        else:
-            host, session = await play_session(settings, name, log_path=os.path.join(state_dir(), "host.log"))
-    except RuntimeError as exc:
-        print(f"modernart play: {exc}; try --offline", file=sys.stderr)
-        return 1
-    try:
-        return await run_client_async(session, ascii=args.ascii, color=args.color)
-    finally:
-        await host.close()
 
 
 def serve_over_ssh(args: argparse.Namespace) -> int:

@@ -13,7 +13,7 @@ import logging
 import os
 import sys
 
-COMMANDS = ("play", "host", "join", "replay", "audit", "arena", "bot")
+COMMANDS = ("play", "resume", "host", "join", "replay", "audit", "stats", "arena", "bot")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -3,7 +3,8 @@
 
 The child (`python -m modernart.cli.tui.child_host SETTINGS_JSON`) runs the in-process host
 of cli/tui/in_process_host.py (seating the bots; you take seat 1), writes one JSON line per fact to
-stdout ({"join": ...}, then {"record": ...} when the game is saved) and stops when its
+stdout ({"join": ...}, {"journal": ...} when the game starts, then {"record": ...} when the
+game is saved) and stops when its
 stdin closes, so it never outlives the client.  A separate process keeps a searching bot
 from freezing the screen, and the table works exactly as it does on the LAN.
 """
@@ -23,11 +24,13 @@ log = logging.getLogger(__name__)
 
 
 class HostProcess:
-    """The child process hosting the table; `join_string` once started, `record_path` once saved."""
+    """The child process hosting the table; `join_string` once started, `journal_path` once
+    the game runs, `record_path` once saved."""
 
     def __init__(self, proc: asyncio.subprocess.Process) -> None:
         self.proc = proc
         self.join_string: str | None = None
+        self.journal_path: str | None = None
         self.record_path: str | None = None
         self.on_record = None  # called with the path once the record is saved
         self._reader: asyncio.Task | None = None
@@ -52,8 +55,12 @@ class HostProcess:
         host = cls(proc)
         try:
             async with asyncio.timeout(timeout):  # not wait_for: see net/clocks.wait_event
-                line = await proc.stdout.readline()  # type: ignore[union-attr]
-            host.join_string = json.loads(line)["join"]
+                while host.join_string is None:  # a resumed game's journal may be told first
+                    fact = json.loads(await proc.stdout.readline())  # type: ignore[union-attr]
+                    host.journal_path = fact.get("journal", host.journal_path)
+                    host.join_string = fact.get("join") if "journal" not in fact else None
+                    if not fact:
+                        raise KeyError("join")
         except (asyncio.TimeoutError, ValueError, KeyError) as exc:
             await host.close()
             raise RuntimeError(f"the local host did not start ({exc!r}); see {log_path or 'its log'}") from None
@@ -71,6 +78,8 @@ class HostProcess:
                 fact = json.loads(line)
             except ValueError:
                 continue
+            if "journal" in fact:
+                self.journal_path = fact["journal"]
             if "record" in fact:
                 self.record_path = fact["record"]
                 if self.on_record is not None:
@@ -109,6 +118,7 @@ async def _child(settings: HostGameSettings) -> int:
 
     here = await InProcessHost.start(settings)
     here.on_record = lambda path: print(json.dumps({"record": path}), flush=True)
+    here.on_journal = lambda path: print(json.dumps({"journal": path}), flush=True)
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)

@@ -35,8 +35,10 @@ RECORD_POLL = 0.25
 
 
 def default_record_dir() -> str:
-    """Where `modernart play` keeps its games' journals and records by default."""
-    return str(user_dirs.records_dir())
+    """Where `modernart play` journals its games (and saves their records) by default: the
+    user's games directory, where `modernart host` journals its games too, so that
+    `modernart resume` and `modernart stats` find every game in one place."""
+    return str(user_dirs.games_dir())
 
 
 @dataclass
@@ -46,7 +48,10 @@ class HostGameSettings:
     `levels` are the host's bots, seated from seat `first_bot_seat` on (seat 1, the first,
     is the person's).  With `autostart` the game starts as soon as `players` seats are taken
     and everyone is ready (the bots alone never start it).  `deal`/`first` give a fixed
-    deal (deck order, first auctioneer)."""
+    deal (deck order, first auctioneer).  `resume` names the journal of an unfinished game
+    of this machine's host to continue instead (`modernart resume`): its seats, rules and
+    clocks are the journal's, its bots come back as they were (a bot seat whose client is
+    gone gets a bot of its own level at once), and the person's key takes its seat again."""
 
     players: int = 4
     levels: list[str] = field(default_factory=lambda: ["random"] * 3)
@@ -60,6 +65,7 @@ class HostGameSettings:
     first_bot_seat: int = 1
     deal: list[int] | None = None
     first: int = 0
+    resume: str | None = None
 
     @property
     def clock_settings(self) -> ClockSettings:
@@ -82,22 +88,32 @@ class InProcessHost:
         self.join_string = str(host.target(table.id))
         self.record_path: str | None = None
         self.on_record: Callable[[str], None] | None = None
+        self.on_journal: Callable[[str], None] | None = None  # called once the game's journal exists
         self._seating: asyncio.Task | None = None
+
+    @property
+    def journal_path(self) -> str | None:
+        """The running (or resumed) game's journal, once the game has started."""
+        return self.table.journal_path
 
     @classmethod
     async def start(cls, settings: HostGameSettings, *, keys: Keys | None = None) -> "InProcessHost":
         """Start the host; `keys` its signing key (default: the host key of `config_dir`)."""
         keys = keys or Keys.load_or_create(settings.config_dir, "host")
         host = Host(keys, bind="127.0.0.1", port=0, bot_pace=settings.bot_pace)
-        lobby = Lobby(RuleOptions.from_dict(settings.options), settings.clock_settings)
-        table = host.open_table(
-            settings.table_name,
-            journal_dir=settings.journal_dir,
-            lobby=lobby,
-            # the number of players to wait for: the bots, seated at once, never start alone
-            autostart=settings.players if settings.autostart else False,
-            fixed_deal=settings.fixed_deal,
-        )
+        if settings.resume is not None:  # raises OSError/ValueError for a journal it cannot continue
+            table = host.add_table(Table.resume(settings.resume, keys, host.clock.now()))
+        else:
+            lobby = Lobby(RuleOptions.from_dict(settings.options), settings.clock_settings)
+            table = host.open_table(
+                settings.table_name,
+                journal_dir=settings.journal_dir,
+                lobby=lobby,
+                # the number of players to wait for: the bots, seated at once, never start alone
+                autostart=settings.players if settings.autostart else False,
+                fixed_deal=settings.fixed_deal,
+            )
+        table.extra_meta["local"] = 1  # a table of this machine: `modernart resume` continues it here
         await host.start()
         here = cls(host, table, settings)
         here.begin_seating()
@@ -109,11 +125,16 @@ class InProcessHost:
 
     async def _seat_bots_and_watch(self) -> None:
         settings, table = self.settings, self.table
-        for seat, level in enumerate(settings.levels, start=settings.first_bot_seat):
+        for seat, level in enumerate(settings.levels if settings.resume is None else [], start=settings.first_bot_seat):
             _seat, token = table.lobby.add_bot(None, level, seat=seat)
             self.host.spawn_bot(table, token, level)  # it connects while the person's client starts
         self.host.fanout.lobby_soon(table)
+        told = None
         while table.record_path is None:
+            if table.journal_path != told and table.journal_path is not None:
+                told = table.journal_path
+                if self.on_journal is not None:
+                    self.on_journal(told)
             await asyncio.sleep(RECORD_POLL)
         self.record_path = table.record_path
         if self.on_record is not None:
