@@ -481,7 +481,7 @@ async def table_with(
     """A table of people only (each a NetSession) at the real host, dealt `hands` (a fixed
     deal), `first` auctioneer; with `start`, everyone says ready and the first starts."""
     options = options or RuleOptions()
-    per_hand = options.deal_sizes(len(names))[0]
+    per_hand = options.deal_sizes(options.hands_dealt(len(names)))[0]  # a mystery hand is dealt as a 4th
     hands = list(hands) + [[] for _ in range(len(names) - len(hands))]
     settings = HostGameSettings(
         levels=[],
