@@ -13,7 +13,9 @@ import sys
 import weakref
 from typing import Any, MutableSet, Sequence
 
+from modernart.cli.i18n import _
 from modernart.cli.tui.app import run_client_async, state_dir
+from modernart.cli.tui.child_process import ChildProcess
 
 
 def join_table(
@@ -97,17 +99,9 @@ async def _host_and_play(
 
     log_path = os.path.join(state_dir(), "host.log")
     log_start = os.path.getsize(log_path) if os.path.exists(log_path) else 0
-    with open(log_path, "ab") as log_file:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "modernart.cli.main",
-            "host",
-            *host_args,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=log_file,
-        )
+    with open(log_path, "ab") as log_file:  # the child stops when its stdin closes (_stop_host)
+        argv = [sys.executable, "-m", "modernart.cli.main", "host", "--until-stdin-closes", *host_args]
+        proc = await ChildProcess.start(argv, stderr=log_file)
     told = _HostOutput(proc)
     session = None
     guest_sessions: weakref.WeakSet = weakref.WeakSet()  # the SSH guests' sessions (see _guests_told)
@@ -160,10 +154,11 @@ async def _host_and_play(
             print(f"The game so far is in its journal: {told.journal}\nContinue it with: modernart host {again}")
 
 
-async def _stop_host(proc) -> None:
-    """Stop the host child (SIGTERM: it says goodbye to its clients and saves its journal)."""
+async def _stop_host(proc: ChildProcess) -> None:
+    """Stop the host child: its stdin closes, it says goodbye to its clients and closes its
+    journal (the same on every platform: net/runtime.py)."""
     if proc.returncode is None:
-        proc.terminate()
+        proc.close_stdin()
         try:
             async with asyncio.timeout(10):
                 await proc.wait()
@@ -197,7 +192,7 @@ class _HostOutput:
         self._rest: asyncio.Task | None = None
 
     async def join_string(self) -> str | None:
-        while line := await self.proc.stdout.readline():
+        while line := await self.proc.readline():
             text = line.decode("utf-8", "replace").strip()
             if text.startswith("join string:"):
                 self._rest = asyncio.get_running_loop().create_task(self._read_rest())
@@ -205,7 +200,7 @@ class _HostOutput:
         return None
 
     async def _read_rest(self) -> None:
-        while line := await self.proc.stdout.readline():
+        while line := await self.proc.readline():
             key, _, value = line.decode("utf-8", "replace").partition(":")
             if key.strip() == "journal":
                 self.journal = value.strip()
@@ -235,11 +230,11 @@ def _last_error(log_path: str, since: int) -> str:
 
 def ssh_trust_notice(port: int) -> str:
     """What an SSH guest of `modernart host --ssh` trusts, said once as they join."""
-    return (
-        f"Over SSH your client runs on the host's machine: it holds your key, sees your hand and money "
-        f"and your sealed bids. To play without that trust, install modernart and use `modernart join`. "
-        f"After the game, `ssh -p {port} NAME@HOST record > game.tar` gives you your copy to audit."
-    )
+    return _(
+        "Over SSH your client runs on the host's machine: it holds your key, sees your hand and money "
+        "and your sealed bids. To play without that trust, install modernart and use `modernart join`. "
+        "After the game, `ssh -p {port} NAME@HOST record > game.tar` gives you your copy to audit."
+    ).format(port=port)
 
 
 def ssh_guest_dir(config_dir: str | None, fingerprint: str) -> str:
@@ -284,9 +279,11 @@ def ssh_sessions_through(join_string: str, *, config_dir: str | None = None, ses
                 kept = len(list(keys_dir.glob("ssh-*.key")))
                 if kept >= MAX_SSH_PLAYERS_KEPT:  # SSH keys are free to make: the disk is not
                     raise JoinError(
-                        f"This host already keeps {kept} SSH players' keys and takes no new one. "
-                        "Log in with the join code as your password to play under a new name, "
-                        "or ask the host."
+                        _(
+                            "This host already keeps {kept} SSH players' keys and takes no new one. "
+                            "Log in with the join code as your password to play under a new name, "
+                            "or ask the host."
+                        ).format(kept=kept)
                     )
             keys = Keys.load_or_create(config_dir, key_name)
             session = NetSession(

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, cast
 
+from modernart.phase import Phase
+
 from modernart.net.protocol import (
     COUNTER,
     Check,
@@ -109,7 +111,7 @@ LOBBY_OPS: dict[str, Schema] = {
     "chat": {"text": (is_text(1, MAX_CHAT), True)},
     "add_bot": {"level": (is_text(1, 16), False), "seat": (optional(SEAT), False)},
     "remove_bot": {"seat": (SEAT, True)},
-    "options": {"options": (is_map(16), True)},
+    "options": {"options": (is_map(64), True)},  # every RuleOptions field (RuleOptions.from_dict checks them)
     "clocks": {"clocks": (is_map(8), True)},
     "start": {},
 }
@@ -258,8 +260,9 @@ CLOCK_VIEW: Schema = {
 }
 
 #: a fixed deal a table announces (lobby `fixed_deal`, event 1 `fixed`): the deck order and
-#: the first auctioneer (net/trust/shuffle.py `FixedDeal`, which also checks it fits the deck)
-FIXED_DEAL: Schema = {"order": (is_list(is_int(0, 255), 256, 1), True), "first": (SEAT, True)}
+#: the first auctioneer (net/trust/shuffle.py `FixedDeal`, which also checks it fits the deck);
+#: with fresh deals every round (docs/rules.md §10.2) the order is four deck orders in a row
+FIXED_DEAL: Schema = {"order": (is_list(is_int(0, 255), 1024, 1), True), "first": (SEAT, True)}
 
 
 def seat_description(
@@ -493,7 +496,7 @@ PUBLIC_VIEW: Schema = {
     name: (check, True)
     for name, check in {
         "round": _INT,
-        "phase": is_int(0, 7),
+        "phase": is_int(0, len(Phase) - 1),
         "to_move": _INTS,
         "hand_sizes": _INTS,
         "stock_size": _INT,
@@ -514,10 +517,16 @@ PUBLIC_VIEW: Schema = {
         "offenders": _ROWS,
         "final_money": _INTS,
         "winners": _INTS,
+        # the variants' steps (docs/rules.md §10)
+        "candidates": _INTS,
+        "responses": _INTS,
+        "mystery_size": _INT,
+        "flipped": is_list(_INT, 70),
+        "flipped_before": is_list(_INT, 70),
     }.items()
 }
 
-ENGINE_EVENT_KINDS = ("auction", "sealed", "sale", "round", "end", "dealt")
+ENGINE_EVENT_KINDS = ("auction", "sealed", "sale", "round", "end", "dealt", "mystery")
 
 
 def _engine_event(v: Any) -> bool:
