@@ -141,7 +141,7 @@ class Admission:
         log.info("hello table=%s seat=%s role=%s from=%d reset=%s ahead=%d", table.id, seat, role, start, reset, ahead)
         if sess is not None and not ahead and role == "player" and seat is not None:
             self.heard(table, seat)
-        self.pump(peer)  # later ones follow when on disk, or when it acknowledges these
+        self.pump(peer)  # later ones follow as they are made, or when it acknowledges these
         self.fanout.lobby_soon(table)  # once for all the hellos read in this turn
         if table.autostart and table.phase == "lobby":
             self.autostart(table)
@@ -206,7 +206,7 @@ class Admission:
         return last, False
 
     def pump(self, peer: Peer) -> None:
-        """Send `peer` the events on disk it lacks, in batches, while its link has room.
+        """Send `peer` the events it lacks (written; a watcher: on disk), in batches, while its link has room.
 
         Called at its hello and at each of its acknowledgements: a peer that does not read
         gets at most one budget of batches (and is dropped as lagging by the tick loop)."""

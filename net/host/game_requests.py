@@ -1,7 +1,7 @@
 """The host's game requests: signed actions, shuffle seeds, sealed-bid commitments and
 reveals (docs/protocol.md, docs/fair-play.md).
 
-Each request goes to the table's `HostedGame`; its events go out once they are on disk
+Each request goes to the table's `HostedGame`; its events go out once they are written
 (net/host/fanout.py), with the answer to the sender after them.
 """
 

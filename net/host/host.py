@@ -6,7 +6,7 @@ only the parts it uses:
                 there), reading it and sending on it
   rates         net/host/rates.py: frames per key
   connections   net/host/connections.py: peers (proven hellos) and links (flow control)
-  fanout        net/host/fanout.py: events once on disk, lobby messages, ticks
+  fanout        net/host/fanout.py: events once written (watchers: once on disk), lobby messages, ticks
   registry      net/host/registry.py: the tables by id
   bot_clients   net/host/bot_clients.py: in-process bot clients (lobby bots, stand-ins)
   presence      net/host/presence.py: liveness, grace periods, stand-ins, clocks, freeing
@@ -14,7 +14,7 @@ only the parts it uses:
   lobby_requests, game_requests   net/host/lobby_requests.py, net/host/game_requests.py
 The host itself reads each frame's kind and hands it to the part that serves it.
 Tasks: one timer loop (clock defaults, grace periods, on the injectable clock), one tick
-loop (liveness), one flusher per table with events waiting for the disk, and one task
+loop (liveness), one flusher per table with events not yet on disk, and one task
 per in-process bot client.  Threads: the journal syncs (net/host/fanout.py `SYNCERS`).
 """
 
