@@ -59,6 +59,7 @@ def _valid(kind: str) -> dict:
         "seed": B32,
         "op": "leave",
         "last_seq": 0,
+        "evs": [b"e"],
     }
     return {"t": kind, **{f: sample[f] for f, (_check, required) in CLIENT_SCHEMA[kind].items() if required}}
 
