@@ -62,8 +62,9 @@ def artists_panel(cs: ClientState, width: int, height: int) -> list[Line]:
                 line.append(("class:dim", fit(".", 3, "right") if r != obs.round else "  -"))
         count = obs.counts[a]
         line.append(("", "  "))
-        line.append((ARTIST_STYLE[a], "#" * count))
-        line.append(("class:dim", "." * (5 - count)))
+        # five cells: a painting each, "####+" past five (only empty hands end the round, §10.2)
+        line.append((ARTIST_STYLE[a], "#" * count if count <= 5 else "####+"))
+        line.append(("class:dim", "." * max(0, 5 - count)))
         line.append(("", f" {count}"))
         lines.append(line)
     return lines
