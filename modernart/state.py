@@ -53,8 +53,9 @@ class BaseState:
     (cards under the hammer), `high`/`high_seat`, `bids` (public bids of the running
     auction), `sales`, `results`, `offenders`.  The variants' fields (docs/rules.md
     "Variants"): `mystery` (the face-down mystery hand), `flipped` (its cards turned up
-    this round), `flipped_before` (those turned up in earlier rounds), `candidates` (seats the seller chooses among), `responses` (posted
-    price: per seat NO_BID, TAKE or LEAVE), `reshuffles` (the deck orders of the fresh
+    this round), `flipped_before` (those turned up in earlier rounds), `candidates`
+    (seats the seller chooses among), `responses` (posted price: per seat NO_BID, TAKE or
+    LEAVE), `reshuffles` (the deck orders of the fresh
     deals still to come; hidden like the stock) and `start_order` (every deck order the
     game was started with, as card ids: what reproduces its deals).
 
@@ -356,7 +357,8 @@ class BaseState:
                 self.original = -1
                 return
             s += 1
-        # nobody holds a card: only possible at the start of a round dealt no cards
+        # nobody holds a card: at the start of a round dealt no cards, or after the sale of
+        # the last card (option last_card_auctioned)
         self.end_round(after, "exhausted", ())
 
     def end_round(self, ender: int, ended_by: str, ending_cards: Iterable[Card]) -> None:
