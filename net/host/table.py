@@ -46,9 +46,11 @@ class Table:
         autostart: bool | int = False,
         fsync: bool = True,
         fixed_deal: FixedDeal | None = None,
+        hidden_hands: bool = False,
     ) -> None:
         self.id = table_id
         self.fixed_deal = fixed_deal  # chosen cards instead of the shuffle (see the module doc)
+        self.hidden_hands = hidden_hands  # hands hidden even from this host (docs/fair-play.md)
         self.ended_at: float | None = None  # when the game's record was saved (time.monotonic())
         self.name = name
         self.host = host
@@ -117,6 +119,8 @@ class Table:
         fixed = self.game.fixed_deal if self.game is not None else self.fixed_deal
         if fixed is not None:
             base["fixed_deal"] = fixed.to_wire()
+        if self.hidden_hands:
+            base["hidden_hands"] = True
         if self.game is None:
             lob = self.lobby
             base["seats"] = [s.to_wire(i, lob.admin, i in connected) if s else None for i, s in enumerate(lob.seats)]
@@ -164,13 +168,24 @@ class Table:
         }
         if self.fixed_deal is not None:
             meta["fixed_deal"] = self.fixed_deal.to_wire()
+        if self.hidden_hands:
+            meta["hidden_hands"] = True
         journal = None
         if self.journal_dir is not None:
             os.makedirs(self.journal_dir, exist_ok=True)
             self.journal_path = os.path.join(self.journal_dir, f"{self.id}-{game_id.hex()[:12]}.jsonl")
             journal = Journal(self.journal_path, sync=self.fsync)  # the header follows at the deal
         self.game = HostedGame(
-            game_id, players, lob.options, lob.clocks, self.host, journal, now, meta=meta, fixed_deal=self.fixed_deal
+            game_id,
+            players,
+            lob.options,
+            lob.clocks,
+            self.host,
+            journal,
+            now,
+            meta=meta,
+            fixed_deal=self.fixed_deal,
+            hidden_hands=self.hidden_hands,
         )
         log.info("game started table=%s game=%s players=%d", self.id, game_id.hex()[:12], len(players))
         return self.game.start(now)
@@ -184,6 +199,8 @@ class Table:
         base = self.journal_path[: -len(".jsonl")]
         write_transcript(base + ".transcript", [e.frame_for(None) for e in sess.log])
         record = read_journal(self.journal_path)
+        if sess.hidden is not None:  # the journal's deck is the stand-ins': the real one, read with every key
+            record = sess.hidden.real_record(record)
         record.sync(record.replay())
         record.meta["transcript"] = os.path.basename(base + ".transcript")
         record.save(base + ".json")

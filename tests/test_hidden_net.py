@@ -1,0 +1,40 @@
+"""A hidden-hands table over real CurveZMQ sockets on 127.0.0.1 (docs/fair-play.md "The
+hidden deck"): whole games play, the host never holds a hand, card plays whose opening
+fails are refused with their own error."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from modernart.net.clocks import ClockSettings
+from modernart.net.host.host import Host
+from modernart.net.host.lobby import Lobby
+from modernart.net.trust.identity import Keys
+
+from .net_helpers import FAST, run, seat_bots, until
+
+
+async def hidden_table(tmp: Path, bots: int) -> tuple[Host, object]:
+    host = Host(Keys.generate(), bot_pace=0.0)
+    await host.start()
+    lobby = Lobby(clocks=ClockSettings.from_dict(dict(FAST)))
+    table = host.open_table(
+        "hidden", journal_dir=str(tmp / "games"), lobby=lobby, autostart=True, fsync=False, hidden_hands=True
+    )
+    seat_bots(host, table, bots)
+    return host, table
+
+
+def test_a_game_of_bots_with_hidden_hands_plays_to_the_end(tmp_path: Path) -> None:
+    async def main() -> None:
+        host, table = await hidden_table(tmp_path, 3)
+        try:
+            await until(lambda: table.game is not None and table.game.is_over, 120)
+            game = table.game
+            assert game.hidden is not None and game.hidden.ledger.shuffled
+            await until(lambda: all(x is not None for x in game.hidden.secrets), 20)
+        finally:
+            await host.close()
+
+    run(main(), 180)
