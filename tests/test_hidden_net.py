@@ -4,13 +4,15 @@ fails are refused with their own error."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 from modernart.net.clocks import ClockSettings
 from modernart.net.host.host import Host
 from modernart.net.host.lobby import Lobby
 from modernart.net.trust.identity import Keys
+
+from modernart.net.protocol import decode_host_inner
+from modernart.net.trust.audit import audit_files
 
 from .net_helpers import FAST, run, seat_bots, until
 
@@ -34,6 +36,14 @@ def test_a_game_of_bots_with_hidden_hands_plays_to_the_end(tmp_path: Path) -> No
             game = table.game
             assert game.hidden is not None and game.hidden.ledger.shuffled
             await until(lambda: all(x is not None for x in game.hidden.secrets), 20)
+            await until(lambda: table.record_path is not None, 20)
+            report = audit_files(table.record_path)
+            assert report.ok, report.problems
+            assert report.facts["hidden_hands"] is True
+            # the host never held a hand: no private part names one, in the journal or the log
+            for event in game.log:
+                for part in event.privates:
+                    assert part is None or set(decode_host_inner(part)) == {"salt", "money"}
         finally:
             await host.close()
 

@@ -55,7 +55,7 @@ from modernart.net.protocol import ProtocolError, decode_host_inner, pack
 from modernart.net.protocol.frames import NOT_DECISIONS, clock_view, event_frame, event_public
 from modernart.net.trust.sealed import SealedRound, overlay
 from modernart.net.trust.shuffle import FixedDeal, SeedRound
-from modernart.net.protocol.game_data import event_to_wire, private_part, public_view
+from modernart.net.protocol.game_data import event_to_wire, hidden_private_part, private_part, public_view
 
 log = logging.getLogger("modernart.net.host.game")
 
@@ -313,7 +313,7 @@ class HostedGame:
             )
             if kind != "disclose" and self.hidden is not None:
                 privates = [
-                    self.hidden.private_part(state, seat, private_salt(self.salt_keys[seat], self.seq + 1))
+                    hidden_private_part(state, seat, private_salt(self.salt_keys[seat], self.seq + 1))
                     for seat in range(self.n)
                 ]
             elif kind != "disclose":

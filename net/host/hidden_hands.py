@@ -19,7 +19,7 @@ from modernart.record import GameRecord
 from modernart.rules import RuleOptions
 
 from modernart.net.host.blind_game import BlindGame
-from modernart.net.protocol import ProtocolError, pack
+from modernart.net.protocol import ProtocolError
 from modernart.net.trust.deck import DeckError, DeckKey, Share, Shuffle, key_of
 from modernart.net.trust.group import GroupError, read_scalar
 from modernart.net.trust.hidden_deck import DeckLedger
@@ -137,8 +137,3 @@ class HiddenHands:
         record = GameRecord.start(state, journaled.players, journaled.meta)
         record.moves = list(journaled.moves)
         return record
-
-    @staticmethod
-    def private_part(state: GameState, seat: int, salt: bytes) -> bytes:
-        """A seat's private part at a hidden-hands table: its money (the host knows no hand)."""
-        return pack({"salt": salt, "money": state.money[seat]})

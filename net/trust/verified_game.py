@@ -53,7 +53,7 @@ class EventInfo:
 class VerifiedGame:
     """Follows one game from event 1, checking every event (`keep` keeps the frames, for a transcript)."""
 
-    def __init__(self, game_id: bytes, host_vk: bytes, *, keep: bool = False) -> None:
+    def __init__(self, game_id: bytes, host_vk: bytes, *, keep: bool = False, check_deck: bool = True) -> None:
         self.game_id = game_id
         self.host_vk = host_vk
         self.chain = ChainVerifier(game_id, host_vk)
@@ -72,6 +72,7 @@ class VerifiedGame:
         # a hidden-hands table (docs/fair-play.md "The hidden deck"): the deck's public record,
         # checked step by step, and this seat's own part (its secret deck key), if it has a seat
         self.deck: DeckLedger | None = None
+        self.check_deck = check_deck  # False: the audit, which checks the whole deal at the end (audit_deal)
         self.own_deck: SeatDeck | None = None
         self.deck_secrets: list[int | None] = []
 
@@ -158,7 +159,9 @@ class VerifiedGame:
             self.seeds = SeedVerifier(self.game_id, self.host_vk, pub["hseed"], len(self.players), self.fixed_deal)
             self.sealed = SealedVerifier(self.game_id, len(self.players))
             if pub.get("hidden"):
-                self.deck = DeckLedger(self.game_id, len(self.players), options.deck_table.size)
+                self.deck = DeckLedger(
+                    self.game_id, len(self.players), options.deck_table.size, checking=self.check_deck
+                )
                 self.deck_secrets = [None] * len(self.players)
         if self.view is None or self.seeds is None or self.sealed is None:
             raise ChainError(f"event {seq} comes before the game's start")
@@ -238,7 +241,7 @@ class VerifiedGame:
             deck.add_shares(shares)
         else:
             secret = read_scalar(pub["x"])
-            if key_of(secret) != deck.key(seat).h:
+            if self.check_deck and key_of(secret) != deck.key(seat).h:
                 raise ValueError(f"seat {seat}'s disclosed deck key does not match its published key")
             self.deck_secrets[seat] = secret
 
