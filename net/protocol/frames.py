@@ -555,11 +555,6 @@ EVENT_SCHEMA: dict[str, Schema] = {
         "fixed": (is_record(FIXED_DEAL), False),
         "hidden": (is_bool, False),  # hands hidden from the host (docs/fair-play.md "The hidden deck")
     },
-    # the hidden deck's public steps (net/trust/hidden_deck.py), each as the seat sent it
-    "dkey": {"seat": (SEAT, True), "key": (is_map(4), True)},
-    "dshuffle": {"seat": (SEAT, True), "sh": (is_map(3), True)},
-    "dshares": {"seat": (SEAT, True), "shares": (is_list(is_map(5), 64, 1), True)},
-    "dsecret": {"seat": (SEAT, True), "x": (is_bytes(32), True)},
     "seed": {"seat": (SEAT, True), "c": (_SIGNED, True)},
     "deal": {"first": (SEAT, True), "missing": (is_list(SEAT, 5), True)},
     "move": {
@@ -588,6 +583,11 @@ EVENT_SCHEMA: dict[str, Schema] = {
         "seeds": (_SEEDS, True),
         "salt_keys": (is_list(is_bytes(32), 5, 1), True),
     },
+    # the hidden deck's public steps (net/trust/hidden_deck.py), each as the seat sent it
+    "dkey": {"seat": (SEAT, True), "key": (is_map(4), True)},
+    "dshuffle": {"seat": (SEAT, True), "sh": (is_map(3), True)},
+    "dshares": {"seat": (SEAT, True), "shares": (is_list(is_map(5), 64, 1), True)},
+    "dsecret": {"seat": (SEAT, True), "x": (is_bytes(32), True)},
 }
 
 #: Event kinds that change nothing a player decides on: a stand-in taking over (or giving
