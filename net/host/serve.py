@@ -51,6 +51,7 @@ class HostSettings:
     exit_when_over: bool = False
     admin: bytes | None = None  # Ed25519 key of the hosting player's own client (else: first to sit)
     fsync: bool = True
+    hidden_hands: bool = False  # hands hidden even from this host (docs/fair-play.md "The hidden deck")
 
 
 def default_journal_dir(config_dir: str | None) -> str:
@@ -97,6 +98,7 @@ async def serve(
             lobby=lobby,
             autostart=settings.players if settings.players is not None else False,
             fsync=settings.fsync,
+            hidden_hands=settings.hidden_hands,
         )
     await host.start()
     tasks: list[asyncio.Task] = []

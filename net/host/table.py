@@ -97,7 +97,8 @@ class Table:
     def info(self) -> dict[str, Any]:
         """What the beacon and the table list say about this table."""
         taken = len(self.game.players) if self.game else len(self.lobby.taken())
-        return table_info(self.id, self.name, self.phase, taken, 0 if self.game else 5 - taken, self.options_dict())
+        free = 0 if self.game else 5 - taken
+        return table_info(self.id, self.name, self.phase, taken, free, self.options_dict(), self.hidden_hands)
 
     def options_dict(self) -> dict[str, Any]:
         options = self.game.options if self.game else self.lobby.options

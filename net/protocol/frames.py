@@ -260,6 +260,7 @@ TABLE_INFO: Schema = {
     "taken": (is_int(0, 5), True),
     "free": (is_int(0, 5), True),
     "options": (_OPTIONS, True),
+    "hidden": (is_bool, False),  # hands hidden even from the host (docs/fair-play.md "The hidden deck")
 }
 
 #: the clock remainders in a tick and in every event after the deal (seconds; `owe`: the
@@ -302,9 +303,15 @@ def seat_description(
     return entry
 
 
-def table_info(table_id: str, name: str, state: str, taken: int, free: int, options: dict[str, Any]) -> dict[str, Any]:
-    """One table as the `tables` answer lists it (`TABLE_INFO`)."""
-    return {"id": table_id, "name": name, "state": state, "taken": taken, "free": free, "options": options}
+def table_info(
+    table_id: str, name: str, state: str, taken: int, free: int, options: dict[str, Any], hidden: bool = False
+) -> dict[str, Any]:
+    """One table as the `tables` answer and the beacon list it (`TABLE_INFO`); `hidden`: its
+    hands are hidden even from the host."""
+    info = {"id": table_id, "name": name, "state": state, "taken": taken, "free": free, "options": options}
+    if hidden:
+        info["hidden"] = True
+    return info
 
 
 def clock_view(
