@@ -147,3 +147,90 @@ def test_a_hidden_table_refuses_a_fixed_deal() -> None:
             fixed_deal=FixedDeal.of(range(70), 0),
             hidden_hands=True,
         )
+
+
+class HiddenDriver:
+    """Plays a hidden-hands `HostedGame` as its players' clients would: each seat's cards
+    from its own deck (played with their openings), its shares as soon as it owes them, bids
+    and Sealed auctions as `SessionDriver` plays them."""
+
+    def __init__(self, sess: Any, keys: list[Keys], decks: list[SeatDeck], driver: SessionDriver) -> None:
+        import random
+
+        self.sess, self.keys, self.decks, self.driver = sess, keys, decks, driver
+        self.rng = random.Random(5)
+        self.ctr = [100] * len(keys)
+
+    def share(self) -> None:
+        ledger = self.sess.hidden.ledger
+        for s, d in enumerate(self.decks):
+            owed = d.shares(ledger)
+            if owed:
+                deck(self.sess, self.keys, s, shares=[x.to_wire() for x in owed])
+
+    def step(self) -> None:
+        from modernart.phase import Phase
+
+        sess = self.sess
+        state = sess.state
+        if state.phase == Phase.PLAY_CARD:
+            seat = state.auctioneer
+            ledger = sess.hidden.ledger
+            card = self.rng.choice(sorted(self.decks[seat].hand(ledger).values()))
+            self.ctr[seat] += 1
+            act(
+                sess,
+                self.keys,
+                seat,
+                Move.play(seat, card),
+                self.decks[seat].opening(ledger, card).to_wire(),
+                self.ctr[seat],
+            )
+        elif state.phase == Phase.DOUBLE_OFFER:
+            seat = state.turn
+            move = Move.decline_second(seat)
+            state.apply(move)
+            sess.move_events(move, 0.0, {"m": move.to_list(), "by": "clock"})
+        else:
+            self.driver.step()
+        self.share()
+
+    def finish(self) -> None:
+        while not self.sess.state.is_over():
+            self.step()
+        for s, d in enumerate(self.decks):
+            deck(self.sess, self.keys, s, secret=scalar_bytes(d.secret))
+
+
+def test_a_host_resumed_from_its_files_plays_a_hidden_game_on_and_the_audit_passes(tmp_path: Path) -> None:
+    """A crash (the journal as a kill -9 leaves it) in round 2: the resumed host rebuilds the
+    deck from its event log and the blind engine from its moves and openings, the game goes
+    on to the end, the record is on the real deck and the audit passes."""
+    from modernart.net.protocol.game_data import public_view
+    from modernart.net.trust.audit import audit_files
+
+    sess, keys, decks, driver = hidden_session(tmp_path)
+    driver.seed_all()
+    for s, d in enumerate(decks):
+        deck(sess, keys, s, key=d.key.to_wire())
+    for s, d in enumerate(decks):
+        deck(sess, keys, s, shuffle=d.shuffle(sess.hidden.ledger)[0].to_wire())
+    play = HiddenDriver(sess, keys, decks, driver)
+    play.share()
+    while sess.state.round < 1 or sess.state.move_count < 40:
+        play.step()
+    before = (public_view(sess.state), [sorted(h) for h in sess.state.hands], list(sess.hidden.ledger.steps))
+    path = str(next(tmp_path.glob("*.jsonl")))
+    sess.journal.close()
+    resumed = Table.resume(path, sess.host, 0.0, fsync=False)
+    again = resumed.game
+    assert again.hidden is not None
+    assert (public_view(again.state), [sorted(h) for h in again.state.hands], list(again.hidden.ledger.steps)) == before
+    play.sess = driver.sess = again
+    play.finish()
+    assert again.disclosed and again.deck_disclosed
+    record = resumed.save_record()
+    assert record is not None
+    report = audit_files(record)
+    assert report.ok, report.problems
+    assert report.facts["hidden_hands"] is True

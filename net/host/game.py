@@ -59,6 +59,10 @@ from modernart.net.protocol.game_data import event_to_wire, hidden_private_part,
 
 log = logging.getLogger("modernart.net.host.game")
 
+#: a hidden deck's event kind -> the part of the `deck` frame it came from, and its field
+DECK_STEPS = {"dkey": "key", "dshuffle": "shuffle", "dshares": "shares", "dsecret": "secret"}
+DECK_FIELDS = {"dkey": "key", "dshuffle": "sh", "dshares": "shares", "dsecret": "x"}
+
 
 @dataclass(frozen=True, slots=True)
 class HammerCall:
@@ -688,6 +692,7 @@ class HostedGame:
             host_seed=entries[0].hidden["seed"],
             salt_keys=entries[0].hidden["salt_keys"],
             fixed_deal=FixedDeal.from_wire(start["fixed"]) if "fixed" in start else None,
+            hidden_hands=start.get("hidden") is True,
         )
         game.recover(path, entries, now, fsync=fsync)
         return game
@@ -714,11 +719,14 @@ class HostedGame:
                 if record is None:
                     break  # dealt but the journal header was lost: deal again (same seeds, same deck)
                 self.seeding.dealt = True
-                self.state = record.new_state(track_events=True)
+                if self.hidden is not None:  # the blind engine again, on the deck its events rebuilt
+                    self.state = self.hidden.begin(public["first"])
+                else:
+                    self.state = record.new_state(track_events=True)
             if event.move is not None:
                 if used >= len(moves) or moves[used].to_list() != event.move:
                     break  # logged but never journaled: it was never announced (or a power loss took it)
-                self.state.apply(moves[used])  # type: ignore[union-attr]
+                self._replay_move(moves[used], public)
                 used += 1
             self._restore(event, public)
             kept += 1
@@ -746,6 +754,16 @@ class HostedGame:
             self._carry_on(now)
         self.journal.sync()
 
+    def _replay_move(self, move: Move, public: dict[str, Any]) -> None:
+        """Apply a logged move again (at a hidden-hands table a card with its logged opening)."""
+        state = self._dealt_state()
+        if self.hidden is not None and move.action in CARD_ACTIONS:
+            self.hidden.play(move, public.get("open"))
+        else:
+            state.apply(move)
+            if self.hidden is not None:
+                self.hidden.after_move()
+
     def _carry_on(self, now: float) -> list[LoggedEvent]:
         """Play on from the recovered log: the clocks restart, moves journaled after the last
         logged event get their events again (`by = recovered`), a missing result or
@@ -755,13 +773,16 @@ class HostedGame:
         out: list[LoggedEvent] = []
         if state is None:
             self.seed_end = now + clocks.reveal if clocks.reveal > 0 else None
-            if self.seeding.complete:
+            if self.seeding.complete and self.deck_ready:
                 out += self.deal(now)
             return out
         self._decision_key = None
         self._update_deadlines(now, bid=False)
         journaled, self._journaled = self._journaled, []
         for move in journaled:  # journaled, but its event was lost in the crash
+            if self.hidden is not None and move.action in CARD_ACTIONS:
+                # its opening was in the lost event only: the card cannot be opened again
+                raise ValueError("a card play was journaled without its event: its opening is lost")
             state.apply(move)
             out += self.move_events(move, now, {"m": move.to_list(), "by": "recovered"}, journal_move=False)
         if state.is_over():
@@ -892,6 +913,8 @@ class HostedGame:
             self.sealed.close_set()
         elif kind == "disclose":
             self.disclosed = True
+        elif kind in DECK_STEPS and self.hidden is not None:
+            self.hidden.submit(public["seat"], {DECK_STEPS[kind]: public[DECK_FIELDS[kind]]}, self.is_over)
         self._restore_call(str(kind), public)
         self.note_logged(str(kind), event)
 
