@@ -18,6 +18,7 @@ from modernart.cli.cmd_play import COLOR_CHOICES, default_name
 
 from modernart.cli.language_options import add_language_arguments, apply_language_arguments
 from modernart.cli.subcommands import Subcommands
+from modernart.cli.variant_args import add_variant_arguments, options_from_args
 from modernart.net import user_dirs
 
 # flags of this command that belong to the host process (passed on to the child)
@@ -34,12 +35,14 @@ _HOST_FLAGS_WITH_VALUE = (
     "--journal-dir",
     "--config-dir",
     "--options",
+    "--variant",
+    "--rule",
     "--clocks",
     "--beacon-target",
 )
 _HOST_SWITCHES = ("--no-beacon", "--exit-when-over", "--hidden-hands")
 # what a resume command does not repeat: the journal is named afresh, the rest is the child's
-_NOT_REPEATED = ("resume", "headless", "admin_key", "func", "command", "host_defaults")
+_NOT_REPEATED = ("resume", "headless", "admin_key", "until_stdin_closes", "func", "command", "host_defaults")
 
 
 def register(sub: Subcommands) -> None:
@@ -70,7 +73,10 @@ def register(sub: Subcommands) -> None:
         "--journal-dir", default=None, help=f"where journals and records are written (default {user_dirs.games_dir()})"
     )
     p.add_argument("--config-dir", default=None, help=f"where the keys live (default {user_dirs.config_dir()})")
-    p.add_argument("--options", default="{}", help="rule options as JSON, e.g. '{\"double_split\": true}'")
+    p.add_argument(
+        "--options", default="{}", help="rule options as JSON, on top of --variant, e.g. '{\"double_split\": true}'"
+    )
+    add_variant_arguments(p)
     p.add_argument(
         "--clocks",
         default="{}",
@@ -91,6 +97,8 @@ def register(sub: Subcommands) -> None:
     )
     p.add_argument("--headless", action="store_true", help="run only the host (no client in this terminal)")
     p.add_argument("--admin-key", default=None, metavar="HEX", help=argparse.SUPPRESS)  # the hosting client's key
+    # the host child of `modernart host` (cli/tui/launch.py): its parent stops it by closing its stdin
+    p.add_argument("--until-stdin-closes", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--player-name", default=None, help="your name at the table (default: your login name)")
     p.add_argument("--ssh", type=int, default=None, metavar="PORT", help="also serve the client over SSH on PORT")
     p.add_argument("--ssh-bind", default="", metavar="ADDR", help="address for the SSH server (default: all)")
@@ -113,6 +121,13 @@ def run(args: argparse.Namespace) -> int:
         options, clocks = json.loads(args.options), json.loads(args.clocks)
     except json.JSONDecodeError as exc:
         print(f"modernart host: --options/--clocks must be JSON: {exc}", file=sys.stderr)
+        return 2
+    try:
+        if not isinstance(options, dict):
+            raise ValueError("--options must be a JSON object")
+        options = options_from_args(args, options)
+    except ValueError as exc:
+        print(f"modernart host: {exc}", file=sys.stderr)
         return 2
     if args.headless or not (sys.stdin.isatty() and sys.stdout.isatty()):
         return asyncio.run(_serve(args, options, clocks))
@@ -190,6 +205,7 @@ async def _serve(args: argparse.Namespace, options: dict, clocks: dict) -> int:
         exit_when_over=args.exit_when_over,
         admin=admin,
         hidden_hands=args.hidden_hands,
+        until_stdin_closes=args.until_stdin_closes,
     )
     if args.ssh is None:
         return await serve(settings)

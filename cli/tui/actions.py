@@ -13,19 +13,24 @@ from __future__ import annotations
 from typing import Callable, Coroutine
 
 from modernart.moves import Action, Move
+from modernart.phase import Phase
 
+from modernart.cli.i18n import _, ngettext
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.waiting_for import (
     amount_problem,
     why_no_accept,
+    why_no_buyer,
     why_no_card,
     why_no_enter,
+    why_no_flip,
     why_no_hammer,
     why_no_pass,
 )
 
-#: What `p` sends: a pass (Open, Once-around), a declined price, a Double passed on.
-PASS_ACTIONS = frozenset({Action.PASS, Action.DECLINE, Action.DECLINE_SECOND})
+#: What `p` sends: a pass (Open, Once-around), a declined (or posted) price, a Double
+#: passed on, the mystery hand left alone.
+PASS_ACTIONS = frozenset({Action.PASS, Action.DECLINE, Action.DECLINE_SECOND, Action.KEEP_MYSTERY})
 
 Spawn = Callable[[Coroutine], object]
 
@@ -55,7 +60,7 @@ class TableActions:
         """True (and said) when this person has no seat: their keys cannot act."""
         obs = self.cs.obs
         if obs is not None and obs.seat < 0:
-            self.cs.error("You are watching (every seat is taken): your keys cannot play")
+            self.cs.error(_("You are watching (every seat is taken): your keys cannot play"))
             return True
         return False
 
@@ -69,7 +74,7 @@ class TableActions:
     def select(self, delta: int) -> None:
         hand = self.cs.sorted_hand()
         if not hand:
-            self.cs.say("Your hand is empty")
+            self.cs.say(_("Your hand is empty"))
             return
         self.cs.selected_card()  # the cursor is where the chosen card is now
         self.cs.select(self.cs.selected + delta)
@@ -77,7 +82,10 @@ class TableActions:
     def select_index(self, index: int) -> None:
         hand = self.cs.sorted_hand()
         if not 0 <= index < len(hand):
-            self.cs.error(f"You hold {len(hand)} painting{'s' * (len(hand) != 1)}: there is no card {index + 1}")
+            held = ngettext("You hold {count} painting", "You hold {count} paintings", len(hand)).format(
+                count=len(hand)
+            )
+            self.cs.error(_("{held}: there is no card {number}").format(held=held, number=index + 1))
             return
         self.cs.select(index)
 
@@ -85,11 +93,15 @@ class TableActions:
 
     def digit(self, d: str) -> None:
         cs = self.cs
+        obs = cs.obs
+        if obs is not None and obs.phase == Phase.CHOOSE_BUYER and obs.seat >= 0:
+            self.choose_buyer(int(d) - 1)  # the seller names the buyer by seat number
+            return
         if cs.digits_mean_amount():
             if cs.amount_refused:
                 cs.amount, cs.amount_refused = "", False
             if len(cs.amount) >= 6:
-                cs.error("That is more money than there is in the game")
+                cs.error(_("That is more money than there is in the game"))
                 return
             cs.amount = (cs.amount + d).lstrip("0") or "0"
             return
@@ -117,7 +129,7 @@ class TableActions:
         r = obs.amount_range()
         if r is None or r[0] != Action.BID:
             if obs.amount_action() != Action.BID:
-                self.cs.error("Quick raises are for Open and Once-around auctions")
+                self.cs.error(_("Quick raises are for Open and Once-around auctions"))
             else:
                 problem = amount_problem(obs, "", name, edition)
                 assert isinstance(problem, str)  # no bid is open to this seat: there is a reason
@@ -125,7 +137,7 @@ class TableActions:
             return
         amount = obs.high + step  # a raise of `step` over the high bid
         if amount > r[2]:
-            self.cs.error(f"You cannot bid {amount}: you have {obs.money}")
+            self.cs.error(_("You cannot bid {amount}: you have {money}").format(amount=amount, money=obs.money))
             return
         self.send(Move.bid(obs.seat, amount))
 
@@ -180,6 +192,27 @@ class TableActions:
             self.send(Move.accept(obs.seat))
         else:
             self.cs.error(why_no_accept(obs, name, edition))
+
+    def choose_buyer(self, seat: int) -> None:
+        """1-5 while the seller chooses: sell to that seat, if it is one to choose from."""
+        obs, name, edition = self._ctx()
+        if obs is None or self._watching():
+            return
+        move = Move.choose_buyer(obs.seat, seat)
+        if seat >= 0 and move in self._legal():
+            self.send(move)
+        else:
+            self.cs.error(why_no_buyer(obs, name, seat))
+
+    def flip_mystery(self) -> None:
+        """m: turn up the mystery hand's top card."""
+        obs, name, edition = self._ctx()
+        if obs is None or self._watching():
+            return
+        if Move.flip_mystery(obs.seat) in self._legal():
+            self.send(Move.flip_mystery(obs.seat))
+        else:
+            self.cs.error(why_no_flip(obs, name, edition))
 
     def hammer(self) -> None:
         obs, name, edition = self._ctx()

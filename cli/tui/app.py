@@ -18,6 +18,8 @@ from typing import Callable, Coroutine, Mapping
 from prompt_toolkit.application import Application
 from prompt_toolkit.styles import DynamicStyle
 
+from modernart.cli.bidi import EXPLICIT_MODE_OFF, EXPLICIT_MODE_ON, reorders_here, reordering
+from modernart.cli.i18n import _, speaking
 from modernart.cli.tui.chat import commands as chat_commands
 from modernart.cli.tui.keys import Command, Modes, bind, everywhere, hint_line
 from modernart.cli.tui.layout import ClientLayout
@@ -56,7 +58,16 @@ class ClientApp:
         color: str = "auto",
         env: Mapping[str, str] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        language: str | None = None,
+        bidi: str | None = None,
     ) -> None:
+        """`language` and `bidi`: this client's own (default: the context's, see
+        modernart.cli.i18n and modernart.cli.bidi); every screen is drawn in them."""
+        self.language, self.bidi = language, bidi
+        with speaking(language), reordering(bidi):
+            self._build(session, finder, ascii, color, env, clock)
+
+    def _build(self, session, finder, ascii, color, env, clock) -> None:
         env = dict(os.environ if env is None else env)
         self.cs = ClientState(session, finder=finder, env=env, clock=clock)
         self.layout = ClientLayout(self.cs, self.hints)
@@ -124,7 +135,7 @@ class ClientApp:
                 await coro
             except Exception as exc:  # a session call must never take the client down
                 log.warning("session call failed: %r", exc)
-                self.cs.error(f"That did not reach the table: {exc}")
+                self.cs.error(_("That did not reach the table: {error}").format(error=exc))
             self.app.invalidate()
 
         if self.app.is_running:
@@ -140,9 +151,9 @@ class ClientApp:
         if len(data) != 1 or not data.isprintable() or data == " ":
             return
         if self.current() == "table" and self.cs.digits_mean_amount():
-            self.cs.error(f"{data!r} is not a number: amounts are typed with digits 0-9")
+            self.cs.error(_("{key} is not a number: amounts are typed with digits 0-9").format(key=repr(data)))
         else:
-            self.cs.error(f"{data!r} does nothing here: press ? for help")
+            self.cs.error(_("{key} does nothing here: press ? for help").format(key=repr(data)))
 
     def exit(self) -> None:
         if self.app.is_running and self.app.future is not None and not self.app.future.done():  # set while running
@@ -182,7 +193,7 @@ class ClientApp:
         if finder is None:
             return
         self.cs.connecting = True
-        self.cs.say("Connecting...")
+        self.cs.say(_("Connecting..."))
 
         async def go() -> None:
             try:
@@ -253,13 +264,23 @@ class ClientApp:
                 self.app.create_background_task(self.cs.finder.open())
             self.app.create_background_task(self._tick())
 
+        with speaking(self.language), reordering(self.bidi):
+            return await self._run(start_tasks, shared_loop)
+
+    async def _run(self, start_tasks: Callable[[], None], shared_loop: bool) -> int:
+        explicit = reorders_here()  # this client reorders: a BiDi terminal must not do it again
         try:
+            if explicit:
+                self.app.output.write_raw(EXPLICIT_MODE_ON)
             if shared_loop:  # several apps share this loop (SSH): leave signals and the handler alone
                 result = await self.app.run_async(pre_run=start_tasks, handle_sigint=False, set_exception_handler=False)
             else:
                 result = await self.app.run_async(pre_run=start_tasks)
             return int(result or 0)
         finally:
+            if explicit:
+                self.app.output.write_raw(EXPLICIT_MODE_OFF)
+                self.app.output.flush()
             for task in list(self._tasks):
                 task.cancel()
             # leaving must never hang on a host that does not answer

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, cast
 
+from modernart.phase import Phase
+
 from modernart.net.protocol import (
     COUNTER,
     Check,
@@ -45,8 +47,19 @@ from modernart.net.protocol import (
     is_version,
     one_of,
     optional,
+    Params,
     unpack_host_frame,
 )
+
+
+def is_params(v: Any) -> bool:
+    """A refusal's parameters: at most 8, each a short name and an int or a short text."""
+    return (
+        is_map(8)(v)
+        and all(0 < len(k) <= 32 for k in v)
+        and all(is_int(-(2**31), 2**31)(x) or is_text(0, MAX_TEXT)(x) for x in v.values())
+    )
+
 
 ROLES = ("player", "standin", "spectator")
 TABLE_STATES = ("lobby", "playing", "over")
@@ -115,7 +128,7 @@ LOBBY_OPS: dict[str, Schema] = {
     "chat": {"text": (is_text(1, MAX_CHAT), True)},
     "add_bot": {"level": (is_text(1, 16), False), "seat": (optional(SEAT), False)},
     "remove_bot": {"seat": (SEAT, True)},
-    "options": {"options": (is_map(16), True)},
+    "options": {"options": (is_map(64), True)},  # every RuleOptions field (RuleOptions.from_dict checks them)
     "clocks": {"clocks": (is_map(8), True)},
     "start": {},
 }
@@ -379,7 +392,12 @@ HOST_SCHEMA: dict[str, Schema] = {
     "evs": {"evs": (is_list(is_bytes(1, MAX_CLIENT_FRAME), 4096), True), "n": (is_bytes(NONCE_BYTES), False)},
     "ack": {"id": (REQUEST, True), "seq": (optional(SEQ), True), "ctr": (COUNTER, False)},
     "reply": {"id": (REQUEST, True), "ok": (is_bool, True)},
-    "err": {"id": (REQUEST, False), "code": (is_text(1, 64), True), "msg": (is_str(MAX_TEXT * 4), True)},
+    "err": {
+        "id": (REQUEST, False),
+        "code": (is_text(1, 64), True),
+        "msg": (is_str(MAX_TEXT * 4), True),
+        "args": (is_params, False),
+    },
     "tick": {"head": (SEQ, True), "clk": (is_record(CLOCK_VIEW), False)},
     "chat": {"seat": (_SEAT_OR_NONE, True), "name": (_NAME, True), "text": (is_text(1, MAX_CHAT), True)},
     "tables": {
@@ -457,10 +475,14 @@ def reply_frame(request: int) -> dict[str, Any]:
     return {"t": "reply", "id": request, "ok": True}
 
 
-def err_frame(code: str, message: str, request: int | None = None) -> dict[str, Any]:
+def err_frame(code: str, message: str, request: int | None = None, params: Params | None = None) -> dict[str, Any]:
+    """A refusal: `code` (stable), `message` (English, for logs), `params` (the facts a client
+    puts into its own words for the code: nothing on the wire is meant to be shown as it is)."""
     msg: dict[str, Any] = {"t": "err", "code": code, "msg": message}
     if request is not None:
         msg["id"] = request
+    if params:
+        msg["args"] = dict(params)
     return msg
 
 
@@ -507,7 +529,7 @@ PUBLIC_VIEW: Schema = {
     name: (check, True)
     for name, check in {
         "round": _INT,
-        "phase": is_int(0, 7),
+        "phase": is_int(0, len(Phase) - 1),
         "to_move": _INTS,
         "hand_sizes": _INTS,
         "stock_size": _INT,
@@ -528,10 +550,16 @@ PUBLIC_VIEW: Schema = {
         "offenders": _ROWS,
         "final_money": _INTS,
         "winners": _INTS,
+        # the variants' steps (docs/rules.md §10)
+        "candidates": _INTS,
+        "responses": _INTS,
+        "mystery_size": _INT,
+        "flipped": is_list(_INT, 70),
+        "flipped_before": is_list(_INT, 70),
     }.items()
 }
 
-ENGINE_EVENT_KINDS = ("auction", "sealed", "sale", "round", "end", "dealt")
+ENGINE_EVENT_KINDS = ("auction", "sealed", "sale", "round", "end", "dealt", "mystery")
 
 
 def _engine_event(v: Any) -> bool:
