@@ -234,3 +234,19 @@ def test_a_host_resumed_from_its_files_plays_a_hidden_game_on_and_the_audit_pass
     report = audit_files(record)
     assert report.ok, report.problems
     assert report.facts["hidden_hands"] is True
+
+
+def test_a_hidden_table_refuses_a_fresh_deal_each_round(tmp_path: Path) -> None:
+    """FA-2 deals every round from the whole reshuffled deck; the hidden deck deals later
+    rounds from the one jointly shuffled stock: the table says so and does not start."""
+    from modernart.net.host.lobby import LobbyError
+    from modernart.rules import RuleOptions
+
+    lobby = Lobby(RuleOptions(fresh_deal_each_round=True), ClockSettings(open_countdown=0, decision=0))
+    for _ in range(3):
+        _seat, token = lobby.add_bot(None, "random")
+        lobby.claim_bot(token, Keys.generate().vk)
+    table = Table("t1", "test", Keys.generate(), journal_dir=str(tmp_path), lobby=lobby, fsync=False, hidden_hands=True)
+    with pytest.raises(LobbyError, match="new joint shuffle per round") as exc:
+        table.start(0.0)
+    assert exc.value.code == "hidden_hands" and table.game is None
