@@ -4,6 +4,7 @@ fails are refused with their own error."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from modernart.net.clocks import ClockSettings
@@ -48,3 +49,38 @@ def test_a_game_of_bots_with_hidden_hands_plays_to_the_end(tmp_path: Path) -> No
             await host.close()
 
     run(main(), 180)
+
+
+def test_a_player_on_its_own_key_saves_and_audits_its_copy_of_a_hidden_game(tmp_path: Path) -> None:
+    """A bot seat playing as a LAN client would (its own key and config dir, this process):
+    it reads its cards with its deck key, kept on disk first; at the end it saves its copy of
+    the record and transcript and its audit of them passes."""
+    from modernart.net.client.bot import BotClient
+
+    async def main() -> None:
+        host, table = await hidden_table(tmp_path, 2)
+        player = BotClient(
+            str(host.target()),
+            level="random",
+            name="Lan",
+            pace_scale=0.0,
+            config_dir=str(tmp_path / "lan"),
+            transcript=True,
+        )
+        try:
+            final = await asyncio.wait_for(player.run(), 150)
+            assert final.is_over
+            st = player.client.state
+            await until(lambda: st.audit is not None, 30)
+            assert st.audit == [], st.audit
+            assert st.saved_record is not None and Path(st.saved_record).exists()
+            stored = (
+                list((tmp_path / "lan" / "state" / "secrets").glob("*"))
+                if (tmp_path / "lan" / "state").exists()
+                else []
+            )
+            assert stored == []  # the game is over: its deck key is disclosed and dropped
+        finally:
+            await host.close()
+
+    run(main(), 200)
