@@ -203,7 +203,7 @@ class _Audit:
         options: RuleOptions = follower.view.options
         n = len(follower.players)
         pubs = [decode_host_inner(frame["pub"]) for frame in self.frames]
-        disclosure = next((p for p in pubs if p.get("k") == "disclose"), {})
+        disclosure: dict[str, Any] = next((p for p in pubs if p.get("k") == "disclose"), {})
         salt_keys = disclosure.get("salt_keys", [])
         if len(salt_keys) != n or any(type(k) is not bytes or len(k) != 32 for k in salt_keys):
             self.problems.append(f"event {len(self.frames)}: the disclosure does not list one salt key per seat")
