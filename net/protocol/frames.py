@@ -287,8 +287,9 @@ CLOCK_VIEW: Schema = {
 }
 
 #: a fixed deal a table announces (lobby `fixed_deal`, event 1 `fixed`): the deck order and
-#: the first auctioneer (net/trust/shuffle.py `FixedDeal`, which also checks it fits the deck)
-FIXED_DEAL: Schema = {"order": (is_list(is_int(0, 255), 256, 1), True), "first": (SEAT, True)}
+#: the first auctioneer (net/trust/shuffle.py `FixedDeal`, which also checks it fits the deck);
+#: with fresh deals every round (docs/rules.md §10.2) the order is four deck orders in a row
+FIXED_DEAL: Schema = {"order": (is_list(is_int(0, 255), 1024, 1), True), "first": (SEAT, True)}
 
 
 def seat_description(

@@ -54,8 +54,17 @@ class EventInfo:
 class VerifiedGame:
     """Follows one game from event 1, checking every event (`keep` keeps the frames, for a transcript)."""
 
-    def __init__(self, game_id: bytes, host_vk: bytes, *, keep: bool = False, check_deck: bool = True) -> None:
+    def __init__(
+        self,
+        game_id: bytes,
+        host_vk: bytes,
+        *,
+        keep: bool = False,
+        every_signature: bool = True,
+        check_deck: bool = True,
+    ) -> None:
         self.game_id = game_id
+        self.every_signature = every_signature  # False: a client (net/trust/sealed.py `SealedVerifier`)
         self.host_vk = host_vk
         self.chain = ChainVerifier(game_id, host_vk)
         self.players: list[dict[str, Any]] = []
@@ -158,7 +167,7 @@ class VerifiedGame:
             self.delegates = {}
             self.fixed_deal = FixedDeal.from_wire(pub["fixed"]) if "fixed" in pub else None
             self.seeds = SeedVerifier(self.game_id, self.host_vk, pub["hseed"], len(self.players), self.fixed_deal)
-            self.sealed = SealedVerifier(self.game_id, len(self.players))
+            self.sealed = SealedVerifier(self.game_id, len(self.players), every_signature=self.every_signature)
             if pub.get("hidden"):
                 self.deck = DeckLedger(
                     self.game_id, len(self.players), options.deck_table.size, checking=self.check_deck
