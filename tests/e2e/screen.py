@@ -138,8 +138,11 @@ class Screen:
         finder=None,
         dummy: bool = False,
         encoding: str = "utf-8",
+        lang: str | None = None,
+        bidi: str | None = None,
     ) -> None:
         self.session = session
+        self.lang, self.bidi = lang, bidi  # this client's language and BiDi mode (default: the process's)
         self.size = Size(rows=rows, columns=cols)
         self.env = {"TERM": "xterm-256color"} if env is None else env
         self.ascii, self.color, self.finder, self.dummy = ascii, color, finder, dummy
@@ -158,7 +161,15 @@ class Screen:
         else:
             output = Vt100_Output(self.term, lambda: self.size, term=self.env.get("TERM"))
         self._stack.enter_context(create_app_session(input=inp, output=output))
-        self.client = ClientApp(self.session, finder=self.finder, ascii=self.ascii, color=self.color, env=self.env)
+        self.client = ClientApp(
+            self.session,
+            finder=self.finder,
+            ascii=self.ascii,
+            color=self.color,
+            env=self.env,
+            language=self.lang,
+            bidi=self.bidi,
+        )
         self.cs = self.client.cs
         self.task = asyncio.ensure_future(self.client.run())
         await self.settle(0.3)
@@ -470,7 +481,7 @@ async def table_with(
     """A table of people only (each a NetSession) at the real host, dealt `hands` (a fixed
     deal), `first` auctioneer; with `start`, everyone says ready and the first starts."""
     options = options or RuleOptions()
-    per_hand = options.deal_sizes(len(names))[0]
+    per_hand = options.deal_sizes(options.hands_dealt(len(names)))[0]  # a mystery hand is dealt as a 4th
     hands = list(hands) + [[] for _ in range(len(names) - len(hands))]
     settings = HostGameSettings(
         levels=[],
