@@ -250,3 +250,18 @@ def test_a_hidden_table_refuses_a_fresh_deal_each_round(tmp_path: Path) -> None:
     with pytest.raises(LobbyError, match="new joint shuffle per round") as exc:
         table.start(0.0)
     assert exc.value.code == "hidden_hands" and table.game is None
+
+
+def test_hidden_hands_refuse_the_mystery_hand(tmp_path):
+    """The mystery hand's cards have no owner to open them: the table says so and does not start."""
+    from modernart.net.host.lobby import LobbyError
+    from modernart.rules import RuleOptions
+
+    lobby = Lobby(RuleOptions(mystery_hand="hig"), ClockSettings(open_countdown=0, decision=0))
+    for _ in range(3):
+        _seat, token = lobby.add_bot(None, "random")
+        lobby.claim_bot(token, Keys.generate().vk)
+    table = Table("t1", "test", Keys.generate(), journal_dir=str(tmp_path), lobby=lobby, fsync=False, hidden_hands=True)
+    with pytest.raises(LobbyError, match="mystery hand") as exc:
+        table.start(0.0)
+    assert exc.value.code == "hidden_hands" and table.game is None

@@ -167,6 +167,12 @@ class Table:
                 "hidden hands deal every round from one jointly shuffled deck: a fresh deal each "
                 "round (FA-2) would need a new joint shuffle per round, which this version does not do",
             )
+        if self.hidden_hands and lob.options.mystery_hand:
+            raise LobbyError(
+                "hidden_hands",
+                "hidden hands open a card only by its owner: the mystery hand (§10.3) has no owner to "
+                "turn its cards up, which this version does not do",
+            )
         players = [Player(s.name, s.vk, s.bot) for s in seats]  # type: ignore[arg-type]
         game_id = secrets.token_bytes(16)
         meta = {
