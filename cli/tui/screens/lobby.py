@@ -74,7 +74,7 @@ OPTION_LABELS = {
     "double_as_open": N_("Double as Open"),
     "mystery_hand": N_("Mystery hand"),
 }
-#: The rule sheets' deviations (docs/rules.md §10): the lobby lists them after the clocks.
+#: The rule sheets' deviations (docs/rules.md §10): the lobby lists them after the other rules.
 DEVIATIONS = frozenset(
     {
         "open_autoclose",
@@ -138,13 +138,14 @@ CLOCKS_OFF_AT_ZERO = frozenset({"open_countdown", "decision", "hammer_call"})
 
 
 def lobby_rows(lobby: LobbyView) -> list[tuple[str, object]]:
-    """The rows the lobby cursor moves over: seats, the variant and the table's basic rules,
-    the clocks, then the rule sheets' deviations one by one."""
+    """The rows the lobby cursor moves over: seats, the variant, the clocks, the table's
+    basic rules, then the rule sheets' deviations one by one (the box scrolls with the
+    cursor: the first rows are the ones seen without moving)."""
     rows: list[tuple[str, object]] = [("seat", s.seat) for s in lobby.seats]
     rows.append(("variant", "variant"))
+    rows += [("clock", name) for name in CLOCK_CHOICES]
     names = [f.name for f in fields(RuleOptions) if f.name in OPTION_CHOICES]
     rows += [("option", name) for name in names if name not in DEVIATIONS]
-    rows += [("clock", name) for name in CLOCK_CHOICES]
     rows += [("option", name) for name in names if name in DEVIATIONS]
     return rows
 
