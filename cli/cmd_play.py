@@ -184,7 +184,7 @@ def table_settings(args: argparse.Namespace, levels: list[str], table_name: str,
         levels=levels,
         table_name=table_name,
         clocks={"open_countdown": args.open_seconds, "decision": args.decision_seconds or 0},
-        bot_pace=max(0.0, args.bot_pace),
+        bot_pace=max(0.0, args.bot_pace),  # times the table's own bot pace (the lobby's "Bot pace")
         journal_dir=args.record_dir or default_record_dir(),
         config_dir=args.config_dir,
         deal=deal,

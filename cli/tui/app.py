@@ -21,7 +21,7 @@ from prompt_toolkit.styles import DynamicStyle
 from modernart.cli.tui.chat import commands as chat_commands
 from modernart.cli.tui.keys import Command, Modes, bind, everywhere, hint_line
 from modernart.cli.tui.layout import ClientLayout
-from modernart.cli.tui.screens import connecting, game_over, join, lobby, scoring, table, too_small
+from modernart.cli.tui.screens import connecting, game_over, join, lobby, scores, scoring, table, too_small
 from modernart.cli.tui.screens import help as help_screen
 from modernart.cli.tui.screens import quit as quit_screen
 from modernart.cli.tui.session import Finder, JoinError, LogEntry, Session
@@ -95,6 +95,7 @@ class ClientApp:
             *too_small.commands(self, modes),
             *everywhere(modes, self),
             *scoring.commands(modes),
+            *scores.commands(modes),
             *help_screen.commands(modes),
             *quit_screen.commands(cs, self, modes),
             *chat_commands(cs, self, modes),

@@ -16,7 +16,7 @@ from prompt_toolkit.layout import AnyContainer, ConditionalContainer, DynamicCon
 
 from modernart.cli.tui.panels import log_panel, message_lines
 from modernart.cli.tui.chat import ChatLine
-from modernart.cli.tui.screens import connecting, game_over, join, lobby, scoring, table, too_small
+from modernart.cli.tui.screens import connecting, game_over, join, lobby, scores, scoring, table, too_small
 from modernart.cli.tui.screens import help as help_screen
 from modernart.cli.tui.screens import quit as quit_screen
 from modernart.cli.tui.state import MIN_COLUMNS, MIN_ROWS, ClientState
@@ -61,6 +61,7 @@ class ClientLayout:
             DynamicContainer(lambda: self.screens[self.current()]),
             floats=[
                 scoring.floating(cs, shown("scoring")),
+                scores.floating(cs, shown("scores")),
                 help_screen.floating(cs, shown("help")),
                 quit_screen.floating(cs, shown("quit")),
             ],

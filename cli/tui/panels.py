@@ -216,6 +216,7 @@ def log_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     need = height + cs.log_scroll
     # the table's log and this client's own notes, newest first, by time
     entries = heapq.merge(reversed(session.log), reversed(cs.notes), key=lambda e: -e.at)
+    starts: list[int] = []  # each shown entry's first line, counted from the end
     for entry in entries:
         if entry.kind == "chat":
             head = f"<{entry.who}> "
@@ -227,11 +228,20 @@ def log_panel(cs: ClientState, width: int, height: int) -> list[Line]:
             style = {"system": "class:log.system", "error": "class:log.error"}.get(entry.kind, "")
             wrapped = [[(style, p)] for p in wrap(entry.text, width)]
         lines[:0] = wrapped
+        starts.append(len(lines))
         if len(lines) >= need:
             break
     cs.log_scroll = max(0, min(cs.log_scroll, len(lines) - height))
     end = len(lines) - cs.log_scroll
-    return lines[max(0, end - height) : end]
+    start = max(0, end - height)
+    if cs.log_scroll == 0 and start > 0:
+        # the newest page never begins in the middle of an entry (a round's summary cut at
+        # its top): it begins with the oldest entry that fits whole, blank lines above it
+        whole = [len(lines) - n for n in starts if len(lines) - n >= start]
+        first = min(whole) if whole else start
+        if first < end:  # unless the newest entry alone is taller than the window
+            return [[("", "")] for _ in range(first - start)] + lines[first:end]
+    return lines[start:end]
 
 
 # ---------------------------------------------------------------------- status line

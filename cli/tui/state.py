@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
+from modernart.phase import Phase
 from modernart.cards import EDITIONS, Card, Edition
 from modernart.views import Observation
 
@@ -31,6 +32,20 @@ class Message:
     text: str
     kind: str = "info"  # "info" or "error"
     at: float = field(default_factory=time.monotonic)
+
+
+def needed(obs: Observation) -> bool:
+    """Whether the table waits for this seat's decision now: its turn (a card to put up, a
+    Double offered, its Once-around bid, a Fixed price to set or answer) or its Sealed bid.
+    An Open auction waits for nobody: anyone may bid, nobody must, and its countdown closes
+    it without them, so a round's scoring stays up over it until the player closes it."""
+    if obs.seat not in obs.to_move:
+        return False
+    if obs.phase == Phase.OPEN:
+        return False
+    if obs.phase == Phase.SEALED:
+        return obs.seat not in obs.sealed_done
+    return True
 
 
 class ClientState:
@@ -57,7 +72,7 @@ class ClientState:
         self.amount_refused = False  # the typed amount was refused: a digit starts afresh
         self.message: Message | None = None
         self.situation: tuple | None = None  # what the message line's words were about (see sync)
-        self.overlay: str | None = None  # "help", "scoring", "quit" or None
+        self.overlay: str | None = None  # "help", "scoring", "scores", "quit" or None
         self.scoring_round = -1  # round whose scoring the overlay shows
         self.scoring_over: tuple | None = None  # the situation the scoring overlay was opened over
         self.results_seen: int | None = None  # round results already shown (None: nothing seen yet)
@@ -195,7 +210,7 @@ class ClientState:
         round) only say so."""
         self.scoring_round = round_
         obs = self.obs
-        if not asked and obs is not None and obs.seat in obs.to_move:
+        if not asked and obs is not None and needed(obs):
             self._note(f"Round {round_ + 1} scored (in the log): s shows it")
             return
         self.overlay = "scoring"
@@ -208,6 +223,10 @@ class ClientState:
             self.error("No round has been scored yet")
             return
         self.open_scoring(len(obs.results) - 1, asked=True)
+
+    def show_scores(self) -> None:
+        """The `v` key: the Scores view, every round so far (it stays until closed)."""
+        self.overlay = "scores"
 
     def scroll_log(self, pages: int) -> None:
         """PgUp (+1) / PgDn (-1): a page of the log back or forward."""
@@ -249,7 +268,7 @@ class ClientState:
                     self.overlay = None
             elif self.overlay is None:
                 self.open_scoring(len(obs.results) - 1)
-        if self.overlay == "scoring" and self.scoring_over != self.situation and obs.seat in obs.to_move:
+        if self.overlay == "scoring" and self.scoring_over != self.situation and needed(obs):
             # the table needs this player now (their turn, an auction they may bid in): never block it
             self.overlay = None
             self._note(f"Round {self.scoring_round + 1} scoring closed: you are needed. s shows it again")

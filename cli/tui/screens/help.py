@@ -24,7 +24,7 @@ HELP = [
     ("Once-around", "each player once, auctioneer last: bid or p"),
     ("Sealed", "type your bid (hidden, 0 = none) and Enter"),
     ("Fixed price", "auctioneer types a price; others a accept, p decline"),
-    ("Table", "c chat, PgUp/PgDn scroll the log, s last scoring, ? help"),
+    ("Table", "c chat, PgUp/PgDn scroll the log, s last scoring, v scores so far, ? help"),
     ("Leave", "q or Ctrl-C (asks first)"),
     ("Reading", "* = you, > = must act, ? = hidden money, letters:"),
     ("", "O Open, 1 Once-around, S Sealed, F Fixed price, D Double"),

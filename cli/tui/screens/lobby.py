@@ -46,12 +46,14 @@ CLOCK_CHOICES: dict[str, tuple[Any, ...]] = {
     "decision": (0.0, 30.0, 60.0, 120.0),
     "grace": (0.0, 15.0, 30.0, 60.0, 120.0, 300.0),
     "hammer_call": (0.0, 2.0, 3.0, 5.0, 8.0),
+    "bot_pace": (0.0, 0.5, 1.0, 2.0),
 }
 CLOCK_LABELS = {
     "open_countdown": "Open countdown",
     "decision": "Decision clock",
     "grace": "Stand-in after",
     "hammer_call": "Hammer call",
+    "bot_pace": "Bot pace",
 }
 #: Clocks whose 0 means "no limit" (the lobby says "none"); a grace of 0 means "at once"
 CLOCKS_OFF_AT_ZERO = frozenset({"open_countdown", "decision", "hammer_call"})
@@ -89,6 +91,8 @@ def next_options(options: RuleOptions, name: str, step: int) -> RuleOptions:
 
 def clock_text(name: str, seconds: float) -> str:
     """A clock's value as the lobby shows it ("none" for a limit that is off)."""
+    if name == "bot_pace":  # a factor of the bots' natural pauses, not seconds
+        return "instant" if seconds == 0 else f"x{seconds:g}"
     return "none" if seconds == 0 and name in CLOCKS_OFF_AT_ZERO else value_text(seconds, seconds=True)
 
 

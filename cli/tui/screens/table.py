@@ -11,6 +11,7 @@ from prompt_toolkit.layout import AnyContainer, DynamicContainer, HSplit, VSplit
 
 from modernart.moves import Action
 
+from modernart.cli.i18n import _
 from modernart.cli.tui.actions import PASS_ACTIONS, TableActions
 from modernart.cli.tui.auction_panel import auction_panel
 from modernart.cli.tui.panels import artists_panel, hand_panel, log_panel, players_panel, sales_panel, status_line
@@ -91,6 +92,7 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
         Command(("pageup",), "PgUp", "log", table, lambda e: cs.scroll_log(1)),
         Command(("pagedown",), "", "", table, lambda e: cs.scroll_log(-1)),
         Command(("s",), "", "", table, lambda e: cs.show_last_scoring()),
+        Command(("v",), "v", _("scores"), table, lambda e: cs.show_scores()),
     ]
 
 
