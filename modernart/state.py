@@ -330,6 +330,29 @@ class BaseState:
         self.deal_round()
         self.start_turn(ender)
 
+    def exchange_unplayed(self, a: int, b: int) -> None:
+        """Exchange the places of cards `a` and `b`, each in a hand or in the stock.
+
+        For a host that does not see hands (net/host/blind_game.py): its engine holds
+        stand-in cards for every card not yet played and, when a card is opened, puts the
+        real card where the stand-in for that card's slot was.  No rule looks at a card
+        until it is played, so the exchange changes nothing anybody can see.  ValueError
+        if either card has been played.
+        """
+        if a == b:
+            return
+        places: list[list[Card]] = [*self.hands, self.stock]
+        found: list[tuple[list[Card], int]] = []
+        for card in (self.card_of[a], self.card_of[b]):
+            for cards in places:
+                if card in cards:
+                    found.append((cards, cards.index(card)))
+                    break
+            else:
+                raise ValueError(f"card {card} is neither in a hand nor in the stock")
+        (list_a, i), (list_b, j) = found
+        list_a[i], list_b[j] = list_b[j], list_a[i]
+
     def deal_round(self) -> None:
         """Deal this round's cards from the front of the stock, seat 0 first, and log them."""
         k = self._options.deal_sizes(self.n)[self.round]

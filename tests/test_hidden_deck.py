@@ -21,7 +21,15 @@ from modernart.net.trust.deck import (
     shuffle_deck,
 )
 from modernart.net.trust.group import GroupError, L, add, base, check_point, mul, read_scalar, scalar_bytes, sub
-from modernart.net.trust.hidden_deck import DeckLedger, DeckStepError, Play, SeatDeck, audit_deal
+from modernart.net.trust.hidden_deck import (
+    DeckLedger,
+    DeckStepError,
+    Play,
+    SeatDeck,
+    audit_deal,
+    step_from_wire,
+    step_to_wire,
+)
 from modernart.net.trust import shuffle_proof
 
 GAME = bytes(range(16))
@@ -353,3 +361,35 @@ def test_the_audit_names_a_play_recorded_with_a_bad_proof() -> None:
     problems = audit_deal(ledger, [s.secret for s in seats])
     assert len(problems) == 1 and "seat 0's share of slot" in problems[0] and "does not verify" in problems[0]
     assert isinstance(ledger.steps[-1], Play)
+
+
+def test_a_recorded_deal_read_back_from_its_wire_form_is_audited_step_by_step() -> None:
+    """The steps as the journal and the record keep them: read back, audited; a card
+    changed in the record, or a share's point, is named."""
+    ledger, seats = played_game()
+    wire = [step_to_wire(s) for s in ledger.steps]
+    secrets = [s.secret for s in seats]
+    back = DeckLedger.from_steps(GAME, 3, SIZE, [step_from_wire(w, SIZE) for w in wire], checking=False)
+    assert audit_deal(back, secrets) == []
+    order = back.card_order(secrets)
+    assert sorted(c for c in order if c is not None) == list(range(SIZE))
+    plays = [i for i, w in enumerate(wire) if "play" in w]
+    swapped = [dict(w) for w in wire]
+    played = wire[plays[0]]["play"]
+    other = next(c for c in range(SIZE) if c not in back.cards_opened)
+    swapped[plays[0]] = {"play": {**played, "card": other}}
+    tampered = DeckLedger.from_steps(GAME, 3, SIZE, [step_from_wire(w, SIZE) for w in swapped], checking=False)
+    assert audit_deal(tampered, secrets) == [
+        f"seat {played['share']['seat']} played card {other} from slot {played['slot']}, "
+        f"which holds card {played['card']}: a substituted card"
+    ]
+    shares = [i for i, w in enumerate(wire) if "share" in w]
+    forged = [dict(w) for w in wire]
+    first = wire[shares[0]]["share"]
+    forged[shares[0]] = {"share": {**first, "d": wire[shares[1]]["share"]["d"]}}
+    tampered = DeckLedger.from_steps(GAME, 3, SIZE, [step_from_wire(w, SIZE) for w in forged], checking=False)
+    assert audit_deal(tampered, secrets) == [
+        f"seat {first['seat']}'s share of slot {first['slot']} is wrong (not its key times the card)"
+    ]
+    with pytest.raises(DeckStepError, match="does not verify"):  # a checking ledger refuses it at once
+        DeckLedger.from_steps(GAME, 3, SIZE, [step_from_wire(w, SIZE) for w in forged], checking=True)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 from modernart.net.trust.deck import (
     Ciphertext,
@@ -50,7 +50,7 @@ from modernart.net.trust.deck import (
     prove_key,
     shuffle_deck,
 )
-from modernart.net.trust.group import GroupError, Point, mul
+from modernart.net.trust.group import L, GroupError, Point, mul
 
 
 class DeckStepError(DeckError):
@@ -76,6 +76,43 @@ class Play:
 Step = DeckKey | Shuffle | tuple[int, ...] | Share | Play
 
 
+def step_to_wire(step: Step) -> dict[str, Any]:
+    """A step as plain data (bytes and ints), for the journal, the transcript and the record."""
+    if isinstance(step, DeckKey):
+        return {"key": step.to_wire()}
+    if isinstance(step, Shuffle):
+        return {"shuffle": step.to_wire()}
+    if isinstance(step, Share):
+        return {"share": step.to_wire()}
+    if isinstance(step, Play):
+        return {"play": {"slot": step.slot, "share": step.share.to_wire(), "card": step.card}}
+    return {"deal": list(step)}
+
+
+def step_from_wire(data: Any, size: int) -> Step:
+    """A step from its plain data (DeckError, naming what is wrong, if it is not one)."""
+    if not isinstance(data, dict) or len(data) != 1:
+        raise DeckError("a deck step is one of {key}, {shuffle}, {deal}, {share}, {play}")
+    ((kind, value),) = data.items()
+    if kind == "key":
+        return DeckKey.from_wire(value)
+    if kind == "shuffle":
+        return Shuffle.from_wire(value, size)
+    if kind == "share":
+        return Share.from_wire(value)
+    if kind == "deal":
+        if not isinstance(value, list) or not all(type(c) is int and 0 <= c <= size for c in value):
+            raise DeckError("a deal is a list of card counts")
+        return tuple(value)
+    if kind == "play":
+        if not isinstance(value, dict) or set(value) != {"slot", "share", "card"}:
+            raise DeckError("a play is {slot, share, card}")
+        if type(value["slot"]) is not int or type(value["card"]) is not int or not 0 <= value["card"] < size:
+            raise DeckError("a play names its slot and a card of the deck")
+        return Play(value["slot"], Share.from_wire(value["share"]), value["card"])
+    raise DeckError(f"unknown deck step {kind!r}")
+
+
 class DeckLedger:
     """The public record of one game's hidden deck (see the module docstring).
 
@@ -96,9 +133,42 @@ class DeckLedger:
         self.opened: dict[int, int] = {}  # slot -> the card it held, once played
         self.cards_opened: set[int] = set()
         self.dealt = 0  # slots dealt so far, from the front of the final deck
+        self.deals: list[tuple[int, ...]] = []  # the cards per seat of each deal so far
         self.steps: list[Step] = []
         self._joint: Point | None = None
         self._decks: list[tuple[Ciphertext, ...]] = []  # the open deck, then each shuffle's
+
+    @classmethod
+    def from_steps(cls, game: bytes, n: int, size: int, steps: Sequence[Step], *, checking: bool) -> "DeckLedger":
+        """The ledger that `steps` (a ledger's `steps`, in order) make."""
+        ledger = cls(game, n, size, checking=checking)
+        for step in steps:
+            ledger.add_step(step)
+        return ledger
+
+    def add_step(self, step: Step) -> None:
+        """Add one recorded step of any kind (a play as its owner made it)."""
+        if isinstance(step, DeckKey):
+            self.add_key(step)
+        elif isinstance(step, Shuffle):
+            self.add_shuffle(step)
+        elif isinstance(step, Share):
+            self.add_share(step)
+        elif isinstance(step, Play):
+            if step.share.slot != step.slot:
+                raise DeckStepError(
+                    "bad_opening", f"a play of slot {step.slot} carries a share of slot {step.share.slot}"
+                )
+            self.open(step.share.seat, step.share, step.card)
+        else:
+            self.deal(step)
+
+    def card_order(self, secrets: Sequence[int]) -> list[int | None]:
+        """Every slot's card, read with every seat's disclosed secret (None: no card): the
+        deck order the audit replays the rules with."""
+        x = sum(secrets) % L
+        lookup = card_lookup(self.game, self.size)
+        return [lookup.get(decrypt(c, [mul(x, c.c1)])) for c in self.deck]
 
     # ------------------------------------------------------------------ keys
 
@@ -191,6 +261,7 @@ class DeckLedger:
             self.dealt += count
             out.append(slots)
         self.steps.append(tuple(counts))
+        self.deals.append(tuple(counts))
         return out
 
     def slots_of(self, seat: int) -> list[int]:
@@ -239,6 +310,12 @@ class DeckLedger:
         """Open the card `seat` plays, its own share of its slot proving which it is; it must
         be `card` (the card its move names).  Returns the card (DeckStepError, nothing
         changed, if any check fails)."""
+        self.check_open(seat, share, card)
+        self.commit_open(seat, share, card)
+        return card
+
+    def check_open(self, seat: int, share: Share, card: int) -> int:
+        """`open`'s checks alone, changing nothing: the slot the card comes from."""
         slot = self.slot_of_play(seat, share)
         if not self.readable(slot):
             raise DeckStepError("not_readable", f"slot {slot} still waits for other seats' shares")
@@ -254,10 +331,13 @@ class DeckLedger:
                 raise DeckStepError("wrong_card", f"the move plays card {card}, slot {slot} holds card {found}")
             if found in self.cards_opened:
                 raise DeckStepError("card_twice", f"card {found} is opened a second time: a shuffle was false")
-        self.opened[slot] = card
+        return slot
+
+    def commit_open(self, seat: int, share: Share, card: int) -> None:
+        """Record a play that `check_open` passed."""
+        self.opened[share.slot] = card
         self.cards_opened.add(card)
-        self.steps.append(Play(slot, share, card))
-        return card
+        self.steps.append(Play(share.slot, share, card))
 
     def _card_in(self, slot: int, own: Share) -> int | None:
         points = [s.d for s in self.shares[slot].values()] + [own.d]
