@@ -74,6 +74,7 @@ class ClientState:
         self.situation: tuple | None = None  # what the message line's words were about (see sync)
         self.overlay: str | None = None  # "help", "scoring", "scores", "quit" or None
         self.scoring_round = -1  # round whose scoring the overlay shows
+        self.game_comparison: str | None = None  # the game-over line comparing this game (None: not worked out)
         self.scoring_over: tuple | None = None  # the situation the scoring overlay was opened over
         self.results_seen: int | None = None  # round results already shown (None: nothing seen yet)
         self.chat_open = False
