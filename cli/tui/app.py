@@ -18,6 +18,7 @@ from typing import Callable, Coroutine, Mapping
 from prompt_toolkit.application import Application
 from prompt_toolkit.styles import DynamicStyle
 
+from modernart.cli.i18n import _
 from modernart.cli.tui.chat import commands as chat_commands
 from modernart.cli.tui.keys import Command, Modes, bind, everywhere, hint_line
 from modernart.cli.tui.layout import ClientLayout
@@ -125,7 +126,7 @@ class ClientApp:
                 await coro
             except Exception as exc:  # a session call must never take the client down
                 log.warning("session call failed: %r", exc)
-                self.cs.error(f"That did not reach the table: {exc}")
+                self.cs.error(_("That did not reach the table: {error}").format(error=exc))
             self.app.invalidate()
 
         if self.app.is_running:
@@ -141,9 +142,9 @@ class ClientApp:
         if len(data) != 1 or not data.isprintable() or data == " ":
             return
         if self.current() == "table" and self.cs.digits_mean_amount():
-            self.cs.error(f"{data!r} is not a number: amounts are typed with digits 0-9")
+            self.cs.error(_("{key} is not a number: amounts are typed with digits 0-9").format(key=repr(data)))
         else:
-            self.cs.error(f"{data!r} does nothing here: press ? for help")
+            self.cs.error(_("{key} does nothing here: press ? for help").format(key=repr(data)))
 
     def exit(self) -> None:
         if self.app.is_running and self.app.future is not None and not self.app.future.done():  # set while running
@@ -183,7 +184,7 @@ class ClientApp:
         if finder is None:
             return
         self.cs.connecting = True
-        self.cs.say("Connecting...")
+        self.cs.say(_("Connecting..."))
 
         async def go() -> None:
             try:

@@ -232,7 +232,7 @@ class Receiving:
     def _on_err(self, msg: dict[str, Any]) -> None:
         code, text = str(msg.get("code")), str(msg.get("msg"))
         if self.requests.waits_for(msg.get("id")):
-            self.requests.resolve(msg["id"], Reply(False, code, text))
+            self.requests.resolve(msg["id"], Reply(False, code, text, params=dict(msg.get("args") or {})))
         elif code in ("hello_first", "lagging"):  # dropped (lagging: until we have read our queue): again
             if time.monotonic() - self.greeting.last_hello > 0.5:
                 self.requests.fail_pending("connection_lost")

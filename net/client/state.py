@@ -27,9 +27,10 @@ class Update(NamedTuple):
 class Reply:
     ok: bool
     code: str | None = None
-    message: str = ""
+    message: str = ""  # the host's English, for logs: a screen words the code and params itself
     seq: int | None = None
     data: Any = None
+    params: dict[str, Any] = field(default_factory=dict)  # a refusal's facts (the err frame's `args`)
 
 
 @dataclass

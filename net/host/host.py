@@ -299,7 +299,9 @@ class Host:
             self.router.stats["errors"] += 1
             log.info("refused frame code=%s reason=%s", exc.code, exc.message)
             request = getattr(exc, "request", None)
-            self.router.send_frame(rid, err_frame(exc.code, exc.message, request if isinstance(request, int) else None))
+            self.router.send_frame(
+                rid, err_frame(exc.code, exc.message, request if isinstance(request, int) else None, exc.params)
+            )
 
     def dispatch(self, rid: bytes, curve: bytes, peer: Peer | None, msg: dict[str, Any]) -> None:
         kind = msg["t"]

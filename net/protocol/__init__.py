@@ -48,13 +48,21 @@ _DECODE_ERRORS = (
 )
 
 
-class ProtocolError(ValueError):
-    """A frame or request the receiver refuses.  `code` is stable; the text says why."""
+#: A refusal's parameters as the `err` frame carries them (`args`): the numbers and names a
+#: client puts into its own words for the code, in its own language (the text `msg` is the
+#: host's English, for logs and old clients).
+Params = dict[str, int | str]
 
-    def __init__(self, code: str, message: str) -> None:
+
+class ProtocolError(ValueError):
+    """A frame or request the receiver refuses.  `code` is stable; the text says why, in
+    English; `params` are the facts a client renders the code with."""
+
+    def __init__(self, code: str, message: str, params: Params | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.params: Params = dict(params or {})
 
 
 def pack(obj: Any) -> bytes:

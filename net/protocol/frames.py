@@ -45,8 +45,19 @@ from modernart.net.protocol import (
     is_version,
     one_of,
     optional,
+    Params,
     unpack_host_frame,
 )
+
+
+def is_params(v: Any) -> bool:
+    """A refusal's parameters: at most 8, each a short name and an int or a short text."""
+    return (
+        is_map(8)(v)
+        and all(0 < len(k) <= 32 for k in v)
+        and all(is_int(-(2**31), 2**31)(x) or is_text(0, MAX_TEXT)(x) for x in v.values())
+    )
+
 
 ROLES = ("player", "standin", "spectator")
 TABLE_STATES = ("lobby", "playing", "over")
@@ -345,7 +356,12 @@ HOST_SCHEMA: dict[str, Schema] = {
     "evs": {"evs": (is_list(is_bytes(1, MAX_CLIENT_FRAME), 4096), True), "n": (is_bytes(NONCE_BYTES), False)},
     "ack": {"id": (REQUEST, True), "seq": (optional(SEQ), True), "ctr": (COUNTER, False)},
     "reply": {"id": (REQUEST, True), "ok": (is_bool, True)},
-    "err": {"id": (REQUEST, False), "code": (is_text(1, 64), True), "msg": (is_str(MAX_TEXT * 4), True)},
+    "err": {
+        "id": (REQUEST, False),
+        "code": (is_text(1, 64), True),
+        "msg": (is_str(MAX_TEXT * 4), True),
+        "args": (is_params, False),
+    },
     "tick": {"head": (SEQ, True), "clk": (is_record(CLOCK_VIEW), False)},
     "chat": {"seat": (_SEAT_OR_NONE, True), "name": (_NAME, True), "text": (is_text(1, MAX_CHAT), True)},
     "tables": {
@@ -423,10 +439,14 @@ def reply_frame(request: int) -> dict[str, Any]:
     return {"t": "reply", "id": request, "ok": True}
 
 
-def err_frame(code: str, message: str, request: int | None = None) -> dict[str, Any]:
+def err_frame(code: str, message: str, request: int | None = None, params: Params | None = None) -> dict[str, Any]:
+    """A refusal: `code` (stable), `message` (English, for logs), `params` (the facts a client
+    puts into its own words for the code: nothing on the wire is meant to be shown as it is)."""
     msg: dict[str, Any] = {"t": "err", "code": code, "msg": message}
     if request is not None:
         msg["id"] = request
+    if params:
+        msg["args"] = dict(params)
     return msg
 
 
