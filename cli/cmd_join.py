@@ -29,7 +29,12 @@ def register(sub: Subcommands) -> None:
     p.add_argument("--print", dest="print_only", action="store_true", help="print the tables heard and exit")
     p.add_argument("--check", action="store_true", help="connect, print the table's seats and exit")
     p.add_argument("--listen", type=float, default=2.0, help="seconds to listen for beacons with --print")
-    p.add_argument("--beacon-port", type=int, default=47999)
+    p.add_argument(
+        "--beacon-port",
+        type=int,
+        default=47999,
+        help="UDP port the tables' beacons are heard on (default 47999, where hosts announce)",
+    )
     p.add_argument("--config-dir", default=None, help="where your player key lives")
     p.add_argument(
         "--accept-new-host-key",

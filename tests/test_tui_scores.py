@@ -31,7 +31,7 @@ async def test_the_scores_view_shows_every_round_so_far():
         text = await screen.wait_for("Scores so far")
         result = ana.obs.results[0]
         assert re.search(r"Artist +R1 +R2 +R3 +R4", text) and "its place that round" in text
-        assert re.search(r"R Krypto +30/1 +\. +\. +\.", text), text  # Krypto first in round 1
+        assert re.search(r"K Krypto +30/1 +\. +\. +\.", text), text  # Krypto first in round 1
         assert re.search(r"Payouts +R1 +R2 +R3 +R4 +Total", text)
         for s, name in enumerate(("Ana", "Bea", "Cem")):
             paid = result.payouts[s]
@@ -52,7 +52,7 @@ async def test_the_scores_view_at_a_larger_terminal_without_colour():
         await screen.wait_for("Round 1 scoring")
         await screen.keys("enter", "v")
         text = await screen.wait_for("Scores so far")
-        assert "R Krypto" in text and "Payouts" in text
+        assert "K Krypto" in text and "Payouts" in text
 
 
 @run_async

@@ -115,6 +115,7 @@ def test_the_game_over_screen_says_how_the_game_compares(tmp_path, monkeypatch):
         session = SessionBase("Ana")
         session.client = SimpleNamespace(state_dir=str(state_dir), keys=keys, state=SimpleNamespace(game_id=bytes(16)))
         session.obs = final.observation(0)
+        session.record_path = str(tmp_path / "this" / "t1-9.json")
         cs = ClientState(session)
         changed = asyncio.Event()
         session.add_listener(changed.set)

@@ -93,7 +93,7 @@ class ClientApp:
             *table.commands(cs, self, modes),
             *game_over.commands(cs, self, modes),
             *connecting.commands(self, modes),
-            *too_small.commands(self, modes),
+            *too_small.commands(cs, self, modes),
             *everywhere(modes, self),
             *scoring.commands(modes),
             *scores.commands(modes),

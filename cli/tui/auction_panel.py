@@ -34,7 +34,7 @@ def kind_words(kind: AuctionType) -> tuple[str, str]:
 
 
 def lot_line(cs: ClientState, obs: Observation, width: int = 99) -> Line:
-    """' R Krypto (D+F)  FIXED PRICE': the lot, its auction-type letters, the auction;
+    """' K Krypto (D+F)  FIXED PRICE': the lot, its auction-type letters, the auction;
     shorter forms when `width` is too small (never cut in the middle of a word)."""
     if not obs.lot:
         return []
@@ -168,7 +168,10 @@ def double_offer(cs: ClientState, obs: Observation, width: int) -> list[Line]:
                 [("", " " + _("Offered to {player}:").format(player=cs.name(obs.turn)))],
                 [("", " " + _("a second {artist}").format(artist=artist))],
             ]
-        lines.append([("class:dim", " " + _("makes them the auctioneer of both"))])
+        if obs.turn == obs.auctioneer:  # the seller's own second card: they stay the auctioneer
+            lines.append([("class:dim", " " + _("to auction both themselves"))])
+        else:
+            lines.append([("class:dim", " " + _("makes them the auctioneer of both"))])
     return lines
 
 

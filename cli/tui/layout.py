@@ -60,7 +60,7 @@ class ClientLayout:
             "finder": join.container(cs, parts, self.join_entry),
             "connecting": waiting,
             "gone": waiting,
-            "small": too_small.container(parts),
+            "small": too_small.container(cs, parts),
         }
 
         def shown(name: str) -> Callable[[], bool]:

@@ -109,6 +109,7 @@ class Session(Protocol):
     reveals_owed: tuple[int, ...]  # Sealed: seats whose reveal the host still waits for
     record_path: str | None  # where the finished game's record was saved
     ends_when_you_leave: bool  # the table stops when this client leaves (a game on this machine)
+    local_only: bool  # the table listens on this machine only (`modernart play`): nobody can join it
     away: frozenset[int]  # game seats whose person has lost touch with the table
     last_word: str  # what to tell the person once the screen is gone ("" = nothing)
 
@@ -170,6 +171,7 @@ class SessionBase(Listeners):
         self.reveals_owed: tuple[int, ...] = ()
         self.record_path: str | None = None
         self.ends_when_you_leave = False
+        self.local_only = False
         self.away: frozenset[int] = frozenset()
         self.last_word = ""
 

@@ -21,8 +21,10 @@ def comparison_text(cs: ClientState) -> str:
     meanwhile, or for a player whose key is kept nowhere (no earlier games can be theirs)."""
     if cs.game_comparison is not None:
         return cs.game_comparison
-    cs.game_comparison = ""
     session, obs = cs.session, cs.obs
+    if session is None or session.record_path is None:
+        return ""  # once the record is saved (first things first: the record, then the figures)
+    cs.game_comparison = ""
     client = getattr(session, "client", None)
     if client is None or obs is None or obs.final_money is None or client.state_dir is None or obs.seat < 0:
         return ""

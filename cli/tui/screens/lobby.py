@@ -187,6 +187,12 @@ def lobby_header(cs: ClientState, width: int) -> Line:
     return ([("class:error", f" {cs.notice} ")] if cs.notice else []) + [("class:status", text)]
 
 
+#: What the lobby of a table on this machine only says instead of a join string
+LOCAL_ONLY = N_(
+    "This table is on this machine only: friends cannot join it. To play with friends, open a table with modernart host."
+)
+
+
 def join_lines(lobby: LobbyView | None, width: int) -> tuple[list[str], list[str]]:
     """How friends join, then the join string whole: on a line of its own (cut into pieces
     only when the terminal is narrower than the string), so that it can be read and copied;
@@ -216,6 +222,8 @@ def join_lines(lobby: LobbyView | None, width: int) -> tuple[list[str], list[str
 
 
 def lobby_join(cs: ClientState, width: int, height: int) -> list[Line]:
+    if cs.session is not None and cs.session.local_only:
+        return [[("class:dim", " " + chunk)] for chunk in wrap(_(LOCAL_ONLY), max(10, width - 1))]
     intro, join = join_lines(cs.session.lobby if cs.session is not None else None, width)
     return [[("class:dim", t)] for t in intro] + [[("class:title", t)] for t in join]
 
