@@ -29,6 +29,7 @@ from typing import Any, Sequence
 
 from modernart.cli.progress import Progress
 from modernart.cli.subcommands import Subcommands
+from modernart.cli.variant_args import add_variant_arguments, options_from_args
 
 log = logging.getLogger("modernart.arena")
 
@@ -83,6 +84,7 @@ def register(sub: Subcommands) -> None:
         default="auto",
         help="progress bar on stderr: auto shows it on a terminal only (default auto)",
     )
+    add_variant_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -154,17 +156,19 @@ def game_seed(seed: int, index: int) -> int:
 # ---------------------------------------------------------------------- playing
 
 
-Task = tuple[int, int, tuple[str, ...], HardOptions]
+#: (seed, game index, seating, hard bots' settings, rule options as RuleOptions.changed())
+Task = tuple[int, int, tuple[str, ...], HardOptions, dict[str, Any]]
 
 
 def play_one(task: Task) -> dict[str, Any]:
-    """Worker: play game `index` of the run with the given seating."""
+    """Worker: play game `index` of the run with the given seating and rule options."""
     from modernart.bots.arena import play_game
+    from modernart.rules import RuleOptions
 
-    seed, index, seating, hard = task
+    seed, index, seating, hard, rules = task
     gseed = game_seed(seed, index)
     bots = [build_bot(spec, gseed * 8 + seat, hard) for seat, spec in enumerate(seating)]
-    outcome = play_game(bots, seed=gseed, names=seating)
+    outcome = play_game(bots, seed=gseed, names=seating, options=RuleOptions.from_dict(rules))
     return {
         "seating": seating,
         "money": outcome.money,
@@ -198,16 +202,31 @@ def play_all(tasks: Sequence[Task], jobs: int, progress: Progress) -> list[Any]:
     ]
 
 
-def run_arena(names: list[str], games: int, seed: int, hard: HardOptions, jobs: int, progress: Progress) -> list[Any]:
+def run_arena(
+    names: list[str],
+    games: int,
+    seed: int,
+    hard: HardOptions,
+    jobs: int,
+    progress: Progress,
+    rules: dict[str, Any] | None = None,
+) -> list[Any]:
     from modernart.bots.arena import seatings
 
     orders = seatings(names)
-    tasks = [(seed, i, orders[i % len(orders)], hard) for i in range(games)]
+    tasks = [(seed, i, orders[i % len(orders)], hard, dict(rules or {})) for i in range(games)]
     return play_all(tasks, jobs, progress)
 
 
 def run_compare(
-    candidates: list[str], pool: list[str], deals: int, seed: int, hard: HardOptions, jobs: int, progress: Progress
+    candidates: list[str],
+    pool: list[str],
+    deals: int,
+    seed: int,
+    hard: HardOptions,
+    jobs: int,
+    progress: Progress,
+    rules: dict[str, Any] | None = None,
 ) -> tuple[list[int], list[Any], list[Any]]:
     """Both candidates over the same deals: (seats, a's outcomes, b's outcomes)."""
     from modernart.bots.paired import deal_seating
@@ -218,7 +237,7 @@ def run_compare(
         seat, seating_a = deal_seating(a, pool, i)
         seating_b = seating_a[:seat] + (b,) + seating_a[seat + 1 :]
         seats.append(seat)
-        tasks += [(seed, i, seating_a, hard), (seed, i, seating_b, hard)]
+        tasks += [(seed, i, seating_a, hard, dict(rules or {})), (seed, i, seating_b, hard, dict(rules or {}))]
     outcomes = play_all(tasks, jobs, progress)
     return seats, outcomes[0::2], outcomes[1::2]
 
@@ -262,6 +281,13 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(exc))
     if args.games < 1:
         return fail("--games must be at least 1")
+    try:
+        from modernart.rules import RuleOptions
+
+        rules = options_from_args(args)
+        RuleOptions.from_dict(rules).check_players(len(pool) + 1 if compare else len(names))
+    except ValueError as exc:
+        return fail(str(exc))
     if args.budget is not None and not 0 < args.budget <= 60:
         return fail("--budget must be in (0, 60] seconds")
     if args.passes is not None and not 1 <= args.passes <= 10_000:
@@ -271,7 +297,7 @@ def run(args: argparse.Namespace) -> int:
     shown = {"auto": None, "on": True, "off": False}[args.progress]
     total = args.games * (2 if compare else 1)
     progress = Progress(total, "games", sys.stderr, enabled=shown)
-    search = (
+    search = (f"variant {args.variant}" + (f" with {', '.join(args.rule)}" if args.rule else "") + ", ") + (
         f"hard budget {args.budget:g} s" + (f" and at most {args.passes} samples" if args.passes else "")
         if args.budget is not None
         else f"hard searches {hard['max_passes']} samples per decision"
@@ -280,11 +306,11 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     if compare:
         log.info("arena compare %s against %s deals=%d seed=%d jobs=%d", candidates, pool, args.games, args.seed, jobs)
-        seats, a_out, b_out = run_compare(candidates, pool, args.games, args.seed, hard, jobs, progress)
+        seats, a_out, b_out = run_compare(candidates, pool, args.games, args.seed, hard, jobs, progress, rules)
         elapsed = time.perf_counter() - start
         return print_compare(args, candidates, pool, seats, a_out, b_out, elapsed, jobs, search, m)
     log.info("arena start bots=%s games=%d seed=%d jobs=%d", ",".join(names), args.games, args.seed, jobs)
-    outcomes = run_arena(names, args.games, args.seed, hard, jobs, progress)
+    outcomes = run_arena(names, args.games, args.seed, hard, jobs, progress, rules)
     elapsed = time.perf_counter() - start
     log.info("arena done games=%d seconds=%.1f", len(outcomes), elapsed)
     return print_table(args, names, outcomes, elapsed, jobs, search, m)
@@ -310,6 +336,8 @@ def print_table(
             json.dumps(
                 {
                     "bots": names,
+                    "variant": args.variant,
+                    "rules": args.rule,
                     "games": args.games,
                     "seed": args.seed,
                     "budget": args.budget,

@@ -39,7 +39,7 @@ _HOST_FLAGS_WITH_VALUE = (
 )
 _HOST_SWITCHES = ("--no-beacon", "--exit-when-over")
 # what a resume command does not repeat: the journal is named afresh, the rest is the child's
-_NOT_REPEATED = ("resume", "headless", "admin_key", "func", "command", "host_defaults")
+_NOT_REPEATED = ("resume", "headless", "admin_key", "until_stdin_closes", "func", "command", "host_defaults")
 
 
 def register(sub: Subcommands) -> None:
@@ -86,6 +86,8 @@ def register(sub: Subcommands) -> None:
     p.add_argument("--exit-when-over", action="store_true", help="stop once the game is over and saved")
     p.add_argument("--headless", action="store_true", help="run only the host (no client in this terminal)")
     p.add_argument("--admin-key", default=None, metavar="HEX", help=argparse.SUPPRESS)  # the hosting client's key
+    # the host child of `modernart host` (cli/tui/launch.py): its parent stops it by closing its stdin
+    p.add_argument("--until-stdin-closes", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--player-name", default=None, help="your name at the table (default: your login name)")
     p.add_argument("--ssh", type=int, default=None, metavar="PORT", help="also serve the client over SSH on PORT")
     p.add_argument("--ssh-bind", default="", metavar="ADDR", help="address for the SSH server (default: all)")
@@ -184,6 +186,7 @@ async def _serve(args: argparse.Namespace, options: dict, clocks: dict) -> int:
         beacon_targets=beacon_targets_from(args.beacon_target),
         exit_when_over=args.exit_when_over,
         admin=admin,
+        until_stdin_closes=args.until_stdin_closes,
     )
     if args.ssh is None:
         return await serve(settings)

@@ -21,6 +21,7 @@ import sys
 from modernart.cli.language_options import add_language_arguments, apply_language_arguments
 from modernart.cli.local_table import offer_to_continue, play_table
 from modernart.cli.subcommands import Subcommands
+from modernart.cli.variant_args import add_variant_arguments, options_from_args
 from modernart.net import user_dirs
 
 COLOR_CHOICES = ("auto", "none", "16", "256", "truecolor")  # as cli/tui/style.py
@@ -106,6 +107,7 @@ def register(sub: Subcommands) -> None:
         "--guests", type=int, default=1, help="with --ssh: seats kept for SSH guests; bots take the others (default 1)"
     )
     p.add_argument("--watch", action="store_true", help="bots only: print the game log of a bot game")
+    add_variant_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -137,8 +139,16 @@ def bot_level_list(spec: str | None, bots: int) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     apply_language_arguments(args)
+    try:
+        args.options = options_from_args(args)
+        from modernart.rules import RuleOptions
+
+        RuleOptions.from_dict(args.options).check_players(args.players)
+    except ValueError as exc:
+        print(f"modernart play: {exc}", file=sys.stderr)
+        return 2
     if args.watch:
-        return watch_bot_game(args.players, args.seed)
+        return watch_bot_game(args.players, args.seed, args.options)
     if args.ssh is not None:
         return serve_over_ssh(args)
     if args.open_seconds <= 0:
@@ -165,21 +175,31 @@ def run(args: argparse.Namespace) -> int:
 
 
 def seeded_deal(seed: int, players: int, options: dict | None = None) -> tuple[list[int], int]:
-    """The fixed deal `--seed` gives: (deck order, first auctioneer) drawn from `seed`."""
+    """The fixed deal `--seed` gives: (deck order, first auctioneer) drawn from `seed`; with
+    fresh deals every round (fa_seed), one shuffled deck per round, one after the other."""
+    from modernart.game import deck_orders_needed
     from modernart.rules import RuleOptions
 
+    rules = RuleOptions.from_dict(options or {})
     rng = random.Random(seed)
-    order = list(range(RuleOptions.from_dict(options or {}).deck_table.size))
+    order = list(range(rules.deck_table.size))
     rng.shuffle(order)
-    return order, rng.randrange(players)
+    first = rng.randrange(players)
+    for _ in range(deck_orders_needed(rules) - 1):
+        more = list(range(rules.deck_table.size))
+        rng.shuffle(more)
+        order += more
+    return order, first
 
 
 def table_settings(args: argparse.Namespace, levels: list[str], table_name: str, **more):
     """The `HostGameSettings` of this command's table (clocks, bots, a seeded deal)."""
     from modernart.cli.tui.in_process_host import HostGameSettings, default_record_dir
 
-    deal, first = seeded_deal(args.seed, args.players) if args.seed is not None else (None, 0)
+    options = getattr(args, "options", None) or {}
+    deal, first = seeded_deal(args.seed, args.players, options) if args.seed is not None else (None, 0)
     return HostGameSettings(
+        options=dict(options),
         players=args.players,
         levels=levels,
         table_name=table_name,
@@ -254,16 +274,17 @@ async def serve_table_over_ssh(
         await here.close()
 
 
-def watch_bot_game(players: int, seed: int | None) -> int:
+def watch_bot_game(players: int, seed: int | None, options: dict | None = None) -> int:
     """Play a game of random bots and print its log."""
     from modernart.bots.random_bot import random_step
     from modernart.game import GameState
+    from modernart.rules import RuleOptions
 
     from modernart.cli.narrate import describe_events
 
     rng = random.Random(seed)
     names = ["Ana", "Bea", "Cem", "Dai", "Eli"][:players]
-    state = GameState(players, seed=rng, track_events=True)
+    state = GameState(players, RuleOptions.from_dict(options or {}), seed=rng, track_events=True)
     assert state.events is not None  # track_events=True
     printed = 0
     while not state.is_over():

@@ -13,6 +13,8 @@ import logging
 import os
 import sys
 
+from modernart.net.runtime import choose_event_loop
+
 COMMANDS = ("play", "resume", "host", "join", "replay", "audit", "stats", "arena", "bot")
 
 
@@ -45,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    choose_event_loop()  # before any command's event loop (net/runtime.py)
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

@@ -5,7 +5,16 @@ from __future__ import annotations
 from typing import Sequence
 
 from modernart.cards import Edition
-from modernart.events import BANK, AuctionStarted, CardsDealt, GameEnded, RoundEnded, Sale, SealedRevealed
+from modernart.events import (
+    BANK,
+    AuctionStarted,
+    CardsDealt,
+    GameEnded,
+    MysteryFlipped,
+    RoundEnded,
+    Sale,
+    SealedRevealed,
+)
 from modernart.moves import Action, Move
 
 from modernart.cli.i18n import _
@@ -18,7 +27,7 @@ def _list(items: Sequence[str]) -> str:
 
 
 def _ordinal(place: int) -> str:
-    return (_("1st"), _("2nd"), _("3rd"))[place]
+    return (_("1st"), _("2nd"), _("3rd"), _("4th"), _("5th"))[place]
 
 
 def describe_event(event: object, names: Sequence[str], edition: Edition, deck) -> str | None:
@@ -26,6 +35,8 @@ def describe_event(event: object, names: Sequence[str], edition: Edition, deck) 
     events not worth a line."""
     edition = local_edition(edition)
     if isinstance(event, Move):
+        if event.action == Action.FLIP_MYSTERY:
+            return None  # the MysteryFlipped event that follows says which card
         return _describe_move(event, names, edition, deck)
     if isinstance(event, AuctionStarted):
         cards = " + ".join(describe_card(edition, c) for c in event.cards)
@@ -40,6 +51,8 @@ def describe_event(event: object, names: Sequence[str], edition: Edition, deck) 
         return _("Sealed bids revealed: {bids}").format(bids=shown)
     if isinstance(event, Sale):
         cards = " + ".join(edition.artists[c.artist] for c in event.cards)
+        if event.buyer == BANK:
+            return _("Nobody buys {cards}: it is discarded and does not count").format(cards=cards)
         if event.price == 0:
             return _("{buyer} takes {cards} for free").format(buyer=names[event.buyer], cards=cards)
         return _("SOLD: {cards} to {buyer} for {price} ({paid})").format(
@@ -65,6 +78,10 @@ def describe_event(event: object, names: Sequence[str], edition: Edition, deck) 
         money = _list([_("{player} {money}").format(player=names[s], money=m) for s, m in enumerate(event.money)])
         win = _(" and ").join(names[s] for s in event.winners)
         return _("Game over. Final money: {money}. Winner: {winners}").format(money=money, winners=win)
+    if isinstance(event, MysteryFlipped):
+        return _("{player} turns up the mystery hand: {card} counts").format(
+            player=names[event.seat], card=describe_card(edition, event.card)
+        )
     if isinstance(event, CardsDealt):
         return None
     return None
@@ -142,6 +159,12 @@ def _describe_move(move: Move, names: Sequence[str], edition: Edition, deck) -> 
         return _("{player} sets the price at {price}").format(player=who, price=move.arg)
     if action == Action.ACCEPT:
         return _("{player} accepts the price").format(player=who)
+    if action == Action.CHOOSE_BUYER:
+        if 0 <= move.arg < len(names):
+            return _("{player} sells to {buyer}").format(player=who, buyer=names[move.arg])
+        return _("{player} chooses the buyer").format(player=who)
+    if action == Action.KEEP_MYSTERY:
+        return _("{player} leaves the mystery hand").format(player=who)
     return _("{player} declines the price").format(player=who)
 
 
@@ -155,6 +178,6 @@ def describe_timeout(high: int, high_seat: int, names: Sequence[str]) -> str:
 def timeout_of(events: Sequence[object], names: Sequence[str]) -> str:
     """`describe_timeout` for the Open countdown whose hammer caused `events` (its Sale)."""
     sale = next((e for e in events if isinstance(e, Sale)), None)
-    if sale is None or (sale.price == 0 and sale.buyer == sale.auctioneer):
+    if sale is None or sale.buyer == BANK or (sale.price == 0 and sale.buyer == sale.auctioneer):
         return describe_timeout(0, -1, names)
     return describe_timeout(sale.price, sale.buyer, names)

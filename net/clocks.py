@@ -151,6 +151,12 @@ def default_moves(state: GameState, seats: tuple[int, ...], bot_level: str = "ra
             moves.append(Move.sealed_bid(seat, 0))
         elif phase == Phase.DOUBLE_OFFER:
             moves.append(Move.decline_second(seat))
+        elif phase == Phase.POSTED_OFFER:
+            moves.append(Move.decline(seat))
+        elif phase == Phase.CHOOSE_BUYER:  # the first of the tied bidders or takers, clockwise
+            moves.append(Move.choose_buyer(seat, state.candidates[0]))
+        elif phase == Phase.MYSTERY_FLIP:
+            moves.append(Move.keep_mystery(seat))
         elif phase == Phase.PLAY_CARD:
             bot = make_bot(bot_level, seed=state.move_count)
             move = bot.choose(state.observation(seat))

@@ -68,11 +68,18 @@ def run(coro: Awaitable[Any], timeout: float, cleanup: float = 5.0) -> Any:
 
 
 async def in_process_host(
-    tmp: Path, *, clocks: dict[str, Any] | None = None, clock: Any = None, autostart: bool = True, bot_pace: float = 0.0
+    tmp: Path,
+    *,
+    clocks: dict[str, Any] | None = None,
+    clock: Any = None,
+    autostart: bool = True,
+    bot_pace: float = 0.0,
+    options: Any = None,
 ) -> tuple[Host, Any]:
+    """A real host in this process with one table (rule options `options`, a RuleOptions)."""
     host = Host(Keys.generate(), clock=clock, bot_pace=bot_pace)
     await host.start()
-    lobby = Lobby(clocks=ClockSettings.from_dict({**FAST, **(clocks or {})}))
+    lobby = Lobby(options, clocks=ClockSettings.from_dict({**FAST, **(clocks or {})}))
     table = host.open_table("test", journal_dir=str(tmp / "games"), lobby=lobby, autostart=autostart, fsync=False)
     return host, table
 

@@ -246,7 +246,7 @@ def test_a_state_built_from_blank_plays_on_like_the_original():
         ((True, Action.PASS, 0), UnknownSeat),
         ((0, True, 0), MalformedMove),
         ((0, -1, 0), MalformedMove),
-        ((0, 11, 0), MalformedMove),
+        ((0, len(Action), 0), MalformedMove),  # the first action id past the last one
         ((0, "3", 0), MalformedMove),
         ((0, Action.BID, None), MalformedMove),
         ((0, Action.PLAY, 2.0), MalformedMove),

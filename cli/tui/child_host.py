@@ -15,10 +15,13 @@ import asyncio
 import json
 import logging
 import os
+import subprocess
 import sys
 from dataclasses import asdict
 
+from modernart.cli.tui.child_process import ChildProcess
 from modernart.cli.tui.in_process_host import HostGameSettings, watch_record
+from modernart.net.runtime import choose_event_loop, when_stdin_closes
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +30,7 @@ class HostProcess:
     """The child process hosting the table; `join_string` once started, `journal_path` once
     the game runs, `record_path` once saved."""
 
-    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+    def __init__(self, proc: ChildProcess) -> None:
         self.proc = proc
         self.join_string: str | None = None
         self.journal_path: str | None = None
@@ -37,15 +40,10 @@ class HostProcess:
 
     @classmethod
     async def start(cls, settings: HostGameSettings, *, timeout: float = 20.0, log_path: str | None = None):
-        stderr = open(log_path, "ab") if log_path else asyncio.subprocess.DEVNULL
+        stderr = open(log_path, "ab") if log_path else subprocess.DEVNULL
         try:
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "modernart.cli.tui.child_host",
-                json.dumps(asdict(settings)),
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
+            proc = await ChildProcess.start(
+                [sys.executable, "-m", "modernart.cli.tui.child_host", json.dumps(asdict(settings))],
                 stderr=stderr,
                 cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
             )
@@ -56,7 +54,7 @@ class HostProcess:
         try:
             async with asyncio.timeout(timeout):  # not wait_for: see net/clocks.wait_event
                 while host.join_string is None:  # a resumed game's journal may be told first
-                    fact = json.loads(await proc.stdout.readline())  # type: ignore[union-attr]
+                    fact = json.loads(await proc.readline())
                     host.journal_path = fact.get("journal", host.journal_path)
                     host.join_string = fact.get("join") if "journal" not in fact else None
                     if not fact:
@@ -72,8 +70,7 @@ class HostProcess:
         self._reader = asyncio.get_running_loop().create_task(self._read())
 
     async def _read(self) -> None:
-        assert self.proc.stdout is not None
-        while line := await self.proc.stdout.readline():
+        while line := await self.proc.readline():
             try:
                 fact = json.loads(line)
             except ValueError:
@@ -89,8 +86,7 @@ class HostProcess:
         if self._reader is not None:
             self._reader.cancel()
         if self.proc.returncode is None:
-            if self.proc.stdin is not None:
-                self.proc.stdin.close()  # the child stops when its stdin closes
+            self.proc.close_stdin()  # the child stops when its stdin closes
             try:
                 async with asyncio.timeout(5):
                     await self.proc.wait()
@@ -120,12 +116,11 @@ async def _child(settings: HostGameSettings) -> int:
     here = await InProcessHost.start(settings)
     here.on_record = lambda path: print(json.dumps({"record": path}), flush=True)
     here.on_journal = lambda path: print(json.dumps({"journal": path}), flush=True)
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader()
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    gone = asyncio.Event()
+    when_stdin_closes(asyncio.get_running_loop(), gone.set)
     try:
         print(json.dumps({"join": here.join_string}), flush=True)
-        await reader.read()  # the client closed our stdin: it has gone
+        await gone.wait()  # the client closed our stdin: it has gone
         return 0
     finally:
         await here.close()
@@ -135,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     settings = HostGameSettings(**json.loads(argv[0]))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    choose_event_loop()
     return asyncio.run(_child(settings))
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from ..cards import AuctionType, Card
 from ..moves import Action, Move
 from ..phase import Phase
-from ..views import Observation
+from ..views import Observation, public_money
 from . import pricing
 from .base import Bot
 from .knowledge import Knowledge
@@ -50,7 +50,9 @@ class Situation:
             if artist >= 0:
                 counts = counts[:]
                 counts[artist] += played
-            v = self._cache[key] = artist_values(counts, k.prev, k.supply(artist, from_hand))
+            v = self._cache[key] = artist_values(
+                counts, k.prev, k.supply(artist, from_hand), ends_at_five=self.obs.options.fifth_ends_round
+            )
         return v
 
     def lot_value(self) -> float:
@@ -147,8 +149,12 @@ class MediumBot(Bot):
             return self._sealed(obs)
         if phase == Phase.FIXED_SET:
             return self._fixed_set(obs)
-        if phase == Phase.FIXED_OFFER:
+        if phase == Phase.FIXED_OFFER or phase == Phase.POSTED_OFFER:
             return self._fixed_offer(obs)
+        if phase == Phase.CHOOSE_BUYER:
+            return self._choose_buyer(obs)
+        if phase == Phase.MYSTERY_FLIP:
+            return self._mystery(obs)
         return None
 
     # ------------------------------------------------------------------ putting cards up
@@ -209,6 +215,8 @@ class MediumBot(Bot):
 
     def _open(self, obs: Observation) -> Move | None:
         seat = obs.seat
+        if seat == obs.auctioneer and not obs.options.open_autoclose and self._all_passed(obs):
+            return Move.hammer(seat)  # only the hammer closes it (open_autoclose off): sold
         if seat == obs.high_seat:
             return None  # the auctioneer holding the high bid waits (never hammers its own lot)
         limit = self._limit_for(obs, Situation(obs))
@@ -218,6 +226,11 @@ class MediumBot(Bot):
         if seat not in obs.passed:
             return Move.pass_(seat)
         return None
+
+    @staticmethod
+    def _all_passed(obs: Observation) -> bool:
+        """Everyone but the high bidder (everyone, with no bid yet) passed since the last bid."""
+        return all(s in obs.passed or s == obs.high_seat for s in range(obs.players))
 
     def _once_around(self, obs: Observation) -> Move:
         seat = obs.seat
@@ -247,6 +260,22 @@ class MediumBot(Bot):
         if obs.price <= limit:
             return Move.accept(obs.seat)
         return Move.decline(obs.seat)
+
+    def _choose_buyer(self, obs: Observation) -> Move:
+        """Every candidate pays the same: keep the lot if this seat bid for it, else sell to
+        the candidate with the least money (the one it helps least to be helped)."""
+        if obs.seat in obs.candidates:
+            return Move.choose_buyer(obs.seat, obs.seat)
+        money = public_money(obs)
+        return Move.choose_buyer(obs.seat, min(obs.candidates, key=lambda s: (money[s], s)))
+
+    def _mystery(self, obs: Observation) -> Move:
+        """Turn a card up (which hurries the round on) when this seat owns at least as many
+        paintings this round as anyone: the sooner the round ends, the safer its lead."""
+        mine = len(obs.bought[obs.seat])
+        if mine and mine >= max(len(b) for b in obs.bought):
+            return Move.flip_mystery(obs.seat)
+        return Move.keep_mystery(obs.seat)
 
     # ------------------------------------------------------------------ manners
 

@@ -84,14 +84,14 @@ def readings(obs: Observation) -> list[Reading]:
             current_round = sale.round
             counts = [0] * NARTISTS
             prev = [0] * NARTISTS
-            for row in obs.tiles[: sale.round]:
+            for row in obs.tiles[: sale.round] if obs.options.cumulative_values else ():
                 for a in range(NARTISTS):
                     prev[a] += row[a]
         for card in sale.cards:
             counts[card.artist] += 1
             remaining[card.artist] -= 1
         supply = [max(0.0, r * IN_HANDS) for r in remaining]
-        values = artist_values(counts, prev, supply, quick=True)
+        values = artist_values(counts, prev, supply, quick=True, ends_at_five=obs.options.fifth_ends_round)
         ref = sum(values[c.artist] for c in sale.cards)
         if ref <= 1.0:
             continue

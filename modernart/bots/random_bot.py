@@ -34,7 +34,18 @@ from ..moves import (
     Move,
     move_of,
 )
-from ..phase import DOUBLE_OFFER, FIXED_OFFER, FIXED_SET, GAME_OVER, ONCE_AROUND, OPEN, PLAY_CARD, SEALED
+from ..phase import (
+    CHOOSE_BUYER,
+    DOUBLE_OFFER,
+    FIXED_OFFER,
+    FIXED_SET,
+    GAME_OVER,
+    ONCE_AROUND,
+    OPEN,
+    PLAY_CARD,
+    POSTED_OFFER,
+    SEALED,
+)
 from ..state import NO_BID
 
 # Per seat, the argument-free moves (moves with an argument come from MOVE_TABLE).
@@ -88,8 +99,13 @@ def random_move(state: GameState, seat: int, rand: Callable[[], float]) -> Move:
         if i == len(adds):
             return _DECLINE_SECOND[seat]
         action, arg = ADD_SECOND, adds[i]
-    else:
+    elif phase == GAME_OVER:
         raise ValueError(f"no move for seat {seat} in phase {state.phase!r}")
+    else:  # the variants' steps (choosing a buyer, a posted price, the mystery hand): rare
+        moves = state.legal_moves(seat)
+        if not moves:
+            raise ValueError(f"no move for seat {seat} in phase {state.phase!r}")
+        return moves[int(rand() * len(moves))]
     row = MOVE_TABLE[action][seat]
     return row[arg] if arg < len(row) else move_of(seat, action, arg)
 
@@ -99,10 +115,12 @@ def random_step(state: GameState, rand: Callable[[], float]) -> Move:
     phase = state.phase_id
     if phase == OPEN:
         seat = _open_seat(state, rand)
-    elif phase == PLAY_CARD or phase == FIXED_SET:
+    elif phase == PLAY_CARD or phase == FIXED_SET or phase == CHOOSE_BUYER:
         seat = state.auctioneer
     elif phase == SEALED:
         seat = state.sealed.index(NO_BID)  # sealed bids are simultaneous: order is irrelevant
+    elif phase == POSTED_OFFER:
+        seat = state.responses.index(NO_BID)  # answered at once, like sealed bids
     else:
         seat = state.turn
     return random_move(state, seat, rand)

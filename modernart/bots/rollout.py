@@ -36,6 +36,7 @@ _PLAY, _DOUBLE_OFFER, _OPEN, _ONCE, _SEALED, _FSET, _FOFFER, _OVER = (
     Phase.FIXED_OFFER,
     Phase.GAME_OVER,
 )
+_POFFER = Phase.POSTED_OFFER
 _DOUBLE = AuctionType.DOUBLE
 _of = Move.of
 _BID, _PASS, _ADD, _DECLINE2, _PLAYC = Action.BID, Action.PASS, Action.ADD_SECOND, Action.DECLINE_SECOND, Action.PLAY
@@ -79,7 +80,7 @@ class RolloutPolicy:
         if key != self._key:
             if state.round != self._prev_round:
                 prev = [0] * 5
-                for row in state.tiles:
+                for row in state.tiles if state.options.cumulative_values else ():
                     for a in range(5):
                         prev[a] += row[a]
                 self._prev, self._prev_round = prev, state.round
@@ -91,7 +92,9 @@ class RolloutPolicy:
             full = (*counts, *supply, *self._prev)
             values = self.cache.get(full)
             if values is None:
-                values = self.cache[full] = artist_values(counts, self._prev, supply, quick=True)
+                values = self.cache[full] = artist_values(
+                    counts, self._prev, supply, quick=True, ends_at_five=state.options.fifth_ends_round
+                )
             self._values = values
             self._key = key
         return self._values
@@ -189,10 +192,13 @@ class RolloutPolicy:
                     value *= self.price_bias[seat]
                 price = pricing.fixed_price(value, state.money[seat])
             apply(_of(seat, _PRICE, price))
-        elif phase == _FOFFER:
-            seat = state.turn
+        elif phase == _FOFFER or phase == _POFFER:  # a posted price is taken like a fixed one
+            seat = state.turn if phase == _FOFFER else state.to_move()[0]
             ok = state.price <= state.money[seat] and state.price <= self.limit(state, seat, self.lot_value(state))
             apply(_of(seat, _ACCEPT if ok else _DECLINE))
+        elif phase != _OVER:  # the variants' other steps (the seller's choice, the mystery hand)
+            seat = state.to_move()[0]
+            apply(state.legal_moves(seat, amounts=False)[0])
 
     def settle_open(self, state: GameState) -> None:
         value = self.lot_value(state)

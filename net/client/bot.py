@@ -26,6 +26,7 @@ from modernart.moves import MAX_SEATS, Action
 from modernart.net.lan.address import JoinTarget
 from modernart.net.client.client import Client, ConnectError
 from modernart.net.clocks import wait_event
+from modernart.net.runtime import choose_event_loop
 from modernart.net.trust.identity import Keys
 
 log = logging.getLogger("modernart.net.client.bot")
@@ -179,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"game over: seat {obs.seat} final money {list(obs.final_money)} winners {list(obs.winners)}", flush=True)
         return 0
 
+    choose_event_loop()
     return asyncio.run(go())
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from modernart.auctions import NO_BID
 from modernart.errors import IllegalMove
-from modernart.game import GameState
+from modernart.game import GameState, deck_orders_needed
 from modernart.moves import Action, Move
 from modernart.phase import Phase
 from modernart.record import GameRecord, RecordError, result_of
@@ -156,7 +156,7 @@ class HostedGame:
         self.counters = [0] * len(players)
         self.delegates: list[bytes | None] = [None] * len(players)
         if fixed_deal is not None:
-            fixed_deal.check(options.deck_table.size, len(players))
+            fixed_deal.check(options.deck_table.size, len(players), deck_orders_needed(options))
         self.fixed_deal = fixed_deal  # set by the program running the host, never by a frame
         self.seeding = SeedRound(game_id, host.vk, len(players), host_seed, fixed_deal)
         self.salt_keys = salt_keys or [secrets.token_bytes(32) for _ in players]  # secret until the end
@@ -368,6 +368,8 @@ class HostedGame:
             self.sealed = None
         elif self.sealed is None or self.sealed.auction != state.auction_no:
             self.sealed = SealedRound(self.game_id, state.auction_no, self.n)
+            if self.options.sealed_excludes_seller:  # the seller seals nothing: its entry is the default 0
+                self.sealed.default(state.auctioneer)
 
     def move_events(
         self, move: Move, now: float, extra: dict[str, Any], act: list[bytes] | None = None, journal_move: bool = True
@@ -425,7 +427,7 @@ class HostedGame:
 
     def _deal_state(self, write_header: bool) -> int:
         """The engine dealt from the seeds in (and the journal's header); the first auctioneer."""
-        order, first = self.seeding.derive(self.options.deck_table.size)
+        order, first = self.seeding.derive(self.options.deck_table.size, deck_orders_needed(self.options))
         self.seeding.dealt = True
         self.seed_end = None
         self.state = GameState(self.n, self.options, deck_order=order, first_auctioneer=first, track_events=True)

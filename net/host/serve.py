@@ -1,8 +1,10 @@
 """Running a host process: what `modernart host` calls (the UI can call it too).
 
 `serve(settings)` opens one table (or resumes one from its journal), announces it on the
-LAN, prints the join string and join code, and runs until interrupted (or, with
-`exit_when_over`, until the game ends and its record is saved).
+LAN, prints the join string and join code, and runs until interrupted (Ctrl-C, SIGTERM,
+SIGHUP, Ctrl-Break: those the platform has, net/runtime.py), with `until_stdin_closes`
+until its stdin closes (how a parent process stops it on every platform), or with
+`exit_when_over` until the game ends and its record is saved.
 """
 
 from __future__ import annotations
@@ -10,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import signal
 import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -21,6 +22,7 @@ from modernart.net import user_dirs
 
 from modernart.net.lan.beacon import PORT as BEACON_PORT, Announcer
 from modernart.net.lan.interfaces import lan_addresses
+from modernart.net.runtime import on_stop_signals, when_stdin_closes
 from modernart.net.clocks import ClockSettings, cancel_and_wait, wait_event
 from modernart.net.host.host import Host
 from modernart.net.trust.identity import Keys
@@ -50,6 +52,7 @@ class HostSettings:
     beacon_targets: list[tuple[str, int]] | None = None
     exit_when_over: bool = False
     admin: bytes | None = None  # Ed25519 key of the hosting player's own client (else: first to sit)
+    until_stdin_closes: bool = False  # stop once stdin ends: the parent process has gone or stops us
     fsync: bool = True
 
 
@@ -125,11 +128,9 @@ async def serve(
             ready(host, table)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            try:
-                loop.add_signal_handler(sig, stop.set)
-            except (NotImplementedError, RuntimeError):
-                pass
+        on_stop_signals(loop, stop.set)
+        if settings.until_stdin_closes:
+            when_stdin_closes(loop, stop.set)
         while not stop.is_set():
             if table.journal_path != journal_told and table.journal_path:  # resumed, or a game started
                 journal_told = table.journal_path

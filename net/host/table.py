@@ -20,6 +20,9 @@ import secrets
 from collections import deque
 from typing import Any, Sequence
 
+from modernart.game import deck_orders_needed
+from modernart.rules import OptionError
+
 from modernart.net.clocks import ClockSettings
 from modernart.net.trust.identity import Keys, fingerprint
 from modernart.net.host.journal import Journal, read_journal
@@ -144,9 +147,13 @@ class Table:
         lob = self.lobby
         lob.check_start(None)
         seats = [s for s in lob.seats if s is not None]
+        try:
+            lob.options.check_players(len(seats))
+        except OptionError as exc:
+            raise LobbyError("bad_options", f"these rules cannot be played now: {exc}") from None
         if self.fixed_deal is not None:
             try:
-                self.fixed_deal.check(lob.options.deck_table.size, len(seats))
+                self.fixed_deal.check(lob.options.deck_table.size, len(seats), deck_orders_needed(lob.options))
             except ValueError as exc:
                 raise LobbyError("fixed_deal", f"this table's fixed deal does not fit: {exc}") from None
         players = [Player(s.name, s.vk, s.bot) for s in seats]  # type: ignore[arg-type]

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, cast
 
+from modernart.phase import Phase
+
 from modernart.net.protocol import (
     COUNTER,
     Check,
@@ -493,7 +495,7 @@ PUBLIC_VIEW: Schema = {
     name: (check, True)
     for name, check in {
         "round": _INT,
-        "phase": is_int(0, 7),
+        "phase": is_int(0, len(Phase) - 1),
         "to_move": _INTS,
         "hand_sizes": _INTS,
         "stock_size": _INT,
@@ -514,10 +516,16 @@ PUBLIC_VIEW: Schema = {
         "offenders": _ROWS,
         "final_money": _INTS,
         "winners": _INTS,
+        # the variants' steps (docs/rules.md §10)
+        "candidates": _INTS,
+        "responses": _INTS,
+        "mystery_size": _INT,
+        "flipped": is_list(_INT, 70),
+        "flipped_before": is_list(_INT, 70),
     }.items()
 }
 
-ENGINE_EVENT_KINDS = ("auction", "sealed", "sale", "round", "end", "dealt")
+ENGINE_EVENT_KINDS = ("auction", "sealed", "sale", "round", "end", "dealt", "mystery")
 
 
 def _engine_event(v: Any) -> bool:

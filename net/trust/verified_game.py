@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from modernart.events import CardsDealt, Sale, SealedRevealed
+from modernart.game import deals_of_order, deck_orders_needed
 from modernart.moves import Action, Move
 from modernart.phase import Phase
 from modernart.rules import RuleOptions
@@ -243,19 +244,18 @@ class VerifiedGame:
         revealed = next((e for e in events if isinstance(e, SealedRevealed)), None)
         if revealed is not None:
             sale = next((e for e in events if isinstance(e, Sale) and e.auction == auction), None)
-            self.sealed.resolution(
-                auction, revealed, sale, self.view.pv["auctioneer"], self.view.options.sealed_offender_fine, list(money)
-            )
+            self.sealed.resolution(auction, revealed, sale, self.view.pv["auctioneer"], self.view.options, list(money))
         return warnings
 
     def _check_disclosure(self, pub: dict[str, Any]) -> None:
         assert self.seeds is not None and self.view is not None
-        order, first = self.seeds.disclose(pub["host"], pub["seeds"], self.view.options.deck_table.size)
-        n = len(self.players)
-        sizes = self.view.options.deal_sizes(n)
+        options = self.view.options
+        order, first = self.seeds.disclose(
+            pub["host"], pub["seeds"], options.deck_table.size, deck_orders_needed(options)
+        )
+        deals = deals_of_order(options, len(self.players), order)
         for (seat, rnd), cards in self.own_deals.items():
-            start = sum(sizes[r] * n for r in range(rnd)) + seat * sizes[rnd]
-            if cards != order[start : start + sizes[rnd]]:
+            if cards != deals[rnd][seat]:
                 source = "the fixed deal" if self.fixed_deal is not None else "the shuffle"
                 raise ValueError(f"round {rnd + 1} deal for seat {seat} differs from {source}")
         self.shuffle = (order, first)
