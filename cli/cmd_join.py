@@ -14,6 +14,7 @@ import sys
 
 from modernart.cli.cmd_play import COLOR_CHOICES, default_name
 
+from modernart.cli.user_settings import add_alert_argument
 from modernart.cli.language_options import add_language_arguments, apply_language_arguments
 from modernart.cli.subcommands import Subcommands
 
@@ -42,6 +43,7 @@ def register(sub: Subcommands) -> None:
         help="trust a host whose key changed since you last joined it (compare its join code first)",
     )
     add_language_arguments(p)
+    add_alert_argument(p)
     p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
     p.add_argument("--color", choices=COLOR_CHOICES, default="auto", help="colours (see modernart play)")
     p.add_argument("--no-color", dest="color", action="store_const", const="none", help="same as --color none")
@@ -67,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
             ascii=args.ascii,
             color=args.color,
             accept_new_host_key=args.accept_new_host_key,
+            alerts=args.alerts,
         )
     return find_and_join(
         name=name,
@@ -76,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
         ascii=args.ascii,
         color=args.color,
         accept_new_host_key=args.accept_new_host_key,
+        alerts=args.alerts,
     )
 
 

@@ -18,6 +18,7 @@ import getpass
 import random
 import sys
 
+from modernart.cli.user_settings import add_alert_argument
 from modernart.cli.language_options import add_language_arguments, apply_language_arguments
 from modernart.cli.local_table import offer_to_continue, play_table
 from modernart.cli.subcommands import Subcommands
@@ -70,6 +71,7 @@ def register(sub: Subcommands) -> None:
         help="start a new game without offering to continue an unfinished one",
     )
     add_language_arguments(p)
+    add_alert_argument(p)
     p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
     p.add_argument(
         "--color",
@@ -171,7 +173,9 @@ def run(args: argparse.Namespace) -> int:
         resumed = offer_to_continue(settings)
         if resumed is not None:
             settings = resumed
-    return asyncio.run(play_table(settings, name, offline=args.offline, ascii=args.ascii, color=args.color))
+    return asyncio.run(
+        play_table(settings, name, offline=args.offline, ascii=args.ascii, color=args.color, alerts=args.alerts)
+    )
 
 
 def seeded_deal(seed: int, players: int, options: dict | None = None) -> tuple[list[int], int]:

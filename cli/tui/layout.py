@@ -20,6 +20,7 @@ from modernart.cli.tui.chat import ChatLine
 from modernart.cli.tui.screens import connecting, game_over, join, lobby, scores, scoring, table, too_small
 from modernart.cli.tui.screens import help as help_screen
 from modernart.cli.tui.screens import quit as quit_screen
+from modernart.cli.tui.screens import rules as rules_screen
 from modernart.cli.tui.state import MIN_COLUMNS, MIN_ROWS, ClientState
 from modernart.cli.tui.text import Line
 from modernart.cli.tui.widgets import PanelControl, Parts, boxed, size, window
@@ -71,6 +72,7 @@ class ClientLayout:
             floats=[
                 scoring.floating(cs, shown("scoring")),
                 scores.floating(cs, shown("scores")),
+                rules_screen.floating(cs, shown("rules")),
                 help_screen.floating(cs, shown("help")),
                 quit_screen.floating(cs, shown("quit")),
             ],

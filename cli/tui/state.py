@@ -73,7 +73,7 @@ class ClientState:
         self.amount_refused = False  # the typed amount was refused: a digit starts afresh
         self.message: Message | None = None
         self.situation: tuple | None = None  # what the message line's words were about (see sync)
-        self.overlay: str | None = None  # "help", "scoring", "scores", "quit" or None
+        self.overlay: str | None = None  # "help", "scoring", "scores", "rules", "quit" or None
         self.scoring_round = -1  # round whose scoring the overlay shows
         self.game_comparison: str | None = None  # the game-over line comparing this game (None: not worked out)
         self.scoring_over: tuple | None = None  # the situation the scoring overlay was opened over
@@ -90,6 +90,12 @@ class ClientState:
         self.connecting = False
         self.last_error: object | None = None  # newest session error already shown
         self.sent: list = []  # moves sent by this client (newest last)
+        self.my_sealed: tuple[int, int] | None = None  # (auction, amount) of this seat's sealed bid (`b` shows it)
+        self.show_sealed = False  # the `b` key: this seat's sealed amount shown (hidden by default)
+        self.out_of_auction: int | None = None  # the `o` key: the Open auction this seat stays out of
+        self.rules_scroll = 0  # first line of the rules screen shown
+        self.first_game_hint = False  # the beginner's line under the auction (until a game is finished)
+        self.passed_at: tuple[int, int] | None = None  # (auction, bids) of the last automatic pass
         self.notes: list[LogEntry] = []  # lines this client adds to the log it shows (not the table's)
 
     # ------------------------------------------------------------------ derived views
@@ -225,6 +231,11 @@ class ClientState:
             self.error(_("No round has been scored yet"))
             return
         self.open_scoring(len(obs.results) - 1, asked=True)
+
+    def show_rules(self) -> None:
+        """The `r` key: the rules screen, the auction in progress first."""
+        self.rules_scroll = 0
+        self.overlay = "rules"
 
     def show_scores(self) -> None:
         """The `v` key: the Scores view, every round so far (it stays until closed)."""

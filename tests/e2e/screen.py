@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import tempfile
 import functools
 import io
 import re
@@ -138,7 +139,12 @@ class Screen:
         finder=None,
         dummy: bool = False,
         encoding: str = "utf-8",
+        alerts: bool | None = None,
+        settings_dir: str | None = None,
     ) -> None:
+        # the client's per-user settings live in a directory of the test's own (a fresh one:
+        # a first game) unless it names one, never in the user's config directory
+        self.alerts, self.settings_dir = alerts, settings_dir
         self.session = session
         self.size = Size(rows=rows, columns=cols)
         self.env = {"TERM": "xterm-256color"} if env is None else env
@@ -158,7 +164,16 @@ class Screen:
         else:
             output = Vt100_Output(self.term, lambda: self.size, term=self.env.get("TERM"))
         self._stack.enter_context(create_app_session(input=inp, output=output))
-        self.client = ClientApp(self.session, finder=self.finder, ascii=self.ascii, color=self.color, env=self.env)
+        settings_dir = self.settings_dir or self._stack.enter_context(tempfile.TemporaryDirectory())
+        self.client = ClientApp(
+            self.session,
+            finder=self.finder,
+            ascii=self.ascii,
+            color=self.color,
+            env=self.env,
+            alerts=self.alerts,
+            settings_dir=settings_dir,
+        )
         self.cs = self.client.cs
         self.task = asyncio.ensure_future(self.client.run())
         await self.settle(0.3)
