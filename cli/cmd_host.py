@@ -19,6 +19,7 @@ from modernart.cli.cmd_play import COLOR_CHOICES, default_name
 from modernart.cli.user_settings import add_alert_argument
 from modernart.cli.language_options import add_language_arguments, apply_language_arguments
 from modernart.cli.subcommands import Subcommands
+from modernart.cli.variant_args import add_variant_arguments, options_from_args
 from modernart.net import user_dirs
 
 # flags of this command that belong to the host process (passed on to the child)
@@ -35,6 +36,8 @@ _HOST_FLAGS_WITH_VALUE = (
     "--journal-dir",
     "--config-dir",
     "--options",
+    "--variant",
+    "--rule",
     "--clocks",
     "--beacon-target",
 )
@@ -71,7 +74,10 @@ def register(sub: Subcommands) -> None:
         "--journal-dir", default=None, help=f"where journals and records are written (default {user_dirs.games_dir()})"
     )
     p.add_argument("--config-dir", default=None, help=f"where the keys live (default {user_dirs.config_dir()})")
-    p.add_argument("--options", default="{}", help="rule options as JSON, e.g. '{\"double_split\": true}'")
+    p.add_argument(
+        "--options", default="{}", help="rule options as JSON, on top of --variant, e.g. '{\"double_split\": true}'"
+    )
+    add_variant_arguments(p)
     p.add_argument(
         "--clocks",
         default="{}",
@@ -112,6 +118,13 @@ def run(args: argparse.Namespace) -> int:
         options, clocks = json.loads(args.options), json.loads(args.clocks)
     except json.JSONDecodeError as exc:
         print(f"modernart host: --options/--clocks must be JSON: {exc}", file=sys.stderr)
+        return 2
+    try:
+        if not isinstance(options, dict):
+            raise ValueError("--options must be a JSON object")
+        options = options_from_args(args, options)
+    except ValueError as exc:
+        print(f"modernart host: {exc}", file=sys.stderr)
         return 2
     if args.headless or not (sys.stdin.isatty() and sys.stdout.isatty()):
         return asyncio.run(_serve(args, options, clocks))

@@ -20,14 +20,17 @@ from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.waiting_for import (
     amount_problem,
     why_no_accept,
+    why_no_buyer,
     why_no_card,
     why_no_enter,
+    why_no_flip,
     why_no_hammer,
     why_no_pass,
 )
 
-#: What `p` sends: a pass (Open, Once-around), a declined price, a Double passed on.
-PASS_ACTIONS = frozenset({Action.PASS, Action.DECLINE, Action.DECLINE_SECOND})
+#: What `p` sends: a pass (Open, Once-around), a declined (or posted) price, a Double
+#: passed on, the mystery hand left alone.
+PASS_ACTIONS = frozenset({Action.PASS, Action.DECLINE, Action.DECLINE_SECOND, Action.KEEP_MYSTERY})
 
 Spawn = Callable[[Coroutine], object]
 
@@ -136,6 +139,10 @@ class TableActions:
 
     def digit(self, d: str) -> None:
         cs = self.cs
+        obs = cs.obs
+        if obs is not None and obs.phase == Phase.CHOOSE_BUYER and obs.seat >= 0:
+            self.choose_buyer(int(d) - 1)  # the seller names the buyer by seat number
+            return
         if cs.digits_mean_amount():
             if cs.amount_refused:
                 cs.amount, cs.amount_refused = "", False
@@ -231,6 +238,27 @@ class TableActions:
             self.send(Move.accept(obs.seat))
         else:
             self.cs.error(why_no_accept(obs, name, edition))
+
+    def choose_buyer(self, seat: int) -> None:
+        """1-5 while the seller chooses: sell to that seat, if it is one to choose from."""
+        obs, name, edition = self._ctx()
+        if obs is None or self._watching():
+            return
+        move = Move.choose_buyer(obs.seat, seat)
+        if seat >= 0 and move in self._legal():
+            self.send(move)
+        else:
+            self.cs.error(why_no_buyer(obs, name, seat))
+
+    def flip_mystery(self) -> None:
+        """m: turn up the mystery hand's top card."""
+        obs, name, edition = self._ctx()
+        if obs is None or self._watching():
+            return
+        if Move.flip_mystery(obs.seat) in self._legal():
+            self.send(Move.flip_mystery(obs.seat))
+        else:
+            self.cs.error(why_no_flip(obs, name, edition))
 
     def hammer(self) -> None:
         obs, name, edition = self._ctx()

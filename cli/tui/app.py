@@ -18,7 +18,8 @@ from typing import Callable, Coroutine, Mapping
 from prompt_toolkit.application import Application
 from prompt_toolkit.styles import DynamicStyle
 
-from modernart.cli.i18n import _
+from modernart.cli.bidi import EXPLICIT_MODE_OFF, EXPLICIT_MODE_ON, reorders_here, reordering
+from modernart.cli.i18n import _, speaking
 from modernart.cli.tui.chat import commands as chat_commands
 from modernart.cli.tui.keys import Command, Modes, bind, everywhere, hint_line
 from modernart.cli.tui.layout import ClientLayout
@@ -63,7 +64,16 @@ class ClientApp:
         clock: Callable[[], float] = time.monotonic,
         alerts: bool | None = None,
         settings_dir: str | None = None,
+        language: str | None = None,
+        bidi: str | None = None,
     ) -> None:
+        """`language` and `bidi`: this client's own (default: the context's, see
+        modernart.cli.i18n and modernart.cli.bidi); every screen is drawn in them."""
+        self.language, self.bidi = language, bidi
+        with speaking(language), reordering(bidi):
+            self._build(session, finder, ascii, color, env, clock, alerts, settings_dir)
+
+    def _build(self, session, finder, ascii, color, env, clock, alerts, settings_dir) -> None:
         env = dict(os.environ if env is None else env)
         self.cs = ClientState(session, finder=finder, env=env, clock=clock)
         # the per-user settings (cli/user_settings.py), in `settings_dir` (default: the user's
@@ -298,13 +308,23 @@ class ClientApp:
                 self.app.create_background_task(self.cs.finder.open())
             self.app.create_background_task(self._tick())
 
+        with speaking(self.language), reordering(self.bidi):
+            return await self._run(start_tasks, shared_loop)
+
+    async def _run(self, start_tasks: Callable[[], None], shared_loop: bool) -> int:
+        explicit = reorders_here()  # this client reorders: a BiDi terminal must not do it again
         try:
+            if explicit:
+                self.app.output.write_raw(EXPLICIT_MODE_ON)
             if shared_loop:  # several apps share this loop (SSH): leave signals and the handler alone
                 result = await self.app.run_async(pre_run=start_tasks, handle_sigint=False, set_exception_handler=False)
             else:
                 result = await self.app.run_async(pre_run=start_tasks)
             return int(result or 0)
         finally:
+            if explicit:
+                self.app.output.write_raw(EXPLICIT_MODE_OFF)
+                self.app.output.flush()
             for task in list(self._tasks):
                 task.cancel()
             # leaving must never hang on a host that does not answer

@@ -21,7 +21,7 @@ from modernart.events import AuctionStarted, CardsDealt, SealedRevealed
 from modernart.moves import Action, Move
 from modernart.rules import OptionError, RuleOptions
 
-from modernart.cli.i18n import _, ngettext
+from modernart.cli.i18n import _, language, ngettext, speaking
 from modernart.cli.narrate import describe_events, timeout_of
 from modernart.cli.refusals import forfeit_reason, refusal_text
 from modernart.net.clocks import ClockError, ClockSettings
@@ -173,6 +173,9 @@ class NetSession(SessionBase):
         self.host_record_path: str | None = None  # the host's copy of the record, when not ours
         self._deck_for: RuleOptions | None = None
         self._deck: tuple = ()
+        # the language of this person's log and messages: the one spoken where the session
+        # was made (an SSH guest's own), also in the network client's tasks that narrate
+        self.language = language()
 
     def __repr__(self) -> str:
         return f"<NetSession {self.name!r} seat={self.seat} {self.status.value}>"
@@ -180,6 +183,10 @@ class NetSession(SessionBase):
     # ------------------------------------------------------------------ from the client
 
     def _on_update(self, update) -> None:
+        with speaking(self.language):
+            self._take_update(update)
+
+    def _take_update(self, update) -> None:
         kind, data = update
         if kind == "event":
             self._narrate(data)
@@ -391,30 +398,31 @@ class NetSession(SessionBase):
     async def open(self) -> None:
         from modernart.net.client.client import ConnectError
 
-        if self.status != Status.CONNECTING:
-            return
-        try:
-            await self.client.connect(self.connect_timeout)
-        except ConnectError as exc:
-            message = _sentence(refusal_text(exc.code, None, exc.message))
-            if exc.code == "host_key_changed":  # never silently: the person decides to trust the new key
-                message = _("{problem} If you trust the host's new key, join again with --accept-new-host-key.").format(
-                    problem=_sentence(exc.message)
-                )
-            self.status, self.detail = Status.DISCONNECTED, message
+        with speaking(self.language):
+            if self.status != Status.CONNECTING:
+                return
+            try:
+                await self.client.connect(self.connect_timeout)
+            except ConnectError as exc:
+                message = _sentence(refusal_text(exc.code, None, exc.message))
+                if exc.code == "host_key_changed":  # never silently: the person decides to trust the new key
+                    message = _(
+                        "{problem} If you trust the host's new key, join again with --accept-new-host-key."
+                    ).format(problem=_sentence(refusal_text(exc.code, None, exc.message)))
+                self.status, self.detail = Status.DISCONNECTED, message
+                self.changed()
+                raise JoinError(message) from None
+            try:  # the table's description follows the welcome
+                await self.client.wait_until(lambda st: bool(st.table), self.connect_timeout)
+            except asyncio.TimeoutError:
+                pass
+            self._copy()
+            if self.sit and self.status == Status.LOBBY and self.seat is None:
+                await self._reply(self.client.take_seat(self.name, self.wanted_seat))
+                if self.ready_at_once:
+                    await self._reply(self.client.ready(True))
+            self._copy()
             self.changed()
-            raise JoinError(message) from None
-        try:  # the table's description follows the welcome
-            await self.client.wait_until(lambda st: bool(st.table), self.connect_timeout)
-        except asyncio.TimeoutError:
-            pass
-        self._copy()
-        if self.sit and self.status == Status.LOBBY and self.seat is None:
-            await self._reply(self.client.take_seat(self.name, self.wanted_seat))
-            if self.ready_at_once:
-                await self._reply(self.client.ready(True))
-        self._copy()
-        self.changed()
 
     async def close(self) -> None:
         try:
@@ -426,10 +434,15 @@ class NetSession(SessionBase):
                     log.info("the host did not free the seat in time")
         finally:
             await self.client.close()
-        self.status, self.detail = Status.DISCONNECTED, _("you left the table")
+        with speaking(self.language):
+            self.status, self.detail = Status.DISCONNECTED, _("you left the table")
 
     async def _reply(self, request) -> None:
         reply = await request
+        with speaking(self.language):
+            self._refused(reply)
+
+    def _refused(self, reply) -> None:
         if not reply.ok:
             text = refusal_text(reply.code, reply.params, reply.message) or reply.code or _("refused")
             append_log(self.log, LogEntry(_sentence(text), "error"))

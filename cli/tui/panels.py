@@ -345,11 +345,12 @@ def sales_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         artist = sale.cards[0].artist
         kinds = "+".join(c.kind.letter for c in sale.cards)
         price = _("free") if sale.price == 0 else str(sale.price)
+        buyer = cs.name(sale.buyer) if sale.buyer >= 0 else _("discarded")  # unsold (unsold_discarded)
         lines.append(
             [
                 (ARTIST_STYLE[artist], f" {ed.initials[artist]} {ed.artists[artist]}"),
                 ("", f" ({kinds})"),
-                ("", f"  {cs.name(sale.auctioneer)} -> {cs.name(sale.buyer)} "),
+                ("", f"  {cs.name(sale.auctioneer)} -> {buyer} "),
                 ("class:title", price),
             ]
         )

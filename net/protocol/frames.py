@@ -111,8 +111,8 @@ LOBBY_OPS: dict[str, Schema] = {
     "chat": {"text": (is_text(1, MAX_CHAT), True)},
     "add_bot": {"level": (is_text(1, 16), False), "seat": (optional(SEAT), False)},
     "remove_bot": {"seat": (SEAT, True)},
-    "options": {"options": (is_map(64), True)},  # every RuleOptions field (the variants made them more than 16)
-    "clocks": {"clocks": (is_map(16), True)},
+    "options": {"options": (is_map(64), True)},  # every RuleOptions field (RuleOptions.from_dict checks them)
+    "clocks": {"clocks": (is_map(16), True)},  # every ClockSettings field
     "start": {},
 }
 

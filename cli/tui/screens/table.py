@@ -81,11 +81,12 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
             20,
         ),
         Command(("backspace",), "", "", table, lambda e: acts.backspace()),
-        Command(("0",), "0-9", _("amount"), table, lambda e: acts.digit("0"), hints.amount_open, 11),
+        Command(("0",), "0-9", hints.digits_label, table, lambda e: acts.digit("0"), hints.digits_open, 11),
         *[Command((d,), "", "", table, (lambda d: lambda e: acts.digit(d))(d)) for d in "123456789"],
         Command(("p",), "p", hints.pass_label, table, lambda e: acts.pass_(), hints.can_pass, 22),
         Command(("a",), "a", _("accept"), table, lambda e: acts.accept(), hints.can_accept, 21),
         Command(("h",), "h", _("sell now"), table, lambda e: acts.hammer(), hints.can_hammer, 23),
+        Command(("m",), "m", _("turn up"), table, lambda e: acts.flip_mystery(), hints.can_flip, 24),
         Command(("+",), "+ f t", _("raise 1/5/10"), table, lambda e: acts.quick_raise(1), hints.can_raise, 15),
         Command(("=",), "", "", table, lambda e: acts.quick_raise(1)),
         Command(("f",), "", "", table, lambda e: acts.quick_raise(5)),
@@ -131,6 +132,15 @@ class TableHints:
         obs = self.cs.obs
         return obs is not None and obs.amount_range() is not None and self.cs.digits_mean_amount()
 
+    def choosing_buyer(self) -> bool:
+        return self._offers(Action.CHOOSE_BUYER)
+
+    def digits_open(self) -> bool:
+        return self.amount_open() or self.choosing_buyer()
+
+    def digits_label(self) -> str:
+        return _("buyer's seat") if self.choosing_buyer() else _("amount")
+
     def card_or_amount(self) -> bool:
         return self.choosing_card() or self.amount_open()
 
@@ -168,6 +178,9 @@ class TableHints:
     def can_hammer(self) -> bool:
         return self._offers(Action.HAMMER)
 
+    def can_flip(self) -> bool:
+        return self._offers(Action.FLIP_MYSTERY)
+
     def enter_label(self) -> str:
         obs = self.cs.obs
         if obs is None:
@@ -177,4 +190,7 @@ class TableHints:
         return _(ENTER_LABELS[action]) if action is not None else _("bid")
 
     def pass_label(self) -> str:
+        obs = self.cs.obs
+        if obs is not None and obs.phase in (Phase.POSTED_OFFER, Phase.MYSTERY_FLIP):
+            return _("leave")
         return _("decline") if self._offers(Action.DECLINE) else _("pass")
