@@ -13,6 +13,7 @@ import sys
 import weakref
 from typing import Any, MutableSet, Sequence
 
+from modernart.cli.i18n import _
 from modernart.cli.tui.app import run_client_async, state_dir
 from modernart.cli.tui.child_process import ChildProcess
 
@@ -38,7 +39,14 @@ def join_table(
         print(f"modernart join: {exc}", file=sys.stderr)
         return 2
     session = NetSession(target, name=name, config_dir=config_dir, accept_new_host_key=accept_new_host_key)
-    return asyncio.run(run_client_async(session, ascii=ascii, color=color, alerts=alerts))
+    code = asyncio.run(run_client_async(session, ascii=ascii, color=color, alerts=alerts))
+    if session.record_path is not None:  # this client's own copy of the finished game
+        print(
+            _(
+                "modernart: your copy of the game's record is {path}\nSee it again with: modernart replay {path} --view"
+            ).format(path=session.record_path)
+        )
+    return code
 
 
 def find_and_join(

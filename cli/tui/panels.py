@@ -207,7 +207,10 @@ def hand_panel(cs: ClientState, width: int, height: int) -> list[Line]:
             [("class:dim", " " + _("Your hand is empty."))],
             [("class:dim", " " + _("You may still bid in others' auctions."))],
         ]
-    selected = cs.selected_card()
+    # the chosen card is shown only while a card is to be chosen (your sale, a Double offered
+    # to you): during others' auctions a bracketed card would be a stale choice; it is kept
+    # for when your turn comes
+    selected = cs.selected_card() if obs.card_action() is not None else None
     label_w = 13 if width >= 34 else 3
     rows: list[Line] = []
     index = {int(c): i for i, c in enumerate(hand)}

@@ -41,8 +41,9 @@ def comparison_text(cs: ClientState) -> str:
 
     def done(future: asyncio.Future) -> None:
         cs.game_comparison = "" if future.cancelled() or future.exception() else future.result()
-        if session is not None:
-            session.changed()
+        changed = getattr(session, "changed", None)  # the listeners redraw (every session has them)
+        if callable(changed):
+            changed()
 
     work.add_done_callback(done)
     return ""
@@ -88,8 +89,9 @@ def game_over_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     note = [("class:dim", " " + _("Final money also counts every sale between players."))]
     lines.append(note)
     compared = comparison_text(cs)
+    compared_line: Line = [("class:title", " " + fit(compared, max(10, width - 2)))]
     if compared:
-        lines.append([("class:title", " " + fit(compared, max(10, width - 2)))])
+        lines.append(compared_line)
     path = cs.session.record_path if cs.session is not None else None
     host_copy = getattr(cs.session, "host_record_path", None)
     text = (
@@ -103,6 +105,8 @@ def game_over_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         lines.append([("", " " + chunk)])
     if path:
         lines.append([("class:dim", " " + _("modernart replay FILE re-checks it and prints its result (JSON)"))])
+    if len(lines) > height and compared:  # the comparison gives way first (modernart stats has it)
+        lines.remove(compared_line)
     if len(lines) > height:  # five players and two copies of the record: the note gives way
         lines.remove(note)
     return lines

@@ -50,6 +50,8 @@ def help_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         lines.append(artists)
         lines.append([("class:dim", " " + _("The round ends with an artist's fifth painting (not sold)."))])
         lines.append([("class:dim", " " + _("Top three artists pay 30/20/10 plus earlier tiles."))])
+    intro: list[str]
+    join: list[str]
     if cs.session is not None and cs.session.local_only:  # nobody can join a table of this machine only
         intro, join = [" " + chunk for chunk in wrap(_(LOCAL_ONLY), max(10, width - 1))], []
     else:
