@@ -41,7 +41,7 @@ _HOST_FLAGS_WITH_VALUE = (
     "--clocks",
     "--beacon-target",
 )
-_HOST_SWITCHES = ("--no-beacon", "--exit-when-over")
+_HOST_SWITCHES = ("--no-beacon", "--exit-when-over", "--hidden-hands")
 # what a resume command does not repeat: the journal is named afresh, the rest is the child's
 _NOT_REPEATED = ("resume", "headless", "admin_key", "until_stdin_closes", "func", "command", "host_defaults", "alerts")
 
@@ -91,6 +91,11 @@ def register(sub: Subcommands) -> None:
         help="send beacons here instead of every interface's broadcast address",
     )
     p.add_argument("--exit-when-over", action="store_true", help="stop once the game is over and saved")
+    p.add_argument(
+        "--hidden-hands",
+        action="store_true",
+        help="hide the hands even from this host: a jointly shuffled encrypted deck (docs/fair-play.md)",
+    )
     p.add_argument("--headless", action="store_true", help="run only the host (no client in this terminal)")
     p.add_argument("--admin-key", default=None, metavar="HEX", help=argparse.SUPPRESS)  # the hosting client's key
     # the host child of `modernart host` (cli/tui/launch.py): its parent stops it by closing its stdin
@@ -202,6 +207,7 @@ async def _serve(args: argparse.Namespace, options: dict, clocks: dict) -> int:
         beacon_targets=beacon_targets_from(args.beacon_target),
         exit_when_over=args.exit_when_over,
         admin=admin,
+        hidden_hands=args.hidden_hands,
         until_stdin_closes=args.until_stdin_closes,
     )
     if args.ssh is None:

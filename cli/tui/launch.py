@@ -260,11 +260,11 @@ def _last_error(log_path: str, since: int) -> str:
 
 def ssh_trust_notice(port: int) -> str:
     """What an SSH guest of `modernart host --ssh` trusts, said once as they join."""
-    return (
-        f"Over SSH your client runs on the host's machine: it holds your key, sees your hand and money "
-        f"and your sealed bids. To play without that trust, install modernart and use `modernart join`. "
-        f"After the game, `ssh -p {port} NAME@HOST record > game.tar` gives you your copy to audit."
-    )
+    return _(
+        "Over SSH your client runs on the host's machine: it holds your key, sees your hand and money "
+        "and your sealed bids. To play without that trust, install modernart and use `modernart join`. "
+        "After the game, `ssh -p {port} NAME@HOST record > game.tar` gives you your copy to audit."
+    ).format(port=port)
 
 
 def ssh_guest_dir(config_dir: str | None, fingerprint: str) -> str:
@@ -309,9 +309,11 @@ def ssh_sessions_through(join_string: str, *, config_dir: str | None = None, ses
                 kept = len(list(keys_dir.glob("ssh-*.key")))
                 if kept >= MAX_SSH_PLAYERS_KEPT:  # SSH keys are free to make: the disk is not
                     raise JoinError(
-                        f"This host already keeps {kept} SSH players' keys and takes no new one. "
-                        "Log in with the join code as your password to play under a new name, "
-                        "or ask the host."
+                        _(
+                            "This host already keeps {kept} SSH players' keys and takes no new one. "
+                            "Log in with the join code as your password to play under a new name, "
+                            "or ask the host."
+                        ).format(kept=kept)
                     )
             keys = Keys.load_or_create(config_dir, key_name)
             session = NetSession(

@@ -57,6 +57,14 @@ def fixed_deal_text() -> str:
     )
 
 
+def hidden_hands_text() -> str:
+    """What the log says of a table that hides hands even from its host (docs/fair-play.md)."""
+    return _(
+        "Hands hidden even from the host: the players shuffle an encrypted deck together, your "
+        "client alone reads your cards, and a card is opened only when it is played"
+    )
+
+
 def silence_notice(seconds: int) -> str:
     """The status line's warning while the host is silent (short: it fits 80 columns with
     the rest of the line; the log says the rest once, see `silence_advice`)."""
@@ -160,6 +168,7 @@ class NetSession(SessionBase):
         self.client.on_update = self._on_update
         self._presence_seen = False  # a picture of who is away has been taken (see _note_presence)
         self._told_fixed_deal = False  # the lobby's fixed deal has been told (once)
+        self._told_hidden = False  # the lobby's hidden hands have been told (once)
         self._silent = 0  # seconds the host has been silent (0: heard)
         self.sit, self.wanted_seat, self.ready_at_once = sit, seat, ready
         # a key that is kept nowhere (a password SSH guest's) can never come back to its lobby
@@ -207,6 +216,9 @@ class NetSession(SessionBase):
         elif kind == "lobby" and data.get("fixed_deal") is not None and not self._told_fixed_deal:
             self._told_fixed_deal = True
             append_log(self.log, LogEntry(fixed_deal_text(), "system"))
+        elif kind == "lobby" and data.get("hidden_hands") and not self._told_hidden:
+            self._told_hidden = True
+            append_log(self.log, LogEntry(hidden_hands_text(), "system"))
         elif kind == "goodbye":
             self.last_word = goodbye_text(data)
             append_log(self.log, LogEntry(self.last_word, "system"))
