@@ -4,6 +4,7 @@ with the machine beside them, and are not part of the installed package."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -51,6 +52,30 @@ def test_bench_engine_prints_its_figures_as_json():
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout)
     assert figures["machine"]["date"] and figures["selfplay_4p"]["games_per_s"] > 0
+
+
+@pytest.mark.timeout(240)
+def test_bench_net_knows_the_floor():
+    """The net benchmark measures the floor in the same run and puts the latency beside it
+    (the quick mode, its 1-process part only here)."""
+    done = subprocess.run(
+        BENCHMARKS + ["net", "--quick", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=230,
+        env={**os.environ, "MODERNART_BENCH_PARTS": "latency"},
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    work = figures["work"]
+    assert figures["quick"] and work["sign_us"] > 0 and work["verify_us"] > 0
+    assert work["host_us"] > 0 and work["client_us"] > 0 and work["moves"] > 0
+    floor = figures["bare_rtt_p50_ms"] + (work["sign_us"] + work["host_us"] + 5 * work["client_us"]) / 1e3
+    assert abs(figures["floor_1proc_ms"] - floor) < 1e-9
+    lat = figures["latency_disk"]
+    assert lat["samples"] > 0 and 0 < lat["p50_ms"] <= lat["p99_ms"]
+    assert lat["sealed_auctions"] > 0 and lat["sealed_p50_ms"] > 0  # Sealed auctions are timed whole
 
 
 @pytest.mark.timeout(60)
