@@ -81,3 +81,14 @@ async def test_a_table_of_this_machine_only_shows_no_join_string(tmp_path):
             assert "ma://" not in text and "modernart host" in text
     finally:
         await host.close()
+
+
+@run_async
+async def test_the_80_column_status_line_keeps_its_sentence_whole():
+    """A key hint inside the sentence ("(Enter)") goes before the sentence is cut."""
+    table, (ana, bea, cem) = await table_with(["Maximiliane", "Bea", "Cem"], [ANA_HAND])
+    async with Screen(ana) as screen:
+        await ana.send_move(Move.play(0, card_of(ana, 4, D)))
+        await screen.wait_for("Offered to YOU")
+        top = screen.rows[0].rstrip()
+        assert "…" not in top and top.endswith("YOUR TURN: add a second Krypto or p to pass"), top

@@ -327,10 +327,14 @@ def status_line(cs: ClientState, width: int) -> Line:
 
 def _fit_status(line: Line, width: int, ellipsis: str) -> Line:
     """Make the status line fit: drop the bracketed key hint at its end (the key line
-    shows the keys), then cut the sentence with a mark (never mid-word unmarked)."""
+    shows the keys), then every bracketed key hint ("(Enter)" inside the sentence); only
+    then cut the sentence with a mark (never mid-word unmarked), so that at 80 columns the
+    sentence is whole wherever it can be."""
     style, text = line[-1]
     if line_width(line) > width:
         line[-1] = (style, text := re.sub(r"\s*[(（][^()（）]*[)）]$", "", text))
+    if line_width(line) > width:
+        line[-1] = (style, text := re.sub(r"\s*[(（][^()（）]*[)）]", "", text))
     over = line_width(line) - width
     if over > 0:  # cut in cells: a Chinese character takes two
         line[-1] = (style, cut(text, max(0, cell_width(text) - over - cell_width(ellipsis))).rstrip() + ellipsis)
