@@ -16,6 +16,7 @@ import sys
 
 from modernart.cli.cmd_play import COLOR_CHOICES, default_name
 
+from modernart.cli.user_settings import add_alert_argument
 from modernart.cli.language_options import add_language_arguments, apply_language_arguments
 from modernart.cli.subcommands import Subcommands
 from modernart.cli.variant_args import add_variant_arguments, options_from_args
@@ -42,7 +43,7 @@ _HOST_FLAGS_WITH_VALUE = (
 )
 _HOST_SWITCHES = ("--no-beacon", "--exit-when-over", "--hidden-hands")
 # what a resume command does not repeat: the journal is named afresh, the rest is the child's
-_NOT_REPEATED = ("resume", "headless", "admin_key", "until_stdin_closes", "func", "command", "host_defaults")
+_NOT_REPEATED = ("resume", "headless", "admin_key", "until_stdin_closes", "func", "command", "host_defaults", "alerts")
 
 
 def register(sub: Subcommands) -> None:
@@ -109,6 +110,7 @@ def register(sub: Subcommands) -> None:
         help=f"SSH host key (default {user_dirs.ssh_host_key_path()}, made on first use)",
     )
     add_language_arguments(p)
+    add_alert_argument(p)
     p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
     p.add_argument("--color", choices=COLOR_CHOICES, default="auto", help="colours (see modernart play)")
     p.set_defaults(func=run, host_defaults=None)
@@ -142,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
         config_dir=args.config_dir,
         ascii=args.ascii,
         color=args.color,
+        alerts=args.alerts,
         ssh_port=args.ssh,
         ssh_bind=args.ssh_bind,
         ssh_host_key=args.ssh_host_key,

@@ -18,6 +18,7 @@ import getpass
 import random
 import sys
 
+from modernart.cli.user_settings import add_alert_argument
 from modernart.cli.language_options import add_language_arguments, apply_language_arguments
 from modernart.cli.local_table import offer_to_continue, play_table
 from modernart.cli.subcommands import Subcommands
@@ -70,6 +71,7 @@ def register(sub: Subcommands) -> None:
         help="start a new game without offering to continue an unfinished one",
     )
     add_language_arguments(p)
+    add_alert_argument(p)
     p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
     p.add_argument(
         "--color",
@@ -171,7 +173,9 @@ def run(args: argparse.Namespace) -> int:
         resumed = offer_to_continue(settings)
         if resumed is not None:
             settings = resumed
-    return asyncio.run(play_table(settings, name, offline=args.offline, ascii=args.ascii, color=args.color))
+    return asyncio.run(
+        play_table(settings, name, offline=args.offline, ascii=args.ascii, color=args.color, alerts=args.alerts)
+    )
 
 
 def seeded_deal(seed: int, players: int, options: dict | None = None) -> tuple[list[int], int]:
@@ -204,7 +208,7 @@ def table_settings(args: argparse.Namespace, levels: list[str], table_name: str,
         levels=levels,
         table_name=table_name,
         clocks={"open_countdown": args.open_seconds, "decision": args.decision_seconds or 0},
-        bot_pace=max(0.0, args.bot_pace),
+        bot_pace=max(0.0, args.bot_pace),  # times the table's own bot pace (the lobby's "Bot pace")
         journal_dir=args.record_dir or default_record_dir(),
         config_dir=args.config_dir,
         deal=deal,

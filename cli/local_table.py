@@ -17,7 +17,9 @@ if TYPE_CHECKING:  # the engine is imported only when a game is read (`modernart
     from modernart.cli.saved_games import SavedGame
 
 
-async def play_table(settings, name: str, *, offline: bool, ascii: bool | None, color: str) -> int:
+async def play_table(
+    settings, name: str, *, offline: bool, ascii: bool | None, color: str, alerts: bool | None = None
+) -> int:
     """A host with bots on 127.0.0.1 (a child process, or with `offline` this one) for the
     table of `settings` (a new one, or the game it resumes); this client joins it as seat 1.
     Once the screen is gone, says on the shell where the game is: its record, or how to
@@ -35,7 +37,7 @@ async def play_table(settings, name: str, *, offline: bool, ascii: bool | None, 
         print(_("modernart play: {error}; try --offline").format(error=exc), file=sys.stderr)
         return 1
     try:
-        code = await run_client_async(session, ascii=ascii, color=color)
+        code = await run_client_async(session, ascii=ascii, color=color, alerts=alerts)
     finally:
         await host.close()
     print(after_words(session, host.journal_path, resumable=not (offline and settings.config_dir is None)))

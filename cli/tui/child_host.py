@@ -103,6 +103,7 @@ async def play_session(settings: HostGameSettings, name: str, *, log_path: str |
     session = NetSession(host.join_string, name=name, config_dir=settings.config_dir, seat=0, ready=settings.autostart)
     watch_record(host, session)
     session.ends_when_you_leave = True  # the host stops with this client
+    session.local_only = True  # 127.0.0.1, no beacon: its join string is of no use to anyone
     return host, session
 
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from modernart.bots import bot_levels
 from modernart.cards import EDITIONS
-from modernart.events import CardsDealt
+from modernart.events import AuctionStarted, CardsDealt, SealedRevealed
 from modernart.moves import Action, Move
 from modernart.rules import OptionError, RuleOptions
 
@@ -178,6 +178,7 @@ class NetSession(SessionBase):
         self.my_fpr = self.client.keys.fingerprint
         self._narrated_seq = 0
         self._calling = False  # a hammer call is running (told when a bid stops it)
+        self._seller = (-1, -1)  # (auction, auctioneer) of the last auction started
         self.host_record_path: str | None = None  # the host's copy of the record, when not ours
         self._deck_for: RuleOptions | None = None
         self._deck: tuple = ()
@@ -311,6 +312,7 @@ class NetSession(SessionBase):
                     append_log(self.log, LogEntry(_("Time is up for {player}").format(player=who), "event"))
                 public.append(info.move)
         for event in info.events:
+            self._follow_sealed(event)
             if isinstance(event, CardsDealt):
                 self._tell(public, names, edition, deck)
                 if event.seat == st.seat and st.role in ("player", "standin"):
@@ -322,6 +324,15 @@ class NetSession(SessionBase):
                 continue
             public.append(event)
         self._tell(public, names, edition, deck)
+
+    def _follow_sealed(self, event: object) -> None:
+        """Keep the last Sealed reveal and its auction's seller: the auction panel shows every
+        bid, who won and why."""
+        if isinstance(event, AuctionStarted):
+            self._seller = (event.auction, event.auctioneer)
+        elif isinstance(event, SealedRevealed):
+            auction, seller = self._seller
+            self.last_reveal = (event, seller if auction == event.auction else -1)
 
     def _tell(self, items: list, names, edition, deck) -> None:
         """Narrate `items` (a move and its public events, in order) into the log; empties the list."""

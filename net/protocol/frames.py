@@ -129,7 +129,7 @@ LOBBY_OPS: dict[str, Schema] = {
     "add_bot": {"level": (is_text(1, 16), False), "seat": (optional(SEAT), False)},
     "remove_bot": {"seat": (SEAT, True)},
     "options": {"options": (is_map(64), True)},  # every RuleOptions field (RuleOptions.from_dict checks them)
-    "clocks": {"clocks": (is_map(8), True)},
+    "clocks": {"clocks": (is_map(16), True)},  # every ClockSettings field
     "start": {},
 }
 
