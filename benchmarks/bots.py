@@ -1,5 +1,6 @@
 """`python -m benchmarks bots`: the medium bot's decision time (target: p95 under 5 ms) and
-the hard bot's decision time against its budget (target: never over it)."""
+the hard bot's decision time against its budget (target: never over it), with its
+rollouts per searched decision and per second of its CPU time."""
 
 from __future__ import annotations
 
@@ -80,6 +81,8 @@ def figures(seconds: float, budget: float, hard_games: int) -> dict[str, dict[st
             "cpu_over_budget": sum(t > budget for t in hard_cpu),
             "searched_decisions": len(rollouts),
             "rollouts_per_search": sum(rollouts) / len(rollouts) if rollouts else 0.0,
+            # rollouts per second of the hard bot's CPU time (its decisions, searched or not)
+            "rollouts_per_s": sum(rollouts) / sum(hard_cpu) if sum(hard_cpu) > 0 else 0.0,
         },
     }
 
@@ -106,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
         f"hard: budget {hard['budget_s']:g} s, {hard['decisions']:.0f} decisions in {hard['games']:.0f} games "
         f"vs 3 medium: p95 {hard['p95_ms']:.1f} ms, max {hard['max_ms']:.1f} ms, "
         f"{hard['over_budget']:.0f} over budget (CPU time: max {hard['cpu_max_ms']:.1f} ms, "
-        f"{hard['cpu_over_budget']:.0f} over); {hard['rollouts_per_search']:.0f} rollouts per searched decision"
+        f"{hard['cpu_over_budget']:.0f} over); {hard['rollouts_per_search']:.0f} rollouts per searched decision, "
+        f"{hard['rollouts_per_s']:.0f} rollouts per CPU second"
     )
     return 0

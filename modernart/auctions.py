@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .cards import AUCTION_TYPES, AuctionType, Card
+from .cards import AUCTION_TYPES, MAX_PLAYERS, AuctionType, Card
 from .errors import (
     AlreadyBid,
     AlreadyPassed,
@@ -52,6 +52,11 @@ _new: Final = tuple.__new__  # builds a NamedTuple from a tuple without its Pyth
 # Final module constants are C constants under mypyc; imported names are dictionary lookups.
 _BANK: Final[int] = BANK
 _AUCTION_TYPES: Final[tuple[AuctionType, ...]] = AUCTION_TYPES
+#: _CLOCKWISE[n][seat]: the n seats clockwise from `seat`'s left, `seat` itself last (the
+#: order a Sealed auction's bids are revealed in)
+_CLOCKWISE: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+    [tuple([tuple([(a + i) % n for i in range(1, n + 1)]) for a in range(n)]) for n in range(MAX_PLAYERS + 1)]
+)
 
 
 def _wrong_phase(state: BaseState, what: str) -> WrongPhase:
@@ -276,7 +281,9 @@ def sealed_bid(state: BaseState, seat: int, arg: int) -> None:
     if amount > state.money[seat]:
         raise BidOverMoney(f"seat {seat} cannot bid {amount}: they hold less")
     state.sealed[seat] = amount
-    _sealed_maybe_resolve(state)
+    state.nsealed += 1
+    if state.nsealed == state.n:
+        _sealed_resolve(state)
 
 
 def sealed_forfeit(state: BaseState, seat: int, arg: int) -> None:
@@ -285,17 +292,36 @@ def sealed_forfeit(state: BaseState, seat: int, arg: int) -> None:
     if state.sealed[seat] != NO_BID:
         raise AlreadyBid(f"seat {seat} has already made its sealed bid")
     state.sealed[seat] = FORFEIT  # counted as 0 when resolved; marks the offender
-    _sealed_maybe_resolve(state)
-
-
-def _sealed_maybe_resolve(state: BaseState) -> None:
     state.nsealed += 1
+    if state.nsealed == state.n:
+        _sealed_resolve(state)
+
+
+def _sealed_resolve(state: BaseState) -> None:
+    """Every seat has bid: reveal the bids and sell the lot."""
     n = state.n
-    if state.nsealed < n:
-        return
     sealed = state.sealed
     auctioneer = state.auctioneer
-    offenders = tuple([s for s in range(n) if sealed[s] == FORFEIT])
+    if FORFEIT in sealed:
+        bids = _fine_offenders(state)
+    else:
+        # nobody forfeited (every self-play auction): the bids are `sealed` as made, with
+        # no offenders to fine; nothing is copied
+        bids = sealed
+        if state.events is not None:
+            state.events.append(_new(SealedRevealed, (state.auction_no, tuple(sealed), (), ())))
+    # every revealed bid is public, in clockwise order from the auctioneer's left
+    after = auctioneer + 1
+    state.bids = list(zip(_CLOCKWISE[n][auctioneer], bids[after:] + bids[:after]))
+    buyer, price = sealed_winner(bids, auctioneer)
+    _sell(state, buyer, price)
+
+
+def _fine_offenders(state: BaseState) -> list[int]:
+    """Fine every seat whose sealed bid was forfeited and log the reveal; returns every
+    seat's bid with a forfeit counted as 0."""
+    sealed = state.sealed
+    offenders = tuple([s for s in range(state.n) if sealed[s] == FORFEIT])
     fines: list[int] = []
     for s in offenders:
         fine = min(state.options.sealed_offender_fine, state.money[s])
@@ -305,11 +331,7 @@ def _sealed_maybe_resolve(state: BaseState) -> None:
     bids = [b if b > 0 else 0 for b in sealed]
     if state.events is not None:
         state.events.append(SealedRevealed(state.auction_no, tuple(bids), offenders, tuple(fines)))
-    # every revealed bid is public, in clockwise order from the auctioneer's left
-    order = [(auctioneer + i) % n for i in range(1, n + 1)]
-    state.bids = [(s, bids[s]) for s in order]
-    buyer, price = sealed_winner(bids, auctioneer)
-    _sell(state, buyer, price)
+    return bids
 
 
 def sealed_winner(bids: list[int], auctioneer: int) -> tuple[int, int]:

@@ -32,6 +32,7 @@ def test_bench_bots_prints_its_figures_as_json():
     assert figures["machine"]["cores"] and figures["medium"]["decisions"] > 0
     assert 0 < figures["medium"]["p50_ms"] <= figures["medium"]["p95_ms"] <= figures["medium"]["max_ms"]
     assert figures["hard"]["budget_s"] == 0.1 and figures["hard"]["decisions"] > 0
+    assert figures["hard"]["rollouts_per_s"] > 0
 
 
 @pytest.mark.timeout(120)
@@ -46,6 +47,32 @@ def test_bench_engine_prints_its_figures_as_json():
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout)
     assert figures["machine"]["date"] and figures["selfplay_4p"]["games_per_s"] > 0
+
+
+@pytest.mark.timeout(300)
+def test_bench_engine_compares_with_an_older_commit_side_by_side():
+    """`--against REV` unpacks that commit's engine and runs the same workloads there and
+    here alternately, in one run: both figures, the ratio, and the same games played."""
+    done = subprocess.run(
+        BENCHMARKS + ["engine", "--against", "HEAD", "--seconds", "0.2", "--repeat", "2", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=280,
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["old"].startswith("commit ") and figures["machine"]["date"]
+    for workload in ("selfplay", "rollouts"):
+        f = figures[workload]
+        assert f["old_per_s"] > 0 and f["new_per_s"] > 0 and f["same_games"]
+        assert f["ratio"] == pytest.approx(f["new_per_s"] / f["old_per_s"])
+        assert len(f["old_runs"]) == len(f["new_runs"]) == 2
+    assert figures["target_ratio"] == 1.2
+    bad = subprocess.run(
+        BENCHMARKS + ["engine", "--against", "no-such-commit"], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert bad.returncode != 0 and "not a commit" in bad.stderr
 
 
 @pytest.mark.timeout(60)

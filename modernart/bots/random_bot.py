@@ -3,6 +3,9 @@
 A bid (or price, or sealed bid) counts as one choice among the legal moves; if chosen, its
 amount is drawn uniformly from the legal range.  In Open auctions, where several seats may
 act, `random_step` first draws the acting seat uniformly from `state.to_move()`.
+`random_play` makes the same draws and plays the move through the engine's trusted path
+(`GameState.apply_trusted`, which skips the shape checks of moves from outside); a whole
+game of it is `play_random_game`.
 
 `random_move` works on the state directly (it only reads what the acting seat may see:
 its own hand and money, the public auction) because it is the engine's benchmark player
@@ -14,7 +17,7 @@ the interned move table.  Its choices are checked against `legal_moves` in the t
 from __future__ import annotations
 
 import random as _random
-from typing import Any, Callable, Final
+from typing import Any, Callable, TypeVar
 
 from ..auctions import second_cards
 from ..game import GameState
@@ -25,8 +28,6 @@ from ..moves import (
     DECLINE,
     DECLINE_SECOND,
     HAMMER,
-    MAX_SEATS,
-    MOVE_TABLE,
     PASS,
     PLAY,
     SEALED_BID,
@@ -37,20 +38,30 @@ from ..moves import (
 from ..phase import DOUBLE_OFFER, FIXED_OFFER, FIXED_SET, GAME_OVER, ONCE_AROUND, OPEN, PLAY_CARD, SEALED
 from ..state import NO_BID
 
-# Per seat, the argument-free moves (moves with an argument come from MOVE_TABLE).
-_PASS: Final = tuple([move_of(s, PASS) for s in range(MAX_SEATS)])
-_HAMMER: Final = tuple([move_of(s, HAMMER) for s in range(MAX_SEATS)])
-_ACCEPT: Final = tuple([move_of(s, ACCEPT) for s in range(MAX_SEATS)])
-_DECLINE: Final = tuple([move_of(s, DECLINE) for s in range(MAX_SEATS)])
-_DECLINE_SECOND: Final = tuple([move_of(s, DECLINE_SECOND) for s in range(MAX_SEATS)])
+T = TypeVar("T")
 
 
-def random_move(state: GameState, seat: int, rand: Callable[[], float]) -> Move:
-    """A uniformly random legal move for `seat`, which must be one of `state.to_move()`.
+def random_act(state: GameState, rand: Callable[[], float], act: Callable[[int, int, int], T], seat: int = -1) -> T:
+    """Draw a uniformly random legal move and return `act(seat, action, arg)` of it (the
+    action one of the int constants of moves.py).
 
+    The acting seat is `seat`, which must be one of `state.to_move()`, or with the default
+    -1 drawn uniformly among them.  `act` decides what becomes of the move:
+    `move_of` makes it a `Move` (`random_move`, `random_step`), `state.apply_trusted`
+    plays it (`random_play`): one source for the draws, and self-play neither builds a
+    `Move` nor makes a call more per move than it needs (a call is some 6% of a game).
     `rand` is a float generator in [0, 1), e.g. `random.Random(seed).random`.
     """
     phase = state.phase_id
+    if seat < 0:
+        if phase == OPEN:
+            seat = _open_seat(state, rand)
+        elif phase == PLAY_CARD or phase == FIXED_SET:
+            seat = state.auctioneer
+        elif phase == SEALED:
+            seat = state.sealed.index(NO_BID)  # sealed bids are simultaneous: order is irrelevant
+        else:
+            seat = state.turn
     money = state.money[seat]
     if phase == OPEN:
         high = state.high
@@ -62,50 +73,50 @@ def random_move(state: GameState, seat: int, rand: Callable[[], float]) -> Move:
         i = int(rand() * (can_pass + can_bid + can_hammer))
         if can_pass:
             if i == 0:
-                return _PASS[seat]
+                return act(seat, PASS, 0)
             i -= 1
         if can_hammer and i == 0:
-            return _HAMMER[seat]
-        action, arg = BID, high + 1 + int(rand() * (money - high))
-    elif phase == PLAY_CARD:
+            return act(seat, HAMMER, 0)
+        return act(seat, BID, high + 1 + int(rand() * (money - high)))
+    if phase == PLAY_CARD:
         hand = state.hands[seat]
-        size = len(hand)
-        action, arg = PLAY, hand[int(rand() * size)]
-    elif phase == ONCE_AROUND:
+        card_id: int = hand[int(rand() * len(hand))]
+        return act(seat, PLAY, card_id)
+    if phase == ONCE_AROUND:
         high = state.high
         if money <= high or rand() >= 0.5:
-            return _PASS[seat]
-        action, arg = BID, high + 1 + int(rand() * (money - high))
-    elif phase == SEALED:
-        action, arg = SEALED_BID, int(rand() * (money + 1))
-    elif phase == FIXED_OFFER:
-        return _ACCEPT[seat] if state.price <= money and rand() < 0.5 else _DECLINE[seat]
-    elif phase == FIXED_SET:
-        action, arg = SET_PRICE, 1 + int(rand() * money) if money else 0
-    elif phase == DOUBLE_OFFER:
+            return act(seat, PASS, 0)
+        return act(seat, BID, high + 1 + int(rand() * (money - high)))
+    if phase == SEALED:
+        return act(seat, SEALED_BID, int(rand() * (money + 1)))
+    if phase == FIXED_OFFER:
+        return act(seat, ACCEPT if state.price <= money and rand() < 0.5 else DECLINE, 0)
+    if phase == FIXED_SET:
+        return act(seat, SET_PRICE, 1 + int(rand() * money) if money else 0)
+    if phase == DOUBLE_OFFER:
         adds = second_cards(state, seat)
         i = int(rand() * (len(adds) + 1))
         if i == len(adds):
-            return _DECLINE_SECOND[seat]
-        action, arg = ADD_SECOND, adds[i]
-    else:
-        raise ValueError(f"no move for seat {seat} in phase {state.phase!r}")
-    row = MOVE_TABLE[action][seat]
-    return row[arg] if arg < len(row) else move_of(seat, action, arg)
+            return act(seat, DECLINE_SECOND, 0)
+        card_id = adds[i]
+        return act(seat, ADD_SECOND, card_id)
+    raise ValueError(f"no move for seat {seat} in phase {state.phase!r}")
+
+
+def random_move(state: GameState, seat: int, rand: Callable[[], float]) -> Move:
+    """A uniformly random legal move for `seat`, which must be one of `state.to_move()`."""
+    return random_act(state, rand, move_of, seat)
 
 
 def random_step(state: GameState, rand: Callable[[], float]) -> Move:
     """Pick the acting seat uniformly among `to_move()`, then its random move."""
-    phase = state.phase_id
-    if phase == OPEN:
-        seat = _open_seat(state, rand)
-    elif phase == PLAY_CARD or phase == FIXED_SET:
-        seat = state.auctioneer
-    elif phase == SEALED:
-        seat = state.sealed.index(NO_BID)  # sealed bids are simultaneous: order is irrelevant
-    else:
-        seat = state.turn
-    return random_move(state, seat, rand)
+    return random_act(state, rand, move_of)
+
+
+def random_play(state: GameState, rand: Callable[[], float]) -> None:
+    """Play `random_step`'s move (the very same draws) through `GameState.apply_trusted`:
+    the random player's moves are legal by construction."""
+    random_act(state, rand, state.apply_trusted)
 
 
 def _open_seat(state: GameState, rand: Callable[[], float]) -> int:
@@ -132,6 +143,7 @@ def play_random_game(players: int, seed: int | _random.Random | None = None, **k
     rng = seed if isinstance(seed, _random.Random) else _random.Random(seed)
     state = GameState(players, seed=rng, **kwargs)
     rand = rng.random
+    play = state.apply_trusted
     while state.phase_id != GAME_OVER:
-        state.apply(random_step(state, rand))
+        random_act(state, rand, play)
     return state
