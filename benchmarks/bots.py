@@ -1,6 +1,12 @@
-"""`python -m benchmarks bots`: the medium bot's decision time (target: p95 under 5 ms) and
-the hard bot's decision time against its budget (target: never over it), with its
-rollouts per searched decision and per second of its CPU time."""
+"""`python -m benchmarks bots`: each level's decision time (p50, p95; target: medium p95
+under 5 ms, hard never over its budget) and the hard bot's rollouts per second.
+
+Every level but hard plays seat 0 of four-player games against three medium bots for
+about `--seconds` each (the styled arena opponents too); the hard bot plays
+`--hard-games` such games at `--budget` seconds per decision.  Rollouts per second are
+the rollouts of every searched decision over the wall-clock time those searches took, and
+over the CPU time they used (what an idle core would give).
+"""
 
 from __future__ import annotations
 
@@ -8,8 +14,8 @@ import argparse
 import json
 import time
 
+from modernart.bots import arena_levels, make_bot
 from modernart.bots.arena import play_game
-from modernart.bots import make_bot
 from modernart.bots.hard import HardBot
 from modernart.game import GameState
 from modernart.moves import Move
@@ -22,25 +28,37 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def medium_times(seconds: float, seed: int = 0) -> list[float]:
-    """Decision times of four medium bots playing each other for about `seconds`."""
+def level_times(level: str, seconds: float, seed: int = 0) -> list[float]:
+    """Decision times of one `level` bot against three medium bots for about `seconds`
+    (for medium: four medium bots, every seat timed)."""
     times: list[float] = []
     start = time.perf_counter()
     game = 0
-    while time.perf_counter() - start < seconds:
-        bots = [make_bot("medium", seed=seed * 100 + game * 4 + s) for s in range(4)]
+    while time.perf_counter() - start < seconds or not times:
+        bots = [make_bot(level, seed=seed * 100 + game * 4)] + [
+            make_bot("medium", seed=seed * 100 + game * 4 + s) for s in range(1, 4)
+        ]
         outcome = play_game(bots, seed=seed * 100 + game)
-        for t in outcome.times:
-            times.extend(t)
+        for seat_times in outcome.times if level == "medium" else outcome.times[:1]:
+            times.extend(seat_times)
         game += 1
     return times
 
 
-def hard_times(budget: float, games: int, seed: int = 0) -> tuple[list[float], list[int], list[float]]:
-    """Decision times (wall clock), rollouts per searched decision and CPU times of one hard
-    bot against three medium bots."""
+def medium_times(seconds: float, seed: int = 0) -> list[float]:
+    """Decision times of four medium bots playing each other for about `seconds`."""
+    return level_times("medium", seconds, seed)
+
+
+def hard_times(
+    budget: float, games: int, seed: int = 0
+) -> tuple[list[float], list[int], list[float], list[float], list[float]]:
+    """Decision times (wall clock); rollouts, wall and CPU times of the searched decisions;
+    CPU times of every decision: one hard bot against three medium bots."""
     times: list[float] = []
     rollouts: list[int] = []
+    searched: list[float] = []
+    searched_cpu: list[float] = []
     cpu: list[float] = []
     for game in range(games):
         hard = make_bot("hard", seed=seed + game, budget=budget)
@@ -50,41 +68,48 @@ def hard_times(budget: float, games: int, seed: int = 0) -> tuple[list[float], l
         def count(state: GameState, move: Move, hard: HardBot = hard) -> None:
             if move.seat == 0 and hard.last_rollouts:
                 rollouts.append(hard.last_rollouts)
+                searched.append(hard.last_search_seconds)
+                searched_cpu.append(hard.last_search_cpu)
                 hard.last_rollouts = 0
 
         outcome = play_game(bots, seed=seed + 1000 + game, on_move=count)
         times.extend(outcome.times[0])
         cpu.extend(outcome.cpu[0])
-    return times, rollouts, cpu
+    return times, rollouts, searched, searched_cpu, cpu
 
 
 def figures(seconds: float, budget: float, hard_games: int) -> dict[str, dict[str, float]]:
-    """{"medium": decision-time percentiles, "hard": decision times against `budget`}."""
-    med = medium_times(seconds)
-    hard, rollouts, hard_cpu = hard_times(budget, hard_games)
-    return {
-        "medium": {
-            "decisions": len(med),
-            "p50_ms": _percentile(med, 0.5) * 1e3,
-            "p95_ms": _percentile(med, 0.95) * 1e3,
-            "p99_ms": _percentile(med, 0.99) * 1e3,
-            "max_ms": max(med) * 1e3,
-        },
-        "hard": {
-            "budget_s": budget,
-            "games": hard_games,
-            "decisions": len(hard),
-            "p95_ms": _percentile(hard, 0.95) * 1e3,
-            "max_ms": max(hard) * 1e3,
-            "over_budget": sum(t > budget for t in hard),
-            "cpu_max_ms": max(hard_cpu) * 1e3,
-            "cpu_over_budget": sum(t > budget for t in hard_cpu),
-            "searched_decisions": len(rollouts),
-            "rollouts_per_search": sum(rollouts) / len(rollouts) if rollouts else 0.0,
-            # rollouts per second of the hard bot's CPU time (its decisions, searched or not)
-            "rollouts_per_s": sum(rollouts) / sum(hard_cpu) if sum(hard_cpu) > 0 else 0.0,
-        },
+    """Per level its decision-time percentiles; for hard also its budget and rollout rate."""
+    out: dict[str, dict[str, float]] = {}
+    for level in arena_levels():
+        if level == "hard":
+            continue
+        t = level_times(level, seconds if level == "medium" else seconds / 4)
+        out[level] = {
+            "decisions": len(t),
+            "p50_ms": _percentile(t, 0.5) * 1e3,
+            "p95_ms": _percentile(t, 0.95) * 1e3,
+            "p99_ms": _percentile(t, 0.99) * 1e3,
+            "max_ms": max(t) * 1e3,
+        }
+    hard, rollouts, searched, searched_cpu, hard_cpu = hard_times(budget, hard_games)
+    out["hard"] = {
+        "budget_s": budget,
+        "games": hard_games,
+        "decisions": len(hard),
+        "p50_ms": _percentile(hard, 0.5) * 1e3,
+        "p95_ms": _percentile(hard, 0.95) * 1e3,
+        "max_ms": max(hard) * 1e3,
+        "over_budget": sum(t > budget for t in hard),
+        "cpu_max_ms": max(hard_cpu) * 1e3,
+        "cpu_over_budget": sum(t > budget for t in hard_cpu),
+        "searched_decisions": len(rollouts),
+        "rollouts_per_search": sum(rollouts) / len(rollouts) if rollouts else 0.0,
+        "rollouts_per_s": sum(rollouts) / sum(searched) if sum(searched) > 0 else 0.0,
+        "rollouts_per_cpu_s": sum(rollouts) / sum(searched_cpu) if sum(searched_cpu) > 0 else 0.0,
+        "search_cpu_share": sum(searched_cpu) / sum(searched) if sum(searched) > 0 else 0.0,
     }
+    return out
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -99,17 +124,23 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "json", False):
         print(json.dumps({"machine": m, **f}, indent=1))
         return 0
-    med, hard = f["medium"], f["hard"]
     print(f"modernart bot benchmark, {m['date']}, {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}")
-    print(
-        f"medium: {med['decisions']:.0f} decisions in 4-player self-play: p50 {med['p50_ms']:.2f} ms, "
-        f"p95 {med['p95_ms']:.2f} ms, p99 {med['p99_ms']:.2f} ms, max {med['max_ms']:.2f} ms (target p95 < 5 ms)"
-    )
+    for level, row in f.items():
+        if level == "hard":
+            continue
+        where = "in 4-player self-play" if level == "medium" else "in seat 0 against 3 medium"
+        print(
+            f"{level}: {row['decisions']:.0f} decisions {where}: p50 {row['p50_ms']:.2f} ms, "
+            f"p95 {row['p95_ms']:.2f} ms, p99 {row['p99_ms']:.2f} ms, max {row['max_ms']:.2f} ms"
+            + (" (target p95 < 5 ms)" if level == "medium" else "")
+        )
+    hard = f["hard"]
     print(
         f"hard: budget {hard['budget_s']:g} s, {hard['decisions']:.0f} decisions in {hard['games']:.0f} games "
-        f"vs 3 medium: p95 {hard['p95_ms']:.1f} ms, max {hard['max_ms']:.1f} ms, "
+        f"vs 3 medium: p50 {hard['p50_ms']:.1f} ms, p95 {hard['p95_ms']:.1f} ms, max {hard['max_ms']:.1f} ms, "
         f"{hard['over_budget']:.0f} over budget (CPU time: max {hard['cpu_max_ms']:.1f} ms, "
         f"{hard['cpu_over_budget']:.0f} over); {hard['rollouts_per_search']:.0f} rollouts per searched decision, "
-        f"{hard['rollouts_per_s']:.0f} rollouts per CPU second"
+        f"{hard['rollouts_per_s']:.0f} rollouts per second of search ({hard['rollouts_per_cpu_s']:.0f} per CPU "
+        f"second; the search got {hard['search_cpu_share']:.0%} of a core)"
     )
     return 0

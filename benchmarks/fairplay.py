@@ -11,7 +11,18 @@
   a commitment and a reveal made and checked, a set digest, the host's cost to build one
   event (private parts, chain link, signature), a client's cost to check one event of a
   recorded 5-player game (chain, host signature, player signatures, commit-reveal), and
-  the audit of a whole game.
+  the audit of a whole game;
+- the hidden deck (net/trust/hidden_deck.py), for 3, 4 and 5 players: the start of a game
+  (deck keys, every seat's shuffle with its proof and the host's check of it, the first
+  deal's shares made, checked by the host and read by their owners), the extra work of a
+  card play (the owner's opening, the host's check and decryption), and the audit of the
+  deal.  Each step is timed on its own in this one process; the start is given as the
+  critical path of a table whose seats each have a machine (what one seat waits for: the
+  shuffles one after another, each relayed at once and its proof checked by the host while
+  the next seat shuffles, then the slowest seat's shares and the host's check of all) and
+  as the total work, both in
+  CPU time (`time.process_time`: on a shared machine wall time counts other jobs too).
+  `--hidden` runs this part alone.
 """
 
 from __future__ import annotations
@@ -412,8 +423,165 @@ def _game_on_a_session() -> tuple[Any, list[dict[str, Any]], str, str, bytes]:
 # ---------------------------------------------------------------------- entry point
 
 
+def _median_time(fn: Callable[[], Any], repeats: int) -> tuple[float, Any]:
+    """(median seconds of `repeats` calls of `fn`, the last call's result)."""
+    times, result = [], None
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - t0)
+    return sorted(times)[len(times) // 2], result
+
+
+def _hidden_deck_once(n: int) -> dict[str, Any]:
+    """One start and a few card plays of an `n`-player hidden deck, each step timed (seconds)."""
+    from modernart.rules import RuleOptions
+    from modernart.net.trust.hidden_deck import DeckLedger, SeatDeck, audit_deal
+
+    game, size = os.urandom(16), 70
+    first_deal = RuleOptions().deal_sizes(n)[0]
+    host = DeckLedger(game, n, size)
+    record = DeckLedger(game, n, size, checking=False)  # what the audit reads afterwards
+    # CPU time: each step is one party's work, which on a table of several machines runs on
+    # its own core; on the shared benchmark machine wall time also counts other jobs' turns
+    clock = time.process_time
+    t0 = clock()
+    seats = [SeatDeck(game, s, size) for s in range(n)]
+    key_make = (clock() - t0) / n
+    t0 = clock()
+    for seat in seats:
+        host.add_key(seat.key)
+        record.add_key(seat.key)
+    keys_check = clock() - t0
+    shuffle_make, shuffle_check = [], []
+    for seat in seats:
+        t0 = clock()
+        shuffle, _secret = seat.shuffle(host)
+        t1 = clock()
+        host.add_shuffle(shuffle)
+        t2 = clock()
+        record.add_shuffle(shuffle)
+        shuffle_make.append(t1 - t0)
+        shuffle_check.append(t2 - t1)
+    host.deal([first_deal] * n)
+    record.deal([first_deal] * n)
+    shares_make, shares = [], []
+    for seat in seats:
+        t0 = clock()
+        shares.append(seat.shares(host))
+        shares_make.append(clock() - t0)
+    t0 = clock()
+    for made in shares:
+        for share in made:
+            host.add_share(share)
+    shares_check = clock() - t0
+    for made in shares:
+        for share in made:
+            record.add_share(share)
+    hand_read = []
+    for seat in seats:
+        t0 = clock()
+        hand = seat.hand(host)
+        hand_read.append(clock() - t0)
+        assert len(hand) == first_deal
+    play_open, play_check = [], []
+    for seat in seats:
+        for card in list(seat.hand(host).values())[:3]:
+            t0 = clock()
+            opening = seat.opening(host, card)
+            t1 = clock()
+            host.open(seat.seat, opening, card)
+            play_open.append(t1 - t0)
+            play_check.append(clock() - t1)
+            record.open(seat.seat, opening, card)
+    t0 = clock()
+    problems = audit_deal(record, [seat.secret for seat in seats])
+    audit = clock() - t0
+    assert problems == [], problems
+    return {
+        "first_deal": first_deal,
+        "key_make": key_make,
+        "keys_check": keys_check,
+        "shuffle_make": _median(shuffle_make),
+        "shuffle_check": _median(shuffle_check),
+        "shares_make": max(shares_make),
+        "shares_check": shares_check,
+        "hand_read": max(hand_read),
+        # what one seat waits for, each seat on its own machine (see the module docstring)
+        "start_critical": key_make
+        + keys_check
+        + _pipeline(shuffle_make, shuffle_check)
+        + max(shares_make)
+        + shares_check
+        + max(hand_read),
+        "start_work": n * key_make
+        + keys_check
+        + sum(shuffle_make)
+        + sum(shuffle_check)
+        + sum(shares_make)
+        + shares_check
+        + sum(hand_read),
+        "play_open": _median(play_open),
+        "play_check": _median(play_check),
+        "play_extra": _median([a + b for a, b in zip(play_open, play_check)]),
+        "audit": audit,
+    }
+
+
+def _pipeline(make: list[float], check: list[float]) -> float:
+    """When the last shuffle's proof is checked: seat j shuffles as soon as seat j-1's deck is
+    relayed, while the host checks each proof in turn (docs/fair-play.md "The hidden deck")."""
+    made = checked = 0.0
+    for make_j, check_j in zip(make, check):
+        made += make_j
+        checked = max(made, checked) + check_j
+    return checked
+
+
+def _median(values: list[float]) -> float:
+    return sorted(values)[len(values) // 2]
+
+
+def _hidden_deck(n: int, repeats: int) -> dict[str, Any]:
+    """The hidden deck's figures for `n` players, in ms: the median of `repeats` runs."""
+    runs = [_hidden_deck_once(n) for _ in range(repeats)]
+    out: dict[str, Any] = {"players": n, "first_deal": runs[0]["first_deal"], "repeats": repeats}
+    for name in runs[0]:
+        if name != "first_deal":
+            out[f"{name}_ms"] = _median([r[name] for r in runs]) * 1e3
+    return out
+
+
+def _print_hidden(rows: list[dict[str, Any]]) -> None:
+    print("hidden deck (70 cards), ms:   start (critical path / total work), shuffle make / check per seat, ")
+    print("  first deal: shares make (slowest seat) / host check all / owner reads; card play extra p50; audit")
+    for r in rows:
+        print(
+            f"  {r['players']} players: start {r['start_critical_ms']:.0f} / {r['start_work_ms']:.0f}; "
+            f"shuffle {r['shuffle_make_ms']:.0f} / {r['shuffle_check_ms']:.0f}; "
+            f"deal of {r['first_deal']}: {r['shares_make_ms']:.0f} / {r['shares_check_ms']:.0f} / "
+            f"{r['hand_read_ms']:.1f}; play +{r['play_extra_ms']:.2f} "
+            f"(open {r['play_open_ms']:.2f}, host {r['play_check_ms']:.2f}); audit {r['audit_ms']:.0f}"
+        )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--hidden", action="store_true", help="only the hidden deck's figures")
+
+
 def run(args: argparse.Namespace) -> int:
     from modernart.cli.machine import machine
+
+    if getattr(args, "hidden", False):
+        repeats = max(3, int(args.seconds))
+        rows = [_hidden_deck(n, repeats) for n in (3, 4, 5)]
+        if args.json:
+            print(json.dumps({"machine": machine(), "hidden_deck": rows}, indent=1))
+            return 0
+        m = machine()
+        print(f"modernart hidden-deck benchmark, {m['date']}, {m['cpu']} ({m['cores']} cores), {m['python']}")
+        _print_hidden(rows)
+        return 0
 
     games = max(1, int(os.environ.get("MODERNART_BENCH_GAMES", str(max(2, int(args.seconds * 2))))))
     crypto = _crypto(args.seconds)
@@ -425,6 +593,7 @@ def run(args: argparse.Namespace) -> int:
         "latency": lat,
         "latency_5_processes": spread,
         "crypto": crypto,
+        "hidden_deck": [_hidden_deck(n, 3) for n in (3, 4, 5)],
     }
     if args.json:
         print(json.dumps(figures, indent=1))
@@ -463,6 +632,7 @@ def run(args: argparse.Namespace) -> int:
         f"= {c['client_check_per_move_us']:.0f} us per move ({c['game_events']} events, {c['game_moves']} moves)"
     )
     print(f"audit of that whole game: {c['audit_game_ms']:.0f} ms")
+    _print_hidden(figures["hidden_deck"])
     return 0
 
 

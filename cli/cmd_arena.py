@@ -1,8 +1,19 @@
 """`modernart arena`: bots play each other; win rates with 95% intervals, money, speed.
 
-Seats rotate through every permutation of the bot list (four bots: 24 seatings, game i
-uses seating i mod 24), games run in parallel worker processes, and everything but the
-time-budgeted search is deterministic given --seed.
+Two ways to run it:
+
+* `--bots A,B,C,D` (default hard,medium,random,random): seats rotate through every
+  permutation of the list (four bots: 24 seatings, game i uses seating i mod 24);
+* `--compare A,B --against POOL`: a paired comparison, both candidates playing the same
+  deals from the same seat against the pool (`modernart.bots.paired`): both win rates,
+  the discordant deals and the exact sign test.
+
+A bot is a level name, optionally with options: `hard:budget=0.1`, `hard:rivals=off`.
+Games run in worker processes (every core by default) with a progress bar and the time
+left on a terminal.  Game i's deal and bot seeds depend only on --seed and i, so results
+do not depend on the number of processes; hard bots search a fixed number of samples
+per decision (--passes) unless a time budget is given (--budget, which makes the search,
+and so the results, depend on the machine's speed).
 """
 
 from __future__ import annotations
@@ -13,60 +24,151 @@ import logging
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any, Sequence
 
+from modernart.cli.progress import Progress
 from modernart.cli.subcommands import Subcommands
+from modernart.cli.variant_args import add_variant_arguments, options_from_args
 
 log = logging.getLogger("modernart.arena")
+
+DEFAULT_BOTS = "hard,medium,random,random"
+#: samples per decision of the hard bots when no --budget is given: repeatable results
+DEFAULT_PASSES = 12
+#: the most seconds one decision may take in --passes mode (a guard, never reached in play)
+PASSES_BUDGET = 600.0
+
+HardOptions = dict[str, Any]
 
 
 def register(sub: Subcommands) -> None:
     p = sub.add_parser(
         "arena",
         help="bots play each other; print win rates",
-        description="Play bot-only games with seats rotated through every permutation "
-        "and print each bot's win rate (95%% Wilson interval), mean final "
-        "money and decision speed.",
+        description="Play bot-only games and print each bot's win rate (95%% Wilson interval), "
+        "mean final money and decision speed.  With --bots, seats rotate through every "
+        "permutation of the list; with --compare A,B --against POOL, both candidates play the "
+        "same deals from the same seat and a sign test says which is stronger.  A bot is a "
+        "level, optionally with options: hard:budget=0.1, hard:rivals=off.",
     )
-    p.add_argument("--bots", required=True, help="comma-separated levels, one per seat, e.g. hard,medium,random,random")
-    p.add_argument("--games", type=int, default=24, help="number of games (default 24)")
+    p.add_argument(
+        "--bots", default=None, help=f"comma-separated bots, one per seat (default {DEFAULT_BOTS}; 3 to 5 seats)"
+    )
+    p.add_argument("--compare", default=None, metavar="A,B", help="two candidate bots to compare on the same deals")
+    p.add_argument(
+        "--against",
+        default=None,
+        metavar="POOL",
+        help="with --compare: the other seats' bots, comma-separated (2 to 4)",
+    )
+    p.add_argument("--games", type=int, default=24, help="games, or deals with --compare (default 24)")
     p.add_argument("--seed", type=int, default=0, help="seed of the whole run (default 0)")
-    p.add_argument("--budget", type=float, default=None, help="hard bot: seconds per decision (default: the bot's own)")
-    p.add_argument("--jobs", type=int, default=0, help="worker processes (default: all cores)")
+    p.add_argument(
+        "--budget",
+        type=float,
+        default=None,
+        help="hard bots: seconds per decision, read from the clock (results then depend on the machine)",
+    )
+    p.add_argument(
+        "--passes",
+        type=int,
+        default=None,
+        help=f"hard bots: samples searched per decision, no clock (default {DEFAULT_PASSES} without --budget)",
+    )
+    p.add_argument("--jobs", type=int, default=0, help="worker processes (default: every core)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument(
+        "--progress",
+        choices=("auto", "on", "off"),
+        default="auto",
+        help="progress bar on stderr: auto shows it on a terminal only (default auto)",
+    )
+    add_variant_arguments(p)
     p.set_defaults(func=run)
 
 
-def parse_bots(text: str) -> list[str]:
-    from modernart.bots import bot_levels
+# ---------------------------------------------------------------------- bot specifications
 
-    names = [b.strip() for b in text.split(",") if b.strip()]
-    levels = bot_levels()
-    unknown = [b for b in names if b not in levels]
-    if unknown:
-        raise ValueError(f"unknown bot level(s) {', '.join(unknown)}; choose from {', '.join(levels)}")
-    if not 3 <= len(names) <= 5:
-        raise ValueError(f"a game has 3 to 5 seats; --bots names {len(names)}")
-    return names
+
+def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
+    """'hard:budget=0.1:rivals=off' -> ('hard', {'budget': 0.1, 'rivals': False})."""
+    from modernart.bots import arena_levels
+
+    level, *parts = text.strip().split(":")
+    if level not in arena_levels():
+        raise ValueError(f"unknown bot level {level!r}; choose from {', '.join(arena_levels())}")
+    options: dict[str, Any] = {}
+    for part in parts:
+        key, sep, raw = part.partition("=")
+        if not sep or not key.isidentifier():
+            raise ValueError(f"bot option {part!r} in {text!r} is not KEY=VALUE")
+        options[key] = _option_value(raw)
+    return level, options
+
+
+def _option_value(raw: str) -> Any:
+    words = {"on": True, "true": True, "yes": True, "off": False, "false": False, "no": False}
+    if raw.lower() in words:
+        return words[raw.lower()]
+    for kind in (int, float):
+        try:
+            return kind(raw)
+        except ValueError:
+            pass
+    return raw
+
+
+def build_bot(spec: str, seed: int, hard: HardOptions) -> Any:
+    """The bot a spec names; hard bots get the run's search settings unless the spec sets them."""
+    from modernart.bots import make_bot
+
+    level, options = parse_spec(spec)
+    if level == "hard":
+        merged = {**hard, **options}
+        if "budget" in options and "max_passes" not in options and hard.get("budget") == PASSES_BUDGET:
+            merged.pop("max_passes", None)  # a budget in the spec means the clock decides
+        options = merged
+    return make_bot(level, seed=seed, **options)
+
+
+def parse_bots(text: str, *, count: tuple[int, int] = (3, 5), what: str = "--bots") -> list[str]:
+    """Bot specs from a comma-separated list, each checked by building one bot."""
+    specs = [b.strip() for b in text.split(",") if b.strip()]
+    for spec in specs:
+        try:
+            build_bot(spec, 0, {})
+        except TypeError as exc:
+            raise ValueError(f"bad options in {spec!r}: {exc}") from None
+    lo, hi = count
+    if not lo <= len(specs) <= hi:
+        if what == "--bots":
+            raise ValueError(f"a game has {lo} to {hi} seats; --bots names {len(specs)}")
+        takes = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        raise ValueError(f"{what} takes {takes} bots (a game has 3 to 5 seats); it names {len(specs)}")
+    return specs
 
 
 def game_seed(seed: int, index: int) -> int:
     return (seed * 1_000_003 + index) & ((1 << 62) - 1)
 
 
-def play_one(task: tuple[int, int, tuple[str, ...], float | None]) -> dict[str, Any]:
-    """Worker: play game `index` of the run with the given seating."""
-    from modernart.bots import make_bot
-    from modernart.bots.arena import play_game
+# ---------------------------------------------------------------------- playing
 
-    seed, index, seating, budget = task
+
+#: (seed, game index, seating, hard bots' settings, rule options as RuleOptions.changed())
+Task = tuple[int, int, tuple[str, ...], HardOptions, dict[str, Any]]
+
+
+def play_one(task: Task) -> dict[str, Any]:
+    """Worker: play game `index` of the run with the given seating and rule options."""
+    from modernart.bots.arena import play_game
+    from modernart.rules import RuleOptions
+
+    seed, index, seating, hard, rules = task
     gseed = game_seed(seed, index)
-    bots = []
-    for seat, level in enumerate(seating):
-        options = {"budget": budget} if level == "hard" and budget is not None else {}
-        bots.append(make_bot(level, seed=gseed * 8 + seat, **options))
-    outcome = play_game(bots, seed=gseed, names=seating)
+    bots = [build_bot(spec, gseed * 8 + seat, hard) for seat, spec in enumerate(seating)]
+    outcome = play_game(bots, seed=gseed, names=seating, options=RuleOptions.from_dict(rules))
     return {
         "seating": seating,
         "money": outcome.money,
@@ -77,62 +179,169 @@ def play_one(task: tuple[int, int, tuple[str, ...], float | None]) -> dict[str, 
     }
 
 
-def run_arena(names: list[str], games: int, seed: int, budget: float | None, jobs: int) -> tuple[list, float]:
-    from modernart.bots.arena import GameOutcome, seatings
+def play_all(tasks: Sequence[Task], jobs: int, progress: Progress) -> list[Any]:
+    """Every task's outcome, in task order whatever the order they finish in."""
+    from modernart.bots.arena import GameOutcome
 
-    orders = seatings(names)
-    tasks = [(seed, i, orders[i % len(orders)], budget) for i in range(games)]
-    start = time.perf_counter()
+    results: list[dict[str, Any] | None] = [None] * len(tasks)
     if jobs == 1:
-        results = [play_one(t) for t in tasks]
+        for i, task in enumerate(tasks):
+            results[i] = play_one(task)
+            progress.advance()
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = list(pool.map(play_one, tasks, chunksize=1))
-    elapsed = time.perf_counter() - start
-    outcomes = [
+            futures = {pool.submit(play_one, task): i for i, task in enumerate(tasks)}
+            for future in as_completed(futures):
+                results[futures[future]] = future.result()
+                progress.advance()
+    progress.close()
+    return [
         GameOutcome(tuple(r["seating"]), tuple(r["money"]), tuple(r["winners"]), r["times"], r["moves"], r["cpu"])
         for r in results
+        if r is not None
     ]
-    return outcomes, elapsed
+
+
+def run_arena(
+    names: list[str],
+    games: int,
+    seed: int,
+    hard: HardOptions,
+    jobs: int,
+    progress: Progress,
+    rules: dict[str, Any] | None = None,
+) -> list[Any]:
+    from modernart.bots.arena import seatings
+
+    orders = seatings(names)
+    tasks = [(seed, i, orders[i % len(orders)], hard, dict(rules or {})) for i in range(games)]
+    return play_all(tasks, jobs, progress)
+
+
+def run_compare(
+    candidates: list[str],
+    pool: list[str],
+    deals: int,
+    seed: int,
+    hard: HardOptions,
+    jobs: int,
+    progress: Progress,
+    rules: dict[str, Any] | None = None,
+) -> tuple[list[int], list[Any], list[Any]]:
+    """Both candidates over the same deals: (seats, a's outcomes, b's outcomes)."""
+    from modernart.bots.paired import deal_seating
+
+    a, b = candidates
+    seats, tasks = [], []
+    for i in range(deals):
+        seat, seating_a = deal_seating(a, pool, i)
+        seating_b = seating_a[:seat] + (b,) + seating_a[seat + 1 :]
+        seats.append(seat)
+        tasks += [(seed, i, seating_a, hard, dict(rules or {})), (seed, i, seating_b, hard, dict(rules or {}))]
+    outcomes = play_all(tasks, jobs, progress)
+    return seats, outcomes[0::2], outcomes[1::2]
+
+
+def default_jobs() -> int:
+    """Every core this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def hard_options(budget: float | None, passes: int | None) -> HardOptions:
+    """The search settings of every hard bot in the run."""
+    if budget is not None:
+        return {"budget": budget} if passes is None else {"budget": budget, "max_passes": passes}
+    return {"budget": PASSES_BUDGET, "max_passes": passes or DEFAULT_PASSES}
 
 
 def run(args: argparse.Namespace) -> int:
-    from modernart.bots.arena import tally
-
     from modernart.cli.machine import machine
 
+    def fail(message: str) -> int:
+        print(f"modernart arena: {message}", file=sys.stderr)
+        return 2
+
+    compare = args.compare is not None
     try:
-        names = parse_bots(args.bots)
+        if compare:
+            if args.bots is not None:
+                return fail("--compare plays against --against, not --bots")
+            if args.against is None:
+                return fail("--compare needs --against POOL (the other seats' bots)")
+            candidates = parse_bots(args.compare, count=(2, 2), what="--compare")
+            pool = parse_bots(args.against, count=(2, 4), what="--against")
+        else:
+            if args.against is not None:
+                return fail("--against goes with --compare")
+            names = parse_bots(args.bots or DEFAULT_BOTS)
     except ValueError as exc:
-        print(f"modernart arena: {exc}", file=sys.stderr)
-        return 2
+        return fail(str(exc))
     if args.games < 1:
-        print("modernart arena: --games must be at least 1", file=sys.stderr)
-        return 2
+        return fail("--games must be at least 1")
+    try:
+        from modernart.rules import RuleOptions
+
+        rules = options_from_args(args)
+        RuleOptions.from_dict(rules).check_players(len(pool) + 1 if compare else len(names))
+    except ValueError as exc:
+        return fail(str(exc))
     if args.budget is not None and not 0 < args.budget <= 60:
-        print("modernart arena: --budget must be in (0, 60] seconds", file=sys.stderr)
-        return 2
-    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
-    log.info(
-        "arena start bots=%s games=%d seed=%d budget=%s jobs=%d",
-        ",".join(names),
-        args.games,
-        args.seed,
-        args.budget,
-        jobs,
+        return fail("--budget must be in (0, 60] seconds")
+    if args.passes is not None and not 1 <= args.passes <= 10_000:
+        return fail("--passes must be 1 to 10000")
+    hard = hard_options(args.budget, args.passes)
+    jobs = args.jobs if args.jobs > 0 else default_jobs()
+    shown = {"auto": None, "on": True, "off": False}[args.progress]
+    total = args.games * (2 if compare else 1)
+    progress = Progress(total, "games", sys.stderr, enabled=shown)
+    search = (f"variant {args.variant}" + (f" with {', '.join(args.rule)}" if args.rule else "") + ", ") + (
+        f"hard budget {args.budget:g} s" + (f" and at most {args.passes} samples" if args.passes else "")
+        if args.budget is not None
+        else f"hard searches {hard['max_passes']} samples per decision"
     )
-    outcomes, elapsed = run_arena(names, args.games, args.seed, args.budget, jobs)
-    stats = tally(outcomes)
-    log.info("arena done games=%d seconds=%.1f", len(outcomes), elapsed)
     m = machine()
+    start = time.perf_counter()
+    if compare:
+        log.info("arena compare %s against %s deals=%d seed=%d jobs=%d", candidates, pool, args.games, args.seed, jobs)
+        seats, a_out, b_out = run_compare(candidates, pool, args.games, args.seed, hard, jobs, progress, rules)
+        elapsed = time.perf_counter() - start
+        return print_compare(args, candidates, pool, seats, a_out, b_out, elapsed, jobs, search, m)
+    log.info("arena start bots=%s games=%d seed=%d jobs=%d", ",".join(names), args.games, args.seed, jobs)
+    outcomes = run_arena(names, args.games, args.seed, hard, jobs, progress, rules)
+    elapsed = time.perf_counter() - start
+    log.info("arena done games=%d seconds=%.1f", len(outcomes), elapsed)
+    return print_table(args, names, outcomes, elapsed, jobs, search, m)
+
+
+# ---------------------------------------------------------------------- output
+
+
+def print_table(
+    args: argparse.Namespace,
+    names: list[str],
+    outcomes: list[Any],
+    elapsed: float,
+    jobs: int,
+    search: str,
+    m: dict[str, str],
+) -> int:
+    from modernart.bots.arena import tally
+
+    stats = tally(outcomes)
     if args.json:
         print(
             json.dumps(
                 {
                     "bots": names,
+                    "variant": args.variant,
+                    "rules": args.rule,
                     "games": args.games,
                     "seed": args.seed,
                     "budget": args.budget,
+                    "passes": args.passes,
                     "jobs": jobs,
                     "seconds": elapsed,
                     "machine": m,
@@ -158,23 +367,100 @@ def run(args: argparse.Namespace) -> int:
             )
         )
         return 0
+    width = max(8, max(len(s.name) for s in stats.values()) + 1)
     print(
-        f"arena: {args.games} games, bots {','.join(names)}, seed {args.seed}"
-        + (f", hard budget {args.budget:g} s" if args.budget is not None else "")
-        + f"; {len(set(map(tuple, (o.seating for o in outcomes))))} seatings, {jobs} processes, {elapsed:.1f} s"
+        f"arena: {args.games} games, bots {','.join(names)}, seed {args.seed}, {search}"
+        f"; {len(set(o.seating for o in outcomes))} seatings, {jobs} processes, {elapsed:.1f} s"
     )
     print(f"machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}, {m['date']}")
     print("wins: co-winners count as a win each; share: a win split 1/k between k co-winners")
     print("times are wall-clock per decision; cpu max is the most CPU time one decision used")
     print(
-        f"{'bot':<8}{'games':>7}{'wins':>7}{'share':>8}{'win rate':>10}{'95% CI':>17}"
+        f"{'bot':<{width}}{'games':>7}{'wins':>7}{'share':>8}{'win rate':>10}{'95% CI':>17}"
         f"{'money':>8}{'dec/s':>9}{'p95 ms':>9}{'max ms':>9}{'cpu max':>9}"
     )
     for s in stats.values():
         lo, hi = s.interval
         print(
-            f"{s.name:<8}{s.games:>7}{s.wins:>7}{s.share:>8.1f}{s.win_rate:>9.1%} "
+            f"{s.name:<{width}}{s.games:>7}{s.wins:>7}{s.share:>8.1f}{s.win_rate:>9.1%} "
             f"{f'[{lo:.1%}, {hi:.1%}]':>17}{s.mean_money:>8.1f}{s.decisions_per_s:>9.0f}"
             f"{s.percentile(0.95) * 1000:>9.2f}{s.percentile(1.0) * 1000:>9.2f}{s.cpu_max * 1000:>9.2f}"
         )
+    return 0
+
+
+def print_compare(
+    args: argparse.Namespace,
+    candidates: list[str],
+    pool: list[str],
+    seats: list[int],
+    a_out: list[Any],
+    b_out: list[Any],
+    elapsed: float,
+    jobs: int,
+    search: str,
+    m: dict[str, str],
+) -> int:
+    from modernart.bots.paired import pair
+
+    result = pair(candidates[0], candidates[1], seats, a_out, b_out)
+    sides = (result.a, result.b)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "compare": candidates,
+                    "against": pool,
+                    "deals": args.games,
+                    "seed": args.seed,
+                    "budget": args.budget,
+                    "passes": args.passes,
+                    "jobs": jobs,
+                    "seconds": elapsed,
+                    "machine": m,
+                    "candidates": [
+                        {
+                            "bot": s.name,
+                            "deals": s.deals,
+                            "wins": s.wins,
+                            "win_share": s.share,
+                            "win_rate": s.win_rate,
+                            "ci95": list(s.interval),
+                            "mean_money": s.mean_money,
+                            "decisions": s.decisions,
+                        }
+                        for s in sides
+                    ],
+                    "a_only": result.a_only,
+                    "b_only": result.b_only,
+                    "both": result.both,
+                    "neither": result.neither,
+                    "sign_test_p": result.p_value,
+                    "verdict": result.verdict(),
+                },
+                indent=1,
+            )
+        )
+        return 0
+    n = len(pool) + 1
+    print(
+        f"arena: {candidates[0]} and {candidates[1]} on the same {args.games} deals against {','.join(pool)}, "
+        f"seed {args.seed}, {search}; {n} seats rotated, {jobs} processes, {elapsed:.1f} s"
+    )
+    print(f"machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}, {m['date']}")
+    print(f"fair share of wins: {1 / n:.0%}; wins: co-winners count as a win each; share splits a win 1/k")
+    width = max(10, max(len(s.name) for s in sides) + 1)
+    print(f"{'candidate':<{width}}{'deals':>7}{'wins':>7}{'share':>8}{'win rate':>10}{'95% CI':>17}{'money':>8}")
+    for s in sides:
+        lo, hi = s.interval
+        print(
+            f"{s.name:<{width}}{s.deals:>7}{s.wins:>7}{s.share:>8.1f}{s.win_rate:>9.1%} "
+            f"{f'[{lo:.1%}, {hi:.1%}]':>17}{s.mean_money:>8.1f}"
+        )
+    print(
+        f"discordant deals: {result.a.name} won and {result.b.name} lost {result.a_only}, "
+        f"{result.b.name} won and {result.a.name} lost {result.b_only} "
+        f"(both won {result.both}, neither {result.neither})"
+    )
+    print(f"sign test (exact, two-sided): p = {result.p_value:.4g}; {result.verdict()}")
     return 0

@@ -16,7 +16,9 @@ import sys
 
 from modernart.cli.cmd_play import COLOR_CHOICES, default_name
 
+from modernart.cli.language_options import add_language_arguments, apply_language_arguments
 from modernart.cli.subcommands import Subcommands
+from modernart.net import user_dirs
 
 # flags of this command that belong to the host process (passed on to the child)
 _HOST_FLAGS_WITH_VALUE = (
@@ -37,7 +39,7 @@ _HOST_FLAGS_WITH_VALUE = (
 )
 _HOST_SWITCHES = ("--no-beacon", "--exit-when-over")
 # what a resume command does not repeat: the journal is named afresh, the rest is the child's
-_NOT_REPEATED = ("resume", "headless", "admin_key", "func", "command", "host_defaults")
+_NOT_REPEATED = ("resume", "headless", "admin_key", "until_stdin_closes", "func", "command", "host_defaults")
 
 
 def register(sub: Subcommands) -> None:
@@ -64,8 +66,10 @@ def register(sub: Subcommands) -> None:
     p.add_argument("--bot-level", default="medium", help="level of those bots (random, medium, hard)")
     p.add_argument("--bot-pace", type=float, default=1.0, help="scale the bots' thinking pauses (0 = instant)")
     p.add_argument("--resume", metavar="FILE", default=None, help="resume the game of this journal after a crash")
-    p.add_argument("--journal-dir", default=None, help="where journals and records are written")
-    p.add_argument("--config-dir", default=None, help="where the keys live (default ~/.config/modernart)")
+    p.add_argument(
+        "--journal-dir", default=None, help=f"where journals and records are written (default {user_dirs.games_dir()})"
+    )
+    p.add_argument("--config-dir", default=None, help=f"where the keys live (default {user_dirs.config_dir()})")
     p.add_argument("--options", default="{}", help="rule options as JSON, e.g. '{\"double_split\": true}'")
     p.add_argument(
         "--clocks",
@@ -82,6 +86,8 @@ def register(sub: Subcommands) -> None:
     p.add_argument("--exit-when-over", action="store_true", help="stop once the game is over and saved")
     p.add_argument("--headless", action="store_true", help="run only the host (no client in this terminal)")
     p.add_argument("--admin-key", default=None, metavar="HEX", help=argparse.SUPPRESS)  # the hosting client's key
+    # the host child of `modernart host` (cli/tui/launch.py): its parent stops it by closing its stdin
+    p.add_argument("--until-stdin-closes", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--player-name", default=None, help="your name at the table (default: your login name)")
     p.add_argument("--ssh", type=int, default=None, metavar="PORT", help="also serve the client over SSH on PORT")
     p.add_argument("--ssh-bind", default="", metavar="ADDR", help="address for the SSH server (default: all)")
@@ -89,8 +95,9 @@ def register(sub: Subcommands) -> None:
         "--ssh-host-key",
         default=None,
         metavar="FILE",
-        help="SSH host key (default ~/.config/modernart/ssh_host_ed25519, made on first use)",
+        help=f"SSH host key (default {user_dirs.ssh_host_key_path()}, made on first use)",
     )
+    add_language_arguments(p)
     p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
     p.add_argument("--color", choices=COLOR_CHOICES, default="auto", help="colours (see modernart play)")
     p.set_defaults(func=run, host_defaults=None)
@@ -98,6 +105,7 @@ def register(sub: Subcommands) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    apply_language_arguments(args)
     try:
         options, clocks = json.loads(args.options), json.loads(args.clocks)
     except json.JSONDecodeError as exc:
@@ -178,6 +186,7 @@ async def _serve(args: argparse.Namespace, options: dict, clocks: dict) -> int:
         beacon_targets=beacon_targets_from(args.beacon_target),
         exit_when_over=args.exit_when_over,
         admin=admin,
+        until_stdin_closes=args.until_stdin_closes,
     )
     if args.ssh is None:
         return await serve(settings)

@@ -14,6 +14,7 @@ import sys
 
 from modernart.cli.cmd_play import COLOR_CHOICES, default_name
 
+from modernart.cli.language_options import add_language_arguments, apply_language_arguments
 from modernart.cli.subcommands import Subcommands
 
 
@@ -35,6 +36,7 @@ def register(sub: Subcommands) -> None:
         action="store_true",
         help="trust a host whose key changed since you last joined it (compare its join code first)",
     )
+    add_language_arguments(p)
     p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
     p.add_argument("--color", choices=COLOR_CHOICES, default="auto", help="colours (see modernart play)")
     p.add_argument("--no-color", dest="color", action="store_const", const="none", help="same as --color none")
@@ -42,6 +44,7 @@ def register(sub: Subcommands) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    apply_language_arguments(args)
     is_string = bool(args.join and args.join.startswith("ma://"))
     if args.print_only or args.check:
         return asyncio.run(_print(args, is_string))

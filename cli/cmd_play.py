@@ -15,11 +15,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
-import os
 import random
 import sys
 
+from modernart.cli.language_options import add_language_arguments, apply_language_arguments
+from modernart.cli.local_table import play_table
 from modernart.cli.subcommands import Subcommands
+from modernart.cli.variant_args import add_variant_arguments, options_from_args
+from modernart.net import user_dirs
 
 COLOR_CHOICES = ("auto", "none", "16", "256", "truecolor")  # as cli/tui/style.py
 
@@ -55,8 +58,18 @@ def register(sub: Subcommands) -> None:
         "--bot-pace", type=float, default=1.0, help="bots' thinking time as a factor (0 = instant, default 1)"
     )
     p.add_argument(
-        "--record-dir", default=None, help="where to save the game record (default $XDG_DATA_HOME/modernart/records)"
+        "--record-dir",
+        default=None,
+        metavar="DIR",
+        help="where the host journals the game as it is played, and saves its record and transcript "
+        f"once it is over (default {user_dirs.games_dir()}; `modernart resume` and `modernart stats` look there)",
     )
+    p.add_argument(
+        "--new",
+        action="store_true",
+        help="start a new game without offering to continue an unfinished one",
+    )
+    add_language_arguments(p)
     p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
     p.add_argument(
         "--color",
@@ -72,7 +85,9 @@ def register(sub: Subcommands) -> None:
         "announcement; without --config-dir its keys are kept nowhere)",
     )
     p.add_argument(
-        "--config-dir", default=None, help="where your player key and the host key live (default ~/.config/modernart)"
+        "--config-dir",
+        default=None,
+        help=f"where your player key and the host key live (default {user_dirs.config_dir()})",
     )
     p.add_argument(
         "--ssh",
@@ -86,12 +101,13 @@ def register(sub: Subcommands) -> None:
         "--ssh-host-key",
         default=None,
         metavar="FILE",
-        help="SSH host key (default ~/.config/modernart/ssh_host_ed25519, made on first use)",
+        help=f"SSH host key (default {user_dirs.ssh_host_key_path()}, made on first use)",
     )
     p.add_argument(
         "--guests", type=int, default=1, help="with --ssh: seats kept for SSH guests; bots take the others (default 1)"
     )
     p.add_argument("--watch", action="store_true", help="bots only: print the game log of a bot game")
+    add_variant_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -122,8 +138,17 @@ def bot_level_list(spec: str | None, bots: int) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    apply_language_arguments(args)
+    try:
+        args.options = options_from_args(args)
+        from modernart.rules import RuleOptions
+
+        RuleOptions.from_dict(args.options).check_players(args.players)
+    except ValueError as exc:
+        print(f"modernart play: {exc}", file=sys.stderr)
+        return 2
     if args.watch:
-        return watch_bot_game(args.players, args.seed)
+        return watch_bot_game(args.players, args.seed, args.options)
     if args.ssh is not None:
         return serve_over_ssh(args)
     if args.open_seconds <= 0:
@@ -140,25 +165,40 @@ def run(args: argparse.Namespace) -> int:
         print("modernart play needs a terminal (over SSH, use: ssh -t HOST modernart play)", file=sys.stderr)
         return 2
     levels = bot_level_list(args.bots, args.players - 1)
-    return asyncio.run(play_through_host(args, args.name or default_name(), levels))
+    name = args.name or default_name()
+    settings = table_settings(args, levels, f"{name}'s table", autostart=not args.lobby)
+    offer = not (args.new or args.lobby or args.seed is not None or args.offline)  # an unfinished game first
+    return asyncio.run(
+        play_table(settings, name, offline=args.offline, ascii=args.ascii, color=args.color, offer=offer)
+    )
 
 
 def seeded_deal(seed: int, players: int, options: dict | None = None) -> tuple[list[int], int]:
-    """The fixed deal `--seed` gives: (deck order, first auctioneer) drawn from `seed`."""
+    """The fixed deal `--seed` gives: (deck order, first auctioneer) drawn from `seed`; with
+    fresh deals every round (fa_seed), one shuffled deck per round, one after the other."""
+    from modernart.game import deck_orders_needed
     from modernart.rules import RuleOptions
 
+    rules = RuleOptions.from_dict(options or {})
     rng = random.Random(seed)
-    order = list(range(RuleOptions.from_dict(options or {}).deck_table.size))
+    order = list(range(rules.deck_table.size))
     rng.shuffle(order)
-    return order, rng.randrange(players)
+    first = rng.randrange(players)
+    for _ in range(deck_orders_needed(rules) - 1):
+        more = list(range(rules.deck_table.size))
+        rng.shuffle(more)
+        order += more
+    return order, first
 
 
 def table_settings(args: argparse.Namespace, levels: list[str], table_name: str, **more):
     """The `HostGameSettings` of this command's table (clocks, bots, a seeded deal)."""
-    from modernart.cli.tui.in_process_host import HostGameSettings, default_record_dir
+    from modernart.cli.tui.local_game import HostGameSettings, default_record_dir
 
-    deal, first = seeded_deal(args.seed, args.players) if args.seed is not None else (None, 0)
+    options = getattr(args, "options", None) or {}
+    deal, first = seeded_deal(args.seed, args.players, options) if args.seed is not None else (None, 0)
     return HostGameSettings(
+        options=dict(options),
         players=args.players,
         levels=levels,
         table_name=table_name,
@@ -170,28 +210,6 @@ def table_settings(args: argparse.Namespace, levels: list[str], table_name: str,
         first=first,
         **more,
     )
-
-
-async def play_through_host(args: argparse.Namespace, name: str, levels: list[str]) -> int:
-    """A host with bots on 127.0.0.1 (a child process, or with --offline this one); this
-    client joins it as seat 1."""
-    from modernart.cli.tui.app import run_client_async, state_dir
-    from modernart.cli.tui.child_host import play_session
-    from modernart.cli.tui.in_process_host import play_here
-
-    settings = table_settings(args, levels, f"{name}'s table", autostart=not args.lobby)
-    try:
-        if args.offline:
-            host, session = await play_here(settings, name)
-        else:
-            host, session = await play_session(settings, name, log_path=os.path.join(state_dir(), "host.log"))
-    except RuntimeError as exc:
-        print(f"modernart play: {exc}; try --offline", file=sys.stderr)
-        return 1
-    try:
-        return await run_client_async(session, ascii=args.ascii, color=args.color)
-    finally:
-        await host.close()
 
 
 def serve_over_ssh(args: argparse.Namespace) -> int:
@@ -255,16 +273,17 @@ async def serve_table_over_ssh(
         await here.close()
 
 
-def watch_bot_game(players: int, seed: int | None) -> int:
+def watch_bot_game(players: int, seed: int | None, options: dict | None = None) -> int:
     """Play a game of random bots and print its log."""
     from modernart.bots.random_bot import random_step
     from modernart.game import GameState
+    from modernart.rules import RuleOptions
 
     from modernart.cli.narrate import describe_events
 
     rng = random.Random(seed)
     names = ["Ana", "Bea", "Cem", "Dai", "Eli"][:players]
-    state = GameState(players, seed=rng, track_events=True)
+    state = GameState(players, RuleOptions.from_dict(options or {}), seed=rng, track_events=True)
     assert state.events is not None  # track_events=True
     printed = 0
     while not state.is_over():

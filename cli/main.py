@@ -13,7 +13,9 @@ import logging
 import os
 import sys
 
-COMMANDS = ("play", "host", "join", "replay", "audit", "arena", "bot")
+from modernart.net.runtime import choose_event_loop
+
+COMMANDS = ("play", "resume", "host", "join", "replay", "audit", "stats", "arena", "bot")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -45,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    choose_event_loop()  # before any command's event loop (net/runtime.py)
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

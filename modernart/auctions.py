@@ -23,19 +23,49 @@ from .errors import (
     CardNotInHand,
     HighBidderCannotAct,
     MalformedMove,
+    NotACandidate,
     NotAuctioneer,
     NotYourTurn,
     PriceOutOfRange,
     SecondCardMismatch,
     WrongPhase,
 )
-from .events import BANK, AuctionStarted, Sale, SealedRevealed
-from .moves import ACCEPT, ADD_SECOND, DECLINE, DECLINE_SECOND, HAMMER, PASS, PLAY, Action, Move, move_of
-from .phase import DOUBLE_OFFER, FIXED_OFFER, FIXED_SET, ONCE_AROUND, OPEN, PLAY_CARD, SEALED
-from .state import FORFEIT, BaseState
+from .events import BANK, AuctionStarted, MysteryFlipped, Sale, SealedRevealed
+from .moves import (
+    ACCEPT,
+    ADD_SECOND,
+    CHOOSE_BUYER,
+    DECLINE,
+    DECLINE_SECOND,
+    FLIP_MYSTERY,
+    HAMMER,
+    KEEP_MYSTERY,
+    PASS,
+    PLAY,
+    Action,
+    Move,
+    move_of,
+)
+from .phase import (
+    CHOOSE_BUYER as CHOOSING,
+)
+from .phase import (
+    DOUBLE_OFFER,
+    FIXED_OFFER,
+    FIXED_SET,
+    MYSTERY_FLIP,
+    ONCE_AROUND,
+    OPEN,
+    PLAY_CARD,
+    POSTED_OFFER,
+    SEALED,
+)
+from .state import FORFEIT, LEAVE, TAKE, BaseState
 from .state import NO_BID as NO_BID  # a seat's entry in `sealed` before it bids: importable from here too
 
 DOUBLE: Final = 4  # AuctionType.DOUBLE as a plain int (state.kind_of holds plain ints)
+OPEN_KIND: Final = 0  # AuctionType.OPEN as a plain int
+ONCE_AROUND_KIND: Final = 1  # AuctionType.ONCE_AROUND as a plain int
 #: The phase each auction symbol starts, by AuctionType value (a Double never starts one).
 _PHASE_OF_KIND: Final = (OPEN, ONCE_AROUND, SEALED, FIXED_SET)
 _PHASE_WORDS: Final = (
@@ -47,6 +77,9 @@ _PHASE_WORDS: Final = (
     "a fixed price is to be set",
     "a fixed price is on offer",
     "the game is over",
+    "the seller is choosing the buyer",
+    "a posted price is on offer",
+    "the mystery hand may be turned up",
 )
 _new: Final = tuple.__new__  # builds a NamedTuple from a tuple without its Python-level __new__
 # Final module constants are C constants under mypyc; imported names are dictionary lookups.
@@ -90,17 +123,25 @@ def play_card(state: BaseState, seat: int, arg: int) -> None:
     counts = state.counts
     artist = state.artist_of[arg]
     counts[artist] += 1
-    if counts[artist] == 5:
+    options = state.rules
+    kind = state.kind_of[arg]
+    if counts[artist] == 5 and options.fifth_ends_round:
         state.end_round(seat, "fifth", (card,))
-    elif not any(state.hands):
+    elif not options.last_card_auctioned and not any(state.hands):
         state.end_round(seat, "exhausted", (card,))
-    elif state.kind_of[arg] == DOUBLE:
+    elif kind == DOUBLE and options.double_as_open:  # FA-14: a Double sold alone, as Open
+        _start_auction(state, seat, OPEN_KIND)
+    elif kind == DOUBLE:
         state.original = seat
-        state.phase_id = DOUBLE_OFFER
         # the Double's player is offered it first, unless their hand is now empty
-        state.turn = seat if state.hands[seat] else _next_holder(state, (seat + 1) % state.n)
+        turn = seat if state.hands[seat] else _next_holder(state, (seat + 1) % state.n)
+        if turn < 0:  # every hand is empty (the last card is auctioned): nobody can add
+            _keep_double(state)
+        else:
+            state.phase_id = DOUBLE_OFFER
+            state.turn = turn
     else:
-        _start_auction(state, seat, state.kind_of[arg])
+        _start_auction(state, seat, kind)
 
 
 def add_second(state: BaseState, seat: int, arg: int) -> None:
@@ -117,9 +158,10 @@ def add_second(state: BaseState, seat: int, arg: int) -> None:
     state.lot.append(card)
     counts = state.counts
     counts[artist] += 1
-    if counts[artist] == 5:
+    options = state.rules
+    if counts[artist] == 5 and options.fifth_ends_round:
         state.end_round(seat, "fifth", tuple(state.lot))
-    elif not any(state.hands):
+    elif not options.last_card_auctioned and not any(state.hands):
         state.end_round(seat, "exhausted", tuple(state.lot))
     else:
         _start_auction(state, seat, state.kind_of[arg])
@@ -130,15 +172,19 @@ def decline_second(state: BaseState, seat: int, arg: int) -> None:
         raise _wrong_phase(state, "decline a Double")
     if seat != state.turn:
         raise NotYourTurn(f"seat {seat} cannot decline: the Double is offered to seat {state.turn}")
-    original = state.original
     nxt = _next_holder(state, (seat + 1) % state.n)
     if nxt < 0:  # offered all round: the original auctioneer keeps it for free (§5.6.4)
-        state.auctioneer = original
-        state.kind = DOUBLE
-        state.bids = []
-        _sell(state, original, 0)
+        _keep_double(state)
     else:
         state.turn = nxt
+
+
+def _keep_double(state: BaseState) -> None:
+    original = state.original
+    state.auctioneer = original
+    state.kind = DOUBLE
+    state.bids = []
+    _sell(state, original, 0)
 
 
 def second_cards(state: BaseState, seat: int) -> list[Card]:
@@ -179,6 +225,8 @@ def _start_auction(state: BaseState, auctioneer: int, kind: int) -> None:
     state.high_seat = -1
     state.bids = []
     phase = _PHASE_OF_KIND[kind]
+    if kind == ONCE_AROUND_KIND and state.rules.once_around_posted:
+        phase = FIXED_SET  # FA-12: the seller posts a price (set_price goes on to POSTED_OFFER)
     state.phase_id = phase
     if phase == OPEN:
         state.passed = [False] * state.n
@@ -188,6 +236,9 @@ def _start_auction(state: BaseState, auctioneer: int, kind: int) -> None:
     elif phase == SEALED:
         state.sealed = [NO_BID] * state.n
         state.nsealed = 0
+        if state.rules.sealed_excludes_seller:  # FA-10: the seller's fist stays empty
+            state.sealed[auctioneer] = 0
+            state.nsealed = 1
     events = state.events
     if events is not None:
         events.append(AuctionStarted(state.auction_no, _AUCTION_TYPES[kind], auctioneer, tuple(state.lot)))
@@ -234,8 +285,9 @@ def pass_(state: BaseState, seat: int, arg: int) -> None:
             raise AlreadyPassed(f"seat {seat} has already passed since the last bid")
         passed[seat] = True
         state.npassed += 1
-        # everyone but the high bidder (everyone, with no bid yet) has passed: sold (§12.5)
-        if state.npassed == (state.n if state.high_seat < 0 else state.n - 1):
+        # everyone but the high bidder (everyone, with no bid yet) has passed: sold (§12.5),
+        # unless only the auctioneer's hammer closes it (option open_autoclose off)
+        if state.npassed == (state.n if state.high_seat < 0 else state.n - 1) and state.rules.open_autoclose:
             _close_open(state)
     elif phase == ONCE_AROUND:
         if seat != state.turn:
@@ -255,7 +307,7 @@ def hammer(state: BaseState, seat: int, arg: int) -> None:
 
 def _close_open(state: BaseState) -> None:
     if state.high_seat < 0:
-        _sell(state, state.auctioneer, 0)
+        _unsold(state)
     else:
         _sell(state, state.high_seat, state.high)
 
@@ -313,8 +365,13 @@ def _sealed_resolve(state: BaseState) -> None:
     # every revealed bid is public, in clockwise order from the auctioneer's left
     after = auctioneer + 1
     state.bids = list(zip(_CLOCKWISE[n][auctioneer], bids[after:] + bids[:after]))
-    buyer, price = sealed_winner(bids, auctioneer)
-    _sell(state, buyer, price)
+    buyer, price, tied = sealed_outcome(bids, auctioneer, state.rules.sealed_tie_seller_chooses)
+    if price == 0:
+        _unsold(state)
+    elif tied:  # FA-10: the seller chooses among the tied high bids
+        _let_seller_choose(state, list(tied), price)
+    else:
+        _sell(state, buyer, price)
 
 
 def _fine_offenders(state: BaseState) -> list[int]:
@@ -324,7 +381,7 @@ def _fine_offenders(state: BaseState) -> list[int]:
     offenders = tuple([s for s in range(state.n) if sealed[s] == FORFEIT])
     fines: list[int] = []
     for s in offenders:
-        fine = min(state.options.sealed_offender_fine, state.money[s])
+        fine = min(state.rules.sealed_offender_fine, state.money[s])
         state.money[s] -= fine
         fines.append(fine)
         state.offenders.append((s, state.auction_no, fine))
@@ -332,6 +389,21 @@ def _fine_offenders(state: BaseState) -> list[int]:
     if state.events is not None:
         state.events.append(SealedRevealed(state.auction_no, tuple(bids), offenders, tuple(fines)))
     return bids
+
+
+def sealed_outcome(bids: list[int], auctioneer: int, seller_chooses: bool) -> tuple[int, int, tuple[int, ...]]:
+    """(buyer, price, tied) of a Sealed auction: `sealed_winner`'s buyer and price, and, when
+    the seller chooses among tied high bids (FA-10, `seller_chooses`) and several seats tied,
+    those seats clockwise from the auctioneer's left (the buyer is then the seller's choice).
+    A price of 0 means nobody bought (§4.6, FA-5).  The engine sells with it, and every
+    client re-checks the host's sale with it (net/trust/sealed.py)."""
+    buyer, price = sealed_winner(bids, auctioneer)
+    if price and seller_chooses:
+        n = len(bids)
+        tied = tuple([s for s in [(auctioneer + i) % n for i in range(1, n + 1)] if bids[s] == price])
+        if len(tied) > 1:
+            return buyer, price, tied
+    return buyer, price, ()
 
 
 def sealed_winner(bids: list[int], auctioneer: int) -> tuple[int, int]:
@@ -369,11 +441,22 @@ def set_price(state: BaseState, seat: int, arg: int) -> None:
         raise PriceOutOfRange(f"price {price} is outside 1..{money}")
     state.price = price
     state.bids = [(seat, price)]
+    if state.kind == ONCE_AROUND_KIND:  # a posted price (FA-12): everyone else answers at once
+        state.phase_id = POSTED_OFFER
+        state.responses = [NO_BID] * state.n
+        state.responses[seat] = LEAVE
+        state.nresponses = 1
+        return
     state.phase_id = FIXED_OFFER
     state.turn = (seat + 1) % state.n
 
 
 def accept(state: BaseState, seat: int, arg: int) -> None:
+    if state.phase_id == POSTED_OFFER:
+        if state.price > state.money[seat]:
+            raise CannotAfford(f"seat {seat} cannot pay {state.price}")
+        _posted_answer(state, seat, TAKE)
+        return
     if state.phase_id != FIXED_OFFER:
         raise _wrong_phase(state, "accept a price")
     if seat != state.turn:
@@ -384,15 +467,100 @@ def accept(state: BaseState, seat: int, arg: int) -> None:
 
 
 def decline(state: BaseState, seat: int, arg: int) -> None:
+    if state.phase_id == POSTED_OFFER:
+        _posted_answer(state, seat, LEAVE)
+        return
     if state.phase_id != FIXED_OFFER:
         raise _wrong_phase(state, "decline a price")
     if seat != state.turn:
         raise NotYourTurn(f"seat {seat} cannot decline: the price is offered to seat {state.turn}")
     nxt = (seat + 1) % state.n
-    if nxt == state.auctioneer:  # nobody bought: the auctioneer must (§5.4)
-        _sell(state, nxt, state.price)
-    else:
+    if nxt != state.auctioneer:
         state.turn = nxt
+    elif state.rules.fixed_forced_buy:  # nobody bought: the auctioneer must (§5.4)
+        _sell(state, nxt, state.price)
+    else:  # FA-11: nobody took it
+        _unsold(state)
+
+
+def _posted_answer(state: BaseState, seat: int, answer: int) -> None:
+    if state.responses[seat] != NO_BID:
+        raise AlreadyBid(f"seat {seat} has already answered the posted price")
+    state.responses[seat] = answer
+    state.nresponses += 1
+    n = state.n
+    if state.nresponses < n:
+        return
+    auctioneer = state.auctioneer
+    takers = [s for s in [(auctioneer + i) % n for i in range(1, n)] if state.responses[s] == TAKE]
+    if not takers:
+        _unsold(state)
+    elif len(takers) == 1:
+        _sell(state, takers[0], state.price)
+    else:  # FA-12: the seller chooses among the takers
+        _let_seller_choose(state, takers, state.price)
+
+
+# ---------------------------------------------------------------------- the seller's choice (FA-10, FA-12)
+
+
+def _let_seller_choose(state: BaseState, candidates: list[int], price: int) -> None:
+    state.candidates = candidates
+    state.price = price
+    state.phase_id = CHOOSING
+
+
+def choose_buyer(state: BaseState, seat: int, arg: int) -> None:
+    if state.phase_id != CHOOSING:
+        raise _wrong_phase(state, "choose a buyer")
+    if seat != state.auctioneer:
+        raise NotAuctioneer(f"seat {seat} is not the seller (seat {state.auctioneer})")
+    if arg not in state.candidates:
+        raise NotACandidate(f"seat {arg} is not among the seats to choose from {state.candidates}")
+    state.candidates = []
+    _sell(state, arg, state.price)
+
+
+# ---------------------------------------------------------------------- the mystery hand (§10.3)
+
+
+def flip_mystery(state: BaseState, seat: int, arg: int) -> None:
+    if state.phase_id != MYSTERY_FLIP:
+        raise _wrong_phase(state, "turn up the mystery hand")
+    if seat != state.turn:
+        raise NotYourTurn(f"seat {seat} cannot turn up the mystery hand: seat {state.turn} decides")
+    card = state.mystery.pop(0)
+    card_id: int = card
+    artist = state.artist_of[card_id]
+    counts = state.counts
+    counts[artist] += 1
+    if state.events is not None:
+        state.events.append(MysteryFlipped(state.round, seat, card))
+    if counts[artist] == 5 and state.rules.fifth_ends_round:
+        state.end_round(seat, "fifth", (card,))
+    else:
+        state.flipped.append(card)
+        state.start_turn(state.auctioneer)
+
+
+def keep_mystery(state: BaseState, seat: int, arg: int) -> None:
+    if state.phase_id != MYSTERY_FLIP:
+        raise _wrong_phase(state, "leave the mystery hand")
+    if seat != state.turn:
+        raise NotYourTurn(f"seat {seat} cannot decide on the mystery hand: seat {state.turn} decides")
+    state.start_turn(state.auctioneer)
+
+
+def rare_action(state: BaseState, action: int, seat: int, arg: int) -> None:
+    """The handlers of the rare actions (GameState.apply dispatches the frequent ones)."""
+    if action == CHOOSE_BUYER:
+        choose_buyer(state, seat, arg)
+    elif action == FLIP_MYSTERY:
+        flip_mystery(state, seat, arg)
+    elif action == KEEP_MYSTERY:
+        keep_mystery(state, seat, arg)
+    else:
+        sealed_forfeit(state, seat, arg)
 
 
 # ---------------------------------------------------------------------- the sale
@@ -407,6 +575,8 @@ def _sell(state: BaseState, buyer: int, price: int) -> None:
     payments: tuple[tuple[int, int, int], ...]
     if price == 0:
         payments = ()
+    elif state.rules.pay_bank_always:  # FA-4
+        payments = ((buyer, _BANK, price),)
     elif original >= 0 and original != auctioneer and state.double_split:
         new_share = (price + 1) // 2
         old_share = price - new_share
@@ -444,7 +614,54 @@ def _sell(state: BaseState, buyer: int, price: int) -> None:
     if state.events is not None:
         state.events.append(sale)
     state.lot = []
-    state.start_turn(auctioneer)
+    _after_sale(state, buyer)
+
+
+def _unsold(state: BaseState) -> None:
+    """Nobody bought the lot: the auctioneer keeps it for free (§4.6), or it is discarded
+    and does not count (FA-5, option unsold_discarded)."""
+    if not state.rules.unsold_discarded:
+        _sell(state, state.auctioneer, 0)
+        return
+    lot = tuple(state.lot)
+    counts, artist_of = state.counts, state.artist_of
+    for card in lot:
+        card_id: int = card
+        counts[artist_of[card_id]] -= 1
+    state.discard.extend(lot)
+    auctioneer = state.auctioneer
+    sale = _new(
+        Sale,
+        (
+            state.auction_no,
+            state.round,
+            _AUCTION_TYPES[state.kind],
+            auctioneer,
+            state.original,
+            lot,
+            tuple(state.bids),
+            _BANK,
+            0,
+            (),
+        ),
+    )
+    state.sales.append(sale)
+    if state.events is not None:
+        state.events.append(sale)
+    state.lot = []
+    _after_sale(state, _BANK)
+
+
+def _after_sale(state: BaseState, buyer: int) -> None:
+    """The next turn, after the mystery hand's step if the game has one (§10.3)."""
+    mode = state.rules.mystery_hand
+    if mode and state.mystery:
+        decider = buyer if mode == "hig" else state.auctioneer
+        if decider >= 0:
+            state.phase_id = MYSTERY_FLIP
+            state.turn = decider
+            return
+    state.start_turn(state.auctioneer)
 
 
 # ---------------------------------------------------------------------- what may be played
@@ -470,12 +687,16 @@ def legal_moves(state: BaseState, seat: int) -> list[Move]:
         return moves
     if phase == ONCE_AROUND:
         return [move_of(seat, PASS)] if seat == state.turn else []
-    if phase == FIXED_OFFER:
-        if seat != state.turn:
+    if phase == FIXED_OFFER or phase == POSTED_OFFER:
+        if seat != state.turn if phase == FIXED_OFFER else state.responses[seat] != NO_BID:
             return []
         if state.price <= state.money[seat]:
             return [move_of(seat, ACCEPT), move_of(seat, DECLINE)]
         return [move_of(seat, DECLINE)]
+    if phase == CHOOSING:
+        return [move_of(seat, CHOOSE_BUYER, c) for c in state.candidates] if seat == state.auctioneer else []
+    if phase == MYSTERY_FLIP:
+        return [move_of(seat, FLIP_MYSTERY), move_of(seat, KEEP_MYSTERY)] if seat == state.turn else []
     return []  # SEALED (amounts only), FIXED_SET (amounts only), GAME_OVER
 
 

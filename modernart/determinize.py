@@ -13,9 +13,10 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from .cards import AuctionType, Card, deck_cards
+from .cards import ROUNDS, AuctionType, Card, deck_cards
 from .game import GameState
 from .phase import Phase
+from .state import NO_BID
 from .views import Observation, public_money
 
 #: Guess of a sealed bid already made by `seat` (never above its money): (state, seat) -> amount
@@ -32,14 +33,21 @@ _KIND_OF_PHASE = {
 
 def unseen_cards(obs: Observation) -> list[Card]:
     """Cards the seat has not seen, in deck order: the deck minus its hand and everything
-    shown on the table (sold lots, round-ending cards, the lot under the hammer).  They
-    are in the other hands or the stock."""
+    shown on the table (sold lots, round-ending cards, the lot under the hammer, turned-up
+    mystery cards).  They are in the other hands, the mystery hand or the stock.  When
+    every round is dealt afresh, the cards shown in earlier rounds went back into the
+    deck: only this round's count as seen."""
+    fresh = obs.options.fresh_deal_each_round
     seen = set(obs.hand)
     seen.update(obs.lot)
+    seen.update(obs.flipped)
     for sale in obs.sales:
-        seen.update(sale.cards)
-    for result in obs.results:
-        seen.update(result.ending_cards)
+        if not fresh or sale.round == obs.round:
+            seen.update(sale.cards)
+    if not fresh:
+        seen.update(obs.flipped_before)
+        for result in obs.results:
+            seen.update(result.ending_cards)
     return [c for c in deck_cards(obs.options.deck_table) if c not in seen]
 
 
@@ -88,17 +96,23 @@ def determinize(
             size = obs.hand_sizes[s]
             hands.append(cards[at : at + size])
             at += size
+    mystery = cards[at : at + obs.mystery_size]
+    at += obs.mystery_size
     stock = cards[at:]
     if len(stock) != obs.stock_size:
         raise ValueError(
             f"observation is inconsistent: {len(cards)} unseen cards, {at} in other hands, stock of {obs.stock_size}"
         )
     discard: list[Card] = []
+    fresh = obs.options.fresh_deal_each_round
     for sale in obs.sales:
-        if sale.round < obs.round:
+        # sold earlier (or discarded unsold this round), unless the deck was gathered since
+        if (sale.round < obs.round and not fresh) or (sale.round == obs.round and sale.buyer < 0):
             discard.extend(sale.cards)
-    for result in obs.results:
-        discard.extend(result.ending_cards)
+    if not fresh:
+        discard.extend(obs.flipped_before)
+        for result in obs.results:
+            discard.extend(result.ending_cards)
 
     state = GameState.blank(n, obs.options)  # deck, options, event log off, move count 0
     state.money = list(public_money(obs))
@@ -114,6 +128,8 @@ def determinize(
     state.auctioneer = obs.auctioneer
     state.original = obs.original
     state.kind = _KIND_OF_PHASE.get(obs.phase, -1)
+    if obs.phase in (Phase.FIXED_SET, Phase.POSTED_OFFER, Phase.CHOOSE_BUYER) and obs.lot:
+        state.kind = int(obs.lot[-1].kind)  # the card decides: Fixed price, posted price, Sealed
     state.turn = obs.turn
     state.high = obs.high
     state.high_seat = obs.high_seat
@@ -126,11 +142,23 @@ def determinize(
     state.sales = list(obs.sales)
     state.offenders = list(obs.offenders)
     state.first_auctioneer = _first_auctioneer(obs)
+    state.mystery = mystery
+    state.flipped = list(obs.flipped)
+    state.flipped_before = list(obs.flipped_before)
+    state.candidates = list(obs.candidates)
+    if obs.phase == Phase.POSTED_OFFER:
+        state.responses = list(obs.responses)
+        state.nresponses = sum(1 for r in obs.responses if r != NO_BID)
+    if fresh:  # the deals still to come: the whole deck in a fresh random order each
+        deck = deck_cards(obs.options.deck_table)
+        state.reshuffles = [tuple(rng.sample(deck, len(deck))) for _ in range(ROUNDS - 1 - obs.round)]
     # left as `blank` made them: sealed bids (filled in below), deal_log (not public)
     if obs.phase == Phase.SEALED:
         guess = sealed_guess or _guess_sealed(rng)
         for s in obs.sealed_done:
             amount = own_sealed if s == seat and own_sealed is not None else guess(state, s)
+            if s == obs.auctioneer and obs.options.sealed_excludes_seller:
+                amount = 0  # the seller makes no bid (FA-10)
             state.sealed[s] = max(0, min(state.money[s], amount))
         state.nsealed = len(obs.sealed_done)
     return state

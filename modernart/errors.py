@@ -87,3 +87,8 @@ class PriceOutOfRange(IllegalMove):
 class CannotAfford(IllegalMove):
     code = "cannot_afford"
     rule = "§5.4: a player cannot accept a price above their money"
+
+
+class NotACandidate(IllegalMove):
+    code = "not_a_candidate"
+    rule = "FA-10/FA-12: the seller chooses the buyer among the tied bidders or the takers"

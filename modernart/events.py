@@ -41,9 +41,17 @@ class Sale(NamedTuple):
     original: int  # seat that played the Double, or -1
     cards: tuple[Card, ...]
     bids: tuple[tuple[int, int], ...]  # every public bid of the auction: (seat, amount)
-    buyer: int
+    buyer: int  # BANK (-1): nobody bought it and it was discarded (option unsold_discarded)
     price: int
     payments: tuple[tuple[int, int, int], ...]
+
+
+class MysteryFlipped(NamedTuple):
+    """Mystery hand (§10.3): `seat` turned up its top card, which counts for its artist."""
+
+    round: int
+    seat: int
+    card: Card
 
 
 class RoundEnded(NamedTuple):

@@ -16,7 +16,7 @@ import random
 from typing import Final, Sequence
 
 from . import auctions
-from .cards import MAX_PLAYERS, MIN_PLAYERS, Card, card_tables
+from .cards import MAX_PLAYERS, MIN_PLAYERS, ROUNDS, Card, card_tables
 from .errors import GameOver, IllegalMove, MalformedMove, UnknownSeat
 from .moves import (
     ACCEPT,
@@ -40,6 +40,52 @@ from .views import Observation, observation
 
 _NACTIONS: Final = len(Action)
 _ACTION_VALUES: Final = tuple(range(_NACTIONS))
+
+
+def _shuffled(size: int, rng: random.Random) -> list[int]:
+    """A uniformly shuffled deck order.  Sorting by independent uniform keys is a uniform
+    shuffle, and cheaper than random.shuffle's 69 calls to randbelow.  (It must stay this
+    very shuffle: a seed's deal is relied on, e.g. by the rules tests' set-ups.)"""
+    rand = rng.random
+    keys = [rand() for _ in range(size)]
+    return sorted(range(size), key=keys.__getitem__)
+
+
+def deck_orders_needed(options: RuleOptions) -> int:
+    """How many deck orders a game with `options` starts from: one, or one per round
+    when every round is dealt afresh from the reshuffled deck."""
+    return ROUNDS if options.fresh_deal_each_round else 1
+
+
+def deck_order_rule(options: RuleOptions, size: int) -> str:
+    """What a deck order for `options` must be, in words (for errors)."""
+    if deck_orders_needed(options) == 1:
+        return f"deck_order must be a permutation of 0..{size - 1}"
+    return f"deck_order must be {ROUNDS} permutations of 0..{size - 1}, one per round, one after the other"
+
+
+def deals_of_order(options: RuleOptions, players: int, order: Sequence[int]) -> list[list[list[int]]]:
+    """The card ids each seat is dealt in each round from the deck order(s) `order`, as
+    `GameState(deck_order=order)` deals them (every round, if the game reaches it): for
+    the fair shuffle's checks, which see the order but not the game."""
+    size = len(order) // deck_orders_needed(options)
+    hands = options.hands_dealt(players)  # the mystery hand is dealt after the seats
+    sizes = options.deal_sizes(hands)
+    fresh = options.fresh_deal_each_round
+    deals: list[list[list[int]]] = []
+    pos = 0
+    for r in range(ROUNDS):
+        stock = order[r * size : (r + 1) * size] if fresh else order
+        if fresh:
+            pos = 0
+        row: list[list[int]] = []
+        for h in range(hands):
+            cards = [int(c) for c in stock[pos : pos + sizes[r]]]
+            pos += len(cards)
+            if h < players:
+                row.append(cards)
+        deals.append(row)
+    return deals
 
 
 def _check_players(players: object) -> int:
@@ -72,39 +118,51 @@ class GameState(BaseState):
     ) -> None:
         """Start a game: shuffle (from `seed`, or take `deck_order` exactly), deal round 1.
 
-        The stock is dealt from the front of the order: round 1 to seat 0, 1, ..., then
-        round 2, and so on.  The first auctioneer is `first_auctioneer`, or drawn from the
-        seeded generator after the shuffle.  With `track_events`, `events` collects every
-        move and what followed from it (see `events.py`).
+        The stock is dealt from the front of the order: round 1 to seat 0, 1, ..., (then
+        the mystery hand, if the options have one), then round 2, and so on.  When every
+        round deals fresh hands from the whole reshuffled deck (`fresh_deal_each_round`),
+        the game needs one deck order per round: `deck_order` is then four permutations one
+        after the other (a seeded game draws the later three after the first auctioneer).
+        The first auctioneer is `first_auctioneer`, or drawn from the seeded generator after
+        the shuffle.  With `track_events`, `events` collects every move and what followed
+        from it (see `events.py`).
         """
         if _copy and options is not None:
             # for `clone`, which sets every other field itself: the one way to make an
             # instance without starting a game that also works when compiled (mypyc's
             # classes cannot be made with `GameState.__new__`)
             self._options = options
+            self.rules = options
             return
         options = options or DEFAULT_OPTIONS
-        super().__init__(_check_players(players), options, card_tables(options.deck), track_events, True)
+        n = _check_players(players)
+        options.check_players(n)
+        super().__init__(n, options, card_tables(options.deck), track_events, True)
         if _blank:
             return
         deck = self.card_of
+        size = len(deck)
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        orders: list[list[int]]
         if deck_order is None:
-            # Sorting by independent uniform keys is a uniform shuffle, and cheaper than
-            # random.shuffle's 69 calls to randbelow.  (It must stay this very shuffle:
-            # a seed's deal is relied on, e.g. by the rules tests' set-ups.)
-            rand = rng.random
-            keys = [rand() for _ in deck]
-            self.stock = [deck[i] for i in sorted(range(len(deck)), key=keys.__getitem__)]
+            orders = [_shuffled(size, rng)]
         else:
             order = list(deck_order)
-            if sorted(order) != list(range(len(deck))) or any(type(i) is not int for i in order):
-                raise OptionError(f"deck_order must be a permutation of 0..{len(deck) - 1}")
-            self.stock = [deck[i] for i in order]
+            rounds = deck_orders_needed(options)
+            if len(order) != size * rounds or any(type(i) is not int for i in order):
+                raise OptionError(deck_order_rule(options, size))
+            orders = [order[r * size : (r + 1) * size] for r in range(rounds)]
+            if any(sorted(o) != list(range(size)) for o in orders):
+                raise OptionError(deck_order_rule(options, size))
         if first_auctioneer is None:
             first_auctioneer = rng.randrange(self.n)
         elif type(first_auctioneer) is not int or not 0 <= first_auctioneer < self.n:
             raise OptionError(f"first_auctioneer must be a seat 0..{self.n - 1}")
+        if deck_order is None and options.fresh_deal_each_round:
+            orders += [_shuffled(size, rng) for _ in range(ROUNDS - 1)]
+        self.stock = [deck[i] for i in orders[0]]
+        self.reshuffles = [tuple([deck[i] for i in o]) for o in orders[1:]]
+        self.start_order = tuple([i for o in orders for i in o])
         self.auctioneer = first_auctioneer
         self.first_auctioneer = first_auctioneer
         self.deal_round()
@@ -171,9 +229,13 @@ class GameState(BaseState):
             Action.SEALED_FORFEIT: "forfeits the sealed bid",
             Action.ACCEPT: "accepts the price",
             Action.DECLINE: "declines the price",
+            Action.FLIP_MYSTERY: "turns up the mystery hand's top card",
+            Action.KEEP_MYSTERY: "leaves the mystery hand",
         }
         if action in words:
             return f"seat {seat} {words[action]}"
+        if action == Action.CHOOSE_BUYER:
+            return f"seat {seat} sells to seat {arg}"
         verbs: dict[int, str] = {
             Action.BID: "bids",
             Action.SEALED_BID: "seals a bid of",
@@ -251,8 +313,8 @@ class GameState(BaseState):
                 auctions.accept(self, seat, arg)
             elif action == ADD_SECOND:
                 auctions.add_second(self, seat, arg)
-            else:
-                auctions.sealed_forfeit(self, seat, arg)
+            else:  # a forfeited sealed bid, or a step only variants take
+                auctions.rare_action(self, action, seat, arg)
         except IllegalMove:
             if events is not None:
                 events.pop()
@@ -298,6 +360,14 @@ class GameState(BaseState):
         other.events = None
         other.move_count = self.move_count
         other.deal_log = self.deal_log[:]
+        other.mystery = self.mystery[:]
+        other.flipped = self.flipped[:]
+        other.flipped_before = self.flipped_before[:]
+        other.candidates = self.candidates[:]
+        other.responses = self.responses[:]
+        other.nresponses = self.nresponses
+        other.reshuffles = self.reshuffles[:]  # tuples, never changed
+        other.start_order = self.start_order
         return other
 
     def __copy__(self) -> GameState:

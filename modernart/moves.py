@@ -20,6 +20,9 @@ class Action(IntEnum):
     SET_PRICE = 8  # Fixed price: the auctioneer announces the price (arg: price)
     ACCEPT = 9  # Fixed price: buy at the announced price
     DECLINE = 10  # Fixed price: do not buy
+    CHOOSE_BUYER = 11  # the seller names the buyer among the candidates (arg: seat)
+    FLIP_MYSTERY = 12  # mystery hand: flip its top card
+    KEEP_MYSTERY = 13  # mystery hand: leave it
 
     @property
     def takes_card(self) -> bool:
@@ -30,6 +33,8 @@ class Action(IntEnum):
 AMOUNT_ACTIONS = frozenset({Action.BID, Action.SEALED_BID, Action.SET_PRICE})
 #: Actions whose argument is a card id.
 CARD_ACTIONS = frozenset({Action.PLAY, Action.ADD_SECOND})
+#: Actions whose argument is a seat.
+SEAT_ACTIONS = frozenset({Action.CHOOSE_BUYER})
 
 
 class Move(NamedTuple):
@@ -44,7 +49,7 @@ class Move(NamedTuple):
     arg: int = 0
 
     def __repr__(self) -> str:
-        if self.action in AMOUNT_ACTIONS or self.action in CARD_ACTIONS:
+        if self.action in AMOUNT_ACTIONS or self.action in CARD_ACTIONS or self.action in SEAT_ACTIONS:
             return f"Move({self.seat}, {self.action.name}, {self.arg})"
         return f"Move({self.seat}, {self.action.name})"
 
@@ -97,6 +102,18 @@ class Move(NamedTuple):
     def decline(cls, seat: int) -> "Move":
         return Move.of(seat, Action.DECLINE)
 
+    @classmethod
+    def choose_buyer(cls, seat: int, buyer: int) -> "Move":
+        return Move.of(seat, Action.CHOOSE_BUYER, buyer)
+
+    @classmethod
+    def flip_mystery(cls, seat: int) -> "Move":
+        return Move.of(seat, Action.FLIP_MYSTERY)
+
+    @classmethod
+    def keep_mystery(cls, seat: int) -> "Move":
+        return Move.of(seat, Action.KEEP_MYSTERY)
+
     def to_list(self) -> list[int]:
         """Plain form for records and the wire: [seat, action, arg]."""
         return [self.seat, int(self.action), int(self.arg)]
@@ -115,7 +132,8 @@ class Move(NamedTuple):
             raise MalformedMove(f"unknown action {action}")
         if not 0 <= seat < MAX_SEATS or not 0 <= arg < MAX_ARG:
             raise MalformedMove(f"move {data!r} is out of range")
-        if arg and _ACTIONS[action] not in AMOUNT_ACTIONS and _ACTIONS[action] not in CARD_ACTIONS:
+        kind = _ACTIONS[action]
+        if arg and kind not in AMOUNT_ACTIONS and kind not in CARD_ACTIONS and kind not in SEAT_ACTIONS:
             raise MalformedMove(f"{_ACTIONS[action].name} takes no argument, got {arg}")
         return Move.of(seat, action, arg)
 
@@ -132,6 +150,9 @@ SEALED_FORFEIT: Final = 7
 SET_PRICE: Final = 8
 ACCEPT: Final = 9
 DECLINE: Final = 10
+CHOOSE_BUYER: Final = 11
+FLIP_MYSTERY: Final = 12
+KEEP_MYSTERY: Final = 13
 
 MAX_SEATS: Final = 5
 MAX_ARG: Final = 1 << 31  # amounts and card ids are far below this
@@ -164,6 +185,7 @@ def _grow(seat: int, action: int, arg: int) -> Move:
         or arg >= _INTERN_LIMIT
         or act not in AMOUNT_ACTIONS
         and act not in CARD_ACTIONS
+        and act not in SEAT_ACTIONS
     ):
         return Move(seat, act, arg)
     row = MOVE_TABLE[action][seat]

@@ -13,6 +13,10 @@ class Phase(IntEnum):
     FIXED_SET = 5  # Fixed price: the auctioneer announces a price
     FIXED_OFFER = 6  # Fixed price: `turn` accepts or declines
     GAME_OVER = 7
+    # the steps only variants take (docs/rules.md "Variants"), numbered after the others
+    CHOOSE_BUYER = 8  # the seller chooses the buyer among `candidates` (FA-10, FA-12)
+    POSTED_OFFER = 9  # posted price: every seat but the seller takes it or leaves it (FA-12)
+    MYSTERY_FLIP = 10  # mystery hand: `turn` flips its top card or not (§10.3)
 
 
 #: `PHASES[i]` is the Phase whose value is i.
@@ -29,3 +33,6 @@ SEALED: Final = 4
 FIXED_SET: Final = 5
 FIXED_OFFER: Final = 6
 GAME_OVER: Final = 7
+CHOOSE_BUYER: Final = 8
+POSTED_OFFER: Final = 9
+MYSTERY_FLIP: Final = 10

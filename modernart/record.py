@@ -14,14 +14,20 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from .errors import IllegalMove
-from .game import GameState
+from .game import GameState, deck_order_rule, deck_orders_needed
 from .moves import Move
+from .presets import preset_of
 from .rules import OptionError, RuleOptions
 from .serialize import result_to_dict
 
 FORMAT = "modernart-record"
 JOURNAL_FORMAT = "modernart-journal"
-VERSION = 1
+#: Version 2 added the variants: their options, the `variant` field, a deck order per
+#: round when every round is dealt afresh, and moves and sales version 1 never had.
+#: A version-1 record is still read (its options are the standard game's, or its own).
+VERSION = 2
+READABLE_VERSIONS = (1, 2)
+CUSTOM_VARIANT = "custom"  # the `variant` of a record whose options are no preset's
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 
 
@@ -113,6 +119,8 @@ class GameRecord:
         ]
 
     def _order_from_deals(self) -> list[int]:
+        if deck_orders_needed(self.options) > 1 or self.options.mystery_hand:
+            raise RecordError("a record of this variant must carry the deck order (field 'deck_order')")
         order = [c for rnd in self.deals for hand in rnd for c in hand]
         seen = set(order)
         if len(seen) != len(order):
@@ -137,6 +145,7 @@ class GameRecord:
         data: dict[str, Any] = {
             "version": VERSION,
             "players": self.players,
+            "variant": variant_name(self.options),
             "options": self.options.to_dict(),
             "first_auctioneer": self.first_auctioneer,
         }
@@ -272,15 +281,25 @@ def _deals(state: GameState) -> list[list[list[int]]]:
     return [[[int(c) for c in hand] for hand in rnd] for rnd in state.deal_log]
 
 
+def variant_name(options: RuleOptions) -> str:
+    """The record's `variant`: the preset the options are, or "custom"."""
+    return preset_of(options) or CUSTOM_VARIANT
+
+
 def _deck_order(state: GameState) -> list[int]:
     """The deck order that reproduces `state` from its start (deals, then the stock)."""
+    if state.start_order:
+        return list(state.start_order)
     dealt = [int(c) for rnd in state.deal_log for hand in rnd for c in hand]
     return dealt + [int(c) for c in state.stock]
 
 
 def _header_from(data: Mapping[str, Any]) -> GameRecord:
-    if type(data.get("version")) is not int or data["version"] != VERSION:  # `true` is no version
-        raise RecordError(f"unsupported record version {data.get('version')!r} (this program reads {VERSION})")
+    version = data.get("version")
+    if type(version) is not int or version not in READABLE_VERSIONS:  # `true` is no version
+        raise RecordError(
+            f"unsupported record version {version!r} (this program reads {', '.join(map(str, READABLE_VERSIONS))})"
+        )
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) and 0 < len(p) <= 64 for p in players):
         raise RecordError("field 'players' must be a list of names (1-64 characters)")
@@ -291,14 +310,23 @@ def _header_from(data: Mapping[str, Any]) -> GameRecord:
         opts = RuleOptions.from_dict(options)
     except (OptionError, TypeError) as exc:
         raise RecordError(f"bad rule options: {exc}") from None
+    if "variant" in data and data["variant"] != variant_name(opts):
+        # the name is there for people and tools; the options decide, and must agree with it
+        raise RecordError(f"field 'variant' says {data['variant']!r}, but the options are {variant_name(opts)!r}")
     first = data.get("first_auctioneer")
     if type(first) is not int or not 0 <= first < len(players):
         raise RecordError("field 'first_auctioneer' must be a seat number")
     order = data.get("deck_order")
     if order is not None:
         size = opts.deck_table.size
-        if not isinstance(order, list) or sorted(order) != list(range(size)) or any(type(c) is not int for c in order):
-            raise RecordError(f"field 'deck_order' must be a permutation of 0..{size - 1}")
+        rounds = deck_orders_needed(opts)
+        if (
+            not isinstance(order, list)
+            or len(order) != size * rounds
+            or any(type(c) is not int for c in order)
+            or any(sorted(order[r * size : (r + 1) * size]) != list(range(size)) for r in range(rounds))
+        ):
+            raise RecordError(f"field 'deck_order': {deck_order_rule(opts, size)}")
     meta = data.get("meta", {})
     if not isinstance(meta, Mapping):
         raise RecordError("field 'meta' must be an object")

@@ -74,7 +74,7 @@ def sale_from_dict(data: Mapping[str, Any], deck: Sequence[Card]) -> Sale:
         _int(data, "original", -1, 4),
         cards_of(deck, _ints(data, "cards", 2), "cards"),
         tuple(tuple(b) for b in bids),
-        _int(data, "buyer", 0, 4),
+        _int(data, "buyer", -1, 4),  # -1: nobody bought it, discarded (unsold_discarded)
         _int(data, "price", 0),
         tuple(tuple(p) for p in payments),
     )
@@ -108,7 +108,7 @@ def result_from_dict(data: Mapping[str, Any], deck: Sequence[Card]) -> RoundResu
         _int(data, "ender", 0, 4),
         cards_of(deck, _ints(data, "ending_cards", 2), "ending_cards"),
         _ints(data, "counts", 5),
-        _ints(data, "ranking", 3),
+        _ints(data, "ranking", 5),
         _ints(data, "tiles", 5),
         _ints(data, "values", 5),
         tuple(tuple(s) for s in sold),
@@ -142,6 +142,11 @@ def public_observation_to_dict(obs: Observation) -> dict[str, Any]:
         "offenders": [list(o) for o in obs.offenders],
         "final_money": list(obs.final_money),
         "winners": list(obs.winners),
+        "candidates": list(obs.candidates),
+        "responses": list(obs.responses),
+        "mystery_size": obs.mystery_size,
+        "flipped": [int(c) for c in obs.flipped],
+        "flipped_before": [int(c) for c in obs.flipped_before],
     }
 
 
@@ -205,4 +210,12 @@ def observation_from_dict(data: Mapping[str, Any]) -> Observation:
         offenders=tuple(tuple(o) for o in offenders),
         final_money=_ints(data, "final_money", 5),
         winners=_ints(data, "winners", 5),
+        # the variants' fields (absent from the standard game's older peers: empty)
+        candidates=_ints(data, "candidates", 5) if "candidates" in data else (),
+        responses=_ints(data, "responses", 5) if "responses" in data else (),
+        mystery_size=_int(data, "mystery_size", 0, 70) if "mystery_size" in data else 0,
+        flipped=cards_of(deck, _ints(data, "flipped", 70), "flipped") if "flipped" in data else (),
+        flipped_before=(
+            cards_of(deck, _ints(data, "flipped_before", 70), "flipped_before") if "flipped_before" in data else ()
+        ),
     )

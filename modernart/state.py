@@ -17,12 +17,28 @@ from typing import Any, ClassVar, Final, Iterable
 
 from .cards import ARTISTS, DECK_TABLES, EDITIONS, ROUNDS, Card, CardTables, Edition, card_tables, tables_of
 from .events import CardsDealt, GameEnded, RoundEnded, Sale
-from .phase import DOUBLE_OFFER, FIXED_OFFER, FIXED_SET, GAME_OVER, ONCE_AROUND, OPEN, PHASES, PLAY_CARD, SEALED, Phase
+from .phase import (
+    CHOOSE_BUYER,
+    DOUBLE_OFFER,
+    FIXED_OFFER,
+    FIXED_SET,
+    GAME_OVER,
+    MYSTERY_FLIP,
+    ONCE_AROUND,
+    OPEN,
+    PHASES,
+    PLAY_CARD,
+    POSTED_OFFER,
+    SEALED,
+    Phase,
+)
 from .rules import RuleOptions
 from .scoring import RoundResult, score_round
 
-NO_BID: Final = -2  # state.sealed: this seat has not bid yet
+NO_BID: Final = -2  # state.sealed / state.responses: this seat has not answered yet
 FORFEIT: Final = -1  # state.sealed: this seat's bid was forfeited (counts as 0)
+TAKE: Final = 1  # state.responses: this seat takes the posted price
+LEAVE: Final = 0  # state.responses: this seat leaves it
 
 _NARTISTS: Final = len(ARTISTS)
 
@@ -35,17 +51,25 @@ class BaseState:
     `money`, `hands`, `round` (0-3), `counts` (this round, per artist), `tiles` (one row per
     scored round), `bought` (this round, per seat), `phase`, `auctioneer`, `turn`, `lot`
     (cards under the hammer), `high`/`high_seat`, `bids` (public bids of the running
-    auction), `sales`, `results`, `offenders`.
+    auction), `sales`, `results`, `offenders`.  The variants' fields (docs/rules.md
+    "Variants"): `mystery` (the face-down mystery hand), `flipped` (its cards turned up
+    this round), `flipped_before` (those turned up in earlier rounds), `candidates` (seats the seller chooses among), `responses` (posted
+    price: per seat NO_BID, TAKE or LEAVE), `reshuffles` (the deck orders of the fresh
+    deals still to come; hidden like the stock) and `start_order` (every deck order the
+    game was started with, as card ids: what reproduces its deals).
 
     The hot path (docs/engine-performance.md) reads plain fields: `phase_id` is `phase` as
     an int (the constants of phase.py); `card_of` is the deck (`card_of[card_id]` is the
     Card), `artist_of` / `kind_of` give a card id's artist and auction type as ints;
-    `pass_is_final` and `double_split` mirror the options.  Assigning `phase`, `options` or
-    `deck` keeps them in step.
+    `rules` is the `options` object itself, as a plain field (a property is a Python-level call per read in
+    CPython 3.11, and the handlers read an option or two per auction); `pass_is_final` and
+    `double_split` mirror the options read on every bid and sale.  Assigning `phase`,
+    `options` or `deck` keeps them in step.
     """
 
     __slots__ = (
         "_options",
+        "rules",
         "pass_is_final",
         "double_split",
         "n",
@@ -82,11 +106,19 @@ class BaseState:
         "move_count",
         "first_auctioneer",
         "deal_log",
+        "mystery",
+        "flipped",
+        "flipped_before",
+        "candidates",
+        "responses",
+        "nresponses",
+        "reshuffles",
+        "start_order",
     )
 
     #: Every field that holds information of its own, by its public name, in `__slots__`
     #: order (mypyc's compiled class has no __slots__): all but the mirrors set with
-    #: `options` and `deck` (`pass_is_final`, `double_split`, `artist_of`, `kind_of`).
+    #: `options` and `deck` (`rules`, `pass_is_final`, `double_split`, `artist_of`, `kind_of`).
     FIELDS: ClassVar[tuple[str, ...]] = (
         "options",
         "n",
@@ -121,9 +153,18 @@ class BaseState:
         "move_count",
         "first_auctioneer",
         "deal_log",
+        "mystery",
+        "flipped",
+        "flipped_before",
+        "candidates",
+        "responses",
+        "nresponses",
+        "reshuffles",
+        "start_order",
     )
 
     _options: RuleOptions
+    rules: RuleOptions
     pass_is_final: bool
     double_split: bool
     n: int
@@ -160,12 +201,21 @@ class BaseState:
     move_count: int
     first_auctioneer: int
     deal_log: list[list[tuple[Card, ...]]]
+    mystery: list[Card]
+    flipped: list[Card]
+    flipped_before: list[Card]
+    candidates: list[int]
+    responses: list[int]
+    nresponses: int
+    reshuffles: list[tuple[Card, ...]]
+    start_order: tuple[int, ...]
 
     def __init__(self, players: int, options: RuleOptions, tables: CardTables, track_events: bool, empty: bool) -> None:
         """The options and the deck's tables; with `empty`, every other field at its empty
         value: no cards dealt, start money, round 1, seat 0 to put up a card, an event log
         if `track_events`.  Without, the caller sets every other field (a copy)."""
         self._options = options
+        self.rules = options
         self.pass_is_final = options.open_pass_is_final
         self.double_split = options.double_split
         self.card_of, self.artist_of, self.kind_of = tables
@@ -202,6 +252,14 @@ class BaseState:
         self.events = [] if track_events else None
         self.move_count = 0
         self.deal_log = []
+        self.mystery = []
+        self.flipped = []
+        self.flipped_before = []
+        self.candidates = []
+        self.responses = [NO_BID] * players
+        self.nresponses = 0
+        self.reshuffles = []
+        self.start_order = ()
 
     @property
     def options(self) -> RuleOptions:
@@ -210,6 +268,7 @@ class BaseState:
     @options.setter
     def options(self, options: RuleOptions) -> None:
         self._options = options
+        self.rules = options
         # read on every Open bid and sale: copied out of the options object
         self.pass_is_final = options.open_pass_is_final
         self.double_split = options.double_split
@@ -254,7 +313,7 @@ class BaseState:
         phase = self.phase_id
         if phase == PLAY_CARD or phase == FIXED_SET:
             return (self.auctioneer,)
-        if phase == DOUBLE_OFFER or phase == ONCE_AROUND or phase == FIXED_OFFER:
+        if phase == DOUBLE_OFFER or phase == ONCE_AROUND or phase == FIXED_OFFER or phase == MYSTERY_FLIP:
             return (self.turn,)
         if phase == SEALED:
             sealed = self.sealed
@@ -272,6 +331,11 @@ class BaseState:
                     if s == auctioneer or s != high_seat and (not passed[s] or not final and money[s] > high)
                 ]
             )
+        if phase == CHOOSE_BUYER:
+            return (self.auctioneer,)
+        if phase == POSTED_OFFER:
+            responses = self.responses
+            return tuple([s for s in range(self.n) if responses[s] == NO_BID])
         return ()
 
     def winners(self) -> tuple[int, ...]:
@@ -302,9 +366,23 @@ class BaseState:
         self.end_round(after, "exhausted", ())
 
     def end_round(self, ender: int, ended_by: str, ending_cards: Iterable[Card]) -> None:
-        """Score the round, clear the table, deal the next round or end the game."""
+        """Score the round, clear the table, deal the next round or end the game.
+
+        Empty hands end the game with the round (§6.2), unless every round deals fresh
+        hands (`fresh_deal_each_round`), where they are the usual end of a round."""
         ending = tuple(ending_cards)
-        result = score_round(self.round, self.counts, self.tiles, self.bought, ended_by, ender, ending, self.artist_of)
+        options = self._options
+        result = score_round(
+            self.round,
+            self.counts,
+            self.tiles if options.cumulative_values else (),
+            self.bought,
+            ended_by,
+            ender,
+            ending,
+            self.artist_of,
+            options.rank_value_tuple,
+        )
         self.tiles.append(list(result.tiles))
         money = self.money
         for s, pay in enumerate(result.payouts):
@@ -314,12 +392,16 @@ class BaseState:
             discard.extend(cards)
             cards.clear()
         discard.extend(ending)
+        discard.extend(self.flipped)
+        self.flipped_before.extend(self.flipped)
+        self.flipped = []
         self.lot = []
         self.results.append(result)
         events = self.events
         if events is not None:
             events.append(RoundEnded(result))
-        if self.round == ROUNDS - 1:
+        fresh = options.fresh_deal_each_round
+        if self.round == ROUNDS - 1 or (ended_by == "exhausted" and not fresh):
             self.phase_id = GAME_OVER
             self.turn = -1
             if events is not None:
@@ -327,12 +409,44 @@ class BaseState:
             return
         self.round += 1
         self.counts = [0] * _NARTISTS
+        if fresh:
+            # every card goes back into the deck, which was reshuffled for this round
+            for hand in self.hands:
+                hand.clear()
+            self.mystery = []
+            self.discard = []
+            self.stock = list(self.reshuffles.pop(0))
         self.deal_round()
         self.start_turn(ender)
 
+    def exchange_unplayed(self, a: int, b: int) -> None:
+        """Exchange the places of cards `a` and `b`, each in a hand or in the stock.
+
+        For a host that does not see hands (net/host/blind_game.py): its engine holds
+        stand-in cards for every card not yet played and, when a card is opened, puts the
+        real card where the stand-in for that card's slot was.  No rule looks at a card
+        until it is played, so the exchange changes nothing anybody can see.  ValueError
+        if either card has been played.
+        """
+        if a == b:
+            return
+        places: list[list[Card]] = [*self.hands, self.stock]
+        found: list[tuple[list[Card], int]] = []
+        for card in (self.card_of[a], self.card_of[b]):
+            for cards in places:
+                if card in cards:
+                    found.append((cards, cards.index(card)))
+                    break
+            else:
+                raise ValueError(f"card {card} is neither in a hand nor in the stock")
+        (list_a, i), (list_b, j) = found
+        list_a[i], list_b[j] = list_b[j], list_a[i]
+
     def deal_round(self) -> None:
-        """Deal this round's cards from the front of the stock, seat 0 first, and log them."""
-        k = self._options.deal_sizes(self.n)[self.round]
+        """Deal this round's cards from the front of the stock, seat 0 first (then the
+        mystery hand, if the game has one), and log the seats' deals."""
+        options = self._options
+        k = options.deal_sizes(options.hands_dealt(self.n))[self.round]
         dealt: list[tuple[Card, ...]] = []
         stock = self.stock
         events = self.events
@@ -343,4 +457,7 @@ class BaseState:
             dealt.append(cards)
             if events is not None and cards:
                 events.append(CardsDealt(self.round, s, cards))
+        if options.mystery_hand:
+            self.mystery.extend(stock[:k])
+            del stock[:k]
         self.deal_log.append(dealt)

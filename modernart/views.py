@@ -47,13 +47,19 @@ class Observation:
     bids: tuple[tuple[int, int], ...]  # public bids of the running auction
     passed: tuple[int, ...]  # Open: seats that passed since the last bid
     sealed_done: tuple[int, ...]  # Sealed: seats that have bid (amounts stay secret)
-    price: int  # Fixed price on offer (FIXED_OFFER)
+    price: int  # the price on offer (FIXED_OFFER, POSTED_OFFER) or chosen at (CHOOSE_BUYER)
     auction_no: int
     sales: tuple[Sale, ...]
     results: tuple[RoundResult, ...]
     offenders: tuple[tuple[int, int, int], ...]  # (seat, auction, fine) of forfeited sealed bids
     final_money: tuple[int, ...]  # everyone's money, revealed only once the game is over
     winners: tuple[int, ...]
+    # the variants' steps (docs/rules.md §10): empty / 0 in the standard game
+    candidates: tuple[int, ...] = ()  # CHOOSE_BUYER: the seats the seller chooses among
+    responses: tuple[int, ...] = ()  # POSTED_OFFER: per seat NO_BID, TAKE (1) or LEAVE (0)
+    mystery_size: int = 0  # cards left in the face-down mystery hand
+    flipped: tuple[Card, ...] = ()  # mystery cards turned up this round (they count)
+    flipped_before: tuple[Card, ...] = ()  # mystery cards turned up in earlier rounds
 
     @property
     def is_over(self) -> bool:
@@ -86,6 +92,14 @@ class Observation:
         return card_action_from(self)
 
 
+#: The steps whose `turn`, public `bids` and `price` an observation shows.
+_TURN_PHASES: Final = frozenset({Phase.DOUBLE_OFFER, Phase.ONCE_AROUND, Phase.FIXED_OFFER, Phase.MYSTERY_FLIP})
+_BID_PHASES: Final = frozenset(
+    {Phase.OPEN, Phase.ONCE_AROUND, Phase.FIXED_OFFER, Phase.POSTED_OFFER, Phase.CHOOSE_BUYER}
+)
+_PRICE_PHASES: Final = frozenset({Phase.FIXED_OFFER, Phase.POSTED_OFFER, Phase.CHOOSE_BUYER})
+
+
 def observation(state: BaseState, seat: int) -> Observation:
     """What `seat` may know of `state` (also `GameState.observation(seat)`)."""
     if not 0 <= seat < state.n:
@@ -108,20 +122,25 @@ def observation(state: BaseState, seat: int) -> Observation:
         bought=tuple(tuple(b) for b in state.bought),
         auctioneer=state.auctioneer,
         original=state.original,
-        turn=state.turn if phase in (Phase.DOUBLE_OFFER, Phase.ONCE_AROUND, Phase.FIXED_OFFER) else -1,
+        turn=state.turn if phase in _TURN_PHASES else -1,
         lot=tuple(state.lot),
         high=state.high if phase in (Phase.OPEN, Phase.ONCE_AROUND) else 0,
         high_seat=state.high_seat if phase in (Phase.OPEN, Phase.ONCE_AROUND) else -1,
-        bids=tuple(state.bids) if phase in (Phase.OPEN, Phase.ONCE_AROUND, Phase.FIXED_OFFER) else (),
+        bids=tuple(state.bids) if phase in _BID_PHASES else (),
         passed=tuple(s for s in range(state.n) if state.passed[s]) if phase == Phase.OPEN else (),
         sealed_done=tuple(s for s in range(state.n) if state.sealed[s] != NO_BID) if phase == Phase.SEALED else (),
-        price=state.price if phase == Phase.FIXED_OFFER else 0,
+        price=state.price if phase in _PRICE_PHASES else 0,
         auction_no=state.auction_no,
         sales=tuple(state.sales),
         results=tuple(state.results),
         offenders=tuple(state.offenders),
         final_money=tuple(state.money) if over else (),
         winners=state.winners(),
+        candidates=tuple(state.candidates) if phase == Phase.CHOOSE_BUYER else (),
+        responses=tuple(state.responses) if phase == Phase.POSTED_OFFER else (),
+        mystery_size=len(state.mystery),
+        flipped=tuple(state.flipped),
+        flipped_before=tuple(state.flipped_before),
     )
 
 
@@ -144,10 +163,14 @@ def legal_moves_from(obs: Observation, *, amounts: bool = True) -> list[Move]:
                 moves.append(Move.hammer(seat))
         elif phase == Phase.ONCE_AROUND:
             moves = [Move.pass_(seat)]
-        elif phase == Phase.FIXED_OFFER:
+        elif phase == Phase.FIXED_OFFER or phase == Phase.POSTED_OFFER:
             if obs.price <= obs.money:
                 moves.append(Move.accept(seat))
             moves.append(Move.decline(seat))
+        elif phase == Phase.CHOOSE_BUYER:
+            moves = [Move.choose_buyer(seat, c) for c in obs.candidates]
+        elif phase == Phase.MYSTERY_FLIP:
+            moves = [Move.flip_mystery(seat), Move.keep_mystery(seat)]
     if amounts:
         r = amount_range_from(obs)
         if r is not None:

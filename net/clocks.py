@@ -22,6 +22,10 @@ from modernart.moves import Move
 from modernart.phase import Phase
 
 
+#: The longest a clock may be set to, where it is not an hour: a hammer call is a call, not a wait.
+MOST_SECONDS = {"hammer_call": 60}
+
+
 class ClockError(ValueError):
     """A clock setting out of range."""
 
@@ -37,12 +41,15 @@ class ClockSettings:
     # it plays sensibly, and decides in well under a millisecond)
     reveal: float = 10.0  # Sealed: reveals due this long after the commitment set (and
     # shuffle seeds after the start); a missing one is then forfeited
+    hammer_call: float = 3.0  # Open: the auctioneer's hammer is a call ("going once, going
+    # twice") this long, during which anyone may still outbid; 0 = the hammer falls at once
 
     def __post_init__(self) -> None:
-        for name in ("open_countdown", "decision", "grace", "reveal"):
+        for name in ("open_countdown", "decision", "grace", "reveal", "hammer_call"):
             value = getattr(self, name)
-            if type(value) not in (int, float) or not 0 <= value <= 3600 or value != value:
-                raise ClockError(f"clock {name} must be 0..3600 seconds, got {value!r}")
+            most = MOST_SECONDS.get(name, 3600)
+            if type(value) not in (int, float) or not 0 <= value <= most or value != value:
+                raise ClockError(f"clock {name} must be 0..{most} seconds, got {value!r}")
         if type(self.bot_level) is not str or not 0 < len(self.bot_level) <= 16:
             raise ClockError("clock bot_level must be a bot level name")
 
@@ -141,6 +148,12 @@ def default_moves(state: GameState, seats: tuple[int, ...], bot_level: str = "ra
             moves.append(Move.sealed_bid(seat, 0))
         elif phase == Phase.DOUBLE_OFFER:
             moves.append(Move.decline_second(seat))
+        elif phase == Phase.POSTED_OFFER:
+            moves.append(Move.decline(seat))
+        elif phase == Phase.CHOOSE_BUYER:  # the first of the tied bidders or takers, clockwise
+            moves.append(Move.choose_buyer(seat, state.candidates[0]))
+        elif phase == Phase.MYSTERY_FLIP:
+            moves.append(Move.keep_mystery(seat))
         elif phase == Phase.PLAY_CARD:
             bot = make_bot(bot_level, seed=state.move_count)
             move = bot.choose(state.observation(seat))

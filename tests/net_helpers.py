@@ -9,12 +9,15 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any, Awaitable, Callable
+
+import pytest
 
 from modernart.record import read_record
 from modernart.net.clocks import ClockSettings
@@ -65,11 +68,18 @@ def run(coro: Awaitable[Any], timeout: float, cleanup: float = 5.0) -> Any:
 
 
 async def in_process_host(
-    tmp: Path, *, clocks: dict[str, Any] | None = None, clock: Any = None, autostart: bool = True, bot_pace: float = 0.0
+    tmp: Path,
+    *,
+    clocks: dict[str, Any] | None = None,
+    clock: Any = None,
+    autostart: bool = True,
+    bot_pace: float = 0.0,
+    options: Any = None,
 ) -> tuple[Host, Any]:
+    """A real host in this process with one table (rule options `options`, a RuleOptions)."""
     host = Host(Keys.generate(), clock=clock, bot_pace=bot_pace)
     await host.start()
-    lobby = Lobby(clocks=ClockSettings.from_dict({**FAST, **(clocks or {})}))
+    lobby = Lobby(options, clocks=ClockSettings.from_dict({**FAST, **(clocks or {})}))
     table = host.open_table("test", journal_dir=str(tmp / "games"), lobby=lobby, autostart=autostart, fsync=False)
     return host, table
 
@@ -385,6 +395,31 @@ def _bidder_main(argv: list[str]) -> int:
     obs = asyncio.run(bot.run())
     print(f"game over: seat {obs.seat}", flush=True)
     return 0
+
+
+def _unshare_works() -> bool:
+    if shutil.which("unshare") is None or shutil.which("ip") is None:
+        return False
+    try:
+        return subprocess.run(["unshare", "-n", "true"], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+needs_netns = pytest.mark.skipif(not _unshare_works(), reason="unshare -n is not permitted here")
+
+
+def in_namespace(script: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    """Run a shell script in a fresh network namespace that has only loopback (up), so
+    nothing it sends reaches a real interface."""
+    return subprocess.run(
+        ["unshare", "-n", "sh", "-c", "ip link set lo up && " + script],
+        cwd=ROOT,
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 if __name__ == "__main__":

@@ -137,3 +137,112 @@ def test_arena_rejects_bad_arguments(args: list[str], message: str) -> None:
     done = arena(*args, timeout=30)
     assert done.returncode == 2
     assert message in done.stderr
+
+
+def test_sign_test_and_paired_totals() -> None:
+    from modernart.bots.paired import deal_seating, pair, sign_test
+
+    assert math.isclose(sign_test(60, 29), 0.00134, abs_tol=1e-5)  # the figures of the issue
+    assert math.isclose(sign_test(25, 5), 0.000325, abs_tol=1e-6)
+    assert sign_test(0, 0) == 1.0 and sign_test(3, 3) == 1.0
+    assert math.isclose(sign_test(0, 5), 2 / 32)
+    seats = [deal_seating("a", ["x", "y", "z"], i)[0] for i in range(8)]
+    assert seats == [0, 1, 2, 3, 0, 1, 2, 3]
+    seating = [deal_seating("a", ["x", "y", "z"], i)[1] for i in range(24)]
+    assert all(s.count("a") == 1 and sorted(s) == ["a", "x", "y", "z"] for s in seating)
+    assert len(set(seating)) == 24  # every seat, every order of the pool
+    bots = [make_bot("medium", seed=1), make_bot("random", seed=2), make_bot("random", seed=3)]
+    won = play_game(bots, seed=5)
+    result = pair("a", "b", [0, 0], [won, won], [won, won])
+    assert result.a_only == result.b_only == 0 and result.both + result.neither == 2
+    assert result.p_value == 1.0 and "no significant" in result.verdict()
+
+
+def test_progress_bar_draws_only_on_a_terminal() -> None:
+    import io
+
+    from modernart.cli.progress import Progress, clock_text
+
+    quiet = io.StringIO()
+    bar = Progress(3, "games", quiet)  # not a terminal: nothing
+    bar.advance()
+    bar.close()
+    assert quiet.getvalue() == ""
+    shown = io.StringIO()
+    ticks = iter([0.0, 1.0, 30.0, 60.0])
+    bar = Progress(3, "games", shown, enabled=True, clock=lambda: next(ticks))
+    bar.advance()
+    bar.advance()
+    bar.advance()
+    bar.close()
+    lines = shown.getvalue().split("\r")
+    assert "1/3 games" in lines[1] and "about 0:02 left" in lines[1]
+    assert "3/3 games, 1:00 elapsed" in lines[-1] and "left" not in lines[-1]
+    assert clock_text(3725) == "1:02:05"
+
+
+@pytest.mark.timeout(300)
+def test_arena_compare_pairs_deals_and_is_deterministic() -> None:
+    runs = []
+    for jobs in ("1", "2"):
+        done = arena(
+            "--compare",
+            "medium,underbidder",
+            "--against",
+            "medium,random",
+            "--games",
+            "6",
+            "--seed",
+            "4",
+            "--jobs",
+            jobs,
+            "--json",
+        )
+        assert done.returncode == 0, done.stderr
+        data = json.loads(done.stdout)
+        a, b = data["candidates"]
+        assert a["bot"] == "medium" and b["bot"] == "underbidder" and a["deals"] == b["deals"] == 6
+        assert data["a_only"] + data["b_only"] + data["both"] + data["neither"] == 6
+        assert data["a_only"] + data["both"] == a["wins"] and data["b_only"] + data["both"] == b["wins"]
+        assert 0 < data["sign_test_p"] <= 1
+        runs.append(data["candidates"] + [data["a_only"], data["b_only"]])
+    assert runs[0] == runs[1]
+    done = arena("--compare", "hard:rivals=off,hard", "--against", "random,random", "--games", "3", "--passes", "2")
+    assert done.returncode == 0, done.stderr
+    assert "hard:rivals=off and hard on the same 3 deals" in done.stdout
+    assert "sign test (exact, two-sided): p = " in done.stdout and "discordant deals" in done.stdout
+    assert "hard searches 2 samples per decision" in done.stdout
+
+
+@pytest.mark.timeout(300)
+def test_arena_defaults_repeat_exactly_for_a_seed() -> None:
+    """No bots named: the default table, the hard bot searching a fixed number of samples,
+    so the whole result repeats for a seed (whatever the number of processes)."""
+    runs = []
+    for jobs in ("1", "2"):
+        done = arena("--games", "2", "--seed", "9", "--passes", "2", "--jobs", jobs, "--json")
+        assert done.returncode == 0, done.stderr
+        data = json.loads(done.stdout)
+        assert data["bots"] == ["hard", "medium", "random", "random"]
+        runs.append([(s["bot"], s["games"], s["wins"], s["mean_money"], s["decisions"]) for s in data["stats"]])
+    assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--compare", "hard,medium"], "needs --against"),
+        (["--compare", "hard", "--against", "medium,medium"], "--compare takes 2 bots"),
+        (["--compare", "hard,medium", "--against", "medium"], "--against takes 2 to 4 bots"),
+        (["--compare", "hard,medium", "--against", "medium,medium", "--bots", "a,b,c"], "not --bots"),
+        (["--bots", "medium,random,random", "--against", "medium,medium"], "--against goes with --compare"),
+        (["--bots", "hard:budget,random,random"], "not KEY=VALUE"),
+        (["--bots", "hard:colour=red,random,random"], "bad options"),
+        (["--bots", "overlord,random,random"], "unknown bot level"),
+        (["--bots", "medium,random,random", "--passes", "0"], "--passes"),
+    ],
+)
+def test_arena_rejects_bad_comparisons(args: list[str], message: str) -> None:
+    done = arena(*args, timeout=30)
+    assert done.returncode == 2
+    assert message in done.stderr

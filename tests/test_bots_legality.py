@@ -9,10 +9,12 @@ import pytest
 
 from modernart.bots import bot_levels, make_bot
 from modernart.bots.arena import play_game
+from modernart.bots.styled import STYLED
 from modernart.phase import Phase
 from modernart.rules import RuleOptions
 from tests.test_determinize import OPTION_SETS, random_positions
 
+VARIANT_PHASES = (Phase.CHOOSE_BUYER, Phase.POSTED_OFFER, Phase.MYSTERY_FLIP)
 FAST_HARD = {"budget": 0.5, "max_passes": 2}  # a few rollouts: legality, not strength
 
 
@@ -24,6 +26,24 @@ def test_levels_are_registered() -> None:
     assert {"random", "medium", "hard"} <= set(bot_levels())
     with pytest.raises(ValueError, match="unknown bot level"):
         make_bot("grandmaster")
+
+
+def test_styled_bots_are_arena_opponents_not_offered_to_players() -> None:
+    from modernart.bots import arena_levels
+
+    assert set(STYLED) == {"overbidder", "underbidder", "hoarder", "highseller", "earlycloser"}
+    assert set(STYLED) <= set(arena_levels()) and not set(STYLED) & set(bot_levels())
+    for level in STYLED:
+        assert make_bot(level, seed=1).level == level
+
+
+@pytest.mark.parametrize("level", list(STYLED))
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_styled_bots_play_whole_games_legally(level: str, players: int) -> None:
+    for game, options in enumerate(OPTION_SETS[:: 2 if players != 4 else 1]):
+        bots = [bot(level, seed=game * 10 + s) for s in range(players - 1)] + [bot("medium", seed=game)]
+        outcome = play_game(bots, seed=game * 7 + players, options=options)  # raises BotError on a bad move
+        assert outcome.winners and len(outcome.money) == players
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -45,12 +65,13 @@ def test_hard_plays_a_whole_game_legally(players: int) -> None:
     assert outcome.winners
 
 
-@pytest.mark.parametrize("level", ["random", "medium", "hard"])
+@pytest.mark.parametrize("level", ["random", "medium", "hard", *STYLED])
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_decisions_in_random_positions_are_legal(level: str, players: int) -> None:
     rng = random.Random(players)
     every = 1 if level != "hard" else 9
-    asked = {phase: 0 for phase in Phase if phase != Phase.GAME_OVER}
+    # every step of the option sets here; the variants' own steps: tests/test_bots_variants.py
+    asked = {phase: 0 for phase in Phase if phase != Phase.GAME_OVER and phase not in VARIANT_PHASES}
     for options in OPTION_SETS[:: (1 if level != "hard" else 3)]:
         for i, state in enumerate(random_positions(players, options, seed=rng.getrandbits(32))):
             if state.is_over() or i % every:
@@ -73,7 +94,7 @@ def test_bots_do_not_act_out_of_turn() -> None:
         if state.is_over():
             break
         for seat in set(range(4)) - set(state.to_move()):
-            for level in ("random", "medium", "hard"):
+            for level in ("random", "medium", "hard", *STYLED):
                 assert bot(level, 0).choose(state.observation(seat)) is None
 
 
@@ -90,4 +111,23 @@ def test_rollout_policy_finishes_games_legally_under_every_option(players: int) 
                 continue
             sample = determinize(state.observation(i % players), rng)
             RolloutPolicy(random.Random(i)).run(sample)
+            assert sample.is_over()
+
+
+def test_rollouts_with_extreme_rival_factors_stay_legal() -> None:
+    """The opponent model scales limits, sealed bids and prices; at its bounds every move
+    of a rollout is still legal (amounts stay within each seat's money)."""
+    from modernart.bots.opponents import HIGH, LOW, Rivals
+    from modernart.bots.rollout import RolloutPolicy
+    from modernart.determinize import determinize
+
+    rng = random.Random(3)
+    for players in (3, 5):
+        for i, state in enumerate(random_positions(players, RuleOptions(), seed=players)):
+            if state.is_over() or i % 9:
+                continue
+            factors = tuple(HIGH if s % 2 else LOW for s in range(players))
+            rivals = Rivals(factors, tuple((f,) * 5 for f in factors), factors[::-1], (9,) * players)
+            sample = determinize(state.observation(i % players), rng)
+            RolloutPolicy(random.Random(i), rivals=rivals).run(sample)
             assert sample.is_over()

@@ -9,6 +9,8 @@ import random
 import pytest
 
 from modernart.bots import make_bot
+from modernart.bots.opponents import Rivals
+from modernart.bots.styled import STYLED
 from modernart.rules import RuleOptions
 from tests.test_determinize import hidden_swap, random_positions
 
@@ -17,6 +19,8 @@ LEVELS = {
     "medium": {},
     # a fixed number of samples (and a budget it never reaches) makes the search repeatable
     "hard": {"budget": 30.0, "max_passes": 3},
+    # the styled arena opponents (`styled.py`)
+    **{level: {} for level in STYLED},
 }
 
 
@@ -43,6 +47,25 @@ def test_hidden_information_does_not_change_the_decision(level: str, players: in
     assert compared > 30
     assert differing > compared // 2  # the hidden parts really differed
     assert len(decisions) > 5  # and the decisions are not all alike
+
+
+def test_the_opponent_model_reads_the_observation_only() -> None:
+    """The rivals' factors are the same whatever the hidden parts hold, and they do change
+    with what the seat sees (the sales): the model really reads them."""
+    rng = random.Random(8)
+    seen = set()
+    compared = 0
+    for i, state in enumerate(random_positions(4, RuleOptions(), seed=23)):
+        if state.is_over() or i % 4:
+            continue
+        seat = state.to_move()[0]
+        other = hidden_swap(state, seat, rng)
+        a, b = Rivals.read(state.observation(seat)), Rivals.read(other.observation(seat))
+        assert a == b
+        assert a.bid[seat] == 1.0 and a.price[seat] == 1.0  # its own seat is not modelled
+        seen.add(a.bid)
+        compared += 1
+    assert compared > 20 and len(seen) > 5
 
 
 @pytest.mark.parametrize("level", ["medium", "hard"])

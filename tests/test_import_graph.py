@@ -170,7 +170,8 @@ def import_cycles(folder: str) -> list[list[str]]:
 
 
 def _is_private(name: str) -> bool:
-    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+    # `_` alone is gettext's translation function (modernart.cli.i18n): public by convention
+    return name.startswith("_") and name != "_" and not (name.startswith("__") and name.endswith("__"))
 
 
 def private_uses(folder: str) -> list[str]:

@@ -51,6 +51,30 @@ def test_the_wheel_holds_one_package_with_every_module(wheel: Path) -> None:
 
 
 @pytest.mark.timeout(300)
+def test_the_wheel_carries_the_client_catalogs(wheel: Path, tmp_path: Path) -> None:
+    """Every language's compiled catalog is in the wheel, and the installed client speaks it."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    catalogs = {f"modernart/cli/{p.relative_to(ROOT / 'cli').as_posix()}" for p in (ROOT / "cli/locale").rglob("*.mo")}
+    assert catalogs and catalogs <= names, sorted(catalogs - names)
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    probe = (
+        "from modernart.cli.i18n import use_language, pgettext; "
+        "use_language('zh'); print(pgettext('artist', 'Lite Metal'))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=tmp_path,
+        env=dict(os.environ, PYTHONPATH=str(site)),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        encoding="utf-8",
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "轻金属", done.stderr
+
+
+@pytest.mark.timeout(300)
 def test_the_installed_package_runs_without_the_checkout(wheel: Path, tmp_path: Path) -> None:
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)

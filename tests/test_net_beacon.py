@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import shutil
 import subprocess
 import textwrap
 
@@ -15,31 +14,7 @@ import pytest
 from modernart.net.lan.beacon import MAX_BEACON, decode_beacon, encode_beacon
 from modernart.net.trust.identity import Keys
 
-from .net_helpers import PY, ROOT, env
-
-
-def _unshare_works() -> bool:
-    if shutil.which("unshare") is None or shutil.which("ip") is None:
-        return False
-    try:
-        return subprocess.run(["unshare", "-n", "true"], capture_output=True, timeout=10).returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-
-
-needs_netns = pytest.mark.skipif(not _unshare_works(), reason="unshare -n is not permitted here")
-
-
-def in_namespace(script: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    """Run a shell script in a fresh network namespace that has only loopback."""
-    return subprocess.run(
-        ["unshare", "-n", "sh", "-c", "ip link set lo up && " + script],
-        cwd=ROOT,
-        env=env(),
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+from .net_helpers import PY, in_namespace, needs_netns
 
 
 def test_beacon_encoding_is_bounded_and_malformed_beacons_are_ignored():

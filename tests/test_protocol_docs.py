@@ -58,6 +58,7 @@ def test_every_documented_builder_builds_its_kind():
         "ping_frame": lambda f: f(0, None),
         "tables_request": lambda f: f(),
         "bye_frame": lambda f: f(),
+        "tail_frame": lambda f: {**f([b"x"]), "id": 1},
     }
     for row in _table_rows("### Client → host"):
         kind, builder = _names(row[:2])

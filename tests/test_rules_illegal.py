@@ -139,7 +139,7 @@ def test_move_parsing_rejects_malformed_lists():
         ["0", 3, 1],
         [0, 3, 1.5],
         [0, 3, True],
-        [0, 11, 0],
+        [0, len(Action), 0],  # the first action id past the last one
         [0, -1, 0],
         [5, 3, 1],
         [0, 4, 9],

@@ -14,6 +14,7 @@ from typing import Callable, Coroutine
 
 from modernart.moves import Action, Move
 
+from modernart.cli.i18n import _, ngettext
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.waiting_for import (
     amount_problem,
@@ -55,7 +56,7 @@ class TableActions:
         """True (and said) when this person has no seat: their keys cannot act."""
         obs = self.cs.obs
         if obs is not None and obs.seat < 0:
-            self.cs.error("You are watching (every seat is taken): your keys cannot play")
+            self.cs.error(_("You are watching (every seat is taken): your keys cannot play"))
             return True
         return False
 
@@ -69,7 +70,7 @@ class TableActions:
     def select(self, delta: int) -> None:
         hand = self.cs.sorted_hand()
         if not hand:
-            self.cs.say("Your hand is empty")
+            self.cs.say(_("Your hand is empty"))
             return
         self.cs.selected_card()  # the cursor is where the chosen card is now
         self.cs.select(self.cs.selected + delta)
@@ -77,7 +78,10 @@ class TableActions:
     def select_index(self, index: int) -> None:
         hand = self.cs.sorted_hand()
         if not 0 <= index < len(hand):
-            self.cs.error(f"You hold {len(hand)} painting{'s' * (len(hand) != 1)}: there is no card {index + 1}")
+            held = ngettext("You hold {count} painting", "You hold {count} paintings", len(hand)).format(
+                count=len(hand)
+            )
+            self.cs.error(_("{held}: there is no card {number}").format(held=held, number=index + 1))
             return
         self.cs.select(index)
 
@@ -89,7 +93,7 @@ class TableActions:
             if cs.amount_refused:
                 cs.amount, cs.amount_refused = "", False
             if len(cs.amount) >= 6:
-                cs.error("That is more money than there is in the game")
+                cs.error(_("That is more money than there is in the game"))
                 return
             cs.amount = (cs.amount + d).lstrip("0") or "0"
             return
@@ -117,7 +121,7 @@ class TableActions:
         r = obs.amount_range()
         if r is None or r[0] != Action.BID:
             if obs.amount_action() != Action.BID:
-                self.cs.error("Quick raises are for Open and Once-around auctions")
+                self.cs.error(_("Quick raises are for Open and Once-around auctions"))
             else:
                 problem = amount_problem(obs, "", name, edition)
                 assert isinstance(problem, str)  # no bid is open to this seat: there is a reason
@@ -125,7 +129,7 @@ class TableActions:
             return
         amount = obs.high + step  # a raise of `step` over the high bid
         if amount > r[2]:
-            self.cs.error(f"You cannot bid {amount}: you have {obs.money}")
+            self.cs.error(_("You cannot bid {amount}: you have {money}").format(amount=amount, money=obs.money))
             return
         self.send(Move.bid(obs.seat, amount))
 

@@ -18,6 +18,7 @@ from typing import Callable, Coroutine, Mapping
 from prompt_toolkit.application import Application
 from prompt_toolkit.styles import DynamicStyle
 
+from modernart.cli.i18n import _
 from modernart.cli.tui.chat import commands as chat_commands
 from modernart.cli.tui.keys import Command, Modes, bind, everywhere, hint_line
 from modernart.cli.tui.layout import ClientLayout
@@ -28,6 +29,7 @@ from modernart.cli.tui.session import Finder, JoinError, LogEntry, Session
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.style import make_style, resolve_color_depth
 from modernart.cli.tui.text import Line, encoding_has_box_drawing
+from modernart.net import user_dirs
 
 log = logging.getLogger(__name__)
 
@@ -123,7 +125,7 @@ class ClientApp:
                 await coro
             except Exception as exc:  # a session call must never take the client down
                 log.warning("session call failed: %r", exc)
-                self.cs.error(f"That did not reach the table: {exc}")
+                self.cs.error(_("That did not reach the table: {error}").format(error=exc))
             self.app.invalidate()
 
         if self.app.is_running:
@@ -139,9 +141,9 @@ class ClientApp:
         if len(data) != 1 or not data.isprintable() or data == " ":
             return
         if self.current() == "table" and self.cs.digits_mean_amount():
-            self.cs.error(f"{data!r} is not a number: amounts are typed with digits 0-9")
+            self.cs.error(_("{key} is not a number: amounts are typed with digits 0-9").format(key=repr(data)))
         else:
-            self.cs.error(f"{data!r} does nothing here: press ? for help")
+            self.cs.error(_("{key} does nothing here: press ? for help").format(key=repr(data)))
 
     def exit(self) -> None:
         if self.app.is_running and self.app.future is not None and not self.app.future.done():  # set while running
@@ -181,7 +183,7 @@ class ClientApp:
         if finder is None:
             return
         self.cs.connecting = True
-        self.cs.say("Connecting...")
+        self.cs.say(_("Connecting..."))
 
         async def go() -> None:
             try:
@@ -233,7 +235,8 @@ class ClientApp:
             if session is None:
                 continue
             shown = tuple(
-                None if d is None else int(d - now + 0.999) for d in (session.open_deadline, session.decision_deadline)
+                None if d is None else int(d - now + 0.999)
+                for d in (session.open_deadline, session.decision_deadline, session.call_deadline)
             )
             if shown != last:
                 last = shown
@@ -269,9 +272,8 @@ class ClientApp:
 
 
 def state_dir() -> str:
-    """Where the client keeps its logs (~/.local/state/modernart)."""
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    path = os.path.join(base, "modernart")
+    """Where the client keeps its logs (the user's state dir, net/user_dirs.py), made if missing."""
+    path = str(user_dirs.state_dir())
     os.makedirs(path, exist_ok=True)
     return path
 

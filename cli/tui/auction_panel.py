@@ -15,17 +15,22 @@ from modernart.moves import Action, Move
 from modernart.phase import Phase
 from modernart.views import Observation
 
+from modernart.cli.i18n import _
 from modernart.cli.tui.panels import ARTIST_STYLE, artist_names, clock_text, seconds_left
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.text import Line, countdown_bar, line_width, wrap
 
-KIND_WORDS = {
-    AuctionType.OPEN: "OPEN auction",
-    AuctionType.ONCE_AROUND: "ONCE-AROUND auction",
-    AuctionType.SEALED: "SEALED auction",
-    AuctionType.FIXED_PRICE: "FIXED PRICE",
-    AuctionType.DOUBLE: "DOUBLE",
-}
+
+def kind_words(kind: AuctionType) -> tuple[str, str]:
+    """The auction's name for the panel's first line, long and short ('OPEN auction', 'OPEN')."""
+    words = {
+        AuctionType.OPEN: (_("OPEN auction"), _("OPEN")),
+        AuctionType.ONCE_AROUND: (_("ONCE-AROUND auction"), _("ONCE-AROUND")),
+        AuctionType.SEALED: (_("SEALED auction"), _("SEALED")),
+        AuctionType.FIXED_PRICE: (_("FIXED PRICE"), _("FIXED PRICE")),
+        AuctionType.DOUBLE: (_("DOUBLE"), _("DOUBLE")),
+    }
+    return words[kind]
 
 
 def lot_line(cs: ClientState, obs: Observation, width: int = 99) -> Line:
@@ -36,8 +41,7 @@ def lot_line(cs: ClientState, obs: Observation, width: int = 99) -> Line:
     ed = cs.edition
     artist = obs.lot[0].artist
     letters = "+".join(card.kind.letter for card in obs.lot)
-    kind = KIND_WORDS[obs.lot[-1].kind]
-    short_kind = kind.removesuffix(" auction")
+    kind, short_kind = kind_words(obs.lot[-1].kind)
     line: Line = []
     for name, words in (
         (ed.artists[artist], kind),
@@ -69,23 +73,30 @@ def chain(items: list[Line], width: int, sep: str = " > ") -> list[Line]:
 
 def by_line(cs: ClientState, obs: Observation) -> Line:
     who = cs.name(obs.auctioneer)
-    text = f" Auctioneer: {who}" + (" (you)" if obs.auctioneer == obs.seat else "")
+    if obs.auctioneer == obs.seat:
+        text = _("Auctioneer: {player} (you)").format(player=who)
+    else:
+        text = _("Auctioneer: {player}").format(player=who)
     if obs.original >= 0 and obs.original != obs.auctioneer:
-        text += f"; Double by {cs.name(obs.original)}"
-    return [("", text)]
+        text = _("{auctioneer}; Double by {player}").format(auctioneer=text, player=cs.name(obs.original))
+    return [("", " " + text)]
 
 
 def entry_line(cs: ClientState, obs: Observation, label: str, masked: bool = False) -> Line:
     typed = cs.amount
     shown = ("*" * len(typed) if masked else typed) + "_"
-    return [("", f" {label}: "), ("class:you", shown), ("class:dim", f"   you have {obs.money}")]
+    return [
+        ("", f" {label}: "),
+        ("class:you", shown),
+        ("class:dim", "   " + _("you have {money}").format(money=obs.money)),
+    ]
 
 
 def decision_clock(cs: ClientState) -> Line:
     deadline = cs.session.decision_deadline if cs.session is not None else None
     if deadline is None:
         return []
-    return [("class:countdown", f" Time to decide: {clock_text(cs, deadline)}")]
+    return [("class:countdown", " " + _("Time to decide: {clock}").format(clock=clock_text(cs, deadline)))]
 
 
 def auction_panel(cs: ClientState, width: int, height: int) -> list[Line]:
@@ -117,21 +128,25 @@ def auction_panel(cs: ClientState, width: int, height: int) -> list[Line]:
 def between_auctions(cs: ClientState, obs: Observation) -> list[Line]:
     lines: list[Line] = []
     if obs.is_over:
-        return [[("class:title", " The game is over")]]
+        return [[("class:title", " " + _("The game is over"))]]
     who = cs.name(obs.auctioneer)
     if obs.card_action() == Action.PLAY:
-        lines.append([("class:turn", " Your turn to sell a painting")])
-        lines.append([("", " Pick one in your hand (<- -> or its")])
-        lines.append([("", " number), then press Enter")])
+        lines.append([("class:turn", " " + _("Your turn to sell a painting"))])
+        # TRANSLATORS: this line and the next are one sentence, cut to fit a narrow panel
+        lines.append([("", " " + _("Pick one in your hand (<- -> or its"))])
+        lines.append([("", " " + _("number), then press Enter"))])
     else:
-        lines.append([("", f" {who} is choosing a painting to sell")])
+        lines.append([("", " " + _("{player} is choosing a painting to sell").format(player=who))])
     sale = next((s for s in reversed(obs.sales) if s.round == obs.round), None)
     if sale is not None:
         ed = cs.edition
         cards = " + ".join(ed.artists[c.artist] for c in sale.cards)
-        price = "for free" if sale.price == 0 else f"for {sale.price}"
-        lines.append([("class:dim", f" Last sale: {cards}")])
-        lines.append([("class:dim", f"   to {cs.name(sale.buyer)} {price}")])
+        if sale.price == 0:
+            to = _("to {buyer} for free").format(buyer=cs.name(sale.buyer))
+        else:
+            to = _("to {buyer} for {price}").format(buyer=cs.name(sale.buyer), price=sale.price)
+        lines.append([("class:dim", " " + _("Last sale: {cards}").format(cards=cards))])
+        lines.append([("class:dim", "   " + to)])
     return lines
 
 
@@ -140,26 +155,33 @@ def double_offer(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     artist = artist_names(ed, 12)[obs.lot[0].artist]
     lines = [by_line(cs, obs)]
     if obs.card_action() == Action.ADD_SECOND:
-        lines.append([("class:turn", " Offered to YOU: add a second")])
-        lines.append([("class:turn", f" {artist}"), ("", " (not a Double) and")])
-        lines.append([("", " auction both, or p to pass it on")])
+        # TRANSLATORS: these three lines are one sentence, cut to fit a narrow panel
+        lines.append([("class:turn", " " + _("Offered to YOU: add a second"))])
+        lines.append([("class:turn", f" {artist}"), ("", " " + _("(not a Double) and"))])
+        lines.append([("", " " + _("auction both, or p to pass it on"))])
     else:
-        offer = f" Offered to {cs.name(obs.turn)}: a second {artist}"
-        if len(offer) <= width:
+        offer = " " + _("Offered to {player}: a second {artist}").format(player=cs.name(obs.turn), artist=artist)
+        if line_width([("", offer)]) <= width:
             lines.append([("", offer)])
         else:
-            lines += [[("", f" Offered to {cs.name(obs.turn)}:")], [("", f" a second {artist}")]]
-        lines.append([("class:dim", " makes them the auctioneer of both")])
+            lines += [
+                [("", " " + _("Offered to {player}:").format(player=cs.name(obs.turn)))],
+                [("", " " + _("a second {artist}").format(artist=artist))],
+            ]
+        lines.append([("class:dim", " " + _("makes them the auctioneer of both"))])
     return lines
 
 
 def open_auction(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     lines = [by_line(cs, obs)]
     if obs.high_seat >= 0:
-        mine = " (you)" if obs.high_seat == obs.seat else ""
-        lines.append([("", " High bid: "), ("class:title", f"{obs.high}"), ("", f" by {cs.name(obs.high_seat)}{mine}")])
+        if obs.high_seat == obs.seat:
+            by = _("by {player} (you)").format(player=cs.name(obs.high_seat))
+        else:
+            by = _("by {player}").format(player=cs.name(obs.high_seat))
+        lines.append([("", " " + _("High bid:") + " "), ("class:title", f"{obs.high}"), ("", " " + by)])
     else:
-        lines.append([("", " No bid yet")])
+        lines.append([("", " " + _("No bid yet"))])
     deadline = cs.session.open_deadline if cs.session is not None else None
     if deadline is not None:
         left = max(0.0, deadline - cs.clock())
@@ -167,24 +189,44 @@ def open_auction(cs: ClientState, obs: Observation, width: int) -> list[Line]:
         total = _open_total(cs)
         style = "class:countdown.low" if secs <= 3 else "class:countdown"
         bar = countdown_bar(left, total, max(4, min(20, width - 30)))
-        after = [("class:dim", bar), ("class:dim", " resets on bid")]
+        after = [("class:dim", bar), ("class:dim", " " + _("resets on bid"))]
         if cs.notice:  # out of touch: the host's clock runs on unseen
-            style, after = "class:countdown", [("class:dim", "(waiting for the host)")]
-        lines.append([(style, f" Time left {clock_text(cs, deadline):>3} "), *after])
-    can_sell = Move.hammer(obs.seat) in obs.legal_moves(amounts=False)
+            style, after = "class:countdown", [("class:dim", _("(waiting for the host)"))]
+        lines.append(
+            [(style, " " + _("Time left {clock}").format(clock=f"{clock_text(cs, deadline):>3}") + " "), *after]
+        )
+    call = hammer_call_lines(cs, obs)
+    lines += call
+    can_sell = Move.hammer(obs.seat) in obs.legal_moves(amounts=False) and not call
     if obs.amount_range() is not None:
-        lines.append(entry_line(cs, obs, "Your bid"))
-        sell = " h:sell" if can_sell else ""
-        hint = " +:+1 f:+5 t:+10 Enter:bid p:pass" + sell
-        if len(hint) > width:
-            hint = " Enter:bid +/f/t:+1/5/10 p:pass" + sell
+        lines.append(entry_line(cs, obs, _("Your bid")))
+        sell = " " + _("h:sell") if can_sell else ""
+        hint = " " + _("+:+1 f:+5 t:+10 Enter:bid p:pass") + sell
+        if line_width([("", hint)]) > width:
+            hint = " " + _("Enter:bid +/f/t:+1/5/10 p:pass") + sell
         lines.append([("class:dim", hint)])
     elif can_sell:
-        lines.append([("class:dim", " h: sell now to the high bidder")])
+        lines.append([("class:dim", " " + _("h: sell now to the high bidder"))])
     passed = [cs.name(s) for s in obs.passed]
     if passed:
-        lines.append([("class:dim", " Passed: " + ", ".join(passed))])
+        lines.append([("class:dim", " " + _("Passed: {players}").format(players=_(", ").join(passed)))])
     return lines
+
+
+def hammer_call_lines(cs: ClientState, obs: Observation) -> list[Line]:
+    """While the auctioneer's hammer is being called: how long until it falls, whose it is,
+    and that a bid stops it (none: no call)."""
+    deadline = cs.session.call_deadline if cs.session is not None else None
+    if deadline is None:
+        return []
+    if obs.auctioneer == obs.seat:
+        whose = _("Your hammer; a bid stops it")
+    else:
+        whose = _("{name}'s hammer; a bid stops it").format(name=cs.name(obs.auctioneer))
+    return [
+        [("class:countdown.low", " " + _("Going once, going twice: {left}").format(left=clock_text(cs, deadline)))],
+        [("class:dim", " " + whose)],
+    ]
 
 
 def _open_total(cs: ClientState) -> float:
@@ -195,9 +237,11 @@ def _open_total(cs: ClientState) -> float:
 def once_around(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     lines = [by_line(cs, obs)]
     if obs.high_seat >= 0:
-        lines.append([("", f" High bid: {obs.high} by {cs.name(obs.high_seat)}")])
+        lines.append(
+            [("", " " + _("High bid: {high} by {player}").format(high=obs.high, player=cs.name(obs.high_seat)))]
+        )
     else:
-        lines.append([("", " No bid yet")])
+        lines.append([("", " " + _("No bid yet"))])
     n = obs.players
     order = [(obs.auctioneer + i) % n for i in range(1, n + 1)]
     bids = dict(obs.bids)
@@ -206,7 +250,7 @@ def once_around(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     for i, s in enumerate(order):
         name = cs.name(s)
         if i < turn_index:
-            items.append([("class:dim", f"{name} {bids[s] if s in bids else 'pass'}")])
+            items.append([("class:dim", f"{name} {bids[s] if s in bids else _('pass')}")])
         elif i == turn_index:
             items.append([("class:turn", f"[{name}]")])
         else:
@@ -214,10 +258,10 @@ def once_around(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     lines += chain(items, width)
     if obs.my_turn:
         if obs.amount_range() is not None:
-            lines.append(entry_line(cs, obs, "Your bid"))
-            lines.append([("class:dim", " Enter:bid +:+1 f:+5 t:+10 p:pass")])
+            lines.append(entry_line(cs, obs, _("Your bid")))
+            lines.append([("class:dim", " " + _("Enter:bid +:+1 f:+5 t:+10 p:pass"))])
         else:
-            lines.append([("class:turn", f" You cannot beat {obs.high}: p to pass")])
+            lines.append([("class:turn", " " + _("You cannot beat {high}: p to pass").format(high=obs.high))])
     return lines
 
 
@@ -226,33 +270,35 @@ def sealed(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     waiting = [s for s in range(obs.players) if s not in obs.sealed_done]
     if not waiting:  # every bid is sealed: now the reveals (the host says whose it still waits for)
         owed = cs.session.reveals_owed if cs.session is not None else ()
-        lines.append([("", " All bids sealed.")])
+        lines.append([("", " " + _("All bids sealed."))])
         if owed:
-            lines += _names(cs, " Reveal awaited from: ", owed, width)
+            lines += _names(cs, " " + _("Reveal awaited from:") + " ", owed, width)
         else:
-            lines.append([("class:dim", " Opening the bids...")])
+            lines.append([("class:dim", " " + _("Opening the bids..."))])
         if obs.seat >= 0:
-            lines.append([("class:dim", " Bids are shown together once")])
-            lines.append([("class:dim", " every reveal is in.")])
+            # TRANSLATORS: this line and the next are one sentence, cut to fit a narrow panel
+            lines.append([("class:dim", " " + _("Bids are shown together once"))])
+            lines.append([("class:dim", " " + _("every reveal is in."))])
         return lines
     done = [cs.name(s) for s in range(obs.players) if s in obs.sealed_done]
-    lines.append([("", " Sealed: "), ("class:good", ", ".join(done) or "nobody yet")])
-    lines += _names(cs, " Waiting for: ", waiting, width)
+    lines.append([("", " " + _("Sealed:") + " "), ("class:good", _(", ").join(done) or _("nobody yet"))])
+    lines += _names(cs, " " + _("Waiting for:") + " ", waiting, width)
     if obs.seat < 0:  # watching
         return lines
     if obs.seat in obs.sealed_done:
-        lines.append([("class:dim", " Your bid is sealed. Bids are shown")])
-        lines.append([("class:dim", " together once everyone has sealed.")])
+        # TRANSLATORS: this line and the next are one sentence, cut to fit a narrow panel
+        lines.append([("class:dim", " " + _("Your bid is sealed. Bids are shown"))])
+        lines.append([("class:dim", " " + _("together once everyone has sealed."))])
     else:
-        lines.append(entry_line(cs, obs, "Your sealed bid", masked=True))
-        lines.append([("class:dim", " Digits are hidden. 0 = no bid. Enter")])
+        lines.append(entry_line(cs, obs, _("Your sealed bid"), masked=True))
+        lines.append([("class:dim", " " + _("Digits are hidden. 0 = no bid. Enter"))])
     return lines
 
 
 def _names(cs: ClientState, label: str, seats: Sequence[int], width: int) -> list[Line]:
     """`label` and the names of `seats` on one line, or the names on lines of their own
     below it when they do not fit (five players)."""
-    names = ", ".join(cs.name(s) for s in seats)
+    names = _(", ").join(cs.name(s) for s in seats)
     line: Line = [("", label), ("class:dim", names)]
     if line_width(line) <= width:
         return [line]
@@ -263,25 +309,26 @@ def fixed_set(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     lines = [by_line(cs, obs)]
     r = obs.amount_range()
     if r is not None and r[0] == Action.SET_PRICE:
-        _, lo, hi = r
-        lines.append([("class:turn", f" Set the price ({lo}-{hi}). If nobody buys,")])
-        lines.append([("class:turn", " you must buy it yourself.")])
-        lines.append(entry_line(cs, obs, "Price"))
+        _action, lo, hi = r
+        # TRANSLATORS: this line and the next are one sentence, cut to fit a narrow panel
+        lines.append([("class:turn", " " + _("Set the price ({low}-{high}). If nobody buys,").format(low=lo, high=hi))])
+        lines.append([("class:turn", " " + _("you must buy it yourself."))])
+        lines.append(entry_line(cs, obs, _("Price")))
     else:
-        lines.append([("", f" {cs.name(obs.auctioneer)} is setting the price")])
+        lines.append([("", " " + _("{player} is setting the price").format(player=cs.name(obs.auctioneer)))])
     return lines
 
 
 def fixed_offer(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     lines = [by_line(cs, obs)]
-    lines.append([("", " Price: "), ("class:title", str(obs.price))])
+    lines.append([("", " " + _("Price:") + " "), ("class:title", str(obs.price))])
     n = obs.players
     order = [(obs.auctioneer + i) % n for i in range(1, n)]
     before = order.index(obs.turn) if obs.turn in order else len(order)
     items: list[Line] = []
     for i, s in enumerate(order):
         if i < before:
-            items.append([("class:dim", f"{cs.name(s)} no")])
+            items.append([("class:dim", _("{player} no").format(player=cs.name(s)))])
         elif s == obs.turn:
             items.append([("class:turn", f"[{cs.name(s)}]")])
         else:
@@ -289,7 +336,15 @@ def fixed_offer(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     lines += chain(items, width)
     if obs.my_turn:
         if Move.accept(obs.seat) in obs.legal_moves(amounts=False):
-            lines.append([("class:turn", f" Buy for {obs.price}? a: accept  p: decline")])
+            lines.append([("class:turn", " " + _("Buy for {price}? a: accept  p: decline").format(price=obs.price))])
         else:
-            lines.append([("class:turn", f" You cannot pay {obs.price} (you have {obs.money}): p")])
+            lines.append(
+                [
+                    (
+                        "class:turn",
+                        " "
+                        + _("You cannot pay {price} (you have {money}): p").format(price=obs.price, money=obs.money),
+                    )
+                ]
+            )
     return lines

@@ -7,6 +7,7 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.layout import BufferControl, ConditionalContainer, VSplit, Window
 
+from modernart.cli.i18n import _
 from modernart.cli.tui.keys import Command, Controls, Modes
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.widgets import PanelControl
@@ -20,7 +21,10 @@ class ChatLine:
         self.window = Window(BufferControl(self.buffer), height=1)
         self.container = ConditionalContainer(
             VSplit(
-                [Window(PanelControl(lambda w, h: [[("class:chat.who", " Say: ")]]), width=6, height=1), self.window]
+                [
+                    Window(PanelControl(lambda w, h: [[("class:chat.who", " " + _("Say:") + " ")]]), width=6, height=1),
+                    self.window,
+                ]
             ),
             filter=Condition(lambda: cs.chat_open),
         )
@@ -34,8 +38,8 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
 
     typing = lambda: cs.chat_open  # noqa: E731
     return [
-        Command(("c",), "c", "chat", modes.talk, lambda e: controls.open_chat(), quiet, 60),
-        Command(("enter",), "Enter", "send", typing, lambda e: controls.send_chat(), modes.always, 1),
-        Command(("escape",), "Esc", "cancel", typing, lambda e: controls.close_chat(), modes.always, 2),
+        Command(("c",), "c", _("chat"), modes.talk, lambda e: controls.open_chat(), quiet, 60),
+        Command(("enter",), "Enter", _("send"), typing, lambda e: controls.send_chat(), modes.always, 1),
+        Command(("escape",), "Esc", _("cancel"), typing, lambda e: controls.close_chat(), modes.always, 2),
         Command(("c-c",), "", "", typing, lambda e: controls.close_chat()),
     ]

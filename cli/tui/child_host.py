@@ -3,7 +3,8 @@
 
 The child (`python -m modernart.cli.tui.child_host SETTINGS_JSON`) runs the in-process host
 of cli/tui/in_process_host.py (seating the bots; you take seat 1), writes one JSON line per fact to
-stdout ({"join": ...}, then {"record": ...} when the game is saved) and stops when its
+stdout ({"join": ...}, {"journal": ...} when the game starts, then {"record": ...} when the
+game is saved) and stops when its
 stdin closes, so it never outlives the client.  A separate process keeps a searching bot
 from freezing the screen, and the table works exactly as it does on the LAN.
 """
@@ -14,35 +15,39 @@ import asyncio
 import json
 import logging
 import os
+import subprocess
 import sys
 from dataclasses import asdict
 
-from modernart.cli.tui.in_process_host import HostGameSettings, watch_record
+from modernart.cli.tui.child_process import ChildProcess
+from modernart.cli.tui.local_game import HostGameSettings, watch_record
+from modernart.net.runtime import choose_event_loop, when_stdin_closes
 
 log = logging.getLogger(__name__)
 
 
 class HostProcess:
-    """The child process hosting the table; `join_string` once started, `record_path` once saved."""
+    """The child process hosting the table; `join_string` once started, `journal_path` once
+    the game runs, `record_path` once saved."""
 
-    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+    def __init__(self, proc: ChildProcess) -> None:
         self.proc = proc
         self.join_string: str | None = None
+        self.journal_path: str | None = None
         self.record_path: str | None = None
         self.on_record = None  # called with the path once the record is saved
+        self.log_path: str | None = None  # where its stderr goes
         self._reader: asyncio.Task | None = None
 
     @classmethod
-    async def start(cls, settings: HostGameSettings, *, timeout: float = 20.0, log_path: str | None = None):
-        stderr = open(log_path, "ab") if log_path else asyncio.subprocess.DEVNULL
+    async def launch(cls, settings: HostGameSettings, *, log_path: str | None = None) -> "HostProcess":
+        """Start the child and return at once: it boots (imports the host, opens the table)
+        while this process goes on (`modernart play` loads its screen meanwhile);
+        `await joined()` then waits for its join string."""
+        stderr = open(log_path, "ab") if log_path else subprocess.DEVNULL
         try:
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "modernart.cli.tui.child_host",
-                json.dumps(asdict(settings)),
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
+            proc = await ChildProcess.start(
+                [sys.executable, "-m", "modernart.cli.tui.child_host", json.dumps(asdict(settings))],
                 stderr=stderr,
                 cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
             )
@@ -50,14 +55,30 @@ class HostProcess:
             if log_path:
                 stderr.close()  # type: ignore[union-attr]
         host = cls(proc)
+        host.log_path = log_path
+        return host
+
+    async def joined(self, timeout: float = 20.0) -> None:
+        """Wait until the child has said its join string (RuntimeError, child stopped, if it
+        does not within `timeout`), then follow its output."""
         try:
             async with asyncio.timeout(timeout):  # not wait_for: see net/clocks.wait_event
-                line = await proc.stdout.readline()  # type: ignore[union-attr]
-            host.join_string = json.loads(line)["join"]
+                while self.join_string is None:  # a resumed game's journal may be told first
+                    fact = json.loads(await self.proc.readline())
+                    self.journal_path = fact.get("journal", self.journal_path)
+                    self.join_string = fact.get("join") if "journal" not in fact else None
+                    if not fact:
+                        raise KeyError("join")
         except (asyncio.TimeoutError, ValueError, KeyError) as exc:
-            await host.close()
-            raise RuntimeError(f"the local host did not start ({exc!r}); see {log_path or 'its log'}") from None
-        host.follow_output()
+            await self.close()
+            raise RuntimeError(f"the local host did not start ({exc!r}); see {self.log_path or 'its log'}") from None
+        self.follow_output()
+
+    @classmethod
+    async def start(cls, settings: HostGameSettings, *, timeout: float = 20.0, log_path: str | None = None):
+        """`launch`, then `joined`: the child host, once it serves."""
+        host = await cls.launch(settings, log_path=log_path)
+        await host.joined(timeout)
         return host
 
     def follow_output(self) -> None:
@@ -65,12 +86,13 @@ class HostProcess:
         self._reader = asyncio.get_running_loop().create_task(self._read())
 
     async def _read(self) -> None:
-        assert self.proc.stdout is not None
-        while line := await self.proc.stdout.readline():
+        while line := await self.proc.readline():
             try:
                 fact = json.loads(line)
             except ValueError:
                 continue
+            if "journal" in fact:
+                self.journal_path = fact["journal"]
             if "record" in fact:
                 self.record_path = fact["record"]
                 if self.on_record is not None:
@@ -80,8 +102,7 @@ class HostProcess:
         if self._reader is not None:
             self._reader.cancel()
         if self.proc.returncode is None:
-            if self.proc.stdin is not None:
-                self.proc.stdin.close()  # the child stops when its stdin closes
+            self.proc.close_stdin()  # the child stops when its stdin closes
             try:
                 async with asyncio.timeout(5):
                     await self.proc.wait()
@@ -92,13 +113,18 @@ class HostProcess:
 
 async def play_session(settings: HostGameSettings, name: str, *, log_path: str | None = None):
     """Start the child host and a `NetSession` that will sit in seat 1 (and say ready)."""
+    host = await HostProcess.start(settings, log_path=log_path)
+    return host, session_at(host, settings, name)
+
+
+def session_at(host: HostProcess, settings: HostGameSettings, name: str):
+    """The `NetSession` of this machine's player at the child host's table, seat 1."""
     from modernart.cli.tui.net_session import NetSession
 
-    host = await HostProcess.start(settings, log_path=log_path)
     session = NetSession(host.join_string, name=name, config_dir=settings.config_dir, seat=0, ready=settings.autostart)
     watch_record(host, session)
     session.ends_when_you_leave = True  # the host stops with this client
-    return host, session
+    return session
 
 
 # ---------------------------------------------------------------------- the child
@@ -109,12 +135,12 @@ async def _child(settings: HostGameSettings) -> int:
 
     here = await InProcessHost.start(settings)
     here.on_record = lambda path: print(json.dumps({"record": path}), flush=True)
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader()
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    here.on_journal = lambda path: print(json.dumps({"journal": path}), flush=True)
+    gone = asyncio.Event()
+    when_stdin_closes(asyncio.get_running_loop(), gone.set)
     try:
         print(json.dumps({"join": here.join_string}), flush=True)
-        await reader.read()  # the client closed our stdin: it has gone
+        await gone.wait()  # the client closed our stdin: it has gone
         return 0
     finally:
         await here.close()
@@ -124,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     settings = HostGameSettings(**json.loads(argv[0]))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    choose_event_loop()
     return asyncio.run(_child(settings))
 
 

@@ -1,4 +1,4 @@
-"""The real host (net/host/) inside this process, and the settings of a table on this machine.
+"""The real host (net/host/) inside this process (a table's settings: cli/tui/local_game.py).
 
 `modernart play --offline`, `modernart play --ssh`, the client's start-up benchmark and the
 client's tests all play at this host: one `net.host.host.Host` bound to 127.0.0.1 on a port
@@ -8,7 +8,7 @@ which search in their own worker threads (`THINKERS`), so a thinking bot never f
 screen drawn on the same event loop.  `modernart play` without --offline runs the same
 table in a child process instead (cli/tui/child_host.py).
 
-A table with `deal` set deals those cards, a fixed deal announced to every player
+A table whose settings have `deal` set deals those cards, a fixed deal announced to every player
 (net/trust/shuffle.py `FixedDeal`); it is given here, in Python, never by a frame.
 """
 
@@ -16,59 +16,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from modernart.net.clocks import ClockSettings
+from modernart.cli.tui.local_game import HostGameSettings, watch_record
 from modernart.net.host.host import Host
 from modernart.net.host.lobby import Lobby
 from modernart.net.host.table import Table
 from modernart.net.trust.identity import Keys
-from modernart.net.trust.shuffle import FixedDeal
 from modernart.rules import RuleOptions
 
 log = logging.getLogger(__name__)
 
 #: How often the host is looked at for the saved record of a finished game (seconds)
 RECORD_POLL = 0.25
-
-
-def default_record_dir() -> str:
-    """Where `modernart play` keeps its games' journals and records by default."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(base, "modernart", "records")
-
-
-@dataclass
-class HostGameSettings:
-    """One table on this machine: its seats' bots, rules, clocks and where its files go.
-
-    `levels` are the host's bots, seated from seat `first_bot_seat` on (seat 1, the first,
-    is the person's).  With `autostart` the game starts as soon as `players` seats are taken
-    and everyone is ready (the bots alone never start it).  `deal`/`first` give a fixed
-    deal (deck order, first auctioneer)."""
-
-    players: int = 4
-    levels: list[str] = field(default_factory=lambda: ["random"] * 3)
-    table_name: str = "Modern Art"
-    options: dict[str, Any] = field(default_factory=dict)
-    clocks: dict[str, Any] = field(default_factory=dict)  # ClockSettings fields (0 = off)
-    bot_pace: float = 1.0
-    journal_dir: str | None = None
-    config_dir: str | None = None
-    autostart: bool = True
-    first_bot_seat: int = 1
-    deal: list[int] | None = None
-    first: int = 0
-
-    @property
-    def clock_settings(self) -> ClockSettings:
-        return ClockSettings.from_dict(self.clocks)
-
-    @property
-    def fixed_deal(self) -> FixedDeal | None:
-        return None if self.deal is None else FixedDeal.of(self.deal, self.first)
 
 
 class InProcessHost:
@@ -83,22 +43,32 @@ class InProcessHost:
         self.join_string = str(host.target(table.id))
         self.record_path: str | None = None
         self.on_record: Callable[[str], None] | None = None
+        self.on_journal: Callable[[str], None] | None = None  # called once the game's journal exists
         self._seating: asyncio.Task | None = None
+
+    @property
+    def journal_path(self) -> str | None:
+        """The running (or resumed) game's journal, once the game has started."""
+        return self.table.journal_path
 
     @classmethod
     async def start(cls, settings: HostGameSettings, *, keys: Keys | None = None) -> "InProcessHost":
         """Start the host; `keys` its signing key (default: the host key of `config_dir`)."""
         keys = keys or Keys.load_or_create(settings.config_dir, "host")
         host = Host(keys, bind="127.0.0.1", port=0, bot_pace=settings.bot_pace)
-        lobby = Lobby(RuleOptions.from_dict(settings.options), settings.clock_settings)
-        table = host.open_table(
-            settings.table_name,
-            journal_dir=settings.journal_dir,
-            lobby=lobby,
-            # the number of players to wait for: the bots, seated at once, never start alone
-            autostart=settings.players if settings.autostart else False,
-            fixed_deal=settings.fixed_deal,
-        )
+        if settings.resume is not None:  # raises OSError/ValueError for a journal it cannot continue
+            table = host.add_table(Table.resume(settings.resume, keys, host.clock.now()))
+        else:
+            lobby = Lobby(RuleOptions.from_dict(settings.options), settings.clock_settings)
+            table = host.open_table(
+                settings.table_name,
+                journal_dir=settings.journal_dir,
+                lobby=lobby,
+                # the number of players to wait for: the bots, seated at once, never start alone
+                autostart=settings.players if settings.autostart else False,
+                fixed_deal=settings.fixed_deal,
+            )
+        table.extra_meta["local"] = 1  # a table of this machine: `modernart resume` continues it here
         await host.start()
         here = cls(host, table, settings)
         here.begin_seating()
@@ -110,11 +80,16 @@ class InProcessHost:
 
     async def _seat_bots_and_watch(self) -> None:
         settings, table = self.settings, self.table
-        for seat, level in enumerate(settings.levels, start=settings.first_bot_seat):
+        for seat, level in enumerate(settings.levels if settings.resume is None else [], start=settings.first_bot_seat):
             _seat, token = table.lobby.add_bot(None, level, seat=seat)
             self.host.spawn_bot(table, token, level)  # it connects while the person's client starts
         self.host.fanout.lobby_soon(table)
+        told = None
         while table.record_path is None:
+            if table.journal_path != told and table.journal_path is not None:
+                told = table.journal_path
+                if self.on_journal is not None:
+                    self.on_journal(told)
             await asyncio.sleep(RECORD_POLL)
         self.record_path = table.record_path
         if self.on_record is not None:
@@ -173,13 +148,3 @@ async def seat_people(
             while not all(s.obs is not None and s.status == Status.PLAYING for s in sessions):
                 await asyncio.sleep(0.01)
     return sessions
-
-
-def watch_record(host: Any, session: Any) -> None:
-    """Show the host's saved record in `session` (a NetSession) once the game is saved."""
-
-    def saved(path: str) -> None:
-        session.record_path = path
-        session.changed()
-
-    host.on_record = saved

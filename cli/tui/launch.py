@@ -14,6 +14,7 @@ import weakref
 from typing import Any, MutableSet, Sequence
 
 from modernart.cli.tui.app import run_client_async, state_dir
+from modernart.cli.tui.child_process import ChildProcess
 
 
 def join_table(
@@ -97,17 +98,9 @@ async def _host_and_play(
 
     log_path = os.path.join(state_dir(), "host.log")
     log_start = os.path.getsize(log_path) if os.path.exists(log_path) else 0
-    with open(log_path, "ab") as log_file:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "modernart.cli.main",
-            "host",
-            *host_args,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=log_file,
-        )
+    with open(log_path, "ab") as log_file:  # the child stops when its stdin closes (_stop_host)
+        argv = [sys.executable, "-m", "modernart.cli.main", "host", "--until-stdin-closes", *host_args]
+        proc = await ChildProcess.start(argv, stderr=log_file)
     told = _HostOutput(proc)
     session = None
     guest_sessions: weakref.WeakSet = weakref.WeakSet()  # the SSH guests' sessions (see _guests_told)
@@ -160,10 +153,11 @@ async def _host_and_play(
             print(f"The game so far is in its journal: {told.journal}\nContinue it with: modernart host {again}")
 
 
-async def _stop_host(proc) -> None:
-    """Stop the host child (SIGTERM: it says goodbye to its clients and saves its journal)."""
+async def _stop_host(proc: ChildProcess) -> None:
+    """Stop the host child: its stdin closes, it says goodbye to its clients and closes its
+    journal (the same on every platform: net/runtime.py)."""
     if proc.returncode is None:
-        proc.terminate()
+        proc.close_stdin()
         try:
             async with asyncio.timeout(10):
                 await proc.wait()
@@ -197,7 +191,7 @@ class _HostOutput:
         self._rest: asyncio.Task | None = None
 
     async def join_string(self) -> str | None:
-        while line := await self.proc.stdout.readline():
+        while line := await self.proc.readline():
             text = line.decode("utf-8", "replace").strip()
             if text.startswith("join string:"):
                 self._rest = asyncio.get_running_loop().create_task(self._read_rest())
@@ -205,7 +199,7 @@ class _HostOutput:
         return None
 
     async def _read_rest(self) -> None:
-        while line := await self.proc.stdout.readline():
+        while line := await self.proc.readline():
             key, _, value = line.decode("utf-8", "replace").partition(":")
             if key.strip() == "journal":
                 self.journal = value.strip()

@@ -14,6 +14,7 @@ from typing import Callable
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.layout import AnyContainer, ConditionalContainer, DynamicContainer, FloatContainer, Layout, Window
 
+from modernart.cli.i18n import _
 from modernart.cli.tui.panels import log_panel, message_lines
 from modernart.cli.tui.chat import ChatLine
 from modernart.cli.tui.screens import connecting, game_over, join, lobby, scoring, table, too_small
@@ -40,7 +41,15 @@ class ClientLayout:
             filter=Condition(lambda: cs.message is not None and not cs.chat_open),
         )
         log = window(
-            boxed(cs, lambda: "Log and chat" + (f" (scrolled {cs.log_scroll})" if cs.log_scroll else ""), log_panel)
+            boxed(
+                cs,
+                lambda: (
+                    _("Log and chat (scrolled {lines})").format(lines=cs.log_scroll)
+                    if cs.log_scroll
+                    else _("Log and chat")
+                ),
+                log_panel,
+            )
         )
         parts = Parts(log=log, message=message, chat=self.chat.container, hint_bar=self.hint_bar)
         waiting = connecting.container(cs, parts)

@@ -21,7 +21,9 @@ from modernart.events import CardsDealt
 from modernart.moves import Action, Move
 from modernart.rules import OptionError, RuleOptions
 
+from modernart.cli.i18n import _, ngettext
 from modernart.cli.narrate import describe_events, timeout_of
+from modernart.cli.refusals import forfeit_reason, refusal_text
 from modernart.net.clocks import ClockError, ClockSettings
 
 from modernart.cli.tui.session import (
@@ -47,39 +49,42 @@ LEAVE_SECONDS = 1.0  # longest wait for the host to free a seat on close (the cl
 HOST_GONE = 10
 
 
-#: What the log says of a table with a fixed deal (net/trust/shuffle.py `FixedDeal`)
-FIXED_DEAL_TEXT = (
-    "Fixed deal, not shuffled: the program running this table chose the cards "
-    "(a test, a benchmark or `play --seed`); your client checks the deal against it"
-)
+def fixed_deal_text() -> str:
+    """What the log says of a table with a fixed deal (net/trust/shuffle.py `FixedDeal`)."""
+    return _(
+        "Fixed deal, not shuffled: the program running this table chose the cards "
+        "(a test, a benchmark or `play --seed`); your client checks the deal against it"
+    )
 
 
 def silence_notice(seconds: int) -> str:
     """The status line's warning while the host is silent (short: it fits 80 columns with
     the rest of the line; the log says the rest once, see `silence_advice`)."""
     if seconds < HOST_GONE:
-        return f"reconnecting... host silent {seconds}s"
-    return f"host silent {seconds}s: it may have stopped (ask the host to resume)"
+        return _("reconnecting... host silent {seconds}s").format(seconds=seconds)
+    return _("host silent {seconds}s: it may have stopped (ask the host to resume)").format(seconds=seconds)
 
 
 def silence_advice(seconds: int) -> str:
-    return (
-        f"The host has been silent for {seconds} s: it may have stopped. Ask the host to resume the game "
+    return _(
+        "The host has been silent for {seconds} s: it may have stopped. Ask the host to resume the game "
         "(modernart host --resume JOURNAL); this screen reconnects by itself when it is back"
-    )
+    ).format(seconds=seconds)
 
 
 def goodbye_text(goodbye: Mapping[str, Any]) -> str:
     """What the log says when the host closes the table, with how the game can go on."""
     record, journal = goodbye.get("record"), goodbye.get("journal")
     if record:
-        return f"The host closed the table. The game's record is on the host's machine: {record}"
-    if journal:
-        return (
-            f"The host closed the table. It can resume the game with: modernart host --resume {journal} "
-            "(this screen reconnects by itself)"
+        return _("The host closed the table. The game's record is on the host's machine: {record}").format(
+            record=record
         )
-    return "The host closed the table"
+    if journal:
+        return _(
+            "The host closed the table. It can resume the game with: modernart host --resume {journal} "
+            "(this screen reconnects by itself)"
+        ).format(journal=journal)
+    return _("The host closed the table")
 
 
 def lobby_view(table: Mapping[str, Any], my_fpr: str | None) -> LobbyView:
@@ -114,6 +119,7 @@ def lobby_view(table: Mapping[str, Any], my_fpr: str | None) -> LobbyView:
         options,
         clocks,
         join_string=str(table.get("join", "")),
+        other_joins=tuple(str(j) for j in table.get("also") or ()),
         join_code=str(table.get("code", "")),
         admin=my_fpr is not None and table.get("admin") == my_fpr,
         bot_levels=bot_levels(),
@@ -139,7 +145,7 @@ class NetSession(SessionBase):
         state_dir: str | None = None,
         leaves_seat_on_close: bool = False,
     ) -> None:
-        super().__init__(name, "connecting to the host")
+        super().__init__(name, _("connecting to the host"))
         from modernart.net.client.client import Client
 
         self.client = Client(
@@ -162,6 +168,7 @@ class NetSession(SessionBase):
         self.connect_timeout = connect_timeout
         self.my_fpr = self.client.keys.fingerprint
         self._narrated_seq = 0
+        self._calling = False  # a hammer call is running (told when a bid stops it)
         self.host_record_path: str | None = None  # the host's copy of the record, when not ours
         self._deck_for: RuleOptions | None = None
         self._deck: tuple = ()
@@ -180,18 +187,18 @@ class NetSession(SessionBase):
             append_log(self.log, LogEntry(text, "chat", name))
         elif kind == "error":
             code, message = data
-            append_log(self.log, LogEntry(_sentence(message), "error"))
+            append_log(self.log, LogEntry(_sentence(refusal_text(code, None, message)), "error"))
         elif kind == "status" and data == "reconnecting":
-            append_log(self.log, LogEntry("Lost touch with the host: reconnecting...", "system"))
+            append_log(self.log, LogEntry(_("Lost touch with the host: reconnecting..."), "system"))
         elif kind == "status" and data == "connected" and self.notice:
-            append_log(self.log, LogEntry("Back in touch with the host", "system"))
+            append_log(self.log, LogEntry(_("Back in touch with the host"), "system"))
         elif kind == "silent":
             if self.client.state.status == "reconnecting" and self._silent < HOST_GONE <= data:
                 append_log(self.log, LogEntry(silence_advice(data), "system"))
             self._silent = data
         elif kind == "lobby" and data.get("fixed_deal") is not None and not self._told_fixed_deal:
             self._told_fixed_deal = True
-            append_log(self.log, LogEntry(FIXED_DEAL_TEXT, "system"))
+            append_log(self.log, LogEntry(fixed_deal_text(), "system"))
         elif kind == "goodbye":
             self.last_word = goodbye_text(data)
             append_log(self.log, LogEntry(self.last_word, "system"))
@@ -220,10 +227,12 @@ class NetSession(SessionBase):
         if self._presence_seen:
             for seat in sorted(away - self.away):
                 if seat != self.seat:
-                    append_log(self.log, LogEntry(f"{self.names[seat]} lost touch with the table", "system"))
+                    text = _("{player} lost touch with the table").format(player=self.names[seat])
+                    append_log(self.log, LogEntry(text, "system"))
             for seat in sorted(self.away - away):
                 if seat != self.seat:
-                    append_log(self.log, LogEntry(f"{self.names[seat]} is back at the table", "system"))
+                    text = _("{player} is back at the table").format(player=self.names[seat])
+                    append_log(self.log, LogEntry(text, "system"))
         self.away, self._presence_seen = away, True
 
     def _narrate(self, info) -> None:
@@ -233,39 +242,64 @@ class NetSession(SessionBase):
         st = self.client.state
         names = [p["name"] for p in st.players] if st.players else []
         if info.kind == "start":
-            append_log(self.log, LogEntry(f"The game begins: {', '.join(names)}", "system"))
+            append_log(
+                self.log, LogEntry(_("The game begins: {players}").format(players=_(", ").join(names)), "system")
+            )
             if info.public.get("fixed") is not None:  # the client checked it was announced
-                append_log(self.log, LogEntry(FIXED_DEAL_TEXT, "system"))
+                append_log(self.log, LogEntry(fixed_deal_text(), "system"))
         elif info.kind == "delegate" and names and info.public.get("vk"):
             # a stand-in for a person (a bot seat's own bot reconnecting after a resume is no
             # news); the person's return is told by _note_presence
             seat = info.public.get("seat")
             if isinstance(seat, int) and 0 <= seat < len(names) and not st.players[seat].get("bot"):
-                append_log(self.log, LogEntry(f"A bot plays for {names[seat]} until they return", "system"))
+                text = _("A bot plays for {player} until they return").format(player=names[seat])
+                append_log(self.log, LogEntry(text, "system"))
         elif info.kind == "commit" and names:
             seat = info.public.get("seat")
             if isinstance(seat, int) and 0 <= seat < len(names):
-                append_log(self.log, LogEntry(f"{names[seat]} seals a bid", "event"))
+                append_log(self.log, LogEntry(_("{player} seals a bid").format(player=names[seat]), "event"))
+        elif info.kind == "call" and info.move is not None and names:
+            self._calling = True
+            who = names[info.move.seat] if 0 <= info.move.seat < len(names) else "?"
+            secs = (info.public.get("clk") or {}).get("call")
+            text = _("{name} calls: going once, going twice... ({seconds} s; a bid stops it)").format(
+                name=who, seconds=f"{secs:.0f}" if isinstance(secs, (int, float)) else "?"
+            )
+            append_log(self.log, LogEntry(text, "event"))
+            return
         edition, deck = self._edition_and_deck()
         public: list[object] = []
+        if info.move is not None and self._calling and info.move.action != Action.PASS:
+            self._calling = False
+            if info.move.action == Action.BID and 0 <= info.move.seat < len(names):
+                text = _("{name}'s bid stops the hammer").format(name=names[info.move.seat])
+                append_log(self.log, LogEntry(text, "event"))
         if info.move is not None and names:
-            who = names[info.move.seat] if 0 <= info.move.seat < len(names) else "a player"
+            who = names[info.move.seat] if 0 <= info.move.seat < len(names) else _("a player")
             if info.by == "clock" and info.move.action == Action.HAMMER:  # the Open countdown ran out
                 append_log(self.log, LogEntry(timeout_of(info.events, names), "event"))
             elif info.by == "offender":
                 why = info.public.get("why")
-                reason = f": {why}" if isinstance(why, str) and why else ""
-                append_log(self.log, LogEntry(f"{who}'s sealed bid is forfeited{reason}", "event"))
+                if isinstance(why, str) and why:
+                    text = _("{player}'s sealed bid is forfeited: {reason}").format(
+                        player=who, reason=forfeit_reason(why)
+                    )
+                else:
+                    text = _("{player}'s sealed bid is forfeited").format(player=who)
+                append_log(self.log, LogEntry(text, "event"))
             elif info.by != "reveal":  # a settled sealed bid is told by the reveal of all bids
                 if info.by == "clock":  # this decision's clock ran out: the host moved for them
-                    append_log(self.log, LogEntry(f"Time is up for {who}", "event"))
+                    append_log(self.log, LogEntry(_("Time is up for {player}").format(player=who), "event"))
                 public.append(info.move)
         for event in info.events:
             if isinstance(event, CardsDealt):
                 self._tell(public, names, edition, deck)
                 if event.seat == st.seat and st.role in ("player", "standin"):
                     n = len(event.cards)
-                    append_log(self.log, LogEntry(f"Round {event.round + 1}: you receive {n} painting{'s' * (n != 1)}"))
+                    dealt = ngettext(
+                        "Round {round}: you receive {count} painting", "Round {round}: you receive {count} paintings", n
+                    ).format(round=event.round + 1, count=n)
+                    append_log(self.log, LogEntry(dealt))
                 continue
             public.append(event)
         self._tell(public, names, edition, deck)
@@ -293,15 +327,15 @@ class NetSession(SessionBase):
         table = st.table or {}
         if st.status in ("closed", "failed"):
             self.status = Status.DISCONNECTED
-            errors = [m for _, m in st.errors]
-            self.detail = _sentence(errors[-1]) if st.status == "failed" and errors else "the connection was closed"
+            errors = [refusal_text(code, None, m) for code, m in st.errors]
+            self.detail = _sentence(errors[-1]) if st.status == "failed" and errors else _("the connection was closed")
         elif st.status == "connecting":
             self.status = Status.CONNECTING
         else:
             self.status = _STATE.get(str(table.get("state")), Status.CONNECTING)
             self.detail = ""
         if st.status == "host_closed":
-            self.notice = "the host closed the table"
+            self.notice = _("the host closed the table")
         elif st.status == "reconnecting":
             self.notice = silence_notice(self._silent)
         else:
@@ -325,12 +359,14 @@ class NetSession(SessionBase):
         else:
             self.seat = st.seat
         if self.status in (Status.PLAYING, Status.OVER) and st.role == "spectator":
-            self.detail = "every seat is taken: you are watching"
+            self.detail = _("every seat is taken: you are watching")
         now_loop = asyncio.get_running_loop().time()
         now = time.monotonic()
         open_at, decide_at = st.deadlines.get("open"), st.deadlines.get("decide")
         self.open_deadline = None if open_at is None else now + (open_at - now_loop)
         self.decision_deadline = None if decide_at is None else now + (decide_at - now_loop)
+        call_at = st.deadlines.get("call")
+        self.call_deadline = None if call_at is None else now + (call_at - now_loop)
         self.reveals_owed = st.reveals_owed
         # this client's own saved copy first: the lobby's path is on the host's machine
         record = st.saved_record or table.get("record")
@@ -349,9 +385,11 @@ class NetSession(SessionBase):
         try:
             await self.client.connect(self.connect_timeout)
         except ConnectError as exc:
-            message = _sentence(exc.message)
+            message = _sentence(refusal_text(exc.code, None, exc.message))
             if exc.code == "host_key_changed":  # never silently: the person decides to trust the new key
-                message += " If you trust the host's new key, join again with --accept-new-host-key."
+                message = _("{problem} If you trust the host's new key, join again with --accept-new-host-key.").format(
+                    problem=_sentence(exc.message)
+                )
             self.status, self.detail = Status.DISCONNECTED, message
             self.changed()
             raise JoinError(message) from None
@@ -377,12 +415,13 @@ class NetSession(SessionBase):
                     log.info("the host did not free the seat in time")
         finally:
             await self.client.close()
-        self.status, self.detail = Status.DISCONNECTED, "you left the table"
+        self.status, self.detail = Status.DISCONNECTED, _("you left the table")
 
     async def _reply(self, request) -> None:
         reply = await request
         if not reply.ok:
-            append_log(self.log, LogEntry(_sentence(reply.message or reply.code or "refused"), "error"))
+            text = refusal_text(reply.code, reply.params, reply.message) or reply.code or _("refused")
+            append_log(self.log, LogEntry(_sentence(text), "error"))
             self.changed()
 
     async def send_move(self, move: Move) -> None:
@@ -513,7 +552,7 @@ class NetFinder(Listeners):
         except JoinStringError as exc:
             raise JoinError(_sentence(str(exc))) from None
         if code and normalise_code(code) != target.code:
-            raise JoinError("Wrong join code: check the code on the host's screen")
+            raise JoinError(_("Wrong join code: check the code on the host's screen"))
         session = NetSession(
             target,
             name=self.name,

@@ -16,9 +16,12 @@ from modernart.moves import Action
 from modernart.phase import Phase
 from modernart.views import Observation
 
+from modernart.cli.i18n import _, ngettext
+from modernart.cli.words import describe_card
 from modernart.cli.tui.waiting_for import expectation
 from modernart.cli.tui.state import ClientState
-from modernart.cli.tui.text import Line, fit, line_width, width, wrap
+from modernart.cli.tui.text import Line, cut, fit, line_width, width, wrap
+from modernart.cli.tui.text import width as cell_width
 
 ARTIST_STYLE = tuple(f"class:artist-{i}" for i in range(len(ARTISTS)))
 
@@ -48,7 +51,7 @@ def artists_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         return []
     name_w = 14 if width >= 36 else 4
     rounds = " ".join(f"R{r + 1}" for r in range(ROUNDS))
-    lines: list[Line] = [[("class:dim", fit("  Artist", name_w) + " " + rounds + "  This round")]]
+    lines: list[Line] = [[("class:dim", fit("  " + _("Artist"), name_w) + " " + rounds + "  " + _("This round"))]]
     for a in ARTISTS:
         line = artist_label(cs, a, name_w)
         for r in range(ROUNDS):
@@ -74,19 +77,19 @@ def seat_status(obs: Observation, seat: int) -> str:
     phase = obs.phase
     if phase == Phase.OPEN:
         if seat == obs.high_seat:
-            return f"high {obs.high}"
+            return _("high {amount}").format(amount=obs.high)
         if seat in obs.passed:
-            return "passed"
+            return _("passed")
     if phase == Phase.SEALED:
-        return "sealed" if seat in obs.sealed_done else "thinking"
+        return _("sealed") if seat in obs.sealed_done else _("thinking")
     if phase in (Phase.ONCE_AROUND, Phase.FIXED_OFFER):
         for s, amount in reversed(obs.bids):
             if s == seat and phase == Phase.ONCE_AROUND:
-                return f"bid {amount}"
+                return _("bid {amount}").format(amount=amount)
         if seat == obs.high_seat and phase == Phase.ONCE_AROUND:
-            return f"high {obs.high}"
+            return _("high {amount}").format(amount=obs.high)
     if seat == obs.auctioneer and phase != Phase.GAME_OVER:
-        return "seller"
+        return _("seller")
     return ""
 
 
@@ -126,7 +129,19 @@ def players_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     name_w = max(6, min(14, width - 30))
     bought_w = max(8, width - name_w - 2 - 5 - 5 - 1 - 9)
     lines: list[Line] = [
-        [("class:dim", "  " + fit("Player", name_w) + "Money Hand " + fit("Bought", bought_w) + " Now")]
+        [
+            (
+                "class:dim",
+                "  "
+                + fit(_("Player"), name_w)
+                + fit(_("Money"), 5, "right")
+                + fit(_("Hand"), 5, "right")
+                + " "
+                + fit(_("Bought"), bought_w)
+                + " "
+                + _("Now"),
+            )
+        ]
     ]
     money = obs.final_money if obs.final_money else None
     for s in range(obs.players):
@@ -142,7 +157,7 @@ def players_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         line.append(("", " " * max(1, bought_w - used + 1)))
         assert cs.session is not None  # it holds obs
         if s in cs.session.away and not obs.is_over:  # why a bot or the clock plays for them
-            line.append(("class:error", "away"))
+            line.append(("class:error", _("away")))
         else:
             line.append(("class:info", seat_status(obs, s)))
         lines.append(line)
@@ -159,12 +174,16 @@ def hand_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     hand = cs.sorted_hand()
     if obs.seat < 0:
         return [
-            [("", " You are watching: every seat is taken.")],
-            [("class:dim", " You see what every player sees;")],
-            [("class:dim", " nobody's hand, nobody's money.")],
+            [("", " " + _("You are watching: every seat is taken."))],
+            # TRANSLATORS: this line and the next are one sentence, cut to fit a narrow panel
+            [("class:dim", " " + _("You see what every player sees;"))],
+            [("class:dim", " " + _("nobody's hand, nobody's money."))],
         ]
     if not hand:
-        return [[("class:dim", " Your hand is empty.")], [("class:dim", " You may still bid in others' auctions.")]]
+        return [
+            [("class:dim", " " + _("Your hand is empty."))],
+            [("class:dim", " " + _("You may still bid in others' auctions."))],
+        ]
     selected = cs.selected_card()
     label_w = 13 if width >= 34 else 3
     rows: list[Line] = []
@@ -191,9 +210,10 @@ def hand_panel(cs: ClientState, width: int, height: int) -> list[Line]:
             used += len(text)
         rows.append(line)
     if selected is not None:
-        about = f" > {index[int(selected)] + 1}: {cs.edition.describe(selected)}"
+        described = describe_card(cs.edition, selected)
+        about = f" > {index[int(selected)] + 1}: {described}"
         if obs.card_action() == Action.ADD_SECOND and int(selected) not in legal_cards:
-            about = f" {index[int(selected)] + 1}: {cs.edition.describe(selected)} cannot join"
+            about = " " + _("{number}: {card} cannot join").format(number=index[int(selected)] + 1, card=described)
         desc: Line = [("class:you", about)]
     else:
         desc = []
@@ -239,23 +259,30 @@ def log_panel(cs: ClientState, width: int, height: int) -> list[Line]:
 def status_line(cs: ClientState, width: int) -> Line:
     obs = cs.obs
     if obs is None:
-        return [("class:status", " MODERN ART")]
+        return [("class:status", " " + _("MODERN ART"))]
     owed = cs.session.reveals_owed if cs.session is not None else ()
     mine, text = expectation(obs, cs.name, cs.edition, owed)
-    me = f"{cs.name(obs.seat)} ${obs.money}" if obs.seat >= 0 else "no seat"
-    left = f" Round {min(obs.round + 1, ROUNDS)}/{ROUNDS} | {me} | "
+    me = f"{cs.name(obs.seat)} ${obs.money}" if obs.seat >= 0 else _("no seat")
+    left = " " + _("Round {round}/{rounds}").format(round=min(obs.round + 1, ROUNDS), rounds=ROUNDS) + f" | {me} | "
     line: Line = [("class:status", left)]
     deadline = cs.session.decision_deadline if cs.session is not None else None
     if deadline is not None and mine:  # before the words, so that a long sentence never cuts it off
         line.append(("class:status.turn", f"[{clock_text(cs, deadline)}] "))
+    call = cs.session.call_deadline if cs.session is not None else None
+    if call is not None and obs.phase == Phase.OPEN:  # the hammer is falling: on every screen
+        line.append(("class:status.turn", "[" + _("sold in {left}").format(left=clock_text(cs, call)) + "] "))
     line.append(("class:status.turn" if mine else "class:status", text))
     if line_width(line) > width and obs.phase == Phase.SEALED and obs.seat in obs.sealed_done:
         waiting = obs.players - len(obs.sealed_done)  # five long names do not fit: count them
         line[-1] = (
             line[-1][0],
-            f"Your sealed bid is in; waiting for {waiting} more"
+            _("Your sealed bid is in; waiting for {count} more").format(count=waiting)
             if waiting
-            else f"All bids are sealed; waiting for {len(owed)} reveal{'s' if len(owed) != 1 else ''}",
+            else ngettext(
+                "All bids are sealed; waiting for {count} reveal",
+                "All bids are sealed; waiting for {count} reveals",
+                len(owed),
+            ).format(count=len(owed)),
         )
     if cs.notice:  # e.g. the host is out of touch: said first, so it is never cut off
         line[:0] = [("class:error", f" {cs.notice} ")]
@@ -267,10 +294,10 @@ def _fit_status(line: Line, width: int, ellipsis: str) -> Line:
     shows the keys), then cut the sentence with a mark (never mid-word unmarked)."""
     style, text = line[-1]
     if line_width(line) > width:
-        line[-1] = (style, text := re.sub(r"\s*\([^()]*\)$", "", text))
+        line[-1] = (style, text := re.sub(r"\s*[(（][^()（）]*[)）]$", "", text))
     over = line_width(line) - width
-    if over > 0:
-        line[-1] = (style, text[: max(0, len(text) - over - len(ellipsis))].rstrip() + ellipsis)
+    if over > 0:  # cut in cells: a Chinese character takes two
+        line[-1] = (style, cut(text, max(0, cell_width(text) - over - cell_width(ellipsis))).rstrip() + ellipsis)
     return line
 
 
@@ -284,7 +311,7 @@ def sales_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     for sale in reversed([s for s in obs.sales if s.round == obs.round]):
         artist = sale.cards[0].artist
         kinds = "+".join(c.kind.letter for c in sale.cards)
-        price = "free" if sale.price == 0 else str(sale.price)
+        price = _("free") if sale.price == 0 else str(sale.price)
         lines.append(
             [
                 (ARTIST_STYLE[artist], f" {ed.initials[artist]} {ed.artists[artist]}"),
@@ -293,7 +320,7 @@ def sales_panel(cs: ClientState, width: int, height: int) -> list[Line]:
                 ("class:title", price),
             ]
         )
-    return lines or [[("class:dim", " No sales yet this round.")]]
+    return lines or [[("class:dim", " " + _("No sales yet this round."))]]
 
 
 def seconds_left(cs: ClientState, deadline: float) -> int:

@@ -62,6 +62,7 @@ class LobbyView:
     options: RuleOptions = RuleOptions()
     clocks: ClockSettings = ClockSettings()  # the host's clocks (0 = no limit)
     join_string: str = ""  # what a friend pastes into `modernart join`
+    other_joins: tuple[str, ...] = ()  # the same table at the host's other addresses (Wi-Fi, Ethernet, VPN)
     join_code: str = ""  # short code a joiner confirms (shown on the host's screen)
     admin: bool = False  # this client may seat bots, change options and start
     bot_levels: tuple[str, ...] = ("random",)
@@ -104,6 +105,7 @@ class Session(Protocol):
 
     open_deadline: float | None  # Open auction: when the countdown runs out
     decision_deadline: float | None  # when the current decision's clock runs out
+    call_deadline: float | None  # Open auction: when the auctioneer's hammer call falls (None: no call)
     reveals_owed: tuple[int, ...]  # Sealed: seats whose reveal the host still waits for
     record_path: str | None  # where the finished game's record was saved
     ends_when_you_leave: bool  # the table stops when this client leaves (a game on this machine)
@@ -164,6 +166,7 @@ class SessionBase(Listeners):
         self.log: list[LogEntry] = []
         self.open_deadline: float | None = None
         self.decision_deadline: float | None = None
+        self.call_deadline: float | None = None
         self.reveals_owed: tuple[int, ...] = ()
         self.record_path: str | None = None
         self.ends_when_you_leave = False

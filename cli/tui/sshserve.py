@@ -37,8 +37,10 @@ import asyncssh
 from prompt_toolkit.contrib.ssh import PromptToolkitSSHServer, PromptToolkitSSHSession
 from prompt_toolkit.data_structures import Size
 
+from modernart.cli.i18n import _, language_from_env, use_language
 from modernart.cli.tui.app import ClientApp
 from modernart.cli.tui.session import JoinError, Session
+from modernart.net import user_dirs
 
 log = logging.getLogger(__name__)
 
@@ -188,8 +190,7 @@ class _Server(PromptToolkitSSHServer):
 def load_host_key(path: str | None) -> asyncssh.SSHKey:
     """The server's host key, created on first use so guests see the same key every game."""
     if path is None:
-        base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-        path = os.path.join(base, "modernart", "ssh_host_ed25519")
+        path = str(user_dirs.ssh_host_key_path())
     if os.path.exists(path):
         return asyncssh.read_private_key(path)
     key = asyncssh.generate_private_key("ssh-ed25519")
@@ -234,12 +235,13 @@ async def serve(
             term,
             dict(chan.get_environment()),
         )
+        use_language(language_from_env(guest.env))  # this guest's own: this task and what it starts
         command = chan.get_command()
         if command is not None:  # `ssh -p PORT NAME@HOST record`
             _exit(chan, await _answer_command(chan, command.strip(), guest, record_for))
             return
         if term is None:  # `ssh -T`: no terminal to draw on
-            _say(chan, "modernart needs a terminal: connect with ssh -t\r\n")
+            _say(chan, _("modernart needs a terminal: connect with ssh -t") + "\r\n")
             return
         try:
             session = await session_for(guest)

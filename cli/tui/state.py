@@ -16,6 +16,8 @@ from typing import Callable, Mapping
 from modernart.cards import EDITIONS, Card, Edition
 from modernart.views import Observation
 
+from modernart.cli.i18n import _
+from modernart.cli.words import local_edition
 from modernart.cli.tui.session import Finder, LogEntry, Session, Status
 from modernart.cli.tui.text import ASCII_BORDERS, UNICODE_BORDERS, Borders
 
@@ -90,11 +92,12 @@ class ClientState:
 
     @property
     def edition(self) -> Edition:
+        """The table's edition, its artists named in this client's language."""
         obs = self.obs
         if obs is not None:
-            return EDITIONS[obs.options.edition]
+            return local_edition(EDITIONS[obs.options.edition])
         lobby = self.session.lobby if self.session is not None else None
-        return EDITIONS[lobby.options.edition if lobby is not None else "classic"]
+        return local_edition(EDITIONS[lobby.options.edition if lobby is not None else "classic"])
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -104,11 +107,11 @@ class ClientState:
         if session.names:
             return session.names
         obs = session.obs
-        return tuple(f"Seat {i + 1}" for i in range(obs.players)) if obs is not None else ()
+        return tuple(_("Seat {seat}").format(seat=i + 1) for i in range(obs.players)) if obs is not None else ()
 
     def name(self, seat: int) -> str:
         names = self.names
-        return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+        return names[seat] if 0 <= seat < len(names) else _("Seat {seat}").format(seat=seat + 1)
 
     def sorted_hand(self) -> list[Card]:
         obs = self.obs
@@ -194,7 +197,7 @@ class ClientState:
         self.scoring_round = round_
         obs = self.obs
         if not asked and obs is not None and obs.seat in obs.to_move:
-            self._note(f"Round {round_ + 1} scored (in the log): s shows it")
+            self._note(_("Round {round} scored (in the log): s shows it").format(round=round_ + 1))
             return
         self.overlay = "scoring"
         self.scoring_over = self.situation
@@ -203,7 +206,7 @@ class ClientState:
         """The `s` key: the newest round's scoring, or why there is none."""
         obs = self.obs
         if obs is None or not obs.results:
-            self.error("No round has been scored yet")
+            self.error(_("No round has been scored yet"))
             return
         self.open_scoring(len(obs.results) - 1, asked=True)
 
@@ -250,7 +253,9 @@ class ClientState:
         if self.overlay == "scoring" and self.scoring_over != self.situation and obs.seat in obs.to_move:
             # the table needs this player now (their turn, an auction they may bid in): never block it
             self.overlay = None
-            self._note(f"Round {self.scoring_round + 1} scoring closed: you are needed. s shows it again")
+            self._note(
+                _("Round {round} scoring closed: you are needed. s shows it again").format(round=self.scoring_round + 1)
+            )
         session = self.session
         if session is not None:
             newest = next((e for e in reversed(session.log) if e.kind == "error"), None)

@@ -4,7 +4,9 @@ Every piece of text the client draws goes through `fit`/`fit_line`, which measur
 prompt_toolkit's `get_cwidth` (wide CJK characters take two cells, combining marks none)
 and never let a wide character straddle a panel's edge.  Layout-critical symbols are
 plain ASCII (`#`, `.`, `*`, `>`), because East Asian "ambiguous" characters are drawn
-double-width by some terminals.
+double-width by some terminals.  Right-to-left text (Persian) is cut in logical order
+and then put in display order (`modernart.cli.bidi.visual`), so a cut keeps the start
+of a sentence wherever the terminal draws it.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from prompt_toolkit.utils import get_cwidth
+
+from modernart.cli.bidi import visual
 
 Fragment = tuple[str, str]
 Line = list[Fragment]
@@ -40,7 +44,7 @@ def cut(text: str, cells: int) -> str:
 
 def fit(text: str, cells: int, align: str = "left") -> str:
     """`text` cut or padded with spaces to exactly `cells` cells."""
-    text = cut(text, cells)
+    text = visual(cut(text, cells))
     pad = cells - width(text)
     if align == "right":
         return " " * pad + text
@@ -62,8 +66,9 @@ def fit_line(line: Iterable[Fragment], cells: int, fill_style: str = "") -> Line
             break
         piece = cut(text, left)
         if piece:
-            out.append((style, piece))
-            left -= width(piece)
+            shown = visual(piece)
+            out.append((style, shown))
+            left -= width(shown)
         if len(piece) < len(text):
             break
     if left > 0:

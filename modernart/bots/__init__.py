@@ -1,6 +1,7 @@
-"""Players that choose moves from an observation: random, medium and hard."""
+"""Players that choose moves from an observation: random, medium and hard, and styled
+arena opponents (`styled.py`)."""
 
 from .base import Bot, RandomBot
-from .levels import bot_levels, make_bot, register_level
+from .levels import arena_levels, bot_levels, make_bot, register_level
 
-__all__ = ["Bot", "RandomBot", "bot_levels", "make_bot", "register_level"]
+__all__ = ["Bot", "RandomBot", "arena_levels", "bot_levels", "make_bot", "register_level"]

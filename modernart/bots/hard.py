@@ -5,7 +5,9 @@ spread of bids, prices or limits around the medium bot's choice, which always co
 first), then until the budget runs out: samples a full game consistent with its
 observation (`modernart.determinize`), plays every candidate on a copy of that sample
 and rolls the game out to the end of the round with fast medium-like play
-(`rollout.py`), scoring its money against the others'.  All candidates see the same
+(`rollout.py`), scoring its money against the others'.  The rollouts play each rival as
+it has been seen to bid in this game (`opponents.py`: factors on its limits, sealed bids
+and prices, read from the public sales of the observation).  All candidates see the same
 samples and the same rollout dice, so their differences are measured, not drowned in
 the luck of the deal; candidates clearly behind the leader are dropped as it goes (at
 passes 6, 9, 13, 19, ...).
@@ -25,12 +27,14 @@ import time
 from typing import Any, NamedTuple
 
 from ..determinize import determinize, unseen_cards
+from ..events import Sale
 from ..game import GameState
 from ..moves import Move
 from ..phase import Phase
 from ..views import Observation
 from . import pricing
 from .medium import DOUBLE, MediumBot, Situation
+from .opponents import Rivals
 from .rollout import RolloutPolicy
 
 DEFAULT_BUDGET = 1.0
@@ -54,6 +58,7 @@ class HardBot(MediumBot):
     considered for putting up.  `horizon="game"` rolls out to the end of the game instead
     of the round (weaker at 0.05 s: 15% against 37% over 192 games, too few samples).
     `confidence` is how many standard errors a candidate must beat the medium move by.
+    `rivals=False` rolls every rival out as a medium bot (no opponent model).
     """
 
     level = "hard"
@@ -66,6 +71,7 @@ class HardBot(MediumBot):
         max_passes: int | None = None,
         horizon: str = "round",
         confidence: float = 1.0,
+        rivals: bool = True,
     ) -> None:
         super().__init__(seed)
         if not budget > 0:
@@ -77,10 +83,16 @@ class HardBot(MediumBot):
             raise ValueError("horizon is 'round' or 'game'")
         self.horizon = horizon
         self.confidence = confidence
+        self.model_rivals = rivals
+        self._rivals_key: tuple[int, ...] = ()
+        self._rivals: Rivals | None = None
+        self._rivals_last: Sale | None = None  # the last sale read (a new game has other sales)
         self._open_limits: dict[int, int] = {}  # auction number -> limit found by the search
         self._thought = 0.0  # seconds the last decision took
         self._values_cache: dict[tuple[Any, ...], list[float]] = {}  # artist values, shared by one search's rollouts
-        self.last_rollouts = 0
+        self.last_rollouts = 0  # rollouts of the last search
+        self.last_search_seconds = 0.0  # how long the last search took (wall clock)
+        self.last_search_cpu = 0.0  # and how much CPU time it used
 
     def choose(self, obs: Observation) -> Move | None:
         start = time.perf_counter()
@@ -183,14 +195,18 @@ class HardBot(MediumBot):
 
     def _search(self, obs: Observation, sit: Situation, cands: list[Candidate], deadline: float) -> int:
         """Index of the candidate with the best mean rollout score (0 if time is too short)."""
+        began, began_cpu = time.perf_counter(), time.process_time()
         seat = obs.seat
         rng = self.rng
         unseen = unseen_cards(obs)
         lot_value = sit.lot_value()
         spread = pricing.BIDDER_LIMIT * pricing.SEALED_SHADE
+        rivals = self._read_rivals(obs)
+        artist = obs.lot[0].artist if obs.lot else 0
 
         def sealed_guess(state: GameState, s: int) -> int:
-            return int(lot_value * spread * (0.8 + 0.4 * rng.random()))
+            bias = rivals.artist_bid[s][artist] if rivals is not None else 1.0
+            return int(lot_value * spread * bias * (0.8 + 0.4 * rng.random()))
 
         active = list(range(len(cands)))
         scores: list[list[float]] = [[] for _ in cands]
@@ -209,7 +225,7 @@ class HardBot(MediumBot):
                 results = []
                 for i in active:
                     t0 = time.perf_counter()
-                    result = self._rollout(world, seat, cands[i], dice, deadline)
+                    result = self._rollout(world, seat, cands[i], dice, deadline, rivals)
                     if result is None:
                         break
                     results.append(result)
@@ -226,6 +242,8 @@ class HardBot(MediumBot):
             if gc_was_enabled:
                 gc.enable()
         self.last_rollouts = sum(map(len, scores))
+        self.last_search_seconds = time.perf_counter() - began
+        self.last_search_cpu = time.process_time() - began_cpu
         if passes == 0:
             return 0
         means = {i: sum(scores[i]) / passes for i in active}
@@ -235,11 +253,24 @@ class HardBot(MediumBot):
             return 0
         return best
 
-    def _rollout(self, world: GameState, seat: int, cand: Candidate, dice: int, deadline: float) -> float | None:
+    def _read_rivals(self, obs: Observation) -> Rivals | None:
+        """The rivals' factors (None without the opponent model), read again only after a sale."""
+        if not self.model_rivals:
+            return None
+        key = (obs.players, obs.seat, len(obs.sales))
+        last = obs.sales[-1] if obs.sales else None
+        if key != self._rivals_key or self._rivals is None or last != self._rivals_last:
+            self._rivals = Rivals.read(obs)
+            self._rivals_key, self._rivals_last = key, last
+        return self._rivals
+
+    def _rollout(
+        self, world: GameState, seat: int, cand: Candidate, dice: int, deadline: float, rivals: Rivals | None = None
+    ) -> float | None:
         """Score of one candidate on one sample, or None if the deadline came first."""
         state = world.clone()
         limits = {(seat, state.auction_no): cand.limit} if cand.limit is not None else None
-        policy = RolloutPolicy(random.Random(dice), limits=limits, cache=self._values_cache)
+        policy = RolloutPolicy(random.Random(dice), limits=limits, cache=self._values_cache, rivals=rivals)
         if cand.move is not None:
             state.apply(cand.move)
         if not policy.run(state, world.round if self.horizon == "round" else None, deadline):

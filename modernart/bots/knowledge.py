@@ -16,9 +16,10 @@ DOUBLE = AuctionType.DOUBLE
 
 
 def earlier_tiles(obs: Observation) -> list[int]:
-    """Sum of the value tiles of the rounds already scored, per artist."""
+    """Sum of the value tiles of the rounds already scored, per artist (none count when
+    values do not add up from round to round, option cumulative_values)."""
     prev = [0] * NARTISTS
-    for row in obs.tiles:
+    for row in obs.tiles if obs.options.cumulative_values else ():
         for a in range(NARTISTS):
             prev[a] += row[a]
     return prev

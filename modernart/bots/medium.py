@@ -18,7 +18,7 @@ from __future__ import annotations
 from ..cards import AuctionType, Card
 from ..moves import Action, Move
 from ..phase import Phase
-from ..views import Observation
+from ..views import Observation, public_money
 from . import pricing
 from .base import Bot
 from .knowledge import Knowledge
@@ -50,7 +50,9 @@ class Situation:
             if artist >= 0:
                 counts = counts[:]
                 counts[artist] += played
-            v = self._cache[key] = artist_values(counts, k.prev, k.supply(artist, from_hand))
+            v = self._cache[key] = artist_values(
+                counts, k.prev, k.supply(artist, from_hand), ends_at_five=self.obs.options.fifth_ends_round
+            )
         return v
 
     def lot_value(self) -> float:
@@ -118,6 +120,14 @@ class MediumBot(Bot):
     """Prices lots from expected artist values; see the module docstring."""
 
     level = "medium"
+    #: a bidder's limit as a share of the lot's value; styled bots (`styled.py`) change these
+    bid_share = pricing.BIDDER_LIMIT
+    #: a sealed bid as a share of the bidder's limit
+    sealed_shade = pricing.SEALED_SHADE
+    #: the auctioneer's sealed bid as a share of the lot's value
+    auctioneer_sealed = pricing.AUCTIONEER_SEALED
+    #: the announced fixed price as a share of the lot's value
+    fixed_share = pricing.FIXED_SHARE
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -139,8 +149,12 @@ class MediumBot(Bot):
             return self._sealed(obs)
         if phase == Phase.FIXED_SET:
             return self._fixed_set(obs)
-        if phase == Phase.FIXED_OFFER:
+        if phase == Phase.FIXED_OFFER or phase == Phase.POSTED_OFFER:
             return self._fixed_offer(obs)
+        if phase == Phase.CHOOSE_BUYER:
+            return self._choose_buyer(obs)
+        if phase == Phase.MYSTERY_FLIP:
+            return self._mystery(obs)
         return None
 
     # ------------------------------------------------------------------ putting cards up
@@ -185,14 +199,24 @@ class MediumBot(Bot):
     def _limit_for(self, obs: Observation, sit: Situation) -> int:
         value = sit.lot_value()
         if obs.seat == obs.auctioneer:
-            limit = pricing.auctioneer_limit(value, obs.players)
+            limit = self._auctioneer_limit(obs, value)
         else:
-            limit = pricing.bidder_limit(value)
+            limit = self.bid_share * value * self._taste(obs)
         self._limit = min(obs.money, int(limit))
         return self._limit
 
+    def _auctioneer_limit(self, obs: Observation, value: float) -> float:
+        """Most this seat pays the bank for its own lot."""
+        return pricing.auctioneer_limit(value, obs.players)
+
+    def _taste(self, obs: Observation) -> float:
+        """A factor on this seat's limits for the lot under the hammer (1: none)."""
+        return 1.0
+
     def _open(self, obs: Observation) -> Move | None:
         seat = obs.seat
+        if seat == obs.auctioneer and not obs.options.open_autoclose and self._all_passed(obs):
+            return Move.hammer(seat)  # only the hammer closes it (open_autoclose off): sold
         if seat == obs.high_seat:
             return None  # the auctioneer holding the high bid waits (never hammers its own lot)
         limit = self._limit_for(obs, Situation(obs))
@@ -202,6 +226,11 @@ class MediumBot(Bot):
         if seat not in obs.passed:
             return Move.pass_(seat)
         return None
+
+    @staticmethod
+    def _all_passed(obs: Observation) -> bool:
+        """Everyone but the high bidder (everyone, with no bid yet) passed since the last bid."""
+        return all(s in obs.passed or s == obs.high_seat for s in range(obs.players))
 
     def _once_around(self, obs: Observation) -> Move:
         seat = obs.seat
@@ -216,21 +245,37 @@ class MediumBot(Bot):
         sit = Situation(obs)
         value = sit.lot_value()
         if obs.seat == obs.auctioneer:
-            amount = round(value * pricing.AUCTIONEER_SEALED)
+            amount = round(value * self.auctioneer_sealed)
         else:
-            amount = round(pricing.bidder_limit(value) * pricing.SEALED_SHADE)
+            amount = round(self.bid_share * value * self._taste(obs) * self.sealed_shade)
         self._limit = amount
         return Move.sealed_bid(obs.seat, max(0, min(obs.money, amount)))
 
     def _fixed_set(self, obs: Observation) -> Move:
         value = Situation(obs).lot_value()
-        return Move.set_price(obs.seat, pricing.fixed_price(value, obs.money))
+        return Move.set_price(obs.seat, pricing.fixed_price(value, obs.money, self.fixed_share))
 
     def _fixed_offer(self, obs: Observation) -> Move:
         limit = self._limit_for(obs, Situation(obs))
         if obs.price <= limit:
             return Move.accept(obs.seat)
         return Move.decline(obs.seat)
+
+    def _choose_buyer(self, obs: Observation) -> Move:
+        """Every candidate pays the same: keep the lot if this seat bid for it, else sell to
+        the candidate with the least money (the one it helps least to be helped)."""
+        if obs.seat in obs.candidates:
+            return Move.choose_buyer(obs.seat, obs.seat)
+        money = public_money(obs)
+        return Move.choose_buyer(obs.seat, min(obs.candidates, key=lambda s: (money[s], s)))
+
+    def _mystery(self, obs: Observation) -> Move:
+        """Turn a card up (which hurries the round on) when this seat owns at least as many
+        paintings this round as anyone: the sooner the round ends, the safer its lead."""
+        mine = len(obs.bought[obs.seat])
+        if mine and mine >= max(len(b) for b in obs.bought):
+            return Move.flip_mystery(obs.seat)
+        return Move.keep_mystery(obs.seat)
 
     # ------------------------------------------------------------------ manners
 

@@ -51,11 +51,12 @@ def sale_gain(lot_value: float, kind: AuctionType, n: int) -> float:
     return lot_value * (tau - (1.0 - tau) / (n - 1))
 
 
-def fixed_price(lot_value: float, money: int) -> int:
-    """The price to announce (1..money; 0 only when holding nothing, docs/rules.md §12.4)."""
+def fixed_price(lot_value: float, money: int, share: float = FIXED_SHARE) -> int:
+    """The price to announce, `share` of the lot's value (1..money; 0 only when holding
+    nothing, docs/rules.md §12.4)."""
     if money <= 0:
         return 0
-    return max(1, min(money, round(FIXED_SHARE * lot_value)))
+    return max(1, min(money, round(share * lot_value)))
 
 
 def open_raise(high: int, limit: int) -> int:

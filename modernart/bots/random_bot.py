@@ -7,11 +7,13 @@ act, `random_step` first draws the acting seat uniformly from `state.to_move()`.
 (`GameState.apply_trusted`, which skips the shape checks of moves from outside); a whole
 game of it is `play_random_game`.
 
-`random_move` works on the state directly (it only reads what the acting seat may see:
+`random_act` works on the state directly (it only reads what the acting seat may see:
 its own hand and money, the public auction) because it is the engine's benchmark player
 and must cost next to nothing: it reads the state's plain-int fields (`phase_id`,
-`pass_is_final`) like the move handlers do, and takes its moves straight from
-the interned move table.  Its choices are checked against `legal_moves` in the tests.
+`pass_is_final`) like the move handlers do, and hands its move as plain ints to a
+callback (`move_of` for a `Move`, `apply_trusted` to play it).  Its choices are checked
+against `legal_moves` in the tests, and its trusted path against `apply` in
+tests/test_engine_trusted_path.py.
 """
 
 from __future__ import annotations
@@ -35,7 +37,18 @@ from ..moves import (
     Move,
     move_of,
 )
-from ..phase import DOUBLE_OFFER, FIXED_OFFER, FIXED_SET, GAME_OVER, ONCE_AROUND, OPEN, PLAY_CARD, SEALED
+from ..phase import (
+    CHOOSE_BUYER,
+    DOUBLE_OFFER,
+    FIXED_OFFER,
+    FIXED_SET,
+    GAME_OVER,
+    ONCE_AROUND,
+    OPEN,
+    PLAY_CARD,
+    POSTED_OFFER,
+    SEALED,
+)
 from ..state import NO_BID
 
 T = TypeVar("T")
@@ -56,10 +69,12 @@ def random_act(state: GameState, rand: Callable[[], float], act: Callable[[int, 
     if seat < 0:
         if phase == OPEN:
             seat = _open_seat(state, rand)
-        elif phase == PLAY_CARD or phase == FIXED_SET:
+        elif phase == PLAY_CARD or phase == FIXED_SET or phase == CHOOSE_BUYER:
             seat = state.auctioneer
         elif phase == SEALED:
             seat = state.sealed.index(NO_BID)  # sealed bids are simultaneous: order is irrelevant
+        elif phase == POSTED_OFFER:
+            seat = state.responses.index(NO_BID)  # answered at once, like sealed bids
         else:
             seat = state.turn
     money = state.money[seat]
@@ -100,6 +115,11 @@ def random_act(state: GameState, rand: Callable[[], float], act: Callable[[int, 
             return act(seat, DECLINE_SECOND, 0)
         card_id = adds[i]
         return act(seat, ADD_SECOND, card_id)
+    if phase != GAME_OVER:  # the variants' steps (choosing a buyer, a posted price, the mystery hand): rare
+        moves = state.legal_moves(seat)
+        if moves:
+            move = moves[int(rand() * len(moves))]
+            return act(seat, int(move.action), move.arg)
     raise ValueError(f"no move for seat {seat} in phase {state.phase!r}")
 
 

@@ -6,7 +6,9 @@ seat plays by the medium bot's pricing rules with values from `valuation.artist_
 (recomputed once per card played), with a little noise on each limit to stand for the
 different views of different players.  An Open auction is settled in one go: the seat
 with the highest limit bids just above the second-highest limit and the others pass,
-which is where the medium bot's stepwise raising ends up.
+which is where the medium bot's stepwise raising ends up.  With `rivals` (read from the
+observation by `opponents.py`) each seat's limits, sealed bids and fixed prices are scaled
+by its own factors, so rivals play as they have been seen to play.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from ..moves import ACCEPT, ADD_SECOND, BID, DECLINE, DECLINE_SECOND, HAMMER, PA
 from ..phase import Phase
 from ..state import NO_BID
 from . import pricing
+from .opponents import Rivals
 from .valuation import artist_values, final_values
 
 _PLAY, _DOUBLE_OFFER, _OPEN, _ONCE, _SEALED, _FSET, _FOFFER, _OVER = (
@@ -33,6 +36,7 @@ _PLAY, _DOUBLE_OFFER, _OPEN, _ONCE, _SEALED, _FSET, _FOFFER, _OVER = (
     Phase.FIXED_OFFER,
     Phase.GAME_OVER,
 )
+_POFFER = Phase.POSTED_OFFER
 _DOUBLE = AuctionType.DOUBLE
 # the actions as the plain ints of moves.py: the moves go to `GameState.apply_trusted`
 _BID, _PASS, _ADD, _DECLINE2, _PLAYC = BID, PASS, ADD_SECOND, DECLINE_SECOND, PLAY
@@ -43,9 +47,10 @@ _BL, _SS, _OS, _AS = pricing.BIDDER_LIMIT, pricing.SEALED_SHADE, pricing.ONCE_SH
 
 class RolloutPolicy:
     """Plays every seat of a state quickly.  `limits` fixes one seat's limit in one
-    auction: {(seat, auction_no): limit}, which is how the search tries out limits."""
+    auction: {(seat, auction_no): limit}, which is how the search tries out limits.
+    `rivals` scales each seat's bidding by its factors (None: everyone bids like medium)."""
 
-    __slots__ = ("rng", "noise", "limits", "cache", "_values", "_key", "_prev", "_prev_round")
+    __slots__ = ("rng", "noise", "limits", "cache", "bias", "price_bias", "_values", "_key", "_prev", "_prev_round")
 
     def __init__(
         self,
@@ -53,12 +58,16 @@ class RolloutPolicy:
         noise: float = 0.15,
         limits: dict[tuple[int, int], int] | None = None,
         cache: dict[tuple[Any, ...], list[float]] | None = None,
+        rivals: Rivals | None = None,
     ) -> None:
         self.rng = rng
         self.noise = noise
         self.limits = limits or {}
         #: artist values by (counts, supply, earlier tiles): rollouts of one search share it
         self.cache = {} if cache is None else cache
+        #: per seat and artist: factor on the seat's limits; per seat: factor on its prices
+        self.bias = rivals.artist_bid if rivals is not None else None
+        self.price_bias = rivals.price if rivals is not None else None
         self._values: list[float] = []
         self._key = -1
         self._prev: list[int] = [0] * 5
@@ -71,7 +80,7 @@ class RolloutPolicy:
         if key != self._key:
             if state.round != self._prev_round:
                 prev = [0] * 5
-                for row in state.tiles:
+                for row in state.tiles if state.options.cumulative_values else ():
                     for a in range(5):
                         prev[a] += row[a]
                 self._prev, self._prev_round = prev, state.round
@@ -83,7 +92,9 @@ class RolloutPolicy:
             full = (*counts, *supply, *self._prev)
             values = self.cache.get(full)
             if values is None:
-                values = self.cache[full] = artist_values(counts, self._prev, supply, quick=True)
+                values = self.cache[full] = artist_values(
+                    counts, self._prev, supply, quick=True, ends_at_five=state.options.fifth_ends_round
+                )
             self._values = values
             self._key = key
         return self._values
@@ -101,6 +112,8 @@ class RolloutPolicy:
         else:
             limit = _BL * value
         limit *= 1.0 + self.noise * (2.0 * self.rng.random() - 1.0)
+        if self.bias is not None:
+            limit *= self.bias[seat][state.lot[0].artist]
         return min(state.money[seat], int(limit))
 
     # ------------------------------------------------------------------ playing
@@ -163,24 +176,29 @@ class RolloutPolicy:
                         amount = fixed
                     elif seat == auctioneer:
                         amount = int(value * _AS * (1.0 + self.noise * (2.0 * self.rng.random() - 1.0)))
+                        if self.bias is not None:
+                            amount = int(amount * self.bias[seat][state.lot[0].artist])
                     else:
                         amount = int(self.limit(state, seat, value) * _SS)
                     apply(seat, _SBID, max(0, min(state.money[seat], amount)))
         elif phase == _FSET:
             seat = state.auctioneer
             fixed = self.limits.get((seat, state.auction_no))
-            price = (
-                fixed
-                if fixed is not None
-                else pricing.fixed_price(
-                    self.lot_value(state) * (1.0 + self.noise * (2.0 * self.rng.random() - 1.0)), state.money[seat]
-                )
-            )
+            if fixed is not None:
+                price = fixed
+            else:
+                value = self.lot_value(state) * (1.0 + self.noise * (2.0 * self.rng.random() - 1.0))
+                if self.price_bias is not None:
+                    value *= self.price_bias[seat]
+                price = pricing.fixed_price(value, state.money[seat])
             apply(seat, _PRICE, price)
-        elif phase == _FOFFER:
-            seat = state.turn
+        elif phase == _FOFFER or phase == _POFFER:  # a posted price is taken like a fixed one
+            seat = state.turn if phase == _FOFFER else state.to_move()[0]
             ok = state.price <= state.money[seat] and state.price <= self.limit(state, seat, self.lot_value(state))
             apply(seat, _ACCEPT if ok else _DECLINE)
+        elif phase != _OVER:  # the variants' other steps (the seller's choice, the mystery hand)
+            seat = state.to_move()[0]
+            state.apply(state.legal_moves(seat, amounts=False)[0])
 
     def settle_open(self, state: GameState) -> None:
         value = self.lot_value(state)

@@ -34,18 +34,19 @@ BASE_SPREAD = 0.3
 
 
 def projected_counts(
-    counts: Sequence[int], prev: Sequence[int], supply: Sequence[float]
+    counts: Sequence[int], prev: Sequence[int], supply: Sequence[float], ends_at_five: bool = True
 ) -> tuple[list[float], list[float]]:
-    """Expected counts at the round's end and their spread, from the fluid model."""
+    """Expected counts at the round's end and their spread, from the fluid model (which
+    plays every card in hand when a fifth painting does not end the round)."""
     w = [max(0.0, supply[a]) * (1.0 + MOMENTUM * counts[a] + HISTORY * prev[a]) for a in _ORDER]
     total_w = w[0] + w[1] + w[2] + w[3] + w[4]
     if total_w <= 0.0:
         return [float(c) for c in counts], [0.0] * NARTISTS
     total_supply = sum(max(0.0, s) for s in supply)
     horizon = total_supply
-    for a in _ORDER:
+    for a in _ORDER if ends_at_five else ():
         need = 5 - counts[a]
-        if w[a] > 0.0 and supply[a] >= need - 0.5:
+        if need > 0 and w[a] > 0.0 and supply[a] >= need - 0.5:
             t = need * total_w / w[a]
             if t < horizon:
                 horizon = t
@@ -90,15 +91,21 @@ def rank_chances(
 
 
 def artist_values(
-    counts: Sequence[int], prev: Sequence[int], supply: Sequence[float], *, quick: bool = False
+    counts: Sequence[int],
+    prev: Sequence[int],
+    supply: Sequence[float],
+    *,
+    quick: bool = False,
+    ends_at_five: bool = True,
 ) -> list[float]:
     """Expected end-of-round value of one painting of each artist.
 
     `counts`: paintings of each artist played this round (the lot included); `prev`: the
     sum of each artist's earlier tiles; `supply`: expected cards of each artist still in
-    the players' hands.  `quick` uses a quarter of the draws (for search rollouts).
+    the players' hands.  `quick` uses a quarter of the draws (for search rollouts);
+    `ends_at_five` is off when only empty hands end the round (option fifth_ends_round).
     """
-    final, spread = projected_counts(counts, prev, supply)
+    final, spread = projected_counts(counts, prev, supply, ends_at_five)
     chances = rank_chances(final, spread, counts, _ZQ if quick else _Z)
     return [
         chances[a][0] * (_R1 + prev[a]) + chances[a][1] * (_R2 + prev[a]) + chances[a][2] * (_R3 + prev[a])

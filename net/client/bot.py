@@ -21,20 +21,24 @@ from typing import Any
 import zmq.asyncio
 
 from modernart.bots import make_bot
+from modernart.moves import MAX_SEATS, Action
 
 from modernart.net.lan.address import JoinTarget
 from modernart.net.client.client import Client, ConnectError
 from modernart.net.clocks import wait_event
+from modernart.net.runtime import choose_event_loop
 from modernart.net.trust.identity import Keys
 
 log = logging.getLogger("modernart.net.client.bot")
 
-#: Where bots think: two worker threads shared by every bot client of the process, so a
-#: slow decision (a hard bot takes 0.2-1 s) never stalls the event loop that the host's
-#: clocks and the other clients run on.  Safe because a bot is pure (`choose` reads only
-#: its Observation, which is immutable) and each BotClient asks its own bot one thing at
-#: a time.  The threads start on first use and are daemon-free workers of this pool only.
-THINKERS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot-think")
+#: Where bots think: worker threads shared by every bot client of the process, so a slow
+#: decision (a hard bot takes 0.2-1 s) never stalls the event loop that the host's clocks
+#: and the other clients run on.  One per seat of a table, so that the bots of one table
+#: deciding at once (a Sealed auction) each start at once: a hard bot's budget is wall
+#: time, so they finish together, in the time of the slowest.  Safe because a bot is pure
+#: (`choose` reads only its Observation, which is immutable) and each BotClient asks its
+#: own bot one thing at a time.  The threads start on first use.
+THINKERS = ThreadPoolExecutor(max_workers=MAX_SEATS, thread_name_prefix="bot-think")
 #: Refusals that say nothing about the move (the host did not judge it): no fallback for them
 UNANSWERED = ("connection_lost", "in_doubt", "out_of_touch", "host_closed", "timeout", "closed")
 
@@ -106,18 +110,21 @@ class BotClient:
                 client.changed.clear()
                 await client.changed.wait()
                 continue
-            seen = st.head_seq
+            # what the decision rests on: another seat's sealed commitment or a stand-in
+            # changes nothing of it (NOT_DECISIONS), so the bots of a Sealed auction all
+            # think and commit at once instead of starting again after each other's commit
+            seen = st.decision_seq
             move = await asyncio.get_running_loop().run_in_executor(THINKERS, self.bot.choose, obs)
-            if st.head_seq != seen:
+            if st.decision_seq != seen:
                 continue  # the table moved on while we were thinking: think again
-            if move is None:
-                client.changed.clear()
+            if move is None or (move.action == Action.HAMMER and st.deadlines.get("call") is not None):
+                client.changed.clear()  # nothing to do (or our hammer is being called): wait
                 await client.changed.wait()
                 continue
             pause = self.bot.pace(obs, move) * self.pace_scale
             if pause > 0:
                 await asyncio.sleep(pause)
-                if st.head_seq != seen:
+                if st.decision_seq != seen:
                     continue  # the table moved on while we were thinking
             reply = await client.send_move(move)
             if reply.ok:
@@ -126,7 +133,7 @@ class BotClient:
                     await self._wait_change(1.0)  # act on the state our move produced
                 continue
             log.debug("move refused seat=%s move=%r code=%s", st.seat, move, reply.code)
-            if st.head_seq == seen:
+            if st.decision_seq == seen:
                 failures += 1
                 await self._wait_change(0.05 * min(failures, 20))
                 if failures >= 5 and reply.code not in UNANSWERED:
@@ -173,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"game over: seat {obs.seat} final money {list(obs.final_money)} winners {list(obs.winners)}", flush=True)
         return 0
 
+    choose_event_loop()
     return asyncio.run(go())
 
 

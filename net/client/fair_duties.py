@@ -26,7 +26,8 @@ from modernart.phase import Phase
 
 from modernart.net.client.state import Reply, Update
 from modernart.net.client.updates import UpdateFeed
-from modernart.net.protocol.frames import commit_frame, reveal_frame, seed_frame
+from modernart.net.protocol import pack
+from modernart.net.protocol.frames import MAX_TAIL_EVENTS, commit_frame, reveal_frame, seed_frame, tail_frame
 from modernart.net.protocol.signed import (
     COMMIT_TAG,
     REVEAL_TAG,
@@ -47,6 +48,7 @@ Request = Callable[[dict[str, Any]], Awaitable[Reply]]
 
 log = logging.getLogger("modernart.net.client.client")
 RESEND_AFTER = 3.0  # seconds before a duty's message is sent again (reconnects resend at once)
+TAIL_FRAME_BYTES = 48 * 1024  # events per `tail` frame: well within the host's MAX_HOST_FRAME
 
 
 class FairPlay:
@@ -214,6 +216,7 @@ class FairPlay:
             "host_closed",
             "closed",
             "timeout",
+            "recovering",
         ):
             self.feed.error(reply.code or "seed", f"the host refused this seat's shuffle seed: {reply.message}")
 
@@ -222,8 +225,39 @@ class FairPlay:
         reply = await self.request(reveal_frame(body, self.keys.sign(REVEAL_TAG, body)))
         if reply.ok or reply.code == "already_revealed":
             self.acked.add(secret.nonce)
-        elif reply.code not in ("connection_lost", "host_closed", "closed", "timeout", "no_reveal", "wrong_auction"):
+        elif reply.code not in (
+            "connection_lost",
+            "host_closed",
+            "closed",
+            "timeout",
+            "no_reveal",
+            "wrong_auction",
+            "recovering",
+        ):
             self.feed.error(reply.code or "reveal", f"the host refused your reveal: {reply.message}")
+
+    # ------------------------------------------------------------------ a host that lost events
+
+    def give_back(self, frames: list[dict[str, Any]]) -> None:
+        """Send a host that lost its journal's tail (a power loss) the events this client
+        holds past it (`ev` frames without the private part, oldest first), in `tail` frames."""
+        chunks: list[list[bytes]] = [[]]
+        size = 0
+        for frame in frames:
+            data = pack({**frame, "priv": None})
+            if chunks[-1] and (size + len(data) > TAIL_FRAME_BYTES or len(chunks[-1]) >= MAX_TAIL_EVENTS):
+                chunks.append([])
+                size = 0
+            chunks[-1].append(data)
+            size += len(data)
+        self._spawn(self._give_back(chunks))
+
+    async def _give_back(self, chunks: list[list[bytes]]) -> None:
+        for chunk in chunks:
+            reply = await self.request(tail_frame(chunk))
+            if not reply.ok:
+                self.feed.error(reply.code or "tail", f"the host refused the events it had lost: {reply.message}")
+                return
 
     # ------------------------------------------------------------------ the end of the game
 

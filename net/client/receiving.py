@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from typing import Any, Callable, Protocol
 
 from modernart.net.client.fair_duties import FairPlay
@@ -25,12 +26,16 @@ from modernart.net.client.state import ConnectError, Reply, Update
 from modernart.net.client.updates import UpdateFeed
 from modernart.net.lan.known_hosts import KnownHosts
 from modernart.net.protocol import ProtocolError
-from modernart.net.protocol.frames import decode_batch_event, decode_event_public, decode_host_frame
+from modernart.net.protocol.frames import NOT_DECISIONS, decode_batch_event, decode_event_public, decode_host_frame
 from modernart.net.trust.chain import ChainError
 from modernart.net.trust.shuffle import FixedDeal
 from modernart.net.trust.verified_game import VerifiedGame
 
 log = logging.getLogger("modernart.net.client.client")
+#: Events the client keeps as the host sent them, to give back to a host whose machine lost
+#: its journal's tail (a power loss): more than the host may send beyond its last fsync
+#: (net/host/fanout.py UNSYNCED_MAX)
+TAIL_KEPT = 64
 CLOCK_DRIFT = 0.5  # seconds a host tick may move a deadline before the screens are told
 
 
@@ -89,6 +94,7 @@ class Receiving:
         self.ack_due = False  # a catch-up batch was applied: acknowledge it after the burst
         self.batch_nonce: bytes | None = None  # the nonce of the last catch-up batch applied (net/host/flow.py)
         self.bytes_in = 0
+        self.recent: deque[dict[str, Any]] = deque(maxlen=TAIL_KEPT)  # the last events, as signed (no `priv`)
 
     def expect_welcome(self) -> asyncio.Future[dict[str, Any]]:
         """The future of the welcome `connect` waits for."""
@@ -226,7 +232,7 @@ class Receiving:
     def _on_err(self, msg: dict[str, Any]) -> None:
         code, text = str(msg.get("code")), str(msg.get("msg"))
         if self.requests.waits_for(msg.get("id")):
-            self.requests.resolve(msg["id"], Reply(False, code, text))
+            self.requests.resolve(msg["id"], Reply(False, code, text, params=dict(msg.get("args") or {})))
         elif code in ("hello_first", "lagging"):  # dropped (lagging: until we have read our queue): again
             if time.monotonic() - self.greeting.last_hello > 0.5:
                 self.requests.fail_pending("connection_lost")
@@ -255,9 +261,13 @@ class Receiving:
         st.seat, st.role = msg.get("seat"), msg.get("role")
         self.host_vk = msg["host_vk"]
         if msg.get("reset") or msg.get("game") != st.game_id:
-            st.game_id, st.head_seq, st.log = msg.get("game"), 0, []
+            st.game_id, st.head_seq, st.decision_seq, st.log = msg.get("game"), 0, 0, []
             self.game = self._follower(st.game_id) if st.game_id else None
             st.observation, st.public = None, None
+            self.recent.clear()
+        tail = msg.get("tail")
+        if tail is not None and st.game_id is not None and st.head_seq > tail:
+            self._give_back(tail)
         self.welcomed(int(msg.get("ctr") or 0))
         st.goodbye = None
         self.catch_up_head = int(msg.get("head") or 0)
@@ -268,6 +278,19 @@ class Receiving:
         self._settle_doubts()
         if self.welcome is not None and not self.welcome.done():
             self.welcome.set_result(msg)
+
+    def _give_back(self, tail: int) -> None:
+        """The host lost the events after `tail` (its machine restarted): give back the ones
+        this client holds, exactly as signed (the host checks its signature and chain)."""
+        held = [f for f in self.recent if f["seq"] > tail]
+        if not held or held[0]["seq"] != tail + 1:
+            self.feed.error(
+                "tail_lost",
+                f"the host lost events after {tail} and this client no longer holds all of them "
+                f"(it keeps the last {TAIL_KEPT})",
+            )
+            return
+        self.fair.give_back(held)
 
     def _check_fixed_deal(self) -> None:
         """A fixed deal (chosen cards, not shuffled) is only played if the table's lobby
@@ -297,7 +320,7 @@ class Receiving:
         now = asyncio.get_running_loop().time()
         deadlines = self.state.deadlines
         moved = False
-        for name in ("open", "decide", "reveal"):
+        for name in ("open", "decide", "reveal", "call"):
             value = clk.get(name)
             new = None if value is None else now + float(value)
             old = deadlines.get(name)
@@ -328,13 +351,16 @@ class Receiving:
             return
         own = st.seat if st.role in ("player", "standin") else None
         info, observation = self.game.apply(msg, own, defer_signature=True)
+        self.recent.append({k: msg[k] for k in ("t", "seq", "pub", "ph", "h", "hs")})
         if info.kind == "start":
             self._check_fixed_deal()
         st.head_seq = seq
+        if info.kind not in NOT_DECISIONS:
+            st.decision_seq = seq
         if "pv" in info.public:
             st.public = info.public["pv"]
         st.players = self.game.players
-        if info.move is not None:
+        if info.move is not None and info.kind == "move":  # a `call` only names the hammer it waits for
             st.log.append((seq, info.move))
         st.log.extend((seq, e) for e in info.events)
         self._set_deadlines(info.public.get("clk") or {})

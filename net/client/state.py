@@ -27,9 +27,10 @@ class Update(NamedTuple):
 class Reply:
     ok: bool
     code: str | None = None
-    message: str = ""
+    message: str = ""  # the host's English, for logs: a screen words the code and params itself
     seq: int | None = None
     data: Any = None
+    params: dict[str, Any] = field(default_factory=dict)  # a refusal's facts (the err frame's `args`)
 
 
 @dataclass
@@ -43,11 +44,14 @@ class ConnectionState:
     public: dict[str, Any] | None = None
     players: list[dict[str, Any]] = field(default_factory=list)
     log: list[tuple[int, Any]] = field(default_factory=list)
-    deadlines: dict[str, float | None] = field(default_factory=lambda: {"open": None, "decide": None, "reveal": None})
+    deadlines: dict[str, float | None] = field(
+        default_factory=lambda: {"open": None, "decide": None, "reveal": None, "call": None}
+    )
     reveals_owed: tuple[int, ...] = ()  # seats whose sealed-bid reveal the host still waits for
     chat: list[tuple[Any, str, str]] = field(default_factory=list)
     errors: list[tuple[str, str]] = field(default_factory=list)
     head_seq: int = 0
+    decision_seq: int = 0  # the last event that changed what a seat decides on (not in NOT_DECISIONS)
     saved_record: str | None = None
     saved_transcript: str | None = None
     audit: list[str] | None = None

@@ -24,7 +24,7 @@ from modernart.net.host.registry import TableRegistry
 from modernart.net.host.router import Router
 from modernart.net.host.table import Table
 from modernart.net.protocol import NONCE_BYTES, VERSION, ProtocolError, pack
-from modernart.net.protocol.frames import batch_frame, welcome_frame
+from modernart.net.protocol.frames import ack_frame, batch_frame, decode_batch_event, welcome_frame
 from modernart.net.protocol.signed import HELLO_TAG, hello_bytes
 from modernart.net.trust.identity import Keys, verify
 
@@ -116,23 +116,82 @@ class Admission:
         for other in [p for p in peers.values() if p.vk == vk and p.table is table]:
             del peers[other.rid]  # the same key again: the newer connection wins
         link = self.connections.link(rid)
-        head = table.durable_seq if sess else 0
-        start, reset = self.catch_up_from(sess, msg, head)
-        peer = peers[rid] = Peer(rid, curve, table, vk, seat, role, link, next_seq=start + 1)
+        head = (table.watched_seq if role == "spectator" else table.durable_seq) if sess else 0
+        ahead = self.holds_lost_tail(sess, msg)
+        start, reset = (head, False) if ahead else self.catch_up_from(sess, msg, head)
+        peer = peers[rid] = Peer(rid, curve, table, vk, seat, role, link, next_seq=start + 1, ahead=ahead)
         if seat is not None and role != "spectator":
             self.presence.arrived(table, seat)
         ctr = sess.counters[seat] if sess is not None and seat is not None else 0
         self.router.send_frame(
             rid,
             welcome_frame(
-                table.id, seat, role, sess.game_id if sess else None, head, ctr, reset, self.keys.vk, peer.conn
+                table.id,
+                seat,
+                role,
+                sess.game_id if sess else None,
+                head,
+                ctr,
+                reset,
+                self.keys.vk,
+                peer.conn,
+                tail=sess.seq if sess is not None and ahead else None,
             ),
         )
-        log.info("hello table=%s seat=%s role=%s from=%d reset=%s", table.id, seat, role, start, reset)
+        log.info("hello table=%s seat=%s role=%s from=%d reset=%s ahead=%d", table.id, seat, role, start, reset, ahead)
+        if sess is not None and not ahead and role == "player" and seat is not None:
+            self.heard(table, seat)
         self.pump(peer)  # later ones follow when on disk, or when it acknowledges these
         self.fanout.lobby_soon(table)  # once for all the hellos read in this turn
         if table.autostart and table.phase == "lobby":
             self.autostart(table)
+
+    def holds_lost_tail(self, sess: HostedGame | None, msg: dict[str, Any]) -> int:
+        """The last event a hello's client holds past the log of a game recovering from a power
+        loss (it is asked to give them back), else 0."""
+        last = msg.get("last_seq", 0)
+        if sess is None or sess.recovering is None or msg.get("game") != sess.game_id or last <= sess.seq:
+            return 0
+        return int(last)
+
+    def tail(self, peer: Peer, msg: dict[str, Any]) -> None:
+        """Events a client gives back to a game recovering from a power loss (`tail` frame):
+        taken if they are this host's own (net/host/game.py `HostedGame.adopt`), put on disk,
+        then sent to every peer that lacks them."""
+        table, sess = peer.table, peer.table.game
+        request = msg["id"]
+        try:
+            if sess is None:
+                raise ProtocolError("not_started", "the game has not started")
+            frames = [decode_batch_event(data) for data in msg["evs"]]
+            taken = sess.adopt(frames)
+        except ProtocolError as exc:
+            exc.request = request  # type: ignore[attr-defined]
+            raise
+        journal = sess.journal
+        if taken and journal is not None:
+            journal.sync()  # taken back for good before anything else is sent or signed
+        table.durable_seq = table.synced_seq = table.watched_seq = sess.seq
+        log.info("tail table=%s seat=%s taken=%d head=%d", table.id, peer.seat, taken, sess.seq)
+        self.router.send_frame(peer.rid, ack_frame(request, sess.seq))
+        if peer.ahead and sess.seq >= peer.ahead:
+            peer.next_seq = max(peer.next_seq, peer.ahead + 1)
+            peer.ahead = 0
+            if peer.role == "player" and peer.seat is not None:
+                self.heard(table, peer.seat)
+        for other in self.connections.at(table):
+            self.pump(other)  # everyone else gets what was taken back
+
+    def heard(self, table: Table, seat: int) -> None:
+        """The player of `seat` holds nothing the recovering game lacks: once all have said
+        so, the game plays on."""
+        sess = table.game
+        if sess is None or sess.recovering is None:
+            return
+        events = sess.heard(seat, self.clock.now())
+        if sess.recovering is None:
+            self.fanout.publish_all(table, events)
+            self.presence.recovered(table)
 
     def catch_up_from(self, sess: HostedGame | None, msg: dict[str, Any], head: int) -> tuple[int, bool]:
         """The last event the hello's client holds that this host's history shares, and whether
@@ -154,7 +213,7 @@ class Admission:
         sess = peer.table.game
         if sess is None or self.connections.peers.get(peer.rid) is not peer:
             return
-        head = peer.table.durable_seq
+        head = peer.table.watched_seq if peer.role == "spectator" else peer.table.durable_seq
         seat = peer.seat if peer.role != "spectator" else None
         most = min(BATCH_BYTES, peer.link.budget // 4)  # several batches in flight: no wait for each ack
         while peer.next_seq <= head and peer.link.room_for(most):

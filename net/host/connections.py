@@ -31,6 +31,9 @@ class Peer:
     last_seen: float = field(default_factory=time.monotonic)
     last_event: float = 0.0  # when it was last sent an event (time.monotonic)
     conn: bytes = field(default_factory=lambda: secrets.token_bytes(8))  # this hello's mark on its moves
+    # recovering after a power loss: the last event its client said it holds, past the host's
+    # log (the host asked for them: net/host/admission.py `Admission.tail`); 0 once given
+    ahead: int = 0
 
 
 class Connections:

@@ -1,7 +1,9 @@
 """What the host sends to the peers of a table: its events once on disk, its lobby, ticks.
 
-Events go out in order once the journal holding them is on disk (group commit: one flusher
-task per table with events waiting, the syncs on `SYNCERS`).  A peer gets an event as it
+Events go out in order as soon as the journal holds them (written: a host crash keeps them),
+to the seats at once and to watchers once the fsync that follows has put them on disk (one
+flusher task per table with events not on disk, the syncs on `SYNCERS`; an event holding
+host-only secrets waits for the disk before it goes to anyone).  A peer gets an event as it
 is made only while it is live (`Peer.next_seq` is that event); one that is behind catches
 up from the log as it acknowledges (net/host/admission.py).  Lobby messages are coalesced
 to one per table per turn of the loop (`lobby_soon`).
@@ -30,6 +32,11 @@ log = logging.getLogger("modernart.net.host.host")
 #: threads start on first use.
 SYNCERS = ThreadPoolExecutor(max_workers=64, thread_name_prefix="journal-sync")
 
+#: Events a table may have sent to its seats beyond the last fsync: the most a power loss can
+#: take that the seats' clients must give back (each keeps more: net/client/receiving.py
+#: TAIL_KEPT), and a bound on what waits for a slow disk
+UNSYNCED_MAX = 32
+
 #: An answer to send once the events before it are out: (routing id, frame)
 Ack = tuple[bytes, dict[str, Any]]
 
@@ -57,10 +64,13 @@ class Fanout:
     # ------------------------------------------------------------------ events
 
     def publish(self, table: Table, event: LoggedEvent, ack: Ack | None = None) -> None:
-        """Send `event` (and `ack`) once the journal holding it is on disk (group commit)."""
+        """Send `event` (and `ack`) now if it may go before the fsync, else once it is on disk.
+
+        The event is written already (net/host/game.py journals it as it is made), so a host
+        crash cannot lose it; the fsync follows in `flush` (docs/protocol.md "Journal and
+        resume" says what a power loss does)."""
         table.outbox.append((event, ack))
-        if table.flusher is None:
-            table.flusher = asyncio.get_running_loop().create_task(self.flush_outbox(table))
+        self.send_ready(table)
 
     def publish_all(self, table: Table, events: list[LoggedEvent], ack: Ack | None = None) -> None:
         """Send `events` in order, then `ack` (at once if there is no event to wait for)."""
@@ -69,28 +79,64 @@ class Fanout:
         if not events and ack is not None:
             self.router.send_frame(*ack)
 
-    async def flush_outbox(self, table: Table) -> None:
+    def send_ready(self, table: Table) -> None:
+        """Send the seats every event of the outbox that needs no fsync before it, in order,
+        and start the flusher for what is not on disk yet.  An event that holds host-only
+        secrets (the host's seed and the salt keys in event 1, a player's seed: nobody could
+        give them back after a power loss), or one more than UNSYNCED_MAX past the last
+        fsync, waits for the disk, and so does every event after it."""
+        journal = table.game.journal if table.game else None
+        syncing = journal is not None and journal.fsync and not journal.closed
+        outbox = table.outbox
+        while outbox:
+            event, ack = outbox[0]
+            if syncing and event.seq > table.synced_seq:
+                if event.hidden is not None or event.seq - table.synced_seq > UNSYNCED_MAX:
+                    break
+            outbox.popleft()
+            table.durable_seq = event.seq
+            self.broadcast_event(table, event)
+            if ack is not None:
+                self.router.send_frame(*ack)
+        if not syncing:
+            table.synced_seq = table.durable_seq
+            self.release_watchers(table)
+        elif table.flusher is None and (outbox or table.synced_seq < table.durable_seq):
+            table.flusher = asyncio.get_running_loop().create_task(self.flush(table))
+
+    async def flush(self, table: Table) -> None:
+        """Sync the journal until every event made is on disk (group commit: everything
+        written during one sync goes with the next); after each sync, the watchers get the
+        events now on disk and the outbox what waited for it."""
+        loop = asyncio.get_running_loop()
         try:
-            while table.outbox:
-                batch, table.outbox = table.outbox, []
-                journal = table.game.journal if table.game else None
-                if journal is not None and journal.fsync:
-                    loop = asyncio.get_running_loop()  # both files at once: one disk wait, not two
+            while table.game is not None and table.synced_seq < table.game.seq:
+                journal = table.game.journal
+                target = table.game.seq  # written so far: this sync covers all of it
+                if journal is not None and journal.fsync and not journal.closed:
+                    # both files at once: one disk wait, not two
                     await asyncio.gather(*(loop.run_in_executor(SYNCERS, part) for part in journal.sync_parts()))
-                for event, ack in batch:
-                    table.durable_seq = event.seq
-                    self.broadcast_event(table, event)
-                    if ack is not None:
-                        self.router.send_frame(*ack)
+                table.synced_seq = max(table.synced_seq, target)
+                self.send_ready(table)
+                self.release_watchers(table)
         finally:
             table.flusher = None
+        if table.outbox:  # the journal closed meanwhile (the game was saved): nothing waits for a disk now
+            self.send_ready(table)
 
     def broadcast_event(self, table: Table, event: LoggedEvent) -> None:
-        """Send `event`, now on disk, to every live peer of `table` (its own private part to each seat)."""
+        """Send `event`, written, to every live peer of `table` that plays a seat (its own
+        private part to each)."""
+        self.send_to(table, event, watchers=False)
+
+    def send_to(self, table: Table, event: LoggedEvent, *, watchers: bool) -> None:
+        """Send `event` to the live peers of `table` that play a seat, or (`watchers`) to its
+        live watchers: watchers get an event only once it is on disk, so after a power loss
+        the seats' clients hold every event anyone got (net/host/game.py `HostedGame.adopt`)."""
         frames: dict[int | None, bytes] = {}
         now = time.monotonic()
         for peer in self.connections.at(table):
-            if peer.next_seq != event.seq:
+            if peer.next_seq != event.seq or (peer.role == "spectator") != watchers:
                 continue  # behind (catching up, or out of room): its catch-up brings it as it acknowledges
             data = frames.get(peer.seat)
             if data is None:
@@ -99,9 +145,20 @@ class Fanout:
             if self.connections.send_event(peer, data, event.seq):
                 peer.next_seq = event.seq + 1
                 peer.last_event = now  # the event carries what a tick would: no tick needed this second
-        self.wake.set()
+        if not watchers:
+            self.wake.set()
+
+    def release_watchers(self, table: Table) -> None:
+        """Send the watchers the events now on disk and sent to the seats; once the last event
+        of a finished game is there, save its record."""
         sess = table.game
-        if sess is not None and sess.disclosed and table.record_path is None and event.seq == sess.seq:
+        if sess is None:
+            return
+        upto = min(table.synced_seq, table.durable_seq)
+        while table.watched_seq < upto:
+            table.watched_seq += 1
+            self.send_to(table, sess.log[table.watched_seq - 1], watchers=True)
+        if sess.disclosed and table.record_path is None and table.watched_seq == sess.seq:
             path = table.save_record()
             table.ended_at = time.monotonic()
             log.info("game over table=%s record=%s", table.id, path)
@@ -132,7 +189,8 @@ class Fanout:
         peers = self.connections.at(table)
         connected = {p.seat for p in peers if p.seat is not None and p.role != "spectator"}
         target = self.router.target(table.id)
-        data = pack(lobby_frame(table.lobby_description(connected, str(target), target.code)))
+        also = [str(t) for t in self.router.other_targets(table.id)]
+        data = pack(lobby_frame(table.lobby_description(connected, str(target), target.code, also)))
         for peer in peers:
             self.router.send(peer.rid, data)
 

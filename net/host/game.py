@@ -9,7 +9,10 @@ last move, `disclose` (every seed and every seat's salt key, for the audit).  Ea
 `LoggedEvent`s for the host to fan out; every change of state, including host defaults
 when a clock runs out, is one event with the next sequence number, so every seat's
 stream is gap-free.  `HostedGame.resume` rebuilds a game from its journal and event log
-after a host crash.
+after a host crash; after a restart of the machine (a power loss may have cut the files'
+tail) it first takes the events it lost back from its players' clients (`adopt`), checked
+against its own signatures and chain, and signs nothing new until every player's client
+has said what it holds (`heard`): it never signs two different events at one sequence number.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from typing import Any
 
 from modernart.auctions import NO_BID
 from modernart.errors import IllegalMove
-from modernart.game import GameState
+from modernart.game import GameState, deck_orders_needed
 from modernart.moves import Action, Move
 from modernart.phase import Phase
 from modernart.record import GameRecord, RecordError, result_of
@@ -39,21 +42,47 @@ from modernart.net.protocol.signed import (
 )
 from modernart.net.clocks import ClockSettings, default_moves
 from modernart.net.trust.identity import Keys, verify
-from modernart.net.host.journal import Journal, drop_torn_line, read_events, read_journal, truncate_events
+from modernart.net.host.journal import (
+    Journal,
+    drop_torn_line,
+    read_events,
+    read_journal,
+    same_boot,
+    truncate_events,
+)
 from modernart.net.protocol import ProtocolError, decode_host_inner, pack
-from modernart.net.protocol.frames import clock_view, event_frame, event_public
+from modernart.net.protocol.frames import NOT_DECISIONS, clock_view, event_frame, event_public
 from modernart.net.trust.sealed import SealedRound, overlay
 from modernart.net.trust.shuffle import FixedDeal, SeedRound
 from modernart.net.protocol.game_data import event_to_wire, private_part, public_view
 
 log = logging.getLogger("modernart.net.host.game")
 
-#: Event kinds that change nothing a player decides on: a stand-in taking over (or giving
-#: back) a seat, and another seat's sealed commitment (its amount is hidden).  A move made
-#: before one of these is still made against the state that is current; every other event
-#: (a move, a clock's default, the deal, the closing of a commitment set, ...) makes a move
-#: decided before it stale.  Clock ticks and presence are not events at all.
-NOT_DECISIONS = frozenset({"delegate", "commit"})
+
+@dataclass(frozen=True, slots=True)
+class HammerCall:
+    """The auctioneer's hammer being called ("going once, going twice"): the Open auction it
+    closes, the auctioneer's seat, and when it falls unless someone outbids first."""
+
+    auction: int
+    seat: int
+    end: float
+
+
+def could_outbid(state: GameState, auctioneer: int) -> bool:
+    """Whether anyone but `auctioneer` and the high bidder may still bid in this Open auction:
+    a seat that has not passed since the last bid and holds more than the high bid.  When
+    nobody may, a hammer call has nothing to wait for."""
+    return any(
+        s not in (auctioneer, state.high_seat) and not state.passed[s] and state.money[s] > state.high
+        for s in range(state.n)
+    )
+
+
+#: Event kinds a host can take back from a client after a power loss (`HostedGame.adopt`):
+#: everything in them is in the public part or follows from the game.  Event 1 and seeds
+#: hold host-only secrets and are on disk before anyone gets them (net/host/fanout.py).
+ADOPTABLE = frozenset({"deal", "move", "call", "commit", "commits", "delegate", "disclose"})
 
 
 @dataclass
@@ -127,7 +156,7 @@ class HostedGame:
         self.counters = [0] * len(players)
         self.delegates: list[bytes | None] = [None] * len(players)
         if fixed_deal is not None:
-            fixed_deal.check(options.deck_table.size, len(players))
+            fixed_deal.check(options.deck_table.size, len(players), deck_orders_needed(options))
         self.fixed_deal = fixed_deal  # set by the program running the host, never by a frame
         self.seeding = SeedRound(game_id, host.vk, len(players), host_seed, fixed_deal)
         self.salt_keys = salt_keys or [secrets.token_bytes(32) for _ in players]  # secret until the end
@@ -136,10 +165,16 @@ class HostedGame:
         self.disclosed = False
         self.open_end: float | None = None
         self.decide_end: float | None = None
+        self.call: HammerCall | None = None  # the hammer being called (Open auctions)
         self._decision_key: Any = None
         self._events_done = 0
         self.decision_seq = 0  # the last event that changed what a player decides on (see NOT_DECISIONS)
         self.now = now
+        # after a power loss: the seats whose player's client has not said yet what it holds
+        # (None: not recovering); meanwhile the game signs nothing new (see `recover`)
+        self.recovering: set[int] | None = None
+        self._journaled: list[Move] = []  # recovering: moves journaled beyond the event log
+        self._result_journaled = False  # the journal has its result line
 
     # ------------------------------------------------------------------ queries
 
@@ -182,6 +217,15 @@ class HostedGame:
                 f"{ref}, the table is at {self.decision_seq}): look again",
             )
 
+    def _check_live(self) -> None:
+        """Refuse every request while the game recovers from a power loss (see `recover`)."""
+        if self.recovering is not None:
+            raise ProtocolError(
+                "recovering",
+                f"the host lost the end of its journal (the machine restarted) and waits for "
+                f"{len(self.recovering)} player(s) to reconnect and give it back: try again then",
+            )
+
     def _signer(self, seat: int, vk: bytes) -> int:
         """`signer_role(seat, vk)`, refused with `not_your_seat` when the key may not act for it."""
         role = self.signer_role(seat, vk)
@@ -201,6 +245,7 @@ class HostedGame:
             left(self.decide_end),
             left(rnd.reveal_end if rnd is not None and rnd.complete else None),
             self.reveals_owed() if rnd is not None and rnd.complete else None,
+            left(self.call.end) if self.call is not None else None,
         )
 
     def reveals_owed(self) -> list[int]:
@@ -220,8 +265,13 @@ class HostedGame:
         return rnd.reveal_end + (self.clocks.grace if any(s in absent for s in owing) else 0.0)
 
     def next_deadline(self, absent: set[int] | frozenset[int] = frozenset()) -> float | None:
+        if self.recovering is not None:
+            return None  # no clock runs while the game waits for what its players hold
+        call_end = self.call.end if self.call is not None else None
         times = [
-            t for t in (self.open_end, self.decide_end, self.seed_end, self._reveal_deadline(absent)) if t is not None
+            t
+            for t in (self.open_end, self.decide_end, self.seed_end, self._reveal_deadline(absent), call_end)
+            if t is not None
         ]
         return min(times) if times else None
 
@@ -280,14 +330,22 @@ class HostedGame:
                 self.journal.write_move(move)
             self.journal.write_event(event.to_entry())
             if move is not None and state is not None and state.is_over():
-                self.journal.write_result(result_of(state))
+                self._journal_result(state)
         self.note_logged(kind, event)
         return event
+
+    def _journal_result(self, state: GameState) -> None:
+        if self.journal is not None and not self._result_journaled:
+            self.journal.write_result(result_of(state))
+            self._result_journaled = True
 
     def _update_deadlines(self, now: float, bid: bool) -> None:
         state = self.state
         assert state is not None
         phase = state.phase
+        call = self.call
+        if call is not None and (bid or phase != Phase.OPEN or state.auction_no != call.auction):
+            self.call = None  # outbid (the call is off), or the auction is over
         key: Any = (phase, state.auction_no, state.to_move() if phase not in (Phase.SEALED, Phase.OPEN) else None)
         if phase == Phase.OPEN and self.clocks.open_countdown > 0:
             if bid or key != self._decision_key or self.open_end is None:
@@ -310,6 +368,8 @@ class HostedGame:
             self.sealed = None
         elif self.sealed is None or self.sealed.auction != state.auction_no:
             self.sealed = SealedRound(self.game_id, state.auction_no, self.n)
+            if self.options.sealed_excludes_seller:  # the seller seals nothing: its entry is the default 0
+                self.sealed.default(state.auctioneer)
 
     def move_events(
         self, move: Move, now: float, extra: dict[str, Any], act: list[bytes] | None = None, journal_move: bool = True
@@ -348,6 +408,7 @@ class HostedGame:
         )
 
     def submit_seed(self, vk: bytes, seat: int, body: bytes, sig: bytes, seed: bytes, now: float) -> list[LoggedEvent]:
+        self._check_live()
         self._signer(seat, vk)
         self.seeding.check(seat, body, sig, seed, [vk])
         self.seeding.accept(seat, body, sig, seed)
@@ -358,17 +419,22 @@ class HostedGame:
 
     def deal(self, now: float, *, write_header: bool = True) -> list[LoggedEvent]:
         """Derive the deck from the seeds in (missing ones count as empty) and deal round 1."""
-        order, first = self.seeding.derive(self.options.deck_table.size)
+        first = self._deal_state(write_header)
+        missing = [s for s, seed in enumerate(self.seeding.seeds) if seed is None]
+        if missing:
+            log.info("dealt without seeds game=%s seats=%s", self.game_id.hex()[:12], missing)
+        return [self._emit("deal", now, {"first": first, "missing": missing})]
+
+    def _deal_state(self, write_header: bool) -> int:
+        """The engine dealt from the seeds in (and the journal's header); the first auctioneer."""
+        order, first = self.seeding.derive(self.options.deck_table.size, deck_orders_needed(self.options))
         self.seeding.dealt = True
         self.seed_end = None
         self.state = GameState(self.n, self.options, deck_order=order, first_auctioneer=first, track_events=True)
         self._events_done = 0
         if self.journal is not None and write_header:
             self.journal.write_header(GameRecord.start(self.state, [p.name for p in self.players], self.meta))
-        missing = [s for s, seed in enumerate(self.seeding.seeds) if seed is None]
-        if missing:
-            log.info("dealt without seeds game=%s seats=%s", self.game_id.hex()[:12], missing)
-        return [self._emit("deal", now, {"first": first, "missing": missing})]
+        return first
 
     # ------------------------------------------------------------------ changing the game
 
@@ -382,6 +448,7 @@ class HostedGame:
 
         Returns (events, ctr); raises ProtocolError (code, message) and changes nothing.
         """
+        self._check_live()
         role = self._signer(seat, vk)
         if not verify(vk, ACT_TAG, body, sig):  # bytes first, decode after
             raise ProtocolError("bad_signature", "the action's signature does not verify")
@@ -400,15 +467,54 @@ class HostedGame:
             raise ProtocolError("use_commit", "a sealed bid is sent as a commitment (commit-reveal)")
         state = self._dealt_state()
         self._check_fresh(act["ref"])
+        signed = {"signer": role, "act": {"b": body, "s": sig}}
+        if move.action == Action.HAMMER and self.clocks.hammer_call > 0 and state.phase == Phase.OPEN:
+            return self._call_hammer(move, signed, [body, sig], act["ctr"], now), act["ctr"]
         try:
             state.apply(move)
         except IllegalMove as exc:
             raise ProtocolError(exc.code, str(exc)) from None
         self.counters[seat] = act["ctr"]
-        events = self.move_events(
-            move, now, {"m": move.to_list(), "by": "player", "signer": role, "act": {"b": body, "s": sig}}, [body, sig]
-        )
-        return events, act["ctr"]
+        events = self.move_events(move, now, {"m": move.to_list(), "by": "player", **signed}, [body, sig])
+        return events + self._call_falls(now, early=True), act["ctr"]
+
+    def _call_hammer(
+        self, move: Move, signed: dict[str, Any], act: list[bytes], ctr: int, now: float
+    ) -> list[LoggedEvent]:
+        """The auctioneer's signed hammer starts the call: event `call` (the signed request;
+        the lot is not sold yet), and the hammer falls `hammer_call` seconds later unless
+        someone outbids first (docs/protocol.md "Hammer call").  With nobody left who could
+        outbid it falls at once, as a plain move."""
+        state = self._dealt_state()
+        call = self.call
+        if call is not None and call.auction == state.auction_no:
+            raise ProtocolError(
+                "hammer_called",
+                f"the hammer is already being called: it falls in {max(0.0, call.end - now):.0f} s unless someone bids",
+            )
+        try:
+            state.check(move)
+        except IllegalMove as exc:
+            raise ProtocolError(exc.code, str(exc)) from None
+        self.counters[move.seat] = ctr
+        if not could_outbid(state, move.seat):
+            state.apply(move)
+            return self.move_events(move, now, {"m": move.to_list(), "by": "player", **signed}, act)
+        self.call = HammerCall(state.auction_no, move.seat, now + self.clocks.hammer_call)
+        log.info("hammer called game=%s auction=%d", self.game_id.hex()[:12], state.auction_no)
+        return [self._emit("call", now, {"m": move.to_list(), **signed}, act=act)]
+
+    def _call_falls(self, now: float, *, early: bool = False) -> list[LoggedEvent]:
+        """The hammer of a call whose time is up (or, `early`, that nobody could outbid any
+        more): the auctioneer's HAMMER, recorded now, as a move `by` "call"."""
+        state, call = self.state, self.call
+        if call is None or state is None or state.phase != Phase.OPEN or state.auction_no != call.auction:
+            return []
+        if now < call.end and not (early and not could_outbid(state, call.seat)):
+            return []
+        move = Move.hammer(call.seat)
+        state.apply(move)
+        return self.move_events(move, now, {"m": move.to_list(), "by": "call"})
 
     def _sealed_round(self) -> SealedRound:
         state = self._dealt_state()
@@ -418,6 +524,7 @@ class HostedGame:
 
     def submit_commit(self, vk: bytes, seat: int, body: bytes, sig: bytes, now: float) -> list[LoggedEvent]:
         """A seat's signed sealed-bid commitment (the host learns no amount from it)."""
+        self._check_live()
         self._signer(seat, vk)
         rnd = self._sealed_round()
         value = rnd.check_commit(seat, body, sig, [vk])
@@ -437,6 +544,7 @@ class HostedGame:
 
     def submit_reveal(self, body: bytes, sig: bytes, now: float) -> tuple[list[LoggedEvent], int, str | None]:
         """A signed reveal (from any connection: it proves itself).  Returns (events, seat, failure)."""
+        self._check_live()
         if self.state is None or self.sealed is None:
             raise ProtocolError("no_reveal", "no Sealed auction awaits a reveal")
         rnd = self.sealed
@@ -459,6 +567,8 @@ class HostedGame:
 
     def apply_defaults(self, now: float, absent: set[int] | frozenset[int] = frozenset()) -> list[LoggedEvent]:
         """Play the default actions whose time ran out; returns their events."""
+        if self.recovering is not None:
+            return []
         state = self.state
         if state is None:
             return self.deal(now) if self.seed_end is not None and now >= self.seed_end else []
@@ -468,6 +578,9 @@ class HostedGame:
         if rnd is not None and rnd.complete:
             deadline = self._reveal_deadline(absent)
             return self.settle(now) if deadline is not None and now >= deadline else []
+        falls = self._call_falls(now)
+        if falls:
+            return falls
         if self.open_end is not None and now >= self.open_end and state.phase == Phase.OPEN:
             moves = default_moves(state, state.to_move())
         elif self.decide_end is not None and now >= self.decide_end:
@@ -529,8 +642,14 @@ class HostedGame:
 
     def recover(self, path: str, entries: list[LoggedEvent], now: float, *, fsync: bool) -> None:
         """`resume`'s second half: replay `entries` (the event log at `path`, its first
-        event this game's start) and the journal into this fresh game, then journal on."""
-        clocks = self.clocks
+        event this game's start) and the journal into this fresh game, then journal on.
+
+        If the machine restarted since the journal was written (journal.py `same_boot`), a
+        power loss may have taken a tail of events that the players' clients hold: the game
+        then recovers (`recovering`) and signs nothing new (no regenerated move, no
+        disclosure, no clock's default, no request) until every player's client has said
+        hello and given back what it holds past the log (`adopt`, `heard`)."""
+        lost_tail = not same_boot(path)
         try:
             record: GameRecord | None = read_journal(path)
         except RecordError:
@@ -546,7 +665,7 @@ class HostedGame:
                 self.state = record.new_state(track_events=True)
             if event.move is not None:
                 if used >= len(moves) or moves[used].to_list() != event.move:
-                    break  # logged but never journaled: it was never announced
+                    break  # logged but never journaled: it was never announced (or a power loss took it)
                 self.state.apply(moves[used])  # type: ignore[union-attr]
                 used += 1
             self._restore(event, public)
@@ -556,27 +675,147 @@ class HostedGame:
             with open(path, "r+b") as f:  # a header without its deal event: written again at the deal
                 f.truncate(0)
             record = None
+        self._result_journaled = record is not None and record.result is not None
         self.journal = Journal(path, sync=fsync)
+        if self.state is not None:
+            self._events_done = len(self.state.events or [])
+        self._journaled = list(moves[used:])
+        players = {seat for seat, p in enumerate(self.players) if p.bot is None}
+        if lost_tail and players:
+            self.recovering = players  # in-process bots lost their memory with the host: not asked
+            log.warning(
+                "game=%s resumed after a restart of the machine: waiting for seats %s to give back "
+                "the events a power loss may have taken (%d events on disk)",
+                self.game_id.hex()[:12],
+                sorted(players),
+                self.seq,
+            )
+        else:
+            self._carry_on(now)
+        self.journal.sync()
+
+    def _carry_on(self, now: float) -> list[LoggedEvent]:
+        """Play on from the recovered log: the clocks restart, moves journaled after the last
+        logged event get their events again (`by = recovered`), a missing result or
+        disclosure is added; the new events."""
+        clocks = self.clocks
         state = self.state
+        out: list[LoggedEvent] = []
         if state is None:
             self.seed_end = now + clocks.reveal if clocks.reveal > 0 else None
             if self.seeding.complete:
-                self.deal(now)
-        else:
+                out += self.deal(now)
+            return out
+        self._decision_key = None
+        self._update_deadlines(now, bid=False)
+        journaled, self._journaled = self._journaled, []
+        for move in journaled:  # journaled, but its event was lost in the crash
+            state.apply(move)
+            out += self.move_events(move, now, {"m": move.to_list(), "by": "recovered"}, journal_move=False)
+        if state.is_over():
+            self._journal_result(state)
+            if not self.disclosed:
+                out.append(self._disclose(now))
+        rnd = self.sealed
+        if rnd is not None and rnd.complete:
+            rnd.reveal_end = now + clocks.reveal if clocks.reveal > 0 else None  # reveals come again
+        if self.call is not None:  # a hammer being called: the call starts again
+            self.call = HammerCall(self.call.auction, self.call.seat, now + clocks.hammer_call)
+        return out
+
+    # ------------------------------------------------------------------ recovering a lost tail
+
+    def heard(self, seat: int, now: float) -> list[LoggedEvent]:
+        """The player of `seat` has said hello and holds nothing past the log (any more):
+        once every player has, the game plays on (the events that makes, to send)."""
+        if self.recovering is None:
+            return []
+        self.recovering.discard(seat)
+        if self.recovering:
+            return []
+        self.recovering = None
+        log.info("game=%s recovered: %d events, playing on", self.game_id.hex()[:12], self.seq)
+        return self._carry_on(now)
+
+    def adopt(self, frames: list[dict[str, Any]]) -> int:
+        """Take back events a power loss took from the log, as a client holds them (`ev`
+        frames, oldest first); how many were new.  Each must carry this host's signature
+        over a chain link from the log's head, in order: anything else (forged, altered,
+        reordered, of another game, a gap) is refused with `bad_tail` before anything
+        changes.  The host re-applies each event as its own and writes it, with the very
+        bytes and signature it sent: it never signs another event at that number."""
+        if self.recovering is None:
+            raise ProtocolError("not_recovering", "this host has lost no events: it takes none from clients")
+        head, seq = self.head, self.seq
+        fresh: list[tuple[dict[str, Any], dict[str, Any]]] = []
+        journaled = list(self._journaled)
+        for frame in frames:
+            at = frame["seq"]
+            if at <= seq and not fresh:
+                if self.log[at - 1].h != frame["h"]:
+                    raise ProtocolError("bad_tail", f"event {at} differs from the one this host holds")
+                continue
+            if at != seq + 1:
+                raise ProtocolError("bad_tail", f"event {at} does not follow event {seq}")
+            if chain_link(head, at, frame["pub"], frame["ph"]) != frame["h"]:
+                raise ProtocolError("bad_tail", f"event {at} does not link to the chain this host holds")
+            if not verify(self.host.vk, HOSTEV_TAG, frame["h"], frame["hs"]):
+                raise ProtocolError("bad_tail", f"event {at} does not carry this host's signature")
+            public = decode_host_inner(frame["pub"])
+            if public.get("g") != self.game_id or public.get("k") not in ADOPTABLE:
+                raise ProtocolError("bad_tail", f"event {at} is not one this host can take back")
+            if public["k"] == "move" and journaled:
+                if journaled.pop(0).to_list() != public.get("m"):
+                    raise ProtocolError("bad_tail", f"event {at} is not the move the journal holds")
+            fresh.append((frame, public))
+            head, seq = frame["h"], at
+        for frame, public in fresh:
+            self._adopt_one(frame, public)
+        return len(fresh)
+
+    def _adopt_one(self, frame: dict[str, Any], public: dict[str, Any]) -> None:
+        """Re-apply one event this host signed (checked by `adopt`) and journal it."""
+        kind, at = public["k"], frame["seq"]
+        move: Move | None = None
+        if kind == "deal":
+            self._deal_state(write_header=True)
+        elif kind == "move":
+            move = Move.from_list(public["m"])
+            self._dealt_state().apply(move)
+            if self._journaled:
+                self._journaled.pop(0)  # the journal holds it already
+            elif self.journal is not None:
+                self.journal.write_move(move)
+        state = self.state
+        privates: list[bytes | None] = [None] * self.n
+        if state is not None:
+            engine_events = state.events[self._events_done :] if state.events is not None else []
             self._events_done = len(state.events or [])
-            self._decision_key = None
-            self._update_deadlines(now, bid=False)
-            for move in moves[used:]:  # journaled, but its event was lost in the crash
-                state.apply(move)
-                self.move_events(move, now, {"m": move.to_list(), "by": "recovered"}, journal_move=False)
-            if state.is_over() and record is not None and record.result is None and used == len(moves):
-                self.journal.write_result(result_of(state))
-            if state.is_over() and not self.disclosed:
-                self._disclose(now)
-            rnd = self.sealed
-            if rnd is not None and rnd.complete:
-                rnd.reveal_end = now + clocks.reveal if clocks.reveal > 0 else None  # reveals come again
-        self.journal.sync()
+            if kind != "disclose":
+                privates = [
+                    private_part(state, seat, engine_events, private_salt(self.salt_keys[seat], at))
+                    for seat in range(self.n)
+                ]
+        if [private_hash(p) for p in privates] != list(frame["ph"]):
+            # the host's own signature over other private parts: its state differs from the one it signed
+            raise RuntimeError(f"event {at} taken back does not match this host's state: the journal is damaged")
+        signed_act = public.get("act")
+        event = LoggedEvent(
+            at,
+            frame["pub"],
+            privates,
+            list(frame["ph"]),
+            frame["h"],
+            frame["hs"],
+            move.to_list() if move is not None else None,
+            [signed_act["b"], signed_act["s"]] if isinstance(signed_act, dict) else None,
+            None,
+        )
+        if self.journal is not None:
+            self.journal.write_event(event.to_entry())
+            if move is not None and state is not None and state.is_over():
+                self._journal_result(state)
+        self._restore(event, public)
 
     def _restore(self, event: LoggedEvent, public: dict[str, Any]) -> None:
         """Re-apply the bookkeeping of one logged event (counters, delegates, seeds, commitments)."""
@@ -585,7 +824,7 @@ class HostedGame:
             self._sync_round()
         if kind == "delegate":
             self.delegates[public["seat"]] = public["vk"]
-        elif kind == "move" and event.act is not None:
+        elif kind in ("move", "call") and event.act is not None:
             act = decode_action_body(event.act[0])
             self.counters[act["seat"]] = max(self.counters[act["seat"]], act["ctr"])
         elif kind == "seed":
@@ -601,4 +840,18 @@ class HostedGame:
             self.sealed.close_set()
         elif kind == "disclose":
             self.disclosed = True
+        self._restore_call(str(kind), public)
         self.note_logged(str(kind), event)
+
+    def _restore_call(self, kind: str, public: dict[str, Any]) -> None:
+        """Follow the hammer call through the event log: a `call` starts one (its end is set
+        again once the game is rebuilt), a bid or the auction's end stops it."""
+        state = self.state
+        if state is None:
+            return
+        if kind == "call":
+            self.call = HammerCall(state.auction_no, public["m"][0], 0.0)
+        elif kind == "move" and self.call is not None:
+            outbid = public["m"][1] == Action.BID
+            if outbid or state.phase != Phase.OPEN or state.auction_no != self.call.auction:
+                self.call = None

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from modernart.net.clocks import MonotonicClock, cancel_and_wait
 from modernart.net.host.admission import MAX_WATCHERS, Admission
@@ -65,6 +65,7 @@ class Host:
         port: int = 0,
         clock: Any = None,
         advertise: str | None = None,
+        also_at: Sequence[str] = (),
         bot_pace: float = 1.0,
         bot_factory: Callable[..., Any] | None = None,
         peer_budget: int = PEER_BUDGET,
@@ -75,7 +76,9 @@ class Host:
         self.clock = clock or MonotonicClock()
         self.tasks: list[asyncio.Task[Any]] = []  # the timer and tick loops, once started
         wake = asyncio.Event()  # the timer loop's: set when a deadline may have changed
-        self.router = Router(keys, bind=bind, port=port, advertise=advertise, receive=self.receive, lost=self.lost)
+        self.router = Router(
+            keys, bind=bind, port=port, advertise=advertise, also_at=also_at, receive=self.receive, lost=self.lost
+        )
         self.rates = RateLimits()
         self.said_goodbye = False  # closing: a hello gets the goodbye again (goodbye_again)
         self.connections = Connections(self.router, peer_budget)
@@ -296,7 +299,9 @@ class Host:
             self.router.stats["errors"] += 1
             log.info("refused frame code=%s reason=%s", exc.code, exc.message)
             request = getattr(exc, "request", None)
-            self.router.send_frame(rid, err_frame(exc.code, exc.message, request if isinstance(request, int) else None))
+            self.router.send_frame(
+                rid, err_frame(exc.code, exc.message, request if isinstance(request, int) else None, exc.params)
+            )
 
     def dispatch(self, rid: bytes, curve: bytes, peer: Peer | None, msg: dict[str, Any]) -> None:
         kind = msg["t"]
@@ -325,3 +330,5 @@ class Host:
             self.game_requests.fair(peer, kind, msg)
         elif kind == "lobby":
             self.lobby_requests.request(peer, msg)
+        elif kind == "tail":
+            self.admission.tail(peer, msg)

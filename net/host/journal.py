@@ -4,8 +4,16 @@ The journal (`<name>.jsonl`) is modernart.journal_format (read by modernart.reco
 one line per applied move, the result at the end.  The event log (`<name>.jsonl.events`)
 holds what the journal cannot: every protocol event exactly as sent (public part,
 private parts, chain hash, host signature) plus the signed action it came from, so a
-resumed host continues the same chain and relays the same signatures.  Both are flushed
-and fsync'ed before an event is sent; both are mode 0600 (they hold hands).
+resumed host continues the same chain and relays the same signatures.  Both are mode 0600
+(they hold hands).
+
+Durability (docs/protocol.md "Journal and resume"): every line and entry is handed to the
+operating system (`write()`) before its event is sent, so a crash of the host process loses
+nothing; the fsync comes after the sending, off the path of a move.  What a power loss
+can take is the tail written since the last fsync; the boot marker (`<name>.jsonl.boot`,
+the kernel's boot id when the journal was opened, synced) tells a resuming host whether
+the machine was restarted since, and so whether its files may lack a tail that clients
+hold (net/host/game.py `HostedGame.recover` then gets it back from them).
 """
 
 from __future__ import annotations
@@ -23,6 +31,50 @@ from modernart.record import GameRecord, parse_journal
 _LEN = struct.Struct(">I")
 
 
+#: Where Linux names the current boot; it changes at every start of the machine
+BOOT_ID = "/proc/sys/kernel/random/boot_id"
+
+
+def boot_id() -> str | None:
+    """This boot's id, or None where the system does not say (then every resume recovers)."""
+    try:
+        with open(BOOT_ID, encoding="ascii") as f:
+            return f.read().strip() or None
+    except OSError:
+        return None
+
+
+def same_boot(path: str) -> bool:
+    """Whether the journal `path` was last written during this boot of the machine: then
+    everything it had written is still there (in the page cache or on disk), whatever
+    happened to the host process.  False after a restart of the machine (a power loss may
+    have taken the tail not yet synced), or when either boot is unknown."""
+    now = boot_id()
+    try:
+        with open(path + ".boot", encoding="ascii") as f:
+            then = f.read().strip()
+    except OSError:
+        return False
+    return now is not None and then == now
+
+
+def _mark_boot(path: str, sync: bool) -> None:
+    """Write the boot marker of `path` (synced, with the directory entries of the files)."""
+    fd = os.open(path + ".boot", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, (boot_id() or "unknown").encode("ascii") + b"\n")
+        if sync:
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+    if sync:
+        folder = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
+        try:
+            os.fsync(folder)  # the new files' names are on disk too, not only their contents
+        finally:
+            os.close(folder)
+
+
 def _open_append(path: str) -> Any:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     return os.fdopen(fd, "ab")
@@ -31,8 +83,9 @@ def _open_append(path: str) -> Any:
 class Journal:
     """Appends moves and events.  Writes reach the OS at once and the disk on `sync()`.
 
-    The host calls `sync()` (in a worker thread, for several events at once) before it
-    sends any of them, so nothing is announced that a crash could lose.
+    Each write is in the operating system when the method returns (a host process crash
+    loses nothing of it); the host calls `sync()` in worker threads after it sent the
+    events (net/host/fanout.py), and before it sends an event holding host-only secrets.
     """
 
     def __init__(self, path: str, *, sync: bool = True) -> None:
@@ -40,9 +93,10 @@ class Journal:
         self.fsync = sync
         self._moves = _open_append(path)
         self._events = _open_append(path + ".events")
+        _mark_boot(path, sync)  # before anything new is written: a resume knows which boot wrote it
 
     def _flush(self, f: Any) -> None:
-        f.flush()  # in the OS now; `sync()` puts it on disk before the host announces it
+        f.flush()  # write(): in the OS now (a process crash keeps it); `sync()` puts it on disk
 
     def sync(self) -> None:
         """Put everything written so far on disk (fsync both files; run in a worker thread)."""

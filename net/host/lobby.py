@@ -17,15 +17,19 @@ from modernart.cards import MAX_PLAYERS, MIN_PLAYERS
 from modernart.rules import OptionError, RuleOptions
 
 from modernart.net.clocks import ClockError, ClockSettings
+from modernart.net.protocol import Params
 from modernart.net.protocol.frames import seat_description
 from modernart.net.trust.identity import fingerprint
 
 
 class LobbyError(ValueError):
-    def __init__(self, code: str, message: str) -> None:
+    """A lobby request refused: `code` and `params` for the client's words, `message` in English."""
+
+    def __init__(self, code: str, message: str, params: Params | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.params: Params = dict(params or {})
 
 
 @dataclass
@@ -75,12 +79,12 @@ class Lobby:
     def _free_seat(self, wanted: int | None) -> int:
         if wanted is not None:
             if self.seats[wanted] is not None:
-                raise LobbyError("seat_taken", f"seat {wanted} is taken")
+                raise LobbyError("seat_taken", f"seat {wanted} is taken", {"seat": wanted})
             return wanted
         for i, s in enumerate(self.seats):
             if s is None:
                 return i
-        raise LobbyError("table_full", f"all {MAX_PLAYERS} seats are taken")
+        raise LobbyError("table_full", f"all {MAX_PLAYERS} seats are taken", {"seats": MAX_PLAYERS})
 
     def sit(self, vk: bytes, name: str, seat: int | None = None) -> int:
         name = name.strip()
@@ -117,7 +121,11 @@ class Lobby:
         if vk is not None:
             self._require_admin(vk)
         if level not in bot_levels():
-            raise LobbyError("bad_level", f"unknown bot level {level!r}; choose from {', '.join(bot_levels())}")
+            raise LobbyError(
+                "bad_level",
+                f"unknown bot level {level!r}; choose from {', '.join(bot_levels())}",
+                {"level": str(level)[:32], "levels": ", ".join(bot_levels())},
+            )
         index = self._free_seat(seat)
         token = secrets.token_bytes(16)
         names = {s.name for s in self.seats if s is not None}
@@ -137,7 +145,7 @@ class Lobby:
         self._require_admin(vk)
         s = self.seats[seat]
         if s is None or s.bot is None:
-            raise LobbyError("not_a_bot", f"seat {seat} holds no bot")
+            raise LobbyError("not_a_bot", f"seat {seat} holds no bot", {"seat": seat})
         self.seats[seat] = None
         return s
 
@@ -168,11 +176,15 @@ class Lobby:
             self._require_admin(vk)
         seated = self.taken()
         if not MIN_PLAYERS <= len(seated) <= MAX_PLAYERS:
-            raise LobbyError("bad_count", f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, {len(seated)} seated")
+            raise LobbyError(
+                "bad_count",
+                f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, {len(seated)} seated",
+                {"low": MIN_PLAYERS, "high": MAX_PLAYERS, "seated": len(seated)},
+            )
         for i in seated:
             s = self.seats[i]
             assert s is not None
             if s.vk is None:
-                raise LobbyError("bot_not_ready", f"the bot in seat {i} has not connected yet")
+                raise LobbyError("bot_not_ready", f"the bot in seat {i} has not connected yet", {"seat": i})
             if s.bot is None and not s.ready:
-                raise LobbyError("not_ready", f"{s.name} (seat {i}) is not ready")
+                raise LobbyError("not_ready", f"{s.name} (seat {i}) is not ready", {"player": s.name, "seat": i})

@@ -34,7 +34,7 @@ class LobbyRequests:
         try:
             self.apply(peer, table, op, args)
         except LobbyError as exc:
-            self.router.send_frame(peer.rid, err_frame(exc.code, exc.message, request))
+            self.router.send_frame(peer.rid, err_frame(exc.code, exc.message, request, exc.params))
             return
         self.router.send_frame(peer.rid, reply_frame(request))
         if op != "chat":

@@ -96,8 +96,8 @@ class Presence:
         """The player of `seat` is back: its stand-in hands the seat back (once it owes no reveal)."""
         sess = table.game
         standin = sess.delegates[seat] if sess is not None else None
-        if sess is None or standin is None:
-            return
+        if sess is None or standin is None or sess.recovering is not None:
+            return  # recovering: handed back once the game plays on (`recovered`)
         for token in self.bots.tokens_of(standin):
             if sess.sealed is not None and sess.sealed.awaits(standin):
                 self.retiring[token] = table  # its sealed bid is committed: it must still reveal
@@ -107,6 +107,16 @@ class Presence:
             p.seat, p.role = None, "spectator"
             self.connections.tell_seat(p)
         self.fanout.publish(table, sess.set_delegate(seat, None, self.clock.now()))
+
+    def recovered(self, table: Table) -> None:
+        """`table`'s game plays on after recovering a lost tail: the stand-ins of the seats
+        whose players are back hand them back, and the clocks run again."""
+        sess = table.game
+        if sess is None:
+            return
+        for seat in sorted({p.seat for p in self.connections.at(table) if p.role == "player" and p.seat is not None}):
+            self.player_returns(table, seat)
+        self.wake.set()
 
     def retire_standins(self, table: Table) -> None:
         """Stop the retired stand-ins of `table` that owe no reveal any more."""
@@ -223,8 +233,8 @@ class Presence:
         """Play the defaults of `table` whose time has come; its pending deadlines.  (A method,
         not the loop's body: no local of the loop keeps a freed table alive while it sleeps.)"""
         sess = table.game
-        if sess is None or sess.is_over:
-            return []
+        if sess is None or sess.is_over or sess.recovering is not None:
+            return []  # recovering: nothing is signed, not even a stand-in's arrival
         absent = {seat for (tid, seat) in self.absent if tid == table.id}
         events = sess.apply_defaults(now, absent)
         self.fanout.publish_all(table, events)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from typing import Any, Callable, cast
+from typing import Any, Callable, Sequence, cast
 
 import zmq
 import zmq.asyncio
@@ -32,6 +32,7 @@ from zmq.utils import z85
 
 from modernart.net.lan.address import JoinTarget
 from modernart.net.protocol import MAX_HOST_FRAME, pack
+from modernart.net.protocol.frames import MAX_OTHER_ADDRESSES
 from modernart.net.trust.identity import Keys
 
 log = logging.getLogger("modernart.net.host.host")
@@ -61,12 +62,22 @@ class Router:
     """The ROUTER socket of one host (see the module docstring)."""
 
     def __init__(
-        self, keys: Keys, *, bind: str, port: int, advertise: str | None, receive: Receiver, lost: LossHandler
+        self,
+        keys: Keys,
+        *,
+        bind: str,
+        port: int,
+        advertise: str | None,
+        receive: Receiver,
+        lost: LossHandler,
+        also_at: Sequence[str] = (),
     ) -> None:
         self.keys = keys
         self.bind_addr = bind
         self.port = port  # 0 until `start` binds a random one
         self.advertise = advertise or ("127.0.0.1" if bind in ("0.0.0.0", "*", "127.0.0.1") else bind)
+        #: the machine's other addresses (another interface: Wi-Fi beside Ethernet, a VPN)
+        self.also_at = tuple(a for a in dict.fromkeys(also_at) if a != self.advertise)[:MAX_OTHER_ADDRESSES]
         self.receive = receive
         self.lost = lost
         self.ctx: zmq.asyncio.Context | None = None  # also the context of the host's in-process bots
@@ -79,6 +90,10 @@ class Router:
     def target(self, table: str | None = None) -> JoinTarget:
         """Where clients reach this socket (and `table` on it)."""
         return JoinTarget(self.advertise, self.port, self.keys.curve_public_raw, table)
+
+    def other_targets(self, table: str | None = None) -> list[JoinTarget]:
+        """The same socket (and `table`) at this machine's other addresses."""
+        return [JoinTarget(a, self.port, self.keys.curve_public_raw, table) for a in self.also_at]
 
     # ------------------------------------------------------------------ lifecycle
 

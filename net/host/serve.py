@@ -1,8 +1,10 @@
 """Running a host process: what `modernart host` calls (the UI can call it too).
 
 `serve(settings)` opens one table (or resumes one from its journal), announces it on the
-LAN, prints the join string and join code, and runs until interrupted (or, with
-`exit_when_over`, until the game ends and its record is saved).
+LAN, prints the join string and join code, and runs until interrupted (Ctrl-C, SIGTERM,
+SIGHUP, Ctrl-Break: those the platform has, net/runtime.py), with `until_stdin_closes`
+until its stdin closes (how a parent process stops it on every platform), or with
+`exit_when_over` until the game ends and its record is saved.
 """
 
 from __future__ import annotations
@@ -10,14 +12,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import signal
 import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from modernart.rules import RuleOptions
 
-from modernart.net.lan.beacon import PORT as BEACON_PORT, Announcer, lan_address
+from modernart.net import user_dirs
+
+from modernart.net.lan.beacon import PORT as BEACON_PORT, Announcer
+from modernart.net.lan.interfaces import lan_addresses
+from modernart.net.runtime import on_stop_signals, when_stdin_closes
 from modernart.net.clocks import ClockSettings, cancel_and_wait, wait_event
 from modernart.net.host.host import Host
 from modernart.net.trust.identity import Keys
@@ -47,12 +52,13 @@ class HostSettings:
     beacon_targets: list[tuple[str, int]] | None = None
     exit_when_over: bool = False
     admin: bytes | None = None  # Ed25519 key of the hosting player's own client (else: first to sit)
+    until_stdin_closes: bool = False  # stop once stdin ends: the parent process has gone or stops us
     fsync: bool = True
 
 
 def default_journal_dir(config_dir: str | None) -> str:
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(config_dir, "games") if config_dir else os.path.join(base, "modernart", "games")
+    """`<config dir>/games` for a host given its own config dir, else the user's games dir."""
+    return os.path.join(config_dir, "games") if config_dir else str(user_dirs.games_dir())
 
 
 async def serve(
@@ -71,8 +77,10 @@ async def serve(
         if port is None:  # clients come back to the port they knew
             port = known_port
     port = DEFAULT_PORT if port is None else port
-    advertise = settings.advertise or (lan_address() if settings.bind in ("0.0.0.0", "*") else None)
-    host = Host(keys, bind=settings.bind, port=port, advertise=advertise, bot_pace=settings.bot_pace)
+    # bound to every interface: the join string names the best address, the lobby the others
+    reachable = lan_addresses() if settings.bind in ("0.0.0.0", "*") else []
+    advertise = settings.advertise or (reachable[0] if reachable else None)
+    host = Host(keys, bind=settings.bind, port=port, advertise=advertise, also_at=reachable, bot_pace=settings.bot_pace)
     journal_dir = settings.journal_dir or default_journal_dir(settings.config_dir)
     if settings.resume:
         try:
@@ -103,6 +111,8 @@ async def serve(
         target = host.target(table.id)
         print(f"table {table.name!r} ({table.phase})", file=out)
         print(f"join string: {target}", file=out)
+        for other in host.router.other_targets(table.id):  # the same table on another interface
+            print(f"or:          {other}", file=out)
         print(f"join code:   {target.code}", file=out)
         out.flush()
         journal_told: str | None = None
@@ -118,11 +128,9 @@ async def serve(
             ready(host, table)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            try:
-                loop.add_signal_handler(sig, stop.set)
-            except (NotImplementedError, RuntimeError):
-                pass
+        on_stop_signals(loop, stop.set)
+        if settings.until_stdin_closes:
+            when_stdin_closes(loop, stop.set)
         while not stop.is_set():
             if table.journal_path != journal_told and table.journal_path:  # resumed, or a game started
                 journal_told = table.journal_path

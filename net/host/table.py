@@ -17,7 +17,11 @@ from __future__ import annotations
 import logging
 import os
 import secrets
-from typing import Any
+from collections import deque
+from typing import Any, Sequence
+
+from modernart.game import deck_orders_needed
+from modernart.rules import OptionError
 
 from modernart.net.clocks import ClockSettings
 from modernart.net.trust.identity import Keys, fingerprint
@@ -60,9 +64,13 @@ class Table:
         self.record_path: str | None = None
         self.delegate_tokens: dict[bytes, int] = {}
         self.extra_meta: dict[str, Any] = {}  # e.g. the host's port, so a resume can reuse it
-        self.outbox: list[tuple[LoggedEvent, tuple[bytes, dict[str, Any]] | None]] = []
-        self.durable_seq = 0  # events up to here are on disk and may be sent
-        self.flusher: Any = None
+        # events made but not sent yet: each waits for the fsync before it (one holding host-only
+        # secrets, or one past UNSYNCED_MAX), and every later one waits behind it
+        self.outbox: deque[tuple[LoggedEvent, tuple[bytes, dict[str, Any]] | None]] = deque()
+        self.durable_seq = 0  # events up to here are written (a host crash keeps them) and sent to the seats
+        self.synced_seq = 0  # events up to here are on disk (a power loss keeps them)
+        self.watched_seq = 0  # events up to here are sent to watchers (only events on disk are)
+        self.flusher: Any = None  # the task that syncs the journal while events are not on disk
 
     @property
     def phase(self) -> str:
@@ -96,8 +104,9 @@ class Table:
         options = self.game.options if self.game else self.lobby.options
         return options.changed()
 
-    def lobby_description(self, connected: set[int], join: str, code: str) -> dict[str, Any]:
-        """The table as its lobby frame describes it (net/protocol/frames.py `lobby_frame`)."""
+    def lobby_description(self, connected: set[int], join: str, code: str, also: Sequence[str] = ()) -> dict[str, Any]:
+        """The table as its lobby frame describes it (net/protocol/frames.py `lobby_frame`);
+        `also`: the join strings of the host's other addresses."""
         base: dict[str, Any] = {
             "table": self.id,
             "name": self.name,
@@ -106,6 +115,8 @@ class Table:
             "code": code,
             "clocks": self.clocks.to_dict(),
         }
+        if also:
+            base["also"] = list(also)
         fixed = self.game.fixed_deal if self.game is not None else self.fixed_deal
         if fixed is not None:
             base["fixed_deal"] = fixed.to_wire()
@@ -136,9 +147,13 @@ class Table:
         lob = self.lobby
         lob.check_start(None)
         seats = [s for s in lob.seats if s is not None]
+        try:
+            lob.options.check_players(len(seats))
+        except OptionError as exc:
+            raise LobbyError("bad_options", f"these rules cannot be played now: {exc}") from None
         if self.fixed_deal is not None:
             try:
-                self.fixed_deal.check(lob.options.deck_table.size, len(seats))
+                self.fixed_deal.check(lob.options.deck_table.size, len(seats), deck_orders_needed(lob.options))
             except ValueError as exc:
                 raise LobbyError("fixed_deal", f"this table's fixed deal does not fit: {exc}") from None
         players = [Player(s.name, s.vk, s.bot) for s in seats]  # type: ignore[arg-type]
@@ -196,7 +211,7 @@ class Table:
             fixed_deal=game.fixed_deal,
         )
         table.game = game
-        table.durable_seq = game.seq
+        table.durable_seq = table.synced_seq = table.watched_seq = game.seq
         table.journal_path = path
         table.journal_dir = os.path.dirname(path)
         table.lobby.options = game.options

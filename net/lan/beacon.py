@@ -4,17 +4,17 @@ Payload (at most 512 bytes): b"MART" | version byte | msgpack map {port, key (32
 CURVE public key), table, name, state, taken, free, options, fpr}.  The sender's address
 is taken from the datagram.  Beacons are unauthenticated: the join code (derived from the
 key) is what a player checks.  Malformed or oversized datagrams are ignored; a listener
-never replies (no amplification).  Default targets are each interface's directed
-broadcast address; tests inject 127.255.255.255 inside their own network namespace.
+never replies (no amplification).  Default targets are the directed broadcast address of
+every interface that is up (Wi-Fi, Ethernet, a VPN: net/lan/interfaces.py), looked up
+again every round, so an interface that comes up later is announced too; tests inject
+127.255.255.255 inside their own network namespace.
 """
 
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import logging
 import socket
-import struct
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -22,6 +22,7 @@ from typing import Any, Callable
 import msgpack
 
 from modernart.net.lan.address import JoinTarget
+from modernart.net.lan.interfaces import broadcast_addresses
 from modernart.net.trust.identity import fingerprint, join_code
 
 log = logging.getLogger("modernart.net.lan.beacon")
@@ -31,44 +32,6 @@ VERSION = 1
 PORT = 47999
 MAX_BEACON = 512
 EXPIRE = 5.0
-_SIOCGIFBRDADDR = 0x8919
-
-
-def interface_broadcasts() -> list[str]:
-    """Directed broadcast addresses of this machine's up, non-loopback IPv4 interfaces (Linux)."""
-    out = []
-    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        for _index, name in socket.if_nameindex():
-            if name == "lo":
-                continue
-            try:
-                raw = fcntl.ioctl(sock.fileno(), _SIOCGIFBRDADDR, struct.pack("256s", name.encode()[:15]))
-            except OSError:
-                continue
-            addr = socket.inet_ntoa(raw[20:24])
-            if addr != "0.0.0.0":
-                out.append(addr)
-    finally:
-        sock.close()
-    return out
-
-
-def lan_address() -> str:
-    """This machine's first non-loopback IPv4 address (for join strings), else 127.0.0.1."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        for _index, name in socket.if_nameindex():
-            if name == "lo":
-                continue
-            try:
-                raw = fcntl.ioctl(sock.fileno(), 0x8915, struct.pack("256s", name.encode()[:15]))  # SIOCGIFADDR
-            except OSError:
-                continue
-            return socket.inet_ntoa(raw[20:24])
-    finally:
-        sock.close()
-    return "127.0.0.1"
 
 
 def encode_beacon(port: int, key: bytes, info: dict[str, Any]) -> bytes:
@@ -147,9 +110,15 @@ class Announcer:
         self.tables = tables
         self.tcp_port = tcp_port
         self.key = key
-        self.targets = targets if targets is not None else [(a, PORT) for a in interface_broadcasts()]
+        self.fixed_targets = targets  # None: every interface's broadcast address, looked up each round
         self.every = every
         self.sent = 0
+
+    def targets(self) -> list[tuple[str, int]]:
+        """Where this round's beacons go."""
+        if self.fixed_targets is not None:
+            return self.fixed_targets
+        return [(address, PORT) for address in broadcast_addresses()]
 
     async def run(self) -> None:
         sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -157,9 +126,10 @@ class Announcer:
         sock.setblocking(False)
         try:
             while True:
+                targets = self.targets()
                 for info in self.tables():
                     data = encode_beacon(self.tcp_port, self.key, info)
-                    for target in self.targets:
+                    for target in targets:
                         try:
                             sock.sendto(data, target)
                             self.sent += 1

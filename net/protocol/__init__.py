@@ -30,7 +30,10 @@ NONCE_BYTES = 8  # a catch-up batch's acknowledgement nonce (net/host/flow.py)
 MAX_AMOUNT = 1_000_000  # bids are bounded by money (start money <= 10000); 4 bytes hold it
 MAX_AUCTION = 1_000
 
-_HOST_LIMITS = dict(max_str_len=1024, max_bin_len=1024, max_array_len=64, max_map_len=32, max_ext_len=0)
+#: one bytes value of a client frame: at most an event given back after a power loss (frames.py
+#: MAX_TAIL_EVENT; every field's own schema bounds it tighter, the frame is at most MAX_HOST_FRAME)
+MAX_HOST_BIN = 16 * 1024
+_HOST_LIMITS = dict(max_str_len=1024, max_bin_len=MAX_HOST_BIN, max_array_len=64, max_map_len=32, max_ext_len=0)
 _CLIENT_LIMITS = dict(
     max_str_len=4096, max_bin_len=MAX_CLIENT_FRAME, max_array_len=4096, max_map_len=256, max_ext_len=0
 )
@@ -45,13 +48,21 @@ _DECODE_ERRORS = (
 )
 
 
-class ProtocolError(ValueError):
-    """A frame or request the receiver refuses.  `code` is stable; the text says why."""
+#: A refusal's parameters as the `err` frame carries them (`args`): the numbers and names a
+#: client puts into its own words for the code, in its own language (the text `msg` is the
+#: host's English, for logs and old clients).
+Params = dict[str, int | str]
 
-    def __init__(self, code: str, message: str) -> None:
+
+class ProtocolError(ValueError):
+    """A frame or request the receiver refuses.  `code` is stable; the text says why, in
+    English; `params` are the facts a client renders the code with."""
+
+    def __init__(self, code: str, message: str, params: Params | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.params: Params = dict(params or {})
 
 
 def pack(obj: Any) -> bytes:

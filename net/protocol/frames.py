@@ -14,12 +14,15 @@ from __future__ import annotations
 
 from typing import Any, Mapping, cast
 
+from modernart.phase import Phase
+
 from modernart.net.protocol import (
     COUNTER,
     Check,
     MAX_ACTION_BYTES,
     MAX_CHAT,
     MAX_CLIENT_FRAME,
+    MAX_HOST_BIN,
     MAX_NAME,
     MAX_TABLE_ID,
     MAX_TEXT,
@@ -44,17 +47,32 @@ from modernart.net.protocol import (
     is_version,
     one_of,
     optional,
+    Params,
     unpack_host_frame,
 )
 
+
+def is_params(v: Any) -> bool:
+    """A refusal's parameters: at most 8, each a short name and an int or a short text."""
+    return (
+        is_map(8)(v)
+        and all(0 < len(k) <= 32 for k in v)
+        and all(is_int(-(2**31), 2**31)(x) or is_text(0, MAX_TEXT)(x) for x in v.values())
+    )
+
+
 ROLES = ("player", "standin", "spectator")
 TABLE_STATES = ("lobby", "playing", "over")
+#: Join strings a lobby frame gives besides `join`: the host's other addresses
+MAX_OTHER_ADDRESSES = 8
 _SIGNATURE = is_bytes(64)
 _KEY = is_bytes(32)
 _GAME_ID = is_bytes(16)
 _SIGNED_BODY = is_bytes(1, MAX_ACTION_BYTES)
 _SIGNED = is_list(is_bytes(1, MAX_ACTION_BYTES), 2, 2)  # [body, signature] as an event relays it
 _CONN = is_bytes(8)
+MAX_TAIL_EVENTS = 64  # events of one `tail` frame (it must fit the host's MAX_HOST_FRAME)
+MAX_TAIL_EVENT = MAX_HOST_BIN  # one event as a client gives it back (its private part left out)
 
 # ====================================================================== client -> host
 
@@ -81,6 +99,8 @@ CLIENT_SCHEMA: dict[str, Schema] = {
     "ping": {"seq": (SEQ, False), "n": (is_bytes(NONCE_BYTES), False)},
     "tables": {"id": (REQUEST, False)},
     "bye": {},
+    # events given back to a host that lost them (a power loss): packed `ev` frames, oldest first
+    "tail": {"id": (REQUEST, True), "evs": (is_list(is_bytes(1, MAX_TAIL_EVENT), MAX_TAIL_EVENTS), True)},
 }
 
 # lobby op -> {arg: (check, required)}
@@ -149,6 +169,11 @@ def ping_frame(seq: int, nonce: bytes | None) -> dict[str, Any]:
     if nonce is not None:
         msg["n"] = nonce
     return msg
+
+
+def tail_frame(events: list[bytes]) -> dict[str, Any]:
+    """Events this client holds past the host's log (the welcome's `tail`), as packed `ev` frames."""
+    return {"t": "tail", "evs": events}
 
 
 def tables_request() -> dict[str, Any]:
@@ -231,6 +256,7 @@ CLOCK_VIEW: Schema = {
     "decide": (optional(is_number(0, 1e9)), True),
     "reveal": (optional(is_number(0, 1e9)), True),
     "owe": (is_list(SEAT, 5), False),
+    "call": (is_number(0, 1e9), False),
 }
 
 #: a fixed deal a table announces (lobby `fixed_deal`, event 1 `fixed`): the deck order and
@@ -269,12 +295,19 @@ def table_info(table_id: str, name: str, state: str, taken: int, free: int, opti
 
 
 def clock_view(
-    open_left: float | None, decide_left: float | None, reveal_left: float | None, owe: list[int] | None
+    open_left: float | None,
+    decide_left: float | None,
+    reveal_left: float | None,
+    owe: list[int] | None,
+    call_left: float | None = None,
 ) -> dict[str, Any]:
-    """Seconds left on each clock (`CLOCK_VIEW`); `owe` only while reveals are awaited."""
+    """Seconds left on each clock (`CLOCK_VIEW`); `owe` only while reveals are awaited,
+    `call` only while the auctioneer's hammer is being called (an Open auction)."""
     view: dict[str, Any] = {"open": open_left, "decide": decide_left, "reveal": reveal_left}
     if owe is not None:
         view["owe"] = owe
+    if call_left is not None:
+        view["call"] = call_left
     return view
 
 
@@ -295,6 +328,8 @@ HOST_SCHEMA: dict[str, Schema] = {
         "reset": (is_bool, True),
         "host_vk": (_KEY, True),
         "conn": (_CONN, True),
+        # the host lost events past this one (a power loss): give back what you hold after it
+        "tail": (SEQ, False),
     },
     "seat": {"seat": (_SEAT_OR_NONE, True), "role": (one_of(*ROLES), True)},
     "lobby": {
@@ -302,6 +337,7 @@ HOST_SCHEMA: dict[str, Schema] = {
         "name": (_NAME, True),
         "state": (one_of(*TABLE_STATES), True),
         "join": (is_text(1, MAX_TEXT), True),
+        "also": (is_list(is_text(1, MAX_TEXT), MAX_OTHER_ADDRESSES), False),
         "code": (is_text(1, 32), True),
         "clocks": (is_map(16), True),
         "seats": (is_list(optional(is_record(SEAT_DESCRIPTION)), 5), True),
@@ -322,7 +358,12 @@ HOST_SCHEMA: dict[str, Schema] = {
     "evs": {"evs": (is_list(is_bytes(1, MAX_CLIENT_FRAME), 4096), True), "n": (is_bytes(NONCE_BYTES), False)},
     "ack": {"id": (REQUEST, True), "seq": (optional(SEQ), True), "ctr": (COUNTER, False)},
     "reply": {"id": (REQUEST, True), "ok": (is_bool, True)},
-    "err": {"id": (REQUEST, False), "code": (is_text(1, 64), True), "msg": (is_str(MAX_TEXT * 4), True)},
+    "err": {
+        "id": (REQUEST, False),
+        "code": (is_text(1, 64), True),
+        "msg": (is_str(MAX_TEXT * 4), True),
+        "args": (is_params, False),
+    },
     "tick": {"head": (SEQ, True), "clk": (is_record(CLOCK_VIEW), False)},
     "chat": {"seat": (_SEAT_OR_NONE, True), "name": (_NAME, True), "text": (is_text(1, MAX_CHAT), True)},
     "tables": {
@@ -349,8 +390,10 @@ def welcome_frame(
     reset: bool,
     host_vk: bytes,
     conn: bytes,
+    *,
+    tail: int | None = None,
 ) -> dict[str, Any]:
-    return {
+    msg = {
         "t": "welcome",
         "v": VERSION,
         "table": table,
@@ -363,6 +406,9 @@ def welcome_frame(
         "host_vk": host_vk,
         "conn": conn,
     }
+    if tail is not None:
+        msg["tail"] = tail
+    return msg
 
 
 def seat_frame(seat: int | None, role: str) -> dict[str, Any]:
@@ -395,10 +441,14 @@ def reply_frame(request: int) -> dict[str, Any]:
     return {"t": "reply", "id": request, "ok": True}
 
 
-def err_frame(code: str, message: str, request: int | None = None) -> dict[str, Any]:
+def err_frame(code: str, message: str, request: int | None = None, params: Params | None = None) -> dict[str, Any]:
+    """A refusal: `code` (stable), `message` (English, for logs), `params` (the facts a client
+    puts into its own words for the code: nothing on the wire is meant to be shown as it is)."""
     msg: dict[str, Any] = {"t": "err", "code": code, "msg": message}
     if request is not None:
         msg["id"] = request
+    if params:
+        msg["args"] = dict(params)
     return msg
 
 
@@ -445,7 +495,7 @@ PUBLIC_VIEW: Schema = {
     name: (check, True)
     for name, check in {
         "round": _INT,
-        "phase": is_int(0, 7),
+        "phase": is_int(0, len(Phase) - 1),
         "to_move": _INTS,
         "hand_sizes": _INTS,
         "stock_size": _INT,
@@ -466,10 +516,16 @@ PUBLIC_VIEW: Schema = {
         "offenders": _ROWS,
         "final_money": _INTS,
         "winners": _INTS,
+        # the variants' steps (docs/rules.md §10)
+        "candidates": _INTS,
+        "responses": _INTS,
+        "mystery_size": _INT,
+        "flipped": is_list(_INT, 70),
+        "flipped_before": is_list(_INT, 70),
     }.items()
 }
 
-ENGINE_EVENT_KINDS = ("auction", "sealed", "sale", "round", "end", "dealt")
+ENGINE_EVENT_KINDS = ("auction", "sealed", "sale", "round", "end", "dealt", "mystery")
 
 
 def _engine_event(v: Any) -> bool:
@@ -503,11 +559,16 @@ EVENT_SCHEMA: dict[str, Schema] = {
     "deal": {"first": (SEAT, True), "missing": (is_list(SEAT, 5), True)},
     "move": {
         "m": (is_list(_INT, 3, 3), True),
-        "by": (one_of("player", "clock", "reveal", "offender", "recovered"), True),
+        "by": (one_of("player", "clock", "reveal", "offender", "recovered", "call"), True),
         "signer": (is_int(0, 1), False),
         "act": (is_record({"b": (_SIGNED_BODY, True), "s": (_SIGNATURE, True)}), False),
         "why": (is_text(1, 32), False),
         "reveal": (optional(_SIGNED), False),
+    },
+    "call": {
+        "m": (is_list(_INT, 3, 3), True),
+        "signer": (is_int(0, 1), True),
+        "act": (is_record({"b": (_SIGNED_BODY, True), "s": (_SIGNATURE, True)}), True),
     },
     "commit": {"auction": (is_int(1, 1 << 20), True), "seat": (SEAT, True), "c": (_SIGNED, True)},
     "commits": {
@@ -522,6 +583,15 @@ EVENT_SCHEMA: dict[str, Schema] = {
         "salt_keys": (is_list(is_bytes(32), 5, 1), True),
     },
 }
+
+#: Event kinds that change nothing a player decides on: a stand-in taking over (or giving
+#: back) a seat, and another seat's sealed commitment (its amount is hidden).  A move made
+#: before one of these is still made against the state that is current; every other event
+#: (a move, a clock's default, the deal, the closing of a commitment set, ...) makes a move
+#: decided before it stale.  Clock ticks and presence are not events at all.  The start of a
+#: hammer call is not a decision either: a bid made just before it is exactly the bid the
+#: call waits for (docs/protocol.md "Stale moves").  The host and the bots both go by it.
+NOT_DECISIONS = frozenset({"delegate", "commit", "call"})
 
 #: a seat's private part of an event (net/protocol/game_data.py `private_part`)
 PRIVATE_PART: Schema = {

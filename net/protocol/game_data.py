@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from modernart.cards import AuctionType, deck_cards
-from modernart.events import AuctionStarted, CardsDealt, GameEnded, RoundEnded, Sale, SealedRevealed
+from modernart.events import AuctionStarted, CardsDealt, GameEnded, MysteryFlipped, RoundEnded, Sale, SealedRevealed
 from modernart.game import GameState
 from modernart.phase import Phase
 from modernart.rules import RuleOptions
@@ -77,6 +77,8 @@ def event_to_wire(event: Any) -> dict[str, Any] | None:
         return {"k": "end", "money": list(event.money), "winners": list(event.winners)}
     if isinstance(event, CardsDealt):
         return {"k": "dealt", "round": event.round, "seat": event.seat, "count": len(event.cards)}
+    if isinstance(event, MysteryFlipped):
+        return {"k": "mystery", "round": event.round, "seat": event.seat, "card": int(event.card)}
     return None
 
 
@@ -100,6 +102,10 @@ def event_from_wire(data: dict[str, Any], options: RuleOptions) -> Any:
             return GameEnded(tuple(body["money"]), tuple(body["winners"]))
         if kind == "dealt":
             return CardsDealt(body["round"], body["seat"], ())
+        if kind == "mystery":
+            if type(body["round"]) is not int or type(body["seat"]) is not int or type(body["card"]) is not int:
+                raise ValueError("malformed mystery event: its fields are integers")
+            return MysteryFlipped(body["round"], body["seat"], cards_of(deck, [body["card"]], "card")[0])
     except (KeyError, TypeError, IndexError) as exc:
         raise ValueError(f"malformed {kind} event: {exc!r}") from None
     raise ValueError(f"unknown event kind {kind!r}")
@@ -156,6 +162,13 @@ class ViewBuilder:
             data["lot"] = self._cards(pv["lot"], 2)
             data["bids"] = tuple(tuple(self._ints(b)) for b in pv["bids"])
             data["offenders"] = tuple(tuple(self._ints(o)) for o in pv["offenders"])
+            for key in ("candidates", "responses"):
+                data[key] = tuple(self._ints(pv[key]))
+            data["mystery_size"] = pv["mystery_size"]
+            if type(data["mystery_size"]) is not int:
+                raise ValueError("field 'mystery_size' must be an integer")
+            data["flipped"] = self._cards(pv["flipped"], 70)
+            data["flipped_before"] = self._cards(pv["flipped_before"], 70)
             self._public = data
         return self._public
 

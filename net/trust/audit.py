@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from modernart.errors import IllegalMove
-from modernart.game import GameState
+from modernart.game import GameState, deals_of_order, deck_orders_needed
 from modernart.moves import Move
 from modernart.phase import Phase
 from modernart.record import GameRecord, RecordError, read_record
@@ -177,12 +177,10 @@ class _Audit:
                 f"record: the first auctioneer is seat {record.first_auctioneer}, the shuffle says seat {first}"
             )
         n = len(names)
-        sizes = follower.view.options.deal_sizes(n)
-        pos = 0
-        for rnd, size in enumerate(sizes):
+        deals = deals_of_order(follower.view.options, n, order)
+        for rnd in range(len(deals)):
             for seat in range(n):
-                expected = order[pos : pos + size]
-                pos += size
+                expected = deals[rnd][seat]
                 got = record.deals[rnd][seat] if rnd < len(record.deals) and seat < len(record.deals[rnd]) else None
                 if got is not None and got != expected:
                     self.problems.append(f"round {rnd + 1} deal for seat {seat} differs from the shuffle")
@@ -218,7 +216,7 @@ class _Audit:
                 )
             if kind == "deal":
                 state = GameState(n, options, deck_order=order, first_auctioneer=first, track_events=True)
-            if state is not None and "m" in pub:
+            if state is not None and kind == "move":  # a `call` names the hammer it waits to bring down
                 move = Move.from_list(pub["m"])
                 try:
                     state.apply(move)
@@ -345,7 +343,9 @@ def record_from_frames(frames: list[dict[str, Any]], transcript_name: str, host_
         fixed = FixedDeal.from_wire(start["fixed"])
         order, first = list(fixed.order), fixed.first
     else:
-        order, first = derive_deal(game_id, disclose["host"], disclose["seeds"], options.deck_table.size)
+        order, first = derive_deal(
+            game_id, disclose["host"], disclose["seeds"], options.deck_table.size, deck_orders_needed(options)
+        )
     state = GameState(len(players), options, deck_order=order, first_auctioneer=first)
     meta = {
         "game_id": game_id.hex(),

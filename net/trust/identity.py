@@ -1,7 +1,7 @@
 """Keys: the player's Ed25519 identity, CURVE transport keys, the host's keys; signing.
 
-A player's keys live in the user's config directory (`$MODERNART_CONFIG_DIR`, else
-`$XDG_CONFIG_HOME/modernart`, else `~/.config/modernart`), one JSON file per identity,
+A player's keys live in the user's config directory (`$MODERNART_CONFIG_DIR`, else the
+platform's, see net/user_dirs.py), one JSON file per identity,
 mode 0600.  Seats are bound to the Ed25519 public key; the CURVE pair only secures the
 transport.  Every signature covers a domain tag followed by exact bytes, so a signature
 made for one purpose can never be replayed as another (the tags and the bodies they
@@ -25,21 +25,15 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from zmq.utils import z85
 
+from modernart.net import user_dirs
 from modernart.net.protocol import ProtocolError
 from modernart.net.protocol.signed import HOST_KEY_DOMAIN, KEY_FPR_DOMAIN
 
-CONFIG_ENV = "MODERNART_CONFIG_DIR"
-
 
 def config_dir(override: str | os.PathLike | None = None) -> Path:
-    """Where keys are kept (created with mode 0700 on first use)."""
-    if override is not None:
-        path = Path(override)
-    elif os.environ.get(CONFIG_ENV):
-        path = Path(os.environ[CONFIG_ENV])
-    else:
-        base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-        path = Path(base) / "modernart"
+    """Where keys are kept: `override`, else the user's config directory (created with
+    mode 0700 on first use)."""
+    path = Path(override) if override is not None else user_dirs.config_dir()
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
     return path
 

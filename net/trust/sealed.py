@@ -20,8 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from modernart.auctions import sealed_winner
+from modernart.auctions import sealed_outcome
+from modernart.events import BANK
 from modernart.moves import Action, Move
+from modernart.rules import RuleOptions
 
 from modernart.net.protocol import ProtocolError
 from modernart.net.protocol.signed import (
@@ -290,21 +292,35 @@ class SealedVerifier:
             raise ValueError(f"{where}: a sealed bid settled by {by!r}")
         return warnings
 
-    def resolution(self, auction: int, revealed: Any, sale: Any, auctioneer: int, fine: int, money: list[int]) -> None:
+    def resolution(
+        self, auction: int, revealed: Any, sale: Any, auctioneer: int, options: RuleOptions, money: list[int]
+    ) -> None:
         """Check the engine's SealedRevealed and Sale against the verified bids."""
         rnd = self.round
+        if rnd is not None and options.sealed_excludes_seller and auctioneer not in rnd.bids:
+            entry = rnd.entries[auctioneer]
+            if entry is None or not entry.default:
+                raise ValueError(f"auction {auction}: the seller, who makes no bid, has a commitment in the set")
+            rnd.bids[auctioneer] = 0  # the seller's fist stays empty (FA-10): never settled by a move
         if rnd is None or rnd.auction != auction or len(rnd.bids) != self.n:
             raise ValueError(f"auction {auction}: resolved before every seat's bid was settled")
         bids = [rnd.bids[s] or 0 for s in range(self.n)]
         offenders = tuple(s for s in range(self.n) if rnd.bids[s] is None)
-        fines = tuple(min(fine, money[s]) for s in offenders)
+        fines = tuple(min(options.sealed_offender_fine, money[s]) for s in offenders)
         if (
             tuple(revealed.bids) != tuple(bids)
             or tuple(revealed.offenders) != offenders
             or tuple(revealed.fines) != fines
         ):
             raise ValueError(f"auction {auction}: the announced bids, offenders or fines differ from the reveals")
-        buyer, price = sealed_winner(bids, auctioneer)
+        buyer, price, tied = sealed_outcome(bids, auctioneer, options.sealed_tie_seller_chooses)
+        if tied:  # the seller chooses next, with a signed move of its own
+            if sale is not None:
+                raise ValueError(f"auction {auction}: sold to seat {sale.buyer}, but the seller was to choose")
+            self.round = None
+            return
+        if price == 0 and options.unsold_discarded:
+            buyer = BANK  # nobody bought it: discarded (FA-5)
         if sale is None or (sale.buyer, sale.price) != (buyer, price):
             got = (sale.buyer, sale.price) if sale is not None else None
             raise ValueError(

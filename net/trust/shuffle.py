@@ -9,7 +9,10 @@ and the first auctioneer are derived:
   stream = SHAKE-256(DECK_DOMAIN || game_id || host seed
                      || for each seat in seat order: length (1) || seed (32 or 0 bytes))
   Fisher-Yates over [0, 1, ..., size-1]: for i = size-1 down to 1, swap i with
-  j = draw(i + 1); then first auctioneer = draw(n).
+  j = draw(i + 1); then first auctioneer = draw(n).  A game that deals every round afresh
+  from the whole reshuffled deck (docs/rules.md §10.2, FA-2) needs one order per round: the
+  orders of rounds 2-4 are three more Fisher-Yates shuffles drawn after the first auctioneer,
+  all four orders one after the other making the game's deck order.
   draw(m): read 4 bytes of the stream as a big-endian u; retry while
   u >= 2^32 - (2^32 mod m); return u mod m (no modulo bias).
 
@@ -49,10 +52,13 @@ class FixedDeal:
     def of(cls, order: Sequence[int], first: int) -> "FixedDeal":
         return cls(tuple(int(c) for c in order), int(first))
 
-    def check(self, deck_size: int, n: int) -> None:
-        """ValueError unless the order is a permutation of the deck and `first` a seat."""
-        if sorted(self.order) != list(range(deck_size)):
-            raise ValueError(f"a fixed deal's order must be a permutation of 0..{deck_size - 1}")
+    def check(self, deck_size: int, n: int, rounds: int = 1) -> None:
+        """ValueError unless the order is `rounds` permutations of the deck (one per round,
+        when every round is dealt afresh) and `first` a seat."""
+        parts = [sorted(self.order[r * deck_size : (r + 1) * deck_size]) for r in range(rounds)]
+        if len(self.order) != deck_size * rounds or any(p != list(range(deck_size)) for p in parts):
+            what = "a permutation" if rounds == 1 else f"{rounds} permutations, one per round,"
+            raise ValueError(f"a fixed deal's order must be {what} of 0..{deck_size - 1}")
         if not 0 <= self.first < n:
             raise ValueError(f"a fixed deal's first auctioneer must be a seat 0..{n - 1}")
 
@@ -93,19 +99,31 @@ class _Stream:
                 return u % m
 
 
-def derive_deal(game: bytes, host_seed: bytes, seeds: list[bytes | None], deck_size: int) -> tuple[list[int], int]:
-    """(deck order, first auctioneer) from the host's seed and each seat's seed (None: missing)."""
+def derive_deal(
+    game: bytes, host_seed: bytes, seeds: list[bytes | None], deck_size: int, rounds: int = 1
+) -> tuple[list[int], int]:
+    """(deck order, first auctioneer) from the host's seed and each seat's seed (None: missing);
+    with `rounds` > 1, that many deck orders one after the other (the later ones drawn after
+    the first auctioneer)."""
     if not seeds or len(host_seed) != 32 or any(s is not None and len(s) != 32 for s in seeds):
         raise ValueError("a deal needs the host's 32-byte seed and one seed (or None) per seat")
     material = bytearray(DECK_DOMAIN + game + host_seed)
     for seed in seeds:
         material += bytes([len(seed or b"")]) + (seed or b"")
     stream = _Stream(bytes(material))
+    order = _fisher_yates(stream, deck_size)
+    first = stream.draw(len(seeds))
+    for _ in range(rounds - 1):
+        order += _fisher_yates(stream, deck_size)
+    return order, first
+
+
+def _fisher_yates(stream: _Stream, deck_size: int) -> list[int]:
     order = list(range(deck_size))
     for i in range(deck_size - 1, 0, -1):
         j = stream.draw(i + 1)
         order[i], order[j] = order[j], order[i]
-    return order, stream.draw(len(seeds))
+    return order
 
 
 class SeedRound:
@@ -146,10 +164,10 @@ class SeedRound:
         self.commits[seat] = [body, sig]
         self.seeds[seat] = seed
 
-    def derive(self, deck_size: int) -> tuple[list[int], int]:
+    def derive(self, deck_size: int, rounds: int = 1) -> tuple[list[int], int]:
         if self.fixed is not None:
             return list(self.fixed.order), self.fixed.first
-        return derive_deal(self.game, self.host_seed, self.seeds, deck_size)
+        return derive_deal(self.game, self.host_seed, self.seeds, deck_size, rounds)
 
     def disclosure(self) -> dict[str, Any]:
         return {"host": self.host_seed, "seeds": list(self.seeds)}
@@ -189,7 +207,9 @@ class SeedVerifier:
             raise ValueError(f"the deal names seat {first} first, the fixed deal seat {self.fixed.first}")
         self.first, self.missing = first, list(missing)
 
-    def disclose(self, host_seed: bytes, seeds: list[bytes | None], deck_size: int) -> tuple[list[int], int]:
+    def disclose(
+        self, host_seed: bytes, seeds: list[bytes | None], deck_size: int, rounds: int = 1
+    ) -> tuple[list[int], int]:
         """Check the disclosed seeds against their commitments; return the derived (order, first)."""
         if len(seeds) != len(self.commits):
             raise ValueError("the disclosure lists a different number of seeds")
@@ -202,11 +222,11 @@ class SeedVerifier:
             elif seed is None or seed_commitment(self.game, seat, commit.key, seed) != commit.s:
                 raise ValueError(f"the disclosed seed of seat {seat} does not match its commitment")
         if self.fixed is not None:
-            self.fixed.check(deck_size, len(seeds))
+            self.fixed.check(deck_size, len(seeds), rounds)
             order, first = list(self.fixed.order), self.fixed.first
             source = "the fixed deal"
         else:
-            order, first = derive_deal(self.game, host_seed, seeds, deck_size)
+            order, first = derive_deal(self.game, host_seed, seeds, deck_size, rounds)
             source = "the shuffle"
         if self.first is not None and first != self.first:
             raise ValueError(f"the first auctioneer was seat {self.first}, {source} says seat {first}")

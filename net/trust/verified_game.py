@@ -18,7 +18,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from modernart.events import CardsDealt, Sale, SealedRevealed
+from modernart.game import deals_of_order, deck_orders_needed
 from modernart.moves import Action, Move
+from modernart.phase import Phase
 from modernart.rules import RuleOptions
 from modernart.views import Observation, public_money
 
@@ -36,9 +38,9 @@ _SEALED = (Action.SEALED_BID, Action.SEALED_FORFEIT)
 @dataclass(frozen=True)
 class EventInfo:
     seq: int
-    kind: str  # "start", "seed", "deal", "move", "delegate", "commit", "commits", "disclose"
-    move: Move | None
-    by: str | None  # "player", "clock" (default action), "reveal", "offender", "recovered"
+    kind: str  # "start", "seed", "deal", "move", "call", "delegate", "commit", "commits", "disclose"
+    move: Move | None  # for "call": the auctioneer's HAMMER being called (not applied yet)
+    by: str | None  # "player", "clock" (default action), "reveal", "offender", "recovered", "call"
     events: tuple[Any, ...]  # modernart.events values
     public: dict[str, Any]
     warnings: tuple[str, ...] = ()
@@ -62,6 +64,7 @@ class VerifiedGame:
         self.fixed_deal: FixedDeal | None = None  # the chosen deal event 1 announces (not shuffled)
         self.frames: list[dict[str, Any]] | None = [] if keep else None
         self.own_actions: dict[bytes, tuple[bytes, bytes]] = {}  # body -> (signature, key) of actions sent
+        self.call: tuple[int, int] | None = None  # (auction, seat) of the hammer being called
 
     @property
     def head(self) -> bytes:
@@ -161,8 +164,11 @@ class VerifiedGame:
                 raise ValueError(f"auction {pub['auction']}: the host's set digest differs from the set's")
         elif kind == "move":
             move = self._check_action(pub)
+            self._follow_call(move, pub.get("by"))
             if move.action in _SEALED:
                 warnings += self._check_sealed(move, pub, events)
+        elif kind == "call":
+            move = self._check_call(pub)
         elif kind == "disclose":
             self._check_disclosure(pub)
         elif kind != "start":
@@ -171,33 +177,60 @@ class VerifiedGame:
             self.view.feed(pub.get("ev", []), pub["pv"])
         return EventInfo(seq, kind, move, pub.get("by"), events, pub, tuple(warnings))
 
+    def _check_call(self, pub: dict[str, Any]) -> Move:
+        """A hammer call starts: the auctioneer's own signed HAMMER, in an Open auction
+        (the lot is sold only by the `move` by "call" that follows, if nobody outbids)."""
+        assert self.view is not None
+        pv = self.view.pv
+        seat, action, arg = pub["m"]
+        if action != Action.HAMMER or pv is None or pv.get("phase") != Phase.OPEN or pv.get("auctioneer") != seat:
+            raise ValueError(f"the host called a hammer that seat {seat} could not bring down")
+        self._check_signed(pub, seat)
+        self.call = (pv["auction_no"], seat)
+        return Move.of(seat, action, arg)
+
+    def _follow_call(self, move: Move, by: str | None) -> None:
+        """A move `by` "call" must close the hammer call the auctioneer signed for; a bid
+        (or the auction's end) stops the call."""
+        assert self.view is not None
+        pv = self.view.pv or {}
+        if by == "call":
+            if move.action != Action.HAMMER or self.call != (pv.get("auction_no"), move.seat):
+                raise ChainError(f"the host brought the hammer down for seat {move.seat} without its call")
+        if move.action != Action.PASS:
+            self.call = None
+
     def _check_action(self, pub: dict[str, Any]) -> Move:
         """Verify the player's signature and counter on a relayed action."""
         seat, action, arg = pub["m"]
         move = Move.of(seat, action, arg)
-        act = pub.get("act") or {}
         by = pub.get("by")
         if by == "player":
             if action in _SEALED:
                 raise ValueError(f"the host applied a sealed bid of seat {seat} without commit-reveal")
-            key = self.players[seat]["vk"] if pub.get("signer", 0) == 0 else self.delegates.get(seat)
-            if key is None or "b" not in act:
-                raise ChainError(f"the action of seat {seat} carries a bad signature")
-            mine = self.own_actions.pop(act["b"], None) if type(act["b"]) is bytes else None
-            if mine != (act.get("s"), key):  # not exactly what this client signed with this key: check it
-                if not verify(key, ACT_TAG, act["b"], act["s"]):
-                    raise ChainError(f"the action of seat {seat} carries a bad signature")
-            body = decode_action_body(act["b"])
-            if body["move"] != list(pub["m"]) or body["game"] != self.game_id or body["seat"] != seat:
-                raise ChainError(f"the host relayed seat {seat}'s action with a different move")
-            if body["ctr"] <= self.counters.get(seat, 0):
-                raise ChainError(f"seat {seat}'s action counter {body['ctr']} does not increase (a replay)")
-            self.counters[seat] = body["ctr"]
-        elif by not in ("clock", "recovered", "reveal", "offender"):
+            self._check_signed(pub, seat)
+        elif by not in ("clock", "recovered", "reveal", "offender", "call"):
             raise ValueError(f"a move made by {by!r}")
         elif by in ("reveal", "offender") and action not in _SEALED:
             raise ValueError(f"a move of seat {seat} settled as a sealed bid, but it is not one")
         return move
+
+    def _check_signed(self, pub: dict[str, Any], seat: int) -> None:
+        """Verify the player's signature and counter on the action an event relays."""
+        act = pub.get("act") or {}
+        key = self.players[seat]["vk"] if pub.get("signer", 0) == 0 else self.delegates.get(seat)
+        if key is None or "b" not in act:
+            raise ChainError(f"the action of seat {seat} carries a bad signature")
+        mine = self.own_actions.pop(act["b"], None) if type(act["b"]) is bytes else None
+        if mine != (act.get("s"), key):  # not exactly what this client signed with this key: check it
+            if not verify(key, ACT_TAG, act["b"], act["s"]):
+                raise ChainError(f"the action of seat {seat} carries a bad signature")
+        body = decode_action_body(act["b"])
+        if body["move"] != list(pub["m"]) or body["game"] != self.game_id or body["seat"] != seat:
+            raise ChainError(f"the host relayed seat {seat}'s action with a different move")
+        if body["ctr"] <= self.counters.get(seat, 0):
+            raise ChainError(f"seat {seat}'s action counter {body['ctr']} does not increase (a replay)")
+        self.counters[seat] = body["ctr"]
 
     def _money(self) -> tuple[int, ...]:
         assert self.view is not None
@@ -211,19 +244,18 @@ class VerifiedGame:
         revealed = next((e for e in events if isinstance(e, SealedRevealed)), None)
         if revealed is not None:
             sale = next((e for e in events if isinstance(e, Sale) and e.auction == auction), None)
-            self.sealed.resolution(
-                auction, revealed, sale, self.view.pv["auctioneer"], self.view.options.sealed_offender_fine, list(money)
-            )
+            self.sealed.resolution(auction, revealed, sale, self.view.pv["auctioneer"], self.view.options, list(money))
         return warnings
 
     def _check_disclosure(self, pub: dict[str, Any]) -> None:
         assert self.seeds is not None and self.view is not None
-        order, first = self.seeds.disclose(pub["host"], pub["seeds"], self.view.options.deck_table.size)
-        n = len(self.players)
-        sizes = self.view.options.deal_sizes(n)
+        options = self.view.options
+        order, first = self.seeds.disclose(
+            pub["host"], pub["seeds"], options.deck_table.size, deck_orders_needed(options)
+        )
+        deals = deals_of_order(options, len(self.players), order)
         for (seat, rnd), cards in self.own_deals.items():
-            start = sum(sizes[r] * n for r in range(rnd)) + seat * sizes[rnd]
-            if cards != order[start : start + sizes[rnd]]:
+            if cards != deals[rnd][seat]:
                 source = "the fixed deal" if self.fixed_deal is not None else "the shuffle"
                 raise ValueError(f"round {rnd + 1} deal for seat {seat} differs from {source}")
         self.shuffle = (order, first)

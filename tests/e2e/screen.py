@@ -282,7 +282,9 @@ def deck_with_hands(hands: Sequence[Sequence[tuple[int, AuctionType]]], per_hand
 
 
 #: The clocks of a test table: a long Open countdown, no decision clock
-TEST_CLOCKS = ClockSettings(open_countdown=60, decision=0)
+#: (the hammer call is off: these tests press keys and see the sale at once; test_tui_hammer_call.py
+#: runs the call)
+TEST_CLOCKS = ClockSettings(open_countdown=60, decision=0, hammer_call=0)
 #: Longest wait for a table's people to see their seats, or the game's deal
 TABLE_READY = 10.0
 #: Longest wait for a table to settle after a person's request (see `HostTable.settled`)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from prompt_toolkit.layout import AnyContainer, HSplit
 
+from modernart.cli.i18n import _
 from modernart.cli.tui.keys import Command, Controls, Modes
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.text import Line, fit, wrap
@@ -18,17 +19,21 @@ def game_over_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     money = obs.final_money or tuple(0 for _ in range(obs.players))
     winners = set(obs.winners)
     names = [cs.name(s) for s in sorted(winners)]
-    headline = ("Winner: " if len(names) == 1 else "Co-winners: ") + " and ".join(names)
-    lines: list[Line] = [[("class:winner", f" GAME OVER. {headline} ")]]
+    both = _(" and ").join(names)
+    headline = _("Winner: {players}") if len(names) == 1 else _("Co-winners: {players}")
+    lines: list[Line] = [
+        [("class:winner", " " + _("GAME OVER. {headline}").format(headline=headline.format(players=both)) + " ")]
+    ]
     rounds_w = 6 * len(obs.results)
     # the round columns are the bank's payouts for paintings held; sales between players are
     # in the final money only: the headings say so
-    lines.append([("class:dim", " " * 22 + fit("Bank paid for", rounds_w, "center"))])
+    lines.append([("class:dim", " " * 22 + fit(_("Bank paid for"), rounds_w, "center"))])
     header = (
-        "   Place  "
-        + fit("Player", 12)
+        "   "
+        + fit(_("Place"), 7)
+        + fit(_("Player"), 12)
         + "".join(fit(f"R{r + 1}", 6, "right") for r in range(len(obs.results)))
-        + fit("Final money", 14, "right")
+        + fit(_("Final money"), 14, "right")
     )
     lines.append([("class:dim", header)])
     order = sorted(range(obs.players), key=lambda s: (-money[s], s))
@@ -42,19 +47,23 @@ def game_over_panel(cs: ClientState, width: int, height: int) -> list[Line]:
             )
         ]
         if s in winners:
-            line.append(("class:winner", " WINNER"))
+            line.append(("class:winner", " " + _("WINNER")))
         lines.append(line)
-    note = [("class:dim", " Final money also counts every sale between players.")]
+    note = [("class:dim", " " + _("Final money also counts every sale between players."))]
     lines.append(note)
     path = cs.session.record_path if cs.session is not None else None
     host_copy = getattr(cs.session, "host_record_path", None)
-    text = f"Record saved to {path}" if path else "The host saves the record of this game on its machine."
+    text = (
+        _("Record saved to {path}").format(path=path)
+        if path
+        else _("The host saves the record of this game on its machine.")
+    )
     if host_copy:
-        text += f"; the host's copy: {host_copy}"
+        text = _("{record}; the host's copy: {path}").format(record=text, path=host_copy)
     for chunk in wrap(text, max(10, width - 2)):
         lines.append([("", " " + chunk)])
     if path:
-        lines.append([("class:dim", " modernart replay FILE re-checks it and prints its result (JSON)")])
+        lines.append([("class:dim", " " + _("modernart replay FILE re-checks it and prints its result (JSON)"))])
     if len(lines) > height:  # five players and two copies of the record: the note gives way
         lines.remove(note)
     return lines
@@ -63,8 +72,8 @@ def game_over_panel(cs: ClientState, width: int, height: int) -> list[Line]:
 def container(cs: ClientState, parts: Parts) -> AnyContainer:
     return HSplit(
         [
-            title_bar(cs, " MODERN ART - game over"),
-            window(boxed(cs, "Final result", game_over_panel), height=14),
+            title_bar(cs, " " + _("MODERN ART - game over")),
+            window(boxed(cs, _("Final result"), game_over_panel), height=14),
             parts.log,
             *parts.footer,
         ]
@@ -75,10 +84,16 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
     over = modes.free("over")
 
     return [
-        Command(("pageup",), "PgUp", "log", over, lambda e: cs.scroll_log(1)),
+        Command(("pageup",), "PgUp", _("log"), over, lambda e: cs.scroll_log(1)),
         Command(("pagedown",), "", "", over, lambda e: cs.scroll_log(-1)),
         Command(
-            ("s",), "s", "scoring", over, lambda e: cs.show_last_scoring(), lambda: bool(cs.obs and cs.obs.results), 40
+            ("s",),
+            "s",
+            _("scoring"),
+            over,
+            lambda e: cs.show_last_scoring(),
+            lambda: bool(cs.obs and cs.obs.results),
+            40,
         ),
-        Command(("q", "c-c"), "q", "quit", over, lambda e: controls.exit(), modes.always, 80),
+        Command(("q", "c-c"), "q", _("quit"), over, lambda e: controls.exit(), modes.always, 80),
     ]

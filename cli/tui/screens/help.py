@@ -7,6 +7,7 @@ from prompt_toolkit.layout import Float
 
 from modernart.cards import ARTISTS
 
+from modernart.cli.i18n import N_, _
 from modernart.cli.tui.keys import Command, Modes, Pred
 from modernart.cli.tui.panels import ARTIST_STYLE
 from modernart.cli.tui.screens.lobby import LOBBY_HELP, join_lines
@@ -17,17 +18,17 @@ from modernart.cli.tui.widgets import overlay
 WIDTH = 78
 
 HELP = [
-    ("Selling", "<- -> or 1-9, 0 choose a painting; Enter puts it up"),
-    ("Double", "Enter adds the chosen card of the same artist; p passes"),
-    ("Amounts", "type digits, Up/Down +-1, Backspace; Enter sends"),
-    ("Open", "bid any time: + bids high+1, f +5, t +10; p passes; h sells (auctioneer)"),
-    ("Once-around", "each player once, auctioneer last: bid or p"),
-    ("Sealed", "type your bid (hidden, 0 = none) and Enter"),
-    ("Fixed price", "auctioneer types a price; others a accept, p decline"),
-    ("Table", "c chat, PgUp/PgDn scroll the log, s last scoring, ? help"),
-    ("Leave", "q or Ctrl-C (asks first)"),
-    ("Reading", "* = you, > = must act, ? = hidden money, letters:"),
-    ("", "O Open, 1 Once-around, S Sealed, F Fixed price, D Double"),
+    (N_("Selling"), N_("<- -> or 1-9, 0 choose a painting; Enter puts it up")),
+    (N_("Double"), N_("Enter adds the chosen card of the same artist; p passes")),
+    (N_("Amounts"), N_("type digits, Up/Down +-1, Backspace; Enter sends")),
+    (N_("Open"), N_("bid any time: + bids high+1, f +5, t +10; p passes; h sells (auctioneer)")),
+    (N_("Once-around"), N_("each player once, auctioneer last: bid or p")),
+    (N_("Sealed"), N_("type your bid (hidden, 0 = none) and Enter")),
+    (N_("Fixed price"), N_("auctioneer types a price; others a accept, p decline")),
+    (N_("Table"), N_("c chat, PgUp/PgDn scroll the log, s last scoring, ? help")),
+    (N_("Leave"), N_("q or Ctrl-C (asks first)")),
+    (N_("Reading"), N_("* = you, > = must act, ? = hidden money, letters:")),
+    ("", N_("O Open, 1 Once-around, S Sealed, F Fixed price, D Double")),
 ]
 
 
@@ -36,22 +37,22 @@ def help_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     lobby = cs.session.lobby if cs.session is not None else None
     in_lobby = cs.screen() == "lobby"
     if not in_lobby and cs.obs is not None and cs.obs.seat < 0:  # the keys below are for players
-        lines.append([("class:title", " You are watching:"), ("", " every seat is taken.")])
-        lines.append([("", " You see what every player sees, and cannot play.")])
+        lines.append([("class:title", " " + _("You are watching:")), ("", " " + _("every seat is taken."))])
+        lines.append([("", " " + _("You see what every player sees, and cannot play."))])
     for head, text in LOBBY_HELP if in_lobby else HELP:
-        for i, chunk in enumerate(wrap(text, max(10, width - 15))):
-            lines.append([("class:title", fit(f" {head}" if i == 0 else "", 14)), ("", " " + chunk)])
+        for i, chunk in enumerate(wrap(_(text), max(10, width - 15))):
+            lines.append([("class:title", fit(f" {_(head)}" if i == 0 and head else "", 14)), ("", " " + chunk)])
     if not in_lobby:
         ed = cs.edition
-        artists: Line = [("", " Artists: ")]
+        artists: Line = [("", " " + _("Artists:") + " ")]
         for a in ARTISTS:
             artists += [(ARTIST_STYLE[a], ed.initials[a]), ("", f" {ed.artists[a]}  ")]
         lines.append(artists)
-        lines.append([("class:dim", " The round ends with an artist's fifth painting (not sold).")])
-        lines.append([("class:dim", " Top three artists pay 30/20/10 plus earlier tiles.")])
+        lines.append([("class:dim", " " + _("The round ends with an artist's fifth painting (not sold)."))])
+        lines.append([("class:dim", " " + _("Top three artists pay 30/20/10 plus earlier tiles."))])
     intro, join = join_lines(lobby, width)
     lines += [[("class:dim", t)] for t in intro] + [[("", t)] for t in join]
-    lines.append([("class:dim", " Esc or ? closes this help")])
+    lines.append([("class:dim", " " + _("Esc or ? closes this help"))])
     return lines
 
 
@@ -60,12 +61,12 @@ def commands(modes: Modes) -> list[Command]:
     finder = modes.free("finder")
     return [
         Command(
-            ("?", "f1"), "?", "help", lambda: modes.talk() or finder(), modes.set_overlay("help"), modes.always, 70
+            ("?", "f1"), "?", _("help"), lambda: modes.talk() or finder(), modes.set_overlay("help"), modes.always, 70
         ),
         Command(
             ("escape", "?", "enter", "q", "f1"),
             "Esc",
-            "close help",
+            _("close help"),
             modes.overlay("help"),
             modes.set_overlay(None),
             modes.always,
@@ -76,4 +77,4 @@ def commands(modes: Modes) -> list[Command]:
 
 def floating(cs: ClientState, shown: Pred) -> Float:
     """The help overlay, floating over the screen while `shown()`."""
-    return overlay(cs, shown, "Help", help_panel, WIDTH)
+    return overlay(cs, shown, _("Help"), help_panel, WIDTH)

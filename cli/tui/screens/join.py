@@ -11,6 +11,7 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.layout import AnyContainer, BufferControl, ConditionalContainer, HSplit, VSplit, Window
 
+from modernart.cli.i18n import _
 from modernart.cli.tui.keys import Command, Controls, Modes
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.text import Line, fit, wrap
@@ -23,19 +24,24 @@ def finder_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     lines: list[Line] = []
     missing = getattr(finder, "missing_code", None)
     if missing:
-        heard = "The tables heard are below." if tables else "No table at all was heard."
-        for chunk in wrap(
-            f"No table with join code {missing} was heard. {heard} Check the code on the "
-            "host's screen, or ask for its join string (j).",
-            max(10, width - 2),
-        ):
+        if tables:
+            words = _(
+                "No table with join code {code} was heard. The tables heard are below. Check the code on the "
+                "host's screen, or ask for its join string (j)."
+            )
+        else:
+            words = _(
+                "No table with join code {code} was heard. No table at all was heard. Check the code on the "
+                "host's screen, or ask for its join string (j)."
+            )
+        for chunk in wrap(words.format(code=missing), max(10, width - 2)):
             lines.append([("class:error", " " + chunk)])
     if not tables:
-        lines.append([("class:dim", " Listening for tables on this network...")])
-        lines.append([("class:dim", " None heard yet. Ask the host for a join string and press j.")])
+        lines.append([("class:dim", " " + _("Listening for tables on this network..."))])
+        lines.append([("class:dim", " " + _("None heard yet. Ask the host for a join string and press j."))])
         return lines
     cs.finder_cursor = max(0, min(cs.finder_cursor, len(tables) - 1))
-    lines.append([("class:dim", "  " + fit("Table", max(10, width - 36)) + fit("Address", 22) + "Seats")])
+    lines.append([("class:dim", "  " + fit(_("Table"), max(10, width - 36)) + fit(_("Address"), 22) + _("Seats"))])
     for i, ad in enumerate(tables):
         arrow = ">" if i == cs.finder_cursor else " "
         style = "class:selected" if arrow == ">" else ""
@@ -47,9 +53,9 @@ def finder_panel(cs: ClientState, width: int, height: int) -> list[Line]:
 def finder_prompt(cs: ClientState, width: int) -> list[Line]:
     """Explanation above the text entry, when one is open."""
     if cs.finder_input == "join":
-        text = "Paste or type the join string from the host, then Enter (Esc: back)."
+        text = _("Paste or type the join string from the host, then Enter (Esc: back).")
     elif cs.finder_input == "code":
-        text = "Type the join code shown on the host's screen, then Enter (Esc: back)."
+        text = _("Type the join code shown on the host's screen, then Enter (Esc: back).")
     else:
         return []
     return [[("class:title", " " + chunk)] for chunk in wrap(text, max(10, width - 2))]
@@ -85,8 +91,8 @@ class JoinEntry:
 def container(cs: ClientState, parts: Parts, entry: JoinEntry) -> AnyContainer:
     return HSplit(
         [
-            title_bar(cs, " MODERN ART - join a table"),
-            window(boxed(cs, "Tables on this network", finder_panel)),
+            title_bar(cs, " " + _("MODERN ART - join a table")),
+            window(boxed(cs, _("Tables on this network"), finder_panel)),
             entry.container,
             parts.message,
             parts.hint_bar,
@@ -108,7 +114,7 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
     def choose(event) -> None:
         ad = chosen_table(cs)
         if ad is None:
-            cs.error("No table heard yet: press j to type a join string")
+            cs.error(_("No table heard yet: press j to type a join string"))
             return
         if ad.needs_code:
             cs.finder_choice = ad.join_string
@@ -119,7 +125,7 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
     def submit(event) -> None:
         text = controls.finder_text().strip()
         if not text:
-            cs.error("Type something first, or Esc to go back")
+            cs.error(_("Type something first, or Esc to go back"))
             return
         mode = cs.finder_input
         controls.close_finder_input()
@@ -130,14 +136,14 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
 
     entry = lambda: cs.finder_input is not None and controls.current() == "finder"  # noqa: E731
     return [
-        Command(("q", "c-c"), "q", "quit", finder, lambda e: controls.exit(), modes.always, 80),
-        Command(("up",), "Up/Dn", "choose", finder, move(-1), lambda: bool(cs.finder and cs.finder.tables), 10),
+        Command(("q", "c-c"), "q", _("quit"), finder, lambda e: controls.exit(), modes.always, 80),
+        Command(("up",), "Up/Dn", _("choose"), finder, move(-1), lambda: bool(cs.finder and cs.finder.tables), 10),
         Command(("down",), "", "", finder, move(1)),
-        Command(("enter",), "Enter", "join", finder, choose, lambda: bool(cs.finder and cs.finder.tables), 11),
+        Command(("enter",), "Enter", _("join"), finder, choose, lambda: bool(cs.finder and cs.finder.tables), 11),
         Command(
-            ("j",), "j", "type a join string", finder, lambda e: controls.open_finder_input("join"), lambda: True, 12
+            ("j",), "j", _("type a join string"), finder, lambda e: controls.open_finder_input("join"), lambda: True, 12
         ),
-        Command(("enter",), "Enter", "connect", entry, submit, lambda: True, 1),
-        Command(("escape",), "Esc", "back", entry, lambda e: controls.close_finder_input(), lambda: True, 2),
+        Command(("enter",), "Enter", _("connect"), entry, submit, lambda: True, 1),
+        Command(("escape",), "Esc", _("back"), entry, lambda e: controls.close_finder_input(), lambda: True, 2),
         Command(("c-c",), "", "", entry, lambda e: controls.close_finder_input()),
     ]

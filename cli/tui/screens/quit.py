@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from prompt_toolkit.layout import Float
 
+from modernart.cli.i18n import _
 from modernart.cli.tui.keys import Command, Controls, Modes, Pred
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.text import Line
@@ -15,14 +16,17 @@ WIDTH = 56
 
 def quit_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     playing = cs.obs is not None and not cs.obs.is_over
-    lines: list[Line] = [[("class:title", " Leave the table?")]]
+    lines: list[Line] = [[("class:title", " " + _("Leave the table?"))]]
     if playing and cs.session is not None and cs.session.ends_when_you_leave:  # never None while playing
-        lines.append([("", " This game runs on this machine:")])
-        lines.append([("", " leaving ends it.")])
+        # TRANSLATORS: these three lines are one sentence, cut to fit the overlay
+        lines.append([("", " " + _("This game runs on this machine:"))])
+        lines.append([("", " " + _("leaving ends it for now. It is saved, and"))])
+        lines.append([("", " " + _("the shell then says how to continue it."))])
     elif playing:
-        lines.append([("", " The game goes on; the host keeps your seat")])
-        lines.append([("", " and a bot or the clock plays it until you return.")])
-    lines.append([("", " y: leave   n or Esc: stay")])
+        # TRANSLATORS: this line and the next are one sentence, cut to fit the overlay
+        lines.append([("", " " + _("The game goes on; the host keeps your seat"))])
+        lines.append([("", " " + _("and a bot or the clock plays it until you return."))])
+    lines.append([("", " " + _("y: leave   n or Esc: stay"))])
     return lines
 
 
@@ -32,13 +36,13 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
     table, lobby = modes.free("table"), modes.free("lobby")
     shown = modes.overlay("quit")
     return [
-        Command(("q", "c-c"), "q", "leave", lambda: table() or lobby(), modes.set_overlay("quit"), modes.always, 80),
-        Command(("y",), "y", "leave", shown, lambda e: controls.exit(), modes.always, 1),
-        Command(("n", "escape"), "n", "stay", shown, modes.set_overlay(None), modes.always, 2),
+        Command(("q", "c-c"), "q", _("leave"), lambda: table() or lobby(), modes.set_overlay("quit"), modes.always, 80),
+        Command(("y",), "y", _("leave"), shown, lambda e: controls.exit(), modes.always, 1),
+        Command(("n", "escape"), "n", _("stay"), shown, modes.set_overlay(None), modes.always, 2),
         Command(("c-c",), "", "", lambda: cs.overlay is not None, lambda e: controls.exit()),
     ]
 
 
 def floating(cs: ClientState, shown: Pred) -> Float:
     """The leave overlay, floating over the screen while `shown()`."""
-    return overlay(cs, shown, "Leave", quit_panel, WIDTH)
+    return overlay(cs, shown, _("Leave"), quit_panel, WIDTH)

@@ -11,6 +11,7 @@ from prompt_toolkit.layout import Float
 from modernart.cards import ARTISTS
 from modernart.scoring import RoundResult
 
+from modernart.cli.i18n import _
 from modernart.cli.tui.keys import Command, Modes, Pred
 from modernart.cli.tui.panels import ARTIST_STYLE, artist_label
 from modernart.cli.tui.state import ClientState
@@ -23,18 +24,28 @@ WIDTH = 62
 def scoring_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     obs = cs.obs
     if obs is None or not 0 <= cs.scoring_round < len(obs.results):
-        return [[("", " No round has been scored yet.")]]
+        return [[("", " " + _("No round has been scored yet."))]]
     result: RoundResult = obs.results[cs.scoring_round]
     ed = cs.edition
     if result.ended_by == "fifth" and result.ending_cards:
         artist = ed.artists[result.ending_cards[-1].artist]
-        how = f" Ended by the fifth {artist}, played by {cs.name(result.ender)}."
+        how = " " + _("Ended by the fifth {artist}, played by {player}.").format(
+            artist=artist, player=cs.name(result.ender)
+        )
     else:
-        how = " Ended: every hand was empty."
-    lines: list[Line] = [[("", how)], [("class:dim", "   Artist        Paintings Place  Tile Value")]]
+        how = " " + _("Ended: every hand was empty.")
+    header = (
+        "   "
+        + fit(_("Artist"), 14)
+        + fit(_("Paintings"), 9, "right")
+        + fit(_("Place"), 6, "right")
+        + fit(_("Tile"), 6, "right")
+        + fit(_("Value"), 6, "right")
+    )
+    lines: list[Line] = [[("", how)], [("class:dim", header)]]
     places = {a: i for i, a in enumerate(result.ranking)}
     for a in sorted(ARTISTS, key=lambda a: (places.get(a, 9), a)):
-        place = ("1st", "2nd", "3rd")[places[a]] if a in places else "-"
+        place = (_("1st"), _("2nd"), _("3rd"))[places[a]] if a in places else "-"
         tile = str(result.tiles[a]) if result.tiles[a] else "-"
         line = [("", " ")] + artist_label(cs, a, 14)
         line.append(
@@ -47,7 +58,9 @@ def scoring_panel(cs: ClientState, width: int, height: int) -> list[Line]:
             )
         )
         lines.append(line)
-    lines.append([("class:dim", "   Player       Paintings bought      Payout")])
+    lines.append(
+        [("class:dim", "   " + fit(_("Player"), 13) + fit(_("Paintings bought"), 16) + fit(_("Payout"), 12, "right"))]
+    )
     for s, pay in enumerate(result.payouts):
         mark = "*" if s == obs.seat else " "
         line = [("class:you" if s == obs.seat else "", f" {mark} " + fit(cs.name(s), 13))]
@@ -62,7 +75,7 @@ def scoring_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         line.append(("", " " * max(1, 17 - used)))
         line.append(("class:title", fit(f"+{pay}", 9, "right")))
         lines.append(line)
-    lines.append([("class:dim", " Enter: back to the table   s: this again later")])
+    lines.append([("class:dim", " " + _("Enter: back to the table   s: this again later"))])
     return lines
 
 
@@ -70,11 +83,13 @@ def commands(modes: Modes) -> list[Command]:
     shown = modes.overlay("scoring")
     close = modes.set_overlay(None)
     return [
-        Command(("enter", "escape", " "), "Enter", "back to the table", shown, close, modes.always, 1),
+        Command(("enter", "escape", " "), "Enter", _("back to the table"), shown, close, modes.always, 1),
         Command(("s",), "", "", shown, close),
     ]
 
 
 def floating(cs: ClientState, shown: Pred) -> Float:
     """The scoring overlay, floating over the screen while `shown()`."""
-    return overlay(cs, shown, lambda: f"Round {cs.scoring_round + 1} scoring", scoring_panel, WIDTH)
+    return overlay(
+        cs, shown, lambda: _("Round {round} scoring").format(round=cs.scoring_round + 1), scoring_panel, WIDTH
+    )

@@ -11,6 +11,7 @@ from prompt_toolkit.layout import AnyContainer, DynamicContainer, HSplit, VSplit
 
 from modernart.moves import Action
 
+from modernart.cli.i18n import N_, _
 from modernart.cli.tui.actions import PASS_ACTIONS, TableActions
 from modernart.cli.tui.auction_panel import auction_panel
 from modernart.cli.tui.panels import artists_panel, hand_panel, log_panel, players_panel, sales_panel, status_line
@@ -28,22 +29,22 @@ def container(cs: ClientState, parts: Parts) -> AnyContainer:
     left_w = lambda: 40 if size()[0] < 100 or size()[0] >= WIDE else size()[0] // 2  # noqa: E731
     top = VSplit(
         [
-            window(boxed(cs, "Artists", artists_panel), height=8, width=left_w),
-            window(boxed(cs, "Auction", auction_panel), height=8),
+            window(boxed(cs, _("Artists"), artists_panel), height=8, width=left_w),
+            window(boxed(cs, _("Auction"), auction_panel), height=8),
         ]
     )
     middle = VSplit(
         [
-            window(boxed(cs, "Players", players_panel), height=8, width=left_w),
-            window(boxed(cs, "Your hand", hand_panel), height=8),
+            window(boxed(cs, _("Players"), players_panel), height=8, width=left_w),
+            window(boxed(cs, _("Your hand"), hand_panel), height=8),
         ]
     )
     narrow = HSplit([status, top, middle, parts.log, *parts.footer])
-    side_log = window(boxed(cs, "Log and chat", log_panel), width=lambda: max(40, size()[0] - 92))
+    side_log = window(boxed(cs, _("Log and chat"), log_panel), width=lambda: max(40, size()[0] - 92))
     wide = HSplit(
         [
             status,
-            VSplit([HSplit([top, middle, window(boxed(cs, "Sales this round", sales_panel))], width=92), side_log]),
+            VSplit([HSplit([top, middle, window(boxed(cs, _("Sales this round"), sales_panel))], width=92), side_log]),
             *parts.footer,
         ]
     )
@@ -65,9 +66,9 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
         return run
 
     return [
-        Command(("left",), "<- ->", "choose", table, lambda e: acts.select(-1), hints.choosing_card, 10),
+        Command(("left",), "<- ->", _("choose"), table, lambda e: acts.select(-1), hints.choosing_card, 10),
         Command(("right",), "", "", table, lambda e: acts.select(1)),
-        Command(("up",), "Up/Dn", "+-1", table, up_down(-1), hints.amount_open, 12),
+        Command(("up",), "Up/Dn", _("+-1"), table, up_down(-1), hints.amount_open, 12),
         Command(("down",), "", "", table, up_down(1)),
         Command(
             ("enter",),
@@ -79,16 +80,16 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
             20,
         ),
         Command(("backspace",), "", "", table, lambda e: acts.backspace()),
-        Command(("0",), "0-9", "amount", table, lambda e: acts.digit("0"), hints.amount_open, 11),
+        Command(("0",), "0-9", _("amount"), table, lambda e: acts.digit("0"), hints.amount_open, 11),
         *[Command((d,), "", "", table, (lambda d: lambda e: acts.digit(d))(d)) for d in "123456789"],
         Command(("p",), "p", hints.pass_label, table, lambda e: acts.pass_(), hints.can_pass, 22),
-        Command(("a",), "a", "accept", table, lambda e: acts.accept(), hints.can_accept, 21),
-        Command(("h",), "h", "sell now", table, lambda e: acts.hammer(), hints.can_hammer, 23),
-        Command(("+",), "+ f t", "raise 1/5/10", table, lambda e: acts.quick_raise(1), hints.can_raise, 15),
+        Command(("a",), "a", _("accept"), table, lambda e: acts.accept(), hints.can_accept, 21),
+        Command(("h",), "h", _("sell now"), table, lambda e: acts.hammer(), hints.can_hammer, 23),
+        Command(("+",), "+ f t", _("raise 1/5/10"), table, lambda e: acts.quick_raise(1), hints.can_raise, 15),
         Command(("=",), "", "", table, lambda e: acts.quick_raise(1)),
         Command(("f",), "", "", table, lambda e: acts.quick_raise(5)),
         Command(("t",), "", "", table, lambda e: acts.quick_raise(10)),
-        Command(("pageup",), "PgUp", "log", table, lambda e: cs.scroll_log(1)),
+        Command(("pageup",), "PgUp", _("log"), table, lambda e: cs.scroll_log(1)),
         Command(("pagedown",), "", "", table, lambda e: cs.scroll_log(-1)),
         Command(("s",), "", "", table, lambda e: cs.show_last_scoring()),
     ]
@@ -98,11 +99,11 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
 
 #: Enter's hint, by the move it makes: a card put up or added, an amount sent.
 ENTER_LABELS = {
-    Action.PLAY: "sell",
-    Action.ADD_SECOND: "add",
-    Action.BID: "bid",
-    Action.SEALED_BID: "seal",
-    Action.SET_PRICE: "set price",
+    Action.PLAY: N_("sell"),
+    Action.ADD_SECOND: N_("add"),
+    Action.BID: N_("bid"),
+    Action.SEALED_BID: N_("seal"),
+    Action.SET_PRICE: N_("set price"),
 }
 
 
@@ -147,7 +148,7 @@ class TableHints:
             return ""
         card = obs.card_action()  # not `or`: PLAY is 0
         action = card if card is not None else obs.amount_action()
-        return ENTER_LABELS[action] if action is not None else "bid"
+        return _(ENTER_LABELS[action]) if action is not None else _("bid")
 
     def pass_label(self) -> str:
-        return "decline" if self._offers(Action.DECLINE) else "pass"
+        return _("decline") if self._offers(Action.DECLINE) else _("pass")

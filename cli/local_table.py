@@ -1,0 +1,143 @@
+"""A game on this machine: the host of `modernart play` (a child process, or this one) with
+its bots and this player's client, for a new table or an unfinished game continued
+(`modernart resume`, and `modernart play`'s offer); and what the shell is told once the
+screen is gone: where the record of a finished game is, or how to continue one left
+mid-game."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from typing import TYPE_CHECKING
+
+from modernart.cli.i18n import _
+from modernart.net import user_dirs
+
+if TYPE_CHECKING:  # the engine is imported only when a game is read (`modernart --help` stays quick)
+    from modernart.cli.saved_games import SavedGame
+
+
+async def play_table(settings, name: str, *, offline: bool, ascii: bool | None, color: str, offer: bool = False) -> int:
+    """A host with bots on 127.0.0.1 (a child process, or with `offline` this one) for the
+    table of `settings` (a new one, or the game it resumes); this client joins it as seat 1.
+    With `offer`, the newest unfinished game of this machine is offered first
+    (`offer_to_continue`).  Once the screen is gone, says on the shell where the game is:
+    its record, or how to continue it."""
+    try:
+        if offline:
+            from modernart.cli.tui.in_process_host import play_here
+
+            settings = (offer_to_continue(settings) if offer else None) or settings
+            host, session = await play_here(settings, name)
+        else:
+            # the child boots (the host's imports, keys, table) while this process looks for
+            # an unfinished game and loads its own screen: the start-ups overlap instead of
+            # adding up.  Until this client joins, the child has started no game and written
+            # nothing, so it is simply stopped if an unfinished game is continued instead.
+            from modernart.cli.tui.child_host import HostProcess, session_at
+            from modernart.cli.tui.local_game import host_log_path
+
+            host = await HostProcess.launch(settings, log_path=host_log_path())
+            try:
+                resumed = offer_to_continue(settings) if offer else None
+                if resumed is not None:
+                    await host.close()
+                    settings = resumed
+                    host = await HostProcess.launch(settings, log_path=host_log_path())
+                load_the_client()
+                await host.joined()
+            except BaseException:
+                await host.close()
+                raise
+            session = session_at(host, settings, name)
+    except (RuntimeError, OSError, ValueError) as exc:
+        print(_("modernart play: {error}; try --offline").format(error=exc), file=sys.stderr)
+        return 1
+    from modernart.cli.tui.app import run_client_async
+
+    try:
+        code = await run_client_async(session, ascii=ascii, color=color)
+    finally:
+        await host.close()
+    print(after_words(session, host.journal_path, resumable=not (offline and settings.config_dir is None)))
+    return code
+
+
+def load_the_client() -> None:
+    """Import what the client's first frame needs (its screen, its session and their
+    protocol client), so that a child host can boot meanwhile."""
+    for module in ("modernart.cli.tui.app", "modernart.cli.tui.net_session"):
+        importlib.import_module(module)
+
+
+def after_words(session, journal: str | None, *, resumable: bool) -> str:
+    """What the shell is told once the client of a game on this machine exits: the saved
+    record and how to see it again, or how to continue an unfinished game."""
+    obs = session.obs
+    record = session.record_path
+    if record is not None:
+        return _(
+            "modernart: the game's record is saved in {path}\nSee it again with: modernart replay {path} --view"
+        ).format(path=record)
+    if obs is None or journal is None:
+        return _("modernart: no game was played")
+    if not resumable:
+        return _(
+            "modernart: the game was journaled in {path}, but --offline without --config-dir keeps no keys, so it cannot be continued"
+        ).format(path=journal)
+    return _("modernart: the game is saved ({path}).\nContinue it with: modernart resume").format(path=journal)
+
+
+def search_dirs(record_dir: str | None) -> list[str]:
+    """The directories holding the journals of this machine's games."""
+    return [record_dir] if record_dir else [str(user_dirs.games_dir())]
+
+
+def your_unfinished_games(record_dir: str | None, config_dir: str | None) -> list[SavedGame]:
+    """The unfinished games of this machine's player and host keys, newest first."""
+    from modernart.net.trust.identity import Keys
+
+    player = Keys.load_or_create(config_dir, "player").vk.hex()
+    host = Keys.load_or_create(config_dir, "host").vk.hex()
+    from modernart.cli.saved_games import unfinished_games
+
+    return unfinished_games(search_dirs(record_dir), player, host)
+
+
+def settings_for(game: SavedGame, config_dir: str | None):
+    """The `HostGameSettings` that continue `game` on this machine."""
+    from modernart.cli.tui.local_game import HostGameSettings
+
+    return HostGameSettings(
+        players=len(game.players),
+        levels=[],
+        table_name=game.table_name,
+        journal_dir=os.path.dirname(game.path),
+        config_dir=config_dir,
+        autostart=False,
+        resume=game.path,
+    )
+
+
+def offer_to_continue(settings):
+    """Before `modernart play` starts a new game: offer the newest unfinished game of this
+    machine (its settings, if the player says yes; None: start the new game)."""
+    journal_dir = settings.journal_dir
+    games = [g for g in your_unfinished_games(journal_dir, settings.config_dir) if g.local]
+    if not games:
+        return None
+    newest = games[0]
+    from modernart.net.trust.identity import Keys
+
+    me = Keys.load_or_create(settings.config_dir, "player").vk.hex()
+    print(_("You have an unfinished game: {game}").format(game=newest.describe(newest.seat_of(me))))
+    if len(games) > 1:
+        print(_("({count} unfinished in all: modernart resume lists them)").format(count=len(games)))
+    try:
+        answer = input(_("Continue it? [Y/n] (n: a new game) ")).strip().lower()
+    except EOFError:
+        return None
+    if answer in ("", "y", "yes"):
+        return settings_for(newest, settings.config_dir)
+    return None

@@ -1,0 +1,164 @@
+"""The rules engine as a host runs it when it does not see hands (docs/fair-play.md "The
+hidden deck"): hand sizes and the public record, every proof checked, each card learnt
+only when it is played.
+
+The engine needs a deck order to deal from.  The host gives it slot order: card id k
+stands for the card in slot k of the jointly shuffled deck (net/trust/hidden_deck.py),
+and the engine deals its stock exactly as the ledger deals slots (seat 0 first, a block
+of k per seat), so the host's engine holds *stand-ins*: the right number of cards in
+every hand and in the stock, none of them the real card (the permutation from slots to
+cards is nobody's).  When a seat plays a card, its opening proves which card its slot
+holds; the host then exchanges, in its engine, the stand-in for that slot with wherever
+the real card stands in for another slot (in a hand or the stock, never in play: every
+card played is real), and applies the move.  No rule reads a card before it is played,
+so the game the host runs is the real game in everything anybody can see: moves, sales,
+scores, hand sizes.  Its hands and stock, and its `deal_log` and `CardsDealt` events,
+are stand-ins and are never sent.
+
+A host that does not see hands cannot play a card for an absent seat: a card play and a
+Double's second card wait for the seat's owner (`needs_owner`).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from modernart.errors import IllegalMove, NotYourTurn, WrongPhase
+from modernart.game import GameState
+from modernart.moves import CARD_ACTIONS, Move
+from modernart.phase import Phase
+from modernart.rules import RuleOptions
+
+from modernart.net.trust.deck import DeckKey, Share, Shuffle
+from modernart.net.trust.hidden_deck import DeckLedger, DeckStepError, Play, Step
+
+#: The phases in which the seat to move can only act with a card of its own (a Double may
+#: be declined, so DOUBLE_OFFER can be defaulted; PLAY_CARD cannot).
+OWNER_PHASES = frozenset({Phase.PLAY_CARD})
+
+
+class BlindGame:
+    """One game run without its hands (see the module docstring)."""
+
+    def __init__(self, ledger: DeckLedger, options: RuleOptions, first_auctioneer: int) -> None:
+        if not ledger.shuffled:
+            raise DeckStepError("not_shuffled", "the deck is not shuffled yet")
+        self.ledger = ledger
+        size = options.deck_table.size
+        if ledger.size != size:
+            raise ValueError(f"the ledger holds {ledger.size} cards, the deck {size}")
+        self.state = GameState(
+            ledger.n, options, deck_order=list(range(size)), first_auctioneer=first_auctioneer, track_events=True
+        )
+        self.stand_in: dict[int, int] = {k: k for k in range(size)}  # unplayed slot -> the card id standing in
+        self.slot_of: dict[int, int] = {k: k for k in range(size)}  # stand-in card id -> its slot
+        self._sync_deals()
+
+    @classmethod
+    def replay(
+        cls,
+        game: bytes,
+        n: int,
+        options: RuleOptions,
+        first_auctioneer: int,
+        steps: Sequence[Step],
+        moves: Sequence[tuple[Move, Share | None]],
+    ) -> "BlindGame":
+        """The blind game that recorded `steps` (a ledger's, in order) and `moves` (each
+        with its opening, or None) make: how a host resumes after a crash from its journal.
+
+        Its own journal is trusted, so no proof is checked again: the keys and shuffles go
+        in first, the engine deals as it did, each share goes in once its slot is dealt,
+        each move is made again (a card with its recorded opening); the deals and plays the
+        engine makes again must be the recorded ones (ValueError otherwise).  The ledger
+        checks every proof again from then on."""
+        ledger = DeckLedger(game, n, options.deck_table.size, checking=False)
+        for step in steps:
+            if isinstance(step, (DeckKey, Shuffle)):
+                ledger.add_step(step)
+        blind = cls(ledger, options, first_auctioneer)
+        shares = [step for step in steps if isinstance(step, Share)]
+        fed = 0
+
+        def feed() -> None:
+            nonlocal fed
+            while fed < len(shares) and shares[fed].slot < ledger.dealt:
+                ledger.add_share(shares[fed])
+                fed += 1
+
+        feed()
+        for move, opening in moves:
+            if opening is None:
+                blind.apply(move)
+            else:
+                blind.play(move, opening)
+            feed()
+        recorded = [step for step in steps if isinstance(step, (tuple, Play))]
+        again = [step for step in ledger.steps if isinstance(step, (tuple, Play))]
+        if again[: len(recorded)] != recorded or fed != len(shares):
+            raise ValueError("the recorded deals, shares and plays do not follow from the recorded moves")
+        ledger.checking = True
+        return blind
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        return [len(hand) for hand in self.state.hands]
+
+    def needs_owner(self) -> tuple[int, ...]:
+        """The seats whose next move only their owner can make (a card of their hand)."""
+        state = self.state
+        return state.to_move() if state.phase in OWNER_PHASES else ()
+
+    def _sync_deals(self) -> None:
+        """Deal in the ledger every round the engine has dealt (same slots, same seats)."""
+        while len(self.state.deal_log) > len(self.ledger.deals):
+            dealt = self.state.deal_log[len(self.ledger.deals)]
+            self.ledger.deal([len(cards) for cards in dealt])
+
+    def apply(self, move: Move) -> None:
+        """A move without a card (a bid, a pass, ...): IllegalMove if the rules refuse it."""
+        if move.action in CARD_ACTIONS:
+            raise DeckStepError("needs_opening", "a card is played with its opening (its owner's proven share)")
+        self.state.apply(move)
+        self._sync_deals()
+
+    def play(self, move: Move, opening: Share) -> int:
+        """A card played, `opening` proving which card its slot holds; returns the card.
+
+        Refused, with nothing changed, by DeckStepError (the opening fails: see
+        `DeckLedger.open`) or IllegalMove (the rules refuse the card: checked after the
+        opening, since whether a second card matches a Double depends on the card)."""
+        state = self.state
+        if move.action not in CARD_ACTIONS:
+            raise DeckStepError("not_a_card", "only a card play carries an opening")
+        if state.phase not in (Phase.PLAY_CARD, Phase.DOUBLE_OFFER):
+            raise WrongPhase(f"seat {move.seat} cannot play a card now")
+        if move.seat not in state.to_move():
+            raise NotYourTurn(f"seat {move.seat} cannot play a card: it is not its turn")
+        card = move.arg
+        slot = self.ledger.check_open(move.seat, opening, card)
+        real = state.card_of[card]
+        placeholder = self.stand_in[slot]
+        if real not in self.slot_of:
+            raise DeckStepError("card_twice", f"card {card} is played already")
+        self._exchange(slot, card)
+        try:
+            state.apply(move)
+        except IllegalMove:
+            self._exchange(slot, placeholder)  # back as it was
+            raise
+        self.ledger.commit_open(move.seat, opening, card)
+        del self.stand_in[slot]
+        del self.slot_of[card]
+        self._sync_deals()
+        return card
+
+    def _exchange(self, slot: int, card: int) -> None:
+        """Put `card` where the stand-in of `slot` is, and that stand-in where `card` stood."""
+        current = self.stand_in[slot]
+        if current == card:
+            return
+        other_slot = self.slot_of[card]
+        self.state.exchange_unplayed(current, card)
+        self.stand_in[slot], self.stand_in[other_slot] = card, current
+        self.slot_of[card], self.slot_of[current] = slot, other_slot

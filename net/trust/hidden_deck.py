@@ -1,0 +1,482 @@
+"""The hidden deck of one game, step by step: the public record every party checks
+(`DeckLedger`), what one seat adds with its secret key (`SeatDeck`), and the audit of the
+whole deal once every key is disclosed (`audit_deal`).
+
+The steps, in the order a game makes them (values and proofs in net/trust/deck.py):
+
+1. **keys**: every seat publishes its proven deck key; H is their sum.
+2. **shuffles**: seat 0, then seat 1, ... each re-encrypts and permutes the whole deck,
+   starting from the open deck, and proves it.
+3. **deals**: a round's cards are the next slots of the final deck, dealt the way the
+   rules engine deals its stock (seat 0 first, a block of k slots per seat).  For every
+   slot dealt to seat s, every other seat publishes its proven decryption share; s adds
+   its own share, which it never sends, and reads its card.
+4. **plays**: a card played from slot k is opened by its owner's proven share; with all
+   shares anybody decrypts the card, which must be the card the move names, a card of the
+   game, and not one opened before.
+5. **disclosure** (after the game): every seat's secret key.  `audit_deal` re-checks every
+   proof and, with the keys, decrypts every deck and every slot, so it names the first
+   wrong step exactly: a shuffle that drops or duplicates a card, a wrong share, a card
+   played that is not the one in its slot.
+
+The ledger never holds a secret: the host holds one, and so learns a card only when it is
+played.  A seat learns the cards dealt to it and the cards played, nothing else.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from modernart.net.trust.deck import (
+    Ciphertext,
+    DeckError,
+    DeckKey,
+    Share,
+    Shuffle,
+    ShuffleSecret,
+    card_lookup,
+    check_key,
+    check_share,
+    check_shuffle,
+    decrypt,
+    joint_key,
+    key_of,
+    make_share,
+    new_key,
+    open_deck,
+    own_share,
+    prove_key,
+    shuffle_deck,
+)
+from modernart.net.trust.group import L, GroupError, Point, mul
+
+
+class DeckStepError(DeckError):
+    """A refused step: `code` names the kind of fault for the wire (docs/protocol.md)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A card opened publicly: its slot, its owner's share, the card the move named."""
+
+    slot: int
+    share: Share
+    card: int
+
+
+#: One step of the record, in order: a deck key, a shuffle, a deal (cards per seat), a
+#: decryption share, or a play.
+Step = DeckKey | Shuffle | tuple[int, ...] | Share | Play
+
+
+def step_to_wire(step: Step) -> dict[str, Any]:
+    """A step as plain data (bytes and ints), for the journal, the transcript and the record."""
+    if isinstance(step, DeckKey):
+        return {"key": step.to_wire()}
+    if isinstance(step, Shuffle):
+        return {"shuffle": step.to_wire()}
+    if isinstance(step, Share):
+        return {"share": step.to_wire()}
+    if isinstance(step, Play):
+        return {"play": {"slot": step.slot, "share": step.share.to_wire(), "card": step.card}}
+    return {"deal": list(step)}
+
+
+def step_from_wire(data: Any, size: int) -> Step:
+    """A step from its plain data (DeckError, naming what is wrong, if it is not one)."""
+    if not isinstance(data, dict) or len(data) != 1:
+        raise DeckError("a deck step is one of {key}, {shuffle}, {deal}, {share}, {play}")
+    ((kind, value),) = data.items()
+    if kind == "key":
+        return DeckKey.from_wire(value)
+    if kind == "shuffle":
+        return Shuffle.from_wire(value, size)
+    if kind == "share":
+        return Share.from_wire(value)
+    if kind == "deal":
+        if not isinstance(value, list) or not all(type(c) is int and 0 <= c <= size for c in value):
+            raise DeckError("a deal is a list of card counts")
+        return tuple(value)
+    if kind == "play":
+        if not isinstance(value, dict) or set(value) != {"slot", "share", "card"}:
+            raise DeckError("a play is {slot, share, card}")
+        if type(value["slot"]) is not int or type(value["card"]) is not int or not 0 <= value["card"] < size:
+            raise DeckError("a play names its slot and a card of the deck")
+        return Play(value["slot"], Share.from_wire(value["share"]), value["card"])
+    raise DeckError(f"unknown deck step {kind!r}")
+
+
+class DeckLedger:
+    """The public record of one game's hidden deck (see the module docstring).
+
+    With `checking` (the host, every client) each step's proof is checked as it is added
+    and a bad one is refused with a `DeckStepError` that changes nothing; without it (the
+    audit, which checks everything afterwards and names the first wrong step) only the
+    shape and order of the steps are enforced."""
+
+    def __init__(self, game: bytes, n: int, size: int, *, checking: bool = True) -> None:
+        self.game = game
+        self.n = n
+        self.size = size
+        self.checking = checking
+        self.keys: list[DeckKey | None] = [None] * n
+        self.shuffles: list[Shuffle] = []
+        self.owner: list[int | None] = [None] * size  # the seat each slot was dealt to
+        self.shares: list[dict[int, Share]] = [{} for _ in range(size)]
+        self.opened: dict[int, int] = {}  # slot -> the card it held, once played
+        self.cards_opened: set[int] = set()
+        self.dealt = 0  # slots dealt so far, from the front of the final deck
+        self.deals: list[tuple[int, ...]] = []  # the cards per seat of each deal so far
+        self.steps: list[Step] = []
+        self._joint: Point | None = None
+        self._decks: list[tuple[Ciphertext, ...]] = []  # the open deck, then each shuffle's
+
+    @classmethod
+    def from_steps(cls, game: bytes, n: int, size: int, steps: Sequence[Step], *, checking: bool) -> "DeckLedger":
+        """The ledger that `steps` (a ledger's `steps`, in order) make."""
+        ledger = cls(game, n, size, checking=checking)
+        for step in steps:
+            ledger.add_step(step)
+        return ledger
+
+    def add_step(self, step: Step) -> None:
+        """Add one recorded step of any kind (a play as its owner made it)."""
+        if isinstance(step, DeckKey):
+            self.add_key(step)
+        elif isinstance(step, Shuffle):
+            self.add_shuffle(step)
+        elif isinstance(step, Share):
+            self.add_share(step)
+        elif isinstance(step, Play):
+            if step.share.slot != step.slot:
+                raise DeckStepError(
+                    "bad_opening", f"a play of slot {step.slot} carries a share of slot {step.share.slot}"
+                )
+            self.open(step.share.seat, step.share, step.card)
+        else:
+            self.deal(step)
+
+    def card_order(self, secrets: Sequence[int]) -> list[int | None]:
+        """Every slot's card, read with every seat's disclosed secret (None: no card): the
+        deck order the audit replays the rules with."""
+        x = sum(secrets) % L
+        lookup = card_lookup(self.game, self.size)
+        return [lookup.get(decrypt(c, [mul(x, c.c1)])) for c in self.deck]
+
+    # ------------------------------------------------------------------ keys
+
+    @property
+    def keyed(self) -> bool:
+        return all(k is not None for k in self.keys)
+
+    @property
+    def joint(self) -> Point:
+        if self._joint is None:
+            if not self.keyed:
+                raise DeckStepError("no_deck_key", "not every seat has published its deck key")
+            self._joint = joint_key([k for k in self.keys if k is not None])
+        return self._joint
+
+    def key(self, seat: int) -> DeckKey:
+        key = self.keys[seat]
+        if key is None:
+            raise DeckStepError("no_deck_key", f"seat {seat} has published no deck key")
+        return key
+
+    def add_key(self, key: DeckKey) -> None:
+        if not 0 <= key.seat < self.n:
+            raise DeckStepError(
+                "bad_deck_key", f"a deck key names seat {key.seat}, the table has seats 0..{self.n - 1}"
+            )
+        if self.keys[key.seat] is not None:
+            raise DeckStepError("bad_deck_key", f"seat {key.seat} has published its deck key already")
+        if self.checking:
+            try:
+                check_key(self.game, key)
+            except DeckError as exc:
+                raise DeckStepError("bad_deck_key", str(exc)) from None
+        self.keys[key.seat] = key
+        self.steps.append(key)
+
+    # ------------------------------------------------------------------ shuffles
+
+    @property
+    def next_shuffler(self) -> int | None:
+        """The seat whose shuffle comes next (None before every key is in, or when all are done)."""
+        if not self.keyed or len(self.shuffles) >= self.n:
+            return None
+        return len(self.shuffles)
+
+    @property
+    def shuffled(self) -> bool:
+        return len(self.shuffles) == self.n
+
+    @property
+    def deck(self) -> tuple[Ciphertext, ...]:
+        """The deck as it stands: the open deck, or the last shuffle's."""
+        if not self._decks:
+            self._decks.append(open_deck(self.game, self.size, self.joint))
+        return self._decks[-1]
+
+    def add_shuffle(self, shuffle: Shuffle) -> None:
+        if self.next_shuffler != shuffle.seat:
+            raise DeckStepError(
+                "not_your_shuffle",
+                f"seat {shuffle.seat} may not shuffle now"
+                + ("" if self.next_shuffler is None else f" (seat {self.next_shuffler} shuffles next)"),
+            )
+        if len(shuffle.deck) != self.size:
+            raise DeckStepError("bad_shuffle", f"a shuffle holds {self.size} cards, this one {len(shuffle.deck)}")
+        before = self.deck
+        if self.checking:
+            try:
+                check_shuffle(self.game, self.joint, before, shuffle)
+            except DeckError as exc:
+                raise DeckStepError("bad_shuffle", str(exc)) from None
+        self.shuffles.append(shuffle)
+        self._decks.append(shuffle.deck)
+        self.steps.append(shuffle)
+
+    # ------------------------------------------------------------------ deals
+
+    def deal(self, counts: Sequence[int]) -> list[list[int]]:
+        """Deal the next slots: `counts[s]` to seat s, seat 0 first (as the engine deals its
+        stock); returns each seat's new slots."""
+        if not self.shuffled:
+            raise DeckStepError("not_shuffled", "the deck is not shuffled yet")
+        if len(counts) != self.n or any(c < 0 for c in counts) or self.dealt + sum(counts) > self.size:
+            raise DeckStepError("bad_deal", f"cannot deal {list(counts)} from {self.size - self.dealt} cards left")
+        out: list[list[int]] = []
+        for seat, count in enumerate(counts):
+            slots = list(range(self.dealt, self.dealt + count))
+            for slot in slots:
+                self.owner[slot] = seat
+            self.dealt += count
+            out.append(slots)
+        self.steps.append(tuple(counts))
+        self.deals.append(tuple(counts))
+        return out
+
+    def slots_of(self, seat: int) -> list[int]:
+        """Every slot dealt to `seat` and not played yet."""
+        return [k for k in range(self.dealt) if self.owner[k] == seat and k not in self.opened]
+
+    def owed(self, seat: int) -> list[int]:
+        """The slots dealt to other seats for which `seat` has not published its share."""
+        return [k for k in range(self.dealt) if self.owner[k] != seat and seat not in self.shares[k]]
+
+    def readable(self, slot: int) -> bool:
+        """Whether every seat but its owner has published its share of `slot`."""
+        return len(self.shares[slot]) >= self.n - 1
+
+    def add_share(self, share: Share) -> None:
+        slot, seat = share.slot, share.seat
+        if not 0 <= slot < self.dealt:
+            raise DeckStepError("bad_share", f"slot {slot} is not dealt")
+        if not 0 <= seat < self.n or self.owner[slot] == seat:
+            raise DeckStepError("bad_share", f"seat {seat} may not publish a share of slot {slot}: it is dealt to it")
+        if seat in self.shares[slot]:
+            raise DeckStepError("bad_share", f"seat {seat} has published its share of slot {slot} already")
+        if self.checking:
+            try:
+                check_share(self.game, self.key(seat).h, self.deck[slot], share)
+            except DeckError as exc:
+                raise DeckStepError("bad_share", str(exc)) from None
+        self.shares[slot][seat] = share
+        self.steps.append(share)
+
+    # ------------------------------------------------------------------ plays
+
+    def slot_of_play(self, seat: int, share: Share) -> int:
+        """The slot of a card `seat` plays (DeckStepError unless the share is its own, of a
+        slot dealt to it and not played)."""
+        slot = share.slot
+        if share.seat != seat:
+            raise DeckStepError("bad_opening", f"the opening is seat {share.seat}'s share, the card is seat {seat}'s")
+        if not 0 <= slot < self.dealt or self.owner[slot] != seat:
+            raise DeckStepError("not_your_card", f"slot {slot} was not dealt to seat {seat}")
+        if slot in self.opened:
+            raise DeckStepError("not_your_card", f"the card in slot {slot} is played already")
+        return slot
+
+    def open(self, seat: int, share: Share, card: int) -> int:
+        """Open the card `seat` plays, its own share of its slot proving which it is; it must
+        be `card` (the card its move names).  Returns the card (DeckStepError, nothing
+        changed, if any check fails)."""
+        self.check_open(seat, share, card)
+        self.commit_open(seat, share, card)
+        return card
+
+    def check_open(self, seat: int, share: Share, card: int) -> int:
+        """`open`'s checks alone, changing nothing: the slot the card comes from."""
+        slot = self.slot_of_play(seat, share)
+        if not self.readable(slot):
+            raise DeckStepError("not_readable", f"slot {slot} still waits for other seats' shares")
+        if self.checking:
+            try:
+                check_share(self.game, self.key(seat).h, self.deck[slot], share)
+            except DeckError as exc:
+                raise DeckStepError("bad_opening", str(exc)) from None
+            found = self._card_in(slot, share)
+            if found is None:
+                raise DeckStepError("no_card", f"slot {slot} opens to no card of the game: a shuffle was false")
+            if found != card:
+                raise DeckStepError("wrong_card", f"the move plays card {card}, slot {slot} holds card {found}")
+            if found in self.cards_opened:
+                raise DeckStepError("card_twice", f"card {found} is opened a second time: a shuffle was false")
+        return slot
+
+    def commit_open(self, seat: int, share: Share, card: int) -> None:
+        """Record a play that `check_open` passed."""
+        self.opened[share.slot] = card
+        self.cards_opened.add(card)
+        self.steps.append(Play(share.slot, share, card))
+
+    def _card_in(self, slot: int, own: Share) -> int | None:
+        points = [s.d for s in self.shares[slot].values()] + [own.d]
+        try:
+            return card_lookup(self.game, self.size).get(decrypt(self.deck[slot], points))
+        except GroupError:
+            return None
+
+    def play_slot(self, card: int) -> int | None:
+        """The slot a played `card` came from (None if it was not played)."""
+        for slot, c in self.opened.items():
+            if c == card:
+                return slot
+        return None
+
+
+class SeatDeck:
+    """One seat's part: its secret deck key, and the cards it can read (its hand)."""
+
+    def __init__(self, game: bytes, seat: int, size: int, secret: int | None = None) -> None:
+        self.game = game
+        self.seat = seat
+        self.size = size
+        if secret is None:
+            self.secret, self.key = new_key(game, seat)
+        else:
+            self.secret = secret
+            self.key = prove_key(game, seat, secret)  # a client restarting from disk
+        self._read: dict[int, int] = {}  # slot -> card, for the slots dealt to this seat
+
+    def shuffle(self, ledger: DeckLedger) -> tuple[Shuffle, ShuffleSecret]:
+        """This seat's shuffle of the deck as it stands."""
+        return shuffle_deck(self.game, self.seat, ledger.joint, ledger.deck)
+
+    def shares(self, ledger: DeckLedger) -> list[Share]:
+        """This seat's proven shares of every slot dealt to another seat that still lacks one."""
+        deck = ledger.deck
+        return [make_share(self.game, self.seat, self.secret, k, deck[k]) for k in ledger.owed(self.seat)]
+
+    def hand(self, ledger: DeckLedger) -> dict[int, int]:
+        """slot -> card of every readable slot dealt to this seat and not played (DeckError
+        if one decrypts to no card: then a shuffle or a share was false)."""
+        lookup = card_lookup(self.game, self.size)
+        out: dict[int, int] = {}
+        for slot in ledger.slots_of(self.seat):
+            if slot not in self._read and ledger.readable(slot):
+                ct = ledger.deck[slot]
+                points = [s.d for s in ledger.shares[slot].values()] + [own_share(self.secret, ct)]
+                card = lookup.get(decrypt(ct, points))
+                if card is None:
+                    raise DeckStepError("no_card", f"slot {slot}, dealt to seat {self.seat}, decrypts to no card")
+                self._read[slot] = card
+            if slot in self._read:
+                out[slot] = self._read[slot]
+        return out
+
+    def opening(self, ledger: DeckLedger, card: int) -> Share:
+        """The proven share that opens `card` (one of this seat's cards) for everyone."""
+        for slot, c in self.hand(ledger).items():
+            if c == card:
+                return make_share(self.game, self.seat, self.secret, slot, ledger.deck[slot])
+        raise DeckStepError("not_your_card", f"card {card} is not in seat {self.seat}'s hand")
+
+
+def audit_deal(ledger: DeckLedger, secrets: Sequence[int | None]) -> list[str]:
+    """Every problem of a recorded deal (`ledger` built with `checking=False`), the first
+    wrong step first, given the secret deck keys disclosed at the end (None: not disclosed).
+
+    Each step's proof is checked in the order it was made; the keys say exactly what a
+    failing step did (which card a shuffle dropped or duplicated, which card a slot really
+    held)."""
+    problems: list[str] = []
+    game, n, size = ledger.game, ledger.n, ledger.size
+    for seat, (key, secret) in enumerate(zip(ledger.keys, secrets)):
+        if key is None:
+            problems.append(f"seat {seat} published no deck key")
+        elif secret is None:
+            problems.append(f"seat {seat} did not disclose its deck key")
+        elif key_of(secret) != key.h:
+            problems.append(f"seat {seat}'s disclosed deck key does not match the key it published")
+    if problems:
+        return problems
+    total_secret = sum(s for s in secrets if s is not None)
+    lookup = card_lookup(game, size)
+
+    def plain(deck: Sequence[Ciphertext]) -> list[int | None]:
+        return [lookup.get(decrypt(c, [mul(total_secret, c.c1)])) for c in deck]
+
+    replay = DeckLedger(game, n, size)
+    for step in ledger.steps:
+        try:
+            if isinstance(step, DeckKey):
+                replay.add_key(step)
+            elif isinstance(step, Shuffle):
+                before = replay.deck
+                try:
+                    replay.add_shuffle(step)
+                except DeckStepError:
+                    problems.append(_shuffle_fault(step, plain(before), plain(step.deck), size))
+                    return problems
+            elif isinstance(step, tuple):
+                replay.deal(step)
+            elif isinstance(step, Share):
+                if mul(secrets[step.seat] or 0, replay.deck[step.slot].c1) != step.d:
+                    problems.append(
+                        f"seat {step.seat}'s share of slot {step.slot} is wrong (not its key times the card)"
+                    )
+                    return problems
+                replay.add_share(step)
+            else:
+                truth = plain([replay.deck[step.slot]])[0]
+                if truth != step.card:
+                    problems.append(
+                        f"seat {step.share.seat} played card {step.card} from slot {step.slot}, "
+                        f"which holds {'no card' if truth is None else f'card {truth}'}: a substituted card"
+                    )
+                    return problems
+                replay.open(step.share.seat, step.share, step.card)
+        except (DeckStepError, GroupError) as exc:
+            problems.append(f"deck step {len(replay.steps) + 1}: {exc}")
+            return problems
+    final = plain(replay.deck) if replay.shuffled else []
+    if replay.shuffled and sorted(c for c in final if c is not None) != list(range(size)):
+        problems.append("the shuffled deck is not the game's cards")
+    return problems
+
+
+def _shuffle_fault(shuffle: Shuffle, before: list[int | None], after: list[int | None], size: int) -> str:
+    """What a shuffle whose proof fails did, read with the disclosed keys."""
+    was, now = Counter(before), Counter(after)
+    dropped = sorted(c for c in was if c is not None and now[c] < was[c])
+    doubled = sorted(c for c in now if c is not None and now[c] > was[c])
+    junk = now[None] - was[None]
+    parts = []
+    if doubled:
+        parts.append("duplicates card" + ("s " if len(doubled) > 1 else " ") + ", ".join(map(str, doubled)))
+    if dropped:
+        parts.append("drops card" + ("s " if len(dropped) > 1 else " ") + ", ".join(map(str, dropped)))
+    if junk > 0:
+        parts.append(f"puts {junk} ciphertext{'s' if junk > 1 else ''} that are no card")
+    what = " and ".join(parts) if parts else "holds the same cards, but its proof does not verify"
+    return f"seat {shuffle.seat}'s shuffle {what}"

@@ -1,0 +1,93 @@
+"""Every game saved, every game resumable (headless, the real host in this process): a game
+of `modernart play` left mid-game is journaled in the games directory, `modernart resume`
+lists it as this player's, and continuing it hosts it again with its bots, the person back
+in their seat with the hand they had; the shell is told where the game is."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+
+import pytest
+
+from modernart.cli.local_table import after_words
+from modernart.cli.cmd_resume import listing, pick
+from modernart.cli.local_table import settings_for, your_unfinished_games
+from modernart.cli.tui.in_process_host import HostGameSettings, play_here
+from modernart.cli.tui.session import Status
+from tests.e2e.screen import run_async
+from tests.net_helpers import PY, ROOT, env
+
+pytestmark = pytest.mark.timeout(90)
+
+
+async def _start_and_leave(tmp_path, moves: int = 3):
+    """A game of Ana and three bots, left once `moves` moves are played; its journal."""
+    settings = HostGameSettings(
+        players=4,
+        levels=["medium"] * 3,
+        bot_pace=0.0,
+        clocks={"decision": 0},
+        journal_dir=str(tmp_path / "games"),
+        config_dir=str(tmp_path / "config"),
+        first=1,
+        table_name="Ana's table",
+    )
+    host, session = await play_here(settings, "Ana")
+    try:
+        await session.open()
+        async with asyncio.timeout(30):
+            while host.table.game is None or host.table.game.state is None:
+                await asyncio.sleep(0.01)
+            state = host.table.game.state
+            while session.obs is None or not (session.obs.my_turn or state.move_count >= moves):
+                await asyncio.sleep(0.01)  # the bots play until Ana's turn (or a few moves), and she leaves
+        hand = session.obs.hand
+        seen = state.move_count
+    finally:
+        await session.close()
+        await host.close()
+    return host.journal_path, hand, seen, session
+
+
+@run_async
+async def test_a_game_left_mid_game_is_listed_and_continues_with_its_bots(tmp_path):
+    journal, hand, seen, left = await _start_and_leave(tmp_path)
+    assert journal is not None and journal.startswith(str(tmp_path / "games"))
+    words = after_words(left, journal, resumable=True)
+    assert "Continue it with: modernart resume" in words and journal in words
+    games = your_unfinished_games(str(tmp_path / "games"), str(tmp_path / "config"))
+    assert [g.path for g in games] == [journal]
+    game = games[0]
+    assert game.local and game.seat_of(left.client.keys.vk.hex()) == 0 and not game.finished
+    text = "\n".join(listing(games, str(tmp_path / "config")))
+    assert " 1. Ana's table: you, " in text and "(medium bot)" in text and "round 1 of 4" in text
+    assert pick(games, "1") is game and pick(games, journal) is game and pick(games, "2") is None
+    # someone else's key finds nothing to continue
+    assert your_unfinished_games(str(tmp_path / "games"), str(tmp_path / "other")) == []
+
+    host, session = await play_here(settings_for(game, str(tmp_path / "config")), "Ana")
+    try:
+        await session.open()
+        async with asyncio.timeout(30):
+            while session.obs is None or session.status != Status.PLAYING:
+                await asyncio.sleep(0.01)
+        assert session.seat == 0 and session.client.state.role == "player"
+        assert session.obs.hand == hand  # the same hand: the same game, from where it was
+        state = host.table.game.state
+        assert state.move_count >= seen
+        async with asyncio.timeout(30):  # the bots play on (stand-ins of their own level) until Ana's turn
+            while not session.obs.my_turn:
+                await asyncio.sleep(0.01)
+        assert host.table.game.players[1].bot == "medium" and not state.is_over()
+    finally:
+        await session.close()
+        await host.close()
+
+
+def test_resume_without_games_and_with_a_wrong_number(tmp_path):
+    base = [PY, "-m", "modernart", "resume", "--record-dir", str(tmp_path / "games"), "--config-dir", str(tmp_path)]
+    done = subprocess.run(base, capture_output=True, text=True, cwd=ROOT, env=env(), timeout=30)
+    assert done.returncode == 0 and "no unfinished game of yours in" in done.stdout
+    done = subprocess.run(base + ["3"], capture_output=True, text=True, cwd=ROOT, env=env(), timeout=30)
+    assert done.returncode == 2 and "'3' is not one of your unfinished games" in done.stderr
