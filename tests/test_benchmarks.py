@@ -4,6 +4,7 @@ with the machine beside them, and are not part of the installed package."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -77,6 +78,26 @@ def test_bench_engine_compares_with_an_older_commit_side_by_side():
         BENCHMARKS + ["engine", "--against", "no-such-commit"], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert bad.returncode != 0 and "not a commit" in bad.stderr
+
+
+@pytest.mark.timeout(300)
+def test_bench_client_measures_play_and_offline_start_up_alternately(tmp_path):
+    """`client --startup-only`: `play` and `play --offline` to their first table frame, in
+    one run, alternately, with the ratio against its target."""
+    done = subprocess.run(
+        BENCHMARKS + ["client", "--startup-only", "--repeat", "2", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=280,
+        env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_DATA_HOME": str(tmp_path / "data")},
+    )
+    assert done.returncode == 0, done.stderr
+    s = json.loads(done.stdout)["startup"]
+    assert s["startup_offline_s"] > 0 and s["startup_protocol_s"] > 0
+    assert s["ratio"] == pytest.approx(s["startup_protocol_s"] / s["startup_offline_s"])
+    assert len(s["runs"]["startup_offline_s"]) == len(s["runs"]["startup_protocol_s"]) == 2
+    assert s["target_ratio"] == 1.3 and s["target_met"] == (s["ratio"] <= 1.3)
 
 
 @pytest.mark.timeout(60)

@@ -25,7 +25,7 @@ from modernart.cards import DECK_TABLES
 from modernart.errors import IllegalMove
 from modernart.presets import PRESET_NAMES, preset_of, preset_options
 from modernart.game import GameState
-from modernart.moves import Action, Move, move_of
+from modernart.moves import Action, Move
 from modernart.phase import Phase
 from modernart.rules import OptionError, RuleOptions
 
@@ -177,12 +177,15 @@ def test_the_random_player_draws_the_same_on_both_paths(options):
         while not reference.is_over():
             reference.apply(random_step(reference, rng.random))
         assert snapshot(whole) == snapshot(reference)
-        # random_move for a given seat is random_act with that seat and move_of
+        # random_move for a given seat is random_act with that seat; with `play` it plays that move
         state = GameState(players, options, seed=seed)
         seat = state.to_move()[0]
-        assert random_move(state, seat, random.Random(1).random) == random_act(
-            state, random.Random(1).random, move_of, seat
-        )
+        move = random_move(state, seat, random.Random(1).random)
+        assert move == random_act(state, random.Random(1).random, seat)
+        applied = state.clone()
+        applied.apply(move)
+        assert random_act(state, random.Random(1).random, seat, True) is None
+        assert snapshot(state) == snapshot(applied)
 
 
 def test_rollouts_play_the_same_moves_as_through_apply():

@@ -10,8 +10,8 @@ game of it is `play_random_game`.
 `random_act` works on the state directly (it only reads what the acting seat may see:
 its own hand and money, the public auction) because it is the engine's benchmark player
 and must cost next to nothing: it reads the state's plain-int fields (`phase_id`,
-`pass_is_final`) like the move handlers do, and hands its move as plain ints to a
-callback (`move_of` for a `Move`, `apply_trusted` to play it).  Its choices are checked
+`pass_is_final`) like the move handlers do, and either takes its `Move` straight from
+the interned move table or plays it as plain ints through `apply_trusted`.  Its choices are checked
 against `legal_moves` in the tests, and its trusted path against `apply` in
 tests/test_engine_trusted_path.py.
 """
@@ -19,7 +19,7 @@ tests/test_engine_trusted_path.py.
 from __future__ import annotations
 
 import random as _random
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable
 
 from ..auctions import second_cards
 from ..game import GameState
@@ -30,6 +30,7 @@ from ..moves import (
     DECLINE,
     DECLINE_SECOND,
     HAMMER,
+    MOVE_TABLE,
     PASS,
     PLAY,
     SEALED_BID,
@@ -51,18 +52,16 @@ from ..phase import (
 )
 from ..state import NO_BID
 
-T = TypeVar("T")
 
-
-def random_act(state: GameState, rand: Callable[[], float], act: Callable[[int, int, int], T], seat: int = -1) -> T:
-    """Draw a uniformly random legal move and return `act(seat, action, arg)` of it (the
-    action one of the int constants of moves.py).
+def random_act(state: GameState, rand: Callable[[], float], seat: int = -1, play: bool = False) -> Move | None:
+    """Draw a uniformly random legal move: return it as a `Move`, or with `play`, play it
+    through `state.apply_trusted` (and return None).
 
     The acting seat is `seat`, which must be one of `state.to_move()`, or with the default
-    -1 drawn uniformly among them.  `act` decides what becomes of the move:
-    `move_of` makes it a `Move` (`random_move`, `random_step`), `state.apply_trusted`
-    plays it (`random_play`): one source for the draws, and self-play neither builds a
-    `Move` nor makes a call more per move than it needs (a call is some 6% of a game).
+    -1 drawn uniformly among them.  One source for the draws of `random_move`,
+    `random_step` and `random_play`; self-play neither builds a `Move` nor makes a call
+    more per move than it needs (a call is some 6% of a game in CPython 3.11, and a call
+    through a callback object would be a generic one when compiled).
     `rand` is a float generator in [0, 1), e.g. `random.Random(seed).random`.
     """
     phase = state.phase_id
@@ -78,6 +77,7 @@ def random_act(state: GameState, rand: Callable[[], float], act: Callable[[int, 
         else:
             seat = state.turn
     money = state.money[seat]
+    arg = 0
     if phase == OPEN:
         high = state.high
         is_high = seat == state.high_seat
@@ -86,57 +86,65 @@ def random_act(state: GameState, rand: Callable[[], float], act: Callable[[int, 
         can_bid = not is_high and money > high and not (passed and state.pass_is_final)
         can_hammer = seat == state.auctioneer
         i = int(rand() * (can_pass + can_bid + can_hammer))
-        if can_pass:
-            if i == 0:
-                return act(seat, PASS, 0)
-            i -= 1
-        if can_hammer and i == 0:
-            return act(seat, HAMMER, 0)
-        return act(seat, BID, high + 1 + int(rand() * (money - high)))
-    if phase == PLAY_CARD:
+        if can_pass and i == 0:
+            action = PASS
+        elif can_hammer and i == (1 if can_pass else 0):
+            action = HAMMER
+        else:
+            action, arg = BID, high + 1 + int(rand() * (money - high))
+    elif phase == PLAY_CARD:
         hand = state.hands[seat]
-        card_id: int = hand[int(rand() * len(hand))]
-        return act(seat, PLAY, card_id)
-    if phase == ONCE_AROUND:
+        action, arg = PLAY, hand[int(rand() * len(hand))]
+    elif phase == ONCE_AROUND:
         high = state.high
         if money <= high or rand() >= 0.5:
-            return act(seat, PASS, 0)
-        return act(seat, BID, high + 1 + int(rand() * (money - high)))
-    if phase == SEALED:
-        return act(seat, SEALED_BID, int(rand() * (money + 1)))
-    if phase == FIXED_OFFER:
-        return act(seat, ACCEPT if state.price <= money and rand() < 0.5 else DECLINE, 0)
-    if phase == FIXED_SET:
-        return act(seat, SET_PRICE, 1 + int(rand() * money) if money else 0)
-    if phase == DOUBLE_OFFER:
+            action = PASS
+        else:
+            action, arg = BID, high + 1 + int(rand() * (money - high))
+    elif phase == SEALED:
+        action, arg = SEALED_BID, int(rand() * (money + 1))
+    elif phase == FIXED_OFFER:
+        action = ACCEPT if state.price <= money and rand() < 0.5 else DECLINE
+    elif phase == FIXED_SET:
+        action, arg = SET_PRICE, 1 + int(rand() * money) if money else 0
+    elif phase == DOUBLE_OFFER:
         adds = second_cards(state, seat)
         i = int(rand() * (len(adds) + 1))
         if i == len(adds):
-            return act(seat, DECLINE_SECOND, 0)
-        card_id = adds[i]
-        return act(seat, ADD_SECOND, card_id)
-    if phase != GAME_OVER:  # the variants' steps (choosing a buyer, a posted price, the mystery hand): rare
-        moves = state.legal_moves(seat)
-        if moves:
-            move = moves[int(rand() * len(moves))]
-            return act(seat, int(move.action), move.arg)
-    raise ValueError(f"no move for seat {seat} in phase {state.phase!r}")
+            action = DECLINE_SECOND
+        else:
+            action, arg = ADD_SECOND, adds[i]
+    else:  # the variants' steps (choosing a buyer, a posted price, the mystery hand): rare
+        moves = state.legal_moves(seat) if phase != GAME_OVER else []
+        if not moves:
+            raise ValueError(f"no move for seat {seat} in phase {state.phase!r}")
+        move = moves[int(rand() * len(moves))]
+        action, arg = int(move.action), move.arg
+    if play:
+        state.apply_trusted(seat, action, arg)
+        return None
+    row = MOVE_TABLE[action][seat]
+    return row[arg] if arg < len(row) else move_of(seat, action, arg)
 
 
 def random_move(state: GameState, seat: int, rand: Callable[[], float]) -> Move:
     """A uniformly random legal move for `seat`, which must be one of `state.to_move()`."""
-    return random_act(state, rand, move_of, seat)
+    move = random_act(state, rand, seat)
+    assert move is not None  # without `play` it always returns the move
+    return move
 
 
 def random_step(state: GameState, rand: Callable[[], float]) -> Move:
     """Pick the acting seat uniformly among `to_move()`, then its random move."""
-    return random_act(state, rand, move_of)
+    move = random_act(state, rand)
+    assert move is not None
+    return move
 
 
 def random_play(state: GameState, rand: Callable[[], float]) -> None:
     """Play `random_step`'s move (the very same draws) through `GameState.apply_trusted`:
     the random player's moves are legal by construction."""
-    random_act(state, rand, state.apply_trusted)
+    random_act(state, rand, -1, True)
 
 
 def _open_seat(state: GameState, rand: Callable[[], float]) -> int:
@@ -163,7 +171,6 @@ def play_random_game(players: int, seed: int | _random.Random | None = None, **k
     rng = seed if isinstance(seed, _random.Random) else _random.Random(seed)
     state = GameState(players, seed=rng, **kwargs)
     rand = rng.random
-    play = state.apply_trusted
     while state.phase_id != GAME_OVER:
-        random_act(state, rand, play)
+        random_act(state, rand, -1, True)
     return state
