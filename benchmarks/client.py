@@ -92,7 +92,7 @@ def startup_figures(repeat: int) -> dict[str, Any]:
         return ["--record-dir", os.path.join(tmp, f"records-{next(started)}")]
 
     runs: dict[str, list[float]] = {"startup_offline_s": [], "startup_protocol_s": []}
-    variants = (("startup_offline_s", ["--offline"]), ("startup_protocol_s", []))
+    variants: tuple[tuple[str, list[str]], ...] = (("startup_offline_s", ["--offline"]), ("startup_protocol_s", []))
     startup_seconds(base + record_dir())  # a first start-up makes the keys and warms the caches
     for i in range(repeat):
         for label, extra in variants if i % 2 == 0 else variants[::-1]:

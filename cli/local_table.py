@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from modernart.cli.i18n import _
 from modernart.net import user_dirs
@@ -29,7 +29,8 @@ async def play_table(settings, name: str, *, offline: bool, ascii: bool | None, 
             from modernart.cli.tui.in_process_host import play_here
 
             settings = (offer_to_continue(settings) if offer else None) or settings
-            host, session = await play_here(settings, name)
+            here, session = await play_here(settings, name)
+            host: Any = here
         else:
             # the child boots (the host's imports, keys, table) while this process looks for
             # an unfinished game and loads its own screen: the start-ups overlap instead of
@@ -38,19 +39,20 @@ async def play_table(settings, name: str, *, offline: bool, ascii: bool | None, 
             from modernart.cli.tui.child_host import HostProcess, session_at
             from modernart.cli.tui.local_game import host_log_path
 
-            host = await HostProcess.launch(settings, log_path=host_log_path())
+            child = await HostProcess.launch(settings, log_path=host_log_path())
             try:
                 resumed = offer_to_continue(settings) if offer else None
                 if resumed is not None:
-                    await host.close()
+                    await child.close()
                     settings = resumed
-                    host = await HostProcess.launch(settings, log_path=host_log_path())
+                    child = await HostProcess.launch(settings, log_path=host_log_path())
                 load_the_client()
-                await host.joined()
+                await child.joined()
             except BaseException:
-                await host.close()
+                await child.close()
                 raise
-            session = session_at(host, settings, name)
+            session = session_at(child, settings, name)
+            host = child
     except (RuntimeError, OSError, ValueError) as exc:
         print(_("modernart play: {error}; try --offline").format(error=exc), file=sys.stderr)
         return 1
