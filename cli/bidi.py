@@ -9,7 +9,8 @@ to each line themselves.  Hence two modes (`--bidi`):
 
 * ``client`` (the default): the client reorders and shapes.  Each piece of text it draws
   is shaped with arabic-reshaper (letters in their joined presentation forms) and put in
-  display order with python-bidi (the Unicode BiDi algorithm, right-to-left paragraph).
+  display order with python-bidi (the Unicode BiDi algorithm, right-to-left paragraph; its
+  `bidi.algorithm` module, which also mirrors brackets, unlike its faster `get_display`).
   Runs of Latin letters and digits (names, amounts, card codes like ``3:S``, the artist
   initials) are isolated first, so that they keep their own left-to-right order inside a
   right-to-left line.  The client also sends ``CSI 8 l`` (the BiDi working group's
@@ -32,8 +33,11 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import re
 from contextvars import ContextVar
+from functools import lru_cache
+from typing import Iterator
 
 from modernart.cli.i18n import is_right_to_left
 
@@ -49,16 +53,25 @@ _mode: ContextVar[str | None] = ContextVar("modernart_bidi", default=None)
 
 # Letters written right to left, in logical order: Hebrew and Arabic (Persian included), not
 # their presentation forms, which only shaped text (`visual`'s result) holds: so `visual` of
-# its own result changes nothing, and a piece drawn twice is reordered once.  (Translations
-# write numbers in Latin digits, which read the same in both directions.)
-_RTL = re.compile("[\u0590-\u065f\u066a-\u06ef\u06fa-\u08ff]")
-# A run of Latin words and numbers ("Ana 30", "[3:S]", "L Y", "2/4"): kept left to right.
-_TOKEN = r"[\[(]?[0-9A-Za-z][0-9A-Za-z:+\-./%$]*[\])]?"
+# its own result changes nothing, and a piece drawn twice is reordered once.  Letters only: the
+# Arabic comma and semicolon (، ؛) are not shaped, so a shaped text still holds them.
+# (Translations write numbers in Latin digits, which read the same in both directions.)
+_RTL = re.compile("[\u05d0-\u05ea\u0620-\u064a\u066e\u066f\u0671-\u06d3\u06d5\u06ee\u06ef\u06fa-\u06fc\u06ff]")
+# A run of Latin words and numbers ("Ana 30", "[3:S]", "L Y", "2/4", "$100", "+:+1"): kept
+# left to right inside a right-to-left line.
+_TOKEN = r"[\[(]?[0-9A-Za-z$+<>?*][0-9A-Za-z:+\-./%$<>?*#]*[\])]?"
 _LTR_RUN = re.compile(rf"{_TOKEN}(?: {_TOKEN})*")
+# Where a line's pieces meet: columns (two spaces or more), the status line's " | ", and
+# borders.  Each piece is reordered on its own, so columns stay in their places.
+_SEPARATOR = re.compile(r"( {2,}| \| |[─│┌┐└┘]+|[-+|]{2,})")
 # Zero-width direction marks and isolates: some terminals draw them as boxes; the display
 # order already holds what they said.
 _CONTROLS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-_LRI, _PDI = "\u2066", "\u2069"
+# The zero-width non-joiner keeps letters apart before shaping; shaped, they are apart already.
+_ZWNJ = "\u200c"
+# Left-to-right embedding around each Latin run (the algorithm module knows embeddings, not
+# isolates); taken out again with the other controls.
+_LRE, _PDF = "\u202a", "\u202c"
 
 
 def set_bidi(mode: str) -> None:
@@ -70,6 +83,19 @@ def set_bidi(mode: str) -> None:
 def use_bidi(mode: str) -> None:
     """The mode of the current context (an SSH guest's client)."""
     _mode.set(_checked(mode))
+
+
+@contextlib.contextmanager
+def reordering(mode: str | None) -> Iterator[None]:
+    """Within the block, this context's mode is `mode` (None: as it was); restored after."""
+    if mode is None:
+        yield
+        return
+    token = _mode.set(_checked(mode))
+    try:
+        yield
+    finally:
+        _mode.reset(token)
 
 
 def bidi_mode() -> str:
@@ -89,14 +115,28 @@ def _checked(mode: str) -> str:
 
 
 def visual(text: str) -> str:
-    """`text` as this client draws it: in client mode, a piece holding right-to-left letters
-    is shaped and put in display order (a right-to-left paragraph); otherwise unchanged.
-    The result takes no more cells than `text` (shaping only joins letters), and `visual`
-    of it is itself."""
+    """`text` as this client draws it: in client mode, each piece of it holding right-to-left
+    letters (pieces meet at columns, " | " and borders) is shaped and put in display order,
+    as a right-to-left paragraph; otherwise `text` unchanged.  The result takes exactly as
+    many cells as `text`, and `visual` of it is itself."""
     if not _RTL.search(text) or not reorders_here():
         return text
-    from arabic_reshaper import reshape  # imported only where Persian is drawn
-    from bidi import get_display
+    pieces = _SEPARATOR.split(text)
+    return "".join(piece if i % 2 else _visual_piece(piece) for i, piece in enumerate(pieces))
 
-    isolated = _LTR_RUN.sub(lambda m: _LRI + m.group(0) + _PDI, _CONTROLS.sub("", text))
-    return _CONTROLS.sub("", get_display(reshape(isolated), base_dir="R"))
+
+@lru_cache(maxsize=8192)  # a screen redraws the same pieces many times a second
+def _visual_piece(piece: str) -> str:
+    core = piece.strip(" ")
+    if not _RTL.search(core):
+        return piece
+    from arabic_reshaper import reshape  # imported only where Persian is drawn
+    from bidi.algorithm import get_display  # python-bidi's own algorithm: it mirrors brackets
+    from prompt_toolkit.utils import get_cwidth
+
+    lead = piece[: len(piece) - len(piece.lstrip(" "))]
+    trail = piece[len(piece.rstrip(" ")) :]
+    embedded = _LTR_RUN.sub(lambda m: _LRE + m.group(0) + _PDF, _CONTROLS.sub("", core))
+    shown = _CONTROLS.sub("", get_display(reshape(embedded), base_dir="R")).replace(_ZWNJ, "")
+    # joined letters (lam-alef) take fewer cells: pad, so that what follows keeps its column
+    return lead + shown + " " * max(0, get_cwidth(core) - get_cwidth(shown)) + trail

@@ -46,7 +46,7 @@ def register(sub: Subcommands) -> None:
     p = sub.add_parser(
         "arena",
         help="bots play each other; print win rates",
-        description="Play bot-only games and print each bot's win rate (95%% Wilson interval), "
+        description="Play bot-only games and print each bot's win rate (95% Wilson interval), "
         "mean final money and decision speed.  With --bots, seats rotate through every "
         "permutation of the list; with --compare A,B --against POOL, both candidates play the "
         "same deals from the same seat and a sign test says which is stronger.  A bot is a "
@@ -297,10 +297,14 @@ def run(args: argparse.Namespace) -> int:
     shown = {"auto": None, "on": True, "off": False}[args.progress]
     total = args.games * (2 if compare else 1)
     progress = Progress(total, "games", sys.stderr, enabled=shown)
-    search = (f"variant {args.variant}" + (f" with {', '.join(args.rule)}" if args.rule else "") + ", ") + (
-        f"hard budget {args.budget:g} s" + (f" and at most {args.passes} samples" if args.passes else "")
+    specs = candidates + pool if compare else names
+    variant = f", variant {args.variant}" + (f" with {', '.join(args.rule)}" if args.rule else "")
+    search = variant + (
+        ""
+        if not any(parse_spec(spec)[0] == "hard" for spec in specs)
+        else f", hard budget {args.budget:g} s" + (f" and at most {args.passes} samples" if args.passes else "")
         if args.budget is not None
-        else f"hard searches {hard['max_passes']} samples per decision"
+        else f", hard searches {hard['max_passes']} samples per decision"
     )
     m = machine()
     start = time.perf_counter()
@@ -369,7 +373,7 @@ def print_table(
         return 0
     width = max(8, max(len(s.name) for s in stats.values()) + 1)
     print(
-        f"arena: {args.games} games, bots {','.join(names)}, seed {args.seed}, {search}"
+        f"arena: {args.games} games, bots {','.join(names)}, seed {args.seed}{search}"
         f"; {len(set(o.seating for o in outcomes))} seatings, {jobs} processes, {elapsed:.1f} s"
     )
     print(f"machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}, {m['date']}")
@@ -445,7 +449,7 @@ def print_compare(
     n = len(pool) + 1
     print(
         f"arena: {candidates[0]} and {candidates[1]} on the same {args.games} deals against {','.join(pool)}, "
-        f"seed {args.seed}, {search}; {n} seats rotated, {jobs} processes, {elapsed:.1f} s"
+        f"seed {args.seed}{search}; {n} seats rotated, {jobs} processes, {elapsed:.1f} s"
     )
     print(f"machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}, {m['date']}")
     print(f"fair share of wins: {1 / n:.0%}; wins: co-winners count as a win each; share splits a win 1/k")

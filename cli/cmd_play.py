@@ -18,6 +18,7 @@ import getpass
 import random
 import sys
 
+from modernart.cli.user_settings import add_alert_argument
 from modernart.cli.language_options import add_language_arguments, apply_language_arguments
 from modernart.cli.local_table import play_table
 from modernart.cli.subcommands import Subcommands
@@ -70,6 +71,7 @@ def register(sub: Subcommands) -> None:
         help="start a new game without offering to continue an unfinished one",
     )
     add_language_arguments(p)
+    add_alert_argument(p)
     p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
     p.add_argument(
         "--color",
@@ -169,7 +171,9 @@ def run(args: argparse.Namespace) -> int:
     settings = table_settings(args, levels, f"{name}'s table", autostart=not args.lobby)
     offer = not (args.new or args.lobby or args.seed is not None or args.offline)  # an unfinished game first
     return asyncio.run(
-        play_table(settings, name, offline=args.offline, ascii=args.ascii, color=args.color, offer=offer)
+        play_table(
+            settings, name, offline=args.offline, ascii=args.ascii, color=args.color, alerts=args.alerts, offer=offer
+        )
     )
 
 
@@ -203,7 +207,7 @@ def table_settings(args: argparse.Namespace, levels: list[str], table_name: str,
         levels=levels,
         table_name=table_name,
         clocks={"open_countdown": args.open_seconds, "decision": args.decision_seconds or 0},
-        bot_pace=max(0.0, args.bot_pace),
+        bot_pace=max(0.0, args.bot_pace),  # times the table's own bot pace (the lobby's "Bot pace")
         journal_dir=args.record_dir or default_record_dir(),
         config_dir=args.config_dir,
         deal=deal,

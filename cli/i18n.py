@@ -26,12 +26,13 @@ client puts them into words here, in its own language.
 
 from __future__ import annotations
 
+import contextlib
 import gettext
 import os
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
-from typing import Mapping
+from typing import Iterator, Mapping
 
 #: The languages the client speaks, by their `--lang` names.
 LANGUAGES: tuple[str, ...] = ("en", "zh", "fa")
@@ -92,6 +93,19 @@ def set_language(language: str) -> None:
 def use_language(language: str) -> None:
     """The language of the current context: this task and the tasks it starts from now on."""
     _language.set(_checked(language))
+
+
+@contextlib.contextmanager
+def speaking(lang: str | None) -> Iterator[None]:
+    """Within the block, this context speaks `lang` (None: as it did); restored after."""
+    if lang is None:
+        yield
+        return
+    token = _language.set(_checked(lang))
+    try:
+        yield
+    finally:
+        _language.reset(token)
 
 
 def language() -> str:

@@ -18,7 +18,16 @@ if TYPE_CHECKING:  # the engine is imported only when a game is read (`modernart
     from modernart.cli.saved_games import SavedGame
 
 
-async def play_table(settings, name: str, *, offline: bool, ascii: bool | None, color: str, offer: bool = False) -> int:
+async def play_table(
+    settings,
+    name: str,
+    *,
+    offline: bool,
+    ascii: bool | None,
+    color: str,
+    alerts: bool | None = None,
+    offer: bool = False,
+) -> int:
     """A host with bots on 127.0.0.1 (a child process, or with `offline` this one) for the
     table of `settings` (a new one, or the game it resumes); this client joins it as seat 1.
     With `offer`, the newest unfinished game of this machine is offered first
@@ -59,7 +68,7 @@ async def play_table(settings, name: str, *, offline: bool, ascii: bool | None, 
     from modernart.cli.tui.app import run_client_async
 
     try:
-        code = await run_client_async(session, ascii=ascii, color=color)
+        code = await run_client_async(session, ascii=ascii, color=color, alerts=alerts)
     finally:
         await host.close()
     print(after_words(session, host.journal_path, resumable=not (offline and settings.config_dir is None)))

@@ -13,6 +13,7 @@ import logging
 import os
 import sys
 
+from modernart.net.durable import open_fd
 from modernart.net.runtime import choose_event_loop
 
 COMMANDS = ("play", "resume", "host", "join", "replay", "audit", "stats", "arena", "bot")
@@ -55,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         # whoever read our output has gone (`modernart replay F | head`): stop quietly, and
         # point stdout at /dev/null so the interpreter's final flush does not complain
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        os.dup2(open_fd(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
 
 

@@ -75,12 +75,16 @@ async def in_process_host(
     autostart: bool = True,
     bot_pace: float = 0.0,
     options: Any = None,
+    fixed_deal: Any = None,
 ) -> tuple[Host, Any]:
-    """A real host in this process with one table (rule options `options`, a RuleOptions)."""
+    """A real host in this process with one table (rule options `options`, a RuleOptions;
+    a `FixedDeal` instead of the shuffle)."""
     host = Host(Keys.generate(), clock=clock, bot_pace=bot_pace)
     await host.start()
     lobby = Lobby(options, clocks=ClockSettings.from_dict({**FAST, **(clocks or {})}))
-    table = host.open_table("test", journal_dir=str(tmp / "games"), lobby=lobby, autostart=autostart, fsync=False)
+    table = host.open_table(
+        "test", journal_dir=str(tmp / "games"), lobby=lobby, autostart=autostart, fsync=False, fixed_deal=fixed_deal
+    )
     return host, table
 
 

@@ -100,6 +100,30 @@ def test_bench_client_measures_play_and_offline_start_up_alternately(tmp_path):
     assert s["target_ratio"] == 1.3 and s["target_met"] == (s["ratio"] <= 1.3)
 
 
+@pytest.mark.timeout(240)
+def test_bench_net_knows_the_floor():
+    """The net benchmark measures the floor in the same run and puts the latency beside it
+    (the quick mode, its 1-process part only here)."""
+    done = subprocess.run(
+        BENCHMARKS + ["net", "--quick", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=230,
+        env={**os.environ, "MODERNART_BENCH_PARTS": "latency"},
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    work = figures["work"]
+    assert figures["quick"] and work["sign_us"] > 0 and work["verify_us"] > 0
+    assert work["host_us"] > 0 and work["client_us"] > 0 and work["moves"] > 0
+    floor = figures["bare_rtt_p50_ms"] + (work["sign_us"] + work["host_us"] + 5 * work["client_us"]) / 1e3
+    assert abs(figures["floor_1proc_ms"] - floor) < 1e-9
+    lat = figures["latency_disk"]
+    assert lat["samples"] > 0 and 0 < lat["p50_ms"] <= lat["p99_ms"]
+    assert lat["sealed_auctions"] > 0 and lat["sealed_p50_ms"] > 0  # Sealed auctions are timed whole
+
+
 @pytest.mark.timeout(60)
 def test_the_installed_command_has_no_bench():
     """`modernart bench` is gone: the benchmarks need a checkout (they are not installed)."""

@@ -15,7 +15,8 @@ from modernart.rules import RuleOptions
 from tests.test_determinize import OPTION_SETS, random_positions
 
 VARIANT_PHASES = (Phase.CHOOSE_BUYER, Phase.POSTED_OFFER, Phase.MYSTERY_FLIP)
-FAST_HARD = {"budget": 0.5, "max_passes": 2}  # a few rollouts: legality, not strength
+# a few samples (the fewest that may leave medium play): legality, not strength
+FAST_HARD = {"budget": 0.5, "max_passes": 3}
 
 
 def bot(level: str, seed: int):

@@ -9,6 +9,7 @@ import pytest
 
 from modernart.bots import make_bot
 from modernart.bots.arena import play_game
+from modernart.bots.styled import STYLED
 from modernart.phase import Phase
 from modernart.presets import PRESET_NAMES, preset_options
 from tests.test_determinize import random_positions
@@ -30,7 +31,18 @@ def test_every_bot_plays_whole_games_of_every_variant(name, mystery):
         assert outcome.winners and len(outcome.money) == players
 
 
-@pytest.mark.parametrize("level", ["random", "medium", "hard"])
+@pytest.mark.parametrize("name, mystery", VARIANTS, ids=lambda v: v or "-")
+def test_styled_bots_play_whole_games_of_every_variant(name, mystery):
+    """The styled arena opponents (`styled.py`) too, two of each style in turn."""
+    options = preset_options(name, mystery_hand=mystery)
+    styles = list(STYLED)
+    for game, players in enumerate((3,) if mystery else (3, 4, 5)):
+        levels = [styles[(game + s) % len(styles)] for s in range(players - 1)] + ["hard"]
+        outcome = play_game([bot(lv, seed=s) for s, lv in enumerate(levels)], seed=players, options=options)
+        assert outcome.winners and len(outcome.money) == players
+
+
+@pytest.mark.parametrize("level", ["random", "medium", "hard", *STYLED])
 def test_bots_decide_legally_in_the_variants_steps(level):
     asked = {Phase.CHOOSE_BUYER: 0, Phase.POSTED_OFFER: 0, Phase.MYSTERY_FLIP: 0}
     rng = random.Random(7)

@@ -302,3 +302,71 @@ def test_a_restarted_client_reveals_from_disk_within_the_grace_period(tmp_path):
     assert move == [0, Action.SEALED_BID, 8] and pub["by"] == "reveal"
     assert not left  # settled: the secret is gone
     trusted(clients[1:])
+
+
+def _sealed_events(tmp_path):
+    """A 4-seat game driven to its first Sealed auction and through it: (the table, the
+    auction's commit, set and settled-move events as public dicts)."""
+    from modernart.phase import Phase
+    from modernart.net.protocol import decode_host_inner
+
+    from .net_helpers import keyed_table
+
+    table, driver = keyed_table(tmp_path)
+    driver.seed_all()
+    sess = table.game
+    while sess.state.phase != Phase.SEALED:
+        if sess.state.phase != Phase.PLAY_CARD or not _put_up_sealed(sess, driver):
+            driver.step()
+    first = sess.seq
+    driver.step()  # the whole auction: commitments, the set, the reveals, the settlement
+    return table, [decode_host_inner(e.public) for e in sess.log[first:]]
+
+
+def _put_up_sealed(sess, driver):
+    """Put up a Sealed card if the auctioneer holds one (True), else nothing (False)."""
+    from modernart.cards import AuctionType
+    from modernart.moves import Move
+
+    state = sess.state
+    seat = state.to_move()[0]
+    cards = [c for c in state.hands[seat] if c.kind == AuctionType.SEALED]
+    if not cards:
+        return False
+    move = Move.play(seat, cards[0])
+    state.apply(move)
+    sess.move_events(move, 0.0, {"m": move.to_list(), "by": "clock"})
+    return True
+
+
+def _verify_auction(table, pubs, every_signature):
+    from modernart.net.trust.sealed import SealedVerifier
+
+    sess = table.game
+    verifier = SealedVerifier(sess.game_id, sess.n, every_signature=every_signature)
+    keys = [[p.vk] for p in sess.players]
+    money = None
+    for pub in pubs:
+        if pub["k"] == "commit":
+            verifier.commit_event(pub["auction"], pub["seat"], pub["c"], keys[pub["seat"]])
+        elif pub["k"] == "commits":
+            verifier.set_event(pub["auction"], pub["set"])
+            money = [1000] * sess.n
+        elif pub["k"] == "move" and pub["by"] in ("reveal", "offender"):
+            verifier.move_event(verifier.round.auction, pub["m"], pub, money[pub["m"][0]])
+
+
+def test_a_client_takes_a_valid_opening_as_its_proof_and_the_audit_checks_its_signature(tmp_path):
+    """A relayed reveal that opens the seat's own signed commitment under the set needs no
+    second signature check on a client (only the seat holds its nonce); the audit's strict
+    check still refuses one whose signature was tampered with."""
+    table, pubs = _sealed_events(tmp_path)
+    settled = [p for p in pubs if p["k"] == "move" and p["by"] == "reveal"]
+    assert settled, "the auction settled without a valid reveal"
+    _verify_auction(table, pubs, every_signature=True)  # the honest auction checks out either way
+    _verify_auction(table, pubs, every_signature=False)
+    body, sig = settled[0]["reveal"]
+    settled[0]["reveal"] = [body, bytes(64)]  # the opening is right, the signature is not
+    _verify_auction(table, pubs, every_signature=False)  # a client: the opening proves it
+    with pytest.raises(ValueError, match="relayed reveal is not valid"):
+        _verify_auction(table, pubs, every_signature=True)  # the audit: every signature

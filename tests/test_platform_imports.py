@@ -12,6 +12,7 @@ the program).
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -143,6 +144,26 @@ def test_the_selector_loop_is_chosen_on_windows_only(platform):
     out = json.loads(done.stdout)
     assert out["selector"] is (platform == "win32")
     assert out["signals"][:2] == ["SIGINT", "SIGTERM"]
+
+
+def test_every_os_open_is_binary_on_every_platform():
+    """`os.open` is text mode on Windows unless O_BINARY is given (b"\\n" written as
+    b"\\r\\n"): every call goes through net/durable.py, which adds it."""
+    callers = []
+    for _package, folder in PACKAGES:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if path == ROOT / "net" / "durable.py":
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "open"
+                    and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == "os"
+                ):
+                    callers.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert callers == []
 
 
 def test_sighup_is_left_alone_under_nohup():

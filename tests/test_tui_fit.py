@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import re
 
+from prompt_toolkit.utils import get_cwidth
+
+from modernart.cli.bidi import reordering, visual
+from modernart.cli.i18n import _, speaking
+
 import pytest
 
 from modernart.net.clocks import ClockSettings
 from modernart.rules import RuleOptions
 from modernart.moves import Move
-from tests.e2e.screen import D, O, ONE, S, Screen, run_async, table_with
+from tests.e2e.screen import D, F, O, ONE, S, Screen, run_async, table_with
 from tests.test_tui_keys import ANA_HAND, card_of
 
 pytestmark = pytest.mark.timeout(60)
@@ -46,7 +51,7 @@ async def test_a_long_bought_list_keeps_the_now_column_in_place():
         ana_row = next(r for r in screen.rows if "*" in r[:4] and "Ana" in r)
         cem_row = next(r for r in screen.rows if r[1:4] == " > " or ("Cem" in r[:12] and "seller" in r))
         assert cem_row.index("seller") == now, text
-        assert "LYCKR" in ana_row and ana_row[now : now + 3].strip() == "", text
+        assert "LYCGK" in ana_row and ana_row[now : now + 3].strip() == "", text
 
 
 FIVE = ["Ana", "Bot Alpha", "Bot Bravo", "Bot Charlie", "Bot Delta"]
@@ -162,3 +167,92 @@ async def test_a_long_status_line_drops_its_key_hint_then_is_cut_with_a_mark():
         top = screen.rows[0].rstrip()
         assert top.startswith(" Round 1/4 | ") and "[" in top and len(top) <= 80, top
         assert "(" not in top and top.endswith("…"), top
+
+
+# ---------------------------------------------------------------------- every language
+
+LANGS = ["en", "zh", "fa"]
+BORDERS = set("│┌┐└┘─")
+
+
+def cells_of(row: str) -> list[str]:
+    """The characters of a screen row, one entry per terminal cell (a wide character fills
+    two: itself and an empty one), measured as the client measures (get_cwidth, not len)."""
+    out: list[str] = []
+    for ch in row:
+        w = get_cwidth(ch)
+        out += [ch] + [""] * (w - 1) if w > 0 else []
+    return out
+
+
+def drawn_as(lang: str, message: str) -> str:
+    """`message` as a client in `lang` draws it (translated; Persian shaped and reordered)."""
+    with speaking(lang), reordering("client"):
+        return visual(_(message))
+
+
+def fits(screen: Screen, what: str, overlay: bool = False) -> None:
+    """Every row takes exactly 80 cells, and (no overlay over them) the panels' borders are
+    in their columns: no wide character pushed a border aside or spilled into the neighbour."""
+    rows = screen.rows
+    for i, row in enumerate(rows):
+        assert get_cwidth(row) == 80, (what, i, row)
+    if overlay:
+        return
+    for i, row in enumerate(rows[1:17], start=1):
+        cells = cells_of(row)
+        for col in (0, 39, 40, 79):
+            assert cells[col] in BORDERS, (what, i, col, row)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@run_async
+async def test_every_language_fits_80x24(lang):
+    """Ana's client in `lang` at a table walked through the auction panels and overlays."""
+    hands = [ANA_HAND, [(2, S), (1, ONE), (0, F)], [(4, D), (4, ONE)]]
+    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], hands)
+    async with Screen(ana, lang=lang) as screen:
+        await screen.keys("right")
+        await screen.drawn()
+        fits(screen, f"{lang}: selling")
+        assert drawn_as(lang, "Your hand") in screen.text  # in that language
+        await screen.keys("?")
+        await screen.drawn()
+        fits(screen, f"{lang}: help", overlay=True)
+        await screen.keys("esc")
+        await ana.send_move(Move.play(0, card_of(ana, 0, O)))
+        await screen.drawn()
+        fits(screen, f"{lang}: open, auctioneer")
+        await bea.send_move(Move.bid(1, 7))
+        await screen.drawn()
+        fits(screen, f"{lang}: open, outbid")
+        await ana.send_move(Move.hammer(0))
+        await bea.send_move(Move.play(1, card_of(bea, 2, S)))
+        await screen.drawn()
+        fits(screen, f"{lang}: sealed")
+        await screen.type("3")
+        await screen.keys("enter")
+        await screen.drawn()
+        fits(screen, f"{lang}: sealed, mine in")
+        await screen.keys("q")
+        await screen.drawn()
+        fits(screen, f"{lang}: leave?", overlay=True)
+        await screen.keys("n")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@run_async
+async def test_every_language_fits_80x24_in_the_lobby_and_double_offer(lang):
+    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], start=False)
+    async with Screen(ana, lang=lang) as screen:
+        await screen.drawn()
+        fits(screen, f"{lang}: lobby", overlay=True)
+    hands = [ANA_HAND, [], [(2, D)]]
+    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], hands, first=2)
+    async with Screen(ana, lang=lang) as screen:
+        await cem.send_move(Move.play(2, card_of(cem, 2, D)))
+        await cem.send_move(Move.decline_second(2))
+        await bea.send_move(Move.decline_second(1))
+        await screen.drawn()
+        fits(screen, f"{lang}: double offered")
+        assert ana.obs.card_action() is not None

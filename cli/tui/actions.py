@@ -13,20 +13,24 @@ from __future__ import annotations
 from typing import Callable, Coroutine
 
 from modernart.moves import Action, Move
+from modernart.phase import Phase
 
 from modernart.cli.i18n import _, ngettext
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.waiting_for import (
     amount_problem,
     why_no_accept,
+    why_no_buyer,
     why_no_card,
     why_no_enter,
+    why_no_flip,
     why_no_hammer,
     why_no_pass,
 )
 
-#: What `p` sends: a pass (Open, Once-around), a declined price, a Double passed on.
-PASS_ACTIONS = frozenset({Action.PASS, Action.DECLINE, Action.DECLINE_SECOND})
+#: What `p` sends: a pass (Open, Once-around), a declined (or posted) price, a Double
+#: passed on, the mystery hand left alone.
+PASS_ACTIONS = frozenset({Action.PASS, Action.DECLINE, Action.DECLINE_SECOND, Action.KEEP_MYSTERY})
 
 Spawn = Callable[[Coroutine], object]
 
@@ -50,7 +54,53 @@ class TableActions:
         cs.sent.append(move)
         cs.amount = ""
         cs.message = None
+        if move.action == Action.SEALED_BID and cs.obs is not None:
+            cs.my_sealed = (cs.obs.auction_no, move.arg)  # shown with `b`
+        if move.action == Action.BID:
+            cs.out_of_auction = None  # a bid brings you back in
         self.spawn(cs.session.send_move(move))
+
+    # ------------------------------------------------------------------ staying out, sealed amount
+
+    def stay_out(self) -> None:
+        """The `o` key in an Open auction: keep out of it (pass now and again after every new
+        bid, passes being non-binding) until you bid or press it again."""
+        cs, obs = self.cs, self.cs.obs
+        if obs is None or obs.phase != Phase.OPEN or self._watching():
+            cs.error(_("o keeps you out of an Open auction: there is none now"))
+            return
+        if cs.out_of_auction == obs.auction_no:
+            cs.out_of_auction = None
+            cs.say(_("You are back in this auction: bid or pass as you like"))
+            return
+        cs.out_of_auction = obs.auction_no
+        cs.say(_("You stay out of this auction: o again, or a bid, brings you back"))
+        self.keep_out()
+
+    def keep_out(self) -> None:
+        """After every change: pass again for a seat staying out of the Open auction, when a
+        pass is open to it (a new bid made it so)."""
+        cs, obs = self.cs, self.cs.obs
+        if obs is None or cs.out_of_auction is None:
+            return
+        if obs.phase != Phase.OPEN or obs.auction_no != cs.out_of_auction:
+            cs.out_of_auction = None
+            return
+        move = Move.pass_(obs.seat)
+        key = (obs.auction_no, len(obs.bids))
+        if move in obs.legal_moves(amounts=False) and cs.passed_at != key:
+            cs.passed_at = key  # once per bid: the pass is on its way
+            cs.sent.append(move)
+            assert cs.session is not None
+            self.spawn(cs.session.send_move(move))
+
+    def toggle_sealed(self) -> None:
+        """The `b` key: show or hide this seat's own sealed amount."""
+        cs = self.cs
+        if cs.my_sealed is None:
+            cs.error(_("You have sealed no bid yet"))
+            return
+        cs.show_sealed = not cs.show_sealed
 
     def _watching(self) -> bool:
         """True (and said) when this person has no seat: their keys cannot act."""
@@ -89,6 +139,10 @@ class TableActions:
 
     def digit(self, d: str) -> None:
         cs = self.cs
+        obs = cs.obs
+        if obs is not None and obs.phase == Phase.CHOOSE_BUYER and obs.seat >= 0:
+            self.choose_buyer(int(d) - 1)  # the seller names the buyer by seat number
+            return
         if cs.digits_mean_amount():
             if cs.amount_refused:
                 cs.amount, cs.amount_refused = "", False
@@ -184,6 +238,27 @@ class TableActions:
             self.send(Move.accept(obs.seat))
         else:
             self.cs.error(why_no_accept(obs, name, edition))
+
+    def choose_buyer(self, seat: int) -> None:
+        """1-5 while the seller chooses: sell to that seat, if it is one to choose from."""
+        obs, name, edition = self._ctx()
+        if obs is None or self._watching():
+            return
+        move = Move.choose_buyer(obs.seat, seat)
+        if seat >= 0 and move in self._legal():
+            self.send(move)
+        else:
+            self.cs.error(why_no_buyer(obs, name, seat))
+
+    def flip_mystery(self) -> None:
+        """m: turn up the mystery hand's top card."""
+        obs, name, edition = self._ctx()
+        if obs is None or self._watching():
+            return
+        if Move.flip_mystery(obs.seat) in self._legal():
+            self.send(Move.flip_mystery(obs.seat))
+        else:
+            self.cs.error(why_no_flip(obs, name, edition))
 
     def hammer(self) -> None:
         obs, name, edition = self._ctx()

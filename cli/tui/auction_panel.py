@@ -33,15 +33,27 @@ def kind_words(kind: AuctionType) -> tuple[str, str]:
     return words[kind]
 
 
+def sale_words(obs: Observation) -> tuple[str, str]:
+    """The name of the sale the lot is in: the card's auction, or a variant's reading of it
+    (a posted price for a Once-around card, an Open auction for a Double; docs/rules.md §10.2)."""
+    kind = obs.lot[-1].kind
+    options = obs.options
+    if kind == AuctionType.ONCE_AROUND and options.once_around_posted:
+        return _("POSTED PRICE"), _("POSTED")
+    if kind == AuctionType.DOUBLE and options.double_as_open and len(obs.lot) == 1:
+        return kind_words(AuctionType.OPEN)
+    return kind_words(kind)
+
+
 def lot_line(cs: ClientState, obs: Observation, width: int = 99) -> Line:
-    """' R Krypto (D+F)  FIXED PRICE': the lot, its auction-type letters, the auction;
+    """' K Krypto (D+F)  FIXED PRICE': the lot, its auction-type letters, the auction;
     shorter forms when `width` is too small (never cut in the middle of a word)."""
     if not obs.lot:
         return []
     ed = cs.edition
     artist = obs.lot[0].artist
     letters = "+".join(card.kind.letter for card in obs.lot)
-    kind, short_kind = kind_words(obs.lot[-1].kind)
+    kind, short_kind = sale_words(obs)
     line: Line = []
     for name, words in (
         (ed.artists[artist], kind),
@@ -109,6 +121,8 @@ def auction_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         clock = decision_clock(cs) if phase == Phase.PLAY_CARD else []
         if clock:  # second, right under whose choice it is: the sale lines below may be cut
             lines.insert(1, clock)
+        if cs.first_game_hint and len(lines) < height and not obs.is_over:
+            lines.append(first_game_line(cs))
         return lines
     panel = {
         Phase.DOUBLE_OFFER: double_offer,
@@ -117,11 +131,16 @@ def auction_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         Phase.SEALED: sealed,
         Phase.FIXED_SET: fixed_set,
         Phase.FIXED_OFFER: fixed_offer,
+        Phase.POSTED_OFFER: posted_offer,
+        Phase.CHOOSE_BUYER: choose_buyer,
+        Phase.MYSTERY_FLIP: mystery_flip,
     }[phase]
     lines = [lot_line(cs, obs, width)] + panel(cs, obs, width)
     clock = decision_clock(cs)
     if clock and len(lines) < height:
         lines.append(clock)
+    if cs.first_game_hint and len(lines) < height:
+        lines.append(first_game_line(cs))
     return lines
 
 
@@ -137,17 +156,14 @@ def between_auctions(cs: ClientState, obs: Observation) -> list[Line]:
         lines.append([("", " " + _("number), then press Enter"))])
     else:
         lines.append([("", " " + _("{player} is choosing a painting to sell").format(player=who))])
-    sale = next((s for s in reversed(obs.sales) if s.round == obs.round), None)
-    if sale is not None:
-        ed = cs.edition
-        cards = " + ".join(ed.artists[c.artist] for c in sale.cards)
-        if sale.price == 0:
-            to = _("to {buyer} for free").format(buyer=cs.name(sale.buyer))
-        else:
-            to = _("to {buyer} for {price}").format(buyer=cs.name(sale.buyer), price=sale.price)
-        lines.append([("class:dim", " " + _("Last sale: {cards}").format(cards=cards))])
-        lines.append([("class:dim", "   " + to)])
+    lines += between_auctions_sale(cs, obs)
+    lines += sealed_result(cs, obs)
     return lines
+
+
+def first_game_line(cs: ClientState) -> Line:
+    """A beginner's line, until a first game is finished (cli/user_settings.py)."""
+    return [("class:info", " " + _("New here? r explains the rules"))]
 
 
 def double_offer(cs: ClientState, obs: Observation, width: int) -> list[Line]:
@@ -168,7 +184,10 @@ def double_offer(cs: ClientState, obs: Observation, width: int) -> list[Line]:
                 [("", " " + _("Offered to {player}:").format(player=cs.name(obs.turn)))],
                 [("", " " + _("a second {artist}").format(artist=artist))],
             ]
-        lines.append([("class:dim", " " + _("makes them the auctioneer of both"))])
+        if obs.turn == obs.auctioneer:  # the seller's own second card: they stay the auctioneer
+            lines.append([("class:dim", " " + _("to auction both themselves"))])
+        else:
+            lines.append([("class:dim", " " + _("makes them the auctioneer of both"))])
     return lines
 
 
@@ -267,6 +286,8 @@ def once_around(cs: ClientState, obs: Observation, width: int) -> list[Line]:
 
 def sealed(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     lines = [by_line(cs, obs)]
+    if obs.options.sealed_excludes_seller:
+        lines.append([("class:dim", " " + _("The seller makes no bid"))])
     waiting = [s for s in range(obs.players) if s not in obs.sealed_done]
     if not waiting:  # every bid is sealed: now the reveals (the host says whose it still waits for)
         owed = cs.session.reveals_owed if cs.session is not None else ()
@@ -275,24 +296,67 @@ def sealed(cs: ClientState, obs: Observation, width: int) -> list[Line]:
             lines += _names(cs, " " + _("Reveal awaited from:") + " ", owed, width)
         else:
             lines.append([("class:dim", " " + _("Opening the bids..."))])
-        if obs.seat >= 0:
+        own = own_sealed(cs, obs)
+        if own:
+            lines += own
+        elif obs.seat >= 0:
             # TRANSLATORS: this line and the next are one sentence, cut to fit a narrow panel
             lines.append([("class:dim", " " + _("Bids are shown together once"))])
             lines.append([("class:dim", " " + _("every reveal is in."))])
         return lines
+
     done = [cs.name(s) for s in range(obs.players) if s in obs.sealed_done]
     lines.append([("", " " + _("Sealed:") + " "), ("class:good", _(", ").join(done) or _("nobody yet"))])
     lines += _names(cs, " " + _("Waiting for:") + " ", waiting, width)
     if obs.seat < 0:  # watching
         return lines
-    if obs.seat in obs.sealed_done:
-        # TRANSLATORS: this line and the next are one sentence, cut to fit a narrow panel
-        lines.append([("class:dim", " " + _("Your bid is sealed. Bids are shown"))])
-        lines.append([("class:dim", " " + _("together once everyone has sealed."))])
+    if obs.options.sealed_excludes_seller and obs.seat == obs.auctioneer:
+        lines.append([("class:dim", " " + _("You are the seller: the others bid"))])
+    elif obs.seat in obs.sealed_done:
+        own = own_sealed(cs, obs)
+        if own:  # your amount (hidden unless asked for), then when the bids are shown
+            lines += own + [[("class:dim", " " + _("Shown with all bids once all are in."))]]
+        else:
+            # TRANSLATORS: this line and the next are one sentence, cut to fit a narrow panel
+            lines.append([("class:dim", " " + _("Your bid is sealed. Bids are shown"))])
+            lines.append([("class:dim", " " + _("together once everyone has sealed."))])
     else:
         lines.append(entry_line(cs, obs, _("Your sealed bid"), masked=True))
         lines.append([("class:dim", " " + _("Digits are hidden. 0 = no bid. Enter"))])
     return lines
+
+
+def own_sealed(cs: ClientState, obs: Observation) -> list[Line]:
+    """This seat's own sealed amount: hidden (`**`) unless `b` shows it."""
+    mine = cs.my_sealed
+    if mine is None or mine[0] != obs.auction_no:
+        return []
+    if cs.show_sealed:
+        return [[("", " " + _("Your bid: ")), ("class:you", str(mine[1])), ("class:dim", "  " + _("(b hides it)"))]]
+    return [[("", " " + _("Your bid: ")), ("class:you", "**"), ("class:dim", "  " + _("(b shows it)"))]]
+
+
+def sealed_result(cs: ClientState, obs: Observation) -> list[Line]:
+    """The last Sealed auction's reveal, if the last sale was one: every bid, who won and why."""
+    session = cs.session
+    reveal = session.last_reveal if session is not None else None
+    sale = next((s for s in reversed(obs.sales) if s.round == obs.round), None)
+    if reveal is None or sale is None or sale.auction != reveal[0].auction:
+        return []
+    event, seller = reveal
+    bids = event.bids
+    names = _(", ").join(f"{cs.name(s)} {b}" for s, b in enumerate(bids))
+    best = max(bids)
+    tied = [s for s, b in enumerate(bids) if b == best]
+    if best == 0:
+        why = _("no bid: {seller} keeps it for free").format(seller=cs.name(seller))
+    elif len(tied) == 1:
+        why = _("{buyer} wins with the highest bid").format(buyer=cs.name(sale.buyer))
+    elif sale.buyer == seller:
+        why = _("a tie: the seller {buyer} wins it").format(buyer=cs.name(sale.buyer))
+    else:
+        why = _("a tie: {buyer} wins, first from the seller's left").format(buyer=cs.name(sale.buyer))
+    return [[("class:dim", " " + _("Sealed bids: {bids}").format(bids=names))], [("class:dim", " " + why)]]
 
 
 def _names(cs: ClientState, label: str, seats: Sequence[int], width: int) -> list[Line]:
@@ -310,9 +374,21 @@ def fixed_set(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     r = obs.amount_range()
     if r is not None and r[0] == Action.SET_PRICE:
         _action, lo, hi = r
-        # TRANSLATORS: this line and the next are one sentence, cut to fit a narrow panel
-        lines.append([("class:turn", " " + _("Set the price ({low}-{high}). If nobody buys,").format(low=lo, high=hi))])
-        lines.append([("class:turn", " " + _("you must buy it yourself."))])
+        posted = obs.lot[-1].kind == AuctionType.ONCE_AROUND and obs.options.once_around_posted
+        if posted:
+            # TRANSLATORS: this line and the next are one sentence, cut to fit a narrow panel
+            lines.append([("class:turn", " " + _("Post a price ({low}-{high}). Anyone may").format(low=lo, high=hi))])
+            lines.append([("class:turn", " " + _("take it; you choose among takers."))])
+        elif not obs.options.fixed_forced_buy:
+            # TRANSLATORS: this line and the next are one sentence, cut to fit a narrow panel
+            lines.append([("class:turn", " " + _("Set the price ({low}-{high}). If nobody").format(low=lo, high=hi))])
+            lines.append([("class:turn", " " + _("buys, it goes unsold."))])
+        else:
+            # TRANSLATORS: this line and the next are one sentence, cut to fit a narrow panel
+            lines.append(
+                [("class:turn", " " + _("Set the price ({low}-{high}). If nobody buys,").format(low=lo, high=hi))]
+            )
+            lines.append([("class:turn", " " + _("you must buy it yourself."))])
         lines.append(entry_line(cs, obs, _("Price")))
     else:
         lines.append([("", " " + _("{player} is setting the price").format(player=cs.name(obs.auctioneer)))])
@@ -348,3 +424,70 @@ def fixed_offer(cs: ClientState, obs: Observation, width: int) -> list[Line]:
                 ]
             )
     return lines
+
+
+def posted_offer(cs: ClientState, obs: Observation, width: int) -> list[Line]:
+    """A posted price (FA-12): everyone but the seller takes it or leaves it, at once."""
+    lines = [by_line(cs, obs)]
+    lines.append([("", " " + _("Price:") + " "), ("class:title", str(obs.price))])
+    items: list[Line] = []
+    n = obs.players
+    for s in [(obs.auctioneer + i) % n for i in range(1, n)]:
+        answer = obs.responses[s] if s < len(obs.responses) else -2
+        if answer == 1:
+            items.append([("class:good", _("{player} takes").format(player=cs.name(s)))])
+        elif answer == 0:
+            items.append([("class:dim", _("{player} no").format(player=cs.name(s)))])
+        else:
+            items.append([("", f"{cs.name(s)}?")])
+    lines += chain(items, width, sep=", ")
+    if obs.my_turn:
+        if Move.accept(obs.seat) in obs.legal_moves(amounts=False):
+            lines.append([("class:turn", " " + _("Take it for {price}? a: take  p: leave").format(price=obs.price))])
+        else:
+            lines.append([("class:turn", " " + _("You cannot pay {price}: p to leave it").format(price=obs.price))])
+    else:
+        lines.append([("class:dim", " " + _("Several takers: the seller chooses"))])
+    return lines
+
+
+def choose_buyer(cs: ClientState, obs: Observation, width: int) -> list[Line]:
+    """The seller chooses among tied high Sealed bids or posted-price takers (FA-10, FA-12)."""
+    lines = [by_line(cs, obs)]
+    lines.append([("", " " + _("Price:") + " "), ("class:title", str(obs.price))])
+    items: list[Line] = [[("class:turn", f"{s + 1} {cs.name(s)}")] for s in obs.candidates]
+    lines.append([("", " " + _("To choose from:"))])
+    lines += chain(items, width, sep="  ")
+    if obs.my_turn:
+        lines.append([("class:turn", " " + _("Press the buyer's seat number"))])
+    else:
+        lines.append([("class:dim", " " + _("{player} chooses the buyer").format(player=cs.name(obs.auctioneer)))])
+    return lines
+
+
+def mystery_flip(cs: ClientState, obs: Observation, width: int) -> list[Line]:
+    """The mystery hand (docs/rules.md §10.3): turn up its top card, which counts, or not."""
+    lines = between_auctions_sale(cs, obs)
+    left = obs.mystery_size
+    lines.append([("", " " + _("Mystery hand: {count} cards face down").format(count=left))])
+    if obs.my_turn:
+        lines.append([("class:turn", " " + _("m: turn up its top card (it counts)"))])
+        lines.append([("class:turn", " " + _("p: leave it"))])
+    else:
+        lines.append([("", " " + _("{player} may turn one up").format(player=cs.name(obs.turn)))])
+    return lines
+
+
+def between_auctions_sale(cs: ClientState, obs: Observation) -> list[Line]:
+    """The last sale of this round, in two lines (none before the first)."""
+    sale = next((s for s in reversed(obs.sales) if s.round == obs.round), None)
+    if sale is None:
+        return []
+    cards = " + ".join(cs.edition.artists[c.artist] for c in sale.cards)
+    if sale.buyer < 0:
+        to = _("unsold: discarded")
+    elif sale.price == 0:
+        to = _("to {buyer} for free").format(buyer=cs.name(sale.buyer))
+    else:
+        to = _("to {buyer} for {price}").format(buyer=cs.name(sale.buyer), price=sale.price)
+    return [[("class:dim", " " + _("Last sale: {cards}").format(cards=cards))], [("class:dim", "   " + to)]]

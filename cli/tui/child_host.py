@@ -124,6 +124,7 @@ def session_at(host: HostProcess, settings: HostGameSettings, name: str):
     session = NetSession(host.join_string, name=name, config_dir=settings.config_dir, seat=0, ready=settings.autostart)
     watch_record(host, session)
     session.ends_when_you_leave = True  # the host stops with this client
+    session.local_only = True  # 127.0.0.1, no beacon: its join string is of no use to anyone
     return session
 
 

@@ -121,6 +121,7 @@ async def play_here(settings: HostGameSettings, name: str) -> tuple[InProcessHos
     )
     watch_record(host, session)
     session.ends_when_you_leave = True
+    session.local_only = True  # 127.0.0.1, no beacon: its join string is of no use to anyone
     return host, session
 
 

@@ -13,6 +13,7 @@ import sys
 import weakref
 from typing import Any, MutableSet, Sequence
 
+from modernart.cli.i18n import _
 from modernart.cli.tui.app import run_client_async, state_dir
 from modernart.cli.tui.child_process import ChildProcess
 
@@ -25,6 +26,7 @@ def join_table(
     ascii: bool | None = None,
     color: str = "auto",
     accept_new_host_key: bool = False,
+    alerts: bool | None = None,
 ) -> int:
     """`modernart join ma://...`: join that table as `name` (a free seat in its lobby)."""
     from modernart.net.lan.address import JoinStringError, parse_join_string
@@ -37,7 +39,14 @@ def join_table(
         print(f"modernart join: {exc}", file=sys.stderr)
         return 2
     session = NetSession(target, name=name, config_dir=config_dir, accept_new_host_key=accept_new_host_key)
-    return asyncio.run(run_client_async(session, ascii=ascii, color=color))
+    code = asyncio.run(run_client_async(session, ascii=ascii, color=color, alerts=alerts))
+    if session.record_path is not None:  # this client's own copy of the finished game
+        print(
+            _(
+                "modernart: your copy of the game's record is {path}\nSee it again with: modernart replay {path} --view"
+            ).format(path=session.record_path)
+        )
+    return code
 
 
 def find_and_join(
@@ -49,6 +58,7 @@ def find_and_join(
     ascii: bool | None = None,
     color: str = "auto",
     accept_new_host_key: bool = False,
+    alerts: bool | None = None,
 ) -> int:
     """`modernart join [CODE]`: the join screen (tables heard on the LAN, or a typed join
     string); with a join code, the table showing that code is joined as soon as it is heard."""
@@ -57,7 +67,7 @@ def find_and_join(
     finder = NetFinder(
         name=name, config_dir=config_dir, port=beacon_port, code=code, accept_new_host_key=accept_new_host_key
     )
-    return asyncio.run(run_client_async(finder=finder, ascii=ascii, color=color))
+    return asyncio.run(run_client_async(finder=finder, ascii=ascii, color=color, alerts=alerts))
 
 
 def host_and_play(
@@ -68,6 +78,7 @@ def host_and_play(
     ascii: bool | None = None,
     color: str = "auto",
     timeout: float = 30.0,
+    alerts: bool | None = None,
     ssh_port: int | None = None,
     ssh_bind: str = "",
     ssh_host_key: str | None = None,
@@ -82,7 +93,17 @@ def host_and_play(
     followed by `resume_flags` (every flag this command was given, cli/cmd_host.py)."""
     return asyncio.run(
         _host_and_play(
-            host_args, name, config_dir, ascii, color, timeout, ssh_port, ssh_bind, ssh_host_key, tuple(resume_flags)
+            host_args,
+            name,
+            config_dir,
+            ascii,
+            color,
+            timeout,
+            ssh_port,
+            ssh_bind,
+            ssh_host_key,
+            tuple(resume_flags),
+            alerts,
         )
     )
 
@@ -92,7 +113,17 @@ GUESTS_SEE_GOODBYE = 2.0
 
 
 async def _host_and_play(
-    host_args, name, config_dir, ascii, color, timeout, ssh_port=None, ssh_bind="", ssh_host_key=None, resume_flags=()
+    host_args,
+    name,
+    config_dir,
+    ascii,
+    color,
+    timeout,
+    ssh_port=None,
+    ssh_bind="",
+    ssh_host_key=None,
+    resume_flags=(),
+    alerts=None,
 ) -> int:
     from modernart.cli.tui.net_session import NetSession
 
@@ -132,7 +163,7 @@ async def _host_and_play(
         session = NetSession(join, name=name, config_dir=config_dir)
         session.ends_when_you_leave = True  # the host process is this command's child
         try:
-            return await run_client_async(session, ascii=ascii, color=color)
+            return await run_client_async(session, ascii=ascii, color=color, alerts=alerts)
         finally:
             if guests is not None:
                 # the host first: its goodbye reaches the guests' clients (in this process),
@@ -229,11 +260,11 @@ def _last_error(log_path: str, since: int) -> str:
 
 def ssh_trust_notice(port: int) -> str:
     """What an SSH guest of `modernart host --ssh` trusts, said once as they join."""
-    return (
-        f"Over SSH your client runs on the host's machine: it holds your key, sees your hand and money "
-        f"and your sealed bids. To play without that trust, install modernart and use `modernart join`. "
-        f"After the game, `ssh -p {port} NAME@HOST record > game.tar` gives you your copy to audit."
-    )
+    return _(
+        "Over SSH your client runs on the host's machine: it holds your key, sees your hand and money "
+        "and your sealed bids. To play without that trust, install modernart and use `modernart join`. "
+        "After the game, `ssh -p {port} NAME@HOST record > game.tar` gives you your copy to audit."
+    ).format(port=port)
 
 
 def ssh_guest_dir(config_dir: str | None, fingerprint: str) -> str:
@@ -278,9 +309,11 @@ def ssh_sessions_through(join_string: str, *, config_dir: str | None = None, ses
                 kept = len(list(keys_dir.glob("ssh-*.key")))
                 if kept >= MAX_SSH_PLAYERS_KEPT:  # SSH keys are free to make: the disk is not
                     raise JoinError(
-                        f"This host already keeps {kept} SSH players' keys and takes no new one. "
-                        "Log in with the join code as your password to play under a new name, "
-                        "or ask the host."
+                        _(
+                            "This host already keeps {kept} SSH players' keys and takes no new one. "
+                            "Log in with the join code as your password to play under a new name, "
+                            "or ask the host."
+                        ).format(kept=kept)
                     )
             keys = Keys.load_or_create(config_dir, key_name)
             session = NetSession(

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from modernart.bots import bot_levels
 from modernart.cards import EDITIONS
-from modernart.events import CardsDealt
+from modernart.events import AuctionStarted, CardsDealt, SealedRevealed
 from modernart.moves import Action, Move
 from modernart.rules import OptionError, RuleOptions
 
-from modernart.cli.i18n import _, ngettext
+from modernart.cli.i18n import _, language, ngettext, speaking
 from modernart.cli.narrate import describe_events, timeout_of
 from modernart.cli.refusals import forfeit_reason, refusal_text
 from modernart.net.clocks import ClockError, ClockSettings
@@ -54,6 +54,14 @@ def fixed_deal_text() -> str:
     return _(
         "Fixed deal, not shuffled: the program running this table chose the cards "
         "(a test, a benchmark or `play --seed`); your client checks the deal against it"
+    )
+
+
+def hidden_hands_text() -> str:
+    """What the log says of a table that hides hands even from its host (docs/fair-play.md)."""
+    return _(
+        "Hands hidden even from the host: the players shuffle an encrypted deck together, your "
+        "client alone reads your cards, and a card is opened only when it is played"
     )
 
 
@@ -160,6 +168,7 @@ class NetSession(SessionBase):
         self.client.on_update = self._on_update
         self._presence_seen = False  # a picture of who is away has been taken (see _note_presence)
         self._told_fixed_deal = False  # the lobby's fixed deal has been told (once)
+        self._told_hidden = False  # the lobby's hidden hands have been told (once)
         self._silent = 0  # seconds the host has been silent (0: heard)
         self.sit, self.wanted_seat, self.ready_at_once = sit, seat, ready
         # a key that is kept nowhere (a password SSH guest's) can never come back to its lobby
@@ -169,9 +178,13 @@ class NetSession(SessionBase):
         self.my_fpr = self.client.keys.fingerprint
         self._narrated_seq = 0
         self._calling = False  # a hammer call is running (told when a bid stops it)
+        self._seller = (-1, -1)  # (auction, auctioneer) of the last auction started
         self.host_record_path: str | None = None  # the host's copy of the record, when not ours
         self._deck_for: RuleOptions | None = None
         self._deck: tuple = ()
+        # the language of this person's log and messages: the one spoken where the session
+        # was made (an SSH guest's own), also in the network client's tasks that narrate
+        self.language = language()
 
     def __repr__(self) -> str:
         return f"<NetSession {self.name!r} seat={self.seat} {self.status.value}>"
@@ -179,6 +192,10 @@ class NetSession(SessionBase):
     # ------------------------------------------------------------------ from the client
 
     def _on_update(self, update) -> None:
+        with speaking(self.language):
+            self._take_update(update)
+
+    def _take_update(self, update) -> None:
         kind, data = update
         if kind == "event":
             self._narrate(data)
@@ -199,6 +216,9 @@ class NetSession(SessionBase):
         elif kind == "lobby" and data.get("fixed_deal") is not None and not self._told_fixed_deal:
             self._told_fixed_deal = True
             append_log(self.log, LogEntry(fixed_deal_text(), "system"))
+        elif kind == "lobby" and data.get("hidden_hands") and not self._told_hidden:
+            self._told_hidden = True
+            append_log(self.log, LogEntry(hidden_hands_text(), "system"))
         elif kind == "goodbye":
             self.last_word = goodbye_text(data)
             append_log(self.log, LogEntry(self.last_word, "system"))
@@ -292,6 +312,7 @@ class NetSession(SessionBase):
                     append_log(self.log, LogEntry(_("Time is up for {player}").format(player=who), "event"))
                 public.append(info.move)
         for event in info.events:
+            self._follow_sealed(event)
             if isinstance(event, CardsDealt):
                 self._tell(public, names, edition, deck)
                 if event.seat == st.seat and st.role in ("player", "standin"):
@@ -303,6 +324,15 @@ class NetSession(SessionBase):
                 continue
             public.append(event)
         self._tell(public, names, edition, deck)
+
+    def _follow_sealed(self, event: object) -> None:
+        """Keep the last Sealed reveal and its auction's seller: the auction panel shows every
+        bid, who won and why."""
+        if isinstance(event, AuctionStarted):
+            self._seller = (event.auction, event.auctioneer)
+        elif isinstance(event, SealedRevealed):
+            auction, seller = self._seller
+            self.last_reveal = (event, seller if auction == event.auction else -1)
 
     def _tell(self, items: list, names, edition, deck) -> None:
         """Narrate `items` (a move and its public events, in order) into the log; empties the list."""
@@ -380,30 +410,31 @@ class NetSession(SessionBase):
     async def open(self) -> None:
         from modernart.net.client.client import ConnectError
 
-        if self.status != Status.CONNECTING:
-            return
-        try:
-            await self.client.connect(self.connect_timeout)
-        except ConnectError as exc:
-            message = _sentence(refusal_text(exc.code, None, exc.message))
-            if exc.code == "host_key_changed":  # never silently: the person decides to trust the new key
-                message = _("{problem} If you trust the host's new key, join again with --accept-new-host-key.").format(
-                    problem=_sentence(exc.message)
-                )
-            self.status, self.detail = Status.DISCONNECTED, message
+        with speaking(self.language):
+            if self.status != Status.CONNECTING:
+                return
+            try:
+                await self.client.connect(self.connect_timeout)
+            except ConnectError as exc:
+                message = _sentence(refusal_text(exc.code, None, exc.message))
+                if exc.code == "host_key_changed":  # never silently: the person decides to trust the new key
+                    message = _(
+                        "{problem} If you trust the host's new key, join again with --accept-new-host-key."
+                    ).format(problem=_sentence(refusal_text(exc.code, None, exc.message)))
+                self.status, self.detail = Status.DISCONNECTED, message
+                self.changed()
+                raise JoinError(message) from None
+            try:  # the table's description follows the welcome
+                await self.client.wait_until(lambda st: bool(st.table), self.connect_timeout)
+            except asyncio.TimeoutError:
+                pass
+            self._copy()
+            if self.sit and self.status == Status.LOBBY and self.seat is None:
+                await self._reply(self.client.take_seat(self.name, self.wanted_seat))
+                if self.ready_at_once:
+                    await self._reply(self.client.ready(True))
+            self._copy()
             self.changed()
-            raise JoinError(message) from None
-        try:  # the table's description follows the welcome
-            await self.client.wait_until(lambda st: bool(st.table), self.connect_timeout)
-        except asyncio.TimeoutError:
-            pass
-        self._copy()
-        if self.sit and self.status == Status.LOBBY and self.seat is None:
-            await self._reply(self.client.take_seat(self.name, self.wanted_seat))
-            if self.ready_at_once:
-                await self._reply(self.client.ready(True))
-        self._copy()
-        self.changed()
 
     async def close(self) -> None:
         try:
@@ -415,10 +446,15 @@ class NetSession(SessionBase):
                     log.info("the host did not free the seat in time")
         finally:
             await self.client.close()
-        self.status, self.detail = Status.DISCONNECTED, _("you left the table")
+        with speaking(self.language):
+            self.status, self.detail = Status.DISCONNECTED, _("you left the table")
 
     async def _reply(self, request) -> None:
         reply = await request
+        with speaking(self.language):
+            self._refused(reply)
+
+    def _refused(self, reply) -> None:
         if not reply.ok:
             text = refusal_text(reply.code, reply.params, reply.message) or reply.code or _("refused")
             append_log(self.log, LogEntry(_sentence(text), "error"))

@@ -52,6 +52,10 @@ def expectation(obs: Observation, name: Names, edition: Edition, owed: Sequence[
         if len(obs.sealed_done) == obs.players:
             return False, _("All bids are sealed; {reveals}").format(reveals=_reveals(obs, name, owed))
         waiting = [name(s) for s in range(obs.players) if s not in obs.sealed_done]
+        if obs.options.sealed_excludes_seller and me == obs.auctioneer:
+            return False, _("You are the seller; waiting for the bids of {players}").format(
+                players=_(", ").join(waiting)
+            )
         return False, _("Your sealed bid is in; waiting for {players}").format(players=_(", ").join(waiting))
     if phase == Phase.FIXED_SET:
         if obs.auctioneer == me:
@@ -64,7 +68,21 @@ def expectation(obs: Observation, name: Names, edition: Edition, owed: Sequence[
                 return True, _("YOUR TURN: you cannot pay {price}: p to decline").format(price=obs.price)
             return True, _("YOUR TURN: buy for {price}? a = accept, p = decline").format(price=obs.price)
         return False, _others(obs, name, artist)
+    if phase in (Phase.POSTED_OFFER, Phase.CHOOSE_BUYER, Phase.MYSTERY_FLIP):
+        return (True, _variant_turn(obs)) if mine else (False, _others(obs, name, artist))
     return False, ""
+
+
+def _variant_turn(obs: Observation) -> str:
+    """What the variants' own steps ask of this seat (docs/rules.md §10)."""
+    if obs.phase == Phase.POSTED_OFFER:
+        if Move.accept(obs.seat) not in obs.legal_moves(amounts=False):
+            return _("YOUR TURN: you cannot pay {price}: p to leave it").format(price=obs.price)
+        return _("YOUR TURN: take it for {price}? a = take, p = leave").format(price=obs.price)
+    if obs.phase == Phase.CHOOSE_BUYER:
+        seats = " ".join(str(s + 1) for s in obs.candidates)
+        return _("YOUR TURN: choose the buyer (press {seats})").format(seats=seats)
+    return _("YOUR TURN: m = turn up the mystery hand's top card, p = leave it")
 
 
 def _open(obs: Observation) -> tuple[bool, str]:
@@ -108,6 +126,13 @@ def _others(obs: Observation, name: Names, artist: str, owed: Sequence[int] = ()
         return _("sealed bids from {players}").format(players=waiting)
     if phase == Phase.FIXED_SET:
         return _("{player} is setting the price").format(player=name(obs.auctioneer))
+    if phase == Phase.POSTED_OFFER:
+        waiting = _(", ").join(name(s) for s in obs.to_move)
+        return _("{players} decide whether to take {price}").format(players=waiting, price=obs.price)
+    if phase == Phase.CHOOSE_BUYER:
+        return _("{player} chooses the buyer").format(player=name(obs.auctioneer))
+    if phase == Phase.MYSTERY_FLIP:
+        return _("{player} may turn up the mystery hand").format(player=name(obs.turn))
     return _("{player} decides whether to buy at {price}").format(player=name(obs.turn), price=obs.price)
 
 
@@ -198,9 +223,24 @@ def why_no_accept(obs: Observation, name: Names, edition: Edition) -> str:
     """Why `a` (accept the price) is not a legal move of this seat now."""
     if Move.decline(obs.seat) in obs.legal_moves(amounts=False):  # offered, but too dear
         return _("You cannot pay {price}: you have {money}").format(price=obs.price, money=obs.money)
-    if obs.phase == Phase.FIXED_OFFER:
+    if obs.phase in (Phase.FIXED_OFFER, Phase.POSTED_OFFER):
         return not_now(obs, name, edition)
     return _("There is no price to accept now")
+
+
+def why_no_flip(obs: Observation, name: Names, edition: Edition) -> str:
+    """Why `m` (turn up the mystery hand) is not a legal move of this seat now."""
+    if obs.phase != Phase.MYSTERY_FLIP:
+        return _("The mystery hand is turned up only after a sale")
+    return not_now(obs, name, edition)
+
+
+def why_no_buyer(obs: Observation, name: Names, seat: int) -> str:
+    """Why pressing seat number `seat + 1` does not choose that seat as the buyer."""
+    if obs.phase != Phase.CHOOSE_BUYER or obs.seat != obs.auctioneer:
+        return _("Only the seller chooses the buyer, and only among tied bids or takers")
+    names = _(", ").join(f"{s + 1} {name(s)}" for s in obs.candidates)
+    return _("{player} is not among the buyers to choose from: {choices}").format(player=name(seat), choices=names)
 
 
 def why_no_hammer(obs: Observation, name: Names) -> str:

@@ -42,6 +42,8 @@ DEFAULT_BUDGET = 1.0
 #: one's own, worth more for an artist with tiles on the board (tuned in the arena)
 HAND_BASE = 8.0
 HAND_TILES = 0.3
+#: samples a search needs before it may leave the medium bot's move
+MIN_PASSES = 3
 
 
 class Candidate(NamedTuple):
@@ -57,7 +59,9 @@ class HardBot(MediumBot):
     seed and the observation only, which the tests use.  `max_candidates` caps the cards
     considered for putting up.  `horizon="game"` rolls out to the end of the game instead
     of the round (weaker at 0.05 s: 15% against 37% over 192 games, too few samples).
-    `confidence` is how many standard errors a candidate must beat the medium move by.
+    `confidence` is how many standard errors a candidate must beat the medium move by, plus
+    `evidence` / sqrt(samples): with few samples the best-looking candidate is mostly luck
+    (at least `MIN_PASSES` samples are needed at all).
     `rivals=False` rolls every rival out as a medium bot (no opponent model).
     """
 
@@ -71,6 +75,7 @@ class HardBot(MediumBot):
         max_passes: int | None = None,
         horizon: str = "round",
         confidence: float = 1.0,
+        evidence: float = 2.0,
         rivals: bool = True,
     ) -> None:
         super().__init__(seed)
@@ -83,6 +88,7 @@ class HardBot(MediumBot):
             raise ValueError("horizon is 'round' or 'game'")
         self.horizon = horizon
         self.confidence = confidence
+        self.evidence = evidence
         self.model_rivals = rivals
         self._rivals_key: tuple[int, ...] = ()
         self._rivals: Rivals | None = None
@@ -210,7 +216,8 @@ class HardBot(MediumBot):
 
         active = list(range(len(cands)))
         scores: list[list[float]] = [[] for _ in cands]
-        slowest = 0.0
+        rollout_time = 0.0  # wall-clock time of the finished rollouts, for the pass estimate
+        rollouts = 0
         passes = 0
         next_prune = 6
         self._values_cache = {}
@@ -218,8 +225,11 @@ class HardBot(MediumBot):
         gc.disable()  # a collection in the middle of a rollout could overrun the budget
         try:
             while len(active) > 1 and passes != self.max_passes:
-                if time.perf_counter() + slowest * len(active) > deadline:
-                    break  # this pass would not finish
+                # a pass that would not finish at the average rollout's pace is not started (one
+                # rollout the machine stalled must not end the search: every rollout reads the
+                # clock, so an unlucky pass only costs its own time)
+                if rollouts and time.perf_counter() + rollout_time / rollouts * len(active) > deadline:
+                    break
                 world = determinize(obs, rng, unseen=unseen, sealed_guess=sealed_guess)
                 dice = rng.getrandbits(48)
                 results = []
@@ -229,7 +239,8 @@ class HardBot(MediumBot):
                     if result is None:
                         break
                     results.append(result)
-                    slowest = max(slowest, time.perf_counter() - t0)
+                    rollout_time += time.perf_counter() - t0
+                    rollouts += 1
                 if len(results) < len(active):
                     break  # an unfinished pass would compare candidates on different samples
                 for i, r in zip(active, results):
@@ -248,8 +259,12 @@ class HardBot(MediumBot):
             return 0
         means = {i: sum(scores[i]) / passes for i in active}
         best = max(active, key=means.__getitem__)
-        # leave the medium bot's move (candidate 0) only on clear evidence
-        if best != 0 and passes >= 2 and _paired_z(scores[best], scores[0]) < self.confidence:
+        # leave the medium bot's move (candidate 0) only on clear evidence: the best of several
+        # candidates over a few samples looks better than it is, so few samples ask for more
+        if best != 0 and (
+            passes < MIN_PASSES
+            or _paired_z(scores[best], scores[0]) < self.confidence + self.evidence / math.sqrt(passes)
+        ):
             return 0
         return best
 

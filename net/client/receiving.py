@@ -36,6 +36,10 @@ log = logging.getLogger("modernart.net.client.client")
 #: its journal's tail (a power loss): more than the host may send beyond its last fsync
 #: (net/host/fanout.py UNSYNCED_MAX)
 TAIL_KEPT = 64
+#: Event kinds whose whole content is signed by a player and checked on arrival, and that
+#: change nothing a seat decides on: a burst of only these may leave the host signature to
+#: the next burst (`Receiving.on_burst`)
+PLAYER_SIGNED = frozenset({"commit"})
 CLOCK_DRIFT = 0.5  # seconds a host tick may move a deadline before the screens are told
 
 
@@ -94,6 +98,7 @@ class Receiving:
         self.ack_due = False  # a catch-up batch was applied: acknowledge it after the burst
         self.batch_nonce: bytes | None = None  # the nonce of the last catch-up batch applied (net/host/flow.py)
         self.bytes_in = 0
+        self.burst_decides = False  # the burst being read holds an event whose host signature is checked at its end
         self.recent: deque[dict[str, Any]] = deque(maxlen=TAIL_KEPT)  # the last events, as signed (no `priv`)
 
     def expect_welcome(self) -> asyncio.Future[dict[str, Any]]:
@@ -121,8 +126,14 @@ class Receiving:
         event loop, so nothing (a bot, the UI, a fair-play duty, a reply's awaiter) can act
         on an event of the burst before its signature is verified; the updates of a burst
         whose head does not verify are withheld and the client fails.
+
+        One exception: a burst of sealed-bid commitments only (`PLAYER_SIGNED`; each is
+        signed by its player, checked here, and decides nothing) leaves the host signature
+        to the next burst's head, which covers it: a Sealed auction's commitments cost
+        one host signature check, not one each.
         """
         self.feed.hold()
+        self.burst_decides = False
         try:
             for data in burst:
                 self.bytes_in += len(data)
@@ -136,7 +147,7 @@ class Receiving:
                 except (ValueError, KeyError, TypeError) as exc:
                     log.warning("bad frame from host: %s", exc)
                     self.feed.error("bad_host_frame", str(exc))
-            if self.game is not None and self.state.status != "failed":
+            if self.game is not None and self.state.status != "failed" and self.burst_decides:
                 try:
                     self.game.check_head()
                 except ChainError as exc:
@@ -312,7 +323,7 @@ class Receiving:
 
     def _follower(self, game_id: bytes) -> VerifiedGame:
         assert self.host_vk is not None
-        return VerifiedGame(game_id, self.host_vk, keep=self.keep_transcript)
+        return VerifiedGame(game_id, self.host_vk, keep=self.keep_transcript, every_signature=False)
 
     def _set_deadlines(self, clk: dict[str, Any]) -> bool:
         """Take the host's remaining times as deadlines on this loop's clock; True when one
@@ -351,6 +362,8 @@ class Receiving:
             return
         own = st.seat if st.role in ("player", "standin") else None
         info, observation = self.game.apply(msg, own, defer_signature=True)
+        if info.kind not in PLAYER_SIGNED:
+            self.burst_decides = True
         self.recent.append({k: msg[k] for k in ("t", "seq", "pub", "ph", "h", "hs")})
         if info.kind == "start":
             self._check_fixed_deal()

@@ -25,6 +25,7 @@ from typing import Any, Iterator
 import msgpack
 
 from modernart.journal_format import header_line, move_line, result_line
+from modernart.net.durable import open_fd, sync_directory
 from modernart.moves import Move
 from modernart.record import GameRecord, parse_journal
 
@@ -60,23 +61,19 @@ def same_boot(path: str) -> bool:
 
 def _mark_boot(path: str, sync: bool) -> None:
     """Write the boot marker of `path` (synced, with the directory entries of the files)."""
-    fd = os.open(path + ".boot", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = open_fd(path + ".boot", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         os.write(fd, (boot_id() or "unknown").encode("ascii") + b"\n")
         if sync:
             os.fsync(fd)
     finally:
         os.close(fd)
-    if sync:
-        folder = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
-        try:
-            os.fsync(folder)  # the new files' names are on disk too, not only their contents
-        finally:
-            os.close(folder)
+    if sync:  # the new files' names are on disk too, not only their contents
+        sync_directory(os.path.dirname(os.path.abspath(path)))
 
 
 def _open_append(path: str) -> Any:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    fd = open_fd(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     return os.fdopen(fd, "ab")
 
 

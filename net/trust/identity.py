@@ -26,6 +26,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from zmq.utils import z85
 
 from modernart.net import user_dirs
+from modernart.net.durable import open_fd
 from modernart.net.protocol import ProtocolError
 from modernart.net.protocol.signed import HOST_KEY_DOMAIN, KEY_FPR_DOMAIN
 
@@ -42,7 +43,7 @@ def private_temp_file(path: Path, text: str, encoding: str = "utf-8") -> Path:
     """`text` written to a new file beside `path`, mode 0600, synced to disk; its path.
     The caller moves it into place (replace, or link to never overwrite)."""
     tmp = path.with_suffix(f".tmp{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = open_fd(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding=encoding) as f:
         f.write(text)
         f.flush()

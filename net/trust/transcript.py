@@ -17,6 +17,8 @@ from typing import Any, Iterable
 
 import msgpack
 
+from modernart.net.durable import open_fd
+
 FORMAT = "modernart-transcript"
 VERSION = 1
 MAX_TRANSCRIPT = 64 * 1024 * 1024
@@ -30,7 +32,7 @@ class TranscriptError(ValueError):
 def write_transcript(path: str, frames: Iterable[dict[str, Any]]) -> None:
     """Write the transcript atomically (mode 0600 while written, then renamed)."""
     tmp = f"{path}.tmp{os.getpid()}"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    fd = open_fd(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     with os.fdopen(fd, "wb") as f:
         for item in [{"format": FORMAT, "version": VERSION}, *frames]:
             data = msgpack.packb(item, use_bin_type=True)

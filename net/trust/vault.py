@@ -16,6 +16,7 @@ import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from modernart.net.durable import sync_directory
 from modernart.net.trust.identity import private_temp_file
 
 
@@ -66,11 +67,7 @@ class Vault:
             return
         path = self.directory / f"{secret.name}.json"
         os.replace(private_temp_file(path, secret.to_json(), "ascii"), path)
-        dir_fd = os.open(self.directory, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)  # the rename itself is durable too
-        finally:
-            os.close(dir_fd)
+        sync_directory(self.directory)  # the rename itself is durable too
 
     def find(self, kind: str, game: bytes, auction: int, key: bytes, seat: int | None = None) -> Secret | None:
         """The secret of this kind for (game, auction[, seat]) made with `key`, if any."""

@@ -27,6 +27,38 @@ PANEL_OF = {
 }
 
 
+@dataclass(frozen=True)
+class Words:
+    """What the player reads on screen, as regular expressions, in the client's language
+    (English below; tests/e2e/words.py builds the others from the catalogs)."""
+
+    game_over: str = "GAME OVER"
+    scoring_title: str = r"[─-] Round (\d) scoring [─-]"  # group 1: the round
+    scoring_close: str = "Enter back to the table"  # in the hint bar
+    round_status: str = r"^ Round (\d)/4"  # group 1: the round, in the status line
+    scrolled: str = r"Log and chat \(scrolled (\d+)\)"  # group 1: lines scrolled back
+    #: the auction panel's first line, by the panel's English name
+    panels: tuple[tuple[str, str], ...] = tuple((p, re.escape(p)) for p in PANELS)
+    #: the log's words for an auction (group 1) -> its panel; None: the English LOGGED_AUCTION
+    logged: tuple[tuple[str, str], ...] | None = None
+    #: the status line's words, by the kind of turn
+    turns: tuple[tuple[str, str], ...] = (
+        ("sell", "YOUR TURN: put up a painting"),
+        ("double", "YOUR TURN: add a second"),
+        ("open-seller", "OPEN AUCTION: (bid, p to pass, )?h to sell now"),
+        ("open", "OPEN AUCTION: bid any time"),
+        ("once", "YOUR TURN: bid above"),
+        ("sealed", "YOUR TURN: seal a bid"),
+        ("price", "YOUR TURN: set the price"),
+        ("buy", "YOUR TURN: buy for"),
+        ("cannot-pay", "YOUR TURN: you cannot pay"),
+    )
+    english: bool = True
+
+
+ENGLISH = Words()
+
+
 @dataclass
 class Seen:
     panels: set[str] = field(default_factory=set)
@@ -39,7 +71,7 @@ class Seen:
     screens: dict[str, str] = field(default_factory=dict)  # first screen of each kind, for asserts
 
 
-def play_until_over(term: Tmux, timeout: float = 240.0) -> tuple[Seen, str]:
+def play_until_over(term: Tmux, timeout: float = 240.0, words: Words = ENGLISH) -> tuple[Seen, str]:
     """Answer the table by keys until GAME OVER is on screen; return what was seen."""
     seen = Seen()
     end = time.monotonic() + timeout
@@ -51,42 +83,43 @@ def play_until_over(term: Tmux, timeout: float = 240.0) -> tuple[Seen, str]:
             raise AssertionError(f"game not over after {timeout}s; screen:\n{screen}")
         if "EXITED:" in screen:
             raise AssertionError(f"the client exited during the game:\n{screen}")
-        if "GAME OVER" in screen:
+        if re.search(words.game_over, screen):
             seen.screens.setdefault("over", screen)
             if not seen.scorings:  # every overlay gave way to a turn: ask for the last one, as a player may
                 term.send("s")
-                shown = term.wait_for(r"[─-] Round 4 scoring [─-]", timeout=10)
+                shown = term.wait_for(words.scoring_title.replace(r"(\d)", "4"), timeout=10)
                 seen.scorings.add("4")
                 seen.screens["scoring 4"] = shown
                 closes = time.monotonic() + 10
-                while re.search(r"[─-] Round \d scoring [─-]", screen := term.capture()):
+                while re.search(words.scoring_title, screen := term.capture()):
                     assert time.monotonic() < closes, f"the scoring overlay did not close:\n{screen}"
-                    if "Enter back to the table" in screen:
+                    if words.scoring_close in screen:
                         term.send("Enter")
                     time.sleep(0.3)
             if not {"OPEN auction", "FIXED PRICE"} <= seen.panels | seen.logged:
-                read_the_whole_log(term, seen)
+                read_the_whole_log(term, seen, words=words)
             return seen, screen
         # the scoring overlay gives way at once when this player is needed: the log tells the round
-        seen.rounds_ended.update(re.findall(r"Round (\d) ends \(", screen))
-        seen.rounds_ended.update(re.findall(r"Round (\d) scoring closed: you are needed", screen))
-        seen.rounds_ended.update(re.findall(r"Round (\d) scored \(in the log\)", screen))
-        seen.rounds_reached.update(int(n) for n in re.findall(r"^ Round (\d)/4", screen))
-        for panel in PANELS:
-            if panel in screen and panel not in seen.panels:
+        if words.english:
+            seen.rounds_ended.update(re.findall(r"Round (\d) ends \(", screen))
+            seen.rounds_ended.update(re.findall(r"Round (\d) scoring closed: you are needed", screen))
+            seen.rounds_ended.update(re.findall(r"Round (\d) scored \(in the log\)", screen))
+        rows = screen.split("\n")
+        seen.rounds_reached.update(int(n) for n in re.findall(words.round_status, rows[0] if rows else ""))
+        for panel, pattern in words.panels:
+            if re.search(pattern, screen) and panel not in seen.panels:
                 seen.panels.add(panel)
                 seen.screens[panel] = screen
-        seen.logged.update(PANEL_OF[kind] for kind in LOGGED_AUCTION.findall(screen))
-        rows = screen.split("\n")
+        note_logged(screen, seen, words)
         status, hints = rows[0], next((r for r in reversed(rows) if r.strip()), "")
-        overlay = re.search(r"[─-] Round \d scoring [─-]", screen)  # the overlay's title, not a log line
+        overlay = re.search(words.scoring_title, screen)  # the overlay's title, not a log line
         # answer a new question only: keys already sent may not have been drawn yet, and
         # answering the half-updated screen twice would press keys into the next question
         signature = (status, overlay.group(0) if overlay else None, hints)
         if signature == answered and time.monotonic() - last_key_at < 1.5:
             time.sleep(0.05)
             continue
-        keys = answer(status, hints, screen, seen)
+        keys = answer(status, hints, screen, seen, words)
         if keys:
             for key in keys:
                 if len(key) > 1 and key.isdigit():
@@ -98,7 +131,17 @@ def play_until_over(term: Tmux, timeout: float = 240.0) -> tuple[Seen, str]:
         time.sleep(0.05)
 
 
-def read_the_whole_log(term: Tmux, seen: Seen, timeout: float = 60.0) -> None:
+def note_logged(screen: str, seen: Seen, words: Words) -> None:
+    """The auctions the log on `screen` tells (its rows only, in other languages: there the
+    auction's name is the same word as the card's, which the hand panel shows too)."""
+    if words.logged is None:
+        seen.logged.update(PANEL_OF[kind] for kind in LOGGED_AUCTION.findall(screen))
+        return
+    log = "\n".join(screen.split("\n")[16:23])
+    seen.logged.update(panel for pattern, panel in words.logged if re.search(pattern, log))
+
+
+def read_the_whole_log(term: Tmux, seen: Seen, timeout: float = 60.0, words: Words = ENGLISH) -> None:
     """Page the log back to its first line (PgUp), noting every auction it tells, as a
     player who looked away would: bots at full speed can put up, bid and sell a whole
     auction between two screen captures, so the live log may never have shown it."""
@@ -108,37 +151,27 @@ def read_the_whole_log(term: Tmux, seen: Seen, timeout: float = 60.0) -> None:
         term.send("PageUp")
         time.sleep(0.05)
         screen = term.capture()
-        seen.logged.update(PANEL_OF[kind] for kind in LOGGED_AUCTION.findall(screen))
-        scrolled = re.search(r"Log and chat \(scrolled (\d+)\)", screen)
+        note_logged(screen, seen, words)
+        scrolled = re.search(words.scrolled, screen)
         position = scrolled.group(1) if scrolled else None
         if position is not None and position == last:
             time.sleep(0.3)  # one more look: a key not drawn yet would look like the top
-            if re.search(rf"Log and chat \(scrolled {position}\)", term.capture()):
+            if re.search(words.scrolled.replace(r"(\d+)", position), term.capture()):
                 return  # the first line is on screen
         last = position
     raise AssertionError(f"the log did not reach its first line in {timeout} s")
 
 
-def answer(status: str, hints: str, screen: str, seen: Seen) -> list[str]:
+def answer(status: str, hints: str, screen: str, seen: Seen, words: Words = ENGLISH) -> list[str]:
     """The keys a cautious player presses for this screen (none: wait)."""
-    m = re.search(r"[─-] Round (\d) scoring [─-]", screen)
+    m = re.search(words.scoring_title, screen)
     if m:  # the scoring overlay has the keys: close it once its hint bar is drawn
         if m.group(1) not in seen.scorings:
             seen.scorings.add(m.group(1))
             seen.screens[f"scoring {m.group(1)}"] = screen
-        return ["Enter"] if "Enter back to the table" in hints else []
+        return ["Enter"] if words.scoring_close in hints else []
     mine = None
-    for kind, pattern in (
-        ("sell", "YOUR TURN: put up a painting"),
-        ("double", "YOUR TURN: add a second"),
-        ("open-seller", "OPEN AUCTION: (bid, p to pass, )?h to sell now"),
-        ("open", "OPEN AUCTION: bid any time"),
-        ("once", "YOUR TURN: bid above"),
-        ("sealed", "YOUR TURN: seal a bid"),
-        ("price", "YOUR TURN: set the price"),
-        ("buy", "YOUR TURN: buy for"),
-        ("cannot-pay", "YOUR TURN: you cannot pay"),
-    ):
+    for kind, pattern in words.turns:
         if re.search(pattern, status):
             mine = kind
             break

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import tempfile
 import functools
 import io
 import re
@@ -138,8 +139,16 @@ class Screen:
         finder=None,
         dummy: bool = False,
         encoding: str = "utf-8",
+        alerts: bool | None = None,
+        settings_dir: str | None = None,
+        lang: str | None = None,
+        bidi: str | None = None,
     ) -> None:
+        # the client's per-user settings live in a directory of the test's own (a fresh one:
+        # a first game) unless it names one, never in the user's config directory
+        self.alerts, self.settings_dir = alerts, settings_dir
         self.session = session
+        self.lang, self.bidi = lang, bidi  # this client's language and BiDi mode (default: the process's)
         self.size = Size(rows=rows, columns=cols)
         self.env = {"TERM": "xterm-256color"} if env is None else env
         self.ascii, self.color, self.finder, self.dummy = ascii, color, finder, dummy
@@ -158,7 +167,18 @@ class Screen:
         else:
             output = Vt100_Output(self.term, lambda: self.size, term=self.env.get("TERM"))
         self._stack.enter_context(create_app_session(input=inp, output=output))
-        self.client = ClientApp(self.session, finder=self.finder, ascii=self.ascii, color=self.color, env=self.env)
+        settings_dir = self.settings_dir or self._stack.enter_context(tempfile.TemporaryDirectory())
+        self.client = ClientApp(
+            self.session,
+            finder=self.finder,
+            ascii=self.ascii,
+            color=self.color,
+            env=self.env,
+            alerts=self.alerts,
+            settings_dir=settings_dir,
+            language=self.lang,
+            bidi=self.bidi,
+        )
         self.cs = self.client.cs
         self.task = asyncio.ensure_future(self.client.run())
         await self.settle(0.3)
@@ -470,7 +490,7 @@ async def table_with(
     """A table of people only (each a NetSession) at the real host, dealt `hands` (a fixed
     deal), `first` auctioneer; with `start`, everyone says ready and the first starts."""
     options = options or RuleOptions()
-    per_hand = options.deal_sizes(len(names))[0]
+    per_hand = options.deal_sizes(options.hands_dealt(len(names)))[0]  # a mystery hand is dealt as a 4th
     hands = list(hands) + [[] for _ in range(len(names) - len(hands))]
     settings = HostGameSettings(
         levels=[],

@@ -10,6 +10,7 @@ from typing import Any, TypeVar, cast
 from prompt_toolkit.layout import AnyContainer, HSplit, VSplit
 
 from modernart.cards import DECK_TABLES, EDITIONS
+from modernart.presets import PRESET_NAMES, preset_of, preset_options
 from modernart.rules import RuleOptions
 
 from modernart.cli.i18n import N_, _
@@ -32,6 +33,22 @@ OPTION_CHOICES: dict[str, tuple[Any, ...]] = {
     "open_pass_is_final": (False, True),
     "three_player_first_deal": (10, 11),
     "sealed_offender_fine": (0, 5, 10, 20),
+    # the rule sheets' deviations (docs/rules.md §10), each its own option
+    "open_autoclose": (True, False),
+    "deal_size_fixed": (0, 8, 9, 10, 11),
+    "fresh_deal_each_round": (False, True),
+    "pay_bank_always": (False, True),
+    "unsold_discarded": (False, True),
+    "fifth_ends_round": (True, False),
+    "last_card_auctioned": (False, True),
+    "rank_values": ("30,20,10", "30,20,10,5"),
+    "cumulative_values": (True, False),
+    "sealed_excludes_seller": (False, True),
+    "sealed_tie_seller_chooses": (False, True),
+    "fixed_forced_buy": (True, False),
+    "once_around_posted": (False, True),
+    "double_as_open": (False, True),
+    "mystery_hand": ("", "hig", "cmon"),
 }
 OPTION_LABELS = {
     "edition": N_("Artist names"),
@@ -41,6 +58,67 @@ OPTION_LABELS = {
     "open_pass_is_final": N_("Open pass final"),
     "three_player_first_deal": N_("3p first deal"),
     "sealed_offender_fine": N_("Sealed fine"),
+    "open_autoclose": N_("Open auto-close"),
+    "deal_size_fixed": N_("Hand size"),
+    "fresh_deal_each_round": N_("Fresh deals"),
+    "pay_bank_always": N_("All to the bank"),
+    "unsold_discarded": N_("Unsold discarded"),
+    "fifth_ends_round": N_("5th ends round"),
+    "last_card_auctioned": N_("Last card sold"),
+    "rank_values": N_("Rank values"),
+    "cumulative_values": N_("Values add up"),
+    "sealed_excludes_seller": N_("Seller no sealed"),
+    "sealed_tie_seller_chooses": N_("Seller picks tie"),
+    "fixed_forced_buy": N_("Fixed must buy"),
+    "once_around_posted": N_("Posted price"),
+    "double_as_open": N_("Double as Open"),
+    "mystery_hand": N_("Mystery hand"),
+}
+#: The rule sheets' deviations (docs/rules.md §10): the lobby lists them after the clocks.
+DEVIATIONS = frozenset(
+    {
+        "open_autoclose",
+        "deal_size_fixed",
+        "fresh_deal_each_round",
+        "pay_bank_always",
+        "unsold_discarded",
+        "fifth_ends_round",
+        "last_card_auctioned",
+        "rank_values",
+        "cumulative_values",
+        "sealed_excludes_seller",
+        "sealed_tie_seller_chooses",
+        "fixed_forced_buy",
+        "once_around_posted",
+        "double_as_open",
+        "mystery_hand",
+    }
+)
+#: One line on each rule row, shown under the rules while the cursor is on it.
+OPTION_HELP = {
+    "variant": N_("A rule sheet's set of options: standard, zh_seed (Chinese), fa_seed (Persian)"),
+    "edition": N_("The artists' names; no effect on play"),
+    "deck": N_("How many cards of each auction type every artist has"),
+    "start_money": N_("Each player's money at the start"),
+    "double_split": N_("A Double taken over: its price is split between its two players"),
+    "open_pass_is_final": N_("Open: a player who passes is out of that auction"),
+    "three_player_first_deal": N_("Cards for each of three players in round 1"),
+    "sealed_offender_fine": N_("Fine for a sealed bid that is not revealed properly"),
+    "open_autoclose": N_("Open: the auction ends when all pass (off: only the auctioneer's hammer)"),
+    "deal_size_fixed": N_("Cards each player is dealt, whatever the number of players"),
+    "fresh_deal_each_round": N_("Hands thrown away; the whole deck reshuffled and dealt each round"),
+    "pay_bank_always": N_("Every price is paid to the bank, never to the seller"),
+    "unsold_discarded": N_("A painting nobody buys is discarded and does not count"),
+    "fifth_ends_round": N_("An artist's fifth painting ends the round (off: only empty hands)"),
+    "last_card_auctioned": N_("When every hand is empty, the last card is still auctioned"),
+    "rank_values": N_("What ranks 1, 2, 3 (and 4) of the artists are worth"),
+    "cumulative_values": N_("An artist's value adds its tiles of earlier rounds"),
+    "sealed_excludes_seller": N_("Sealed: the seller makes no bid"),
+    "sealed_tie_seller_chooses": N_("Sealed: the seller chooses among tied highest bids"),
+    "fixed_forced_buy": N_("Fixed price: nobody takes it, the seller must buy it"),
+    "once_around_posted": N_("Once-around cards: the seller posts a price anyone may take"),
+    "double_as_open": N_("A Double is sold alone, as an Open painting"),
+    "mystery_hand": N_("3 players: a face-down 4th hand, turned up by the buyer (hig) or seller (cmon)"),
 }
 #: Clock rows: fields of the host's `ClockSettings` (seconds; a decision clock of 0 is none)
 CLOCK_CHOICES: dict[str, tuple[Any, ...]] = {
@@ -48,22 +126,28 @@ CLOCK_CHOICES: dict[str, tuple[Any, ...]] = {
     "decision": (0.0, 30.0, 60.0, 120.0),
     "grace": (0.0, 15.0, 30.0, 60.0, 120.0, 300.0),
     "hammer_call": (0.0, 2.0, 3.0, 5.0, 8.0),
+    "bot_pace": (0.0, 0.5, 1.0, 2.0),
 }
 CLOCK_LABELS = {
     "open_countdown": N_("Open countdown"),
     "decision": N_("Decision clock"),
     "grace": N_("Stand-in after"),
     "hammer_call": N_("Hammer call"),
+    "bot_pace": N_("Bot pace"),
 }
 #: Clocks whose 0 means "no limit" (the lobby says "none"); a grace of 0 means "at once"
 CLOCKS_OFF_AT_ZERO = frozenset({"open_countdown", "decision", "hammer_call"})
 
 
 def lobby_rows(lobby: LobbyView) -> list[tuple[str, object]]:
-    """The rows the lobby cursor moves over: seats, then options, then clocks."""
+    """The rows the lobby cursor moves over: seats, the variant and the table's basic rules,
+    the clocks, then the rule sheets' deviations one by one."""
     rows: list[tuple[str, object]] = [("seat", s.seat) for s in lobby.seats]
-    rows += [("option", f.name) for f in fields(RuleOptions) if f.name in OPTION_CHOICES]
+    rows.append(("variant", "variant"))
+    names = [f.name for f in fields(RuleOptions) if f.name in OPTION_CHOICES]
+    rows += [("option", name) for name in names if name not in DEVIATIONS]
     rows += [("clock", name) for name in CLOCK_CHOICES]
+    rows += [("option", name) for name in names if name in DEVIATIONS]
     return rows
 
 
@@ -89,8 +173,30 @@ def next_options(options: RuleOptions, name: str, step: int) -> RuleOptions:
     return replace(options, **{name: cycled(OPTION_CHOICES[name], getattr(options, name), step)})
 
 
+def variant_text(options: RuleOptions) -> str:
+    """The preset these options are, or 'custom'."""
+    return preset_of(options) or _("custom")
+
+
+def next_variant(options: RuleOptions, step: int) -> RuleOptions:
+    """The next preset's options (the artist names and card table kept)."""
+    name = cycled(PRESET_NAMES, preset_of(options), step)
+    return preset_options(name, edition=options.edition, deck=options.deck)
+
+
+def option_text(name: str, value: object) -> str:
+    """An option's value as the lobby shows it."""
+    if name == "deal_size_fixed" and value == 0:
+        return _("as the table")
+    if name == "mystery_hand" and value == "":
+        return _("off")
+    return value_text(value)
+
+
 def clock_text(name: str, seconds: float) -> str:
     """A clock's value as the lobby shows it ("none" for a limit that is off)."""
+    if name == "bot_pace":  # a factor of the bots' natural pauses, not seconds
+        return _("instant") if seconds == 0 else f"x{seconds:g}"
     return _("none") if seconds == 0 and name in CLOCKS_OFF_AT_ZERO else value_text(seconds, seconds=True)
 
 
@@ -153,19 +259,39 @@ def lobby_rules(cs: ClientState, width: int, height: int) -> list[Line]:
     rows = lobby_rows(lobby)
     cursor = rows[cs.lobby_cursor] if 0 <= cs.lobby_cursor < len(rows) else None
     lines: list[Line] = []
+    at = 0  # the line of the cursor's row
     for kind, name in rows:
         if kind == "seat":
             continue
-        field_name = cast(str, name)  # option and clock rows name a field
-        label = _(OPTION_LABELS.get(field_name) or CLOCK_LABELS[field_name])
-        value = getattr(lobby.options if kind == "option" else lobby.clocks, field_name)
+        field_name = cast(str, name)  # variant, option and clock rows name a field
+        if kind == "variant":
+            label, shown = _("Variant"), variant_text(lobby.options)
+        elif kind == "option":
+            label, shown = _(OPTION_LABELS[field_name]), option_text(field_name, getattr(lobby.options, field_name))
+        else:
+            label, shown = _(CLOCK_LABELS[field_name]), clock_text(field_name, getattr(lobby.clocks, field_name))
         arrow = ">" if cursor == (kind, name) else " "
+        if arrow == ">":
+            at = len(lines)
         style = "class:selected" if arrow == ">" else ""
-        shown = clock_text(field_name, value) if kind == "clock" else value_text(value)
         lines.append([(style, f"{arrow}{fit(label, 16)}" + fit(shown, max(4, width - 17)))])
-    if not lobby.admin:
-        lines.append([("class:dim", " " + _("Only the host changes these."))])
+    foot: list[Line] = [] if lobby.admin else [[("class:dim", " " + _("Only the host changes these."))]]
+    room = max(1, height - len(foot))
+    start = min(max(0, at - room // 2), max(0, len(lines) - room))  # the cursor's row stays in view
+    return lines[start : start + room] + foot
     return lines
+
+
+def lobby_rule_help(cs: ClientState, width: int) -> Line:
+    """What the rule under the lobby cursor does, in one line (under the rules box)."""
+    lobby = cs.session.lobby if cs.session is not None else None
+    if lobby is None:
+        return []
+    rows = lobby_rows(lobby)
+    cursor = rows[cs.lobby_cursor] if 0 <= cs.lobby_cursor < len(rows) else None
+    if cursor is None or cursor[0] not in ("variant", "option"):
+        return []
+    return [("class:dim", " " + cut(_(OPTION_HELP[cast(str, cursor[1])]), max(4, width - 1)))]
 
 
 def lobby_header(cs: ClientState, width: int) -> Line:
@@ -181,6 +307,12 @@ def lobby_header(cs: ClientState, width: int) -> Line:
     if lobby.join_code:
         text += " | " + _("join code {code}").format(code=lobby.join_code)
     return ([("class:error", f" {cs.notice} ")] if cs.notice else []) + [("class:status", text)]
+
+
+#: What the lobby of a table on this machine only says instead of a join string
+LOCAL_ONLY = N_(
+    "This table is on this machine only: friends cannot join it. To play with friends, open a table with modernart host."
+)
 
 
 def join_lines(lobby: LobbyView | None, width: int) -> tuple[list[str], list[str]]:
@@ -212,6 +344,8 @@ def join_lines(lobby: LobbyView | None, width: int) -> tuple[list[str], list[str
 
 
 def lobby_join(cs: ClientState, width: int, height: int) -> list[Line]:
+    if cs.session is not None and cs.session.local_only:
+        return [[("class:dim", " " + chunk)] for chunk in wrap(_(LOCAL_ONLY), max(10, width - 1))]
     intro, join = join_lines(cs.session.lobby if cs.session is not None else None, width)
     return [[("class:dim", t)] for t in intro] + [[("class:title", t)] for t in join]
 
@@ -243,6 +377,7 @@ def container(cs: ClientState, parts: Parts) -> AnyContainer:
                     window(boxed(cs, _("Rules and clocks"), lobby_rules), height=12),
                 ]
             ),
+            one_line(lobby_rule_help, cs),
             parts.log,
             *parts.footer,
         ]
@@ -286,7 +421,9 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
             assert cs.session is not None and cs.session.lobby is not None  # admin() saw both
             view = cs.session.lobby
             kind, name = current
-            if kind == "option":
+            if kind == "variant":
+                controls.spawn(cs.session.set_options(next_variant(view.options, step)))
+            elif kind == "option":
                 controls.spawn(cs.session.set_options(next_options(view.options, name, step)))
             else:
                 controls.spawn(cs.session.set_clocks(next_clocks(view.clocks, name, step)))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from prompt_toolkit.layout import AnyContainer, DynamicContainer, HSplit, VSplit
 
 from modernart.moves import Action
+from modernart.phase import Phase
 
 from modernart.cli.i18n import N_, _
 from modernart.cli.tui.actions import PASS_ACTIONS, TableActions
@@ -80,11 +81,12 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
             20,
         ),
         Command(("backspace",), "", "", table, lambda e: acts.backspace()),
-        Command(("0",), "0-9", _("amount"), table, lambda e: acts.digit("0"), hints.amount_open, 11),
+        Command(("0",), "0-9", hints.digits_label, table, lambda e: acts.digit("0"), hints.digits_open, 11),
         *[Command((d,), "", "", table, (lambda d: lambda e: acts.digit(d))(d)) for d in "123456789"],
         Command(("p",), "p", hints.pass_label, table, lambda e: acts.pass_(), hints.can_pass, 22),
         Command(("a",), "a", _("accept"), table, lambda e: acts.accept(), hints.can_accept, 21),
         Command(("h",), "h", _("sell now"), table, lambda e: acts.hammer(), hints.can_hammer, 23),
+        Command(("m",), "m", _("turn up"), table, lambda e: acts.flip_mystery(), hints.can_flip, 24),
         Command(("+",), "+ f t", _("raise 1/5/10"), table, lambda e: acts.quick_raise(1), hints.can_raise, 15),
         Command(("=",), "", "", table, lambda e: acts.quick_raise(1)),
         Command(("f",), "", "", table, lambda e: acts.quick_raise(5)),
@@ -92,6 +94,10 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
         Command(("pageup",), "PgUp", _("log"), table, lambda e: cs.scroll_log(1)),
         Command(("pagedown",), "", "", table, lambda e: cs.scroll_log(-1)),
         Command(("s",), "", "", table, lambda e: cs.show_last_scoring()),
+        Command(("v",), "v", _("scores"), table, lambda e: cs.show_scores()),
+        Command(("r",), "r", _("rules"), table, lambda e: cs.show_rules(), hints.first_game, 90),
+        Command(("o",), "o", hints.out_label, table, lambda e: acts.stay_out(), hints.can_stay_out, 24),
+        Command(("b",), "b", hints.sealed_label, table, lambda e: acts.toggle_sealed(), hints.has_sealed, 25),
     ]
 
 
@@ -126,6 +132,15 @@ class TableHints:
         obs = self.cs.obs
         return obs is not None and obs.amount_range() is not None and self.cs.digits_mean_amount()
 
+    def choosing_buyer(self) -> bool:
+        return self._offers(Action.CHOOSE_BUYER)
+
+    def digits_open(self) -> bool:
+        return self.amount_open() or self.choosing_buyer()
+
+    def digits_label(self) -> str:
+        return _("buyer's seat") if self.choosing_buyer() else _("amount")
+
     def card_or_amount(self) -> bool:
         return self.choosing_card() or self.amount_open()
 
@@ -139,8 +154,32 @@ class TableHints:
     def can_accept(self) -> bool:
         return self._offers(Action.ACCEPT)
 
+    def first_game(self) -> bool:
+        """Until a first game is finished, the hint bar shows `r rules`."""
+        return self.cs.first_game_hint
+
+    def can_stay_out(self) -> bool:
+        obs = self.cs.obs
+        return obs is not None and obs.phase == Phase.OPEN and obs.seat >= 0 and obs.seat != obs.auctioneer
+
+    def out_label(self) -> str:
+        obs = self.cs.obs
+        staying = obs is not None and self.cs.out_of_auction == obs.auction_no
+        return _("back in") if staying else _("stay out")
+
+    def has_sealed(self) -> bool:
+        obs = self.cs.obs
+        mine = self.cs.my_sealed
+        return obs is not None and obs.phase == Phase.SEALED and mine is not None and mine[0] == obs.auction_no
+
+    def sealed_label(self) -> str:
+        return _("hide bid") if self.cs.show_sealed else _("show bid")
+
     def can_hammer(self) -> bool:
         return self._offers(Action.HAMMER)
+
+    def can_flip(self) -> bool:
+        return self._offers(Action.FLIP_MYSTERY)
 
     def enter_label(self) -> str:
         obs = self.cs.obs
@@ -151,4 +190,7 @@ class TableHints:
         return _(ENTER_LABELS[action]) if action is not None else _("bid")
 
     def pass_label(self) -> str:
+        obs = self.cs.obs
+        if obs is not None and obs.phase in (Phase.POSTED_OFFER, Phase.MYSTERY_FLIP):
+            return _("leave")
         return _("decline") if self._offers(Action.DECLINE) else _("pass")

@@ -1,0 +1,159 @@
+"""End to end in Chinese and Persian, in tmux at 80x24: a whole game by key presses in each
+language (tmux does no BiDi: the Persian screen is what a terminal without BiDi support
+shows, the client having shaped and reordered it), and a LAN table on 127.0.0.1 where one
+player reads it in Chinese and another in Persian."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import time
+
+import pytest
+from prompt_toolkit.utils import get_cwidth
+
+from modernart.cli.bidi import reordering, visual
+from modernart.cli.i18n import _, speaking
+
+from .player import Seen, answer, play_until_over
+from .test_e2e_tmux import LOOPBACK_HOST, MODERNART, _repo, play_argv
+from .tmux import Tmux
+from .words import words_in
+
+
+def drawn_as(lang: str, message: str, **values: object) -> str:
+    with speaking(lang), reordering("client"):
+        return visual(_(message).format(**values))
+
+
+@pytest.fixture
+def term():
+    t = Tmux()
+    try:
+        yield t
+    finally:
+        t.close()
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("lang", ["zh", "fa"])
+def test_whole_game_by_key_presses_in_chinese_and_persian(term, tmp_path, lang):
+    words = words_in(lang)
+    term.start(
+        play_argv(str(tmp_path), "--lang", lang),
+        env={"TERM": "xterm-256color", "XDG_STATE_HOME": str(tmp_path / "state"), "LANG": "C.UTF-8"},
+        cwd=str(_repo()),
+    )
+    title = re.escape(drawn_as(lang, "Log and chat"))
+    first = term.wait_for(title, timeout=20)
+    first = term.wait_for(re.escape(drawn_as(lang, "Your hand")), timeout=5)
+    rows = first.split("\n")
+    assert term.size() == "80x24" and all(get_cwidth(r) <= 80 for r in rows)
+    assert re.search(words.round_status.replace(r"(\d)", "1"), rows[0]) and "Ana $100" in rows[0], rows[0]
+    for message in ("Artists", "Auction", "Players", "Your hand"):
+        assert drawn_as(lang, message) in first, message
+    if lang == "zh":
+        for artist in ("轻金属", "针织风", "天启印象", "玻璃砖", "隐晦主义"):  # the Chinese sheet's names
+            assert artist in first, artist
+    else:
+        assert drawn_as("fa", "لایت متال") in first and "L " in first  # the initials stay Latin
+        assert "English" not in first and not re.search(r"\bYOUR TURN\b|\bRound\b", first)
+    seen, final = play_until_over(term, words=words)
+    saved = time.monotonic() + 10
+    while not list(tmp_path.glob("*.json")) and time.monotonic() < saved:  # the host writes it just after the end
+        time.sleep(0.2)
+    time.sleep(0.5)
+    final = term.capture()
+    assert {"ONCE-AROUND", "SEALED auction"} <= seen.panels, seen.panels
+    assert {"OPEN auction", "FIXED PRICE"} <= seen.panels | seen.logged, (seen.panels, seen.logged)
+    assert seen.my_turns.get("sell", 0) >= 3 and seen.keys >= 10, seen.my_turns
+    assert seen.rounds_reached == {1, 2, 3, 4}, seen.rounds_reached
+    assert seen.scorings, "no scoring overlay was ever on screen"
+    for message in ("Final money", "WINNER", "Final result"):
+        assert drawn_as(lang, message) in final, (message, final)
+    records = list(tmp_path.glob("*.json"))
+    assert len(records) == 1
+    replay = subprocess.run(
+        MODERNART + ["replay", "--check", str(records[0])], capture_output=True, text=True, timeout=60, cwd=str(_repo())
+    )
+    assert replay.returncode == 0, replay.stderr
+    assert json.loads(replay.stdout)["finished"]
+    term.send("q")
+    term.wait_for("EXITED:0", timeout=10)
+
+
+def _step(term: Tmux, words, seen: Seen, last: dict) -> bool:
+    """One look at a player's screen and the keys it asks for; True once the game is over."""
+    screen = term.capture()
+    assert "EXITED:" not in screen, screen
+    if re.search(words.game_over, screen):
+        return True
+    rows = screen.split("\n")
+    status, hints = rows[0], next((r for r in reversed(rows) if r.strip()), "")
+    signature = (status, hints)
+    if signature == last.get("answered") and time.monotonic() - last.get("at", 0.0) < 1.5:
+        return False
+    keys = answer(status, hints, screen, seen, words)
+    for key in keys:
+        term.send(key)
+    if keys:
+        last["answered"], last["at"] = signature, time.monotonic()
+        seen.keys += len(keys)
+    return False
+
+
+@pytest.mark.timeout(300)
+def test_a_lan_table_read_in_chinese_and_in_persian(tmp_path):
+    """A real host on 127.0.0.1 (`modernart host`, its own client in Chinese) and a second
+    player joining it with `modernart join` in Persian: both play the game to its end."""
+    ana, bea = Tmux(), Tmux()
+    try:
+        env = {"TERM": "xterm-256color", "XDG_STATE_HOME": str(tmp_path), "LANG": "C.UTF-8"}
+        ana.start(
+            LOOPBACK_HOST
+            + ["--players", "3", "--bots", "1", "--bot-level", "random", "--bot-pace", "0"]
+            + ["--clocks", '{"open_countdown": 1}']
+            + ["--journal-dir", str(tmp_path / "games"), "--config-dir", str(tmp_path / "ana")]
+            + ["--player-name", "Ana", "--lang", "zh"],
+            env=env,
+            cwd=str(_repo()),
+        )
+        lobby = ana.wait_for(r"ma://127\.0\.0\.1:\d+/\S+", timeout=30)
+        assert drawn_as("zh", "Seats") in lobby and drawn_as("zh", "Rules and clocks") in lobby
+        join = re.search(r"ma://127\.0\.0\.1:\d+/\S+", lobby).group(0)
+        bea.start(
+            MODERNART + ["join", join, "--name", "Bea", "--config-dir", str(tmp_path / "bea"), "--lang", "fa"],
+            env=env,
+            cwd=str(_repo()),
+        )
+        bea.wait_for(re.escape(drawn_as("fa", "Seats")), timeout=30)
+        seated = bea.wait_for(r"Bea", timeout=10)
+        assert drawn_as("fa", "Rules and clocks") in seated and drawn_as("fa", "Seats") in seated
+        ana.wait_for("Bea", timeout=10)  # Bea's seat, in Ana's lobby
+        bea.send("r")
+        ana.send("r")  # the host's --players 3: everyone ready starts it
+        for who, lang in ((ana, "zh"), (bea, "fa")):
+            table = who.wait_for(re.escape(drawn_as(lang, "Your hand")), timeout=30)
+            assert drawn_as(lang, "Log and chat") in table and drawn_as(lang, "Artists") in table
+        players = {ana: (words_in("zh"), Seen(), {}), bea: (words_in("fa"), Seen(), {})}
+        over: set = set()
+        end = time.monotonic() + 240
+        while len(over) < 2:
+            assert time.monotonic() < end, (ana.capture(), bea.capture())
+            for who, (words, seen, last) in players.items():
+                if who not in over and _step(who, words, seen, last):
+                    over.add(who)
+            time.sleep(0.05)
+        for who, lang in ((ana, "zh"), (bea, "fa")):
+            final = who.wait_for(re.escape(drawn_as(lang, "Final money")), timeout=10)
+            assert drawn_as(lang, "WINNER") in final
+            assert "Ana" in final and "Bea" in final
+        assert players[ana][1].keys >= 3 and players[bea][1].keys >= 3  # each played by keys
+        bea.send("q")
+        bea.wait_for("EXITED:0", timeout=10)
+        ana.send("q")
+        ana.wait_for("EXITED:0", timeout=20)
+    finally:
+        ana.close()
+        bea.close()
