@@ -62,12 +62,15 @@ class BaseState:
     The hot path (docs/engine-performance.md) reads plain fields: `phase_id` is `phase` as
     an int (the constants of phase.py); `card_of` is the deck (`card_of[card_id]` is the
     Card), `artist_of` / `kind_of` give a card id's artist and auction type as ints;
-    `pass_is_final` and `double_split` mirror the options.  Assigning `phase`, `options` or
-    `deck` keeps them in step.
+    `rules` is the `options` object itself, as a plain field (a property is a Python-level call per read in
+    CPython 3.11, and the handlers read an option or two per auction); `pass_is_final` and
+    `double_split` mirror the options read on every bid and sale.  Assigning `phase`,
+    `options` or `deck` keeps them in step.
     """
 
     __slots__ = (
         "_options",
+        "rules",
         "pass_is_final",
         "double_split",
         "n",
@@ -116,7 +119,7 @@ class BaseState:
 
     #: Every field that holds information of its own, by its public name, in `__slots__`
     #: order (mypyc's compiled class has no __slots__): all but the mirrors set with
-    #: `options` and `deck` (`pass_is_final`, `double_split`, `artist_of`, `kind_of`).
+    #: `options` and `deck` (`rules`, `pass_is_final`, `double_split`, `artist_of`, `kind_of`).
     FIELDS: ClassVar[tuple[str, ...]] = (
         "options",
         "n",
@@ -162,6 +165,7 @@ class BaseState:
     )
 
     _options: RuleOptions
+    rules: RuleOptions
     pass_is_final: bool
     double_split: bool
     n: int
@@ -212,6 +216,7 @@ class BaseState:
         value: no cards dealt, start money, round 1, seat 0 to put up a card, an event log
         if `track_events`.  Without, the caller sets every other field (a copy)."""
         self._options = options
+        self.rules = options
         self.pass_is_final = options.open_pass_is_final
         self.double_split = options.double_split
         self.card_of, self.artist_of, self.kind_of = tables
@@ -264,6 +269,7 @@ class BaseState:
     @options.setter
     def options(self, options: RuleOptions) -> None:
         self._options = options
+        self.rules = options
         # read on every Open bid and sale: copied out of the options object
         self.pass_is_final = options.open_pass_is_final
         self.double_split = options.double_split
