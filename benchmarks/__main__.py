@@ -15,6 +15,7 @@ BENCHMARKS = {
     "fairplay": "benchmarks.fairplay",
     "client": "benchmarks.client",
     "memory": "benchmarks.memory",
+    "tablebots": "benchmarks.table_bots",
 }
 
 

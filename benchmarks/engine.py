@@ -23,6 +23,8 @@ from modernart.record import GameRecord
 
 from modernart.cli.machine import machine
 
+from benchmarks.engine_ab import compare, print_comparison
+
 #: The engine's speed target: four-player random self-play games per second.
 TARGET_GAMES_PER_S = 3000
 #: The modules a compiled build compiles (setup.py's COMPILED_MODULES).
@@ -132,9 +134,22 @@ def engine_figures(seconds: float, repeat: int) -> dict[str, Any]:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--repeat", type=int, default=3, help="repetitions; the median is reported (default 3)")
+    p.add_argument(
+        "--against",
+        metavar="REV|DIR",
+        help="instead: compare this engine with an older commit (or a directory holding a modernart "
+        "package, e.g. a compiled build), side by side in one run, and print both and the ratio",
+    )
+    p.add_argument(
+        "--here",
+        metavar="DIR",
+        help="with --against: the newer engine's directory (default: the modernart this Python imports)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.against:
+        return run_comparison(args)
     figures = engine_figures(args.seconds, args.repeat)
     if args.json:
         print(json.dumps(figures, indent=1))
@@ -157,4 +172,17 @@ def run(args: argparse.Namespace) -> int:
         f"target {TARGET_GAMES_PER_S} four-player games/s: {verdict} "
         f"({figures['selfplay_4p']['games_per_s']:.0f} games/s, {figures['engine']})"
     )
+    return 0
+
+
+def run_comparison(args: argparse.Namespace) -> int:
+    """`--against`: this engine and an older one side by side (benchmarks/engine_ab.py)."""
+    figures = compare(args.against, args.here, args.seconds, args.repeat)
+    m = machine()
+    if args.json:
+        print(json.dumps({"machine": m, **figures}, indent=1))
+        return 0
+    print(f"modernart engine benchmark, old and new side by side, {m['date']}")
+    print(f"  machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}")
+    print_comparison(figures)
     return 0

@@ -53,9 +53,10 @@ _mode: ContextVar[str | None] = ContextVar("modernart_bidi", default=None)
 
 # Letters written right to left, in logical order: Hebrew and Arabic (Persian included), not
 # their presentation forms, which only shaped text (`visual`'s result) holds: so `visual` of
-# its own result changes nothing, and a piece drawn twice is reordered once.  (Translations
-# write numbers in Latin digits, which read the same in both directions.)
-_RTL = re.compile("[\u0590-\u065f\u066a-\u06ef\u06fa-\u08ff]")
+# its own result changes nothing, and a piece drawn twice is reordered once.  Letters only: the
+# Arabic comma and semicolon (، ؛) are not shaped, so a shaped text still holds them.
+# (Translations write numbers in Latin digits, which read the same in both directions.)
+_RTL = re.compile("[\u05d0-\u05ea\u0620-\u064a\u066e\u066f\u0671-\u06d3\u06d5\u06ee\u06ef\u06fa-\u06fc\u06ff]")
 # A run of Latin words and numbers ("Ana 30", "[3:S]", "L Y", "2/4", "$100", "+:+1"): kept
 # left to right inside a right-to-left line.
 _TOKEN = r"[\[(]?[0-9A-Za-z$+<>?*][0-9A-Za-z:+\-./%$<>?*#]*[\])]?"

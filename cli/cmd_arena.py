@@ -46,7 +46,7 @@ def register(sub: Subcommands) -> None:
     p = sub.add_parser(
         "arena",
         help="bots play each other; print win rates",
-        description="Play bot-only games and print each bot's win rate (95%% Wilson interval), "
+        description="Play bot-only games and print each bot's win rate (95% Wilson interval), "
         "mean final money and decision speed.  With --bots, seats rotate through every "
         "permutation of the list; with --compare A,B --against POOL, both candidates play the "
         "same deals from the same seat and a sign test says which is stronger.  A bot is a "

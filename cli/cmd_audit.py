@@ -15,6 +15,7 @@ import argparse
 import json
 import sys
 
+from modernart.cli.i18n import _
 from modernart.cli.subcommands import Subcommands
 
 
@@ -26,7 +27,9 @@ def register(sub: Subcommands) -> None:
         "hash chain, every player signature and counter, every sealed-bid commitment "
         "and reveal, the seeds and the shuffle, and every rule.",
     )
-    p.add_argument("record", help="the game's record (.json)")
+    p.add_argument(
+        "record", help="the game's record (.json; its .transcript is found beside it, or given with --transcript)"
+    )
     p.add_argument("--transcript", default=None, help="the game's transcript (default: the one beside the record)")
     p.add_argument(
         "--host-key",
@@ -46,9 +49,31 @@ def register(sub: Subcommands) -> None:
     p.set_defaults(func=run)
 
 
+def is_transcript(path: str) -> bool:
+    """Whether `path` holds a transcript (a length-prefixed msgpack record naming its format),
+    not a record: someone passed the wrong one of the two files."""
+    from modernart.net.trust.transcript import FORMAT
+
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64)
+    except OSError:
+        return False
+    return FORMAT.encode() in head[4:] and not head.lstrip().startswith(b"{")
+
+
 def run(args: argparse.Namespace) -> int:
     from modernart.net.trust.audit import audit_files
 
+    if is_transcript(args.record):
+        print(
+            _(
+                "modernart audit: {path} is a transcript; pass the game's record (the .json beside it, "
+                "which names its transcript): modernart audit RECORD.json"
+            ).format(path=args.record),
+            file=sys.stderr,
+        )
+        return 2
     host_vk = None
     if args.host_key:
         try:

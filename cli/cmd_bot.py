@@ -19,7 +19,9 @@ def register(sub: Subcommands) -> None:
     p.add_argument("--seat", type=int, default=None, help="seat wanted (0-4)")
     p.add_argument("--config-dir", default=None, help="where the bot's key lives")
     p.add_argument("--pace", type=float, default=1.0, help="scale of the bot's thinking pauses (0 = instant)")
-    p.add_argument("--seed", type=int, default=None)
+    p.add_argument(
+        "--seed", type=int, default=None, help="seed of the bot's choices, for a repeatable bot (default: random)"
+    )
     p.set_defaults(func=run)
 
 

@@ -16,6 +16,7 @@ import sys
 
 from modernart.cli.cmd_play import COLOR_CHOICES, default_name
 
+from modernart.cli.user_settings import add_alert_argument
 from modernart.cli.language_options import add_language_arguments, apply_language_arguments
 from modernart.cli.subcommands import Subcommands
 from modernart.cli.variant_args import add_variant_arguments, options_from_args
@@ -40,9 +41,9 @@ _HOST_FLAGS_WITH_VALUE = (
     "--clocks",
     "--beacon-target",
 )
-_HOST_SWITCHES = ("--no-beacon", "--exit-when-over")
+_HOST_SWITCHES = ("--no-beacon", "--exit-when-over", "--hidden-hands")
 # what a resume command does not repeat: the journal is named afresh, the rest is the child's
-_NOT_REPEATED = ("resume", "headless", "admin_key", "until_stdin_closes", "func", "command", "host_defaults")
+_NOT_REPEATED = ("resume", "headless", "admin_key", "until_stdin_closes", "func", "command", "host_defaults", "alerts")
 
 
 def register(sub: Subcommands) -> None:
@@ -90,6 +91,11 @@ def register(sub: Subcommands) -> None:
         help="send beacons here instead of every interface's broadcast address",
     )
     p.add_argument("--exit-when-over", action="store_true", help="stop once the game is over and saved")
+    p.add_argument(
+        "--hidden-hands",
+        action="store_true",
+        help="hide the hands even from this host: a jointly shuffled encrypted deck (docs/fair-play.md)",
+    )
     p.add_argument("--headless", action="store_true", help="run only the host (no client in this terminal)")
     p.add_argument("--admin-key", default=None, metavar="HEX", help=argparse.SUPPRESS)  # the hosting client's key
     # the host child of `modernart host` (cli/tui/launch.py): its parent stops it by closing its stdin
@@ -104,6 +110,7 @@ def register(sub: Subcommands) -> None:
         help=f"SSH host key (default {user_dirs.ssh_host_key_path()}, made on first use)",
     )
     add_language_arguments(p)
+    add_alert_argument(p)
     p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
     p.add_argument("--color", choices=COLOR_CHOICES, default="auto", help="colours (see modernart play)")
     p.set_defaults(func=run, host_defaults=None)
@@ -137,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
         config_dir=args.config_dir,
         ascii=args.ascii,
         color=args.color,
+        alerts=args.alerts,
         ssh_port=args.ssh,
         ssh_bind=args.ssh_bind,
         ssh_host_key=args.ssh_host_key,
@@ -199,6 +207,7 @@ async def _serve(args: argparse.Namespace, options: dict, clocks: dict) -> int:
         beacon_targets=beacon_targets_from(args.beacon_target),
         exit_when_over=args.exit_when_over,
         admin=admin,
+        hidden_hands=args.hidden_hands,
         until_stdin_closes=args.until_stdin_closes,
     )
     if args.ssh is None:

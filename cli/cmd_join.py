@@ -14,6 +14,7 @@ import sys
 
 from modernart.cli.cmd_play import COLOR_CHOICES, default_name
 
+from modernart.cli.user_settings import add_alert_argument
 from modernart.cli.language_options import add_language_arguments, apply_language_arguments
 from modernart.cli.subcommands import Subcommands
 
@@ -29,7 +30,12 @@ def register(sub: Subcommands) -> None:
     p.add_argument("--print", dest="print_only", action="store_true", help="print the tables heard and exit")
     p.add_argument("--check", action="store_true", help="connect, print the table's seats and exit")
     p.add_argument("--listen", type=float, default=2.0, help="seconds to listen for beacons with --print")
-    p.add_argument("--beacon-port", type=int, default=47999)
+    p.add_argument(
+        "--beacon-port",
+        type=int,
+        default=47999,
+        help="UDP port the tables' beacons are heard on (default 47999, where hosts announce)",
+    )
     p.add_argument("--config-dir", default=None, help="where your player key lives")
     p.add_argument(
         "--accept-new-host-key",
@@ -37,6 +43,7 @@ def register(sub: Subcommands) -> None:
         help="trust a host whose key changed since you last joined it (compare its join code first)",
     )
     add_language_arguments(p)
+    add_alert_argument(p)
     p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
     p.add_argument("--color", choices=COLOR_CHOICES, default="auto", help="colours (see modernart play)")
     p.add_argument("--no-color", dest="color", action="store_const", const="none", help="same as --color none")
@@ -62,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
             ascii=args.ascii,
             color=args.color,
             accept_new_host_key=args.accept_new_host_key,
+            alerts=args.alerts,
         )
     return find_and_join(
         name=name,
@@ -71,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
         ascii=args.ascii,
         color=args.color,
         accept_new_host_key=args.accept_new_host_key,
+        alerts=args.alerts,
     )
 
 

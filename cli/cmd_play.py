@@ -18,8 +18,9 @@ import getpass
 import random
 import sys
 
+from modernart.cli.user_settings import add_alert_argument
 from modernart.cli.language_options import add_language_arguments, apply_language_arguments
-from modernart.cli.local_table import offer_to_continue, play_table
+from modernart.cli.local_table import play_table
 from modernart.cli.subcommands import Subcommands
 from modernart.cli.variant_args import add_variant_arguments, options_from_args
 from modernart.net import user_dirs
@@ -70,6 +71,7 @@ def register(sub: Subcommands) -> None:
         help="start a new game without offering to continue an unfinished one",
     )
     add_language_arguments(p)
+    add_alert_argument(p)
     p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
     p.add_argument(
         "--color",
@@ -167,11 +169,12 @@ def run(args: argparse.Namespace) -> int:
     levels = bot_level_list(args.bots, args.players - 1)
     name = args.name or default_name()
     settings = table_settings(args, levels, f"{name}'s table", autostart=not args.lobby)
-    if not (args.new or args.lobby or args.seed is not None or args.offline):
-        resumed = offer_to_continue(settings)
-        if resumed is not None:
-            settings = resumed
-    return asyncio.run(play_table(settings, name, offline=args.offline, ascii=args.ascii, color=args.color))
+    offer = not (args.new or args.lobby or args.seed is not None or args.offline)  # an unfinished game first
+    return asyncio.run(
+        play_table(
+            settings, name, offline=args.offline, ascii=args.ascii, color=args.color, alerts=args.alerts, offer=offer
+        )
+    )
 
 
 def seeded_deal(seed: int, players: int, options: dict | None = None) -> tuple[list[int], int]:
@@ -194,7 +197,7 @@ def seeded_deal(seed: int, players: int, options: dict | None = None) -> tuple[l
 
 def table_settings(args: argparse.Namespace, levels: list[str], table_name: str, **more):
     """The `HostGameSettings` of this command's table (clocks, bots, a seeded deal)."""
-    from modernart.cli.tui.in_process_host import HostGameSettings, default_record_dir
+    from modernart.cli.tui.local_game import HostGameSettings, default_record_dir
 
     options = getattr(args, "options", None) or {}
     deal, first = seeded_deal(args.seed, args.players, options) if args.seed is not None else (None, 0)
@@ -204,7 +207,7 @@ def table_settings(args: argparse.Namespace, levels: list[str], table_name: str,
         levels=levels,
         table_name=table_name,
         clocks={"open_countdown": args.open_seconds, "decision": args.decision_seconds or 0},
-        bot_pace=max(0.0, args.bot_pace),
+        bot_pace=max(0.0, args.bot_pace),  # times the table's own bot pace (the lobby's "Bot pace")
         journal_dir=args.record_dir or default_record_dir(),
         config_dir=args.config_dir,
         deal=deal,

@@ -8,6 +8,7 @@ import sys
 
 from modernart.record import RecordError, read_record
 
+from modernart.cli.i18n import _
 from modernart.cli.subcommands import Subcommands
 
 
@@ -21,6 +22,13 @@ def register(sub: Subcommands) -> None:
     )
     p.add_argument("file", help="record (.json) or journal (.jsonl)")
     p.add_argument("--check", action="store_true", help="exit 1 if the stored result disagrees with the replay")
+    p.add_argument(
+        "--view",
+        action="store_true",
+        help="step through the game full screen instead: move by move and round by round, forwards and "
+        "back, every hand visible, each round's scoring (needs a terminal)",
+    )
+    p.add_argument("--no-color", action="store_true", help="with --view: no colours (NO_COLOR does the same)")
     p.set_defaults(func=run)
 
 
@@ -32,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
         rule = f" [rule: {exc.rule}]" if exc.rule else ""
         print(f"modernart replay: {args.file}: {exc}{rule}", file=sys.stderr)
         return 2
+    if args.view:
+        return view_record(record, args)
     out = {
         "players": record.players,
         "moves": len(record.moves),
@@ -60,3 +70,19 @@ def run(args: argparse.Namespace) -> int:
             print("modernart replay: the record stores no result to check", file=sys.stderr)
             return 1
     return 0
+
+
+def view_record(record, args: argparse.Namespace) -> int:
+    """`--view`: the full-screen replay viewer (cli/tui/replay_view.py)."""
+    import os
+
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print(
+            _("modernart replay --view needs a terminal (over SSH: ssh -t HOST modernart replay FILE --view)"),
+            file=sys.stderr,
+        )
+        return 2
+    from modernart.cli.tui.replay_view import view
+
+    color = not (args.no_color or os.environ.get("NO_COLOR"))
+    return view(record, os.path.basename(args.file), color=color)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from modernart.cli.cmd_play import COLOR_CHOICES, default_name
 from modernart.cli.i18n import _
+from modernart.cli.user_settings import add_alert_argument
 from modernart.cli.language_options import add_language_arguments, apply_language_arguments
 from modernart.cli.local_table import play_table, search_dirs, settings_for, your_unfinished_games
 from modernart.cli.subcommands import Subcommands
@@ -68,6 +69,7 @@ def register(sub: Subcommands) -> None:
     )
     p.add_argument("--no-color", dest="color", action="store_const", const="none", help="same as --color none")
     add_language_arguments(p)
+    add_alert_argument(p)
     p.set_defaults(func=run)
 
 
@@ -134,6 +136,7 @@ def run(args: argparse.Namespace) -> int:
             offline=args.offline,
             ascii=args.ascii,
             color=args.color,
+            alerts=args.alerts,
         )
     )
 

@@ -6,9 +6,10 @@ mid-game."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from modernart.cli.i18n import _
 from modernart.net import user_dirs
@@ -17,29 +18,68 @@ if TYPE_CHECKING:  # the engine is imported only when a game is read (`modernart
     from modernart.cli.saved_games import SavedGame
 
 
-async def play_table(settings, name: str, *, offline: bool, ascii: bool | None, color: str) -> int:
+async def play_table(
+    settings,
+    name: str,
+    *,
+    offline: bool,
+    ascii: bool | None,
+    color: str,
+    alerts: bool | None = None,
+    offer: bool = False,
+) -> int:
     """A host with bots on 127.0.0.1 (a child process, or with `offline` this one) for the
     table of `settings` (a new one, or the game it resumes); this client joins it as seat 1.
-    Once the screen is gone, says on the shell where the game is: its record, or how to
-    continue it."""
-    from modernart.cli.tui.app import run_client_async, state_dir
-    from modernart.cli.tui.child_host import play_session
-    from modernart.cli.tui.in_process_host import play_here
-
+    With `offer`, the newest unfinished game of this machine is offered first
+    (`offer_to_continue`).  Once the screen is gone, says on the shell where the game is:
+    its record, or how to continue it."""
     try:
         if offline:
-            host, session = await play_here(settings, name)
+            from modernart.cli.tui.in_process_host import play_here
+
+            settings = (offer_to_continue(settings) if offer else None) or settings
+            here, session = await play_here(settings, name)
+            host: Any = here
         else:
-            host, session = await play_session(settings, name, log_path=os.path.join(state_dir(), "host.log"))
+            # the child boots (the host's imports, keys, table) while this process looks for
+            # an unfinished game and loads its own screen: the start-ups overlap instead of
+            # adding up.  Until this client joins, the child has started no game and written
+            # nothing, so it is simply stopped if an unfinished game is continued instead.
+            from modernart.cli.tui.child_host import HostProcess, session_at
+            from modernart.cli.tui.local_game import host_log_path
+
+            child = await HostProcess.launch(settings, log_path=host_log_path())
+            try:
+                resumed = offer_to_continue(settings) if offer else None
+                if resumed is not None:
+                    await child.close()
+                    settings = resumed
+                    child = await HostProcess.launch(settings, log_path=host_log_path())
+                load_the_client()
+                await child.joined()
+            except BaseException:
+                await child.close()
+                raise
+            session = session_at(child, settings, name)
+            host = child
     except (RuntimeError, OSError, ValueError) as exc:
         print(_("modernart play: {error}; try --offline").format(error=exc), file=sys.stderr)
         return 1
+    from modernart.cli.tui.app import run_client_async
+
     try:
-        code = await run_client_async(session, ascii=ascii, color=color)
+        code = await run_client_async(session, ascii=ascii, color=color, alerts=alerts)
     finally:
         await host.close()
     print(after_words(session, host.journal_path, resumable=not (offline and settings.config_dir is None)))
     return code
+
+
+def load_the_client() -> None:
+    """Import what the client's first frame needs (its screen, its session and their
+    protocol client), so that a child host can boot meanwhile."""
+    for module in ("modernart.cli.tui.app", "modernart.cli.tui.net_session"):
+        importlib.import_module(module)
 
 
 def after_words(session, journal: str | None, *, resumable: bool) -> str:
@@ -78,7 +118,7 @@ def your_unfinished_games(record_dir: str | None, config_dir: str | None) -> lis
 
 def settings_for(game: SavedGame, config_dir: str | None):
     """The `HostGameSettings` that continue `game` on this machine."""
-    from modernart.cli.tui.in_process_host import HostGameSettings
+    from modernart.cli.tui.local_game import HostGameSettings
 
     return HostGameSettings(
         players=len(game.players),

@@ -4,7 +4,7 @@ The engine names artists and auction types in English (`Edition`, `AuctionType.l
 for records and logs; what a player reads comes from here, through the catalogs of
 modernart.cli.i18n.  Chinese uses the Chinese rule sheet's names (轻金属 Lite Metal,
 公开竞价 Open, ...), Persian the Persian sheet's where it has them.  The one-letter
-initials (L Y C K R) and auction letters (O 1 S F D) stay Latin in every language: they
+initials (L Y C G K) and auction letters (O 1 S F D) stay Latin in every language: they
 are the colourless twins of the colours, and read the same in a right-to-left line.
 """
 

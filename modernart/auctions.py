@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .cards import AUCTION_TYPES, AuctionType, Card
+from .cards import AUCTION_TYPES, MAX_PLAYERS, AuctionType, Card
 from .errors import (
     AlreadyBid,
     AlreadyPassed,
@@ -85,6 +85,11 @@ _new: Final = tuple.__new__  # builds a NamedTuple from a tuple without its Pyth
 # Final module constants are C constants under mypyc; imported names are dictionary lookups.
 _BANK: Final[int] = BANK
 _AUCTION_TYPES: Final[tuple[AuctionType, ...]] = AUCTION_TYPES
+#: _CLOCKWISE[n][seat]: the n seats clockwise from `seat`'s left, `seat` itself last (the
+#: order a Sealed auction's bids are revealed in)
+_CLOCKWISE: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+    [tuple([tuple([(a + i) % n for i in range(1, n + 1)]) for a in range(n)]) for n in range(MAX_PLAYERS + 1)]
+)
 
 
 def _wrong_phase(state: BaseState, what: str) -> WrongPhase:
@@ -118,7 +123,7 @@ def play_card(state: BaseState, seat: int, arg: int) -> None:
     counts = state.counts
     artist = state.artist_of[arg]
     counts[artist] += 1
-    options = state.options
+    options = state.rules
     kind = state.kind_of[arg]
     if counts[artist] == 5 and options.fifth_ends_round:
         state.end_round(seat, "fifth", (card,))
@@ -153,7 +158,7 @@ def add_second(state: BaseState, seat: int, arg: int) -> None:
     state.lot.append(card)
     counts = state.counts
     counts[artist] += 1
-    options = state.options
+    options = state.rules
     if counts[artist] == 5 and options.fifth_ends_round:
         state.end_round(seat, "fifth", tuple(state.lot))
     elif not options.last_card_auctioned and not any(state.hands):
@@ -220,7 +225,7 @@ def _start_auction(state: BaseState, auctioneer: int, kind: int) -> None:
     state.high_seat = -1
     state.bids = []
     phase = _PHASE_OF_KIND[kind]
-    if kind == ONCE_AROUND_KIND and state.options.once_around_posted:
+    if kind == ONCE_AROUND_KIND and state.rules.once_around_posted:
         phase = FIXED_SET  # FA-12: the seller posts a price (set_price goes on to POSTED_OFFER)
     state.phase_id = phase
     if phase == OPEN:
@@ -231,7 +236,7 @@ def _start_auction(state: BaseState, auctioneer: int, kind: int) -> None:
     elif phase == SEALED:
         state.sealed = [NO_BID] * state.n
         state.nsealed = 0
-        if state.options.sealed_excludes_seller:  # FA-10: the seller's fist stays empty
+        if state.rules.sealed_excludes_seller:  # FA-10: the seller's fist stays empty
             state.sealed[auctioneer] = 0
             state.nsealed = 1
     events = state.events
@@ -282,7 +287,7 @@ def pass_(state: BaseState, seat: int, arg: int) -> None:
         state.npassed += 1
         # everyone but the high bidder (everyone, with no bid yet) has passed: sold (§12.5),
         # unless only the auctioneer's hammer closes it (option open_autoclose off)
-        if state.npassed == (state.n if state.high_seat < 0 else state.n - 1) and state.options.open_autoclose:
+        if state.npassed == (state.n if state.high_seat < 0 else state.n - 1) and state.rules.open_autoclose:
             _close_open(state)
     elif phase == ONCE_AROUND:
         if seat != state.turn:
@@ -328,7 +333,9 @@ def sealed_bid(state: BaseState, seat: int, arg: int) -> None:
     if amount > state.money[seat]:
         raise BidOverMoney(f"seat {seat} cannot bid {amount}: they hold less")
     state.sealed[seat] = amount
-    _sealed_maybe_resolve(state)
+    state.nsealed += 1
+    if state.nsealed == state.n:
+        _sealed_resolve(state)
 
 
 def sealed_forfeit(state: BaseState, seat: int, arg: int) -> None:
@@ -337,36 +344,51 @@ def sealed_forfeit(state: BaseState, seat: int, arg: int) -> None:
     if state.sealed[seat] != NO_BID:
         raise AlreadyBid(f"seat {seat} has already made its sealed bid")
     state.sealed[seat] = FORFEIT  # counted as 0 when resolved; marks the offender
-    _sealed_maybe_resolve(state)
-
-
-def _sealed_maybe_resolve(state: BaseState) -> None:
     state.nsealed += 1
+    if state.nsealed == state.n:
+        _sealed_resolve(state)
+
+
+def _sealed_resolve(state: BaseState) -> None:
+    """Every seat has bid: reveal the bids and sell the lot."""
     n = state.n
-    if state.nsealed < n:
-        return
     sealed = state.sealed
     auctioneer = state.auctioneer
-    offenders = tuple([s for s in range(n) if sealed[s] == FORFEIT])
-    fines: list[int] = []
-    for s in offenders:
-        fine = min(state.options.sealed_offender_fine, state.money[s])
-        state.money[s] -= fine
-        fines.append(fine)
-        state.offenders.append((s, state.auction_no, fine))
-    bids = [b if b > 0 else 0 for b in sealed]
-    if state.events is not None:
-        state.events.append(SealedRevealed(state.auction_no, tuple(bids), offenders, tuple(fines)))
+    if FORFEIT in sealed:
+        bids = _fine_offenders(state)
+    else:
+        # nobody forfeited (every self-play auction): the bids are `sealed` as made, with
+        # no offenders to fine; nothing is copied
+        bids = sealed
+        if state.events is not None:
+            state.events.append(_new(SealedRevealed, (state.auction_no, tuple(sealed), (), ())))
     # every revealed bid is public, in clockwise order from the auctioneer's left
-    order = [(auctioneer + i) % n for i in range(1, n + 1)]
-    state.bids = [(s, bids[s]) for s in order]
-    buyer, price, tied = sealed_outcome(bids, auctioneer, state.options.sealed_tie_seller_chooses)
+    after = auctioneer + 1
+    state.bids = list(zip(_CLOCKWISE[n][auctioneer], bids[after:] + bids[:after]))
+    buyer, price, tied = sealed_outcome(bids, auctioneer, state.rules.sealed_tie_seller_chooses)
     if price == 0:
         _unsold(state)
     elif tied:  # FA-10: the seller chooses among the tied high bids
         _let_seller_choose(state, list(tied), price)
     else:
         _sell(state, buyer, price)
+
+
+def _fine_offenders(state: BaseState) -> list[int]:
+    """Fine every seat whose sealed bid was forfeited and log the reveal; returns every
+    seat's bid with a forfeit counted as 0."""
+    sealed = state.sealed
+    offenders = tuple([s for s in range(state.n) if sealed[s] == FORFEIT])
+    fines: list[int] = []
+    for s in offenders:
+        fine = min(state.rules.sealed_offender_fine, state.money[s])
+        state.money[s] -= fine
+        fines.append(fine)
+        state.offenders.append((s, state.auction_no, fine))
+    bids = [b if b > 0 else 0 for b in sealed]
+    if state.events is not None:
+        state.events.append(SealedRevealed(state.auction_no, tuple(bids), offenders, tuple(fines)))
+    return bids
 
 
 def sealed_outcome(bids: list[int], auctioneer: int, seller_chooses: bool) -> tuple[int, int, tuple[int, ...]]:
@@ -455,7 +477,7 @@ def decline(state: BaseState, seat: int, arg: int) -> None:
     nxt = (seat + 1) % state.n
     if nxt != state.auctioneer:
         state.turn = nxt
-    elif state.options.fixed_forced_buy:  # nobody bought: the auctioneer must (§5.4)
+    elif state.rules.fixed_forced_buy:  # nobody bought: the auctioneer must (§5.4)
         _sell(state, nxt, state.price)
     else:  # FA-11: nobody took it
         _unsold(state)
@@ -514,7 +536,7 @@ def flip_mystery(state: BaseState, seat: int, arg: int) -> None:
     counts[artist] += 1
     if state.events is not None:
         state.events.append(MysteryFlipped(state.round, seat, card))
-    if counts[artist] == 5 and state.options.fifth_ends_round:
+    if counts[artist] == 5 and state.rules.fifth_ends_round:
         state.end_round(seat, "fifth", (card,))
     else:
         state.flipped.append(card)
@@ -553,7 +575,7 @@ def _sell(state: BaseState, buyer: int, price: int) -> None:
     payments: tuple[tuple[int, int, int], ...]
     if price == 0:
         payments = ()
-    elif state.options.pay_bank_always:  # FA-4
+    elif state.rules.pay_bank_always:  # FA-4
         payments = ((buyer, _BANK, price),)
     elif original >= 0 and original != auctioneer and state.double_split:
         new_share = (price + 1) // 2
@@ -598,7 +620,7 @@ def _sell(state: BaseState, buyer: int, price: int) -> None:
 def _unsold(state: BaseState) -> None:
     """Nobody bought the lot: the auctioneer keeps it for free (§4.6), or it is discarded
     and does not count (FA-5, option unsold_discarded)."""
-    if not state.options.unsold_discarded:
+    if not state.rules.unsold_discarded:
         _sell(state, state.auctioneer, 0)
         return
     lot = tuple(state.lot)
@@ -632,7 +654,7 @@ def _unsold(state: BaseState) -> None:
 
 def _after_sale(state: BaseState, buyer: int) -> None:
     """The next turn, after the mystery hand's step if the game has one (§10.3)."""
-    mode = state.options.mystery_hand
+    mode = state.rules.mystery_hand
     if mode and state.mystery:
         decider = buyer if mode == "hig" else state.auctioneer
         if decider >= 0:

@@ -161,7 +161,7 @@ CLASSIC = Edition(
     "classic",
     "Hans im Glueck 1992 / Mayfair",
     ("Lite Metal", "Yoko", "Christin P.", "Karl Gitter", "Krypto"),
-    ("L", "Y", "C", "K", "R"),
+    ("L", "Y", "C", "G", "K"),  # as the board reads: Karl Gitter is G (K is Krypto), readable without a legend
     ("LM", "Y", "CP", "KG", "K"),
 )
 

@@ -132,6 +132,7 @@ class GameState(BaseState):
             # instance without starting a game that also works when compiled (mypyc's
             # classes cannot be made with `GameState.__new__`)
             self._options = options
+            self.rules = options
             return
         options = options or DEFAULT_OPTIONS
         n = _check_players(players)
@@ -269,9 +270,27 @@ class GameState(BaseState):
             arg = int(arg_)
         else:  # bool, float, str...: never a card id or an amount
             raise MalformedMove(f"a move's argument is an integer, got {arg_!r}")
+        self.apply_trusted(seat, action, arg)
+
+    def apply_trusted(self, seat: int, action: int, arg: int = 0) -> None:
+        """Play a move the engine generated itself: `seat` a seat of this game, `action` one
+        of the int constants of moves.py, `arg` a plain int (or a `Card`; 0 for the actions
+        that take none).
+
+        For the engine's own players (the random player, the search bot's rollouts), which
+        build their moves from the state: it skips the shape checks of `apply` (a tuple of
+        three, a known seat, action and argument type), which such moves pass by
+        construction, and takes the fields as plain ints without building a `Move`.  The
+        rules are checked exactly as by `apply` (which ends here): an illegal move raises
+        its `IllegalMove` and changes nothing.  A move from outside (a client, a file, a
+        bot deciding from its observation) goes through `apply`.
+        """
+        if self.phase_id == GAME_OVER:
+            raise GameOver("no moves are possible after the game has ended")
         events = self.events
         if events is not None:
-            events.append(move)  # the move is logged before the events it causes
+            # the move is logged (as the interned Move) before the events it causes
+            events.append(move_of(seat, action, arg))
         try:
             # one handler per action (auctions.py), the most frequent first
             if action == PASS:

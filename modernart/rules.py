@@ -145,7 +145,10 @@ class RuleOptions:
         return DECK_TABLES[self.deck]
 
     def deal_sizes(self, players: int) -> tuple[int, int, int, int]:
-        """Cards dealt to each player at the start of each of the four rounds."""
+        """Cards dealt to each player at the start of each of the four rounds: the table of
+        §2.1 (three players' first deal as `three_player_first_deal`), the first deal as
+        `deal_size_fixed` if set, and the first deal's size every round when every round is
+        dealt afresh (`fresh_deal_each_round`)."""
         if players not in STANDARD_DEALS:
             raise OptionError(f"Modern Art is played by 3 to 5 players, not {players}")
         sizes = STANDARD_DEALS[players]

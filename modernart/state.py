@@ -53,20 +53,24 @@ class BaseState:
     (cards under the hammer), `high`/`high_seat`, `bids` (public bids of the running
     auction), `sales`, `results`, `offenders`.  The variants' fields (docs/rules.md
     "Variants"): `mystery` (the face-down mystery hand), `flipped` (its cards turned up
-    this round), `flipped_before` (those turned up in earlier rounds), `candidates` (seats the seller chooses among), `responses` (posted
-    price: per seat NO_BID, TAKE or LEAVE), `reshuffles` (the deck orders of the fresh
+    this round), `flipped_before` (those turned up in earlier rounds), `candidates`
+    (seats the seller chooses among), `responses` (posted price: per seat NO_BID, TAKE or
+    LEAVE), `reshuffles` (the deck orders of the fresh
     deals still to come; hidden like the stock) and `start_order` (every deck order the
     game was started with, as card ids: what reproduces its deals).
 
     The hot path (docs/engine-performance.md) reads plain fields: `phase_id` is `phase` as
     an int (the constants of phase.py); `card_of` is the deck (`card_of[card_id]` is the
     Card), `artist_of` / `kind_of` give a card id's artist and auction type as ints;
-    `pass_is_final` and `double_split` mirror the options.  Assigning `phase`, `options` or
-    `deck` keeps them in step.
+    `rules` is the `options` object itself, as a plain field (a property is a Python-level call per read in
+    CPython 3.11, and the handlers read an option or two per auction); `pass_is_final` and
+    `double_split` mirror the options read on every bid and sale.  Assigning `phase`,
+    `options` or `deck` keeps them in step.
     """
 
     __slots__ = (
         "_options",
+        "rules",
         "pass_is_final",
         "double_split",
         "n",
@@ -115,7 +119,7 @@ class BaseState:
 
     #: Every field that holds information of its own, by its public name, in `__slots__`
     #: order (mypyc's compiled class has no __slots__): all but the mirrors set with
-    #: `options` and `deck` (`pass_is_final`, `double_split`, `artist_of`, `kind_of`).
+    #: `options` and `deck` (`rules`, `pass_is_final`, `double_split`, `artist_of`, `kind_of`).
     FIELDS: ClassVar[tuple[str, ...]] = (
         "options",
         "n",
@@ -161,6 +165,7 @@ class BaseState:
     )
 
     _options: RuleOptions
+    rules: RuleOptions
     pass_is_final: bool
     double_split: bool
     n: int
@@ -211,6 +216,7 @@ class BaseState:
         value: no cards dealt, start money, round 1, seat 0 to put up a card, an event log
         if `track_events`.  Without, the caller sets every other field (a copy)."""
         self._options = options
+        self.rules = options
         self.pass_is_final = options.open_pass_is_final
         self.double_split = options.double_split
         self.card_of, self.artist_of, self.kind_of = tables
@@ -263,6 +269,7 @@ class BaseState:
     @options.setter
     def options(self, options: RuleOptions) -> None:
         self._options = options
+        self.rules = options
         # read on every Open bid and sale: copied out of the options object
         self.pass_is_final = options.open_pass_is_final
         self.double_split = options.double_split
@@ -356,7 +363,8 @@ class BaseState:
                 self.original = -1
                 return
             s += 1
-        # nobody holds a card: only possible at the start of a round dealt no cards
+        # nobody holds a card: at the start of a round dealt no cards, or after the sale of
+        # the last card (option last_card_auctioned)
         self.end_round(after, "exhausted", ())
 
     def end_round(self, ender: int, ended_by: str, ending_cards: Iterable[Card]) -> None:

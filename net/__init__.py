@@ -10,6 +10,8 @@ connections, fan-out, the table registry, in-process bots, presence, admission, 
 game requests; flow control, the hosted game, tables, journal, serve), `client/` (the
 DEALER `Client` the UI drives, composed of parts: its updates, requests, receiving,
 lobby requests, fair-play duties; and the bot client), `trust/` (identity, chain, the verified game, sealed, shuffle, vault, transcript,
-audit), `lan/` (beacon, join strings, known hosts), `user_dirs` (the per-user config, data
-and state directories of every platform).  The client never imports the host.
+audit), `lan/` (beacon, join strings, the machine's interfaces, known hosts), and what
+differs between Linux, macOS and Windows: `user_dirs` (the per-user config, data and
+state directories), `runtime` (the event loop, stop signals, a parent's stop through
+stdin), `durable` (binary files, directory syncs).  The client never imports the host.
 """

@@ -23,7 +23,7 @@ from modernart.phase import Phase
 
 
 #: The longest a clock may be set to, where it is not an hour: a hammer call is a call, not a wait.
-MOST_SECONDS = {"hammer_call": 60}
+MOST_SECONDS = {"hammer_call": 60, "bot_pace": 10}
 
 
 class ClockError(ValueError):
@@ -43,13 +43,16 @@ class ClockSettings:
     # shuffle seeds after the start); a missing one is then forfeited
     hammer_call: float = 3.0  # Open: the auctioneer's hammer is a call ("going once, going
     # twice") this long, during which anyone may still outbid; 0 = the hammer falls at once
+    bot_pace: float = 1.0  # the table's bots take this times their natural thinking pauses
+    # (0 = at once; the host's own factor, for tests and benchmarks, multiplies it)
 
     def __post_init__(self) -> None:
-        for name in ("open_countdown", "decision", "grace", "reveal", "hammer_call"):
+        for name in ("open_countdown", "decision", "grace", "reveal", "hammer_call", "bot_pace"):
             value = getattr(self, name)
             most = MOST_SECONDS.get(name, 3600)
             if type(value) not in (int, float) or not 0 <= value <= most or value != value:
-                raise ClockError(f"clock {name} must be 0..{most} seconds, got {value!r}")
+                unit = "" if name == "bot_pace" else " seconds"
+                raise ClockError(f"clock {name} must be 0..{most}{unit}, got {value!r}")
         if type(self.bot_level) is not str or not 0 < len(self.bot_level) <= 16:
             raise ClockError("clock bot_level must be a bot level name")
 

@@ -54,6 +54,52 @@ def test_bench_engine_prints_its_figures_as_json():
     assert figures["machine"]["date"] and figures["selfplay_4p"]["games_per_s"] > 0
 
 
+@pytest.mark.timeout(300)
+def test_bench_engine_compares_with_an_older_commit_side_by_side():
+    """`--against REV` unpacks that commit's engine and runs the same workloads there and
+    here alternately, in one run: both figures, the ratio, and the same games played."""
+    done = subprocess.run(
+        BENCHMARKS + ["engine", "--against", "HEAD", "--seconds", "0.2", "--repeat", "2", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=280,
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["old"].startswith("commit ") and figures["machine"]["date"]
+    for workload in ("selfplay", "rollouts"):
+        f = figures[workload]
+        assert f["old_per_s"] > 0 and f["new_per_s"] > 0 and f["same_games"]
+        assert f["ratio"] == pytest.approx(f["new_per_s"] / f["old_per_s"])
+        assert len(f["old_runs"]) == len(f["new_runs"]) == 2
+    assert figures["target_ratio"] == 1.2
+    bad = subprocess.run(
+        BENCHMARKS + ["engine", "--against", "no-such-commit"], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert bad.returncode != 0 and "not a commit" in bad.stderr
+
+
+@pytest.mark.timeout(300)
+def test_bench_client_measures_play_and_offline_start_up_alternately(tmp_path):
+    """`client --startup-only`: `play` and `play --offline` to their first table frame, in
+    one run, alternately, with the ratio against its target."""
+    done = subprocess.run(
+        BENCHMARKS + ["client", "--startup-only", "--repeat", "2", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=280,
+        env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_DATA_HOME": str(tmp_path / "data")},
+    )
+    assert done.returncode == 0, done.stderr
+    s = json.loads(done.stdout)["startup"]
+    assert s["startup_offline_s"] > 0 and s["startup_protocol_s"] > 0
+    assert s["ratio"] == pytest.approx(s["startup_protocol_s"] / s["startup_offline_s"])
+    assert len(s["runs"]["startup_offline_s"]) == len(s["runs"]["startup_protocol_s"]) == 2
+    assert s["target_ratio"] == 1.3 and s["target_met"] == (s["ratio"] <= 1.3)
+
+
 @pytest.mark.timeout(240)
 def test_bench_net_knows_the_floor():
     """The net benchmark measures the floor in the same run and puts the latency beside it

@@ -90,3 +90,21 @@ def test_what_the_seat_sees_does_change_the_decision(level: str) -> None:
         if compared >= 12:
             break
     assert compared >= 6 and changed >= compared // 2
+
+
+def test_medium_reading_its_rivals_decides_from_the_observation_only() -> None:
+    """`read_rivals` (sealed bids shaded to the rivals' factors): same decision whatever the
+    hidden parts hold, and a legal one."""
+    rng = random.Random(12)
+    compared = 0
+    for i, state in enumerate(random_positions(4, RuleOptions(), seed=29)):
+        if state.is_over():
+            continue
+        for seat in state.to_move():
+            other = hidden_swap(state, seat, rng)
+            a = make_bot("medium", seed=i, read_rivals=True).choose(state.observation(seat))
+            b = make_bot("medium", seed=i, read_rivals=True).choose(other.observation(seat))
+            assert a == b
+            assert a is None or state.is_legal(a)
+            compared += 1
+    assert compared > 30

@@ -255,9 +255,11 @@ def test_malformed_wire_values_are_refused_with_a_specific_message() -> None:
     assert Shuffle.from_wire(good, SIZE) == ledger.shuffles[0]
     assert DeckKey.from_wire(seats[0].key.to_wire()) == seats[0].key
     with pytest.raises(DeckError, match="holds 70 cards"):
-        Shuffle.from_wire({**good, "deck": good["deck"][:-1]}, SIZE)
-    with pytest.raises(DeckError, match="not a 32-byte point"):
-        Shuffle.from_wire({**good, "deck": [[b"x", b"y"]] + good["deck"][1:]}, SIZE)
+        Shuffle.from_wire({**good, "deck": good["deck"][:-64]}, SIZE)
+    with pytest.raises(DeckError, match="holds 70 values in chain"):
+        Shuffle.from_wire({**good, "proof": {**good["proof"], "chain": [b"x"] * 70}}, SIZE)
+    with pytest.raises(DeckError, match="canonical"):
+        Shuffle.from_wire({**good, "proof": {**good["proof"], "e": b"\xff" * 32}}, SIZE)
     with pytest.raises(DeckError, match="canonical"):
         DeckKey.from_wire({**seats[0].key.to_wire(), "z": (L + 1).to_bytes(32, "little")})
     with pytest.raises(DeckError, match="is {seat, slot, d, e, z}"):

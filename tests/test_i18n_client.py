@@ -134,3 +134,11 @@ async def test_two_languages_at_one_table():
         e.text for e in bea.log
     ]
     use_language("en")  # this test's context as it was
+
+
+def test_persian_punctuation_does_not_reorder_twice():
+    """The Arabic comma and semicolon are not shaped: a drawn piece holding them must still
+    count as drawn (a second pass would turn it back)."""
+    with speaking("fa"), reordering("client"):
+        shown = visual("3 از 5 جا پر است؛ بازی، 3 تا 5 نفر")
+        assert visual(shown) == shown and shown.startswith("ﺮﻔﻧ 5")

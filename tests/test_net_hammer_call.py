@@ -182,3 +182,19 @@ def test_clients_check_the_call_and_refuse_a_hammer_without_one(tmp_path):
     frame = event_frame(game.seq + 1, public, hashes, h, seats.host.sign(HOSTEV_TAG, h), None)
     with pytest.raises(ChainError, match="without its call"):
         follower.apply(frame, None)
+
+
+def test_a_host_resumed_during_a_call_calls_again_and_completes_it(tmp_path):
+    seats = Seats(tmp_path)
+    game, state = seats.game, seats.game.state
+    seller = seats.open_auction()
+    seats.act(Move.bid((seller + 1) % state.n, 4))
+    seats.act(Move.hammer(seller))
+    assert game.call is not None
+    game.journal.sync()
+    resumed = Table.resume(seats.table.journal_path, seats.host, 50.0, fsync=False).game
+    assert resumed.call is not None and resumed.call.seat == seller
+    assert resumed.call.end == pytest.approx(50.0 + CALL)  # the call starts again
+    assert resumed.state.phase == Phase.OPEN and resumed.counters == game.counters
+    events = resumed.apply_defaults(50.0 + CALL)
+    assert kinds(events)[0] == ("move", "call") and resumed.state.phase != Phase.OPEN

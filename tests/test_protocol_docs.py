@@ -54,6 +54,7 @@ def test_every_documented_builder_builds_its_kind():
         "seed_frame": lambda f: {**f(b"x", bytes(64), bytes(32)), "id": 1},
         "commit_frame": lambda f: {**f(b"x", bytes(64)), "id": 1},
         "reveal_frame": lambda f: {**f(b"x", bytes(64)), "id": 1},
+        "deck_frame": lambda f: {**f(secret=bytes(32)), "id": 1},
         "lobby_op_frame": lambda f: {**f("leave", {}), "id": 1},
         "ping_frame": lambda f: f(0, None),
         "tables_request": lambda f: f(),

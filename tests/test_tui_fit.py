@@ -51,7 +51,7 @@ async def test_a_long_bought_list_keeps_the_now_column_in_place():
         ana_row = next(r for r in screen.rows if "*" in r[:4] and "Ana" in r)
         cem_row = next(r for r in screen.rows if r[1:4] == " > " or ("Cem" in r[:12] and "seller" in r))
         assert cem_row.index("seller") == now, text
-        assert "LYCKR" in ana_row and ana_row[now : now + 3].strip() == "", text
+        assert "LYCGK" in ana_row and ana_row[now : now + 3].strip() == "", text
 
 
 FIVE = ["Ana", "Bot Alpha", "Bot Bravo", "Bot Charlie", "Bot Delta"]

@@ -24,17 +24,40 @@ async def test_scoring_overlay_gives_way_when_the_player_is_needed():
         assert screen.cs.overlay == "scoring"
         seller = next(s for s in sessions if s.obs.seat == ana.obs.auctioneer)
         assert seller is not ana  # the next seller is someone else: the overlay may stay meanwhile
-        card = next(c for c in seller.obs.hand if c.kind == AuctionType.OPEN)
+        # a Sealed auction needs Ana's bid (an Open one needs nobody: see the test below)
+        card = next(c for c in seller.obs.hand if c.kind == AuctionType.SEALED)
         await seller.send_move(Move.play(seller.obs.seat, card))
         text = await screen.wait_for("scoring closed: you are needed")
-        assert screen.cs.overlay is None and ana.obs.phase == Phase.OPEN
-        assert "OPEN auction" in text
+        assert screen.cs.overlay is None and ana.obs.phase == Phase.SEALED
+        assert "SEALED auction" in text
         log = text.split("Log and chat")[1]
         assert "Round 1 scoring closed: you are needed" in log  # a note in the log too
-        await screen.keys("+")
-        assert mine(screen, table)[-1] == Move.bid(0, 1)
+        await screen.keys("7")  # the keys are the table's again
+        assert screen.cs.amount == "7"
         await screen.keys("s")  # and it can still be seen again
         assert screen.cs.overlay == "scoring"
+
+
+@run_async
+async def test_scoring_overlay_stays_over_an_open_auction_of_others_until_closed():
+    """An Open auction waits for nobody (anyone may bid, nobody must): the scoring stays up
+    until the player closes it; then the auction is there to bid in."""
+    table, sessions = await table_with(["Ana", "Bea", "Cem"], ROUND_END_HANDS)
+    ana = sessions[0]
+    async with Screen(ana) as screen:
+        await play_to_round_end(sessions)
+        await screen.wait_for("Round 1 scoring")
+        seller = next(s for s in sessions if s.obs.seat == ana.obs.auctioneer)
+        card = next(c for c in seller.obs.hand if c.kind == AuctionType.OPEN)
+        await seller.send_move(Move.play(seller.obs.seat, card))
+        await screen.settle()
+        assert ana.obs.phase == Phase.OPEN and screen.cs.overlay == "scoring"
+        await screen.wait_for("Round 1 scoring")
+        assert "OPEN AUCTION" in screen.rows[0]  # the status line still says what goes on
+        await screen.keys("enter")
+        assert screen.cs.overlay is None
+        await screen.keys("+")
+        assert mine(screen, table)[-1] == Move.bid(0, 1)
 
 
 @run_async

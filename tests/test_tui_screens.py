@@ -42,13 +42,13 @@ async def test_table_at_80x24_shows_every_fact():
         rows = screen.rows
         assert len(rows) == 24 and all(cells(r) == 80 for r in rows)
         assert rows[0].startswith(" Round 1/4 | Ana $100 | YOUR TURN")
-        for name in ("L Lite Metal", "Y Yoko", "C Christin P.", "K Karl Gitter", "R Krypto"):
+        for name in ("L Lite Metal", "Y Yoko", "C Christin P.", "G Karl Gitter", "K Krypto"):
             assert name in text
         assert "R1 R2 R3 R4" in text
         assert re.search(r"\*>Ana +100 +10 ", text)  # you, to act, money, hand size
         assert re.search(r"  Bea +\? +10 ", text) and re.search(r"  Cem +\? +10 ", text)
         assert "[1:O]" in text  # the chosen card, readable without colour
-        assert re.search(r"R Krypto +\d+:O +\d+:1 +\d+:F +\d+:D", text)
+        assert re.search(r"K Krypto +\d+:O +\d+:1 +\d+:F +\d+:D", text)
         assert "> 1: Lite Metal (Open)" in text
         for title in ("Artists", "Auction", "Players", "Your hand", "Log and chat"):
             assert f"─ {title} " in text
@@ -157,7 +157,7 @@ async def test_double_offer_panel():
         await choose(screen, card_of(ana, 4, D))
         await screen.keys("enter")
         text = await screen.wait_for("DOUBLE")
-        assert "R Krypto (D)  DOUBLE" in text and "Offered to YOU: add a second" in text
+        assert "K Krypto (D)  DOUBLE" in text and "Offered to YOU: add a second" in text
         assert "Krypto (not a Double) and" in text
         await choose(screen, card_of(ana, 0, O))
         text = await screen.wait_for(r" 1: Lite Metal \(Open\) cannot join")
@@ -187,14 +187,14 @@ async def test_round_scoring_overlay():
         await play_to_round_end(sessions)
         text = await screen.wait_for("Round 1 scoring")
         assert "Ended by the fifth Krypto, played by Bea." in text
-        assert re.search(r"R Krypto +5 +1st +30 +30", text)
-        assert re.search(r"\* Ana +R2 +\+60", text)  # Ana bought two Krypto: 2 x 30
-        assert re.search(r"Bea +R1 +\+30", text) and re.search(r"Cem +R1 +\+30", text)
+        assert re.search(r"K Krypto +5 +1st +30 +30", text)
+        assert re.search(r"\* Ana +K2 +\+60", text)  # Ana bought two Krypto: 2 x 30
+        assert re.search(r"Bea +K1 +\+30", text) and re.search(r"Cem +K1 +\+30", text)
         assert screen.rows[-1].startswith(" Enter back to the table")
         await screen.keys("enter")
         text = await screen.wait_for("Artists")
         assert "Round 1 scoring" not in text
-        assert re.search(r"R Krypto +30 +- +\. +\.", text)  # the tile on the board
+        assert re.search(r"K Krypto +30 +- +\. +\.", text)  # the tile on the board
 
 
 @run_async
@@ -313,7 +313,7 @@ async def test_help_overlay():
         for word in ("Selling", "Double", "Open", "Once-around", "Sealed", "Fixed price", "Leave"):
             assert word in text
         assert "O Open, 1 Once-around, S Sealed, F Fixed price, D Double" in text
-        assert "L Lite Metal  Y Yoko  C Christin P.  K Karl Gitter  R Krypto" in text
+        assert "L Lite Metal  Y Yoko  C Christin P.  G Karl Gitter  K Krypto" in text
         assert screen.rows[-1].startswith(" Esc close help")
 
 
@@ -346,7 +346,7 @@ async def test_no_color_keeps_every_fact():
     async with Screen(ana, env={"TERM": "xterm-256color", "NO_COLOR": "1"}) as screen:
         text = await screen.wait_for("YOUR TURN")
         assert colour_codes(screen.raw) == set()
-        assert "[1:O]" in text and "*>Ana" in text and "R Krypto" in text
+        assert "[1:O]" in text and "*>Ana" in text and "K Krypto" in text
         assert SGR.search(screen.raw)  # reverse/bold still mark the chosen card and the bars
 
 

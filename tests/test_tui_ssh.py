@@ -369,3 +369,36 @@ async def test_a_host_keeps_a_bounded_number_of_ssh_players(tmp_path, monkeypatc
         acceptor.close()
         async with asyncio.timeout(15):
             await host.close()
+
+
+@run_async
+async def test_each_ssh_guest_reads_the_table_in_the_language_its_ssh_sends(tmp_path):
+    """One SSH server process, two guests: LANG=zh_CN sends a Chinese client, LANG=fa_IR a
+    Persian one (shaped and reordered for a terminal without BiDi), at the same time."""
+    from modernart.cli.bidi import reordering, visual
+    from modernart.cli.i18n import _, speaking
+
+    host, table = await start_host(tmp_path, bots=1)
+    acceptor = await serve(
+        0,
+        ssh_sessions_through(str(host.target(table.id)), config_dir=str(tmp_path / "ssh")),
+        host="127.0.0.1",
+        host_key_path=str(tmp_path / "hostkey"),
+    )
+    port = acceptor.get_port()
+    with speaking("fa"), reordering("client"):
+        seats_fa = visual(_("Seats"))
+    try:
+        zh_key, fa_key = asyncssh.generate_private_key("ssh-ed25519"), asyncssh.generate_private_key("ssh-ed25519")
+        async with Guest(port, "wen", zh_key, {"LANG": "zh_CN.UTF-8"}) as wen:
+            async with Guest(port, "dara", fa_key, {"LANG": "fa_IR.UTF-8"}) as dara:
+                text = await wen.wait_for(r"wen （你）")
+                assert "座位" in text and "真人" in text and "Seats" not in text
+                await dara.wait_for(re.escape(seats_fa))
+                text = await dara.wait_for(r"dara")
+                assert "Seats" not in text and seats_fa in text
+                await wen.wait_for(r"dara")  # the other guest's seat, in the Chinese lobby
+    finally:
+        acceptor.close()
+        async with asyncio.timeout(15):
+            await host.close()

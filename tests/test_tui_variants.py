@@ -94,7 +94,8 @@ async def test_the_lobby_sets_a_variant_and_explains_each_rule_in_one_line():
         await screen.keys("right")
         text = await screen.wait_for(">Variant +zh_seed")
         assert ana.lobby.options.open_autoclose is False and ana.lobby.options.three_player_first_deal == 11
-        await screen.keys("down")
+        for _ in range(rows.index(("option", "double_split")) - rows.index(("variant", "variant"))):
+            await screen.keys("down")
         text = await screen.wait_for("A Double taken over: its price is split between its two players")
         for _ in range(rows.index(("option", "mystery_hand")) - rows.index(("option", "double_split"))):
             await screen.keys("down")

@@ -54,7 +54,53 @@ class TableActions:
         cs.sent.append(move)
         cs.amount = ""
         cs.message = None
+        if move.action == Action.SEALED_BID and cs.obs is not None:
+            cs.my_sealed = (cs.obs.auction_no, move.arg)  # shown with `b`
+        if move.action == Action.BID:
+            cs.out_of_auction = None  # a bid brings you back in
         self.spawn(cs.session.send_move(move))
+
+    # ------------------------------------------------------------------ staying out, sealed amount
+
+    def stay_out(self) -> None:
+        """The `o` key in an Open auction: keep out of it (pass now and again after every new
+        bid, passes being non-binding) until you bid or press it again."""
+        cs, obs = self.cs, self.cs.obs
+        if obs is None or obs.phase != Phase.OPEN or self._watching():
+            cs.error(_("o keeps you out of an Open auction: there is none now"))
+            return
+        if cs.out_of_auction == obs.auction_no:
+            cs.out_of_auction = None
+            cs.say(_("You are back in this auction: bid or pass as you like"))
+            return
+        cs.out_of_auction = obs.auction_no
+        cs.say(_("You stay out of this auction: o again, or a bid, brings you back"))
+        self.keep_out()
+
+    def keep_out(self) -> None:
+        """After every change: pass again for a seat staying out of the Open auction, when a
+        pass is open to it (a new bid made it so)."""
+        cs, obs = self.cs, self.cs.obs
+        if obs is None or cs.out_of_auction is None:
+            return
+        if obs.phase != Phase.OPEN or obs.auction_no != cs.out_of_auction:
+            cs.out_of_auction = None
+            return
+        move = Move.pass_(obs.seat)
+        key = (obs.auction_no, len(obs.bids))
+        if move in obs.legal_moves(amounts=False) and cs.passed_at != key:
+            cs.passed_at = key  # once per bid: the pass is on its way
+            cs.sent.append(move)
+            assert cs.session is not None
+            self.spawn(cs.session.send_move(move))
+
+    def toggle_sealed(self) -> None:
+        """The `b` key: show or hide this seat's own sealed amount."""
+        cs = self.cs
+        if cs.my_sealed is None:
+            cs.error(_("You have sealed no bid yet"))
+            return
+        cs.show_sealed = not cs.show_sealed
 
     def _watching(self) -> bool:
         """True (and said) when this person has no seat: their keys cannot act."""

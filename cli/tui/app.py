@@ -23,11 +23,15 @@ from modernart.cli.i18n import _, speaking
 from modernart.cli.tui.chat import commands as chat_commands
 from modernart.cli.tui.keys import Command, Modes, bind, everywhere, hint_line
 from modernart.cli.tui.layout import ClientLayout
-from modernart.cli.tui.screens import connecting, game_over, join, lobby, scoring, table, too_small
+from modernart.cli.tui.screens import connecting, game_over, join, lobby, scores, scoring, table, too_small
 from modernart.cli.tui.screens import help as help_screen
 from modernart.cli.tui.screens import quit as quit_screen
+from modernart.cli.tui.screens import rules as rules_screen
 from modernart.cli.tui.session import Finder, JoinError, LogEntry, Session
-from modernart.cli.tui.state import ClientState
+from modernart.cli.tui.state import ClientState, needed
+from modernart.cli.tui.actions import TableActions
+from modernart.cli.user_settings import note_game_finished
+from modernart.cli.user_settings import load as load_settings
 from modernart.cli.tui.style import make_style, resolve_color_depth
 from modernart.cli.tui.text import Line, encoding_has_box_drawing
 from modernart.net import user_dirs
@@ -58,6 +62,8 @@ class ClientApp:
         color: str = "auto",
         env: Mapping[str, str] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        alerts: bool | None = None,
+        settings_dir: str | None = None,
         language: str | None = None,
         bidi: str | None = None,
     ) -> None:
@@ -65,11 +71,23 @@ class ClientApp:
         modernart.cli.i18n and modernart.cli.bidi); every screen is drawn in them."""
         self.language, self.bidi = language, bidi
         with speaking(language), reordering(bidi):
-            self._build(session, finder, ascii, color, env, clock)
+            self._build(session, finder, ascii, color, env, clock, alerts, settings_dir)
 
-    def _build(self, session, finder, ascii, color, env, clock) -> None:
+    def _build(self, session, finder, ascii, color, env, clock, alerts, settings_dir) -> None:
         env = dict(os.environ if env is None else env)
         self.cs = ClientState(session, finder=finder, env=env, clock=clock)
+        # the per-user settings (cli/user_settings.py), in `settings_dir` (default: the user's
+        # config directory; tests give their own)
+        self.settings_dir = settings_dir
+        self.settings = load_settings(settings_dir)
+        self.cs.first_game_hint = self.settings.first_game
+        # the bell and the window title when a decision becomes yours: on unless turned off,
+        # or the terminal cannot show them (TERM=dumb)
+        wanted = self.settings.alerts if alerts is None else alerts
+        self.alerts = wanted and env.get("TERM", "") != "dumb"
+        self._was_needed = False
+        self._finished = False
+        self.table_actions = TableActions(self.cs, self.spawn)
         self.layout = ClientLayout(self.cs, self.hints)
         self.commands = self.build_commands()
         depth = resolve_color_depth(color, env, env.get("TERM"))
@@ -103,9 +121,11 @@ class ClientApp:
             *table.commands(cs, self, modes),
             *game_over.commands(cs, self, modes),
             *connecting.commands(self, modes),
-            *too_small.commands(self, modes),
+            *too_small.commands(cs, self, modes),
             *everywhere(modes, self),
             *scoring.commands(modes),
+            *scores.commands(modes),
+            *rules_screen.commands(self.cs, modes),
             *help_screen.commands(modes),
             *quit_screen.commands(cs, self, modes),
             *chat_commands(cs, self, modes),
@@ -221,7 +241,31 @@ class ClientApp:
 
     def _on_change(self) -> None:
         self.cs.sync()
+        self.table_actions.keep_out()  # a seat staying out of an Open auction passes again
+        self._alert()
         self.app.invalidate()
+
+    def _alert(self) -> None:
+        """Ring the bell and name it in the window title when a decision becomes this seat's;
+        note a game seen to the end (the first-game hint goes)."""
+        obs = self.cs.obs
+        if obs is None:
+            return
+        if obs.is_over and not self._finished:
+            self._finished = True
+            if self.cs.first_game_hint:
+                self.cs.first_game_hint = False
+                note_game_finished(self.settings_dir)
+        mine = needed(obs)
+        if self.alerts and mine != self._was_needed:
+            output = self.app.output
+            if mine:
+                output.bell()
+                output.set_title(_("modernart: your turn"))
+            else:
+                output.set_title("modernart")  # the program's name, in every language
+            output.flush()
+        self._was_needed = mine
 
     def _on_finder_change(self) -> None:
         finder = self.cs.finder
@@ -333,8 +377,9 @@ async def run_client_async(
     ascii: bool | None = None,
     color: str = "auto",
     env: Mapping[str, str] | None = None,
+    alerts: bool | None = None,
 ) -> int:
     """Run the client in the current loop and app session until the person leaves."""
     with logs_off_the_screen():
-        client = ClientApp(session, finder=finder, ascii=ascii, color=color, env=env)
+        client = ClientApp(session, finder=finder, ascii=ascii, color=color, env=env, alerts=alerts)
         return await client.run()

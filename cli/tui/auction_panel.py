@@ -46,7 +46,7 @@ def sale_words(obs: Observation) -> tuple[str, str]:
 
 
 def lot_line(cs: ClientState, obs: Observation, width: int = 99) -> Line:
-    """' R Krypto (D+F)  FIXED PRICE': the lot, its auction-type letters, the auction;
+    """' K Krypto (D+F)  FIXED PRICE': the lot, its auction-type letters, the auction;
     shorter forms when `width` is too small (never cut in the middle of a word)."""
     if not obs.lot:
         return []
@@ -121,6 +121,8 @@ def auction_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         clock = decision_clock(cs) if phase == Phase.PLAY_CARD else []
         if clock:  # second, right under whose choice it is: the sale lines below may be cut
             lines.insert(1, clock)
+        if cs.first_game_hint and len(lines) < height and not obs.is_over:
+            lines.append(first_game_line(cs))
         return lines
     panel = {
         Phase.DOUBLE_OFFER: double_offer,
@@ -137,6 +139,8 @@ def auction_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     clock = decision_clock(cs)
     if clock and len(lines) < height:
         lines.append(clock)
+    if cs.first_game_hint and len(lines) < height:
+        lines.append(first_game_line(cs))
     return lines
 
 
@@ -153,7 +157,13 @@ def between_auctions(cs: ClientState, obs: Observation) -> list[Line]:
     else:
         lines.append([("", " " + _("{player} is choosing a painting to sell").format(player=who))])
     lines += between_auctions_sale(cs, obs)
+    lines += sealed_result(cs, obs)
     return lines
+
+
+def first_game_line(cs: ClientState) -> Line:
+    """A beginner's line, until a first game is finished (cli/user_settings.py)."""
+    return [("class:info", " " + _("New here? r explains the rules"))]
 
 
 def double_offer(cs: ClientState, obs: Observation, width: int) -> list[Line]:
@@ -174,7 +184,10 @@ def double_offer(cs: ClientState, obs: Observation, width: int) -> list[Line]:
                 [("", " " + _("Offered to {player}:").format(player=cs.name(obs.turn)))],
                 [("", " " + _("a second {artist}").format(artist=artist))],
             ]
-        lines.append([("class:dim", " " + _("makes them the auctioneer of both"))])
+        if obs.turn == obs.auctioneer:  # the seller's own second card: they stay the auctioneer
+            lines.append([("class:dim", " " + _("to auction both themselves"))])
+        else:
+            lines.append([("class:dim", " " + _("makes them the auctioneer of both"))])
     return lines
 
 
@@ -283,11 +296,15 @@ def sealed(cs: ClientState, obs: Observation, width: int) -> list[Line]:
             lines += _names(cs, " " + _("Reveal awaited from:") + " ", owed, width)
         else:
             lines.append([("class:dim", " " + _("Opening the bids..."))])
-        if obs.seat >= 0:
+        own = own_sealed(cs, obs)
+        if own:
+            lines += own
+        elif obs.seat >= 0:
             # TRANSLATORS: this line and the next are one sentence, cut to fit a narrow panel
             lines.append([("class:dim", " " + _("Bids are shown together once"))])
             lines.append([("class:dim", " " + _("every reveal is in."))])
         return lines
+
     done = [cs.name(s) for s in range(obs.players) if s in obs.sealed_done]
     lines.append([("", " " + _("Sealed:") + " "), ("class:good", _(", ").join(done) or _("nobody yet"))])
     lines += _names(cs, " " + _("Waiting for:") + " ", waiting, width)
@@ -296,13 +313,50 @@ def sealed(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     if obs.options.sealed_excludes_seller and obs.seat == obs.auctioneer:
         lines.append([("class:dim", " " + _("You are the seller: the others bid"))])
     elif obs.seat in obs.sealed_done:
-        # TRANSLATORS: this line and the next are one sentence, cut to fit a narrow panel
-        lines.append([("class:dim", " " + _("Your bid is sealed. Bids are shown"))])
-        lines.append([("class:dim", " " + _("together once everyone has sealed."))])
+        own = own_sealed(cs, obs)
+        if own:  # your amount (hidden unless asked for), then when the bids are shown
+            lines += own + [[("class:dim", " " + _("Shown with all bids once all are in."))]]
+        else:
+            # TRANSLATORS: this line and the next are one sentence, cut to fit a narrow panel
+            lines.append([("class:dim", " " + _("Your bid is sealed. Bids are shown"))])
+            lines.append([("class:dim", " " + _("together once everyone has sealed."))])
     else:
         lines.append(entry_line(cs, obs, _("Your sealed bid"), masked=True))
         lines.append([("class:dim", " " + _("Digits are hidden. 0 = no bid. Enter"))])
     return lines
+
+
+def own_sealed(cs: ClientState, obs: Observation) -> list[Line]:
+    """This seat's own sealed amount: hidden (`**`) unless `b` shows it."""
+    mine = cs.my_sealed
+    if mine is None or mine[0] != obs.auction_no:
+        return []
+    if cs.show_sealed:
+        return [[("", " " + _("Your bid: ")), ("class:you", str(mine[1])), ("class:dim", "  " + _("(b hides it)"))]]
+    return [[("", " " + _("Your bid: ")), ("class:you", "**"), ("class:dim", "  " + _("(b shows it)"))]]
+
+
+def sealed_result(cs: ClientState, obs: Observation) -> list[Line]:
+    """The last Sealed auction's reveal, if the last sale was one: every bid, who won and why."""
+    session = cs.session
+    reveal = session.last_reveal if session is not None else None
+    sale = next((s for s in reversed(obs.sales) if s.round == obs.round), None)
+    if reveal is None or sale is None or sale.auction != reveal[0].auction:
+        return []
+    event, seller = reveal
+    bids = event.bids
+    names = _(", ").join(f"{cs.name(s)} {b}" for s, b in enumerate(bids))
+    best = max(bids)
+    tied = [s for s, b in enumerate(bids) if b == best]
+    if best == 0:
+        why = _("no bid: {seller} keeps it for free").format(seller=cs.name(seller))
+    elif len(tied) == 1:
+        why = _("{buyer} wins with the highest bid").format(buyer=cs.name(sale.buyer))
+    elif sale.buyer == seller:
+        why = _("a tie: the seller {buyer} wins it").format(buyer=cs.name(sale.buyer))
+    else:
+        why = _("a tie: {buyer} wins, first from the seller's left").format(buyer=cs.name(sale.buyer))
+    return [[("class:dim", " " + _("Sealed bids: {bids}").format(bids=names))], [("class:dim", " " + why)]]
 
 
 def _names(cs: ClientState, label: str, seats: Sequence[int], width: int) -> list[Line]:

@@ -20,7 +20,7 @@ import sys
 from dataclasses import asdict
 
 from modernart.cli.tui.child_process import ChildProcess
-from modernart.cli.tui.in_process_host import HostGameSettings, watch_record
+from modernart.cli.tui.local_game import HostGameSettings, watch_record
 from modernart.net.runtime import choose_event_loop, when_stdin_closes
 
 log = logging.getLogger(__name__)
@@ -36,10 +36,14 @@ class HostProcess:
         self.journal_path: str | None = None
         self.record_path: str | None = None
         self.on_record = None  # called with the path once the record is saved
+        self.log_path: str | None = None  # where its stderr goes
         self._reader: asyncio.Task | None = None
 
     @classmethod
-    async def start(cls, settings: HostGameSettings, *, timeout: float = 20.0, log_path: str | None = None):
+    async def launch(cls, settings: HostGameSettings, *, log_path: str | None = None) -> "HostProcess":
+        """Start the child and return at once: it boots (imports the host, opens the table)
+        while this process goes on (`modernart play` loads its screen meanwhile);
+        `await joined()` then waits for its join string."""
         stderr = open(log_path, "ab") if log_path else subprocess.DEVNULL
         try:
             proc = await ChildProcess.start(
@@ -51,18 +55,30 @@ class HostProcess:
             if log_path:
                 stderr.close()  # type: ignore[union-attr]
         host = cls(proc)
+        host.log_path = log_path
+        return host
+
+    async def joined(self, timeout: float = 20.0) -> None:
+        """Wait until the child has said its join string (RuntimeError, child stopped, if it
+        does not within `timeout`), then follow its output."""
         try:
             async with asyncio.timeout(timeout):  # not wait_for: see net/clocks.wait_event
-                while host.join_string is None:  # a resumed game's journal may be told first
-                    fact = json.loads(await proc.readline())
-                    host.journal_path = fact.get("journal", host.journal_path)
-                    host.join_string = fact.get("join") if "journal" not in fact else None
+                while self.join_string is None:  # a resumed game's journal may be told first
+                    fact = json.loads(await self.proc.readline())
+                    self.journal_path = fact.get("journal", self.journal_path)
+                    self.join_string = fact.get("join") if "journal" not in fact else None
                     if not fact:
                         raise KeyError("join")
         except (asyncio.TimeoutError, ValueError, KeyError) as exc:
-            await host.close()
-            raise RuntimeError(f"the local host did not start ({exc!r}); see {log_path or 'its log'}") from None
-        host.follow_output()
+            await self.close()
+            raise RuntimeError(f"the local host did not start ({exc!r}); see {self.log_path or 'its log'}") from None
+        self.follow_output()
+
+    @classmethod
+    async def start(cls, settings: HostGameSettings, *, timeout: float = 20.0, log_path: str | None = None):
+        """`launch`, then `joined`: the child host, once it serves."""
+        host = await cls.launch(settings, log_path=log_path)
+        await host.joined(timeout)
         return host
 
     def follow_output(self) -> None:
@@ -97,13 +113,19 @@ class HostProcess:
 
 async def play_session(settings: HostGameSettings, name: str, *, log_path: str | None = None):
     """Start the child host and a `NetSession` that will sit in seat 1 (and say ready)."""
+    host = await HostProcess.start(settings, log_path=log_path)
+    return host, session_at(host, settings, name)
+
+
+def session_at(host: HostProcess, settings: HostGameSettings, name: str):
+    """The `NetSession` of this machine's player at the child host's table, seat 1."""
     from modernart.cli.tui.net_session import NetSession
 
-    host = await HostProcess.start(settings, log_path=log_path)
     session = NetSession(host.join_string, name=name, config_dir=settings.config_dir, seat=0, ready=settings.autostart)
     watch_record(host, session)
     session.ends_when_you_leave = True  # the host stops with this client
-    return host, session
+    session.local_only = True  # 127.0.0.1, no beacon: its join string is of no use to anyone
+    return session
 
 
 # ---------------------------------------------------------------------- the child

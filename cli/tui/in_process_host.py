@@ -1,4 +1,4 @@
-"""The real host (net/host/) inside this process, and the settings of a table on this machine.
+"""The real host (net/host/) inside this process (a table's settings: cli/tui/local_game.py).
 
 `modernart play --offline`, `modernart play --ssh`, the client's start-up benchmark and the
 client's tests all play at this host: one `net.host.host.Host` bound to 127.0.0.1 on a port
@@ -8,7 +8,7 @@ which search in their own worker threads (`THINKERS`), so a thinking bot never f
 screen drawn on the same event loop.  `modernart play` without --offline runs the same
 table in a child process instead (cli/tui/child_host.py).
 
-A table with `deal` set deals those cards, a fixed deal announced to every player
+A table whose settings have `deal` set deals those cards, a fixed deal announced to every player
 (net/trust/shuffle.py `FixedDeal`); it is given here, in Python, never by a frame.
 """
 
@@ -16,64 +16,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from modernart.net import user_dirs
-from modernart.net.clocks import ClockSettings
+from modernart.cli.tui.local_game import HostGameSettings, watch_record
 from modernart.net.host.host import Host
 from modernart.net.host.lobby import Lobby
 from modernart.net.host.table import Table
 from modernart.net.trust.identity import Keys
-from modernart.net.trust.shuffle import FixedDeal
 from modernart.rules import RuleOptions
 
 log = logging.getLogger(__name__)
 
 #: How often the host is looked at for the saved record of a finished game (seconds)
 RECORD_POLL = 0.25
-
-
-def default_record_dir() -> str:
-    """Where `modernart play` journals its games (and saves their records) by default: the
-    user's games directory, where `modernart host` journals its games too, so that
-    `modernart resume` and `modernart stats` find every game in one place."""
-    return str(user_dirs.games_dir())
-
-
-@dataclass
-class HostGameSettings:
-    """One table on this machine: its seats' bots, rules, clocks and where its files go.
-
-    `levels` are the host's bots, seated from seat `first_bot_seat` on (seat 1, the first,
-    is the person's).  With `autostart` the game starts as soon as `players` seats are taken
-    and everyone is ready (the bots alone never start it).  `deal`/`first` give a fixed
-    deal (deck order, first auctioneer).  `resume` names the journal of an unfinished game
-    of this machine's host to continue instead (`modernart resume`): its seats, rules and
-    clocks are the journal's, its bots come back as they were (a bot seat whose client is
-    gone gets a bot of its own level at once), and the person's key takes its seat again."""
-
-    players: int = 4
-    levels: list[str] = field(default_factory=lambda: ["random"] * 3)
-    table_name: str = "Modern Art"
-    options: dict[str, Any] = field(default_factory=dict)
-    clocks: dict[str, Any] = field(default_factory=dict)  # ClockSettings fields (0 = off)
-    bot_pace: float = 1.0
-    journal_dir: str | None = None
-    config_dir: str | None = None
-    autostart: bool = True
-    first_bot_seat: int = 1
-    deal: list[int] | None = None
-    first: int = 0
-    resume: str | None = None
-
-    @property
-    def clock_settings(self) -> ClockSettings:
-        return ClockSettings.from_dict(self.clocks)
-
-    @property
-    def fixed_deal(self) -> FixedDeal | None:
-        return None if self.deal is None else FixedDeal.of(self.deal, self.first)
 
 
 class InProcessHost:
@@ -166,6 +121,7 @@ async def play_here(settings: HostGameSettings, name: str) -> tuple[InProcessHos
     )
     watch_record(host, session)
     session.ends_when_you_leave = True
+    session.local_only = True  # 127.0.0.1, no beacon: its join string is of no use to anyone
     return host, session
 
 
@@ -193,13 +149,3 @@ async def seat_people(
             while not all(s.obs is not None and s.status == Status.PLAYING for s in sessions):
                 await asyncio.sleep(0.01)
     return sessions
-
-
-def watch_record(host: Any, session: Any) -> None:
-    """Show the host's saved record in `session` (a NetSession) once the game is saved."""
-
-    def saved(path: str) -> None:
-        session.record_path = path
-        session.changed()
-
-    host.on_record = saved

@@ -89,6 +89,8 @@ class Modes:
 
     def set_overlay(self, name: str | None) -> Callable[[KeyPressEvent], None]:
         def run(event: KeyPressEvent) -> None:
+            if name is not None and self.cs.message is not None and self.cs.message.kind == "error":
+                self.cs.message = None  # an old error would stay under the dialog, and after it
             self.cs.overlay = name
 
         return run

@@ -26,6 +26,7 @@ def join_table(
     ascii: bool | None = None,
     color: str = "auto",
     accept_new_host_key: bool = False,
+    alerts: bool | None = None,
 ) -> int:
     """`modernart join ma://...`: join that table as `name` (a free seat in its lobby)."""
     from modernart.net.lan.address import JoinStringError, parse_join_string
@@ -38,7 +39,14 @@ def join_table(
         print(f"modernart join: {exc}", file=sys.stderr)
         return 2
     session = NetSession(target, name=name, config_dir=config_dir, accept_new_host_key=accept_new_host_key)
-    return asyncio.run(run_client_async(session, ascii=ascii, color=color))
+    code = asyncio.run(run_client_async(session, ascii=ascii, color=color, alerts=alerts))
+    if session.record_path is not None:  # this client's own copy of the finished game
+        print(
+            _(
+                "modernart: your copy of the game's record is {path}\nSee it again with: modernart replay {path} --view"
+            ).format(path=session.record_path)
+        )
+    return code
 
 
 def find_and_join(
@@ -50,6 +58,7 @@ def find_and_join(
     ascii: bool | None = None,
     color: str = "auto",
     accept_new_host_key: bool = False,
+    alerts: bool | None = None,
 ) -> int:
     """`modernart join [CODE]`: the join screen (tables heard on the LAN, or a typed join
     string); with a join code, the table showing that code is joined as soon as it is heard."""
@@ -58,7 +67,7 @@ def find_and_join(
     finder = NetFinder(
         name=name, config_dir=config_dir, port=beacon_port, code=code, accept_new_host_key=accept_new_host_key
     )
-    return asyncio.run(run_client_async(finder=finder, ascii=ascii, color=color))
+    return asyncio.run(run_client_async(finder=finder, ascii=ascii, color=color, alerts=alerts))
 
 
 def host_and_play(
@@ -69,6 +78,7 @@ def host_and_play(
     ascii: bool | None = None,
     color: str = "auto",
     timeout: float = 30.0,
+    alerts: bool | None = None,
     ssh_port: int | None = None,
     ssh_bind: str = "",
     ssh_host_key: str | None = None,
@@ -83,7 +93,17 @@ def host_and_play(
     followed by `resume_flags` (every flag this command was given, cli/cmd_host.py)."""
     return asyncio.run(
         _host_and_play(
-            host_args, name, config_dir, ascii, color, timeout, ssh_port, ssh_bind, ssh_host_key, tuple(resume_flags)
+            host_args,
+            name,
+            config_dir,
+            ascii,
+            color,
+            timeout,
+            ssh_port,
+            ssh_bind,
+            ssh_host_key,
+            tuple(resume_flags),
+            alerts,
         )
     )
 
@@ -93,7 +113,17 @@ GUESTS_SEE_GOODBYE = 2.0
 
 
 async def _host_and_play(
-    host_args, name, config_dir, ascii, color, timeout, ssh_port=None, ssh_bind="", ssh_host_key=None, resume_flags=()
+    host_args,
+    name,
+    config_dir,
+    ascii,
+    color,
+    timeout,
+    ssh_port=None,
+    ssh_bind="",
+    ssh_host_key=None,
+    resume_flags=(),
+    alerts=None,
 ) -> int:
     from modernart.cli.tui.net_session import NetSession
 
@@ -133,7 +163,7 @@ async def _host_and_play(
         session = NetSession(join, name=name, config_dir=config_dir)
         session.ends_when_you_leave = True  # the host process is this command's child
         try:
-            return await run_client_async(session, ascii=ascii, color=color)
+            return await run_client_async(session, ascii=ascii, color=color, alerts=alerts)
         finally:
             if guests is not None:
                 # the host first: its goodbye reaches the guests' clients (in this process),

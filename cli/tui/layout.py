@@ -17,9 +17,10 @@ from prompt_toolkit.layout import AnyContainer, ConditionalContainer, DynamicCon
 from modernart.cli.i18n import _
 from modernart.cli.tui.panels import log_panel, message_lines
 from modernart.cli.tui.chat import ChatLine
-from modernart.cli.tui.screens import connecting, game_over, join, lobby, scoring, table, too_small
+from modernart.cli.tui.screens import connecting, game_over, join, lobby, scores, scoring, table, too_small
 from modernart.cli.tui.screens import help as help_screen
 from modernart.cli.tui.screens import quit as quit_screen
+from modernart.cli.tui.screens import rules as rules_screen
 from modernart.cli.tui.state import MIN_COLUMNS, MIN_ROWS, ClientState
 from modernart.cli.tui.text import Line
 from modernart.cli.tui.widgets import PanelControl, Parts, boxed, size, window
@@ -60,7 +61,7 @@ class ClientLayout:
             "finder": join.container(cs, parts, self.join_entry),
             "connecting": waiting,
             "gone": waiting,
-            "small": too_small.container(parts),
+            "small": too_small.container(cs, parts),
         }
 
         def shown(name: str) -> Callable[[], bool]:
@@ -70,6 +71,8 @@ class ClientLayout:
             DynamicContainer(lambda: self.screens[self.current()]),
             floats=[
                 scoring.floating(cs, shown("scoring")),
+                scores.floating(cs, shown("scores")),
+                rules_screen.floating(cs, shown("rules")),
                 help_screen.floating(cs, shown("help")),
                 quit_screen.floating(cs, shown("quit")),
             ],

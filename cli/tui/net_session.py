@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from modernart.bots import bot_levels
 from modernart.cards import EDITIONS
-from modernart.events import CardsDealt
+from modernart.events import AuctionStarted, CardsDealt, SealedRevealed
 from modernart.moves import Action, Move
 from modernart.rules import OptionError, RuleOptions
 
@@ -54,6 +54,14 @@ def fixed_deal_text() -> str:
     return _(
         "Fixed deal, not shuffled: the program running this table chose the cards "
         "(a test, a benchmark or `play --seed`); your client checks the deal against it"
+    )
+
+
+def hidden_hands_text() -> str:
+    """What the log says of a table that hides hands even from its host (docs/fair-play.md)."""
+    return _(
+        "Hands hidden even from the host: the players shuffle an encrypted deck together, your "
+        "client alone reads your cards, and a card is opened only when it is played"
     )
 
 
@@ -160,6 +168,7 @@ class NetSession(SessionBase):
         self.client.on_update = self._on_update
         self._presence_seen = False  # a picture of who is away has been taken (see _note_presence)
         self._told_fixed_deal = False  # the lobby's fixed deal has been told (once)
+        self._told_hidden = False  # the lobby's hidden hands have been told (once)
         self._silent = 0  # seconds the host has been silent (0: heard)
         self.sit, self.wanted_seat, self.ready_at_once = sit, seat, ready
         # a key that is kept nowhere (a password SSH guest's) can never come back to its lobby
@@ -169,6 +178,7 @@ class NetSession(SessionBase):
         self.my_fpr = self.client.keys.fingerprint
         self._narrated_seq = 0
         self._calling = False  # a hammer call is running (told when a bid stops it)
+        self._seller = (-1, -1)  # (auction, auctioneer) of the last auction started
         self.host_record_path: str | None = None  # the host's copy of the record, when not ours
         self._deck_for: RuleOptions | None = None
         self._deck: tuple = ()
@@ -206,6 +216,9 @@ class NetSession(SessionBase):
         elif kind == "lobby" and data.get("fixed_deal") is not None and not self._told_fixed_deal:
             self._told_fixed_deal = True
             append_log(self.log, LogEntry(fixed_deal_text(), "system"))
+        elif kind == "lobby" and data.get("hidden_hands") and not self._told_hidden:
+            self._told_hidden = True
+            append_log(self.log, LogEntry(hidden_hands_text(), "system"))
         elif kind == "goodbye":
             self.last_word = goodbye_text(data)
             append_log(self.log, LogEntry(self.last_word, "system"))
@@ -299,6 +312,7 @@ class NetSession(SessionBase):
                     append_log(self.log, LogEntry(_("Time is up for {player}").format(player=who), "event"))
                 public.append(info.move)
         for event in info.events:
+            self._follow_sealed(event)
             if isinstance(event, CardsDealt):
                 self._tell(public, names, edition, deck)
                 if event.seat == st.seat and st.role in ("player", "standin"):
@@ -310,6 +324,15 @@ class NetSession(SessionBase):
                 continue
             public.append(event)
         self._tell(public, names, edition, deck)
+
+    def _follow_sealed(self, event: object) -> None:
+        """Keep the last Sealed reveal and its auction's seller: the auction panel shows every
+        bid, who won and why."""
+        if isinstance(event, AuctionStarted):
+            self._seller = (event.auction, event.auctioneer)
+        elif isinstance(event, SealedRevealed):
+            auction, seller = self._seller
+            self.last_reveal = (event, seller if auction == event.auction else -1)
 
     def _tell(self, items: list, names, edition, deck) -> None:
         """Narrate `items` (a move and its public events, in order) into the log; empties the list."""

@@ -14,6 +14,7 @@ import re
 from modernart.cards import ARTISTS, ROUNDS, Card, Edition
 from modernart.moves import Action
 from modernart.phase import Phase
+from modernart.scoring import score_round
 from modernart.views import Observation
 
 from modernart.cli.i18n import _, ngettext
@@ -51,7 +52,12 @@ def artists_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         return []
     name_w = 14 if width >= 36 else 4
     rounds = " ".join(f"R{r + 1}" for r in range(ROUNDS))
-    lines: list[Line] = [[("class:dim", fit("  " + _("Artist"), name_w) + " " + rounds + "  " + _("This round"))]]
+    worth = values_now(obs)
+    shows_value = worth is not None and width >= name_w + 24
+    head = fit("  " + _("Artist"), name_w) + " " + rounds + "  " + _("This round")
+    if shows_value:  # and what one painting would pay if the round ended now
+        head = fit("  " + _("Artist"), name_w) + " " + rounds + "  " + fit(_("Round"), 7) + fit(_("Now"), 3, "right")
+    lines: list[Line] = [[("class:dim", head)]]
     for a in ARTISTS:
         line = artist_label(cs, a, name_w)
         for r in range(ROUNDS):
@@ -62,11 +68,24 @@ def artists_panel(cs: ClientState, width: int, height: int) -> list[Line]:
                 line.append(("class:dim", fit(".", 3, "right") if r != obs.round else "  -"))
         count = obs.counts[a]
         line.append(("", "  "))
-        line.append((ARTIST_STYLE[a], "#" * count))
-        line.append(("class:dim", "." * (5 - count)))
+        # five cells: a painting each, "####+" past five (only empty hands end the round, §10.2)
+        line.append((ARTIST_STYLE[a], "#" * count if count <= 5 else "####+"))
+        line.append(("class:dim", "." * max(0, 5 - count)))
         line.append(("", f" {count}"))
+        if shows_value and worth is not None:
+            line.append(("class:good" if worth[0][a] else "class:dim", fit(str(worth[0][a] or "-"), 3, "right")))
         lines.append(line)
     return lines
+
+
+def values_now(obs: Observation) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """If the round ended now: what one painting of each artist would pay (its place's tile
+    plus its tiles of earlier rounds), and what each player's purchases of this round would
+    be paid (None between rounds and at the end)."""
+    if obs.is_over or obs.round >= ROUNDS or not any(obs.counts):
+        return None
+    result = score_round(obs.round, obs.counts, obs.tiles[: obs.round], obs.bought, "fifth", 0, ())
+    return result.values, result.payouts
 
 
 # ---------------------------------------------------------------------- players
@@ -144,6 +163,7 @@ def players_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         ]
     ]
     money = obs.final_money if obs.final_money else None
+    worth = values_now(obs)
     for s in range(obs.players):
         me = s == obs.seat
         mark = ("*" if me else " ") + (">" if s in obs.to_move and not obs.is_over else " ")
@@ -152,6 +172,10 @@ def players_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         line: Line = [("class:turn" if ">" in mark else "", mark), (style, fit(cs.name(s), name_w))]
         line.append((style, fit(shown, 5, "right") + fit(str(obs.hand_sizes[s]), 5, "right") + " "))
         bought = bought_text(cs, obs.bought[s], spaced=bought_w >= 14, cells=bought_w)
+        paid = worth[1][s] if worth is not None and obs.bought[s] else 0
+        tail = f" ={paid}" if paid else ""  # the purchases' worth at the values of now, where it fits
+        if tail and sum(len(t) for _, t in bought) + len(tail) <= bought_w:
+            bought.append(("class:good", tail))
         used = sum(len(t) for _, t in bought)
         line.extend(bought)
         line.append(("", " " * max(1, bought_w - used + 1)))
@@ -184,7 +208,10 @@ def hand_panel(cs: ClientState, width: int, height: int) -> list[Line]:
             [("class:dim", " " + _("Your hand is empty."))],
             [("class:dim", " " + _("You may still bid in others' auctions."))],
         ]
-    selected = cs.selected_card()
+    # the chosen card is shown only while a card is to be chosen (your sale, a Double offered
+    # to you): during others' auctions a bracketed card would be a stale choice; it is kept
+    # for when your turn comes
+    selected = cs.selected_card() if obs.card_action() is not None else None
     label_w = 13 if width >= 34 else 3
     rows: list[Line] = []
     index = {int(c): i for i, c in enumerate(hand)}
@@ -235,6 +262,7 @@ def log_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     need = height + cs.log_scroll
     # the table's log and this client's own notes, newest first, by time
     entries = heapq.merge(reversed(session.log), reversed(cs.notes), key=lambda e: -e.at)
+    starts: list[int] = []  # each shown entry's first line, counted from the end
     for entry in entries:
         if entry.kind == "chat":
             head = f"<{entry.who}> "
@@ -246,11 +274,20 @@ def log_panel(cs: ClientState, width: int, height: int) -> list[Line]:
             style = {"system": "class:log.system", "error": "class:log.error"}.get(entry.kind, "")
             wrapped = [[(style, p)] for p in wrap(entry.text, width)]
         lines[:0] = wrapped
+        starts.append(len(lines))
         if len(lines) >= need:
             break
     cs.log_scroll = max(0, min(cs.log_scroll, len(lines) - height))
     end = len(lines) - cs.log_scroll
-    return lines[max(0, end - height) : end]
+    start = max(0, end - height)
+    if cs.log_scroll == 0 and start > 0:
+        # the newest page never begins in the middle of an entry (a round's summary cut at
+        # its top): it begins with the oldest entry that fits whole, blank lines above it
+        whole = [len(lines) - n for n in starts if len(lines) - n >= start]
+        first = min(whole) if whole else start
+        if first < end:  # unless the newest entry alone is taller than the window
+            return [[("", "")] for _ in range(first - start)] + lines[first:end]
+    return lines[start:end]
 
 
 # ---------------------------------------------------------------------- status line
@@ -291,10 +328,14 @@ def status_line(cs: ClientState, width: int) -> Line:
 
 def _fit_status(line: Line, width: int, ellipsis: str) -> Line:
     """Make the status line fit: drop the bracketed key hint at its end (the key line
-    shows the keys), then cut the sentence with a mark (never mid-word unmarked)."""
+    shows the keys), then every bracketed key hint ("(Enter)" inside the sentence); only
+    then cut the sentence with a mark (never mid-word unmarked), so that at 80 columns the
+    sentence is whole wherever it can be."""
     style, text = line[-1]
     if line_width(line) > width:
         line[-1] = (style, text := re.sub(r"\s*[(（][^()（）]*[)）]$", "", text))
+    if line_width(line) > width:
+        line[-1] = (style, text := re.sub(r"\s*[(（][^()（）]*[)）]", "", text))
     over = line_width(line) - width
     if over > 0:  # cut in cells: a Chinese character takes two
         line[-1] = (style, cut(text, max(0, cell_width(text) - over - cell_width(ellipsis))).rstrip() + ellipsis)

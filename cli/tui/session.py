@@ -18,7 +18,7 @@ from __future__ import annotations
 import enum
 import time
 from dataclasses import dataclass, field
-from typing import Awaitable, Callable, Protocol, Sequence, runtime_checkable
+from typing import Any, Awaitable, Callable, Protocol, Sequence, runtime_checkable
 
 from modernart.moves import Move
 from modernart.rules import RuleOptions
@@ -109,6 +109,8 @@ class Session(Protocol):
     reveals_owed: tuple[int, ...]  # Sealed: seats whose reveal the host still waits for
     record_path: str | None  # where the finished game's record was saved
     ends_when_you_leave: bool  # the table stops when this client leaves (a game on this machine)
+    local_only: bool  # the table listens on this machine only (`modernart play`): nobody can join it
+    last_reveal: tuple[Any, int] | None  # the last Sealed reveal (SealedRevealed) and that auction's seller
     away: frozenset[int]  # game seats whose person has lost touch with the table
     last_word: str  # what to tell the person once the screen is gone ("" = nothing)
 
@@ -170,6 +172,8 @@ class SessionBase(Listeners):
         self.reveals_owed: tuple[int, ...] = ()
         self.record_path: str | None = None
         self.ends_when_you_leave = False
+        self.local_only = False
+        self.last_reveal: tuple[Any, int] | None = None
         self.away: frozenset[int] = frozenset()
         self.last_word = ""
 

@@ -249,7 +249,11 @@ async def serve(
             _say(chan, f"modernart: {exc}\r\n")
             return
         env = {**guest.env, "TERM": term}
-        client = ClientApp(session, env=env, ascii=guest_wants_ascii(guest.env) if ascii is None else ascii)
+        # a guest's own settings (first game, alerts) live in its own state dir, not the host user's
+        guest_dir = getattr(getattr(session, "client", None), "state_dir", None)
+        client = ClientApp(
+            session, env=env, ascii=guest_wants_ascii(guest.env) if ascii is None else ascii, settings_dir=guest_dir
+        )
         if notice is not None:
             client.note_in_log(notice(chan.get_extra_info("sockname")[1]))  # the port this guest came in on
         log.info("ssh guest joined user=%s key=%s term=%s", guest.username, guest.fingerprint, term)

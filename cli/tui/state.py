@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
+from modernart.phase import Phase
 from modernart.cards import EDITIONS, Card, Edition
 from modernart.views import Observation
 
@@ -32,6 +33,20 @@ class Message:
     text: str
     kind: str = "info"  # "info" or "error"
     at: float = field(default_factory=time.monotonic)
+
+
+def needed(obs: Observation) -> bool:
+    """Whether the table waits for this seat's decision now: its turn (a card to put up, a
+    Double offered, its Once-around bid, a Fixed price to set or answer) or its Sealed bid.
+    An Open auction waits for nobody: anyone may bid, nobody must, and its countdown closes
+    it without them, so a round's scoring stays up over it until the player closes it."""
+    if obs.seat not in obs.to_move:
+        return False
+    if obs.phase == Phase.OPEN:
+        return False
+    if obs.phase == Phase.SEALED:
+        return obs.seat not in obs.sealed_done
+    return True
 
 
 class ClientState:
@@ -58,8 +73,9 @@ class ClientState:
         self.amount_refused = False  # the typed amount was refused: a digit starts afresh
         self.message: Message | None = None
         self.situation: tuple | None = None  # what the message line's words were about (see sync)
-        self.overlay: str | None = None  # "help", "scoring", "quit" or None
+        self.overlay: str | None = None  # "help", "scoring", "scores", "rules", "quit" or None
         self.scoring_round = -1  # round whose scoring the overlay shows
+        self.game_comparison: str | None = None  # the game-over line comparing this game (None: not worked out)
         self.scoring_over: tuple | None = None  # the situation the scoring overlay was opened over
         self.results_seen: int | None = None  # round results already shown (None: nothing seen yet)
         self.chat_open = False
@@ -74,6 +90,12 @@ class ClientState:
         self.connecting = False
         self.last_error: object | None = None  # newest session error already shown
         self.sent: list = []  # moves sent by this client (newest last)
+        self.my_sealed: tuple[int, int] | None = None  # (auction, amount) of this seat's sealed bid (`b` shows it)
+        self.show_sealed = False  # the `b` key: this seat's sealed amount shown (hidden by default)
+        self.out_of_auction: int | None = None  # the `o` key: the Open auction this seat stays out of
+        self.rules_scroll = 0  # first line of the rules screen shown
+        self.first_game_hint = False  # the beginner's line under the auction (until a game is finished)
+        self.passed_at: tuple[int, int] | None = None  # (auction, bids) of the last automatic pass
         self.notes: list[LogEntry] = []  # lines this client adds to the log it shows (not the table's)
 
     # ------------------------------------------------------------------ derived views
@@ -196,7 +218,7 @@ class ClientState:
         round) only say so."""
         self.scoring_round = round_
         obs = self.obs
-        if not asked and obs is not None and obs.seat in obs.to_move:
+        if not asked and obs is not None and needed(obs):
             self._note(_("Round {round} scored (in the log): s shows it").format(round=round_ + 1))
             return
         self.overlay = "scoring"
@@ -209,6 +231,15 @@ class ClientState:
             self.error(_("No round has been scored yet"))
             return
         self.open_scoring(len(obs.results) - 1, asked=True)
+
+    def show_rules(self) -> None:
+        """The `r` key: the rules screen, the auction in progress first."""
+        self.rules_scroll = 0
+        self.overlay = "rules"
+
+    def show_scores(self) -> None:
+        """The `v` key: the Scores view, every round so far (it stays until closed)."""
+        self.overlay = "scores"
 
     def scroll_log(self, pages: int) -> None:
         """PgUp (+1) / PgDn (-1): a page of the log back or forward."""
@@ -250,7 +281,7 @@ class ClientState:
                     self.overlay = None
             elif self.overlay is None:
                 self.open_scoring(len(obs.results) - 1)
-        if self.overlay == "scoring" and self.scoring_over != self.situation and obs.seat in obs.to_move:
+        if self.overlay == "scoring" and self.scoring_over != self.situation and needed(obs):
             # the table needs this player now (their turn, an auction they may bid in): never block it
             self.overlay = None
             self._note(

@@ -27,7 +27,6 @@ import time
 from typing import Any, NamedTuple
 
 from ..determinize import determinize, unseen_cards
-from ..events import Sale
 from ..game import GameState
 from ..moves import Move
 from ..phase import Phase
@@ -90,9 +89,6 @@ class HardBot(MediumBot):
         self.confidence = confidence
         self.evidence = evidence
         self.model_rivals = rivals
-        self._rivals_key: tuple[int, ...] = ()
-        self._rivals: Rivals | None = None
-        self._rivals_last: Sale | None = None  # the last sale read (a new game has other sales)
         self._open_limits: dict[int, int] = {}  # auction number -> limit found by the search
         self._thought = 0.0  # seconds the last decision took
         self._values_cache: dict[tuple[Any, ...], list[float]] = {}  # artist values, shared by one search's rollouts
@@ -270,14 +266,7 @@ class HardBot(MediumBot):
 
     def _read_rivals(self, obs: Observation) -> Rivals | None:
         """The rivals' factors (None without the opponent model), read again only after a sale."""
-        if not self.model_rivals:
-            return None
-        key = (obs.players, obs.seat, len(obs.sales))
-        last = obs.sales[-1] if obs.sales else None
-        if key != self._rivals_key or self._rivals is None or last != self._rivals_last:
-            self._rivals = Rivals.read(obs)
-            self._rivals_key, self._rivals_last = key, last
-        return self._rivals
+        return self._rivals_of(obs) if self.model_rivals else None
 
     def _rollout(
         self, world: GameState, seat: int, cand: Candidate, dice: int, deadline: float, rivals: Rivals | None = None

@@ -7,7 +7,8 @@ own hand and the cards it has not seen, see `valuation.py`), then:
   expected sale (`pricing.sale_gain`) plus the change in value of the paintings already
   owned, or ends the round with a fifth card when the exact payout beats continuing;
 * bids up to a limit in Open and Once-around auctions, raising in steps; shades sealed
-  bids; sets fixed prices and accepts them below its limit; adds a second card to a
+  bids (with `read_rivals`, to a little above what the rivals have been seen to bid,
+  `opponents.py`); sets fixed prices and accepts them below its limit; adds a second card to a
   Double when running the auction is worth more than keeping the card.
 
 A decision takes well under a millisecond to a few milliseconds (`python -m benchmarks bots`).
@@ -16,15 +17,19 @@ A decision takes well under a millisecond to a few milliseconds (`python -m benc
 from __future__ import annotations
 
 from ..cards import AuctionType, Card
+from ..events import Sale
 from ..moves import Action, Move
 from ..phase import Phase
 from ..views import Observation, public_money
 from . import pricing
 from .base import Bot
 from .knowledge import Knowledge
+from .opponents import Rivals
 from .valuation import artist_values, final_values
 
 DOUBLE = AuctionType.DOUBLE
+#: how far above the highest expected rival sealed bid `read_rivals` bids
+RIVAL_MARGIN = 1.15
 
 
 class Situation:
@@ -129,9 +134,23 @@ class MediumBot(Bot):
     #: the announced fixed price as a share of the lot's value
     fixed_share = pricing.FIXED_SHARE
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, read_rivals: bool = False) -> None:
         super().__init__(seed)
         self._limit = 0  # the limit behind the last bid or pass, for `pace`
+        #: shade Sealed bids to what the rivals have been seen to bid (`opponents.py`)
+        self.read_rivals = read_rivals
+        self._rivals_key: tuple[int, ...] = ()
+        self._rivals: Rivals | None = None
+        self._rivals_last: Sale | None = None  # the last sale read (a new game has other sales)
+
+    def _rivals_of(self, obs: Observation) -> Rivals:
+        """The rivals' factors (`opponents.py`), read again only after a sale."""
+        key = (obs.players, obs.seat, len(obs.sales))
+        last = obs.sales[-1] if obs.sales else None
+        if key != self._rivals_key or self._rivals is None or last != self._rivals_last:
+            self._rivals = Rivals.read(obs)
+            self._rivals_key, self._rivals_last = key, last
+        return self._rivals
 
     def choose(self, obs: Observation) -> Move | None:
         if obs.seat not in obs.to_move:
@@ -248,8 +267,23 @@ class MediumBot(Bot):
             amount = round(value * self.auctioneer_sealed)
         else:
             amount = round(self.bid_share * value * self._taste(obs) * self.sealed_shade)
+            if self.read_rivals:
+                amount = min(amount, self._above_rivals(obs, value))
         self._limit = amount
         return Move.sealed_bid(obs.seat, max(0, min(obs.money, amount)))
+
+    def _above_rivals(self, obs: Observation, value: float) -> int:
+        """A sealed bid a little above the highest the rivals are expected to bid, each at
+        its factor times what a medium bot would bid (with a margin for their noise)."""
+        rivals = self._rivals_of(obs)
+        artist = obs.lot[0].artist
+        top = 0.0
+        for s in range(obs.players):
+            if s == obs.seat:
+                continue
+            share = pricing.AUCTIONEER_SEALED if s == obs.auctioneer else pricing.BIDDER_LIMIT * pricing.SEALED_SHADE
+            top = max(top, value * share * rivals.artist_bid[s][artist])
+        return round(top * RIVAL_MARGIN) + 1
 
     def _fixed_set(self, obs: Observation) -> Move:
         value = Situation(obs).lot_value()

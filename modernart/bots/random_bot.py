@@ -3,18 +3,23 @@
 A bid (or price, or sealed bid) counts as one choice among the legal moves; if chosen, its
 amount is drawn uniformly from the legal range.  In Open auctions, where several seats may
 act, `random_step` first draws the acting seat uniformly from `state.to_move()`.
+`random_play` makes the same draws and plays the move through the engine's trusted path
+(`GameState.apply_trusted`, which skips the shape checks of moves from outside); a whole
+game of it is `play_random_game`.
 
-`random_move` works on the state directly (it only reads what the acting seat may see:
+`random_act` works on the state directly (it only reads what the acting seat may see:
 its own hand and money, the public auction) because it is the engine's benchmark player
 and must cost next to nothing: it reads the state's plain-int fields (`phase_id`,
-`pass_is_final`) like the move handlers do, and takes its moves straight from
-the interned move table.  Its choices are checked against `legal_moves` in the tests.
+`pass_is_final`) like the move handlers do, and either takes its `Move` straight from
+the interned move table or plays it as plain ints through `apply_trusted`.  Its choices are checked
+against `legal_moves` in the tests, and its trusted path against `apply` in
+tests/test_engine_trusted_path.py.
 """
 
 from __future__ import annotations
 
 import random as _random
-from typing import Any, Callable, Final
+from typing import Any, Callable
 
 from ..auctions import second_cards
 from ..game import GameState
@@ -25,7 +30,6 @@ from ..moves import (
     DECLINE,
     DECLINE_SECOND,
     HAMMER,
-    MAX_SEATS,
     MOVE_TABLE,
     PASS,
     PLAY,
@@ -48,21 +52,32 @@ from ..phase import (
 )
 from ..state import NO_BID
 
-# Per seat, the argument-free moves (moves with an argument come from MOVE_TABLE).
-_PASS: Final = tuple([move_of(s, PASS) for s in range(MAX_SEATS)])
-_HAMMER: Final = tuple([move_of(s, HAMMER) for s in range(MAX_SEATS)])
-_ACCEPT: Final = tuple([move_of(s, ACCEPT) for s in range(MAX_SEATS)])
-_DECLINE: Final = tuple([move_of(s, DECLINE) for s in range(MAX_SEATS)])
-_DECLINE_SECOND: Final = tuple([move_of(s, DECLINE_SECOND) for s in range(MAX_SEATS)])
 
+def random_act(state: GameState, rand: Callable[[], float], seat: int = -1, play: bool = False) -> Move | None:
+    """Draw a uniformly random legal move: return it as a `Move`, or with `play`, play it
+    through `state.apply_trusted` (and return None).
 
-def random_move(state: GameState, seat: int, rand: Callable[[], float]) -> Move:
-    """A uniformly random legal move for `seat`, which must be one of `state.to_move()`.
-
+    The acting seat is `seat`, which must be one of `state.to_move()`, or with the default
+    -1 drawn uniformly among them.  One source for the draws of `random_move`,
+    `random_step` and `random_play`; self-play neither builds a `Move` nor makes a call
+    more per move than it needs (a call is some 6% of a game in CPython 3.11, and a call
+    through a callback object would be a generic one when compiled).
     `rand` is a float generator in [0, 1), e.g. `random.Random(seed).random`.
     """
     phase = state.phase_id
+    if seat < 0:
+        if phase == OPEN:
+            seat = _open_seat(state, rand)
+        elif phase == PLAY_CARD or phase == FIXED_SET or phase == CHOOSE_BUYER:
+            seat = state.auctioneer
+        elif phase == SEALED:
+            seat = state.sealed.index(NO_BID)  # sealed bids are simultaneous: order is irrelevant
+        elif phase == POSTED_OFFER:
+            seat = state.responses.index(NO_BID)  # answered at once, like sealed bids
+        else:
+            seat = state.turn
     money = state.money[seat]
+    arg = 0
     if phase == OPEN:
         high = state.high
         is_high = seat == state.high_seat
@@ -71,59 +86,65 @@ def random_move(state: GameState, seat: int, rand: Callable[[], float]) -> Move:
         can_bid = not is_high and money > high and not (passed and state.pass_is_final)
         can_hammer = seat == state.auctioneer
         i = int(rand() * (can_pass + can_bid + can_hammer))
-        if can_pass:
-            if i == 0:
-                return _PASS[seat]
-            i -= 1
-        if can_hammer and i == 0:
-            return _HAMMER[seat]
-        action, arg = BID, high + 1 + int(rand() * (money - high))
+        if can_pass and i == 0:
+            action = PASS
+        elif can_hammer and i == (1 if can_pass else 0):
+            action = HAMMER
+        else:
+            action, arg = BID, high + 1 + int(rand() * (money - high))
     elif phase == PLAY_CARD:
         hand = state.hands[seat]
-        size = len(hand)
-        action, arg = PLAY, hand[int(rand() * size)]
+        action, arg = PLAY, hand[int(rand() * len(hand))]
     elif phase == ONCE_AROUND:
         high = state.high
         if money <= high or rand() >= 0.5:
-            return _PASS[seat]
-        action, arg = BID, high + 1 + int(rand() * (money - high))
+            action = PASS
+        else:
+            action, arg = BID, high + 1 + int(rand() * (money - high))
     elif phase == SEALED:
         action, arg = SEALED_BID, int(rand() * (money + 1))
     elif phase == FIXED_OFFER:
-        return _ACCEPT[seat] if state.price <= money and rand() < 0.5 else _DECLINE[seat]
+        action = ACCEPT if state.price <= money and rand() < 0.5 else DECLINE
     elif phase == FIXED_SET:
         action, arg = SET_PRICE, 1 + int(rand() * money) if money else 0
     elif phase == DOUBLE_OFFER:
         adds = second_cards(state, seat)
         i = int(rand() * (len(adds) + 1))
         if i == len(adds):
-            return _DECLINE_SECOND[seat]
-        action, arg = ADD_SECOND, adds[i]
-    elif phase == GAME_OVER:
-        raise ValueError(f"no move for seat {seat} in phase {state.phase!r}")
+            action = DECLINE_SECOND
+        else:
+            action, arg = ADD_SECOND, adds[i]
     else:  # the variants' steps (choosing a buyer, a posted price, the mystery hand): rare
-        moves = state.legal_moves(seat)
+        moves = state.legal_moves(seat) if phase != GAME_OVER else []
         if not moves:
             raise ValueError(f"no move for seat {seat} in phase {state.phase!r}")
-        return moves[int(rand() * len(moves))]
+        move = moves[int(rand() * len(moves))]
+        action, arg = int(move.action), move.arg
+    if play:
+        state.apply_trusted(seat, action, arg)
+        return None
     row = MOVE_TABLE[action][seat]
     return row[arg] if arg < len(row) else move_of(seat, action, arg)
 
 
+def random_move(state: GameState, seat: int, rand: Callable[[], float]) -> Move:
+    """A uniformly random legal move for `seat`, which must be one of `state.to_move()`."""
+    move = random_act(state, rand, seat)
+    assert move is not None  # without `play` it always returns the move
+    return move
+
+
 def random_step(state: GameState, rand: Callable[[], float]) -> Move:
     """Pick the acting seat uniformly among `to_move()`, then its random move."""
-    phase = state.phase_id
-    if phase == OPEN:
-        seat = _open_seat(state, rand)
-    elif phase == PLAY_CARD or phase == FIXED_SET or phase == CHOOSE_BUYER:
-        seat = state.auctioneer
-    elif phase == SEALED:
-        seat = state.sealed.index(NO_BID)  # sealed bids are simultaneous: order is irrelevant
-    elif phase == POSTED_OFFER:
-        seat = state.responses.index(NO_BID)  # answered at once, like sealed bids
-    else:
-        seat = state.turn
-    return random_move(state, seat, rand)
+    move = random_act(state, rand)
+    assert move is not None
+    return move
+
+
+def random_play(state: GameState, rand: Callable[[], float]) -> None:
+    """Play `random_step`'s move (the very same draws) through `GameState.apply_trusted`:
+    the random player's moves are legal by construction."""
+    random_act(state, rand, -1, True)
 
 
 def _open_seat(state: GameState, rand: Callable[[], float]) -> int:
@@ -151,5 +172,5 @@ def play_random_game(players: int, seed: int | _random.Random | None = None, **k
     state = GameState(players, seed=rng, **kwargs)
     rand = rng.random
     while state.phase_id != GAME_OVER:
-        state.apply(random_step(state, rand))
+        random_act(state, rand, -1, True)
     return state

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..cards import AuctionType
 from ..game import GameState
-from ..moves import Action, Move
+from ..moves import ACCEPT, ADD_SECOND, BID, DECLINE, DECLINE_SECOND, HAMMER, PASS, PLAY, SEALED_BID, SET_PRICE
 from ..phase import Phase
 from ..state import NO_BID
 from . import pricing
@@ -38,9 +38,9 @@ _PLAY, _DOUBLE_OFFER, _OPEN, _ONCE, _SEALED, _FSET, _FOFFER, _OVER = (
 )
 _POFFER = Phase.POSTED_OFFER
 _DOUBLE = AuctionType.DOUBLE
-_of = Move.of
-_BID, _PASS, _ADD, _DECLINE2, _PLAYC = Action.BID, Action.PASS, Action.ADD_SECOND, Action.DECLINE_SECOND, Action.PLAY
-_SBID, _PRICE, _ACCEPT, _DECLINE = Action.SEALED_BID, Action.SET_PRICE, Action.ACCEPT, Action.DECLINE
+# the actions as the plain ints of moves.py: the moves go to `GameState.apply_trusted`
+_BID, _PASS, _ADD, _DECLINE2, _PLAYC = BID, PASS, ADD_SECOND, DECLINE_SECOND, PLAY
+_SBID, _PRICE, _ACCEPT, _DECLINE, _HAMMER = SEALED_BID, SET_PRICE, ACCEPT, DECLINE, HAMMER
 _TAU = {k: pricing.EXPECTED_PRICE[k] for k in AuctionType}
 _BL, _SS, _OS, _AS = pricing.BIDDER_LIMIT, pricing.SEALED_SHADE, pricing.ONCE_SHADE, pricing.AUCTIONEER_SEALED
 
@@ -142,17 +142,17 @@ class RolloutPolicy:
     def step(self, state: GameState) -> None:
         """Make the next move (in an Open auction: all the moves that settle it)."""
         phase = state.phase
-        apply = state.apply
+        apply = state.apply_trusted
         if phase == _PLAY:
-            apply(_of(state.auctioneer, _PLAYC, self.pick_card(state, state.auctioneer)))
+            apply(state.auctioneer, _PLAYC, self.pick_card(state, state.auctioneer))
         elif phase == _DOUBLE_OFFER:
             seat = state.turn
             double = state.lot[0]
             for c in state.hands[seat]:
                 if c.artist == double.artist and c.kind != _DOUBLE:
-                    apply(_of(seat, _ADD, c))
+                    apply(seat, _ADD, c)
                     return
-            apply(_of(seat, _DECLINE2))
+            apply(seat, _DECLINE2)
         elif phase == _OPEN:
             self.settle_open(state)
         elif phase == _ONCE:
@@ -160,11 +160,11 @@ class RolloutPolicy:
             limit = self.limit(state, seat, self.lot_value(state))
             high = state.high
             if limit <= high:
-                apply(_of(seat, _PASS))
+                apply(seat, _PASS)
             elif seat == state.auctioneer:
-                apply(_of(seat, _BID, high + 1))
+                apply(seat, _BID, high + 1)
             else:
-                apply(_of(seat, _BID, max(high + 1, min(limit, int(limit * _OS)))))
+                apply(seat, _BID, max(high + 1, min(limit, int(limit * _OS))))
         elif phase == _SEALED:
             value = self.lot_value(state)
             sealed = state.sealed
@@ -180,7 +180,7 @@ class RolloutPolicy:
                             amount = int(amount * self.bias[seat][state.lot[0].artist])
                     else:
                         amount = int(self.limit(state, seat, value) * _SS)
-                    apply(_of(seat, _SBID, max(0, min(state.money[seat], amount))))
+                    apply(seat, _SBID, max(0, min(state.money[seat], amount)))
         elif phase == _FSET:
             seat = state.auctioneer
             fixed = self.limits.get((seat, state.auction_no))
@@ -191,14 +191,14 @@ class RolloutPolicy:
                 if self.price_bias is not None:
                     value *= self.price_bias[seat]
                 price = pricing.fixed_price(value, state.money[seat])
-            apply(_of(seat, _PRICE, price))
+            apply(seat, _PRICE, price)
         elif phase == _FOFFER or phase == _POFFER:  # a posted price is taken like a fixed one
             seat = state.turn if phase == _FOFFER else state.to_move()[0]
             ok = state.price <= state.money[seat] and state.price <= self.limit(state, seat, self.lot_value(state))
-            apply(_of(seat, _ACCEPT if ok else _DECLINE))
+            apply(seat, _ACCEPT if ok else _DECLINE)
         elif phase != _OVER:  # the variants' other steps (the seller's choice, the mystery hand)
             seat = state.to_move()[0]
-            apply(state.legal_moves(seat, amounts=False)[0])
+            state.apply(state.legal_moves(seat, amounts=False)[0])
 
     def settle_open(self, state: GameState) -> None:
         value = self.lot_value(state)
@@ -211,18 +211,18 @@ class RolloutPolicy:
         ]
         order = sorted(range(n), key=limits.__getitem__, reverse=True)
         winner, second = order[0], limits[order[1]]
-        apply = state.apply
+        apply = state.apply_trusted
         if winner != high_seat and limits[winner] > high:
-            apply(_of(winner, _BID, min(limits[winner], max(high + 1, second + 1))))
+            apply(winner, _BID, min(limits[winner], max(high + 1, second + 1)))
         auction = state.auction_no
         passed = state.passed  # the bid above may have cleared the passes
         for s in range(n):
             if state.phase != _OPEN or state.auction_no != auction:
                 return
             if s != state.high_seat and not passed[s]:
-                apply(_of(s, _PASS))
+                apply(s, _PASS)
         if state.phase == _OPEN and state.auction_no == auction:
-            apply(_of(state.auctioneer, Action.HAMMER))
+            apply(state.auctioneer, _HAMMER)
 
     def pick_card(self, state: GameState, seat: int) -> int:
         """The card a medium-like player puts up: the best expected sale, or a fifth card

@@ -106,7 +106,7 @@ class BotClient:
             obs = st.observation
             if obs is not None and obs.is_over:
                 return obs
-            if obs is None or not obs.my_turn or st.status != "connected":
+            if obs is None or not obs.my_turn or st.status != "connected" or not client.hand_ready:
                 client.changed.clear()
                 await client.changed.wait()
                 continue

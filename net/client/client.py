@@ -102,7 +102,7 @@ import zmq
 import zmq.asyncio
 from zmq.utils.monitor import parse_monitor_message
 
-from modernart.moves import Action, Move
+from modernart.moves import CARD_ACTIONS, Action, Move
 from modernart.views import Observation
 
 from modernart.net.client.fair_duties import FairPlay
@@ -116,6 +116,7 @@ from modernart.net.lan.known_hosts import HostKeyChanged, KnownHosts
 from modernart.net.protocol import MAX_CLIENT_FRAME, pack
 from modernart.net.protocol.frames import act_frame, bye_frame, hello_frame, ping_frame
 from modernart.net.protocol.signed import ACT_TAG, HELLO_TAG, encode_action_body, hello_bytes
+from modernart.net.trust.deck import DeckError
 from modernart.net.trust.identity import Keys, check_zmq
 from modernart.net.trust.identity import config_dir as config_dir_path
 from modernart.net.trust.vault import Vault
@@ -305,7 +306,7 @@ class Client:
     def disclosed(self) -> bool:
         """Whether the game's seeds were disclosed and checked (and its copy saved, if it keeps one)."""
         game = self.receiving.game
-        return game is not None and game.shuffle is not None and not self.fair.saving
+        return game is not None and game.shuffle is not None and game.deck_disclosed() and not self.fair.saving
 
     async def close(self) -> None:
         """Say bye and close.  The socket closes even if this is cancelled half-way (a bot
@@ -484,6 +485,13 @@ class Client:
         """Send a request frame (it gets a fresh id) and wait for the host's answer."""
         return await self.requests.request(frame, timeout)
 
+    @property
+    def hand_ready(self) -> bool:
+        """Whether this seat's hand is complete (at a hidden-hands table the cards of a deal
+        are readable once every other seat's shares are in: docs/fair-play.md)."""
+        game = self.receiving.game
+        return game is None or game.hand_ready()
+
     async def send_move(self, move: Move) -> Reply:
         """Sign and send `move` for this seat; the host's answer (accepted with its seq, or why not).
 
@@ -502,11 +510,20 @@ class Client:
         body = encode_action_body(
             self.state.game_id, self.state.seat, self.counter, move.to_list(), self.state.head_seq
         )
-        sig = self.keys.sign(ACT_TAG, body)
         game = self.receiving.game
+        opening = None
+        if game is not None and game.deck is not None and move.action in CARD_ACTIONS:
+            try:  # a hidden-hands table: the card goes with its opening (docs/fair-play.md)
+                if game.own_deck is None:
+                    raise DeckError("this client holds no deck key for its seat")
+                opening = game.own_deck.opening(game.deck, move.arg).to_wire()
+            except DeckError as exc:
+                self.counter -= 1
+                return Reply(False, "not_your_card", str(exc))
+        sig = self.keys.sign(ACT_TAG, body)
         if game is not None:
             game.sent(body, sig, self.keys.vk)
-        reply = await self.requests.request(act_frame(body, sig, self.receiving.conn))
+        reply = await self.requests.request(act_frame(body, sig, self.receiving.conn, opening))
         if reply.code == "connection_lost":
             self.receiving.in_doubt(body)
             return Reply(

@@ -27,7 +27,14 @@ from modernart.phase import Phase
 from modernart.net.client.state import Reply, Update
 from modernart.net.client.updates import UpdateFeed
 from modernart.net.protocol import pack
-from modernart.net.protocol.frames import MAX_TAIL_EVENTS, commit_frame, reveal_frame, seed_frame, tail_frame
+from modernart.net.protocol.frames import (
+    MAX_TAIL_EVENTS,
+    commit_frame,
+    deck_frame,
+    reveal_frame,
+    seed_frame,
+    tail_frame,
+)
 from modernart.net.protocol.signed import (
     COMMIT_TAG,
     REVEAL_TAG,
@@ -38,6 +45,9 @@ from modernart.net.protocol.signed import (
     bid_commitment,
     seed_commitment,
 )
+from modernart.net.trust.deck import make_share
+from modernart.net.trust.group import read_scalar, scalar_bytes
+from modernart.net.trust.hidden_deck import DeckLedger, SeatDeck
 from modernart.net.trust.identity import Keys, new_nonce
 from modernart.net.trust.verified_game import EventInfo, VerifiedGame
 from modernart.net.trust.sealed import MISSING
@@ -48,6 +58,7 @@ Request = Callable[[dict[str, Any]], Awaitable[Reply]]
 
 log = logging.getLogger("modernart.net.client.client")
 RESEND_AFTER = 3.0  # seconds before a duty's message is sent again (reconnects resend at once)
+MAX_SHARES_FRAME = 64  # shares in one deck frame (the host's bound on a list's length)
 TAIL_FRAME_BYTES = 48 * 1024  # events per `tail` frame: well within the host's MAX_HOST_FRAME
 
 
@@ -157,7 +168,8 @@ class FairPlay:
             for secret in self._bids(game, None):
                 if secret.auction <= settled.auction:
                     self.vault.drop(secret)
-        if info.kind == "disclose":
+        if info.kind == "disclose" and follower.deck is None or info.kind == "dsecret" and follower.deck_disclosed():
+            # the game is over and every secret is out (at a hidden-hands table, every deck key too)
             self.vault.drop_game(game)
             if self.save_dir is not None and follower.frames is not None and self.save_task is None:
                 self.save_task = asyncio.get_running_loop().create_task(self._save(game, follower))
@@ -186,11 +198,83 @@ class FairPlay:
             and self.keys.vk in follower.keys(st.seat)
         ):
             self._once(("seed", st.game_id, st.seat), self._send_seed(st.game_id, st.seat))
+        if follower.deck is not None and st.seat is not None and st.role == "player":
+            if 0 <= st.seat < len(follower.players) and follower.players[st.seat]["vk"] == self.keys.vk:
+                self._deck_duties(st.game_id, st.seat, follower)
         if rnd is not None and rnd.digest is not None:
             for secret in self._bids(st.game_id, rnd.auction):
                 entry = rnd.entries[secret.seat]
                 if entry is not None and not entry.default and entry.c == secret.c and secret.seat not in rnd.bids:
                     self._once(("reveal", st.game_id, rnd.auction, secret.seat), self._send_reveal(secret, rnd.digest))
+
+    # ------------------------------------------------------------------ the hidden deck
+
+    def _deck_duties(self, game: bytes, seat: int, follower: VerifiedGame) -> None:
+        """This seat's steps of the hidden deck (net/trust/hidden_deck.py): its deck key (kept
+        on disk first, like a sealed bid's nonce), its shuffle in turn, its shares of the
+        cards dealt to the others, and after the game its secret deck key."""
+        deck = follower.deck
+        assert deck is not None
+        if follower.own_deck is None:
+            stored = self.vault.find("deck", game, 0, self.keys.vk, seat)
+            if stored is not None:
+                follower.own_deck = SeatDeck(game, seat, deck.size, read_scalar(stored.nonce))
+        own = follower.own_deck
+        if deck.keys[seat] is None:
+            self._once(("dkey", game, seat), self._send_deck_key(game, seat, follower))
+            return
+        if own is None:
+            return  # a key published by another run of this seat whose secret is lost
+        if deck.next_shuffler == seat:
+            self._once(("dshuffle", game, seat), self._send_shuffle(own, deck))
+        if deck.shuffled:
+            owed = deck.owed(seat)[:MAX_SHARES_FRAME]
+            if owed:
+                self._once(("dshares", game, seat, owed[0], len(owed)), self._send_shares(own, deck, owed))
+        if follower.shuffle is not None and deck.keyed and follower.deck_secrets[seat] is None:
+            self._once(("dsecret", game, seat), self._deck_request(deck_frame(secret=scalar_bytes(own.secret))))
+
+    async def _send_deck_key(self, game: bytes, seat: int, follower: VerifiedGame) -> None:
+        deck = follower.deck
+        assert deck is not None
+        key = self.keys.vk
+        stored = self.vault.find("deck", game, 0, key, seat)
+        if stored is None:
+            own = SeatDeck(game, seat, deck.size)
+            stored = Secret("deck", game, 0, seat, key, 0, scalar_bytes(own.secret), own.key.h)
+            await self._store(stored)  # on disk before the key leaves: a restart reads its hand again
+        else:
+            own = SeatDeck(game, seat, deck.size, read_scalar(stored.nonce))
+        follower.own_deck = own
+        await self._deck_request(deck_frame(key=own.key.to_wire()))
+
+    async def _send_shuffle(self, own: SeatDeck, deck: DeckLedger) -> None:
+        loop = asyncio.get_running_loop()
+        shuffle, _secret = await loop.run_in_executor(None, own.shuffle, deck)  # ~0.1 s of CPU
+        await self._deck_request(deck_frame(shuffle=shuffle.to_wire()))
+
+    async def _send_shares(self, own: SeatDeck, deck: DeckLedger, slots: list[int]) -> None:
+        cards = [(slot, deck.deck[slot]) for slot in slots]
+
+        def make() -> list[dict[str, Any]]:
+            return [make_share(own.game, own.seat, own.secret, slot, card).to_wire() for slot, card in cards]
+
+        shares = await asyncio.get_running_loop().run_in_executor(None, make)
+        await self._deck_request(deck_frame(shares=shares))
+
+    async def _deck_request(self, frame: dict[str, Any]) -> None:
+        reply = await self.request(frame)
+        if not reply.ok and reply.code not in (
+            "connection_lost",
+            "host_closed",
+            "closed",
+            "timeout",
+            "recovering",
+            "already_disclosed",
+            "not_your_shuffle",
+            "bad_share",
+        ):
+            self.feed.error(reply.code or "deck", f"the host refused this seat's deck step: {reply.message}")
 
     def _once(self, duty: tuple[Any, ...], coro: Any) -> None:
         now = time.monotonic()

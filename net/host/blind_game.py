@@ -52,7 +52,7 @@ class BlindGame:
         )
         self.stand_in: dict[int, int] = {k: k for k in range(size)}  # unplayed slot -> the card id standing in
         self.slot_of: dict[int, int] = {k: k for k in range(size)}  # stand-in card id -> its slot
-        self._sync_deals()
+        self.sync_deals()
 
     @classmethod
     def replay(
@@ -109,8 +109,9 @@ class BlindGame:
         state = self.state
         return state.to_move() if state.phase in OWNER_PHASES else ()
 
-    def _sync_deals(self) -> None:
-        """Deal in the ledger every round the engine has dealt (same slots, same seats)."""
+    def sync_deals(self) -> None:
+        """Deal in the ledger every round the engine has dealt (same slots, same seats): after
+        every move, since a round also ends when nobody holds a card after a sale."""
         while len(self.state.deal_log) > len(self.ledger.deals):
             dealt = self.state.deal_log[len(self.ledger.deals)]
             self.ledger.deal([len(cards) for cards in dealt])
@@ -120,7 +121,7 @@ class BlindGame:
         if move.action in CARD_ACTIONS:
             raise DeckStepError("needs_opening", "a card is played with its opening (its owner's proven share)")
         self.state.apply(move)
-        self._sync_deals()
+        self.sync_deals()
 
     def play(self, move: Move, opening: Share) -> int:
         """A card played, `opening` proving which card its slot holds; returns the card.
@@ -150,7 +151,7 @@ class BlindGame:
         self.ledger.commit_open(move.seat, opening, card)
         del self.stand_in[slot]
         del self.slot_of[card]
-        self._sync_deals()
+        self.sync_deals()
         return card
 
     def _exchange(self, slot: int, card: int) -> None:

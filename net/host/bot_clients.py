@@ -25,7 +25,7 @@ class BotClients:
     def __init__(self, router: Router, *, factory: Callable[..., Any] | None, pace: float) -> None:
         self.router = router  # where the bots connect (its join target), on its context
         self.factory = factory  # None: net/client/bot.py's BotClient
-        self.pace = pace
+        self.pace = pace  # the host's factor (0: tests, benchmarks); each table's `bot_pace` multiplies it
         self.running: dict[bytes, tuple[asyncio.Task[Any], Any]] = {}  # token -> (task, bot client)
         self.stopping: set[asyncio.Task[Any]] = set()  # bots told to stop that have not ended yet
         self.closing = False  # the host is closing: no bot is started any more
@@ -44,7 +44,7 @@ class BotClients:
             level=level,
             keys=Keys.generate(),
             token=token,
-            pace_scale=self.pace,
+            pace_scale=self.pace * table.clocks.bot_pace,  # the host's factor times the table's setting
             ctx=self.router.ctx,
         )
         task = asyncio.get_running_loop().create_task(bot.run())

@@ -158,7 +158,7 @@ class Fanout:
         while table.watched_seq < upto:
             table.watched_seq += 1
             self.send_to(table, sess.log[table.watched_seq - 1], watchers=True)
-        if sess.disclosed and table.record_path is None and table.watched_seq == sess.seq:
+        if sess.disclosed and sess.deck_disclosed and table.record_path is None and table.watched_seq == sess.seq:
             path = table.save_record()
             table.ended_at = time.monotonic()
             log.info("game over table=%s record=%s", table.id, path)

@@ -25,7 +25,7 @@ from typing import Any
 from modernart.auctions import NO_BID
 from modernart.errors import IllegalMove
 from modernart.game import GameState, deck_orders_needed
-from modernart.moves import Action, Move
+from modernart.moves import CARD_ACTIONS, Action, Move
 from modernart.phase import Phase
 from modernart.record import GameRecord, RecordError, result_of
 from modernart.rules import RuleOptions
@@ -42,6 +42,7 @@ from modernart.net.protocol.signed import (
 )
 from modernart.net.clocks import ClockSettings, default_moves
 from modernart.net.trust.identity import Keys, verify
+from modernart.net.host.hidden_hands import HiddenHands
 from modernart.net.host.journal import (
     Journal,
     drop_torn_line,
@@ -54,9 +55,13 @@ from modernart.net.protocol import ProtocolError, decode_host_inner, pack
 from modernart.net.protocol.frames import NOT_DECISIONS, clock_view, event_frame, event_public
 from modernart.net.trust.sealed import SealedRound, overlay
 from modernart.net.trust.shuffle import FixedDeal, SeedRound
-from modernart.net.protocol.game_data import event_to_wire, private_part, public_view
+from modernart.net.protocol.game_data import event_to_wire, hidden_private_part, private_part, public_view
 
 log = logging.getLogger("modernart.net.host.game")
+
+#: a hidden deck's event kind -> the part of the `deck` frame it came from, and its field
+DECK_STEPS = {"dkey": "key", "dshuffle": "shuffle", "dshares": "shares", "dsecret": "secret"}
+DECK_FIELDS = {"dkey": "key", "dshuffle": "sh", "dshares": "shares", "dsecret": "x"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +147,10 @@ class HostedGame:
         host_seed: bytes | None = None,
         salt_keys: list[bytes] | None = None,
         fixed_deal: FixedDeal | None = None,
+        hidden_hands: bool = False,
     ) -> None:
+        if hidden_hands and fixed_deal is not None:
+            raise ValueError("a fixed deal is known to the host: it cannot hide hands")
         self.game_id = game_id
         self.players = players
         self.options = options
@@ -158,6 +166,8 @@ class HostedGame:
         if fixed_deal is not None:
             fixed_deal.check(options.deck_table.size, len(players), deck_orders_needed(options))
         self.fixed_deal = fixed_deal  # set by the program running the host, never by a frame
+        # hands hidden even from this host (docs/fair-play.md "The hidden deck")
+        self.hidden = HiddenHands(game_id, len(players), options) if hidden_hands else None
         self.seeding = SeedRound(game_id, host.vk, len(players), host_seed, fixed_deal)
         self.salt_keys = salt_keys or [secrets.token_bytes(32) for _ in players]  # secret until the end
         self.seed_end: float | None = None
@@ -305,7 +315,12 @@ class HostedGame:
                     "clk": self.clock_view(now),
                 }
             )
-            if kind != "disclose":
+            if kind != "disclose" and self.hidden is not None:
+                privates = [
+                    hidden_private_part(state, seat, private_salt(self.salt_keys[seat], self.seq + 1))
+                    for seat in range(self.n)
+                ]
+            elif kind != "disclose":
                 privates = [
                     private_part(state, seat, engine_events, private_salt(self.salt_keys[seat], self.seq + 1))
                     for seat in range(self.n)
@@ -375,6 +390,8 @@ class HostedGame:
         self, move: Move, now: float, extra: dict[str, Any], act: list[bytes] | None = None, journal_move: bool = True
     ) -> list[LoggedEvent]:
         """Events for `move`, just applied to the engine (and the disclosure if it ended the game)."""
+        if self.hidden is not None:
+            self.hidden.after_move()
         self._sync_round()
         out = [self._emit("move", now, extra, move, act, journal_move)]
         if self.is_over and not self.disclosed:
@@ -400,6 +417,8 @@ class HostedGame:
         }
         if self.fixed_deal is not None:
             facts["fixed"] = self.fixed_deal.to_wire()
+        if self.hidden is not None:
+            facts["hidden"] = True
         return self._emit(
             "start",
             now,
@@ -413,7 +432,32 @@ class HostedGame:
         self.seeding.check(seat, body, sig, seed, [vk])
         self.seeding.accept(seat, body, sig, seed)
         events = [self._emit("seed", now, {"seat": seat, "c": [body, sig]}, hidden={"seed": seed})]
-        if self.seeding.complete:
+        if self.seeding.complete and self.deck_ready:
+            events += self.deal(now)
+        return events
+
+    @property
+    def deck_disclosed(self) -> bool:
+        """Whether every seat has disclosed its deck key (always, unless hands are hidden):
+        the record needs them for the real deck order."""
+        return self.hidden is None or all(x is not None for x in self.hidden.secrets)
+
+    @property
+    def deck_ready(self) -> bool:
+        """Whether the deck can be dealt: always, unless hands are hidden and not every seat
+        has shuffled yet."""
+        return self.hidden is None or self.hidden.ready
+
+    def submit_deck(self, vk: bytes, seat: int, msg: dict[str, Any], now: float) -> list[LoggedEvent]:
+        """A seat's step of the hidden deck (its own key only: a stand-in holds no deck key)."""
+        self._check_live()
+        if self.hidden is None:
+            raise ProtocolError("not_hidden", "this table does not hide hands")
+        if self._signer(seat, vk) != 0:
+            raise ProtocolError("not_your_seat", "only the seat's own player holds its deck key")
+        kind, fields = self.hidden.submit(seat, msg, self.is_over)
+        events = [self._emit(kind, now, fields)]
+        if kind == "dshuffle" and self.state is None and self.seeding.complete and self.deck_ready:
             events += self.deal(now)
         return events
 
@@ -430,7 +474,10 @@ class HostedGame:
         order, first = self.seeding.derive(self.options.deck_table.size, deck_orders_needed(self.options))
         self.seeding.dealt = True
         self.seed_end = None
-        self.state = GameState(self.n, self.options, deck_order=order, first_auctioneer=first, track_events=True)
+        if self.hidden is not None:  # the engine runs blind: stand-ins in slot order
+            self.state = self.hidden.begin(first)
+        else:
+            self.state = GameState(self.n, self.options, deck_order=order, first_auctioneer=first, track_events=True)
         self._events_done = 0
         if self.journal is not None and write_header:
             self.journal.write_header(GameRecord.start(self.state, [p.name for p in self.players], self.meta))
@@ -443,8 +490,11 @@ class HostedGame:
             raise ProtocolError("not_dealt", "the cards are not dealt yet")
         return self.state
 
-    def submit(self, vk: bytes, seat: int, body: bytes, sig: bytes, now: float) -> tuple[list[LoggedEvent], int]:
-        """Check and apply a signed action from the connection bound to (`vk`, `seat`).
+    def submit(
+        self, vk: bytes, seat: int, body: bytes, sig: bytes, now: float, opening: dict[str, Any] | None = None
+    ) -> tuple[list[LoggedEvent], int]:
+        """Check and apply a signed action from the connection bound to (`vk`, `seat`);
+        `opening`: a card's opening, at a hidden-hands table.
 
         Returns (events, ctr); raises ProtocolError (code, message) and changes nothing.
         """
@@ -470,10 +520,14 @@ class HostedGame:
         signed = {"signer": role, "act": {"b": body, "s": sig}}
         if move.action == Action.HAMMER and self.clocks.hammer_call > 0 and state.phase == Phase.OPEN:
             return self._call_hammer(move, signed, [body, sig], act["ctr"], now), act["ctr"]
-        try:
-            state.apply(move)
-        except IllegalMove as exc:
-            raise ProtocolError(exc.code, str(exc)) from None
+        if self.hidden is not None and move.action in CARD_ACTIONS:
+            self.hidden.play(move, opening)  # checks the opening, then the rules with the real card
+            signed["open"] = opening
+        else:
+            try:
+                state.apply(move)
+            except IllegalMove as exc:
+                raise ProtocolError(exc.code, str(exc)) from None
         self.counters[seat] = act["ctr"]
         events = self.move_events(move, now, {"m": move.to_list(), "by": "player", **signed}, [body, sig])
         return events + self._call_falls(now, early=True), act["ctr"]
@@ -571,7 +625,8 @@ class HostedGame:
             return []
         state = self.state
         if state is None:
-            return self.deal(now) if self.seed_end is not None and now >= self.seed_end else []
+            seeds_due = self.seed_end is not None and now >= self.seed_end
+            return self.deal(now) if seeds_due and self.deck_ready else []
         if state.is_over():
             return []
         rnd = self.sealed
@@ -589,6 +644,9 @@ class HostedGame:
                     if rnd.entries[seat] is None:
                         rnd.default(seat)
                 return self._close_set(now)
+            if self.hidden is not None and self.hidden.needs_owner():
+                self.decide_end = None  # only the seat's owner can play its card: the seat waits
+                return []
             moves = default_moves(state, state.to_move(), self.clocks.bot_level)
         else:
             return []
@@ -636,6 +694,7 @@ class HostedGame:
             host_seed=entries[0].hidden["seed"],
             salt_keys=entries[0].hidden["salt_keys"],
             fixed_deal=FixedDeal.from_wire(start["fixed"]) if "fixed" in start else None,
+            hidden_hands=start.get("hidden") is True,
         )
         game.recover(path, entries, now, fsync=fsync)
         return game
@@ -662,11 +721,14 @@ class HostedGame:
                 if record is None:
                     break  # dealt but the journal header was lost: deal again (same seeds, same deck)
                 self.seeding.dealt = True
-                self.state = record.new_state(track_events=True)
+                if self.hidden is not None:  # the blind engine again, on the deck its events rebuilt
+                    self.state = self.hidden.begin(public["first"])
+                else:
+                    self.state = record.new_state(track_events=True)
             if event.move is not None:
                 if used >= len(moves) or moves[used].to_list() != event.move:
                     break  # logged but never journaled: it was never announced (or a power loss took it)
-                self.state.apply(moves[used])  # type: ignore[union-attr]
+                self._replay_move(moves[used], public)
                 used += 1
             self._restore(event, public)
             kept += 1
@@ -694,6 +756,16 @@ class HostedGame:
             self._carry_on(now)
         self.journal.sync()
 
+    def _replay_move(self, move: Move, public: dict[str, Any]) -> None:
+        """Apply a logged move again (at a hidden-hands table a card with its logged opening)."""
+        state = self._dealt_state()
+        if self.hidden is not None and move.action in CARD_ACTIONS:
+            self.hidden.play(move, public.get("open"))
+        else:
+            state.apply(move)
+            if self.hidden is not None:
+                self.hidden.after_move()
+
     def _carry_on(self, now: float) -> list[LoggedEvent]:
         """Play on from the recovered log: the clocks restart, moves journaled after the last
         logged event get their events again (`by = recovered`), a missing result or
@@ -703,13 +775,16 @@ class HostedGame:
         out: list[LoggedEvent] = []
         if state is None:
             self.seed_end = now + clocks.reveal if clocks.reveal > 0 else None
-            if self.seeding.complete:
+            if self.seeding.complete and self.deck_ready:
                 out += self.deal(now)
             return out
         self._decision_key = None
         self._update_deadlines(now, bid=False)
         journaled, self._journaled = self._journaled, []
         for move in journaled:  # journaled, but its event was lost in the crash
+            if self.hidden is not None and move.action in CARD_ACTIONS:
+                # its opening was in the lost event only: the card cannot be opened again
+                raise ValueError("a card play was journaled without its event: its opening is lost")
             state.apply(move)
             out += self.move_events(move, now, {"m": move.to_list(), "by": "recovered"}, journal_move=False)
         if state.is_over():
@@ -840,6 +915,8 @@ class HostedGame:
             self.sealed.close_set()
         elif kind == "disclose":
             self.disclosed = True
+        elif kind in DECK_STEPS and self.hidden is not None:
+            self.hidden.submit(public["seat"], {DECK_STEPS[kind]: public[DECK_FIELDS[kind]]}, self.is_over)
         self._restore_call(str(kind), public)
         self.note_logged(str(kind), event)
 

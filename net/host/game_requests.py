@@ -38,11 +38,27 @@ class GameRequests:
                 raise ProtocolError(
                     "stale", "not played: this move was sent before the client reconnected (look again)"
                 )
-            events, ctr = sess.submit(peer.vk, peer.seat, msg["b"], msg["s"], self.clock.now())
+            events, ctr = sess.submit(peer.vk, peer.seat, msg["b"], msg["s"], self.clock.now(), msg.get("open"))
         except ProtocolError as exc:
             exc.request = request  # type: ignore[attr-defined]
             raise
         self.fanout.publish_all(peer.table, events, (peer.rid, ack_frame(request, events[0].seq, ctr)))
+
+    def deck(self, peer: Peer, msg: dict[str, Any]) -> None:
+        """A step of the hidden deck: a deck key, a shuffle, shares, a disclosed key
+        (net/host/hidden_hands.py)."""
+        sess = peer.table.game
+        request = msg["id"]
+        try:
+            if sess is None:
+                raise ProtocolError("not_started", "the game has not started")
+            if peer.seat is None or peer.role != "player":
+                raise ProtocolError("not_seated", "only a seated player sends its deck")
+            events = sess.submit_deck(peer.vk, peer.seat, msg, self.clock.now())
+        except ProtocolError as exc:
+            exc.request = request  # type: ignore[attr-defined]
+            raise
+        self.fanout.publish_all(peer.table, events, (peer.rid, ack_frame(request, events[0].seq)))
 
     def fair(self, peer: Peer, kind: str, msg: dict[str, Any]) -> None:
         """A seed, a sealed-bid commitment or a reveal (net/trust/shuffle.py, net/trust/sealed.py)."""

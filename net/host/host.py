@@ -249,13 +249,18 @@ class Host:
         autostart: bool | int = False,
         fsync: bool = True,
         fixed_deal: FixedDeal | None = None,
+        hidden_hands: bool = False,
     ) -> Table:
         """A new table of this host; `fixed_deal` (the program's choice, never a client's)
-        deals those cards instead of the shuffle, announced to everyone (net/host/table.py)."""
+        deals those cards instead of the shuffle, announced to everyone (net/host/table.py);
+        `hidden_hands`: the hands are hidden even from this host (docs/fair-play.md)."""
+        if hidden_hands and fixed_deal is not None:
+            raise ValueError("a fixed deal is known to the host: it cannot hide hands")
         table = self.registry.open(
             name, table_id=table_id, journal_dir=journal_dir, lobby=lobby, autostart=autostart, fsync=fsync
         )
         table.fixed_deal = fixed_deal
+        table.hidden_hands = hidden_hands
         return self.add_table(table)
 
     def free_table(self, table: Table) -> None:
@@ -328,6 +333,8 @@ class Host:
             self.game_requests.act(peer, msg)
         elif kind in ("commit", "seed", "reveal"):
             self.game_requests.fair(peer, kind, msg)
+        elif kind == "deck":
+            self.game_requests.deck(peer, msg)
         elif kind == "lobby":
             self.lobby_requests.request(peer, msg)
         elif kind == "tail":

@@ -252,6 +252,8 @@ class Presence:
             since = self.absent.get((table.id, seat))
             if since is None or sess.delegates[seat] is not None or seat in table.delegate_tokens.values():
                 continue
+            if sess.hidden is not None:
+                continue  # only the player holds the seat's deck key: the clocks' defaults play its bids
             grace = 0.0 if sess.players[seat].bot else sess.clocks.grace
             if now - since >= grace:
                 token = secrets.token_bytes(16)

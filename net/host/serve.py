@@ -54,6 +54,7 @@ class HostSettings:
     admin: bytes | None = None  # Ed25519 key of the hosting player's own client (else: first to sit)
     until_stdin_closes: bool = False  # stop once stdin ends: the parent process has gone or stops us
     fsync: bool = True
+    hidden_hands: bool = False  # hands hidden even from this host (docs/fair-play.md "The hidden deck")
 
 
 def default_journal_dir(config_dir: str | None) -> str:
@@ -100,6 +101,7 @@ async def serve(
             lobby=lobby,
             autostart=settings.players if settings.players is not None else False,
             fsync=settings.fsync,
+            hidden_hands=settings.hidden_hands,
         )
     await host.start()
     tasks: list[asyncio.Task] = []

@@ -49,9 +49,11 @@ class Table:
         autostart: bool | int = False,
         fsync: bool = True,
         fixed_deal: FixedDeal | None = None,
+        hidden_hands: bool = False,
     ) -> None:
         self.id = table_id
         self.fixed_deal = fixed_deal  # chosen cards instead of the shuffle (see the module doc)
+        self.hidden_hands = hidden_hands  # hands hidden even from this host (docs/fair-play.md)
         self.ended_at: float | None = None  # when the game's record was saved (time.monotonic())
         self.name = name
         self.host = host
@@ -98,7 +100,8 @@ class Table:
     def info(self) -> dict[str, Any]:
         """What the beacon and the table list say about this table."""
         taken = len(self.game.players) if self.game else len(self.lobby.taken())
-        return table_info(self.id, self.name, self.phase, taken, 0 if self.game else 5 - taken, self.options_dict())
+        free = 0 if self.game else 5 - taken
+        return table_info(self.id, self.name, self.phase, taken, free, self.options_dict(), self.hidden_hands)
 
     def options_dict(self) -> dict[str, Any]:
         options = self.game.options if self.game else self.lobby.options
@@ -120,6 +123,8 @@ class Table:
         fixed = self.game.fixed_deal if self.game is not None else self.fixed_deal
         if fixed is not None:
             base["fixed_deal"] = fixed.to_wire()
+        if self.hidden_hands:
+            base["hidden_hands"] = True
         if self.game is None:
             lob = self.lobby
             base["seats"] = [s.to_wire(i, lob.admin, i in connected) if s else None for i, s in enumerate(lob.seats)]
@@ -156,6 +161,18 @@ class Table:
                 self.fixed_deal.check(lob.options.deck_table.size, len(seats), deck_orders_needed(lob.options))
             except ValueError as exc:
                 raise LobbyError("fixed_deal", f"this table's fixed deal does not fit: {exc}") from None
+        if self.hidden_hands and lob.options.fresh_deal_each_round:
+            raise LobbyError(
+                "hidden_hands",
+                "hidden hands deal every round from one jointly shuffled deck: a fresh deal each "
+                "round (FA-2) would need a new joint shuffle per round, which this version does not do",
+            )
+        if self.hidden_hands and lob.options.mystery_hand:
+            raise LobbyError(
+                "hidden_hands",
+                "hidden hands open a card only by its owner: the mystery hand (§10.3) has no owner to "
+                "turn its cards up, which this version does not do",
+            )
         players = [Player(s.name, s.vk, s.bot) for s in seats]  # type: ignore[arg-type]
         game_id = secrets.token_bytes(16)
         meta = {
@@ -171,13 +188,24 @@ class Table:
         }
         if self.fixed_deal is not None:
             meta["fixed_deal"] = self.fixed_deal.to_wire()
+        if self.hidden_hands:
+            meta["hidden_hands"] = True
         journal = None
         if self.journal_dir is not None:
             os.makedirs(self.journal_dir, exist_ok=True)
             self.journal_path = os.path.join(self.journal_dir, f"{self.id}-{game_id.hex()[:12]}.jsonl")
             journal = Journal(self.journal_path, sync=self.fsync)  # the header follows at the deal
         self.game = HostedGame(
-            game_id, players, lob.options, lob.clocks, self.host, journal, now, meta=meta, fixed_deal=self.fixed_deal
+            game_id,
+            players,
+            lob.options,
+            lob.clocks,
+            self.host,
+            journal,
+            now,
+            meta=meta,
+            fixed_deal=self.fixed_deal,
+            hidden_hands=self.hidden_hands,
         )
         log.info("game started table=%s game=%s players=%d", self.id, game_id.hex()[:12], len(players))
         return self.game.start(now)
@@ -191,6 +219,8 @@ class Table:
         base = self.journal_path[: -len(".jsonl")]
         write_transcript(base + ".transcript", [e.frame_for(None) for e in sess.log])
         record = read_journal(self.journal_path)
+        if sess.hidden is not None:  # the journal's deck is the stand-ins': the real one, read with every key
+            record = sess.hidden.real_record(record)
         record.sync(record.replay())
         record.meta["transcript"] = os.path.basename(base + ".transcript")
         record.save(base + ".json")

@@ -46,6 +46,8 @@ def encode_beacon(port: int, key: bytes, info: dict[str, Any]) -> bytes:
         "options": info.get("options", {}),
         "fpr": fingerprint(key),
     }
+    if info.get("hidden"):
+        body["hidden"] = True  # hands hidden even from the host
     data = MAGIC + bytes([VERSION]) + msgpack.packb(body, use_bin_type=True)
     if len(data) > MAX_BEACON:
         body["options"] = {"more": True}
@@ -64,6 +66,7 @@ class Heard:
     free: int
     options: dict[str, Any]
     seen: float
+    hidden: bool = False  # the table hides hands even from its host (docs/fair-play.md)
 
     @property
     def code(self) -> str:
@@ -91,6 +94,7 @@ def decode_beacon(data: bytes, sender: str) -> Heard | None:
             int(body.get("free", 0)),
             options,
             time.monotonic(),
+            body.get("hidden") is True,
         )
     except (ValueError, TypeError, KeyError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError):
         return None

@@ -89,11 +89,28 @@ CLIENT_SCHEMA: dict[str, Schema] = {
         "token": (optional(is_bytes(16)), False),
     },
     # conn: the mark of the welcome the move was made under (net/host/game_requests.py refuses another)
-    "act": {"id": (REQUEST, True), "b": (_SIGNED_BODY, True), "s": (_SIGNATURE, True), "conn": (_CONN, False)},
+    # open: a card played at a hidden-hands table, its owner's proven share (net/trust/deck.py)
+    "act": {
+        "id": (REQUEST, True),
+        "b": (_SIGNED_BODY, True),
+        "s": (_SIGNATURE, True),
+        "conn": (_CONN, False),
+        "open": (is_map(5), False),
+    },
     # fair play (net/protocol/signed.py): a shuffle seed, a sealed-bid commitment, its reveal
     "seed": {"id": (REQUEST, True), "b": (_SIGNED_BODY, True), "s": (_SIGNATURE, True), "seed": (_KEY, True)},
     "commit": {"id": (REQUEST, True), "b": (_SIGNED_BODY, True), "s": (_SIGNATURE, True)},
     "reveal": {"id": (REQUEST, True), "b": (_SIGNED_BODY, True), "s": (_SIGNATURE, True)},
+    # the hidden deck (net/trust/hidden_deck.py): exactly one of a deck key, a shuffle, the
+    # shares of a deal, or (after the game) the secret deck key; each value's shape is
+    # checked by net/trust/deck.py as the host reads it
+    "deck": {
+        "id": (REQUEST, True),
+        "key": (is_map(4), False),
+        "shuffle": (is_map(3), False),
+        "shares": (is_list(is_map(5), 64, 1), False),
+        "secret": (is_bytes(32), False),
+    },
     "lobby": {"op": (is_text(1, 16), True), "id": (REQUEST, True), "args": (is_map(8), False)},
     # an acknowledgement too: the last event held, the nonce of the last catch-up batch applied
     "ping": {"seq": (SEQ, False), "n": (is_bytes(NONCE_BYTES), False)},
@@ -112,7 +129,7 @@ LOBBY_OPS: dict[str, Schema] = {
     "add_bot": {"level": (is_text(1, 16), False), "seat": (optional(SEAT), False)},
     "remove_bot": {"seat": (SEAT, True)},
     "options": {"options": (is_map(64), True)},  # every RuleOptions field (RuleOptions.from_dict checks them)
-    "clocks": {"clocks": (is_map(8), True)},
+    "clocks": {"clocks": (is_map(16), True)},  # every ClockSettings field
     "start": {},
 }
 
@@ -139,12 +156,21 @@ def hello_frame(
     return msg
 
 
-def act_frame(body: bytes, sig: bytes, conn: bytes | None) -> dict[str, Any]:
-    """A signed action (`signed.encode_action_body`); the request `id` is added as it is sent."""
+def act_frame(body: bytes, sig: bytes, conn: bytes | None, opening: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A signed action (`signed.encode_action_body`); the request `id` is added as it is sent.
+    `opening`: a card played at a hidden-hands table, its owner's proven share."""
     msg: dict[str, Any] = {"t": "act", "b": body, "s": sig}
     if conn is not None:
         msg["conn"] = conn
+    if opening is not None:
+        msg["open"] = opening
     return msg
+
+
+def deck_frame(**part: Any) -> dict[str, Any]:
+    """One step of the hidden deck: `key=`, `shuffle=`, `shares=` or `secret=` (wire forms of
+    net/trust/deck.py); the request `id` is added as it is sent."""
+    return {"t": "deck", **part}
 
 
 def seed_frame(body: bytes, sig: bytes, seed: bytes) -> dict[str, Any]:
@@ -247,6 +273,7 @@ TABLE_INFO: Schema = {
     "taken": (is_int(0, 5), True),
     "free": (is_int(0, 5), True),
     "options": (_OPTIONS, True),
+    "hidden": (is_bool, False),  # hands hidden even from the host (docs/fair-play.md "The hidden deck")
 }
 
 #: the clock remainders in a tick and in every event after the deal (seconds; `owe`: the
@@ -290,9 +317,15 @@ def seat_description(
     return entry
 
 
-def table_info(table_id: str, name: str, state: str, taken: int, free: int, options: dict[str, Any]) -> dict[str, Any]:
-    """One table as the `tables` answer lists it (`TABLE_INFO`)."""
-    return {"id": table_id, "name": name, "state": state, "taken": taken, "free": free, "options": options}
+def table_info(
+    table_id: str, name: str, state: str, taken: int, free: int, options: dict[str, Any], hidden: bool = False
+) -> dict[str, Any]:
+    """One table as the `tables` answer and the beacon list it (`TABLE_INFO`); `hidden`: its
+    hands are hidden even from the host."""
+    info = {"id": table_id, "name": name, "state": state, "taken": taken, "free": free, "options": options}
+    if hidden:
+        info["hidden"] = True
+    return info
 
 
 def clock_view(
@@ -347,6 +380,7 @@ HOST_SCHEMA: dict[str, Schema] = {
         "game": (_GAME_ID, False),
         "record": (is_str(MAX_TEXT), False),
         "fixed_deal": (is_record(FIXED_DEAL), False),
+        "hidden_hands": (is_bool, False),  # hands hidden even from the host (docs/fair-play.md)
     },
     "ev": {
         "seq": (is_int(1, 1 << 40), True),
@@ -555,6 +589,7 @@ EVENT_SCHEMA: dict[str, Schema] = {
         "options": (_OPTIONS, True),
         "hseed": (is_bytes(32), True),
         "fixed": (is_record(FIXED_DEAL), False),
+        "hidden": (is_bool, False),  # hands hidden from the host (docs/fair-play.md "The hidden deck")
     },
     "seed": {"seat": (SEAT, True), "c": (_SIGNED, True)},
     "deal": {"first": (SEAT, True), "missing": (is_list(SEAT, 5), True)},
@@ -565,6 +600,7 @@ EVENT_SCHEMA: dict[str, Schema] = {
         "act": (is_record({"b": (_SIGNED_BODY, True), "s": (_SIGNATURE, True)}), False),
         "why": (is_text(1, 32), False),
         "reveal": (optional(_SIGNED), False),
+        "open": (is_map(5), False),  # a card played at a hidden-hands table: its opening
     },
     "call": {
         "m": (is_list(_INT, 3, 3), True),
@@ -583,6 +619,11 @@ EVENT_SCHEMA: dict[str, Schema] = {
         "seeds": (_SEEDS, True),
         "salt_keys": (is_list(is_bytes(32), 5, 1), True),
     },
+    # the hidden deck's public steps (net/trust/hidden_deck.py), each as the seat sent it
+    "dkey": {"seat": (SEAT, True), "key": (is_map(4), True)},
+    "dshuffle": {"seat": (SEAT, True), "sh": (is_map(3), True)},
+    "dshares": {"seat": (SEAT, True), "shares": (is_list(is_map(5), 64, 1), True)},
+    "dsecret": {"seat": (SEAT, True), "x": (is_bytes(32), True)},
 }
 
 #: Event kinds that change nothing a player decides on: a stand-in taking over (or giving
@@ -591,13 +632,14 @@ EVENT_SCHEMA: dict[str, Schema] = {
 #: (a move, a clock's default, the deal, the closing of a commitment set, ...) makes a move
 #: decided before it stale.  Clock ticks and presence are not events at all.  The start of a
 #: hammer call is not a decision either: a bid made just before it is exactly the bid the
-#: call waits for (docs/protocol.md "Stale moves").  The host and the bots both go by it.
-NOT_DECISIONS = frozenset({"delegate", "commit", "call"})
+#: call waits for (docs/protocol.md "Stale moves"); nor is a step of the hidden deck (a
+#: key, a shuffle, shares, a disclosed key).  The host and the bots both go by it.
+NOT_DECISIONS = frozenset({"delegate", "commit", "call", "dkey", "dshuffle", "dshares", "dsecret"})
 
 #: a seat's private part of an event (net/protocol/game_data.py `private_part`)
 PRIVATE_PART: Schema = {
     "salt": (is_bytes(16), True),
-    "hand": (is_list(_INT, 70), True),
+    "hand": (is_list(_INT, 70), False),  # absent at a hidden-hands table: the host does not know it
     "money": (_INT, True),
     "dealt": (is_list(_INT, 70), False),
 }

@@ -51,6 +51,12 @@ def private_part(state: GameState, seat: int, engine_events: list[Any], salt: by
     return pack(priv)
 
 
+def hidden_private_part(state: GameState, seat: int, salt: bytes) -> bytes:
+    """Seat `seat`'s private part at a hidden-hands table: salt and money (the host knows no
+    hand; docs/fair-play.md "The hidden deck").  Canonical, as `private_part`."""
+    return pack({"salt": salt, "money": state.money[seat]})
+
+
 def event_to_wire(event: Any) -> dict[str, Any] | None:
     """A public engine event as plain data (CardsDealt gives only the count)."""
     if isinstance(event, AuctionStarted):

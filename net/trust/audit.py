@@ -39,7 +39,10 @@ from modernart.net.protocol import ProtocolError, decode_host_inner
 from modernart.net.trust.sealed import REASONS, overlay
 from modernart.net.trust.shuffle import FixedDeal, derive_deal
 from modernart.net.trust.transcript import TranscriptError, read_transcript
-from modernart.net.protocol.game_data import event_to_wire, private_part, public_view
+from modernart.net.protocol.game_data import event_to_wire, hidden_private_part, private_part, public_view
+from modernart.net.trust.deck import DeckKey, Shuffle
+from modernart.net.trust.group import read_scalar
+from modernart.net.trust.hidden_deck import DeckLedger, audit_deal
 
 
 @dataclass
@@ -138,7 +141,7 @@ class _Audit:
             self.problems.append("record: the host key differs from the one given")
         self.report.facts["host_key_fpr"] = fingerprint(host_vk)
         self.report.facts["events"] = len(self.frames)
-        follower = VerifiedGame(game_id, host_vk)
+        follower = VerifiedGame(game_id, host_vk, check_deck=False)
         for frame in self.frames:
             try:
                 info, _ = follower.apply(frame, None)
@@ -149,6 +152,14 @@ class _Audit:
         if follower.shuffle is None:
             self.problems.append(f"event {len(self.frames)}: the transcript ends before the seeds are disclosed")
             return
+        if follower.deck is not None:  # hands hidden from the host: the deal, with every disclosed deck key
+            self.report.facts["hidden_hands"] = True
+            problems = audit_deal(follower.deck, follower.deck_secrets)
+            if problems:
+                self.problems.extend(f"the hidden deck: {p}" for p in problems)
+                return
+            order = follower.deck.card_order([x for x in follower.deck_secrets if x is not None])
+            follower.shuffle = ([int(c) for c in order if c is not None], follower.shuffle[1])
         self.report.facts["fixed_deal"] = follower.fixed_deal is not None
         if follower.fixed_deal is not None:
             self.report.notes.append(
@@ -191,10 +202,13 @@ class _Audit:
         assert follower.view is not None
         options: RuleOptions = follower.view.options
         n = len(follower.players)
-        salt_keys = decode_host_inner(self.frames[-1]["pub"])["salt_keys"]
+        pubs = [decode_host_inner(frame["pub"]) for frame in self.frames]
+        disclosure: dict[str, Any] = next((p for p in pubs if p.get("k") == "disclose"), {})
+        salt_keys = disclosure.get("salt_keys", [])
         if len(salt_keys) != n or any(type(k) is not bytes or len(k) != 32 for k in salt_keys):
             self.problems.append(f"event {len(self.frames)}: the disclosure does not list one salt key per seat")
             return
+        hidden = follower.deck is not None
         state: GameState | None = None
         done = 0
         committed: list[int] = []
@@ -244,7 +258,7 @@ class _Audit:
                 self.problems.append(f"event {seq}: the public view differs from the rules' ({', '.join(fields)})")
             if pub.get("ev") != [w for w in map(event_to_wire, engine_events) if w is not None]:
                 self.problems.append(f"event {seq}: the announced outcome differs from the rules'")
-            self._privates(seq, frame, state, engine_events, salt_keys, kind)
+            self._privates(seq, frame, state, engine_events, salt_keys, kind, hidden)
         self.report.notes.extend(standins.notes(len(moves)))
         self._check_moves(moves, state)
 
@@ -256,6 +270,7 @@ class _Audit:
         engine_events: list[Any],
         salt_keys: list[bytes],
         kind: str,
+        hidden: bool,
     ) -> None:
         for seat, h in enumerate(frame["ph"]):
             if kind == "disclose":
@@ -263,10 +278,10 @@ class _Audit:
                     self.problems.append(f"event {seq}: a private part in the disclosure")
                 continue
             salt = private_salt(salt_keys[seat], seq) if seat < len(salt_keys) else b""
-            if private_hash(private_part(state, seat, engine_events, salt)) != h:
-                self.problems.append(
-                    f"event {seq}: seat {seat}'s private part (hand, money, cards dealt) differs from the rules'"
-                )
+            part = hidden_private_part(state, seat, salt) if hidden else private_part(state, seat, engine_events, salt)
+            if private_hash(part) != h:
+                what = "money" if hidden else "hand, money, cards dealt"
+                self.problems.append(f"event {seq}: seat {seat}'s private part ({what}) differs from the rules'")
 
     def _check_moves(self, moves: list[Move], state: GameState | None) -> None:
         record = self.record
@@ -333,13 +348,18 @@ def record_from_frames(frames: list[dict[str, Any]], transcript_name: str, host_
     """A record rebuilt from a finished game's transcript (no checks: audit it afterwards)."""
     pubs = [decode_host_inner(f["pub"]) for f in frames]
     start = pubs[0]
-    if start.get("k") != "start" or pubs[-1].get("k") != "disclose":
+    disclose = next((p for p in pubs if p.get("k") == "disclose"), None)
+    if start.get("k") != "start" or disclose is None:
         raise ValueError("the transcript is not a finished game")
     players = start["players"]
     options = RuleOptions.from_dict(start["options"])
     game_id = start["g"]
-    disclose = pubs[-1]
-    if "fixed" in start:  # chosen cards, announced in event 1: not derived from the seeds
+    if start.get("hidden"):  # hands hidden from the host: the deck read with every disclosed deck key
+        order, first = (
+            _hidden_deal(pubs, game_id, len(players), options),
+            derive_deal(game_id, disclose["host"], disclose["seeds"], options.deck_table.size)[1],
+        )
+    elif "fixed" in start:  # chosen cards, announced in event 1: not derived from the seeds
         fixed = FixedDeal.from_wire(start["fixed"])
         order, first = list(fixed.order), fixed.first
     else:
@@ -359,3 +379,23 @@ def record_from_frames(frames: list[dict[str, Any]], transcript_name: str, host_
     record.moves = [Move.from_list(p["m"]) for p in pubs if p.get("k") == "move"]
     record.sync(record.replay())
     return record
+
+
+def _hidden_deal(pubs: list[dict[str, Any]], game_id: bytes, n: int, options: RuleOptions) -> list[int]:
+    """The real deck order of a hidden-hands game: its keys and shuffles, decrypted with every
+    disclosed deck key (ValueError if a key is missing or a slot holds no card)."""
+    deck = DeckLedger(game_id, n, options.deck_table.size, checking=False)
+    secrets: list[int | None] = [None] * n
+    for pub in pubs:
+        if pub.get("k") == "dkey":
+            deck.add_key(DeckKey.from_wire(pub["key"]))
+        elif pub.get("k") == "dshuffle":
+            deck.add_shuffle(Shuffle.from_wire(pub["sh"], deck.size))
+        elif pub.get("k") == "dsecret":
+            secrets[pub["seat"]] = read_scalar(pub["x"])
+    if any(x is None for x in secrets) or not deck.shuffled:
+        raise ValueError("the transcript lacks a deck key or a shuffle")
+    order = deck.card_order([x for x in secrets if x is not None])
+    if any(card is None for card in order):
+        raise ValueError("the shuffled deck does not decrypt to the game's cards")
+    return [int(card) for card in order if card is not None]

@@ -264,17 +264,19 @@ class Shuffle:
     proof: ShuffleProof
 
     def to_wire(self) -> dict[str, Any]:
+        """Plain data; each list of points or scalars is one byte string of 32-byte items
+        (a deck is 70 cards: as lists they would pass the host's bound on list lengths)."""
         p = self.proof
         return {
             "seat": self.seat,
-            "deck": [c.to_wire() for c in self.deck],
+            "deck": b"".join(c.c1 + c.c2 for c in self.deck),
             "proof": {
-                "c": list(p.commitments),
-                "chain": list(p.chain),
+                "c": b"".join(p.commitments),
+                "chain": b"".join(p.chain),
                 "e": scalar_bytes(p.e),
-                "s": [scalar_bytes(v) for v in p.s],
-                "s_hat": [scalar_bytes(v) for v in p.s_hat],
-                "s_prime": [scalar_bytes(v) for v in p.s_prime],
+                "s": b"".join(scalar_bytes(v) for v in p.s),
+                "s_hat": b"".join(scalar_bytes(v) for v in p.s_hat),
+                "s_prime": b"".join(scalar_bytes(v) for v in p.s_prime),
             },
         }
 
@@ -284,28 +286,36 @@ class Shuffle:
         what = "a shuffle"
         if not isinstance(data, dict) or set(data) != {"seat", "deck", "proof"} or type(data["seat"]) is not int:
             raise DeckError("a shuffle is {seat, deck, proof}")
-        deck, proof = data["deck"], data["proof"]
-        if not isinstance(deck, list) or len(deck) != size:
-            raise DeckError(f"a shuffle's deck holds {size} cards")
-        keys = {"c", "chain", "e", "s", "s_hat", "s_prime"}
-        if not isinstance(proof, dict) or set(proof) != keys:
+        proof = data["proof"]
+        if not isinstance(proof, dict) or set(proof) != {"c", "chain", "e", "s", "s_hat", "s_prime"}:
             raise DeckError("a shuffle's proof is {c, chain, e, s, s_hat, s_prime}")
-        for name, length in (("c", size), ("chain", size), ("s", 4), ("s_hat", size), ("s_prime", size)):
-            if not isinstance(proof[name], list) or len(proof[name]) != length:
-                raise DeckError(f"a shuffle's proof holds {length} values in {name}")
-        s = [_scalar(v, what) for v in proof["s"]]
+        points = _items(data["deck"], 2 * size, "a shuffle's deck", f"{size} cards")
+        s = [_scalar(v, what) for v in _items(proof["s"], 4, "a shuffle's proof", "4 values in s")]
         return cls(
             data["seat"],
-            tuple(Ciphertext.from_wire(c) for c in deck),
+            tuple(Ciphertext(points[2 * i], points[2 * i + 1]) for i in range(size)),
             ShuffleProof(
-                tuple(_point(p, what) for p in proof["c"]),
-                tuple(_point(p, what) for p in proof["chain"]),
+                tuple(_items(proof["c"], size, "a shuffle's proof", f"{size} values in c")),
+                tuple(_items(proof["chain"], size, "a shuffle's proof", f"{size} values in chain")),
                 _scalar(proof["e"], what),
                 (s[0], s[1], s[2], s[3]),
-                tuple(_scalar(v, what) for v in proof["s_hat"]),
-                tuple(_scalar(v, what) for v in proof["s_prime"]),
+                tuple(
+                    _scalar(v, what)
+                    for v in _items(proof["s_hat"], size, "a shuffle's proof", f"{size} values in s_hat")
+                ),
+                tuple(
+                    _scalar(v, what)
+                    for v in _items(proof["s_prime"], size, "a shuffle's proof", f"{size} values in s_prime")
+                ),
             ),
         )
+
+
+def _items(data: Any, count: int, what: str, expected: str) -> list[bytes]:
+    """`count` 32-byte items from one byte string (DeckError: `what` holds `expected`)."""
+    if type(data) is not bytes or len(data) != 32 * count:
+        raise DeckError(f"{what} holds {expected}")
+    return [data[i : i + 32] for i in range(0, len(data), 32)]
 
 
 def _shuffle_context(game: bytes, seat: int) -> bytes:

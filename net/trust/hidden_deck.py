@@ -276,7 +276,24 @@ class DeckLedger:
         """Whether every seat but its owner has published its share of `slot`."""
         return len(self.shares[slot]) >= self.n - 1
 
+    def add_shares(self, shares: Sequence[Share]) -> None:
+        """Add several shares, all or none (DeckStepError names the first refused)."""
+        seen: set[tuple[int, int]] = set()
+        for share in shares:
+            if (share.slot, share.seat) in seen:
+                raise DeckStepError("bad_share", f"seat {share.seat}'s share of slot {share.slot} comes twice")
+            seen.add((share.slot, share.seat))
+            self._check_share(share)
+        for share in shares:
+            self.shares[share.slot][share.seat] = share
+            self.steps.append(share)
+
     def add_share(self, share: Share) -> None:
+        self._check_share(share)
+        self.shares[share.slot][share.seat] = share
+        self.steps.append(share)
+
+    def _check_share(self, share: Share) -> None:
         slot, seat = share.slot, share.seat
         if not 0 <= slot < self.dealt:
             raise DeckStepError("bad_share", f"slot {slot} is not dealt")
@@ -289,8 +306,6 @@ class DeckLedger:
                 check_share(self.game, self.key(seat).h, self.deck[slot], share)
             except DeckError as exc:
                 raise DeckStepError("bad_share", str(exc)) from None
-        self.shares[slot][seat] = share
-        self.steps.append(share)
 
     # ------------------------------------------------------------------ plays
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from modernart.events import CardsDealt, Sale, SealedRevealed
 from modernart.game import deals_of_order, deck_orders_needed
-from modernart.moves import Action, Move
+from modernart.moves import CARD_ACTIONS, Action, Move
 from modernart.phase import Phase
 from modernart.rules import RuleOptions
 from modernart.views import Observation, public_money
@@ -30,9 +30,14 @@ from modernart.net.protocol.game_data import ViewBuilder, event_from_wire
 from modernart.net.protocol.signed import ACT_TAG, decode_action_body
 from modernart.net.trust.identity import verify
 from modernart.net.trust.sealed import SealedVerifier
+from modernart.net.trust.deck import DeckKey, Share, Shuffle, key_of
+from modernart.net.trust.group import read_scalar
+from modernart.net.trust.hidden_deck import DeckLedger, SeatDeck
 from modernart.net.trust.shuffle import FixedDeal, SeedVerifier
 
 _SEALED = (Action.SEALED_BID, Action.SEALED_FORFEIT)
+#: the hidden deck's events (net/host/hidden_hands.py)
+DECK_EVENTS = ("dkey", "dshuffle", "dshares", "dsecret")
 
 
 @dataclass(frozen=True)
@@ -49,7 +54,15 @@ class EventInfo:
 class VerifiedGame:
     """Follows one game from event 1, checking every event (`keep` keeps the frames, for a transcript)."""
 
-    def __init__(self, game_id: bytes, host_vk: bytes, *, keep: bool = False, every_signature: bool = True) -> None:
+    def __init__(
+        self,
+        game_id: bytes,
+        host_vk: bytes,
+        *,
+        keep: bool = False,
+        every_signature: bool = True,
+        check_deck: bool = True,
+    ) -> None:
         self.game_id = game_id
         self.every_signature = every_signature  # False: a client (net/trust/sealed.py `SealedVerifier`)
         self.host_vk = host_vk
@@ -66,6 +79,12 @@ class VerifiedGame:
         self.frames: list[dict[str, Any]] | None = [] if keep else None
         self.own_actions: dict[bytes, tuple[bytes, bytes]] = {}  # body -> (signature, key) of actions sent
         self.call: tuple[int, int] | None = None  # (auction, seat) of the hammer being called
+        # a hidden-hands table (docs/fair-play.md "The hidden deck"): the deck's public record,
+        # checked step by step, and this seat's own part (its secret deck key), if it has a seat
+        self.deck: DeckLedger | None = None
+        self.check_deck = check_deck  # False: the audit, which checks the whole deal at the end (audit_deal)
+        self.own_deck: SeatDeck | None = None
+        self.deck_secrets: list[int | None] = []
 
     @property
     def head(self) -> bytes:
@@ -104,6 +123,8 @@ class VerifiedGame:
         self.chain.accept(
             seq, msg["pub"], list(msg["ph"]), msg["h"], msg["hs"], own, priv_bytes, defer_signature=defer_signature
         )
+        if priv is not None and "hand" not in priv and self.deck is None:
+            raise ChainError(f"event {seq}: the private part names no hand")
         if pub.get("g") != self.game_id:
             raise ChainError(f"event {seq} names another game")
         try:
@@ -116,6 +137,8 @@ class VerifiedGame:
             self.frames.append({k: msg.get(k) for k in ("t", "seq", "pub", "ph", "h", "hs", "priv")})
         observation = None
         if own is not None and priv is not None and self.view is not None and self.view.pv is not None:
+            if self.deck is not None:  # the host knows no hand: this seat reads its own
+                return info, self.view.observation(own, self.hidden_hand(), priv["money"])
             if "dealt" in priv:
                 rounds = [e.round for e in info.events if isinstance(e, CardsDealt) and e.seat == own]
                 if rounds:
@@ -145,6 +168,11 @@ class VerifiedGame:
             self.fixed_deal = FixedDeal.from_wire(pub["fixed"]) if "fixed" in pub else None
             self.seeds = SeedVerifier(self.game_id, self.host_vk, pub["hseed"], len(self.players), self.fixed_deal)
             self.sealed = SealedVerifier(self.game_id, len(self.players), every_signature=self.every_signature)
+            if pub.get("hidden"):
+                self.deck = DeckLedger(
+                    self.game_id, len(self.players), options.deck_table.size, checking=self.check_deck
+                )
+                self.deck_secrets = [None] * len(self.players)
         if self.view is None or self.seeds is None or self.sealed is None:
             raise ChainError(f"event {seq} comes before the game's start")
         events = tuple(event_from_wire(e, self.view.options) for e in pub.get("ev", []))
@@ -172,11 +200,77 @@ class VerifiedGame:
             move = self._check_call(pub)
         elif kind == "disclose":
             self._check_disclosure(pub)
+        elif kind in DECK_EVENTS:
+            self._deck_step(kind, pub)
         elif kind != "start":
             raise ValueError(f"unknown event kind {kind!r}")
+        if self.deck is not None:
+            self._follow_deck(pub, move)
         if "pv" in pub:
             self.view.feed(pub.get("ev", []), pub["pv"])
         return EventInfo(seq, kind, move, pub.get("by"), events, pub, tuple(warnings))
+
+    def hand_ready(self) -> bool:
+        """Whether this seat can read every card dealt to it (always, unless hands are hidden
+        and another seat's shares of a deal are still on their way)."""
+        deck, own = self.deck, self.own_deck
+        if deck is None:
+            return True
+        return own is not None and all(deck.readable(k) for k in deck.slots_of(own.seat))
+
+    def deck_disclosed(self) -> bool:
+        """Whether every seat has disclosed its deck key (always true unless hands are hidden)."""
+        return self.deck is None or all(x is not None for x in self.deck_secrets)
+
+    def hidden_hand(self) -> list[int]:
+        """This seat's cards at a hidden-hands table, read with its own deck key."""
+        if self.deck is None or self.own_deck is None:
+            return []
+        return sorted(self.own_deck.hand(self.deck).values())
+
+    def _deck_step(self, kind: str, pub: dict[str, Any]) -> None:
+        """A step of the hidden deck, checked as the host checked it (DeckError: ValueError)."""
+        deck = self.deck
+        if deck is None:
+            raise ValueError(f"a {kind} event at a table that does not hide hands")
+        seat = pub["seat"]
+        if kind == "dkey":
+            key = DeckKey.from_wire(pub["key"])
+            if key.seat != seat:
+                raise ValueError(f"the deck key of seat {seat} names seat {key.seat}")
+            deck.add_key(key)
+        elif kind == "dshuffle":
+            shuffle = Shuffle.from_wire(pub["sh"], deck.size)
+            if shuffle.seat != seat:
+                raise ValueError(f"the shuffle of seat {seat} names seat {shuffle.seat}")
+            deck.add_shuffle(shuffle)
+        elif kind == "dshares":
+            shares = [Share.from_wire(s) for s in pub["shares"]]
+            if any(s.seat != seat for s in shares):
+                raise ValueError(f"the shares of seat {seat} name another seat")
+            deck.add_shares(shares)
+        else:
+            secret = read_scalar(pub["x"])
+            if self.check_deck and key_of(secret) != deck.key(seat).h:
+                raise ValueError(f"seat {seat}'s disclosed deck key does not match its published key")
+            self.deck_secrets[seat] = secret
+
+    def _follow_deck(self, pub: dict[str, Any], move: Move | None) -> None:
+        """Deal in the ledger what the engine dealt (the public counts), and open a card played."""
+        deck = self.deck
+        assert deck is not None
+        counts: dict[int, list[int]] = {}
+        for e in pub.get("ev", []):
+            if e.get("k") == "dealt":
+                counts.setdefault(e["round"], [0] * deck.n)[e["seat"]] = e["count"]
+        for rnd in sorted(counts):
+            deck.deal(counts[rnd])
+        if move is not None and move.action in CARD_ACTIONS and pub.get("by") == "player":
+            if "open" not in pub:
+                raise ValueError(f"seat {move.seat} played card {move.arg} without opening it")
+            deck.open(move.seat, Share.from_wire(pub["open"]), move.arg)
+        elif move is not None and move.action in CARD_ACTIONS:
+            raise ValueError(f"a card of seat {move.seat} was played by {pub.get('by')!r}: only its owner can")
 
     def _check_call(self, pub: dict[str, Any]) -> Move:
         """A hammer call starts: the auctioneer's own signed HAMMER, in an Open auction

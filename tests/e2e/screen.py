@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import tempfile
 import functools
 import io
 import re
@@ -138,9 +139,14 @@ class Screen:
         finder=None,
         dummy: bool = False,
         encoding: str = "utf-8",
+        alerts: bool | None = None,
+        settings_dir: str | None = None,
         lang: str | None = None,
         bidi: str | None = None,
     ) -> None:
+        # the client's per-user settings live in a directory of the test's own (a fresh one:
+        # a first game) unless it names one, never in the user's config directory
+        self.alerts, self.settings_dir = alerts, settings_dir
         self.session = session
         self.lang, self.bidi = lang, bidi  # this client's language and BiDi mode (default: the process's)
         self.size = Size(rows=rows, columns=cols)
@@ -161,12 +167,15 @@ class Screen:
         else:
             output = Vt100_Output(self.term, lambda: self.size, term=self.env.get("TERM"))
         self._stack.enter_context(create_app_session(input=inp, output=output))
+        settings_dir = self.settings_dir or self._stack.enter_context(tempfile.TemporaryDirectory())
         self.client = ClientApp(
             self.session,
             finder=self.finder,
             ascii=self.ascii,
             color=self.color,
             env=self.env,
+            alerts=self.alerts,
+            settings_dir=settings_dir,
             language=self.lang,
             bidi=self.bidi,
         )

@@ -392,3 +392,34 @@ def take_record_home(port: int, key: str, user: str, path, within: float):
 def record_argv(port: int, key: str, user: str) -> list[str]:
     """`ssh -p PORT -i KEY USER@127.0.0.1 record` (no terminal: the answer is a tar archive)."""
     return [a for a in ssh_argv(port, key, user) if a != "-t"] + ["record"]
+
+
+def bare_ssh_argv(port: int, key: str, user: str, *options: str) -> list[str]:
+    """`ssh -p PORT NAME@HOST` as the macOS and Windows OpenSSH clients run it out of the box:
+    no system ssh_config (`-F /dev/null`: Debian's sends LANG, Windows' sends nothing)."""
+    quiet = ["-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR"]
+    return ["ssh", "-F", "/dev/null", "-p", str(port), "-i", key, "-o", "IdentitiesOnly=yes", *quiet, *options]
+
+
+@pytest.mark.timeout(120)
+def test_the_command_lines_docs_give_for_macos_and_windows(server, tmp_path):
+    """docs/client.md "From macOS and Windows": the plain command (no locale sent) draws
+    box-drawing borders in colour; `-o SetEnv=NO_COLOR=1` takes the colours away and
+    `-o SetEnv=LANG=C` (a console without box drawing) gets ASCII borders."""
+    port, _ = server
+    key = keypair(tmp_path / "key")
+    for options, boxes, colours in (
+        ((), True, True),
+        (("-o", "SetEnv=NO_COLOR=1"), True, False),
+        (("-o", "SetEnv=LANG=C"), False, True),
+    ):
+        pane = Tmux()
+        try:
+            pane.start(bare_ssh_argv(port, key, "ana", *options) + ["ana@127.0.0.1"], env={"TERM": "xterm-256color"})
+            screen = pane.wait_for(r"ana \(you\)", timeout=20)
+            assert ("─" in screen) is boxes and ("+--" in screen) is not boxes, screen
+            assert bool(colour_codes(pane.capture(escapes=True))) is colours, options
+            pane.send("q")
+            pane.wait_for(r"Leave|EXITED", timeout=10)
+        finally:
+            pane.close()

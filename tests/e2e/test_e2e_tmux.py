@@ -66,7 +66,7 @@ def test_whole_game_by_key_presses_at_80x24(term, tmp_path, through):
     assert term.size() == "80x24"
     rows = first.split("\n")
     assert rows[0].startswith(" Round 1/4 | Ana $100 |")
-    for text in ("Artists", "Auction", "Players", "Your hand", "Log and chat", "L Lite Metal", "R Krypto"):
+    for text in ("Artists", "Auction", "Players", "Your hand", "Log and chat", "L Lite Metal", "K Krypto"):
         assert text in first
     assert "? help" in rows[23]
     seen, final = play_until_over(term)
@@ -134,7 +134,7 @@ def test_no_color_and_plain_terminals(term, tmp_path):
     coloured = term.capture(escapes=True)
     assert not colour_codes(coloured), "NO_COLOR run printed colours"
     assert "\x1b[" in coloured  # bold/reverse remain
-    assert "R Krypto" in screen and "*" in screen and "┌" in screen  # LANG=C: Python still speaks UTF-8
+    assert "K Krypto" in screen and "*" in screen and "┌" in screen  # LANG=C: Python still speaks UTF-8
     term.send("C-c")
     term.wait_for("Leave the table")
     term.send("y")

@@ -3,6 +3,9 @@ record of the game was saved."""
 
 from __future__ import annotations
 
+import asyncio
+import os
+
 from prompt_toolkit.layout import AnyContainer, HSplit
 
 from modernart.cli.i18n import _
@@ -10,6 +13,40 @@ from modernart.cli.tui.keys import Command, Controls, Modes
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.text import Line, fit, wrap
 from modernart.cli.tui.widgets import Parts, boxed, title_bar, window
+
+
+def comparison_text(cs: ClientState) -> str:
+    """How this game compares with this player's earlier games on this machine (cli/stats.py),
+    worked out once, in a worker thread (the saved games are read from disk), then shown; ""
+    meanwhile, or for a player whose key is kept nowhere (no earlier games can be theirs)."""
+    if cs.game_comparison is not None:
+        return cs.game_comparison
+    session, obs = cs.session, cs.obs
+    if session is None or session.record_path is None:
+        return ""  # once the record is saved (first things first: the record, then the figures)
+    cs.game_comparison = ""
+    client = getattr(session, "client", None)
+    if client is None or obs is None or obs.final_money is None or client.state_dir is None or obs.seat < 0:
+        return ""
+    from modernart.net import user_dirs
+
+    from modernart.cli.stats import compare_with_earlier
+
+    dirs = [str(user_dirs.games_dir()), os.path.join(client.state_dir, "games")]
+    game_id = client.state.game_id.hex() if client.state.game_id else ""
+    money, won, players = obs.final_money[obs.seat], obs.seat in obs.winners, obs.players
+    work = asyncio.get_running_loop().run_in_executor(
+        None, compare_with_earlier, money, won, players, client.keys.vk.hex(), game_id, dirs
+    )
+
+    def done(future: asyncio.Future) -> None:
+        cs.game_comparison = "" if future.cancelled() or future.exception() else future.result()
+        changed = getattr(session, "changed", None)  # the listeners redraw (every session has them)
+        if callable(changed):
+            changed()
+
+    work.add_done_callback(done)
+    return ""
 
 
 def game_over_panel(cs: ClientState, width: int, height: int) -> list[Line]:
@@ -51,6 +88,10 @@ def game_over_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         lines.append(line)
     note = [("class:dim", " " + _("Final money also counts every sale between players."))]
     lines.append(note)
+    compared = comparison_text(cs)
+    compared_line: Line = [("class:title", " " + fit(compared, max(10, width - 2)))]
+    if compared:
+        lines.append(compared_line)
     path = cs.session.record_path if cs.session is not None else None
     host_copy = getattr(cs.session, "host_record_path", None)
     text = (
@@ -64,6 +105,8 @@ def game_over_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         lines.append([("", " " + chunk)])
     if path:
         lines.append([("class:dim", " " + _("modernart replay FILE re-checks it and prints its result (JSON)"))])
+    if len(lines) > height and compared:  # the comparison gives way first (modernart stats has it)
+        lines.remove(compared_line)
     if len(lines) > height:  # five players and two copies of the record: the note gives way
         lines.remove(note)
     return lines

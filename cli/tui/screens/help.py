@@ -10,7 +10,7 @@ from modernart.cards import ARTISTS
 from modernart.cli.i18n import N_, _
 from modernart.cli.tui.keys import Command, Modes, Pred
 from modernart.cli.tui.panels import ARTIST_STYLE
-from modernart.cli.tui.screens.lobby import LOBBY_HELP, join_lines
+from modernart.cli.tui.screens.lobby import LOBBY_HELP, LOCAL_ONLY, join_lines
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.text import Line, fit, wrap
 from modernart.cli.tui.widgets import overlay
@@ -25,7 +25,7 @@ HELP = [
     (N_("Once-around"), N_("each player once, auctioneer last: bid or p")),
     (N_("Sealed"), N_("type your bid (hidden, 0 = none) and Enter")),
     (N_("Fixed price"), N_("auctioneer types a price; others a accept, p decline")),
-    (N_("Table"), N_("c chat, PgUp/PgDn scroll the log, s last scoring, ? help")),
+    (N_("Table"), N_("c chat, PgUp/PgDn scroll the log, s last scoring, v scores so far, ? help")),
     (N_("Leave"), N_("q or Ctrl-C (asks first)")),
     (N_("Reading"), N_("* = you, > = must act, ? = hidden money, letters:")),
     ("", N_("O Open, 1 Once-around, S Sealed, F Fixed price, D Double")),
@@ -50,7 +50,12 @@ def help_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         lines.append(artists)
         lines.append([("class:dim", " " + _("The round ends with an artist's fifth painting (not sold)."))])
         lines.append([("class:dim", " " + _("Top three artists pay 30/20/10 plus earlier tiles."))])
-    intro, join = join_lines(lobby, width)
+    intro: list[str]
+    join: list[str]
+    if cs.session is not None and cs.session.local_only:  # nobody can join a table of this machine only
+        intro, join = [" " + chunk for chunk in wrap(_(LOCAL_ONLY), max(10, width - 1))], []
+    else:
+        intro, join = join_lines(lobby, width)
     lines += [[("class:dim", t)] for t in intro] + [[("", t)] for t in join]
     lines.append([("class:dim", " " + _("Esc or ? closes this help"))])
     return lines

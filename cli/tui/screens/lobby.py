@@ -74,7 +74,7 @@ OPTION_LABELS = {
     "double_as_open": N_("Double as Open"),
     "mystery_hand": N_("Mystery hand"),
 }
-#: The rule sheets' deviations (docs/rules.md §10): the lobby lists them after the clocks.
+#: The rule sheets' deviations (docs/rules.md §10): the lobby lists them after the other rules.
 DEVIATIONS = frozenset(
     {
         "open_autoclose",
@@ -126,25 +126,28 @@ CLOCK_CHOICES: dict[str, tuple[Any, ...]] = {
     "decision": (0.0, 30.0, 60.0, 120.0),
     "grace": (0.0, 15.0, 30.0, 60.0, 120.0, 300.0),
     "hammer_call": (0.0, 2.0, 3.0, 5.0, 8.0),
+    "bot_pace": (0.0, 0.5, 1.0, 2.0),
 }
 CLOCK_LABELS = {
     "open_countdown": N_("Open countdown"),
     "decision": N_("Decision clock"),
     "grace": N_("Stand-in after"),
     "hammer_call": N_("Hammer call"),
+    "bot_pace": N_("Bot pace"),
 }
 #: Clocks whose 0 means "no limit" (the lobby says "none"); a grace of 0 means "at once"
 CLOCKS_OFF_AT_ZERO = frozenset({"open_countdown", "decision", "hammer_call"})
 
 
 def lobby_rows(lobby: LobbyView) -> list[tuple[str, object]]:
-    """The rows the lobby cursor moves over: seats, the variant and the table's basic rules,
-    the clocks, then the rule sheets' deviations one by one."""
+    """The rows the lobby cursor moves over: seats, the variant, the clocks, the table's
+    basic rules, then the rule sheets' deviations one by one (the box scrolls with the
+    cursor: the first rows are the ones seen without moving)."""
     rows: list[tuple[str, object]] = [("seat", s.seat) for s in lobby.seats]
     rows.append(("variant", "variant"))
+    rows += [("clock", name) for name in CLOCK_CHOICES]
     names = [f.name for f in fields(RuleOptions) if f.name in OPTION_CHOICES]
     rows += [("option", name) for name in names if name not in DEVIATIONS]
-    rows += [("clock", name) for name in CLOCK_CHOICES]
     rows += [("option", name) for name in names if name in DEVIATIONS]
     return rows
 
@@ -193,6 +196,8 @@ def option_text(name: str, value: object) -> str:
 
 def clock_text(name: str, seconds: float) -> str:
     """A clock's value as the lobby shows it ("none" for a limit that is off)."""
+    if name == "bot_pace":  # a factor of the bots' natural pauses, not seconds
+        return _("instant") if seconds == 0 else f"x{seconds:g}"
     return _("none") if seconds == 0 and name in CLOCKS_OFF_AT_ZERO else value_text(seconds, seconds=True)
 
 
@@ -305,6 +310,12 @@ def lobby_header(cs: ClientState, width: int) -> Line:
     return ([("class:error", f" {cs.notice} ")] if cs.notice else []) + [("class:status", text)]
 
 
+#: What the lobby of a table on this machine only says instead of a join string
+LOCAL_ONLY = N_(
+    "This table is on this machine only: friends cannot join it. To play with friends, open a table with modernart host."
+)
+
+
 def join_lines(lobby: LobbyView | None, width: int) -> tuple[list[str], list[str]]:
     """How friends join, then the join string whole: on a line of its own (cut into pieces
     only when the terminal is narrower than the string), so that it can be read and copied;
@@ -334,6 +345,8 @@ def join_lines(lobby: LobbyView | None, width: int) -> tuple[list[str], list[str
 
 
 def lobby_join(cs: ClientState, width: int, height: int) -> list[Line]:
+    if cs.session is not None and cs.session.local_only:
+        return [[("class:dim", " " + chunk)] for chunk in wrap(_(LOCAL_ONLY), max(10, width - 1))]
     intro, join = join_lines(cs.session.lobby if cs.session is not None else None, width)
     return [[("class:dim", t)] for t in intro] + [[("class:title", t)] for t in join]
 

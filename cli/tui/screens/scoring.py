@@ -45,7 +45,7 @@ def scoring_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     lines: list[Line] = [[("", how)], [("class:dim", header)]]
     places = {a: i for i, a in enumerate(result.ranking)}
     for a in sorted(ARTISTS, key=lambda a: (places.get(a, 9), a)):
-        place = (_("1st"), _("2nd"), _("3rd"))[places[a]] if a in places else "-"
+        place = (_("1st"), _("2nd"), _("3rd"), _("4th"), _("5th"))[places[a]] if a in places else "-"
         tile = str(result.tiles[a]) if result.tiles[a] else "-"
         line = [("", " ")] + artist_label(cs, a, 14)
         line.append(

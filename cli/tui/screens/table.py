@@ -94,6 +94,10 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
         Command(("pageup",), "PgUp", _("log"), table, lambda e: cs.scroll_log(1)),
         Command(("pagedown",), "", "", table, lambda e: cs.scroll_log(-1)),
         Command(("s",), "", "", table, lambda e: cs.show_last_scoring()),
+        Command(("v",), "v", _("scores"), table, lambda e: cs.show_scores()),
+        Command(("r",), "r", _("rules"), table, lambda e: cs.show_rules(), hints.first_game, 90),
+        Command(("o",), "o", hints.out_label, table, lambda e: acts.stay_out(), hints.can_stay_out, 24),
+        Command(("b",), "b", hints.sealed_label, table, lambda e: acts.toggle_sealed(), hints.has_sealed, 25),
     ]
 
 
@@ -149,6 +153,27 @@ class TableHints:
 
     def can_accept(self) -> bool:
         return self._offers(Action.ACCEPT)
+
+    def first_game(self) -> bool:
+        """Until a first game is finished, the hint bar shows `r rules`."""
+        return self.cs.first_game_hint
+
+    def can_stay_out(self) -> bool:
+        obs = self.cs.obs
+        return obs is not None and obs.phase == Phase.OPEN and obs.seat >= 0 and obs.seat != obs.auctioneer
+
+    def out_label(self) -> str:
+        obs = self.cs.obs
+        staying = obs is not None and self.cs.out_of_auction == obs.auction_no
+        return _("back in") if staying else _("stay out")
+
+    def has_sealed(self) -> bool:
+        obs = self.cs.obs
+        mine = self.cs.my_sealed
+        return obs is not None and obs.phase == Phase.SEALED and mine is not None and mine[0] == obs.auction_no
+
+    def sealed_label(self) -> str:
+        return _("hide bid") if self.cs.show_sealed else _("show bid")
 
     def can_hammer(self) -> bool:
         return self._offers(Action.HAMMER)

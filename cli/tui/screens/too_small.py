@@ -6,12 +6,17 @@ from prompt_toolkit.layout import AnyContainer, HSplit
 
 from modernart.cli.i18n import _
 from modernart.cli.tui.keys import Command, Controls, Modes
-from modernart.cli.tui.state import MIN_COLUMNS, MIN_ROWS
+from modernart.cli.tui.state import MIN_COLUMNS, MIN_ROWS, ClientState
 from modernart.cli.tui.text import Line
 from modernart.cli.tui.widgets import Parts, window
 
 
-def too_small_text(width: int, height: int) -> list[Line]:
+def too_small_text(width: int, height: int, asking: bool = False) -> list[Line]:
+    if asking:  # q asks first, as at the table
+        return [
+            [("class:title", " " + _("Leave the table?"))],
+            [("", " " + _("y: leave   n or Esc: stay"))],
+        ]
     return [
         [("class:error", " " + _("Terminal too small"))],
         [
@@ -25,10 +30,18 @@ def too_small_text(width: int, height: int) -> list[Line]:
     ]
 
 
-def container(parts: Parts) -> AnyContainer:
-    return HSplit([window(lambda w, h: too_small_text(w, h)), parts.hint_bar])
+def container(cs: ClientState, parts: Parts) -> AnyContainer:
+    return HSplit([window(lambda w, h: too_small_text(w, h, cs.overlay == "quit")), parts.hint_bar])
 
 
-def commands(controls: Controls, modes: Modes) -> list[Command]:
-    here = lambda: controls.current() == "small"  # noqa: E731
-    return [Command(("q", "c-c"), "q", _("quit"), here, lambda e: controls.exit(), modes.always, 80)]
+def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]:
+    """`q` asks first (the leave overlay's y and n answer, drawn here while the screen is too
+    small for overlays); Ctrl-C over the question leaves at once."""
+    here = lambda: controls.current() == "small" and cs.overlay != "quit"  # noqa: E731
+    asking = lambda: controls.current() == "small" and cs.overlay == "quit"  # noqa: E731
+    return [
+        Command(("q", "c-c"), "q", _("quit"), here, modes.set_overlay("quit"), modes.always, 80),
+        Command(("y",), "y", _("leave"), asking, lambda e: controls.exit(), modes.always, 1),
+        Command(("n", "escape"), "n", _("stay"), asking, modes.set_overlay(None), modes.always, 2),
+        Command(("c-c",), "", "", asking, lambda e: controls.exit()),
+    ]

