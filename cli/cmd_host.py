@@ -14,10 +14,10 @@ import asyncio
 import json
 import sys
 
-from modernart.cli.cmd_play import COLOR_CHOICES, default_name
+from modernart.cli.cmd_play import default_name
 
-from modernart.cli.user_settings import add_alert_argument
-from modernart.cli.language_options import add_language_arguments, apply_language_arguments
+from modernart.cli.language_options import apply_language_arguments
+from modernart.cli.screen_options import add_screen_arguments
 from modernart.cli.subcommands import Subcommands
 from modernart.cli.variant_args import add_variant_arguments, options_from_args
 from modernart.net import user_dirs
@@ -109,10 +109,7 @@ def register(sub: Subcommands) -> None:
         metavar="FILE",
         help=f"SSH host key (default {user_dirs.ssh_host_key_path()}, made on first use)",
     )
-    add_language_arguments(p)
-    add_alert_argument(p)
-    p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
-    p.add_argument("--color", choices=COLOR_CHOICES, default="auto", help="colours (see modernart play)")
+    add_screen_arguments(p)
     p.set_defaults(func=run, host_defaults=None)
     p.set_defaults(host_defaults=vars(p.parse_args([])))  # what resume_flags leaves out
 

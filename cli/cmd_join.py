@@ -12,10 +12,10 @@ import argparse
 import asyncio
 import sys
 
-from modernart.cli.cmd_play import COLOR_CHOICES, default_name
+from modernart.cli.cmd_play import default_name
 
-from modernart.cli.user_settings import add_alert_argument
-from modernart.cli.language_options import add_language_arguments, apply_language_arguments
+from modernart.cli.language_options import apply_language_arguments
+from modernart.cli.screen_options import add_screen_arguments
 from modernart.cli.subcommands import Subcommands
 
 
@@ -42,11 +42,7 @@ def register(sub: Subcommands) -> None:
         action="store_true",
         help="trust a host whose key changed since you last joined it (compare its join code first)",
     )
-    add_language_arguments(p)
-    add_alert_argument(p)
-    p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
-    p.add_argument("--color", choices=COLOR_CHOICES, default="auto", help="colours (see modernart play)")
-    p.add_argument("--no-color", dest="color", action="store_const", const="none", help="same as --color none")
+    add_screen_arguments(p)
     p.set_defaults(func=run)
 
 

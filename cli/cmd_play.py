@@ -18,14 +18,12 @@ import getpass
 import random
 import sys
 
-from modernart.cli.user_settings import add_alert_argument
-from modernart.cli.language_options import add_language_arguments, apply_language_arguments
+from modernart.cli.language_options import apply_language_arguments
+from modernart.cli.screen_options import add_screen_arguments
 from modernart.cli.local_table import play_table
 from modernart.cli.subcommands import Subcommands
 from modernart.cli.variant_args import add_variant_arguments, options_from_args
 from modernart.net import user_dirs
-
-COLOR_CHOICES = ("auto", "none", "16", "256", "truecolor")  # as cli/tui/style.py
 
 
 def register(sub: Subcommands) -> None:
@@ -70,16 +68,7 @@ def register(sub: Subcommands) -> None:
         action="store_true",
         help="start a new game without offering to continue an unfinished one",
     )
-    add_language_arguments(p)
-    add_alert_argument(p)
-    p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
-    p.add_argument(
-        "--color",
-        choices=COLOR_CHOICES,
-        default="auto",
-        help="colours: auto (NO_COLOR and TERM decide), none, 16, 256, truecolor",
-    )
-    p.add_argument("--no-color", dest="color", action="store_const", const="none", help="same as --color none")
+    add_screen_arguments(p)
     p.add_argument(
         "--offline",
         action="store_true",

@@ -19,10 +19,10 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from modernart.cli.cmd_play import COLOR_CHOICES, default_name
+from modernart.cli.cmd_play import default_name
 from modernart.cli.i18n import _
-from modernart.cli.user_settings import add_alert_argument
-from modernart.cli.language_options import add_language_arguments, apply_language_arguments
+from modernart.cli.language_options import apply_language_arguments
+from modernart.cli.screen_options import add_screen_arguments
 from modernart.cli.local_table import play_table, search_dirs, settings_for, your_unfinished_games
 from modernart.cli.subcommands import Subcommands
 from modernart.net import user_dirs
@@ -60,16 +60,7 @@ def register(sub: Subcommands) -> None:
     )
     p.add_argument("--name", default=None, help="your name, if asked (default: your login name)")
     p.add_argument("--offline", action="store_true", help="host the game inside this process (no child process)")
-    p.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
-    p.add_argument(
-        "--color",
-        choices=COLOR_CHOICES,
-        default="auto",
-        help="colours: auto (NO_COLOR and TERM decide), none, 16, 256, truecolor",
-    )
-    p.add_argument("--no-color", dest="color", action="store_const", const="none", help="same as --color none")
-    add_language_arguments(p)
-    add_alert_argument(p)
+    add_screen_arguments(p)
     p.set_defaults(func=run)
 
 

@@ -358,6 +358,9 @@ async def drive_to_sealed(clients: list[Any], table: Any, timeout: float = 30.0)
             await c.wait_until(lambda s: s.head_seq >= sess.seq, 10)
         if state.phase == Phase.SEALED:
             return state.auction_no
+        if sess.call is not None and sess.call.auction == state.auction_no:
+            await asyncio.sleep(0.05)  # the hammer is being called: it falls on its own
+            continue
         seat = state.auctioneer if state.phase in (Phase.OPEN, Phase.PLAY_CARD, Phase.FIXED_SET) else state.to_move()[0]
         reply = await clients[seat].send_move(_cheap_move(clients[seat].state.observation))
         assert reply.ok, reply

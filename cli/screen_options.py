@@ -1,0 +1,36 @@
+"""The options of the client's screen, the same on every command that shows it (play,
+resume, join, host): language and right-to-left text, alerts, borders and colours.
+
+Kept apart from cli/tui/ so that a command can list them without importing the screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from modernart.cli.language_options import add_language_arguments
+from modernart.cli.user_settings import add_alert_argument
+
+#: The colour depths `--color` takes (the same as cli/tui/style.py's, without importing it).
+COLOR_CHOICES = ("auto", "none", "16", "256", "truecolor")
+
+
+def add_screen_arguments(parser: argparse.ArgumentParser) -> None:
+    """`--lang`, `--bidi`, `--no-alerts`, `--ascii`, `--color` and `--no-color` on `parser`.
+
+    >>> p = argparse.ArgumentParser()
+    >>> add_screen_arguments(p)
+    >>> args = p.parse_args(["--no-color", "--ascii"])
+    >>> (args.color, args.ascii, args.alerts)
+    ('none', True, None)
+    """
+    add_language_arguments(parser)
+    add_alert_argument(parser)
+    parser.add_argument("--ascii", action="store_true", default=None, help="draw borders with + - | only")
+    parser.add_argument(
+        "--color",
+        choices=COLOR_CHOICES,
+        default="auto",
+        help="colours: auto (NO_COLOR and TERM decide), none, 16, 256, truecolor",
+    )
+    parser.add_argument("--no-color", dest="color", action="store_const", const="none", help="same as --color none")
