@@ -147,7 +147,8 @@ def lobby_rows(lobby: LobbyView) -> list[tuple[str, object]]:
     rows.append(("variant", "variant"))
     rows += [("clock", name) for name in CLOCK_CHOICES]
     names = [f.name for f in fields(RuleOptions) if f.name in OPTION_CHOICES]
-    rows += [("option", name) for name in names if name not in DEVIATIONS]
+    basic = sorted((name for name in names if name not in DEVIATIONS), key=lambda name: name != "start_money")
+    rows += [("option", name) for name in basic]  # the start money first: the rule players check first
     rows += [("option", name) for name in names if name in DEVIATIONS]
     return rows
 
