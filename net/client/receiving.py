@@ -22,7 +22,7 @@ from typing import Any, Callable, Protocol
 
 from modernart.net.client.fair_duties import FairPlay
 from modernart.net.client.requests import Requests
-from modernart.net.client.state import ConnectError, Reply, Update
+from modernart.net.client.state import ConnectError, Reply, Update, with_sealed
 from modernart.net.client.updates import UpdateFeed
 from modernart.net.lan.known_hosts import KnownHosts
 from modernart.net.protocol import ProtocolError
@@ -188,6 +188,7 @@ class Receiving:
             # long ago for events caught up after a reconnect: correct the drift, and tell
             if "clk" in msg and self._set_deadlines(msg["clk"]):
                 self.feed.emit(Update("clock", dict(self.state.deadlines)))
+                self.show_sealed()
         elif kind in ("ack", "reply"):
             self.requests.resolve(msg.get("id"), Reply(True, None, "", msg.get("seq")))
         elif kind == "tables":
@@ -346,7 +347,24 @@ class Receiving:
         if owed != self.state.reveals_owed:
             self.state.reveals_owed = owed
             moved = True
+        held = clk.get("sealed")
+        sealed = tuple(held) if type(held) is list and all(type(s) is int for s in held) else ()
+        if sealed != self.state.sealed:
+            self.state.sealed = sealed
+            moved = True
         return moved
+
+    def show_sealed(self, seat: int | None = None) -> None:
+        """Show who has sealed in the running Sealed auction (`state.sealed`, the host's
+        `clk.sealed`; `seat`: this client's own seat, whose commitment the host just
+        acknowledged) in the observation, and tell if that changed it."""
+        st = self.state
+        if seat is not None and seat not in st.sealed:
+            st.sealed = tuple(sorted((*st.sealed, seat)))
+        shown = with_sealed(st.observation, st.sealed)
+        if shown is not st.observation and shown is not None:
+            st.observation = shown
+            self.feed.emit(Update("observation", shown))
 
     def _on_event(self, msg: dict[str, Any]) -> None:
         st = self.state
@@ -375,6 +393,7 @@ class Receiving:
         st.players = self.game.players
         if info.move is not None and info.kind == "move":  # a `call` only names the hammer it waits for
             st.log.append((seq, info.move))
+        st.log.extend((seq, m) for m in info.moves)  # a `settle`: every seat's sealed bid
         st.log.extend((seq, e) for e in info.events)
         self._set_deadlines(info.public.get("clk") or {})
         self.feed.emit(Update("event", info))
@@ -382,6 +401,6 @@ class Receiving:
             self.feed.error("fair_play", warning)
         self.fair.on_event(info, self.game)
         if observation is not None:
-            st.observation = observation
-            self.feed.emit(Update("observation", observation))
+            st.observation = with_sealed(observation, st.sealed)
+            self.feed.emit(Update("observation", st.observation))
         self._settle_doubts()
