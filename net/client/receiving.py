@@ -36,10 +36,6 @@ log = logging.getLogger("modernart.net.client.client")
 #: its journal's tail (a power loss): more than the host may send beyond its last fsync
 #: (net/host/fanout.py UNSYNCED_MAX)
 TAIL_KEPT = 64
-#: Event kinds whose whole content is signed by a player and checked on arrival, and that
-#: change nothing a seat decides on: a burst of only these may leave the host signature to
-#: the next burst (`Receiving.on_burst`)
-PLAYER_SIGNED = frozenset({"commit"})
 CLOCK_DRIFT = 0.5  # seconds a host tick may move a deadline before the screens are told
 
 
@@ -127,10 +123,8 @@ class Receiving:
         on an event of the burst before its signature is verified; the updates of a burst
         whose head does not verify are withheld and the client fails.
 
-        One exception: a burst of sealed-bid commitments only (`PLAYER_SIGNED`; each is
-        signed by its player, checked here, and decides nothing) leaves the host signature
-        to the next burst's head, which covers it: a Sealed auction's commitments cost
-        one host signature check, not one each.
+        (Protocol 1 left the host signature of a burst of sealed-bid commitments only to
+        the next burst; protocol 2 has no such events: the commitments come in their set.)
         """
         self.feed.hold()
         self.burst_decides = False
@@ -380,8 +374,7 @@ class Receiving:
             return
         own = st.seat if st.role in ("player", "standin") else None
         info, observation = self.game.apply(msg, own, defer_signature=True)
-        if info.kind not in PLAYER_SIGNED:
-            self.burst_decides = True
+        self.burst_decides = True
         self.recent.append({k: msg[k] for k in ("t", "seq", "pub", "ph", "h", "hs")})
         if info.kind == "start":
             self._check_fixed_deal()

@@ -621,6 +621,7 @@ EVENT_SCHEMA: dict[str, Schema] = {
         "signer": (is_int(0, 1), True),
         "act": (is_record({"b": (_SIGNED_BODY, True), "s": (_SIGNATURE, True)}), True),
     },
+    # protocol 1 only (its transcripts are still audited): each commitment as it came
     "commit": {"auction": (is_int(1, 1 << 20), True), "seat": (SEAT, True), "c": (_SIGNED, True)},
     "commits": {
         "auction": (is_int(1, 1 << 20), True),
@@ -648,7 +649,7 @@ EVENT_SCHEMA: dict[str, Schema] = {
 }
 
 #: Event kinds that change nothing a player decides on: a stand-in taking over (or giving
-#: back) a seat, and another seat's sealed commitment (its amount is hidden).  A move made
+#: back) a seat, and (protocol 1) another seat's sealed commitment (its amount is hidden).  A move made
 #: before one of these is still made against the state that is current; every other event
 #: (a move, a clock's default, the deal, the closing of a commitment set, ...) makes a move
 #: decided before it stale.  Clock ticks and presence are not events at all.  The start of a
