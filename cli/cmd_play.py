@@ -20,7 +20,7 @@ import sys
 
 from modernart.cli.language_options import apply_language_arguments
 from modernart.cli.screen_options import add_screen_arguments
-from modernart.cli.local_table import play_table
+from modernart.cli.local_table import run_table
 from modernart.cli.subcommands import Subcommands
 from modernart.cli.variant_args import add_variant_arguments, options_from_args
 from modernart.net import user_dirs
@@ -159,10 +159,8 @@ def run(args: argparse.Namespace) -> int:
     name = args.name or default_name()
     settings = table_settings(args, levels, f"{name}'s table", autostart=not args.lobby)
     offer = not (args.new or args.lobby or args.seed is not None or args.offline)  # an unfinished game first
-    return asyncio.run(
-        play_table(
-            settings, name, offline=args.offline, ascii=args.ascii, color=args.color, alerts=args.alerts, offer=offer
-        )
+    return run_table(
+        settings, name, offline=args.offline, ascii=args.ascii, color=args.color, alerts=args.alerts, offer=offer
     )
 
 
