@@ -63,6 +63,22 @@ MAX_SHARES_FRAME = 64  # shares in one deck frame (the host's bound on a list's 
 TAIL_FRAME_BYTES = 48 * 1024  # events per `tail` frame: well within the host's MAX_HOST_FRAME
 
 
+def tail_chunks(frames: list[dict[str, Any]]) -> list[list[bytes]]:
+    """Events given back to a host (`ev` frames, oldest first) packed without their private
+    parts and cut into the contents of `tail` frames: at most MAX_TAIL_EVENTS events and
+    TAIL_FRAME_BYTES each (a hidden deck's shuffle event is ~14 KB: three go in one frame)."""
+    chunks: list[list[bytes]] = [[]]
+    size = 0
+    for frame in frames:
+        data = pack({**frame, "priv": None})
+        if chunks[-1] and (size + len(data) > TAIL_FRAME_BYTES or len(chunks[-1]) >= MAX_TAIL_EVENTS):
+            chunks.append([])
+            size = 0
+        chunks[-1].append(data)
+        size += len(data)
+    return chunks
+
+
 class FairPlay:
     """The duties of one client (see the module docstring)."""
 
@@ -331,16 +347,7 @@ class FairPlay:
     def give_back(self, frames: list[dict[str, Any]]) -> None:
         """Send a host that lost its journal's tail (a power loss) the events this client
         holds past it (`ev` frames without the private part, oldest first), in `tail` frames."""
-        chunks: list[list[bytes]] = [[]]
-        size = 0
-        for frame in frames:
-            data = pack({**frame, "priv": None})
-            if chunks[-1] and (size + len(data) > TAIL_FRAME_BYTES or len(chunks[-1]) >= MAX_TAIL_EVENTS):
-                chunks.append([])
-                size = 0
-            chunks[-1].append(data)
-            size += len(data)
-        self._spawn(self._give_back(chunks))
+        self._spawn(self._give_back(tail_chunks(frames)))
 
     async def _give_back(self, chunks: list[list[bytes]]) -> None:
         for chunk in chunks:
