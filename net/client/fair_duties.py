@@ -48,6 +48,7 @@ from modernart.net.protocol.signed import (
 from modernart.net.trust.deck import make_share
 from modernart.net.trust.group import read_scalar, scalar_bytes
 from modernart.net.trust.hidden_deck import DeckLedger, SeatDeck
+from modernart.net.trust.shuffle_checks import deck_digest
 from modernart.net.trust.identity import Keys, new_nonce
 from modernart.net.trust.verified_game import EventInfo, VerifiedGame
 from modernart.net.trust.sealed import MISSING
@@ -225,8 +226,10 @@ class FairPlay:
             return
         if own is None:
             return  # a key published by another run of this seat whose secret is lost
-        if deck.next_shuffler == seat:
-            self._once(("dshuffle", game, seat), self._send_shuffle(own, deck))
+        if deck.next_proposer == seat:  # the deck before is recorded, or relayed and being checked
+            before = deck.proposed_deck
+            on = deck_digest(before)
+            self._once(("dshuffle", game, seat, on), self._send_shuffle(own, deck, before, on))
         if deck.shuffled:
             owed = deck.owed(seat)[:MAX_SHARES_FRAME]
             if owed:
@@ -248,10 +251,12 @@ class FairPlay:
         follower.own_deck = own
         await self._deck_request(deck_frame(key=own.key.to_wire()))
 
-    async def _send_shuffle(self, own: SeatDeck, deck: DeckLedger) -> None:
+    async def _send_shuffle(self, own: SeatDeck, deck: DeckLedger, before: Any, on: bytes) -> None:
         loop = asyncio.get_running_loop()
-        shuffle, _secret = await loop.run_in_executor(None, own.shuffle, deck)  # ~0.1 s of CPU
-        await self._deck_request(deck_frame(shuffle=shuffle.to_wire()))
+        shuffle, _secret = await loop.run_in_executor(None, own.shuffle, deck, before)  # ~0.1 s of CPU
+        if deck.checks is not None:  # its own shuffle: no need to check it when it comes back
+            deck.checks.vouch(own.game, deck.joint, before, shuffle)
+        await self._deck_request(deck_frame(shuffle=shuffle.to_wire(), on=on))
 
     async def _send_shares(self, own: SeatDeck, deck: DeckLedger, slots: list[int]) -> None:
         cards = [(slot, deck.deck[slot]) for slot in slots]
@@ -272,6 +277,7 @@ class FairPlay:
             "recovering",
             "already_disclosed",
             "not_your_shuffle",
+            "stale_shuffle",
             "bad_share",
         ):
             self.feed.error(reply.code or "deck", f"the host refused this seat's deck step: {reply.message}")

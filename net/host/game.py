@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
@@ -448,14 +449,25 @@ class HostedGame:
         has shuffled yet."""
         return self.hidden is None or self.hidden.ready
 
-    def submit_deck(self, vk: bytes, seat: int, msg: dict[str, Any], now: float) -> list[LoggedEvent]:
-        """A seat's step of the hidden deck (its own key only: a stand-in holds no deck key)."""
+    def _deck_sender(self, vk: bytes, seat: int) -> HiddenHands:
+        """The table's deck, if `vk` may send seat `seat`'s deck steps (its own key only: a
+        stand-in holds no deck key); ProtocolError if not."""
         self._check_live()
         if self.hidden is None:
             raise ProtocolError("not_hidden", "this table does not hide hands")
         if self._signer(seat, vk) != 0:
             raise ProtocolError("not_your_seat", "only the seat's own player holds its deck key")
-        kind, fields = self.hidden.submit(seat, msg, self.is_over)
+        return self.hidden
+
+    def propose_shuffle(self, vk: bytes, seat: int, msg: dict[str, Any]) -> Future[bool] | None:
+        """A seat's shuffle, to relay at once while its proof is checked (net/host/shuffle_relay.py);
+        `submit_deck` records it afterwards.  Returns its proof's check; ProtocolError if
+        refused: nothing changes."""
+        return self._deck_sender(vk, seat).propose(seat, msg)
+
+    def submit_deck(self, vk: bytes, seat: int, msg: dict[str, Any], now: float) -> list[LoggedEvent]:
+        """A seat's step of the hidden deck, checked and recorded: its events."""
+        kind, fields = self._deck_sender(vk, seat).submit(seat, msg, self.is_over)
         events = [self._emit(kind, now, fields)]
         if kind == "dshuffle" and self.state is None and self.seeding.complete and self.deck_ready:
             events += self.deal(now)
