@@ -10,6 +10,7 @@ import asyncio
 import importlib
 import os
 import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from modernart.cli.i18n import _
@@ -22,7 +23,14 @@ if TYPE_CHECKING:  # the engine is imported only when a game is read (`modernart
 def run_table(settings, name: str, *, offline: bool, **screen: Any) -> int:
     """`play_table` in an event loop of its own, for a command: a child host is forked
     first where that is safe (cli/tui/child_host.py `fork_host`), before the loop and its
-    threads exist, so that it boots while this process loads the screen."""
+    threads exist, so that it boots while this process loads the screen.
+
+    A command's table keeps its keys in the user's config directory when it names none,
+    hosted in a child or (`offline`) in this process alike: every game of this machine is
+    journaled under this machine's host key and your player key, so `modernart resume`
+    and `play`'s offer continue it.  (Only a caller of `play_table` that gives no config
+    directory, a test, plays with keys kept nowhere.)"""
+    settings = replace(settings, config_dir=settings.config_dir or str(user_dirs.config_dir()))
     forked = None
     if not offline:
         from modernart.cli.tui.child_host import fork_host
