@@ -226,16 +226,26 @@ class FairPlay:
 
     # ------------------------------------------------------------------ the hidden deck
 
+    def restore_deck(self, follower: VerifiedGame) -> None:
+        """Read this seat's secret deck key from disk, if a run of this client stored one
+        (a restart): called before each event is applied, so the observation it gives
+        already holds the hand (a hand read later would leave the seat an empty one until
+        the next event)."""
+        st = self.feed.state
+        deck, game, seat = follower.deck, st.game_id, st.seat
+        if deck is None or follower.own_deck is not None or game is None or seat is None or st.role != "player":
+            return
+        stored = self.vault.find("deck", game, 0, self.keys.vk, seat)
+        if stored is not None:
+            follower.own_deck = SeatDeck(game, seat, deck.size, read_scalar(stored.nonce))
+
     def _deck_duties(self, game: bytes, seat: int, follower: VerifiedGame) -> None:
         """This seat's steps of the hidden deck (net/trust/hidden_deck.py): its deck key (kept
         on disk first, like a sealed bid's nonce), its shuffle in turn, its shares of the
         cards dealt to the others, and after the game its secret deck key."""
         deck = follower.deck
         assert deck is not None
-        if follower.own_deck is None:
-            stored = self.vault.find("deck", game, 0, self.keys.vk, seat)
-            if stored is not None:
-                follower.own_deck = SeatDeck(game, seat, deck.size, read_scalar(stored.nonce))
+        self.restore_deck(follower)
         own = follower.own_deck
         if deck.keys[seat] is None:
             self._once(("dkey", game, seat), self._send_deck_key(game, seat, follower))
