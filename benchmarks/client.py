@@ -45,8 +45,11 @@ HAND_CARD = re.compile(r"(?<![0-9])1:\S")
 
 
 def table_on_screen(lines: list[str]) -> bool:
-    """Whether a screen (its lines of text) shows the table with this player's hand dealt:
-    the "Your hand" box, and a card of the hand below its title."""
+    """Whether a screen (its lines of text) shows the whole table with this player's hand
+    dealt: the "Your hand" box with a card of the hand below its title, and the table's
+    key hints on the last line (a frame is written top to bottom: a read may end inside it)."""
+    if not lines or "? help" not in lines[-1]:
+        return False
     for row, line in enumerate(lines):
         if "Your hand" in line:
             column = line.index("Your hand")
@@ -57,7 +60,7 @@ def table_on_screen(lines: list[str]) -> bool:
 def startup_seconds(argv: list[str], timeout: float = 30.0) -> float:
     """Seconds from spawning `argv` in an 80x24 pty until the table's first frame is on its
     screen: what the program wrote is played into a terminal emulator (pyte, 80x24) as it
-    arrives, and the clock stops at the read after which that screen shows the table with
+    arrives, and the clock stops once what has been written so far shows the table with
     the dealt hand (`table_on_screen`), not at the first bytes of it."""
     import pyte
 
@@ -78,13 +81,15 @@ def startup_seconds(argv: list[str], timeout: float = 30.0) -> float:
             ready, _, _ = select.select([master], [], [], 0.5)
             if not ready:
                 continue
-            try:
-                data = os.read(master, 65536)
-            except OSError:
-                data = b""
-            if not data:
-                raise RuntimeError(f"the client ended before its first frame: {screen.display!r}")
-            stream.feed(data)
+            while ready:  # everything written so far (a frame may come in several reads)
+                try:
+                    data = os.read(master, 65536)
+                except OSError:
+                    data = b""
+                if not data:
+                    raise RuntimeError(f"the client ended before its first frame: {screen.display!r}")
+                stream.feed(data)
+                ready, _, _ = select.select([master], [], [], 0)
             if table_on_screen(screen.display):
                 return time.perf_counter() - start
     finally:
