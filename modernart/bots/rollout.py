@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from typing import Any, Callable
 
 from ..cards import AuctionType
 from ..game import GameState
@@ -118,11 +118,18 @@ class RolloutPolicy:
 
     # ------------------------------------------------------------------ playing
 
-    def run(self, state: GameState, until_round: int | None = None, deadline: float | None = None) -> bool:
+    def run(
+        self,
+        state: GameState,
+        until_round: int | None = None,
+        deadline: float | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> bool:
         """Play until the round `until_round` is scored (None: until the game ends).
 
-        With a `deadline` (a `time.perf_counter()` value) the clock is read every few
-        moves and the rollout gives up once it has passed: returns False, state unfinished.
+        With a `deadline` (a value of `clock`, by default `time.perf_counter`) the clock
+        is read every few moves and the rollout gives up once it has passed: returns
+        False, state unfinished.
         """
         stop = 99 if until_round is None else until_round
         step = self.step
@@ -130,7 +137,6 @@ class RolloutPolicy:
             while state.phase != _OVER and state.round <= stop:
                 step(state)
             return True
-        clock = time.perf_counter
         tick = 0
         while state.phase != _OVER and state.round <= stop:
             step(state)
