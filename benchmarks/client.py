@@ -3,7 +3,7 @@ full table, and bytes sent per update over SSH.
 
 - start-up: `modernart play` (the host in a child process) and `--offline` (the host in
   the client's process) in a pseudo-terminal of 80x24, from spawning the process until the
-  table's first frame has been written.
+  table's first frame is on the screen (a terminal emulator fed what the program writes).
 - render: the full 80x24 (and 132x43) table of a 5-player game in its second round: a
   full repaint, and the redraw after one bid (prompt_toolkit draws only the difference).
 - SSH: a real SSH connection (asyncssh client, pty 80x24) to the built-in server, its guest
@@ -22,6 +22,7 @@ import io
 import json
 import os
 import pty
+import re
 import select
 import signal
 import statistics
@@ -39,28 +40,53 @@ from modernart.cli.machine import machine
 # ---------------------------------------------------------------------- start-up
 
 
-def startup_seconds(argv: list[str], marker: bytes = b"Your hand", timeout: float = 30.0) -> float:
-    """Seconds from spawning `argv` in an 80x24 pty until `marker` has been written."""
+#: A card of the hand panel as the table shows it (cli/tui/panels.py `hand_panel`: "1:O")
+HAND_CARD = re.compile(r"(?<![0-9])1:\S")
+
+
+def table_on_screen(lines: list[str]) -> bool:
+    """Whether a screen (its lines of text) shows the table with this player's hand dealt:
+    the "Your hand" box, and a card of the hand below its title."""
+    for row, line in enumerate(lines):
+        if "Your hand" in line:
+            column = line.index("Your hand")
+            return any(HAND_CARD.search(below[max(0, column - 2) :]) for below in lines[row + 1 :])
+    return False
+
+
+def startup_seconds(argv: list[str], timeout: float = 30.0) -> float:
+    """Seconds from spawning `argv` in an 80x24 pty until the table's first frame is on its
+    screen: what the program wrote is played into a terminal emulator (pyte, 80x24) as it
+    arrives, and the clock stops at the read after which that screen shows the table with
+    the dealt hand (`table_on_screen`), not at the first bytes of it."""
+    import pyte
+
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     env = dict(os.environ, TERM="xterm-256color")
+    screen = pyte.Screen(80, 24)
+    stream = pyte.ByteStream(screen)
     start = time.perf_counter()
     proc = subprocess.Popen(
         argv, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True, start_new_session=True
     )
     os.close(slave)
-    seen = b""
     try:
-        while marker not in seen:
+        while True:
             if time.perf_counter() - start > timeout:
-                raise RuntimeError(f"no first frame within {timeout:g} s: {seen[-300:]!r}")
+                raise RuntimeError(f"no first frame within {timeout:g} s: {screen.display!r}")
             ready, _, _ = select.select([master], [], [], 0.5)
-            if ready:
-                try:
-                    seen += os.read(master, 65536)
-                except OSError:
-                    raise RuntimeError(f"the client ended before its first frame: {seen[-300:]!r}") from None
-        return time.perf_counter() - start
+            if not ready:
+                continue
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                data = b""
+            if not data:
+                raise RuntimeError(f"the client ended before its first frame: {screen.display!r}")
+            stream.feed(data)
+            if table_on_screen(screen.display):
+                return time.perf_counter() - start
     finally:
         try:
             os.killpg(proc.pid, signal.SIGTERM)

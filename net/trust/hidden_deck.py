@@ -26,6 +26,7 @@ played.  A seat learns the cards dealt to it and the cards played, nothing else.
 from __future__ import annotations
 
 from collections import Counter
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -51,6 +52,7 @@ from modernart.net.trust.deck import (
     shuffle_deck,
 )
 from modernart.net.trust.group import L, GroupError, Point, mul
+from modernart.net.trust.shuffle_checks import ShuffleChecks, deck_digest
 
 
 class DeckStepError(DeckError):
@@ -121,13 +123,19 @@ class DeckLedger:
     audit, which checks everything afterwards and names the first wrong step) only the
     shape and order of the steps are enforced."""
 
-    def __init__(self, game: bytes, n: int, size: int, *, checking: bool = True) -> None:
+    def __init__(
+        self, game: bytes, n: int, size: int, *, checking: bool = True, checks: ShuffleChecks | None = None
+    ) -> None:
         self.game = game
         self.n = n
         self.size = size
         self.checking = checking
         self.keys: list[DeckKey | None] = [None] * n
         self.shuffles: list[Shuffle] = []
+        # shuffles relayed ahead of their events, in seat order after the last one recorded
+        # (the pipelined start: `propose`); their proofs are being checked in `checks`
+        self.proposed: list[Shuffle] = []
+        self.checks = checks
         self.owner: list[int | None] = [None] * size  # the seat each slot was dealt to
         self.shares: list[dict[int, Share]] = [{} for _ in range(size)]
         self.opened: dict[int, int] = {}  # slot -> the card it held, once played
@@ -225,6 +233,50 @@ class DeckLedger:
             self._decks.append(open_deck(self.game, self.size, self.joint))
         return self._decks[-1]
 
+    @property
+    def next_proposer(self) -> int | None:
+        """The seat whose shuffle comes next counting the shuffles relayed ahead of their
+        events (None before every key is in, or when every seat has shuffled)."""
+        if not self.keyed or len(self.shuffles) + len(self.proposed) >= self.n:
+            return None
+        return len(self.shuffles) + len(self.proposed)
+
+    @property
+    def proposed_deck(self) -> tuple[Ciphertext, ...]:
+        """The deck the next proposer shuffles: the last relayed shuffle's, or the deck."""
+        return self.proposed[-1].deck if self.proposed else self.deck
+
+    def propose(self, shuffle: Shuffle, on: bytes | None = None) -> "Future[bool] | None":
+        """Take `shuffle`, relayed before its proof is checked, as the next one: the next
+        seat may shuffle its deck at once; the proof's check starts now (in `checks`) and
+        its verdict is read when the shuffle comes to `add_shuffle`.  `on`: the digest of
+        the deck the shuffler shuffled (net/trust/shuffle_checks.py `deck_digest`); a
+        shuffle of another deck (one withdrawn meanwhile) is `stale_shuffle`.  Nothing
+        ever reads a card off a proposed deck: shares wait for every recorded shuffle.
+        Returns the check (None when this ledger checks nothing)."""
+        if self.next_proposer != shuffle.seat:
+            raise DeckStepError(
+                "not_your_shuffle",
+                f"seat {shuffle.seat} may not shuffle now"
+                + ("" if self.next_proposer is None else f" (seat {self.next_proposer} shuffles next)"),
+            )
+        if len(shuffle.deck) != self.size:
+            raise DeckStepError("bad_shuffle", f"a shuffle holds {self.size} cards, this one {len(shuffle.deck)}")
+        before = self.proposed_deck
+        if on is not None and on != deck_digest(before):
+            raise DeckStepError(
+                "stale_shuffle", f"seat {shuffle.seat} shuffled a deck that is no longer the one to shuffle"
+            )
+        self.proposed.append(shuffle)
+        if self.checking and self.checks is not None:
+            return self.checks.start(self.game, self.joint, before, shuffle)
+        return None
+
+    def withdraw(self, seat: int) -> None:
+        """Drop the relayed shuffles of `seat` and every seat after it (a proof failed, or
+        the host that relayed them restarted)."""
+        self.proposed = [s for s in self.proposed if s.seat < seat]
+
     def add_shuffle(self, shuffle: Shuffle) -> None:
         if self.next_shuffler != shuffle.seat:
             raise DeckStepError(
@@ -236,10 +288,19 @@ class DeckLedger:
             raise DeckStepError("bad_shuffle", f"a shuffle holds {self.size} cards, this one {len(shuffle.deck)}")
         before = self.deck
         if self.checking:
+            # a check started when the shuffle was relayed ahead is waited for, not made again
+            verdict = self.checks.verdict(self.game, self.joint, before, shuffle) if self.checks else None
             try:
-                check_shuffle(self.game, self.joint, before, shuffle)
+                if verdict is None:
+                    check_shuffle(self.game, self.joint, before, shuffle)
+                elif not verdict:
+                    raise DeckError(f"seat {shuffle.seat}'s shuffle carries a proof that does not verify")
             except DeckError as exc:
                 raise DeckStepError("bad_shuffle", str(exc)) from None
+        if self.proposed and self.proposed[0] == shuffle:
+            self.proposed.pop(0)
+        else:  # recorded otherwise than relayed: what was relayed after it shuffled another deck
+            self.proposed.clear()
         self.shuffles.append(shuffle)
         self._decks.append(shuffle.deck)
         self.steps.append(shuffle)
@@ -383,9 +444,9 @@ class SeatDeck:
             self.key = prove_key(game, seat, secret)  # a client restarting from disk
         self._read: dict[int, int] = {}  # slot -> card, for the slots dealt to this seat
 
-    def shuffle(self, ledger: DeckLedger) -> tuple[Shuffle, ShuffleSecret]:
-        """This seat's shuffle of the deck as it stands."""
-        return shuffle_deck(self.game, self.seat, ledger.joint, ledger.deck)
+    def shuffle(self, ledger: DeckLedger, deck: Sequence[Ciphertext] | None = None) -> tuple[Shuffle, ShuffleSecret]:
+        """This seat's shuffle of the deck as it stands (or of `deck`: a relayed shuffle's)."""
+        return shuffle_deck(self.game, self.seat, ledger.joint, ledger.deck if deck is None else deck)
 
     def shares(self, ledger: DeckLedger) -> list[Share]:
         """This seat's proven shares of every slot dealt to another seat that still lacks one."""
