@@ -63,6 +63,22 @@ MAX_SHARES_FRAME = 64  # shares in one deck frame (the host's bound on a list's 
 TAIL_FRAME_BYTES = 48 * 1024  # events per `tail` frame: well within the host's MAX_HOST_FRAME
 
 
+def tail_chunks(frames: list[dict[str, Any]]) -> list[list[bytes]]:
+    """Events given back to a host (`ev` frames, oldest first) packed without their private
+    parts and cut into the contents of `tail` frames: at most MAX_TAIL_EVENTS events and
+    TAIL_FRAME_BYTES each (a hidden deck's shuffle event is ~14 KB: three go in one frame)."""
+    chunks: list[list[bytes]] = [[]]
+    size = 0
+    for frame in frames:
+        data = pack({**frame, "priv": None})
+        if chunks[-1] and (size + len(data) > TAIL_FRAME_BYTES or len(chunks[-1]) >= MAX_TAIL_EVENTS):
+            chunks.append([])
+            size = 0
+        chunks[-1].append(data)
+        size += len(data)
+    return chunks
+
+
 class FairPlay:
     """The duties of one client (see the module docstring)."""
 
@@ -210,16 +226,26 @@ class FairPlay:
 
     # ------------------------------------------------------------------ the hidden deck
 
+    def restore_deck(self, follower: VerifiedGame) -> None:
+        """Read this seat's secret deck key from disk, if a run of this client stored one
+        (a restart): called before each event is applied, so the observation it gives
+        already holds the hand (a hand read later would leave the seat an empty one until
+        the next event)."""
+        st = self.feed.state
+        deck, game, seat = follower.deck, st.game_id, st.seat
+        if deck is None or follower.own_deck is not None or game is None or seat is None or st.role != "player":
+            return
+        stored = self.vault.find("deck", game, 0, self.keys.vk, seat)
+        if stored is not None:
+            follower.own_deck = SeatDeck(game, seat, deck.size, read_scalar(stored.nonce))
+
     def _deck_duties(self, game: bytes, seat: int, follower: VerifiedGame) -> None:
         """This seat's steps of the hidden deck (net/trust/hidden_deck.py): its deck key (kept
         on disk first, like a sealed bid's nonce), its shuffle in turn, its shares of the
         cards dealt to the others, and after the game its secret deck key."""
         deck = follower.deck
         assert deck is not None
-        if follower.own_deck is None:
-            stored = self.vault.find("deck", game, 0, self.keys.vk, seat)
-            if stored is not None:
-                follower.own_deck = SeatDeck(game, seat, deck.size, read_scalar(stored.nonce))
+        self.restore_deck(follower)
         own = follower.own_deck
         if deck.keys[seat] is None:
             self._once(("dkey", game, seat), self._send_deck_key(game, seat, follower))
@@ -331,16 +357,7 @@ class FairPlay:
     def give_back(self, frames: list[dict[str, Any]]) -> None:
         """Send a host that lost its journal's tail (a power loss) the events this client
         holds past it (`ev` frames without the private part, oldest first), in `tail` frames."""
-        chunks: list[list[bytes]] = [[]]
-        size = 0
-        for frame in frames:
-            data = pack({**frame, "priv": None})
-            if chunks[-1] and (size + len(data) > TAIL_FRAME_BYTES or len(chunks[-1]) >= MAX_TAIL_EVENTS):
-                chunks.append([])
-                size = 0
-            chunks[-1].append(data)
-            size += len(data)
-        self._spawn(self._give_back(chunks))
+        self._spawn(self._give_back(tail_chunks(frames)))
 
     async def _give_back(self, chunks: list[list[bytes]]) -> None:
         for chunk in chunks:

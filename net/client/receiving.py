@@ -370,6 +370,7 @@ class Receiving:
                 self.greeting.hello()  # a gap: ask for the missing events
             return
         own = st.seat if st.role in ("player", "standin") else None
+        self.fair.restore_deck(self.game)  # a hidden hand is read with the deck key kept on disk
         info, observation = self.game.apply(msg, own, defer_signature=True)
         if info.kind not in PLAYER_SIGNED:
             self.burst_decides = True

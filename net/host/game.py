@@ -88,7 +88,9 @@ def could_outbid(state: GameState, auctioneer: int) -> bool:
 #: Event kinds a host can take back from a client after a power loss (`HostedGame.adopt`):
 #: everything in them is in the public part or follows from the game.  Event 1 and seeds
 #: hold host-only secrets and are on disk before anyone gets them (net/host/fanout.py).
-ADOPTABLE = frozenset({"deal", "move", "call", "commit", "commits", "delegate", "disclose"})
+ADOPTABLE = frozenset(
+    {"deal", "move", "call", "commit", "commits", "delegate", "disclose", "dkey", "dshuffle", "dshares", "dsecret"}
+)
 
 
 @dataclass
@@ -868,7 +870,7 @@ class HostedGame:
             self._deal_state(write_header=True)
         elif kind == "move":
             move = Move.from_list(public["m"])
-            self._dealt_state().apply(move)
+            self._replay_move(move, public)  # at a hidden-hands table a card with its opening, checked
             if self._journaled:
                 self._journaled.pop(0)  # the journal holds it already
             elif self.journal is not None:
@@ -878,7 +880,11 @@ class HostedGame:
         if state is not None:
             engine_events = state.events[self._events_done :] if state.events is not None else []
             self._events_done = len(state.events or [])
-            if kind != "disclose":
+            if kind != "disclose" and self.hidden is not None:
+                privates = [
+                    hidden_private_part(state, seat, private_salt(self.salt_keys[seat], at)) for seat in range(self.n)
+                ]
+            elif kind != "disclose":
                 privates = [
                     private_part(state, seat, engine_events, private_salt(self.salt_keys[seat], at))
                     for seat in range(self.n)
