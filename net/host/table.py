@@ -72,7 +72,7 @@ class Table:
         self.durable_seq = 0  # events up to here are written (a host crash keeps them) and sent to the seats
         self.synced_seq = 0  # events up to here are on disk (a power loss keeps them)
         self.watched_seq = 0  # events up to here are sent to watchers (only events on disk are)
-        self.flusher: Any = None  # the task that syncs the journal while events are not on disk
+        self.flusher: Any = None  # a Future, done once the journal syncs of events not on disk are over
 
     @property
     def phase(self) -> str:
