@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,10 +91,26 @@ def could_outbid(state: GameState, auctioneer: int) -> bool:
 #: Event kinds a host can take back from a client after a power loss (`HostedGame.adopt`):
 #: everything in them is in the public part or follows from the game.  Event 1 and seeds
 #: hold host-only secrets and are on disk before anyone gets them (net/host/fanout.py).
-ADOPTABLE = frozenset({"deal", "move", "call", "commit", "commits", "settle", "delegate", "disclose"})
+ADOPTABLE = frozenset(
+    {
+        "deal",
+        "move",
+        "call",
+        "commit",
+        "commits",
+        "settle",
+        "delegate",
+        "disclose",
+        "dkey",
+        "dshuffle",
+        "dshares",
+        "dsecret",
+    }
+)
 
-#: An entry of the event log that is no event: a sealed-bid commitment the host acknowledged
-#: and holds until the complete set publishes it (`HostedGame.submit_commit`)
+#: What a held entry (the held file, net/host/journal.py `Journal.write_held`) is: a
+#: sealed-bid commitment the host acknowledged and holds until the complete set publishes it
+#: (`HostedGame.submit_commit`)
 HELD_COMMIT = "commit"
 
 
@@ -294,12 +311,16 @@ class HostedGame:
         ]
 
     def _reveal_deadline(self, absent: set[int] | frozenset[int]) -> float | None:
-        """The reveal deadline, extended by the grace period while a seat that owes a reveal is away."""
+        """The reveal deadline, extended by the grace period once a seat that owes a reveal
+        has been away: the extension stays when the player is back, so that its client,
+        catching up, has the time to send its reveal (the deadline it came back to may
+        have passed already)."""
         rnd = self.sealed
         if rnd is None or not rnd.complete or rnd.reveal_end is None:
             return None
-        owing = self.reveals_owed()
-        return rnd.reveal_end + (self.clocks.grace if any(s in absent for s in owing) else 0.0)
+        if not rnd.graced and any(s in absent for s in self.reveals_owed()):
+            rnd.graced = True
+        return rnd.reveal_end + (self.clocks.grace if rnd.graced else 0.0)
 
     def next_deadline(self, absent: set[int] | frozenset[int] = frozenset()) -> float | None:
         if self.recovering is not None:
@@ -481,14 +502,25 @@ class HostedGame:
         has shuffled yet."""
         return self.hidden is None or self.hidden.ready
 
-    def submit_deck(self, vk: bytes, seat: int, msg: dict[str, Any], now: float) -> list[LoggedEvent]:
-        """A seat's step of the hidden deck (its own key only: a stand-in holds no deck key)."""
+    def _deck_sender(self, vk: bytes, seat: int) -> HiddenHands:
+        """The table's deck, if `vk` may send seat `seat`'s deck steps (its own key only: a
+        stand-in holds no deck key); ProtocolError if not."""
         self._check_live()
         if self.hidden is None:
             raise ProtocolError("not_hidden", "this table does not hide hands")
         if self._signer(seat, vk) != 0:
             raise ProtocolError("not_your_seat", "only the seat's own player holds its deck key")
-        kind, fields = self.hidden.submit(seat, msg, self.is_over)
+        return self.hidden
+
+    def propose_shuffle(self, vk: bytes, seat: int, msg: dict[str, Any]) -> Future[bool] | None:
+        """A seat's shuffle, to relay at once while its proof is checked (net/host/shuffle_relay.py);
+        `submit_deck` records it afterwards.  Returns its proof's check; ProtocolError if
+        refused: nothing changes."""
+        return self._deck_sender(vk, seat).propose(seat, msg)
+
+    def submit_deck(self, vk: bytes, seat: int, msg: dict[str, Any], now: float) -> list[LoggedEvent]:
+        """A seat's step of the hidden deck, checked and recorded: its events."""
+        kind, fields = self._deck_sender(vk, seat).submit(seat, msg, self.is_over)
         events = [self._emit(kind, now, fields)]
         if kind == "dshuffle" and self.state is None and self.seeding.complete and self.deck_ready:
             events += self.deal(now)
@@ -947,7 +979,7 @@ class HostedGame:
         elif kind == "settle":
             applied = settle_moves(public)
         for one in applied:
-            self._dealt_state().apply(one)
+            self._replay_move(one, public)  # at a hidden-hands table a card with its opening, checked
             if self._journaled:
                 self._journaled.pop(0)  # the journal holds it already
             elif self.journal is not None:
@@ -957,7 +989,11 @@ class HostedGame:
         if state is not None:
             engine_events = state.events[self._events_done :] if state.events is not None else []
             self._events_done = len(state.events or [])
-            if kind != "disclose":
+            if kind != "disclose" and self.hidden is not None:
+                privates = [
+                    hidden_private_part(state, seat, private_salt(self.salt_keys[seat], at)) for seat in range(self.n)
+                ]
+            elif kind != "disclose":
                 privates = [
                     private_part(state, seat, engine_events, private_salt(self.salt_keys[seat], at))
                     for seat in range(self.n)

@@ -86,6 +86,7 @@ class SealedRound:
     entries: list[SetEntry | None] = field(default_factory=list)
     digest: bytes | None = None
     reveal_end: float | None = None
+    graced: bool = False  # a seat owing a reveal has been away: the deadline is extended by the grace period
     reveals: dict[int, tuple[Reveal, list[bytes]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
