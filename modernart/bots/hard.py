@@ -43,6 +43,9 @@ HAND_BASE = 8.0
 HAND_TILES = 0.3
 #: samples a search needs before it may leave the medium bot's move
 MIN_PASSES = 3
+#: an auctioneer that sold this share of its Open auctions at their first bid (shrunk: one
+#: such sale of three is 0.2) gets the least opening bid: it may hammer at once
+EARLY_SHARE = 0.15
 #: the clocks a budget can be counted on: the wall clock (what a table waits), or the CPU
 #: time of the deciding thread (what an idle machine would give, whatever else runs)
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
@@ -200,6 +203,8 @@ class HardBot(MediumBot):
             self._open_limits = {obs.auction_no: limit or 0}
         self._limit = limit or 0
         amount = pricing.open_raise(obs.high, self._limit)
+        if amount and obs.high_seat in (-1, obs.auctioneer) and self._closes_early(obs):
+            amount = obs.high + 1  # the first bid may take the lot: make it the least one
         if amount and obs.amount_range() is not None:  # not out of it (open_pass_is_final)
             return Move.bid(seat, amount)
         return Move.pass_(seat) if seat not in obs.passed else None
@@ -219,8 +224,11 @@ class HardBot(MediumBot):
         artist = obs.lot[0].artist if obs.lot else 0
 
         def sealed_guess(state: GameState, s: int) -> int:
-            bias = rivals.artist_bid[s][artist] if rivals is not None else 1.0
-            return int(lot_value * spread * bias * (0.8 + 0.4 * rng.random()))
+            if s == obs.auctioneer:  # an auctioneer bids to keep its own lot: its own habit
+                share = pricing.AUCTIONEER_SEALED * (rivals.keep[s] if rivals is not None else 1.0)
+            else:
+                share = spread * (rivals.artist_bid[s][artist] if rivals is not None else 1.0)
+            return int(lot_value * share * (0.8 + 0.4 * rng.random()))
 
         active = list(range(len(cands)))
         scores: list[list[float]] = [[] for _ in cands]
@@ -275,6 +283,12 @@ class HardBot(MediumBot):
         ):
             return 0
         return best
+
+    def _closes_early(self, obs: Observation) -> bool:
+        """The auctioneer of this Open auction (another seat) has been seen to hammer its
+        own auctions at the first bid (`opponents.early_shares`)."""
+        rivals = self._read_rivals(obs)
+        return rivals is not None and obs.auctioneer != obs.seat and rivals.early[obs.auctioneer] >= EARLY_SHARE
 
     def _read_rivals(self, obs: Observation) -> Rivals | None:
         """The rivals' factors (None without the opponent model), read again only after a sale."""
