@@ -48,6 +48,7 @@ from modernart.net.protocol.signed import (
 from modernart.net.trust.deck import make_share
 from modernart.net.trust.group import read_scalar, scalar_bytes
 from modernart.net.trust.hidden_deck import DeckLedger, SeatDeck
+from modernart.net.trust.shuffle_checks import deck_digest
 from modernart.net.trust.identity import Keys, new_nonce
 from modernart.net.trust.verified_game import EventInfo, VerifiedGame
 from modernart.net.trust.sealed import MISSING
@@ -60,6 +61,22 @@ log = logging.getLogger("modernart.net.client.client")
 RESEND_AFTER = 3.0  # seconds before a duty's message is sent again (reconnects resend at once)
 MAX_SHARES_FRAME = 64  # shares in one deck frame (the host's bound on a list's length)
 TAIL_FRAME_BYTES = 48 * 1024  # events per `tail` frame: well within the host's MAX_HOST_FRAME
+
+
+def tail_chunks(frames: list[dict[str, Any]]) -> list[list[bytes]]:
+    """Events given back to a host (`ev` frames, oldest first) packed without their private
+    parts and cut into the contents of `tail` frames: at most MAX_TAIL_EVENTS events and
+    TAIL_FRAME_BYTES each (a hidden deck's shuffle event is ~14 KB: three go in one frame)."""
+    chunks: list[list[bytes]] = [[]]
+    size = 0
+    for frame in frames:
+        data = pack({**frame, "priv": None})
+        if chunks[-1] and (size + len(data) > TAIL_FRAME_BYTES or len(chunks[-1]) >= MAX_TAIL_EVENTS):
+            chunks.append([])
+            size = 0
+        chunks[-1].append(data)
+        size += len(data)
+    return chunks
 
 
 class FairPlay:
@@ -209,28 +226,40 @@ class FairPlay:
 
     # ------------------------------------------------------------------ the hidden deck
 
+    def restore_deck(self, follower: VerifiedGame) -> None:
+        """Read this seat's secret deck key from disk, if a run of this client stored one
+        (a restart): called before each event is applied, so the observation it gives
+        already holds the hand (a hand read later would leave the seat an empty one until
+        the next event)."""
+        st = self.feed.state
+        deck, game, seat = follower.deck, st.game_id, st.seat
+        if deck is None or follower.own_deck is not None or game is None or seat is None or st.role != "player":
+            return
+        stored = self.vault.find("deck", game, 0, self.keys.vk, seat)
+        if stored is not None:
+            follower.own_deck = SeatDeck(game, seat, deck.size, read_scalar(stored.nonce))
+
     def _deck_duties(self, game: bytes, seat: int, follower: VerifiedGame) -> None:
         """This seat's steps of the hidden deck (net/trust/hidden_deck.py): its deck key (kept
         on disk first, like a sealed bid's nonce), its shuffle in turn, its shares of the
         cards dealt to the others, and after the game its secret deck key."""
         deck = follower.deck
         assert deck is not None
-        if follower.own_deck is None:
-            stored = self.vault.find("deck", game, 0, self.keys.vk, seat)
-            if stored is not None:
-                follower.own_deck = SeatDeck(game, seat, deck.size, read_scalar(stored.nonce))
+        self.restore_deck(follower)
         own = follower.own_deck
         if deck.keys[seat] is None:
             self._once(("dkey", game, seat), self._send_deck_key(game, seat, follower))
             return
         if own is None:
             return  # a key published by another run of this seat whose secret is lost
-        if deck.next_shuffler == seat:
-            self._once(("dshuffle", game, seat), self._send_shuffle(own, deck))
+        if deck.next_proposer == seat:  # the deck before is recorded, or relayed and being checked
+            before = deck.proposed_deck
+            on = deck_digest(before)
+            self._once(("dshuffle", game, seat, deck.epoch, on), self._send_shuffle(own, deck, before, on))
         if deck.shuffled:
             owed = deck.owed(seat)[:MAX_SHARES_FRAME]
             if owed:
-                self._once(("dshares", game, seat, owed[0], len(owed)), self._send_shares(own, deck, owed))
+                self._once(("dshares", game, seat, deck.epoch, owed[0], len(owed)), self._send_shares(own, deck, owed))
         if follower.shuffle is not None and deck.keyed and follower.deck_secrets[seat] is None:
             self._once(("dsecret", game, seat), self._deck_request(deck_frame(secret=scalar_bytes(own.secret))))
 
@@ -248,10 +277,12 @@ class FairPlay:
         follower.own_deck = own
         await self._deck_request(deck_frame(key=own.key.to_wire()))
 
-    async def _send_shuffle(self, own: SeatDeck, deck: DeckLedger) -> None:
+    async def _send_shuffle(self, own: SeatDeck, deck: DeckLedger, before: Any, on: bytes) -> None:
         loop = asyncio.get_running_loop()
-        shuffle, _secret = await loop.run_in_executor(None, own.shuffle, deck)  # ~0.1 s of CPU
-        await self._deck_request(deck_frame(shuffle=shuffle.to_wire()))
+        shuffle, _secret = await loop.run_in_executor(None, own.shuffle, deck, before)  # ~0.1 s of CPU
+        if deck.checks is not None:  # its own shuffle: no need to check it when it comes back
+            deck.checks.vouch(own.game, deck.joint, before, shuffle)
+        await self._deck_request(deck_frame(shuffle=shuffle.to_wire(), on=on))
 
     async def _send_shares(self, own: SeatDeck, deck: DeckLedger, slots: list[int]) -> None:
         cards = [(slot, deck.deck[slot]) for slot in slots]
@@ -272,6 +303,7 @@ class FairPlay:
             "recovering",
             "already_disclosed",
             "not_your_shuffle",
+            "stale_shuffle",
             "bad_share",
         ):
             self.feed.error(reply.code or "deck", f"the host refused this seat's deck step: {reply.message}")
@@ -325,16 +357,7 @@ class FairPlay:
     def give_back(self, frames: list[dict[str, Any]]) -> None:
         """Send a host that lost its journal's tail (a power loss) the events this client
         holds past it (`ev` frames without the private part, oldest first), in `tail` frames."""
-        chunks: list[list[bytes]] = [[]]
-        size = 0
-        for frame in frames:
-            data = pack({**frame, "priv": None})
-            if chunks[-1] and (size + len(data) > TAIL_FRAME_BYTES or len(chunks[-1]) >= MAX_TAIL_EVENTS):
-                chunks.append([])
-                size = 0
-            chunks[-1].append(data)
-            size += len(data)
-        self._spawn(self._give_back(chunks))
+        self._spawn(self._give_back(tail_chunks(frames)))
 
     async def _give_back(self, chunks: list[list[bytes]]) -> None:
         for chunk in chunks:

@@ -207,10 +207,17 @@ class Receiving:
             if isinstance(msg.get("name"), str):
                 self.memo.remember(msg["name"])
             self.feed.emit(Update("lobby", msg))
+        elif kind == "dnext":
+            self._on_relayed(msg)
         elif kind == "chat":
             line = (msg.get("seat"), str(msg.get("name")), str(msg.get("text")))
             self.state.chat.append(line)
             self.feed.emit(Update("chat", line))
+
+    def _on_relayed(self, msg: dict[str, Any]) -> None:
+        """A shuffle relayed ahead of its event (hidden hands): its check starts now."""
+        if self.game is not None and msg["g"] == self.game.game_id:
+            self.game.relayed_shuffle(msg["seat"], msg["sh"])
 
     def _on_goodbye(self, msg: dict[str, Any]) -> None:
         """The host closed the table on purpose (net/host/host.py `Host.close`): say so, with where
@@ -284,6 +291,8 @@ class Receiving:
         self.catch_up_head = int(msg.get("head") or 0)
         self.conn = msg["conn"]
         self.memo.remember(str(st.table.get("name", "")))
+        if self.game is not None and self.game.deck is not None:
+            self.game.deck.withdraw(0)  # what a host relayed before may be lost with it: the events tell
         self.fair.welcome()
         self.feed.set_status("connected")
         self._settle_doubts()
@@ -361,6 +370,7 @@ class Receiving:
                 self.greeting.hello()  # a gap: ask for the missing events
             return
         own = st.seat if st.role in ("player", "standin") else None
+        self.fair.restore_deck(self.game)  # a hidden hand is read with the deck key kept on disk
         info, observation = self.game.apply(msg, own, defer_signature=True)
         if info.kind not in PLAYER_SIGNED:
             self.burst_decides = True

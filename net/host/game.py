@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,7 +88,9 @@ def could_outbid(state: GameState, auctioneer: int) -> bool:
 #: Event kinds a host can take back from a client after a power loss (`HostedGame.adopt`):
 #: everything in them is in the public part or follows from the game.  Event 1 and seeds
 #: hold host-only secrets and are on disk before anyone gets them (net/host/fanout.py).
-ADOPTABLE = frozenset({"deal", "move", "call", "commit", "commits", "delegate", "disclose"})
+ADOPTABLE = frozenset(
+    {"deal", "move", "call", "commit", "commits", "delegate", "disclose", "dkey", "dshuffle", "dshares", "dsecret"}
+)
 
 
 @dataclass
@@ -448,14 +451,25 @@ class HostedGame:
         has shuffled yet."""
         return self.hidden is None or self.hidden.ready
 
-    def submit_deck(self, vk: bytes, seat: int, msg: dict[str, Any], now: float) -> list[LoggedEvent]:
-        """A seat's step of the hidden deck (its own key only: a stand-in holds no deck key)."""
+    def _deck_sender(self, vk: bytes, seat: int) -> HiddenHands:
+        """The table's deck, if `vk` may send seat `seat`'s deck steps (its own key only: a
+        stand-in holds no deck key); ProtocolError if not."""
         self._check_live()
         if self.hidden is None:
             raise ProtocolError("not_hidden", "this table does not hide hands")
         if self._signer(seat, vk) != 0:
             raise ProtocolError("not_your_seat", "only the seat's own player holds its deck key")
-        kind, fields = self.hidden.submit(seat, msg, self.is_over)
+        return self.hidden
+
+    def propose_shuffle(self, vk: bytes, seat: int, msg: dict[str, Any]) -> Future[bool] | None:
+        """A seat's shuffle, to relay at once while its proof is checked (net/host/shuffle_relay.py);
+        `submit_deck` records it afterwards.  Returns its proof's check; ProtocolError if
+        refused: nothing changes."""
+        return self._deck_sender(vk, seat).propose(seat, msg)
+
+    def submit_deck(self, vk: bytes, seat: int, msg: dict[str, Any], now: float) -> list[LoggedEvent]:
+        """A seat's step of the hidden deck, checked and recorded: its events."""
+        kind, fields = self._deck_sender(vk, seat).submit(seat, msg, self.is_over)
         events = [self._emit(kind, now, fields)]
         if kind == "dshuffle" and self.state is None and self.seeding.complete and self.deck_ready:
             events += self.deal(now)
@@ -856,7 +870,7 @@ class HostedGame:
             self._deal_state(write_header=True)
         elif kind == "move":
             move = Move.from_list(public["m"])
-            self._dealt_state().apply(move)
+            self._replay_move(move, public)  # at a hidden-hands table a card with its opening, checked
             if self._journaled:
                 self._journaled.pop(0)  # the journal holds it already
             elif self.journal is not None:
@@ -866,7 +880,11 @@ class HostedGame:
         if state is not None:
             engine_events = state.events[self._events_done :] if state.events is not None else []
             self._events_done = len(state.events or [])
-            if kind != "disclose":
+            if kind != "disclose" and self.hidden is not None:
+                privates = [
+                    hidden_private_part(state, seat, private_salt(self.salt_keys[seat], at)) for seat in range(self.n)
+                ]
+            elif kind != "disclose":
                 privates = [
                     private_part(state, seat, engine_events, private_salt(self.salt_keys[seat], at))
                     for seat in range(self.n)

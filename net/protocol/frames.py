@@ -110,6 +110,7 @@ CLIENT_SCHEMA: dict[str, Schema] = {
         "shuffle": (is_map(3), False),
         "shares": (is_list(is_map(5), 64, 1), False),
         "secret": (is_bytes(32), False),
+        "on": (is_bytes(32), False),  # with a shuffle: the digest of the deck it shuffled
     },
     "lobby": {"op": (is_text(1, 16), True), "id": (REQUEST, True), "args": (is_map(8), False)},
     # an acknowledgement too: the last event held, the nonce of the last catch-up batch applied
@@ -400,6 +401,9 @@ HOST_SCHEMA: dict[str, Schema] = {
         "args": (is_params, False),
     },
     "tick": {"head": (SEQ, True), "clk": (is_record(CLOCK_VIEW), False)},
+    # a shuffle relayed before its proof is checked (nil: the relayed shuffles from `seat` on
+    # are withdrawn); the next seat shuffles its deck at once (docs/protocol.md "Hidden hands")
+    "dnext": {"g": (_GAME_ID, True), "seat": (SEAT, True), "sh": (optional(is_map(3)), True)},
     "chat": {"seat": (_SEAT_OR_NONE, True), "name": (_NAME, True), "text": (is_text(1, MAX_CHAT), True)},
     "tables": {
         "id": (REQUEST, True),
@@ -492,6 +496,11 @@ def tick_frame(head: int, clocks: dict[str, Any] | None) -> dict[str, Any]:
     if clocks is not None:
         msg["clk"] = clocks
     return msg
+
+
+def dnext_frame(game: bytes, seat: int, shuffle: dict[str, Any] | None) -> dict[str, Any]:
+    """Seat `seat`'s shuffle relayed ahead of its event (None: withdrawn, with every later one)."""
+    return {"t": "dnext", "g": game, "seat": seat, "sh": shuffle}
 
 
 def chat_frame(seat: int | None, name: str, text: str) -> dict[str, Any]:

@@ -14,6 +14,7 @@ commitment set) comes back as warnings in `EventInfo.warnings`.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -30,12 +31,15 @@ from modernart.net.protocol.game_data import ViewBuilder, event_from_wire
 from modernart.net.protocol.signed import ACT_TAG, decode_action_body
 from modernart.net.trust.identity import verify
 from modernart.net.trust.sealed import SealedVerifier
-from modernart.net.trust.deck import DeckKey, Share, Shuffle, key_of
+from modernart.net.trust.deck import DeckError, DeckKey, Share, Shuffle, key_of
 from modernart.net.trust.group import read_scalar
 from modernart.net.trust.hidden_deck import DeckLedger, SeatDeck
 from modernart.net.trust.shuffle import FixedDeal, SeedVerifier
+from modernart.net.trust.shuffle_checks import ShuffleChecks
 
 _SEALED = (Action.SEALED_BID, Action.SEALED_FORFEIT)
+log = logging.getLogger("modernart.net.trust.verified_game")
+
 #: the hidden deck's events (net/host/hidden_hands.py)
 DECK_EVENTS = ("dkey", "dshuffle", "dshares", "dsecret")
 
@@ -170,7 +174,12 @@ class VerifiedGame:
             self.sealed = SealedVerifier(self.game_id, len(self.players), every_signature=self.every_signature)
             if pub.get("hidden"):
                 self.deck = DeckLedger(
-                    self.game_id, len(self.players), options.deck_table.size, checking=self.check_deck
+                    self.game_id,
+                    len(self.players),
+                    options.deck_table.size,
+                    checking=self.check_deck,
+                    checks=ShuffleChecks() if self.check_deck else None,
+                    fresh=options.fresh_deal_each_round,
                 )
                 self.deck_secrets = [None] * len(self.players)
         if self.view is None or self.seeds is None or self.sealed is None:
@@ -216,6 +225,8 @@ class VerifiedGame:
         deck, own = self.deck, self.own_deck
         if deck is None:
             return True
+        if deck.waiting:  # a new deck's deal (FA-2) waits for its shuffles: the hand is not dealt yet
+            return False
         return own is not None and all(deck.readable(k) for k in deck.slots_of(own.seat))
 
     def deck_disclosed(self) -> bool:
@@ -227,6 +238,24 @@ class VerifiedGame:
         if self.deck is None or self.own_deck is None:
             return []
         return sorted(self.own_deck.hand(self.deck).values())
+
+    def relayed_shuffle(self, seat: int, wire: dict[str, Any] | None) -> None:
+        """A shuffle the host relayed ahead of its event (a `dnext` frame): taken as the next
+        one if it fits (its proof's check starts now; the event waits for its verdict), or
+        with None, the relayed shuffles from `seat` on are withdrawn.  One that does not fit
+        (this client is behind, or the frame is malformed) is left: its event will come."""
+        deck = self.deck
+        if deck is None:
+            return
+        if wire is None:
+            deck.withdraw(seat)
+            return
+        try:
+            shuffle = Shuffle.from_wire(wire, deck.size)
+            if shuffle.seat == seat and deck.next_proposer == seat:
+                deck.propose(shuffle)
+        except DeckError as exc:
+            log.info("a relayed shuffle was left: %s", exc)
 
     def _deck_step(self, kind: str, pub: dict[str, Any]) -> None:
         """A step of the hidden deck, checked as the host checked it (DeckError: ValueError)."""
@@ -259,18 +288,19 @@ class VerifiedGame:
         """Deal in the ledger what the engine dealt (the public counts), and open a card played."""
         deck = self.deck
         assert deck is not None
-        counts: dict[int, list[int]] = {}
-        for e in pub.get("ev", []):
-            if e.get("k") == "dealt":
-                counts.setdefault(e["round"], [0] * deck.n)[e["seat"]] = e["count"]
-        for rnd in sorted(counts):
-            deck.deal(counts[rnd])
         if move is not None and move.action in CARD_ACTIONS and pub.get("by") == "player":
             if "open" not in pub:
                 raise ValueError(f"seat {move.seat} played card {move.arg} without opening it")
             deck.open(move.seat, Share.from_wire(pub["open"]), move.arg)
         elif move is not None and move.action in CARD_ACTIONS:
             raise ValueError(f"a card of seat {move.seat} was played by {pub.get('by')!r}: only its owner can")
+        # the play first, then what it dealt (a round it ended; with FA-2 from a new deck)
+        counts: dict[int, list[int]] = {}
+        for e in pub.get("ev", []):
+            if e.get("k") == "dealt":
+                counts.setdefault(e["round"], [0] * deck.n)[e["seat"]] = e["count"]
+        for rnd in sorted(counts):
+            deck.deal(counts[rnd])
 
     def _check_call(self, pub: dict[str, Any]) -> Move:
         """A hammer call starts: the auctioneer's own signed HAMMER, in an Open auction

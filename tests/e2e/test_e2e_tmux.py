@@ -29,7 +29,8 @@ def term():
 
 
 def play_argv(record_dir: str, *extra: str, offline: bool = True) -> list[str]:
-    where = ["--offline"] if offline else ["--config-dir", f"{record_dir}/config"]
+    where = ["--offline"] if offline else []
+    where += ["--config-dir", f"{record_dir}/config"]  # keys of this test's own, never the user's
     return MODERNART + [
         "play",
         *where,
