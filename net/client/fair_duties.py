@@ -255,11 +255,11 @@ class FairPlay:
         if deck.next_proposer == seat:  # the deck before is recorded, or relayed and being checked
             before = deck.proposed_deck
             on = deck_digest(before)
-            self._once(("dshuffle", game, seat, on), self._send_shuffle(own, deck, before, on))
+            self._once(("dshuffle", game, seat, deck.epoch, on), self._send_shuffle(own, deck, before, on))
         if deck.shuffled:
             owed = deck.owed(seat)[:MAX_SHARES_FRAME]
             if owed:
-                self._once(("dshares", game, seat, owed[0], len(owed)), self._send_shares(own, deck, owed))
+                self._once(("dshares", game, seat, deck.epoch, owed[0], len(owed)), self._send_shares(own, deck, owed))
         if follower.shuffle is not None and deck.keyed and follower.deck_secrets[seat] is None:
             self._once(("dsecret", game, seat), self._deck_request(deck_frame(secret=scalar_bytes(own.secret))))
 

@@ -384,12 +384,15 @@ def record_from_frames(frames: list[dict[str, Any]], transcript_name: str, host_
 def _hidden_deal(pubs: list[dict[str, Any]], game_id: bytes, n: int, options: RuleOptions) -> list[int]:
     """The real deck order of a hidden-hands game: its keys and shuffles, decrypted with every
     disclosed deck key (ValueError if a key is missing or a slot holds no card)."""
-    deck = DeckLedger(game_id, n, options.deck_table.size, checking=False)
+    fresh = options.fresh_deal_each_round
+    deck = DeckLedger(game_id, n, options.deck_table.size, checking=False, fresh=fresh)
     secrets: list[int | None] = [None] * n
     for pub in pubs:
         if pub.get("k") == "dkey":
             deck.add_key(DeckKey.from_wire(pub["key"]))
         elif pub.get("k") == "dshuffle":
+            if fresh and deck.shuffled:  # a later round's deck (FA-2)
+                deck.new_deck()
             deck.add_shuffle(Shuffle.from_wire(pub["sh"], deck.size))
         elif pub.get("k") == "dsecret":
             secrets[pub["seat"]] = read_scalar(pub["x"])

@@ -179,6 +179,7 @@ class VerifiedGame:
                     options.deck_table.size,
                     checking=self.check_deck,
                     checks=ShuffleChecks() if self.check_deck else None,
+                    fresh=options.fresh_deal_each_round,
                 )
                 self.deck_secrets = [None] * len(self.players)
         if self.view is None or self.seeds is None or self.sealed is None:
@@ -224,6 +225,8 @@ class VerifiedGame:
         deck, own = self.deck, self.own_deck
         if deck is None:
             return True
+        if deck.waiting:  # a new deck's deal (FA-2) waits for its shuffles: the hand is not dealt yet
+            return False
         return own is not None and all(deck.readable(k) for k in deck.slots_of(own.seat))
 
     def deck_disclosed(self) -> bool:
@@ -285,18 +288,19 @@ class VerifiedGame:
         """Deal in the ledger what the engine dealt (the public counts), and open a card played."""
         deck = self.deck
         assert deck is not None
-        counts: dict[int, list[int]] = {}
-        for e in pub.get("ev", []):
-            if e.get("k") == "dealt":
-                counts.setdefault(e["round"], [0] * deck.n)[e["seat"]] = e["count"]
-        for rnd in sorted(counts):
-            deck.deal(counts[rnd])
         if move is not None and move.action in CARD_ACTIONS and pub.get("by") == "player":
             if "open" not in pub:
                 raise ValueError(f"seat {move.seat} played card {move.arg} without opening it")
             deck.open(move.seat, Share.from_wire(pub["open"]), move.arg)
         elif move is not None and move.action in CARD_ACTIONS:
             raise ValueError(f"a card of seat {move.seat} was played by {pub.get('by')!r}: only its owner can")
+        # the play first, then what it dealt (a round it ended; with FA-2 from a new deck)
+        counts: dict[int, list[int]] = {}
+        for e in pub.get("ev", []):
+            if e.get("k") == "dealt":
+                counts.setdefault(e["round"], [0] * deck.n)[e["seat"]] = e["count"]
+        for rnd in sorted(counts):
+            deck.deal(counts[rnd])
 
     def _check_call(self, pub: dict[str, Any]) -> Move:
         """A hammer call starts: the auctioneer's own signed HAMMER, in an Open auction
