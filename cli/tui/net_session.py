@@ -29,6 +29,7 @@ from modernart.cli.refusals import forfeit_reason, refusal_text
 from modernart.net.clocks import ClockError, ClockSettings
 
 from modernart.cli.tui.session import (
+    hidden_hands_text,
     JoinError,
     Listeners,
     LobbyView,
@@ -56,14 +57,6 @@ def fixed_deal_text() -> str:
     return _(
         "Fixed deal, not shuffled: the program running this table chose the cards "
         "(a test, a benchmark or `play --seed`); your client checks the deal against it"
-    )
-
-
-def hidden_hands_text() -> str:
-    """What the log says of a table that hides hands even from its host (docs/fair-play.md)."""
-    return _(
-        "Hands hidden even from the host: the players shuffle an encrypted deck together, your "
-        "client alone reads your cards, and a card is opened only when it is played"
     )
 
 
@@ -133,6 +126,7 @@ def lobby_view(table: Mapping[str, Any], my_fpr: str | None) -> LobbyView:
         join_code=str(table.get("code", "")),
         admin=my_fpr is not None and table.get("admin") == my_fpr,
         bot_levels=bot_levels(),
+        hidden_hands=table.get("hidden_hands") is True,
     )
 
 

@@ -54,6 +54,7 @@ from modernart.net.host.journal import (
     read_journal,
     same_boot,
     truncate_events,
+    truncate_moves,
 )
 from modernart.net.protocol import ProtocolError, decode_host_inner, pack
 from modernart.net.protocol.frames import NOT_DECISIONS, clock_view, event_frame, event_public
@@ -845,6 +846,14 @@ class HostedGame:
             with open(path, "r+b") as f:  # a header without its deal event: written again at the deal
                 f.truncate(0)
             record = None
+        if self.hidden is not None:
+            unannounced = [i for i, move in enumerate(moves[used:]) if move.action in CARD_ACTIONS]
+            if unannounced:
+                # a card play journaled without its event (a crash between the two writes):
+                # never announced, and its opening was only in that event, so it is forgotten;
+                # its player's client got no answer and plays again
+                truncate_moves(path, used + unannounced[0])
+                moves = moves[: used + unannounced[0]]
         self._result_journaled = record is not None and record.result is not None
         self.journal = Journal(path, sync=fsync)
         if self.state is not None:
@@ -892,7 +901,7 @@ class HostedGame:
         while journaled:  # journaled, but its event was lost in the crash
             move = journaled.pop(0)
             if self.hidden is not None and move.action in CARD_ACTIONS:
-                # its opening was in the lost event only: the card cannot be opened again
+                # its opening was in the lost event only (`recover` forgets such a play)
                 raise ValueError("a card play was journaled without its event: its opening is lost")
             if move.action in (Action.SEALED_BID, Action.SEALED_FORFEIT):  # a settlement: one event again
                 sealed = [move]

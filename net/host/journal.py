@@ -228,3 +228,22 @@ def drop_torn_line(path: str) -> None:
             f.truncate(data.rfind(b"\n") + 1)
             f.flush()
             os.fsync(f.fileno())
+
+
+def truncate_moves(path: str, keep: int) -> None:
+    """Cut the journal after its header and first `keep` move lines: a move it holds without
+    its event, which can never be announced again (a hidden card play's opening was only in
+    the lost event), goes with everything after it."""
+    with open(path, "rb") as f:
+        lines = f.read().splitlines(keepends=True)
+    kept, moves = lines[:1], 0
+    for line in lines[1:]:
+        if line.startswith(b'{"m"'):
+            if moves == keep:
+                break
+            moves += 1
+        kept.append(line)
+    with open(path, "r+b") as f:
+        f.truncate(len(b"".join(kept)))
+        f.flush()
+        os.fsync(f.fileno())
