@@ -290,6 +290,7 @@ async def test_a_refusal_shows_without_its_rule_reference_which_stays_in_the_log
             await _until(lambda: ana.obs is not None)
         async with Screen(ana) as screen:
             await screen.wait_for("Round 1/4")
+            await ana.client.wait_until(lambda s: s.head_seq >= table.game.seq, 10)  # not a stale move
             stranger = next(c for c in range(70) if c not in {int(x) for x in ana.obs.hand})
             await ana.send_move(Move.play(0, stranger))
             await screen.wait_for(" ! ")

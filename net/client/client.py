@@ -250,6 +250,7 @@ class Client:
             try:
                 self.known_hosts.check(self.address, self.target.host_key)
             except HostKeyChanged as exc:
+                self._release()  # nothing was opened but our context: close it too
                 raise ConnectError("host_key_changed", str(exc)) from None
         s = self.sock = self.ctx.socket(zmq.DEALER)
         s.curve_serverkey = self.target.host_key_z85
