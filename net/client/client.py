@@ -201,6 +201,7 @@ class Client:
             keep_transcript=transcript if transcript is not None else state_dir is not None,
             welcomed=self._welcomed,
         )
+        self.fair.attach(self.receiving.show_sealed, lambda: self.receiving.game)
 
     # ------------------------------------------------------------------ what the parts hold
 
