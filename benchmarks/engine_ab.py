@@ -93,9 +93,9 @@ print(json.dumps({"per_s": units / (now - start), "digest": digest.hexdigest(), 
 """
 
 
-def unpack_commit(rev: str, into: Path) -> str:
-    """Unpack the `modernart` package of commit `rev` of this repository into `into`;
-    returns the commit's full hash."""
+def unpack_commit(rev: str, into: Path, paths: tuple[str, ...] = ("modernart",)) -> str:
+    """Unpack `paths` (default: the `modernart` package) of commit `rev` of this repository
+    into `into`; returns the commit's full hash."""
     found = subprocess.run(
         ["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
         capture_output=True,
@@ -105,7 +105,7 @@ def unpack_commit(rev: str, into: Path) -> str:
         raise SystemExit(f"--against {rev}: not a commit of {ROOT} (nor a directory)")
     commit = found.stdout.strip()
     archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", "--format=tar", commit, "modernart"], capture_output=True, check=True
+        ["git", "-C", str(ROOT), "archive", "--format=tar", commit, *paths], capture_output=True, check=True
     )
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
         tar.extractall(into, filter="data")

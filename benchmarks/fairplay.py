@@ -18,12 +18,14 @@
   card play (the owner's opening, the host's check and decryption), and the audit of the
   deal.  Each step is timed on its own in this one process; the start is given as the
   critical path of a table whose seats each have a machine (what one seat waits for: the
-  keys, the shuffles one after another, each checked by the host and then by the client
-  that shuffles next, the slowest seat's shares of the first deal, checked by the host and
-  then by the clients, and the owner reading its cards), the same with each shuffle
-  relayed at once and checked while the next seat shuffles (not built), and the total work,
-  all in
-  CPU time (`time.process_time`: on a shared machine wall time counts other jobs too).
+  keys; the shuffles as built, each relayed at once and its proof checked by the host and
+  every client while the next seat shuffles (net/host/shuffle_relay.py); the slowest
+  seat's shares of the first deal, checked by the host and then by the clients; and the
+  owner reading its cards), the same with every shuffle checked by the host and then by
+  the client that shuffles next before it shuffles (as it was before the relay), and the
+  total work, all in CPU time (`time.process_time`: on a shared machine wall time counts
+  other jobs too); beside it the wall time of the same steps in this process and the load
+  average.
   `--hidden` runs this part alone.
 """
 
@@ -314,7 +316,7 @@ def _crypto(seconds: float) -> dict[str, Any]:
         "reveal_check_us": _per_op(lambda: signed(REVEAL_TAG, rbody, rsig, decode_reveal).opens(c), per),
     }
     session, frames, record, transcript, host_vk = _game_on_a_session()
-    moves = sum(1 for e in session.log if e.move is not None)
+    moves = sum(1 if e.move is not None else len(e.moves or []) for e in session.log)
 
     def follow_all() -> None:
         follower = VerifiedGame(session.game_id, host_vk)
@@ -435,8 +437,9 @@ def _median_time(fn: Callable[[], Any], repeats: int) -> tuple[float, Any]:
     return sorted(times)[len(times) // 2], result
 
 
-def _hidden_deck_once(n: int) -> dict[str, Any]:
-    """One start and a few card plays of an `n`-player hidden deck, each step timed (seconds)."""
+def _hidden_deck_once(n: int, clock: Callable[[], float] = time.process_time) -> dict[str, Any]:
+    """One start and a few card plays of an `n`-player hidden deck, each step timed (seconds)
+    on `clock` (CPU time by default, `time.perf_counter` for wall time)."""
     from modernart.rules import RuleOptions
     from modernart.net.trust.hidden_deck import DeckLedger, SeatDeck, audit_deal
 
@@ -446,7 +449,6 @@ def _hidden_deck_once(n: int) -> dict[str, Any]:
     record = DeckLedger(game, n, size, checking=False)  # what the audit reads afterwards
     # CPU time: each step is one party's work, which on a table of several machines runs on
     # its own core; on the shared benchmark machine wall time also counts other jobs' turns
-    clock = time.process_time
     t0 = clock()
     seats = [SeatDeck(game, s, size) for s in range(n)]
     key_make = (clock() - t0) / n
@@ -510,19 +512,20 @@ def _hidden_deck_once(n: int) -> dict[str, Any]:
         "shares_check": shares_check,
         "hand_read": max(hand_read),
         # what one seat waits for, each seat on its own machine (see the module docstring):
-        # as the host and clients do it now, every step checked by the host, then by the
-        # client that acts next, before that client acts ...
+        # as built, each shuffle is relayed at once and its proof checked (by the host and by
+        # every client, in parallel) while the next seat shuffles; no share before every
+        # proof is checked (net/host/shuffle_relay.py) ...
         "start_as_built": key_make
         + 2 * keys_check
-        + sum(m + 2 * c for m, c in zip(shuffle_make, shuffle_check))
+        + _pipeline(shuffle_make, shuffle_check)
         + max(shares_make)
         + 2 * shares_check
         + max(hand_read),
-        # ... and with each shuffle relayed at once and its proof checked while the next seat
-        # shuffles (no share before every proof is checked): not built yet
-        "start_pipelined": key_make
+        # ... and as it was before: every shuffle checked by the host before it relayed it,
+        # then by the client that acts next before that client shuffled
+        "start_sequential": key_make
         + 2 * keys_check
-        + _pipeline(shuffle_make, shuffle_check)
+        + sum(m + 2 * c for m, c in zip(shuffle_make, shuffle_check))
         + max(shares_make)
         + 2 * shares_check
         + max(hand_read),
@@ -557,25 +560,32 @@ def _median(values: list[float]) -> float:
 def _hidden_deck(n: int, repeats: int) -> dict[str, Any]:
     """The hidden deck's figures for `n` players, in ms: the median of `repeats` runs."""
     runs = [_hidden_deck_once(n) for _ in range(repeats)]
+    walls = [_hidden_deck_once(n, time.perf_counter) for _ in range(repeats)]
     out: dict[str, Any] = {"players": n, "first_deal": runs[0]["first_deal"], "repeats": repeats}
     for name in runs[0]:
         if name != "first_deal":
             out[f"{name}_ms"] = _median([r[name] for r in runs]) * 1e3
+    out["wall_start_as_built_ms"] = _median([r["start_as_built"] for r in walls]) * 1e3
+    out["wall_play_extra_ms"] = _median([r["play_extra"] for r in walls]) * 1e3
+    out["load_average"] = os.getloadavg()[0]
     return out
 
 
 def _print_hidden(rows: list[dict[str, Any]]) -> None:
-    print("hidden deck (70 cards), CPU ms: start (critical path as built / pipelined / total work),")
+    print("hidden deck (70 cards), CPU ms: start (critical path as built, pipelined / one step after")
+    print("  another, as before / total work),")
     print("  shuffle make / check per seat, first deal: shares make (slowest seat) / host check all /")
     print("  owner reads; card play extra p50; audit")
     for r in rows:
         print(
-            f"  {r['players']} players: start {r['start_as_built_ms']:.0f} / {r['start_pipelined_ms']:.0f} / "
+            f"  {r['players']} players: start {r['start_as_built_ms']:.0f} / {r['start_sequential_ms']:.0f} / "
             f"{r['start_work_ms']:.0f}; "
             f"shuffle {r['shuffle_make_ms']:.0f} / {r['shuffle_check_ms']:.0f}; "
             f"deal of {r['first_deal']}: {r['shares_make_ms']:.0f} / {r['shares_check_ms']:.0f} / "
             f"{r['hand_read_ms']:.1f}; play +{r['play_extra_ms']:.2f} "
-            f"(open {r['play_open_ms']:.2f}, host {r['play_check_ms']:.2f}); audit {r['audit_ms']:.0f}"
+            f"(open {r['play_open_ms']:.2f}, host {r['play_check_ms']:.2f}); audit {r['audit_ms']:.0f}; "
+            f"wall: start {r['wall_start_as_built_ms']:.0f}, play +{r['wall_play_extra_ms']:.2f}; "
+            f"load {r['load_average']:.1f}"
         )
 
 

@@ -13,7 +13,8 @@ Games run in worker processes (every core by default) with a progress bar and th
 left on a terminal.  Game i's deal and bot seeds depend only on --seed and i, so results
 do not depend on the number of processes; hard bots search a fixed number of samples
 per decision (--passes) unless a time budget is given (--budget, which makes the search,
-and so the results, depend on the machine's speed).
+and so the results, depend on the machine's speed; with --budget-clock cpu the budget is
+the deciding thread's CPU time, what an idle machine gives, so the load does not matter).
 """
 
 from __future__ import annotations
@@ -69,6 +70,13 @@ def register(sub: Subcommands) -> None:
         type=float,
         default=None,
         help="hard bots: seconds per decision, read from the clock (results then depend on the machine)",
+    )
+    p.add_argument(
+        "--budget-clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="with --budget: count it in wall-clock time (default; what a table gives) or in the "
+        "deciding thread's CPU time (what an idle machine gives: figures that do not depend on the load)",
     )
     p.add_argument(
         "--passes",
@@ -250,10 +258,11 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def hard_options(budget: float | None, passes: int | None) -> HardOptions:
-    """The search settings of every hard bot in the run."""
+def hard_options(budget: float | None, passes: int | None, clock: str = "wall") -> HardOptions:
+    """The search settings of every hard bot in the run (`clock`: what the budget counts)."""
     if budget is not None:
-        return {"budget": budget} if passes is None else {"budget": budget, "max_passes": passes}
+        options: HardOptions = {"budget": budget} if passes is None else {"budget": budget, "max_passes": passes}
+        return options if clock == "wall" else {**options, "clock": clock}
     return {"budget": PASSES_BUDGET, "max_passes": passes or DEFAULT_PASSES}
 
 
@@ -292,7 +301,9 @@ def run(args: argparse.Namespace) -> int:
         return fail("--budget must be in (0, 60] seconds")
     if args.passes is not None and not 1 <= args.passes <= 10_000:
         return fail("--passes must be 1 to 10000")
-    hard = hard_options(args.budget, args.passes)
+    if args.budget_clock != "wall" and args.budget is None:
+        return fail("--budget-clock goes with --budget (without it the hard bots search a fixed number of samples)")
+    hard = hard_options(args.budget, args.passes, args.budget_clock)
     jobs = args.jobs if args.jobs > 0 else default_jobs()
     shown = {"auto": None, "on": True, "off": False}[args.progress]
     total = args.games * (2 if compare else 1)
@@ -302,7 +313,9 @@ def run(args: argparse.Namespace) -> int:
     search = variant + (
         ""
         if not any(parse_spec(spec)[0] == "hard" for spec in specs)
-        else f", hard budget {args.budget:g} s" + (f" and at most {args.passes} samples" if args.passes else "")
+        else f", hard budget {args.budget:g} s"
+        + (" of CPU time (what an idle machine gives)" if args.budget_clock == "cpu" else "")
+        + (f" and at most {args.passes} samples" if args.passes else "")
         if args.budget is not None
         else f", hard searches {hard['max_passes']} samples per decision"
     )
@@ -345,6 +358,7 @@ def print_table(
                     "games": args.games,
                     "seed": args.seed,
                     "budget": args.budget,
+                    "budget_clock": args.budget_clock,
                     "passes": args.passes,
                     "jobs": jobs,
                     "seconds": elapsed,
@@ -418,6 +432,7 @@ def print_compare(
                     "deals": args.games,
                     "seed": args.seed,
                     "budget": args.budget,
+                    "budget_clock": args.budget_clock,
                     "passes": args.passes,
                     "jobs": jobs,
                     "seconds": elapsed,
@@ -431,6 +446,7 @@ def print_compare(
                             "win_rate": s.win_rate,
                             "ci95": list(s.interval),
                             "mean_money": s.mean_money,
+                            "mean_margin": s.mean_margin,
                             "decisions": s.decisions,
                         }
                         for s in sides
@@ -441,6 +457,11 @@ def print_compare(
                     "neither": result.neither,
                     "sign_test_p": result.p_value,
                     "verdict": result.verdict(),
+                    "margin_a_larger": result.margin_counts[0],
+                    "margin_b_larger": result.margin_counts[1],
+                    "margin_equal": result.margin_counts[2],
+                    "signed_rank_p": result.margin_p_value,
+                    "margin_verdict": result.margin_verdict(),
                 },
                 indent=1,
             )
@@ -454,12 +475,16 @@ def print_compare(
     print(f"machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}, {m['date']}")
     print(f"fair share of wins: {1 / n:.0%}; wins: co-winners count as a win each; share splits a win 1/k")
     width = max(10, max(len(s.name) for s in sides) + 1)
-    print(f"{'candidate':<{width}}{'deals':>7}{'wins':>7}{'share':>8}{'win rate':>10}{'95% CI':>17}{'money':>8}")
+    print("margin: final money minus the richest other seat's, per deal (>= 0: won)")
+    print(
+        f"{'candidate':<{width}}{'deals':>7}{'wins':>7}{'share':>8}{'win rate':>10}{'95% CI':>17}"
+        f"{'money':>8}{'margin':>8}"
+    )
     for s in sides:
         lo, hi = s.interval
         print(
             f"{s.name:<{width}}{s.deals:>7}{s.wins:>7}{s.share:>8.1f}{s.win_rate:>9.1%} "
-            f"{f'[{lo:.1%}, {hi:.1%}]':>17}{s.mean_money:>8.1f}"
+            f"{f'[{lo:.1%}, {hi:.1%}]':>17}{s.mean_money:>8.1f}{s.mean_margin:>8.1f}"
         )
     print(
         f"discordant deals: {result.a.name} won and {result.b.name} lost {result.a_only}, "
@@ -467,4 +492,9 @@ def print_compare(
         f"(both won {result.both}, neither {result.neither})"
     )
     print(f"sign test (exact, two-sided): p = {result.p_value:.4g}; {result.verdict()}")
+    larger_a, larger_b, equal = result.margin_counts
+    print(
+        f"margins: {result.a.name}'s larger on {larger_a} deals, {result.b.name}'s on {larger_b}, equal on {equal}; "
+        f"Wilcoxon signed-rank (two-sided): p = {result.margin_p_value:.4g}; {result.margin_verdict()}"
+    )
     return 0

@@ -20,7 +20,7 @@ import sys
 
 from modernart.cli.language_options import apply_language_arguments
 from modernart.cli.screen_options import add_screen_arguments
-from modernart.cli.local_table import play_table
+from modernart.cli.local_table import run_table
 from modernart.cli.subcommands import Subcommands
 from modernart.cli.variant_args import add_variant_arguments, options_from_args
 from modernart.net import user_dirs
@@ -73,7 +73,7 @@ def register(sub: Subcommands) -> None:
         "--offline",
         action="store_true",
         help="run the host inside this process instead of a child process (127.0.0.1 only, no LAN "
-        "announcement; without --config-dir its keys are kept nowhere)",
+        "announcement; the game is journaled and can be continued as any other)",
     )
     p.add_argument(
         "--config-dir",
@@ -158,11 +158,9 @@ def run(args: argparse.Namespace) -> int:
     levels = bot_level_list(args.bots, args.players - 1)
     name = args.name or default_name()
     settings = table_settings(args, levels, f"{name}'s table", autostart=not args.lobby)
-    offer = not (args.new or args.lobby or args.seed is not None or args.offline)  # an unfinished game first
-    return asyncio.run(
-        play_table(
-            settings, name, offline=args.offline, ascii=args.ascii, color=args.color, alerts=args.alerts, offer=offer
-        )
+    offer = not (args.new or args.lobby or args.seed is not None)  # an unfinished game first
+    return run_table(
+        settings, name, offline=args.offline, ascii=args.ascii, color=args.color, alerts=args.alerts, offer=offer
     )
 
 

@@ -14,7 +14,6 @@ offers the newest unfinished game of this machine before starting a new one
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 from typing import TYPE_CHECKING
@@ -23,7 +22,7 @@ from modernart.cli.cmd_play import default_name
 from modernart.cli.i18n import _
 from modernart.cli.language_options import apply_language_arguments
 from modernart.cli.screen_options import add_screen_arguments
-from modernart.cli.local_table import play_table, search_dirs, settings_for, your_unfinished_games
+from modernart.cli.local_table import run_table, search_dirs, settings_for, your_unfinished_games
 from modernart.cli.subcommands import Subcommands
 from modernart.net import user_dirs
 
@@ -120,15 +119,13 @@ def run(args: argparse.Namespace) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print(_("modernart resume needs a terminal (over SSH, use: ssh -t HOST modernart resume)"), file=sys.stderr)
         return 2
-    return asyncio.run(
-        play_table(
-            settings_for(chosen, args.config_dir),
-            args.name or default_name(),
-            offline=args.offline,
-            ascii=args.ascii,
-            color=args.color,
-            alerts=args.alerts,
-        )
+    return run_table(
+        settings_for(chosen, args.config_dir),
+        args.name or default_name(),
+        offline=args.offline,
+        ascii=args.ascii,
+        color=args.color,
+        alerts=args.alerts,
     )
 
 

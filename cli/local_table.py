@@ -6,9 +6,11 @@ mid-game."""
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import os
 import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from modernart.cli.i18n import _
@@ -16,6 +18,26 @@ from modernart.net import user_dirs
 
 if TYPE_CHECKING:  # the engine is imported only when a game is read (`modernart --help` stays quick)
     from modernart.cli.saved_games import SavedGame
+
+
+def run_table(settings, name: str, *, offline: bool, **screen: Any) -> int:
+    """`play_table` in an event loop of its own, for a command: a child host is forked
+    first where that is safe (cli/tui/child_host.py `fork_host`), before the loop and its
+    threads exist, so that it boots while this process loads the screen.
+
+    A command's table keeps its keys in the user's config directory when it names none,
+    hosted in a child or (`offline`) in this process alike: every game of this machine is
+    journaled under this machine's host key and your player key, so `modernart resume`
+    and `play`'s offer continue it.  (Only a caller of `play_table` that gives no config
+    directory, a test, plays with keys kept nowhere.)"""
+    settings = replace(settings, config_dir=settings.config_dir or str(user_dirs.config_dir()))
+    forked = None
+    if not offline:
+        from modernart.cli.tui.child_host import fork_host
+        from modernart.cli.tui.local_game import host_log_path
+
+        forked = fork_host(settings, log_path=host_log_path())
+    return asyncio.run(play_table(settings, name, offline=offline, forked=forked, **screen))
 
 
 async def play_table(
@@ -27,12 +49,14 @@ async def play_table(
     color: str,
     alerts: bool | None = None,
     offer: bool = False,
+    forked: Any = None,
 ) -> int:
     """A host with bots on 127.0.0.1 (a child process, or with `offline` this one) for the
     table of `settings` (a new one, or the game it resumes); this client joins it as seat 1.
     With `offer`, the newest unfinished game of this machine is offered first
-    (`offer_to_continue`).  Once the screen is gone, says on the shell where the game is:
-    its record, or how to continue it."""
+    (`offer_to_continue`).  `forked`: the child host already forked for `settings`
+    (`run_table`).  Once the screen is gone, says on the shell where the game is: its
+    record, or how to continue it."""
     try:
         if offline:
             from modernart.cli.tui.in_process_host import play_here
@@ -48,7 +72,7 @@ async def play_table(
             from modernart.cli.tui.child_host import HostProcess, session_at
             from modernart.cli.tui.local_game import host_log_path
 
-            child = await HostProcess.launch(settings, log_path=host_log_path())
+            child = await HostProcess.launch(settings, log_path=host_log_path(), forked=forked)
             try:
                 resumed = offer_to_continue(settings) if offer else None
                 if resumed is not None:
@@ -78,7 +102,7 @@ async def play_table(
 def load_the_client() -> None:
     """Import what the client's first frame needs (its screen, its session and their
     protocol client), so that a child host can boot meanwhile."""
-    for module in ("modernart.cli.tui.app", "modernart.cli.tui.net_session"):
+    for module in ("modernart.cli.tui.app", "modernart.cli.tui.net_session", "modernart.net.client.client"):
         importlib.import_module(module)
 
 

@@ -124,6 +124,39 @@ def test_arena_runs_the_hard_bot_with_a_budget() -> None:
     assert stats["hard"]["max_ms"] < 20 + 250  # plus whatever a busy machine adds
 
 
+@pytest.mark.timeout(150)
+def test_arena_counts_the_budget_in_cpu_time_on_request() -> None:
+    """--budget-clock cpu: the hard bots' budget is their thread's CPU time, and the run says so."""
+    done = arena(
+        "--bots", "hard,random,random", "--games", "1", "--seed", "2", "--budget", "0.02", "--budget-clock", "cpu"
+    )
+    assert done.returncode == 0, done.stderr
+    assert "hard budget 0.02 s of CPU time (what an idle machine gives)" in done.stdout
+    row = next(line.split() for line in done.stdout.splitlines() if line.startswith("hard "))
+    assert float(row[-1]) < 20 + 5  # cpu max (ms): the budget, counted on the CPU clock
+
+
+def test_signed_rank_test_on_margins() -> None:
+    from modernart.bots.paired import margin, pair, signed_rank_test
+
+    # values checked against scipy.stats.wilcoxon (exact below 50 deals without ties, normal above)
+    assert math.isclose(signed_rank_test([3, 5, -1, 7, 2, 4]), 0.0625)
+    assert math.isclose(signed_rank_test([1.5, -2.25, 3.5, 4.75, 6.0, -0.5, 8.0, 9.5]), 0.0546875)
+    big = [((i * 37) % 23) - 8 + (i % 3) * 0.5 for i in range(80)]
+    assert math.isclose(signed_rank_test(big), 0.00015759, rel_tol=1e-4)
+    assert signed_rank_test([0, 0, 0]) == 1.0 and signed_rank_test([]) == 1.0
+    assert signed_rank_test([2, -2]) == 1.0  # ties in |d| share a rank: a perfectly even split
+    assert math.isclose(signed_rank_test([4] * 10), 2 / 2**10)  # all one way: the sign test's p
+    bots = [make_bot("medium", seed=1), make_bot("random", seed=2), make_bot("random", seed=3)]
+    won = play_game(bots, seed=5)
+    lost = play_game([make_bot("random", seed=1), bots[1], bots[2]], seed=5)
+    assert margin(won, 0) == won.money[0] - max(won.money[1:]) and margin(won, 0) >= 0
+    result = pair("a", "b", [0, 0, 0], [won, won, lost], [lost, won, lost])
+    assert result.a.margins == [margin(won, 0), margin(won, 0), margin(lost, 0)]
+    assert result.margin_counts == (1, 0, 2)
+    assert result.margin_p_value == 1.0 and "no significant" in result.margin_verdict()
+
+
 @pytest.mark.parametrize(
     "args,message",
     [
@@ -205,12 +238,15 @@ def test_arena_compare_pairs_deals_and_is_deterministic() -> None:
         assert data["a_only"] + data["b_only"] + data["both"] + data["neither"] == 6
         assert data["a_only"] + data["both"] == a["wins"] and data["b_only"] + data["both"] == b["wins"]
         assert 0 < data["sign_test_p"] <= 1
+        assert data["margin_a_larger"] + data["margin_b_larger"] + data["margin_equal"] == 6
+        assert 0 < data["signed_rank_p"] <= 1 and "margin_verdict" in data
         runs.append(data["candidates"] + [data["a_only"], data["b_only"]])
     assert runs[0] == runs[1]
     done = arena("--compare", "hard:rivals=off,hard", "--against", "random,random", "--games", "3", "--passes", "2")
     assert done.returncode == 0, done.stderr
     assert "hard:rivals=off and hard on the same 3 deals" in done.stdout
     assert "sign test (exact, two-sided): p = " in done.stdout and "discordant deals" in done.stdout
+    assert "Wilcoxon signed-rank (two-sided): p = " in done.stdout
     assert "hard searches 2 samples per decision" in done.stdout
 
 
@@ -240,6 +276,9 @@ def test_arena_defaults_repeat_exactly_for_a_seed() -> None:
         (["--bots", "hard:colour=red,random,random"], "bad options"),
         (["--bots", "overlord,random,random"], "unknown bot level"),
         (["--bots", "medium,random,random", "--passes", "0"], "--passes"),
+        (["--bots", "hard,random,random", "--budget-clock", "cpu"], "--budget-clock goes with --budget"),
+        (["--bots", "hard,random,random", "--budget", "0.1", "--budget-clock", "sundial"], "invalid choice"),
+        (["--bots", "hard:clock=sundial,random,random"], "clock is one of wall, cpu"),
     ],
 )
 def test_arena_rejects_bad_comparisons(args: list[str], message: str) -> None:

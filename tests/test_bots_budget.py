@@ -60,3 +60,36 @@ def test_a_longer_budget_buys_more_rollouts() -> None:
 def test_budget_must_be_positive() -> None:
     with pytest.raises(ValueError):
         make_bot("hard", budget=0)
+
+
+def test_a_cpu_clock_budget_counts_the_threads_cpu_time_under_contention() -> None:
+    """clock="cpu": the budget is the deciding thread's CPU time, so a thread competing for
+    the interpreter (a busy machine, in small) does not shorten the search; it stays within
+    the budget of CPU time all the same."""
+    import threading
+
+    state = next(s for s in random_positions(4, RuleOptions(), seed=6) if s.phase.name == "SEALED")
+    obs = state.observation(state.to_move()[0])
+    budget = 0.1
+    stop = threading.Event()
+
+    def busy() -> None:
+        x = 0
+        while not stop.is_set():
+            x += 1
+
+    rival = threading.Thread(target=busy, daemon=True)
+    rival.start()
+    try:
+        bot = make_bot("hard", seed=3, budget=budget, clock="cpu")
+        bot.choose(obs)
+    finally:
+        stop.set()
+        rival.join(5)
+    assert bot.last_rollouts > 0
+    assert 0.5 * budget < bot.last_search_cpu < budget + 0.005, bot.last_search_cpu
+
+
+def test_the_clock_must_be_known() -> None:
+    with pytest.raises(ValueError, match="clock is one of wall, cpu"):
+        make_bot("hard", clock="sundial")

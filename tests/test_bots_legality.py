@@ -128,7 +128,7 @@ def test_rollouts_with_extreme_rival_factors_stay_legal() -> None:
             if state.is_over() or i % 9:
                 continue
             factors = tuple(HIGH if s % 2 else LOW for s in range(players))
-            rivals = Rivals(factors, tuple((f,) * 5 for f in factors), factors[::-1], (9,) * players)
+            rivals = Rivals(factors, tuple((f,) * 5 for f in factors), factors[::-1], factors, (9,) * players)
             sample = determinize(state.observation(i % players), rng)
             RolloutPolicy(random.Random(i), rivals=rivals).run(sample)
             assert sample.is_over()

@@ -108,3 +108,67 @@ def test_medium_reading_its_rivals_decides_from_the_observation_only() -> None:
             assert a is None or state.is_legal(a)
             compared += 1
     assert compared > 30
+
+
+def _final_observation(bots: list, seed: int, seat: int = 0):
+    from modernart.bots.arena import play_game
+
+    last = {}
+
+    def keep_state(state, move) -> None:
+        last["state"] = state
+
+    play_game(bots, seed=seed, on_move=keep_state)
+    return last["state"].observation(seat)
+
+
+def test_the_opponent_model_tells_the_styles_apart() -> None:
+    """Read from the public sales of a game against styled bots: an overbidder's bid factor
+    is above 1 and an underbidder's below, a highseller's keep and price factors (its own
+    lots) above its bid factor, an early closer's early share above 0 and the medium bot's 0;
+    the own seat is never modelled."""
+    seats = ["medium", "overbidder", "underbidder", "highseller"]
+    rivals = Rivals.read(_final_observation([make_bot(s, seed=i) for i, s in enumerate(seats)], seed=6))
+    assert rivals.bid[0] == rivals.keep[0] == rivals.price[0] == 1.0 and rivals.early[0] == 0.0
+    assert rivals.bid[1] > 1.1 and rivals.bid[2] < 0.85
+    assert rivals.keep[3] > rivals.bid[3] and rivals.price[3] > 1.0
+    seats = ["medium", "earlycloser", "medium", "earlycloser"]
+    rivals = Rivals.read(_final_observation([make_bot(s, seed=i) for i, s in enumerate(seats)], seed=10))
+    assert rivals.early[1] > 0.15 and rivals.early[3] > 0.15 and rivals.early[2] == 0.0
+
+
+def test_the_hard_bot_opens_low_only_against_an_early_closer() -> None:
+    """Against an auctioneer seen to hammer at the first bid the hard bot opens with the least
+    bid (that bid may take the lot); against one that never did, and without the opponent
+    model, it opens like the medium bot (at about a third of its limit)."""
+    from modernart.bots.arena import play_game
+    from modernart.bots.hard import EARLY_SHARE
+    from modernart.phase import Phase
+
+    for pool in ("earlycloser", "medium"):
+        openings = []
+
+        def watch(state, move) -> None:
+            if state.phase == Phase.OPEN and state.high_seat < 0 and state.auctioneer != 0 and 0 in state.to_move():
+                openings.append(state.clone())
+
+        play_game([make_bot("medium", seed=0)] + [make_bot(pool, seed=s) for s in (1, 2, 3)], seed=21, on_move=watch)
+        low = normal = 0
+        for state in openings:
+            obs = state.observation(0)
+            early = Rivals.read(obs).early[obs.auctioneer]
+            hard = make_bot("hard", seed=1, budget=30.0, max_passes=3)
+            move = hard.choose(obs)
+            if move is None or move.action.name != "BID":
+                continue
+            plain = make_bot("hard", seed=1, budget=30.0, max_passes=3, rivals=False).choose(obs)
+            if early >= EARLY_SHARE:
+                assert move.arg == 1, (early, move)
+                low += 1
+            else:
+                assert plain is None or plain.action.name != "BID" or plain.arg >= 1
+                normal += move.arg > 1
+        if pool == "earlycloser":
+            assert low >= 2
+        else:
+            assert low == 0 and normal >= 2

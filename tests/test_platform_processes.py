@@ -7,8 +7,12 @@ clients and exits cleanly."""
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
 import sys
 import textwrap
+
+import pytest
 
 from modernart.cli.tui.child_process import ChildProcess
 from modernart.net.client.client import Client
@@ -76,3 +80,49 @@ async def _host_stopped_by_stdin(tmp) -> tuple[str, int, str]:
 def test_a_headless_host_whose_stdin_closes_says_goodbye_and_exits(tmp_path):
     status, code, name = run(_host_stopped_by_stdin(tmp_path), 60)
     assert status == "host_closed" and code == 0 and name == "Closing"
+
+
+#: Forks a talker (cli/tui/child_process.py `fork_child`), reads it through `ChildProcess`,
+#: closes its stdin, and prints what it saw as JSON; a thread running stops the fork
+FORKS_A_TALKER = textwrap.dedent("""
+    import asyncio, json, sys, threading
+    from modernart.cli.tui.child_process import ChildProcess, can_fork, fork_child
+
+    def talker():
+        print("one", flush=True)
+        print("two", flush=True)
+        sys.stdin.read()
+        print("stdin ended", flush=True)
+        return 3
+
+    alone = can_fork()
+    forked = fork_child(talker)
+
+    async def main():
+        child = ChildProcess(forked, asyncio.get_running_loop())
+        lines = [await child.readline(), await child.readline()]
+        running = child.returncode
+        child.close_stdin()
+        lines.append(await child.readline())
+        code = await asyncio.wait_for(child.wait(), 10)
+        return [line.decode() for line in lines], running, code, (await child.readline()).decode()
+
+    lines, running, code, after = asyncio.run(main())
+    stop = threading.Event()
+    threading.Thread(target=stop.wait, daemon=True).start()
+    with_a_thread = can_fork()
+    stop.set()
+    print(json.dumps({"alone": alone, "lines": lines, "running": running, "code": code, "after": after,
+                      "with_a_thread": with_a_thread}))
+""")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked only on Linux (can_fork)")
+def test_a_forked_child_is_read_and_stopped_like_any_other():
+    """`modernart play`'s host is a fork where that is safe: the same pipes, the same stop."""
+    done = subprocess.run([PY, "-c", FORKS_A_TALKER], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["alone"] is True and out["with_a_thread"] is False
+    assert out["lines"] == ["one\n", "two\n", "stdin ended\n"]
+    assert out["running"] is None and out["code"] == 3 and out["after"] == ""

@@ -7,11 +7,19 @@ stdout ({"join": ...}, {"journal": ...} when the game starts, then {"record": ..
 game is saved) and stops when its
 stdin closes, so it never outlives the client.  A separate process keeps a searching bot
 from freezing the screen, and the table works exactly as it does on the LAN.
+
+Where it is safe (cli/tui/child_process.py `can_fork`: Linux, before `modernart play` has
+started its event loop), the child is a fork of the command's process rather than a new
+interpreter (`fork_host`): the engine and the network client, which both sides need, are
+imported once before it, and then the child imports the host while the parent imports
+its screen.  A new interpreter would import them all a second time, which on two shared
+cores costs the first frame as much as the host itself (docs/client.md, start-up).
 """
 
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import logging
 import os
@@ -19,7 +27,7 @@ import subprocess
 import sys
 from dataclasses import asdict
 
-from modernart.cli.tui.child_process import ChildProcess
+from modernart.cli.tui.child_process import ChildProcess, ForkedProcess, can_fork, fork_child
 from modernart.cli.tui.local_game import HostGameSettings, watch_record
 from modernart.net.runtime import choose_event_loop, when_stdin_closes
 
@@ -40,10 +48,17 @@ class HostProcess:
         self._reader: asyncio.Task | None = None
 
     @classmethod
-    async def launch(cls, settings: HostGameSettings, *, log_path: str | None = None) -> "HostProcess":
+    async def launch(
+        cls, settings: HostGameSettings, *, log_path: str | None = None, forked: ForkedProcess | None = None
+    ) -> "HostProcess":
         """Start the child and return at once: it boots (imports the host, opens the table)
         while this process goes on (`modernart play` loads its screen meanwhile);
-        `await joined()` then waits for its join string."""
+        `await joined()` then waits for its join string.  `forked`: the child `fork_host`
+        started for these settings before the event loop ran, taken over instead."""
+        if forked is not None:
+            host = cls(ChildProcess(forked, asyncio.get_running_loop()))
+            host.log_path = log_path
+            return host
         stderr = open(log_path, "ab") if log_path else subprocess.DEVNULL
         try:
             proc = await ChildProcess.start(
@@ -147,12 +162,34 @@ async def _child(settings: HostGameSettings) -> int:
         await here.close()
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    settings = HostGameSettings(**json.loads(argv[0]))
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+def serve_until_stdin_closes(settings: HostGameSettings) -> int:
+    """The child's whole life: host the table of `settings` until its stdin closes."""
+    # force: a forked child has its parent's log handler, at its level (cli/main.py)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s", force=True)
     choose_event_loop()
     return asyncio.run(_child(settings))
+
+
+#: What both the child host and its parent import, loaded before `fork_host` forks: the
+#: network client (with the engine, the protocol, ZeroMQ and the signatures); the host's
+#: bots play through it, and the person's client is one
+SHARED_MODULES = ("modernart.net.client.client",)
+
+
+def fork_host(settings: HostGameSettings, *, log_path: str | None = None) -> ForkedProcess | None:
+    """Start the child host of `settings` as a fork of this process, where that is safe
+    (`can_fork`: call it before any event loop or thread runs), else None (then `launch`
+    starts a new interpreter).  `HostProcess.launch(..., forked=...)` takes it over."""
+    if not can_fork():
+        return None
+    for module in SHARED_MODULES:
+        importlib.import_module(module)
+    return fork_child(lambda: serve_until_stdin_closes(settings), stderr_path=log_path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    return serve_until_stdin_closes(HostGameSettings(**json.loads(argv[0])))
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from typing import Callable, Coroutine, Protocol
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
+from modernart.cli.i18n import _
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.text import Line, width
 
@@ -94,6 +95,17 @@ class Modes:
             self.cs.overlay = name
 
         return run
+
+
+def view_commands(modes: Modes, name: str, key: str) -> list[Command]:
+    """The keys of overlay `name` that only shows something (the Scores view, a round's
+    scoring): Enter, Esc or Space go back to the table, and so does `key`, which opened it."""
+    shown = modes.overlay(name)
+    close = modes.set_overlay(None)
+    return [
+        Command(("enter", "escape", " "), "Enter", _("back to the table"), shown, close, modes.always, 1),
+        Command((key,), "", "", shown, close),
+    ]
 
 
 def everywhere(modes: Modes, controls: Controls) -> list[Command]:

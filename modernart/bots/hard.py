@@ -24,7 +24,7 @@ import gc
 import math
 import random
 import time
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from ..determinize import determinize, unseen_cards
 from ..game import GameState
@@ -43,6 +43,12 @@ HAND_BASE = 8.0
 HAND_TILES = 0.3
 #: samples a search needs before it may leave the medium bot's move
 MIN_PASSES = 3
+#: an auctioneer that sold this share of its Open auctions at their first bid (shrunk: one
+#: such sale of three is 0.2) gets the least opening bid: it may hammer at once
+EARLY_SHARE = 0.15
+#: the clocks a budget can be counted on: the wall clock (what a table waits), or the CPU
+#: time of the deciding thread (what an idle machine would give, whatever else runs)
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
 
 
 class Candidate(NamedTuple):
@@ -62,6 +68,9 @@ class HardBot(MediumBot):
     `evidence` / sqrt(samples): with few samples the best-looking candidate is mostly luck
     (at least `MIN_PASSES` samples are needed at all).
     `rivals=False` rolls every rival out as a medium bot (no opponent model).
+    `clock="cpu"` counts the budget in CPU time of the deciding thread instead of wall
+    time: the search an idle machine would give, whatever else the machine runs (for
+    reproducible arena figures on a shared machine; a table keeps the wall clock).
     """
 
     level = "hard"
@@ -76,6 +85,7 @@ class HardBot(MediumBot):
         confidence: float = 1.0,
         evidence: float = 2.0,
         rivals: bool = True,
+        clock: str = "wall",
     ) -> None:
         super().__init__(seed)
         if not budget > 0:
@@ -89,6 +99,10 @@ class HardBot(MediumBot):
         self.confidence = confidence
         self.evidence = evidence
         self.model_rivals = rivals
+        if clock not in CLOCKS:
+            raise ValueError(f"clock is one of {', '.join(CLOCKS)}")
+        self.clock_name = clock
+        self._clock = CLOCKS[clock]
         self._open_limits: dict[int, int] = {}  # auction number -> limit found by the search
         self._thought = 0.0  # seconds the last decision took
         self._values_cache: dict[tuple[Any, ...], list[float]] = {}  # artist values, shared by one search's rollouts
@@ -97,9 +111,9 @@ class HardBot(MediumBot):
         self.last_search_cpu = 0.0  # and how much CPU time it used
 
     def choose(self, obs: Observation) -> Move | None:
-        start = time.perf_counter()
+        start, counted = time.perf_counter(), self._clock()
         try:
-            return self._choose(obs, start + self.budget - min(0.02, 0.1 * self.budget))
+            return self._choose(obs, counted + self.budget - min(0.02, 0.1 * self.budget))
         finally:
             self._thought = time.perf_counter() - start
 
@@ -189,6 +203,8 @@ class HardBot(MediumBot):
             self._open_limits = {obs.auction_no: limit or 0}
         self._limit = limit or 0
         amount = pricing.open_raise(obs.high, self._limit)
+        if amount and obs.high_seat in (-1, obs.auctioneer) and self._closes_early(obs):
+            amount = obs.high + 1  # the first bid may take the lot: make it the least one
         if amount and obs.amount_range() is not None:  # not out of it (open_pass_is_final)
             return Move.bid(seat, amount)
         return Move.pass_(seat) if seat not in obs.passed else None
@@ -197,7 +213,8 @@ class HardBot(MediumBot):
 
     def _search(self, obs: Observation, sit: Situation, cands: list[Candidate], deadline: float) -> int:
         """Index of the candidate with the best mean rollout score (0 if time is too short)."""
-        began, began_cpu = time.perf_counter(), time.process_time()
+        began, began_cpu = time.perf_counter(), time.thread_time()
+        clock = self._clock
         seat = obs.seat
         rng = self.rng
         unseen = unseen_cards(obs)
@@ -207,12 +224,15 @@ class HardBot(MediumBot):
         artist = obs.lot[0].artist if obs.lot else 0
 
         def sealed_guess(state: GameState, s: int) -> int:
-            bias = rivals.artist_bid[s][artist] if rivals is not None else 1.0
-            return int(lot_value * spread * bias * (0.8 + 0.4 * rng.random()))
+            if s == obs.auctioneer:  # an auctioneer bids to keep its own lot: its own habit
+                share = pricing.AUCTIONEER_SEALED * (rivals.keep[s] if rivals is not None else 1.0)
+            else:
+                share = spread * (rivals.artist_bid[s][artist] if rivals is not None else 1.0)
+            return int(lot_value * share * (0.8 + 0.4 * rng.random()))
 
         active = list(range(len(cands)))
         scores: list[list[float]] = [[] for _ in cands]
-        rollout_time = 0.0  # wall-clock time of the finished rollouts, for the pass estimate
+        rollout_time = 0.0  # time of the finished rollouts (on the budget's clock), for the pass estimate
         rollouts = 0
         passes = 0
         next_prune = 6
@@ -224,18 +244,18 @@ class HardBot(MediumBot):
                 # a pass that would not finish at the average rollout's pace is not started (one
                 # rollout the machine stalled must not end the search: every rollout reads the
                 # clock, so an unlucky pass only costs its own time)
-                if rollouts and time.perf_counter() + rollout_time / rollouts * len(active) > deadline:
+                if rollouts and clock() + rollout_time / rollouts * len(active) > deadline:
                     break
                 world = determinize(obs, rng, unseen=unseen, sealed_guess=sealed_guess)
                 dice = rng.getrandbits(48)
                 results = []
                 for i in active:
-                    t0 = time.perf_counter()
+                    t0 = clock()
                     result = self._rollout(world, seat, cands[i], dice, deadline, rivals)
                     if result is None:
                         break
                     results.append(result)
-                    rollout_time += time.perf_counter() - t0
+                    rollout_time += clock() - t0
                     rollouts += 1
                 if len(results) < len(active):
                     break  # an unfinished pass would compare candidates on different samples
@@ -250,7 +270,7 @@ class HardBot(MediumBot):
                 gc.enable()
         self.last_rollouts = sum(map(len, scores))
         self.last_search_seconds = time.perf_counter() - began
-        self.last_search_cpu = time.process_time() - began_cpu
+        self.last_search_cpu = time.thread_time() - began_cpu
         if passes == 0:
             return 0
         means = {i: sum(scores[i]) / passes for i in active}
@@ -263,6 +283,12 @@ class HardBot(MediumBot):
         ):
             return 0
         return best
+
+    def _closes_early(self, obs: Observation) -> bool:
+        """The auctioneer of this Open auction (another seat) has been seen to hammer its
+        own auctions at the first bid (`opponents.early_shares`)."""
+        rivals = self._read_rivals(obs)
+        return rivals is not None and obs.auctioneer != obs.seat and rivals.early[obs.auctioneer] >= EARLY_SHARE
 
     def _read_rivals(self, obs: Observation) -> Rivals | None:
         """The rivals' factors (None without the opponent model), read again only after a sale."""
@@ -277,7 +303,7 @@ class HardBot(MediumBot):
         policy = RolloutPolicy(random.Random(dice), limits=limits, cache=self._values_cache, rivals=rivals)
         if cand.move is not None:
             state.apply(cand.move)
-        if not policy.run(state, world.round if self.horizon == "round" else None, deadline):
+        if not policy.run(state, world.round if self.horizon == "round" else None, deadline, self._clock):
             return None
         return score(state, seat)
 

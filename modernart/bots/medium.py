@@ -281,8 +281,11 @@ class MediumBot(Bot):
         for s in range(obs.players):
             if s == obs.seat:
                 continue
-            share = pricing.AUCTIONEER_SEALED if s == obs.auctioneer else pricing.BIDDER_LIMIT * pricing.SEALED_SHADE
-            top = max(top, value * share * rivals.artist_bid[s][artist])
+            if s == obs.auctioneer:
+                share = pricing.AUCTIONEER_SEALED * rivals.keep[s]
+            else:
+                share = pricing.BIDDER_LIMIT * pricing.SEALED_SHADE * rivals.artist_bid[s][artist]
+            top = max(top, value * share)
         return round(top * RIVAL_MARGIN) + 1
 
     def _fixed_set(self, obs: Observation) -> Move:

@@ -8,14 +8,15 @@ different views of different players.  An Open auction is settled in one go: the
 with the highest limit bids just above the second-highest limit and the others pass,
 which is where the medium bot's stepwise raising ends up.  With `rivals` (read from the
 observation by `opponents.py`) each seat's limits, sealed bids and fixed prices are scaled
-by its own factors, so rivals play as they have been seen to play.
+by its own factors (as a bidder, per artist; as the auctioneer of its own lot, its keep
+factor), so rivals play as they have been seen to play.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from typing import Any, Callable
 
 from ..cards import AuctionType
 from ..game import GameState
@@ -50,7 +51,19 @@ class RolloutPolicy:
     auction: {(seat, auction_no): limit}, which is how the search tries out limits.
     `rivals` scales each seat's bidding by its factors (None: everyone bids like medium)."""
 
-    __slots__ = ("rng", "noise", "limits", "cache", "bias", "price_bias", "_values", "_key", "_prev", "_prev_round")
+    __slots__ = (
+        "rng",
+        "noise",
+        "limits",
+        "cache",
+        "bias",
+        "price_bias",
+        "keep_bias",
+        "_values",
+        "_key",
+        "_prev",
+        "_prev_round",
+    )
 
     def __init__(
         self,
@@ -65,9 +78,11 @@ class RolloutPolicy:
         self.limits = limits or {}
         #: artist values by (counts, supply, earlier tiles): rollouts of one search share it
         self.cache = {} if cache is None else cache
-        #: per seat and artist: factor on the seat's limits; per seat: factor on its prices
+        #: per seat and artist: factor on the seat's limits as a bidder; per seat: factor on
+        #: its Fixed prices, and on its limit and sealed bid as the auctioneer of its own lot
         self.bias = rivals.artist_bid if rivals is not None else None
         self.price_bias = rivals.price if rivals is not None else None
+        self.keep_bias = rivals.keep if rivals is not None else None
         self._values: list[float] = []
         self._key = -1
         self._prev: list[int] = [0] * 5
@@ -107,22 +122,31 @@ class RolloutPolicy:
         fixed = self.limits.get((seat, state.auction_no))
         if fixed is not None:
             return fixed
+        limit = 1.0 + self.noise * (2.0 * self.rng.random() - 1.0)
         if seat == state.auctioneer:
-            limit = pricing.auctioneer_limit(value, state.n)
+            limit *= pricing.auctioneer_limit(value, state.n)
+            if self.keep_bias is not None:
+                limit *= self.keep_bias[seat]
         else:
-            limit = _BL * value
-        limit *= 1.0 + self.noise * (2.0 * self.rng.random() - 1.0)
-        if self.bias is not None:
-            limit *= self.bias[seat][state.lot[0].artist]
+            limit *= _BL * value
+            if self.bias is not None:
+                limit *= self.bias[seat][state.lot[0].artist]
         return min(state.money[seat], int(limit))
 
     # ------------------------------------------------------------------ playing
 
-    def run(self, state: GameState, until_round: int | None = None, deadline: float | None = None) -> bool:
+    def run(
+        self,
+        state: GameState,
+        until_round: int | None = None,
+        deadline: float | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> bool:
         """Play until the round `until_round` is scored (None: until the game ends).
 
-        With a `deadline` (a `time.perf_counter()` value) the clock is read every few
-        moves and the rollout gives up once it has passed: returns False, state unfinished.
+        With a `deadline` (a value of `clock`, by default `time.perf_counter`) the clock
+        is read every few moves and the rollout gives up once it has passed: returns
+        False, state unfinished.
         """
         stop = 99 if until_round is None else until_round
         step = self.step
@@ -130,7 +154,6 @@ class RolloutPolicy:
             while state.phase != _OVER and state.round <= stop:
                 step(state)
             return True
-        clock = time.perf_counter
         tick = 0
         while state.phase != _OVER and state.round <= stop:
             step(state)
@@ -176,8 +199,8 @@ class RolloutPolicy:
                         amount = fixed
                     elif seat == auctioneer:
                         amount = int(value * _AS * (1.0 + self.noise * (2.0 * self.rng.random() - 1.0)))
-                        if self.bias is not None:
-                            amount = int(amount * self.bias[seat][state.lot[0].artist])
+                        if self.keep_bias is not None:
+                            amount = int(amount * self.keep_bias[seat])
                     else:
                         amount = int(self.limit(state, seat, value) * _SS)
                     apply(seat, _SBID, max(0, min(state.money[seat], amount)))

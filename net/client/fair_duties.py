@@ -4,7 +4,10 @@ and the transcript and record it saves when the game ends.
 - At the start of a game a seated client stores a fresh seed, then sends its signed
   commitment with the seed (net/trust/shuffle.py).
 - A sealed bid (`Client.send_move(Move.sealed_bid(seat, amount))`) stores amount and nonce
-  on disk (net/trust/vault.py) and only then sends the signed commitment.
+  on disk (net/trust/vault.py) and only then sends the signed commitment.  The host
+  acknowledges it and publishes it only in the complete set; so after every (re)connect,
+  until the set has arrived, the client sends its stored commitment again (a host whose
+  machine lost power may have lost it; one that has it answers `already_committed`).
 - Once the complete commitment set has arrived and checked out (net/trust/verified_game.py), the
   client reveals: a signed {amount, nonce, D}.  It sends again after a reconnect or a
   restart, from disk, until the auction is settled.
@@ -48,6 +51,7 @@ from modernart.net.protocol.signed import (
 from modernart.net.trust.deck import make_share
 from modernart.net.trust.group import read_scalar, scalar_bytes
 from modernart.net.trust.hidden_deck import DeckLedger, SeatDeck
+from modernart.net.trust.shuffle_checks import deck_digest
 from modernart.net.trust.identity import Keys, new_nonce
 from modernart.net.trust.verified_game import EventInfo, VerifiedGame
 from modernart.net.trust.sealed import MISSING
@@ -60,6 +64,22 @@ log = logging.getLogger("modernart.net.client.client")
 RESEND_AFTER = 3.0  # seconds before a duty's message is sent again (reconnects resend at once)
 MAX_SHARES_FRAME = 64  # shares in one deck frame (the host's bound on a list's length)
 TAIL_FRAME_BYTES = 48 * 1024  # events per `tail` frame: well within the host's MAX_HOST_FRAME
+
+
+def tail_chunks(frames: list[dict[str, Any]]) -> list[list[bytes]]:
+    """Events given back to a host (`ev` frames, oldest first) packed without their private
+    parts and cut into the contents of `tail` frames: at most MAX_TAIL_EVENTS events and
+    TAIL_FRAME_BYTES each (a hidden deck's shuffle event is ~14 KB: three go in one frame)."""
+    chunks: list[list[bytes]] = [[]]
+    size = 0
+    for frame in frames:
+        data = pack({**frame, "priv": None})
+        if chunks[-1] and (size + len(data) > TAIL_FRAME_BYTES or len(chunks[-1]) >= MAX_TAIL_EVENTS):
+            chunks.append([])
+            size = 0
+        chunks[-1].append(data)
+        size += len(data)
+    return chunks
 
 
 class FairPlay:
@@ -76,6 +96,9 @@ class FairPlay:
         self.save_dir = save_dir
         self.sent: dict[tuple[Any, ...], float] = {}
         self.acked: set[bytes] = set()  # commitments / reveals the host acknowledged
+        self.confirmed: set[bytes] = set()  # commitments the host acknowledged since the last welcome
+        self.show_sealed: Callable[[int], None] = lambda seat: None  # the host holds this seat's commitment
+        self.follower: Callable[[], VerifiedGame | None] = lambda: None  # the client's checked game
         self.tasks: set[asyncio.Task] = set()
         self.save_task: asyncio.Task | None = None
 
@@ -85,11 +108,21 @@ class FairPlay:
         task.add_done_callback(self.tasks.discard)
 
     async def _store(self, secret: Secret) -> None:
+        if self.vault.directory is None:  # kept in memory (no config dir): nothing to wait for
+            self.vault.put(secret)
+            return
         await asyncio.get_running_loop().run_in_executor(None, self.vault.put, secret)  # fsync off the loop
 
+    def attach(self, show_sealed: Callable[[int], None], follower: Callable[[], VerifiedGame | None]) -> None:
+        """Wire in the client's receiving side: what shows a seat as sealed, and its checked game."""
+        self.show_sealed = show_sealed
+        self.follower = follower
+
     def welcome(self) -> None:
-        """After a (re)connect: every pending duty may be sent again at once."""
+        """After a (re)connect: every pending duty may be sent again at once (a commitment
+        too: the host may have lost it, see the module docstring)."""
         self.sent.clear()
+        self.confirmed.clear()
 
     @property
     def saving(self) -> bool:
@@ -127,16 +160,45 @@ class FairPlay:
                 nonce,
                 bid_commitment(game, auction, seat, key, move.arg, nonce),
             )
+            self.sent[("commit", game, auction, seat)] = time.monotonic()  # `duties` does not send it too
             await self._store(secret)  # on disk before the commitment leaves
-        body = Commit(game, auction, seat, key, secret.c).body()
-        reply = await self.request(commit_frame(body, self.keys.sign(COMMIT_TAG, body)))
-        if reply.ok or reply.code == "already_committed":
-            self.acked.add(secret.c)
+        self.sent[("commit", game, auction, seat)] = time.monotonic()
+        reply = await self._commit(secret)
         if reply.ok and secret.value != move.arg:
             return Reply(
                 False, "already_committed", f"your sealed bid of {secret.value} was committed before", reply.seq
             )
         return reply
+
+    async def _commit(self, secret: Secret) -> Reply:
+        """Send the signed commitment of stored bid `secret`; once the host acknowledged it,
+        show this seat as sealed."""
+        body = Commit(secret.game, secret.auction, secret.seat, secret.key, secret.c).body()
+        sig = self.keys.sign(COMMIT_TAG, body)
+        follower = self.follower()
+        if follower is not None and follower.sealed is not None:
+            follower.sealed.own_commit(body, sig)  # found in the set as sent: no second signature check
+        reply = await self.request(commit_frame(body, sig))
+        if reply.ok or reply.code == "already_committed":
+            self.acked.add(secret.c)
+            self.confirmed.add(secret.c)
+            if self.feed.state.game_id == secret.game:
+                self.show_sealed(secret.seat)
+        return reply
+
+    async def _send_commit(self, secret: Secret) -> None:
+        reply = await self._commit(secret)
+        if not reply.ok and reply.code not in (
+            "already_committed",
+            "connection_lost",
+            "host_closed",
+            "closed",
+            "timeout",
+            "recovering",
+            "wrong_phase",
+            "wrong_auction",
+        ):
+            self.feed.error(reply.code or "commit", f"the host refused your sealed bid: {reply.message}")
 
     # ------------------------------------------------------------------ events
 
@@ -160,10 +222,11 @@ class FairPlay:
                         else "your sealed bid is not in the commitment set (it did not reach the host in time)"
                     )
                     self.feed.error("commitment_left_out", why)
-        elif info.kind == "move" and info.move is not None and info.by == "offender":
-            mine = [s for s in self._bids(game, None) if s.seat == info.move.seat]
-            if mine and pub.get("why") == MISSING and mine[0].nonce in self.acked:
-                self.feed.error("reveal_dropped", "the host acknowledged your reveal but counted it as missing")
+        elif info.kind == "settle":
+            for bid in pub["bids"]:
+                mine = [s for s in self._bids(game, pub["auction"]) if s.seat == bid["m"][0]]
+                if mine and bid["by"] == "offender" and bid.get("why") == MISSING and mine[0].nonce in self.acked:
+                    self.feed.error("reveal_dropped", "the host acknowledged your reveal but counted it as missing")
         for settled in (e for e in info.events if isinstance(e, SealedRevealed)):
             for secret in self._bids(game, None):
                 if secret.auction <= settled.auction:
@@ -201,6 +264,13 @@ class FairPlay:
         if follower.deck is not None and st.seat is not None and st.role == "player":
             if 0 <= st.seat < len(follower.players) and follower.players[st.seat]["vk"] == self.keys.vk:
                 self._deck_duties(st.game_id, st.seat, follower)
+        obs = st.observation
+        if obs is not None and obs.phase == Phase.SEALED:
+            auction = obs.auction_no
+            if rnd is None or rnd.auction != auction or rnd.digest is None:  # committed, the set not here yet
+                for secret in self._bids(st.game_id, auction):
+                    if secret.c not in self.confirmed:
+                        self._once(("commit", st.game_id, auction, secret.seat), self._send_commit(secret))
         if rnd is not None and rnd.digest is not None:
             for secret in self._bids(st.game_id, rnd.auction):
                 entry = rnd.entries[secret.seat]
@@ -209,28 +279,40 @@ class FairPlay:
 
     # ------------------------------------------------------------------ the hidden deck
 
+    def restore_deck(self, follower: VerifiedGame) -> None:
+        """Read this seat's secret deck key from disk, if a run of this client stored one
+        (a restart): called before each event is applied, so the observation it gives
+        already holds the hand (a hand read later would leave the seat an empty one until
+        the next event)."""
+        st = self.feed.state
+        deck, game, seat = follower.deck, st.game_id, st.seat
+        if deck is None or follower.own_deck is not None or game is None or seat is None or st.role != "player":
+            return
+        stored = self.vault.find("deck", game, 0, self.keys.vk, seat)
+        if stored is not None:
+            follower.own_deck = SeatDeck(game, seat, deck.size, read_scalar(stored.nonce))
+
     def _deck_duties(self, game: bytes, seat: int, follower: VerifiedGame) -> None:
         """This seat's steps of the hidden deck (net/trust/hidden_deck.py): its deck key (kept
         on disk first, like a sealed bid's nonce), its shuffle in turn, its shares of the
         cards dealt to the others, and after the game its secret deck key."""
         deck = follower.deck
         assert deck is not None
-        if follower.own_deck is None:
-            stored = self.vault.find("deck", game, 0, self.keys.vk, seat)
-            if stored is not None:
-                follower.own_deck = SeatDeck(game, seat, deck.size, read_scalar(stored.nonce))
+        self.restore_deck(follower)
         own = follower.own_deck
         if deck.keys[seat] is None:
             self._once(("dkey", game, seat), self._send_deck_key(game, seat, follower))
             return
         if own is None:
             return  # a key published by another run of this seat whose secret is lost
-        if deck.next_shuffler == seat:
-            self._once(("dshuffle", game, seat), self._send_shuffle(own, deck))
+        if deck.next_proposer == seat:  # the deck before is recorded, or relayed and being checked
+            before = deck.proposed_deck
+            on = deck_digest(before)
+            self._once(("dshuffle", game, seat, deck.epoch, on), self._send_shuffle(own, deck, before, on))
         if deck.shuffled:
             owed = deck.owed(seat)[:MAX_SHARES_FRAME]
             if owed:
-                self._once(("dshares", game, seat, owed[0], len(owed)), self._send_shares(own, deck, owed))
+                self._once(("dshares", game, seat, deck.epoch, owed[0], len(owed)), self._send_shares(own, deck, owed))
         if follower.shuffle is not None and deck.keyed and follower.deck_secrets[seat] is None:
             self._once(("dsecret", game, seat), self._deck_request(deck_frame(secret=scalar_bytes(own.secret))))
 
@@ -248,10 +330,12 @@ class FairPlay:
         follower.own_deck = own
         await self._deck_request(deck_frame(key=own.key.to_wire()))
 
-    async def _send_shuffle(self, own: SeatDeck, deck: DeckLedger) -> None:
+    async def _send_shuffle(self, own: SeatDeck, deck: DeckLedger, before: Any, on: bytes) -> None:
         loop = asyncio.get_running_loop()
-        shuffle, _secret = await loop.run_in_executor(None, own.shuffle, deck)  # ~0.1 s of CPU
-        await self._deck_request(deck_frame(shuffle=shuffle.to_wire()))
+        shuffle, _secret = await loop.run_in_executor(None, own.shuffle, deck, before)  # ~0.1 s of CPU
+        if deck.checks is not None:  # its own shuffle: no need to check it when it comes back
+            deck.checks.vouch(own.game, deck.joint, before, shuffle)
+        await self._deck_request(deck_frame(shuffle=shuffle.to_wire(), on=on))
 
     async def _send_shares(self, own: SeatDeck, deck: DeckLedger, slots: list[int]) -> None:
         cards = [(slot, deck.deck[slot]) for slot in slots]
@@ -272,6 +356,7 @@ class FairPlay:
             "recovering",
             "already_disclosed",
             "not_your_shuffle",
+            "stale_shuffle",
             "bad_share",
         ):
             self.feed.error(reply.code or "deck", f"the host refused this seat's deck step: {reply.message}")
@@ -325,16 +410,7 @@ class FairPlay:
     def give_back(self, frames: list[dict[str, Any]]) -> None:
         """Send a host that lost its journal's tail (a power loss) the events this client
         holds past it (`ev` frames without the private part, oldest first), in `tail` frames."""
-        chunks: list[list[bytes]] = [[]]
-        size = 0
-        for frame in frames:
-            data = pack({**frame, "priv": None})
-            if chunks[-1] and (size + len(data) > TAIL_FRAME_BYTES or len(chunks[-1]) >= MAX_TAIL_EVENTS):
-                chunks.append([])
-                size = 0
-            chunks[-1].append(data)
-            size += len(data)
-        self._spawn(self._give_back(chunks))
+        self._spawn(self._give_back(tail_chunks(frames)))
 
     async def _give_back(self, chunks: list[list[bytes]]) -> None:
         for chunk in chunks:

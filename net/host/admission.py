@@ -105,15 +105,13 @@ class Admission:
             elif sess is not None and vk in sess.delegates:
                 seat, role = sess.delegates.index(vk), "standin"
         if role == "spectator":  # keys are free to make: watchers are what anyone can add without end
-            watching = [
-                p for p in peers.values() if p.table is table and p.role == "spectator" and p.vk != vk and p.rid != rid
-            ]
+            watching = [p for p in self.connections.at(table) if p.role == "spectator" and p.vk != vk and p.rid != rid]
             if len(watching) >= self.max_watchers:
                 raise ProtocolError(
                     "watchers_full",
                     f"this table has {self.max_watchers} watchers (and visitors in its lobby) already; try again later",
                 )
-        for other in [p for p in peers.values() if p.vk == vk and p.table is table]:
+        for other in [p for p in self.connections.at(table) if p.vk == vk]:
             del peers[other.rid]  # the same key again: the newer connection wins
         link = self.connections.link(rid)
         head = (table.watched_seq if role == "spectator" else table.durable_seq) if sess else 0

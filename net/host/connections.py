@@ -3,7 +3,9 @@
 A peer is a routing id that said hello with a key (net/host/admission.py): the table it is
 at, the seat it plays or None, and where its catch-up stands.  Its `Link` (net/host/flow.py)
 counts the event bytes its connection holds unacknowledged, and outlives it: a new hello on
-the same connection replaces the peer, never the link.
+the same connection replaces the peer, never the link.  The peers are also kept by table
+(`PeerMap`): every event goes to the peers of one table, and a host of 100 tables must not
+look through all its 500 peers for each one.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import secrets
 import time
 from dataclasses import dataclass, field
+from typing import Any, Iterable
 
 from modernart.net.host.flow import PEER_BUDGET, Link
 from modernart.net.host.router import Router
@@ -36,18 +39,83 @@ class Peer:
     ahead: int = 0
 
 
+_MISSING: Any = object()  # `PeerMap.pop` without a default
+
+
+class PeerMap(dict[bytes, Peer]):
+    """The peers by routing id (a dict), and by table (`at`), kept in step on every change.
+
+    Every way of changing it goes through `__setitem__` / `__delitem__` (the others are
+    written in their terms); reads are the dict's own.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.by_table: dict[Table, dict[bytes, Peer]] = {}  # a table -> its peers, in the dict's order
+
+    def at(self, table: Table) -> list[Peer]:
+        """The peers of `table`, in the order of the dict."""
+        peers = self.by_table.get(table)
+        return list(peers.values()) if peers else []
+
+    def __setitem__(self, rid: bytes, peer: Peer) -> None:
+        old = self.get(rid)
+        if old is not None and old.table is not peer.table:
+            self._unindex(rid, old)
+        super().__setitem__(rid, peer)  # a routing id seen before keeps its place
+        self.by_table.setdefault(peer.table, {})[rid] = peer
+
+    def __delitem__(self, rid: bytes) -> None:
+        peer = self[rid]
+        super().__delitem__(rid)
+        self._unindex(rid, peer)
+
+    def _unindex(self, rid: bytes, peer: Peer) -> None:
+        peers = self.by_table[peer.table]
+        del peers[rid]
+        if not peers:
+            del self.by_table[peer.table]
+
+    def pop(self, rid: bytes, default: Any = _MISSING) -> Any:
+        if rid not in self:
+            if default is _MISSING:
+                raise KeyError(rid)
+            return default
+        peer = self[rid]
+        self.__delitem__(rid)
+        return peer
+
+    def popitem(self) -> tuple[bytes, Peer]:
+        rid = next(reversed(self))
+        return rid, self.pop(rid)
+
+    def setdefault(self, rid: bytes, default: Any = None) -> Any:
+        if rid not in self:
+            self[rid] = default
+        return self[rid]
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        items: Iterable[tuple[bytes, Peer]] = dict(*args, **kwargs).items()
+        for rid, peer in items:
+            self[rid] = peer
+
+    def clear(self) -> None:
+        super().clear()
+        self.by_table.clear()
+
+
 class Connections:
     """The host's peers (by routing id) and links, and what is sent to one peer."""
 
     def __init__(self, router: Router, peer_budget: int = PEER_BUDGET) -> None:
         self.router = router
-        self.peers: dict[bytes, Peer] = {}
+        self.peers = PeerMap()
         self.links: dict[bytes, Link] = {}  # routing id -> its unacknowledged event bytes (net/host/flow.py)
         self.peer_budget = peer_budget  # event bytes one connection may hold unacknowledged
 
     def at(self, table: Table) -> list[Peer]:
-        """The peers of `table`."""
-        return [p for p in self.peers.values() if p.table is table]
+        """The peers of `table` (from the index: not a look through every peer)."""
+        return self.peers.at(table)
 
     def link(self, rid: bytes) -> Link:
         """The link of connection `rid`, made on its first hello."""

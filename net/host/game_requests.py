@@ -12,6 +12,7 @@ from typing import Any
 from modernart.net.host.connections import Connections, Peer
 from modernart.net.host.fanout import Fanout
 from modernart.net.host.presence import Presence
+from modernart.net.host.shuffle_relay import ShuffleRelay
 from modernart.net.protocol import ProtocolError
 from modernart.net.protocol.frames import ack_frame, err_frame
 from modernart.net.trust.sealed import REASONS
@@ -25,6 +26,7 @@ class GameRequests:
         self.fanout = fanout
         self.presence = presence
         self.clock = clock  # MonotonicClock, or a test's ManualClock
+        self.shuffles = ShuffleRelay(connections, fanout, clock)  # relayed while their proofs are checked
 
     def act(self, peer: Peer, msg: dict[str, Any]) -> None:
         sess = peer.table.game
@@ -46,7 +48,8 @@ class GameRequests:
 
     def deck(self, peer: Peer, msg: dict[str, Any]) -> None:
         """A step of the hidden deck: a deck key, a shuffle, shares, a disclosed key
-        (net/host/hidden_hands.py)."""
+        (net/host/hidden_hands.py); a shuffle is relayed at once and recorded once its proof
+        is checked (net/host/shuffle_relay.py)."""
         sess = peer.table.game
         request = msg["id"]
         try:
@@ -54,6 +57,9 @@ class GameRequests:
                 raise ProtocolError("not_started", "the game has not started")
             if peer.seat is None or peer.role != "player":
                 raise ProtocolError("not_seated", "only a seated player sends its deck")
+            if "shuffle" in msg and not ({"key", "shares", "secret"} & msg.keys()):
+                self.shuffles.relay(peer.table, peer.rid, peer.vk, peer.seat, msg)  # answered once checked
+                return
             events = sess.submit_deck(peer.vk, peer.seat, msg, self.clock.now())
         except ProtocolError as exc:
             exc.request = request  # type: ignore[attr-defined]
@@ -76,11 +82,11 @@ class GameRequests:
             else:
                 if peer.seat is None or peer.role == "spectator":
                     raise ProtocolError("not_seated", "spectators cannot act")
-                if kind == "commit":
+                if kind == "commit":  # no event of its own: the set's, if this one completes it
                     events = sess.submit_commit(peer.vk, peer.seat, msg["b"], msg["s"], now)
                 else:
                     events = sess.submit_seed(peer.vk, peer.seat, msg["b"], msg["s"], msg["seed"], now)
-                reply["seq"] = events[0].seq
+                reply["seq"] = events[0].seq if events else None
         except ProtocolError as exc:
             exc.request = request  # type: ignore[attr-defined]
             raise
@@ -88,5 +94,6 @@ class GameRequests:
         if kind == "reveal" and events:
             self.presence.retire_standins(peer.table)
         elif kind == "reveal" and why is None:  # held until every reveal is in: tell whose are still awaited
-            for other in self.connections.at(peer.table):
-                self.fanout.tick(other)
+            self.fanout.tick_soon(peer.table)
+        elif kind == "commit" and not events:  # held until the set: tell who has sealed (clk.sealed)
+            self.fanout.tick_soon(peer.table)

@@ -3,13 +3,15 @@ engine it runs, and the events of the deck (docs/fair-play.md "The hidden deck")
 
 `HostedGame` (net/host/game.py) holds one `HiddenHands` when its table hides hands.  The
 seats' `deck` frames go to `submit`, which checks the step (every proof) and returns the
-event to log; the deal waits until every seat has shuffled (`ready`); a card play's
+event to log; a shuffle is first relayed (`propose`: the next seat shuffles it while its proof
+is checked in a worker thread, net/host/shuffle_relay.py) and then recorded by `submit`; the deal waits until every seat has shuffled (`ready`); a card play's
 opening goes to `play`.  The host keeps no secret of the deck: every step it holds is
 public and in its event log, so a resumed host rebuilds all of it from there.
 """
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from typing import Any
 
 from modernart.errors import IllegalMove
@@ -23,6 +25,7 @@ from modernart.net.protocol import ProtocolError
 from modernart.net.trust.deck import DeckError, DeckKey, Share, Shuffle, key_of
 from modernart.net.trust.group import GroupError, read_scalar
 from modernart.net.trust.hidden_deck import DeckLedger
+from modernart.net.trust.shuffle_checks import ShuffleChecks
 
 
 def refused(exc: DeckError) -> ProtocolError:
@@ -35,7 +38,9 @@ class HiddenHands:
 
     def __init__(self, game: bytes, n: int, options: RuleOptions) -> None:
         self.options = options
-        self.ledger = DeckLedger(game, n, options.deck_table.size)
+        self.ledger = DeckLedger(
+            game, n, options.deck_table.size, checks=ShuffleChecks(), fresh=options.fresh_deal_each_round
+        )
         self.blind: BlindGame | None = None
         self.secrets: list[int | None] = [None] * n  # disclosed after the game
 
@@ -69,6 +74,19 @@ class HiddenHands:
                 self.ledger.add_shares(shares)
                 return "dshares", {"seat": seat, "shares": msg["shares"]}
             return "dsecret", {"seat": seat, "x": self._secret(seat, msg["secret"], game_over)}
+        except DeckError as exc:
+            raise refused(exc) from None
+
+    def propose(self, seat: int, msg: dict[str, Any]) -> Future[bool] | None:
+        """Seat `seat`'s shuffle (a `deck` frame's), to relay before its proof is checked:
+        its shape, seat and turn are checked now, its proof in a worker thread
+        (`DeckLedger.propose`, whose check it returns); `submit` records it once checked.
+        ProtocolError if refused: nothing changes."""
+        on = msg.get("on")
+        try:
+            shuffle = Shuffle.from_wire(msg["shuffle"], self.ledger.size)
+            self._own(seat, shuffle.seat, "shuffle")
+            return self.ledger.propose(shuffle, on)
         except DeckError as exc:
             raise refused(exc) from None
 

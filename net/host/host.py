@@ -14,8 +14,8 @@ only the parts it uses:
   lobby_requests, game_requests   net/host/lobby_requests.py, net/host/game_requests.py
 The host itself reads each frame's kind and hands it to the part that serves it.
 Tasks: one timer loop (clock defaults, grace periods, on the injectable clock), one tick
-loop (liveness), one flusher per table with events not yet on disk, and one task
-per in-process bot client.  Threads: the journal syncs (net/host/fanout.py `SYNCERS`).
+loop (liveness), and one task per in-process bot client.  Threads: the journal syncs
+(net/host/fanout.py `SYNCERS`), whose rounds end in a callback on the loop.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from modernart.net.clocks import MonotonicClock, cancel_and_wait
 from modernart.net.host.admission import MAX_WATCHERS, Admission
 from modernart.net.host.bot_clients import BotClients
 from modernart.net.host.connections import Connections, Peer
+from modernart.net.host.deadlines import DueTables
 from modernart.net.host.fanout import Fanout
 from modernart.net.host.flow import PEER_BUDGET, Link
 from modernart.net.host.game_requests import GameRequests
@@ -75,7 +76,8 @@ class Host:
         self.keys = keys
         self.clock = clock or MonotonicClock()
         self.tasks: list[asyncio.Task[Any]] = []  # the timer and tick loops, once started
-        wake = asyncio.Event()  # the timer loop's: set when a deadline may have changed
+        due: DueTables[Table] = DueTables()  # the timer loop's: tables whose deadlines may have changed
+        self.due = due
         self.router = Router(
             keys, bind=bind, port=port, advertise=advertise, also_at=also_at, receive=self.receive, lost=self.lost
         )
@@ -88,12 +90,12 @@ class Host:
             self.connections,
             self.registry.tables,
             self.clock,
-            wake,
+            due,
             lambda t: self.presence.free_if_done(t),
         )
         self.bot_clients = BotClients(self.router, factory=bot_factory, pace=bot_pace)
         self.presence = Presence(
-            self.registry, self.connections, self.fanout, self.bot_clients, self.rates, self.clock, wake
+            self.registry, self.connections, self.fanout, self.bot_clients, self.rates, self.clock, due
         )
         self.lobby_requests = LobbyRequests(self.router, self.connections, self.fanout, self.bot_clients, self.clock)
         self.game_requests = GameRequests(self.connections, self.fanout, self.presence, self.clock)
@@ -327,7 +329,11 @@ class Host:
         if kind == "ping":  # last_seen is updated; the tick loop answers every peer once a second
             peer.link.ack(msg.get("seq", 0), msg.get("n"))
             self.admission.pump(peer)
-        elif kind == "bye":
+            return
+        # a request may change the table's deadlines without an event (a reveal held until
+        # every reveal is in): the timer loop looks at this table again
+        self.due.touch(peer.table)
+        if kind == "bye":
             self.presence.drop_peer(rid, "bye")
         elif kind == "act":
             self.game_requests.act(peer, msg)

@@ -3,7 +3,9 @@ clocks, and freeing a table once nobody needs it.
 
 The tick loop (real time) drops silent peers and keeps the others informed; the timer loop
 (the host's injectable clock) plays default actions when a decision limit runs out and
-starts a stand-in bot when a seat's grace period ends.  Both are tasks `Host.start` makes.
+starts a stand-in bot when a seat's grace period ends, looking only at the tables touched
+since it last looked and at those whose deadline has come (net/host/deadlines.py).  Both
+are tasks `Host.start` makes.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any, Callable
 
 from modernart.net.host.bot_clients import BotClients
 from modernart.net.host.connections import Connections
+from modernart.net.host.deadlines import DueTables
 from modernart.net.host.fanout import Fanout
 from modernart.net.host.flow import LAG_TIMEOUT
 from modernart.net.host.rates import RateLimits
@@ -64,7 +67,7 @@ class Presence:
         bots: BotClients,
         rates: RateLimits,
         clock: Any,
-        wake: asyncio.Event,
+        due: DueTables[Table],
     ) -> None:
         self.registry = registry
         self.connections = connections
@@ -72,11 +75,13 @@ class Presence:
         self.bots = bots
         self.rates = rates
         self.clock = clock  # MonotonicClock, or a test's ManualClock
-        self.wake = wake  # set when a deadline may have changed: the timer loop looks again
+        self.due = due  # the tables whose deadlines may have changed, and when each is due
         self.absent: dict[tuple[str, int], float] = {}  # (table, seat) -> since (host clock)
         self.retiring: dict[bytes, Table] = {}  # stand-ins whose player is back, kept until they reveal
         self.freed = False  # something was dropped: the next tick returns its memory
         self.running = True  # the timer loop goes on (until the host closes)
+        self.sleeping_until: float | None = None  # when the timer loop wakes up by itself (host clock)
+        self.looking = False  # `run_touched` is scheduled
 
     # ------------------------------------------------------------------ seats coming and going
 
@@ -86,11 +91,13 @@ class Presence:
             now = self.clock.now()
             for seat in range(table.game.n):
                 self.absent[(table.id, seat)] = now
-        self.wake.set()
+        self.due.touch(table)
 
     def arrived(self, table: Table, seat: int) -> None:
         """Someone plays `seat` of `table` again (its player or a stand-in)."""
         self.absent.pop((table.id, seat), None)
+        # not touched: a reveal's grace holds until something else happens at the table, so a
+        # client back from a restart reveals from its disk in the time its hello gave it
 
     def player_returns(self, table: Table, seat: int) -> None:
         """The player of `seat` is back: its stand-in hands the seat back (once it owes no reveal)."""
@@ -116,7 +123,7 @@ class Presence:
             return
         for seat in sorted({p.seat for p in self.connections.at(table) if p.role == "player" and p.seat is not None}):
             self.player_returns(table, seat)
-        self.wake.set()
+        self.due.touch(table)
 
     def retire_standins(self, table: Table) -> None:
         """Stop the retired stand-ins of `table` that owe no reveal any more."""
@@ -137,14 +144,11 @@ class Presence:
         self.freed = True
         log.info("peer gone table=%s seat=%s why=%s", peer.table.id, peer.seat, why)
         if peer.seat is not None and peer.role != "spectator":
-            if not any(
-                p.seat == peer.seat and p.table is peer.table and p.role == peer.role
-                for p in self.connections.peers.values()
-            ):
+            if not any(p.seat == peer.seat and p.role == peer.role for p in self.connections.at(peer.table)):
                 self.absent[(peer.table.id, peer.seat)] = self.clock.now()
         self.fanout.lobby_soon(peer.table)  # not now: this may run inside a broadcast whose send failed
         self.free_if_done(peer.table)
-        self.wake.set()
+        self.due.touch(peer.table)
 
     # ------------------------------------------------------------------ freeing tables
 
@@ -174,6 +178,7 @@ class Presence:
         """Forget `table` and everything the host keeps for it (its peers are dropped without
         a word: whoever closes a table tells its peers first)."""
         self.registry.remove(table)
+        self.due.forget(table)
         for rid in [p.rid for p in self.connections.at(table)]:
             self.connections.peers.pop(rid, None)
         for key in [k for k in self.absent if k[0] == table.id]:
@@ -220,18 +225,54 @@ class Presence:
         self.running = False
 
     async def timer_loop(self) -> None:
-        while self.running:
-            self.wake.clear()
-            now = self.clock.now()
-            deadlines = [d for table in list(self.registry.tables.values()) for d in self.run_timers(table, now)]
-            wait = min(deadlines) - now if deadlines else 3600.0
-            await self.clock.sleep(max(wait, 0.0) if wait > 0 else 0.0, self.wake)
-            if wait <= 0:
-                await asyncio.sleep(0)
+        """Wait for the earliest deadline of any table and run the timers of the tables due.
+        The tables something happened at are looked at in `run_touched`, right after the
+        handler that touched them, without waking this task, which is woken only when that
+        made a deadline earlier than the one it sleeps until (an event at a table in play
+        costs no task switch and no new timeout)."""
+        due = self.due
+        due.soon = self.look_soon
+        try:
+            while self.running:
+                due.wake.clear()
+                now = self.clock.now()
+                self.run_due(now)
+                wait = due.wait(self.clock.now())
+                self.sleeping_until = self.clock.now() + max(wait, 0.0)
+                await self.clock.sleep(max(wait, 0.0), due.wake)
+                if wait <= 0:
+                    await asyncio.sleep(0)
+        finally:
+            due.soon = None
+            self.sleeping_until = None
+
+    def look_soon(self) -> None:
+        """Look at the touched tables once, right after the current handler."""
+        if not self.looking:
+            self.looking = True
+            asyncio.get_running_loop().call_soon(self.run_touched)
+
+    def run_touched(self) -> None:
+        self.looking = False
+        if not self.running or self.sleeping_until is None:
+            self.due.wake.set()  # the timer loop is not asleep: it looks itself
+            return
+        self.run_due(self.clock.now())
+        earliest = self.due.earliest()
+        if earliest is not None and earliest < self.sleeping_until:  # earlier than the loop's wake-up
+            self.due.wake.set()
+
+    def run_due(self, now: float) -> None:
+        """Run the timers of the tables touched or due (a method, not the loop's body: no
+        local of the loop keeps a freed table alive while it sleeps)."""
+        for table in self.due.take(now):
+            if self.registry.tables.get(table.id) is not table:
+                self.due.forget(table)  # freed meanwhile
+                continue
+            self.due.set(table, min(self.run_timers(table, now), default=None))
 
     def run_timers(self, table: Table, now: float) -> list[float]:
-        """Play the defaults of `table` whose time has come; its pending deadlines.  (A method,
-        not the loop's body: no local of the loop keeps a freed table alive while it sleeps.)"""
+        """Play the defaults of `table` whose time has come; its pending deadlines."""
         sess = table.game
         if sess is None or sess.is_over or sess.recovering is not None:
             return []  # recovering: nothing is signed, not even a stand-in's arrival

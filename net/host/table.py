@@ -72,7 +72,7 @@ class Table:
         self.durable_seq = 0  # events up to here are written (a host crash keeps them) and sent to the seats
         self.synced_seq = 0  # events up to here are on disk (a power loss keeps them)
         self.watched_seq = 0  # events up to here are sent to watchers (only events on disk are)
-        self.flusher: Any = None  # the task that syncs the journal while events are not on disk
+        self.flusher: Any = None  # a Future, done once the journal syncs of events not on disk are over
 
     @property
     def phase(self) -> str:
@@ -161,17 +161,12 @@ class Table:
                 self.fixed_deal.check(lob.options.deck_table.size, len(seats), deck_orders_needed(lob.options))
             except ValueError as exc:
                 raise LobbyError("fixed_deal", f"this table's fixed deal does not fit: {exc}") from None
-        if self.hidden_hands and lob.options.fresh_deal_each_round:
-            raise LobbyError(
-                "hidden_hands",
-                "hidden hands deal every round from one jointly shuffled deck: a fresh deal each "
-                "round (FA-2) would need a new joint shuffle per round, which this version does not do",
-            )
         if self.hidden_hands and lob.options.mystery_hand:
             raise LobbyError(
                 "hidden_hands",
                 "hidden hands open a card only by its owner: the mystery hand (§10.3) has no owner to "
-                "turn its cards up, which this version does not do",
+                "turn its cards up, which this version does not do (a table whose host sees the hands "
+                "can play it)",
             )
         players = [Player(s.name, s.vk, s.bot) for s in seats]  # type: ignore[arg-type]
         game_id = secrets.token_bytes(16)

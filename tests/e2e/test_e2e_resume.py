@@ -61,3 +61,34 @@ def test_left_mid_game_then_continued_by_play_and_by_resume(terms, tmp_path):  #
     screen = third.wait_for("Your hand", timeout=40)
     assert "Round 1/4" in screen
     leave(third)
+
+
+@pytest.mark.timeout(240)
+def test_an_offline_game_without_a_config_dir_is_continued_too(terms, tmp_path):  # noqa: F811
+    """`play --offline` keeps its keys where `play` does (here the config dir the environment
+    names, as a user's own would be): left mid-game, it is offered by the next
+    `play --offline` and continued, then continued by `modernart resume` in a child host."""
+    offline_env = {**env(tmp_path), "MODERNART_CONFIG_DIR": str(tmp_path / "mine")}
+    games = ["--record-dir", str(tmp_path / "games")]
+    play = MODERNART + ["play", "--offline", "--players", "3", "--bot-pace", "1000", *games]
+    first = terms()
+    first.start(play, env=offline_env, cwd=str(REPO))
+    first.wait_for("Your hand", timeout=40)
+    done = leave(first)
+    assert "Continue it with: modernart resume" in done, done
+    assert {p.name for p in (tmp_path / "mine").iterdir()} >= {"host.key", "player.key"}
+
+    second = terms()
+    second.start(play, env=offline_env, cwd=str(REPO))
+    second.wait_for(r"You have an unfinished game: .*'s table: you", timeout=20)
+    second.wait_for(r"Continue it\? \[Y/n\]")
+    second.send("Enter")
+    screen = second.wait_for("Your hand", timeout=40)
+    assert "Round 1/4" in screen
+    leave(second)
+
+    third = terms()
+    third.start(MODERNART + ["resume", "1", *games], env=offline_env, cwd=str(REPO))
+    screen = third.wait_for("Your hand", timeout=40)
+    assert "Round 1/4" in screen
+    leave(third)

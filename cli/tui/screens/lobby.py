@@ -17,7 +17,7 @@ from modernart.cli.i18n import N_, _
 from modernart.cli.tui.keys import Command, Controls, Modes
 from modernart.net.clocks import ClockSettings
 
-from modernart.cli.tui.session import LobbyView
+from modernart.cli.tui.session import LobbyView, hidden_hands_text
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.text import Line, cut, fit, wrap
 from modernart.cli.tui.text import width as cell_width
@@ -250,6 +250,8 @@ def lobby_seats(cs: ClientState, width: int, height: int) -> list[Line]:
     if lobby.can_start:
         ready_words = _("Everyone is ready. Press s to start.") if lobby.admin else _("Everyone is ready.")
         lines.append([("class:good", " " + ready_words)])
+    if lobby.hidden_hands:  # what this table promises before anyone sits down
+        lines += [[("class:dim", " " + part)] for part in wrap(hidden_hands_text(), max(10, width - 1))]
     return lines
 
 

@@ -13,7 +13,7 @@ from prompt_toolkit.layout import Float
 from modernart.cards import ARTISTS, ROUNDS
 
 from modernart.cli.i18n import _
-from modernart.cli.tui.keys import Command, Modes, Pred
+from modernart.cli.tui.keys import Command, Modes, Pred, view_commands
 from modernart.cli.tui.panels import artist_label
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.text import Line, fit
@@ -59,12 +59,7 @@ def scores_panel(cs: ClientState, width: int, height: int) -> list[Line]:
 
 
 def commands(modes: Modes) -> list[Command]:
-    shown = modes.overlay("scores")
-    close = modes.set_overlay(None)
-    return [
-        Command(("enter", "escape", " "), "Enter", _("back to the table"), shown, close, modes.always, 1),
-        Command(("v",), "", "", shown, close),
-    ]
+    return view_commands(modes, "scores", "v")
 
 
 def floating(cs: ClientState, shown: Pred) -> Float:

@@ -12,7 +12,7 @@ from modernart.cards import ARTISTS
 from modernart.scoring import RoundResult
 
 from modernart.cli.i18n import _
-from modernart.cli.tui.keys import Command, Modes, Pred
+from modernart.cli.tui.keys import Command, Modes, Pred, view_commands
 from modernart.cli.tui.panels import ARTIST_STYLE, artist_label
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.text import Line, fit
@@ -80,12 +80,7 @@ def scoring_panel(cs: ClientState, width: int, height: int) -> list[Line]:
 
 
 def commands(modes: Modes) -> list[Command]:
-    shown = modes.overlay("scoring")
-    close = modes.set_overlay(None)
-    return [
-        Command(("enter", "escape", " "), "Enter", _("back to the table"), shown, close, modes.always, 1),
-        Command(("s",), "", "", shown, close),
-    ]
+    return view_commands(modes, "scoring", "s")
 
 
 def floating(cs: ClientState, shown: Pred) -> Float:
