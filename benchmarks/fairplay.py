@@ -316,7 +316,7 @@ def _crypto(seconds: float) -> dict[str, Any]:
         "reveal_check_us": _per_op(lambda: signed(REVEAL_TAG, rbody, rsig, decode_reveal).opens(c), per),
     }
     session, frames, record, transcript, host_vk = _game_on_a_session()
-    moves = sum(1 for e in session.log if e.move is not None)
+    moves = sum(1 if e.move is not None else len(e.moves or []) for e in session.log)
 
     def follow_all() -> None:
         follower = VerifiedGame(session.game_id, host_vk)
