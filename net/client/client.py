@@ -191,6 +191,7 @@ class Client:
             Vault(state_dir),
             os.path.join(state_dir, "games") if state_dir else None,
             self.table_id,
+            begin=self.requests.begin,
         )
         self.receiving = Receiving(
             self.feed,
