@@ -142,3 +142,59 @@ def test_a_game_of_bots_with_fresh_deals_and_hidden_hands_plays_to_the_end(tmp_p
             await host.close()
 
     run(main(), 260)
+
+
+def test_a_host_killed_in_a_later_rounds_deck_resumes_and_the_game_ends_and_audits(tmp_path: Path) -> None:
+    """A crash (the journal as a kill -9 leaves it) while round 2's new deck is being
+    shuffled, and again later in round 2: the resumed host rebuilds every deck from its
+    event log, the game goes on to the end and the audit passes."""
+    from modernart.net.host.table import Table
+    from modernart.net.trust.group import scalar_bytes
+
+    from .test_hidden_host import HiddenDriver, deck
+    from .net_helpers import SessionDriver
+
+    keys = [Keys.generate() for _ in range(3)]
+    lobby = Lobby(FRESH, ClockSettings(open_countdown=0, decision=0))
+    for k in keys:
+        _seat, token = lobby.add_bot(None, "random")
+        lobby.claim_bot(token, k.vk)
+    table = Table("t1", "test", Keys.generate(), journal_dir=str(tmp_path), lobby=lobby, fsync=False, hidden_hands=True)
+    table.start(0.0)
+    sess = table.game
+    decks = [SeatDeck(sess.game_id, s, 70) for s in range(3)]
+    driver = SessionDriver(sess, keys)
+    driver.seed_all()
+    for s, d in enumerate(decks):
+        deck(sess, keys, s, key=d.key.to_wire())
+    for s, d in enumerate(decks):
+        deck(sess, keys, s, shuffle=d.shuffle(sess.hidden.ledger)[0].to_wire())
+    play = HiddenDriver(sess, keys, decks, driver)
+    play.share()
+    while sess.state.round < 1:  # round 1 ends: round 2's deck waits for its shuffles
+        play.step(share=False)
+        if sess.hidden.ledger.waiting:
+            break
+        play.share()
+    ledger = sess.hidden.ledger
+    assert ledger.epoch == 1 and ledger.waiting and not ledger.shuffled
+    deck(sess, keys, 0, shuffle=decks[0].shuffle(ledger)[0].to_wire())  # one seat has shuffled it
+    for crash in range(2):
+        steps = [step_to_wire(s) for s in sess.hidden.ledger.steps]
+        view = public_view(sess.state)
+        sess.journal.close()
+        table = Table.resume(table.journal_path, table.host, 0.0, fsync=False)
+        sess = table.game
+        assert [step_to_wire(s) for s in sess.hidden.ledger.steps] == steps and public_view(sess.state) == view
+        play.sess = driver.sess = sess
+        play.share()
+        for _ in range(10):
+            play.step()
+    play.finish()
+    assert sess.hidden.ledger.epoch == 3
+    for s, d in enumerate(decks):
+        assert sess.hidden.secrets[s] is not None or deck(sess, keys, s, secret=scalar_bytes(d.secret))
+    record = table.save_record()
+    assert record is not None
+    report = audit_files(record)
+    assert report.ok, report.problems

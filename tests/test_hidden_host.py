@@ -163,12 +163,15 @@ class HiddenDriver:
 
     def share(self) -> None:
         ledger = self.sess.hidden.ledger
+        while ledger.keyed and ledger.next_shuffler is not None and self.sess.state is not None:
+            seat = ledger.next_shuffler  # a new deck (fresh deals each round): every seat shuffles it
+            deck(self.sess, self.keys, seat, shuffle=self.decks[seat].shuffle(ledger)[0].to_wire())
         for s, d in enumerate(self.decks):
             owed = d.shares(ledger)
             if owed:
                 deck(self.sess, self.keys, s, shares=[x.to_wire() for x in owed])
 
-    def step(self) -> None:
+    def step(self, share: bool = True) -> None:
         from modernart.phase import Phase
 
         sess = self.sess
@@ -193,7 +196,8 @@ class HiddenDriver:
             sess.move_events(move, 0.0, {"m": move.to_list(), "by": "clock"})
         else:
             self.driver.step()
-        self.share()
+        if share:
+            self.share()
 
     def finish(self) -> None:
         while not self.sess.state.is_over():

@@ -165,8 +165,8 @@ class Table:
             raise LobbyError(
                 "hidden_hands",
                 "hidden hands open a card only by its owner: the mystery hand (§10.3) has no owner to "
-                "turn its cards up, which this version does not do (a table that shows the host the "
-                "hands, --no-hidden-hands, can play it)",
+                "turn its cards up, which this version does not do (a table whose host sees the hands "
+                "can play it)",
             )
         players = [Player(s.name, s.vk, s.bot) for s in seats]  # type: ignore[arg-type]
         game_id = secrets.token_bytes(16)
