@@ -3,7 +3,7 @@
 - sealed auction latency: a host process (`benchmarks.net serve`, fsync on) and 5 clients,
   each a full client (signatures, chain, commit-reveal checks).  From the auctioneer
   sending the Sealed card to every one of the 5 clients holding the result (play, commit,
-  complete set, reveal, settle: four round trips, four journal syncs or more), p50/p99:
+  complete set, reveal, settle: three events, no journal sync on the path), p50/p99:
   once with the 5 clients in this process (all sealing at once as soon as they see the
   auction; beside it the plain latency of the other moves of the same games) and once
   with 5 bot players in 5 processes;

@@ -191,6 +191,7 @@ class Client:
             Vault(state_dir),
             os.path.join(state_dir, "games") if state_dir else None,
             self.table_id,
+            begin=self.requests.begin,
         )
         self.receiving = Receiving(
             self.feed,
@@ -252,6 +253,7 @@ class Client:
             try:
                 self.known_hosts.check(self.address, self.target.host_key)
             except HostKeyChanged as exc:
+                self._release()  # nothing was opened but our context: close it too
                 raise ConnectError("host_key_changed", str(exc)) from None
         s: zmq.Socket[bytes] = zmq.Context.shadow(self.ctx.underlying).socket(zmq.DEALER)
         self.sock = s

@@ -21,7 +21,7 @@ import asyncio
 import logging
 import os
 import time
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Coroutine
 
 from modernart.events import SealedRevealed
 from modernart.moves import Move
@@ -86,11 +86,20 @@ class FairPlay:
     """The duties of one client (see the module docstring)."""
 
     def __init__(
-        self, keys: Keys, feed: UpdateFeed, request: Request, vault: Vault, save_dir: str | None, table_id: str | None
+        self,
+        keys: Keys,
+        feed: UpdateFeed,
+        request: Request,
+        vault: Vault,
+        save_dir: str | None,
+        table_id: str | None,
+        begin: Request | None = None,
     ) -> None:
         self.keys = keys  # the client's: it signs every seed, commitment and reveal
         self.feed = feed
         self.request = request
+        # sends at once and returns what waits for the reply (net/client/requests.py `begin`)
+        self.begin = begin or request
         self.table_id = table_id  # named in the saved files
         self.vault = vault
         self.save_dir = save_dir
@@ -275,7 +284,8 @@ class FairPlay:
             for secret in self._bids(st.game_id, rnd.auction):
                 entry = rnd.entries[secret.seat]
                 if entry is not None and not entry.default and entry.c == secret.c and secret.seat not in rnd.bids:
-                    self._once(("reveal", st.game_id, rnd.auction, secret.seat), self._send_reveal(secret, rnd.digest))
+                    if self._due(("reveal", st.game_id, rnd.auction, secret.seat)):
+                        self._spawn(self._send_reveal(secret, rnd.digest))
 
     # ------------------------------------------------------------------ the hidden deck
 
@@ -362,12 +372,18 @@ class FairPlay:
             self.feed.error(reply.code or "deck", f"the host refused this seat's deck step: {reply.message}")
 
     def _once(self, duty: tuple[Any, ...], coro: Any) -> None:
-        now = time.monotonic()
-        if now - self.sent.get(duty, -1e9) < RESEND_AFTER:
+        if not self._due(duty):
             coro.close()
             return
-        self.sent[duty] = now
         self._spawn(coro)
+
+    def _due(self, duty: tuple[Any, ...]) -> bool:
+        """Whether `duty` is to be sent now (not sent within RESEND_AFTER); if so, noted as sent."""
+        now = time.monotonic()
+        if now - self.sent.get(duty, -1e9) < RESEND_AFTER:
+            return False
+        self.sent[duty] = now
+        return True
 
     async def _send_seed(self, game: bytes, seat: int) -> None:
         key = self.keys.vk
@@ -389,9 +405,15 @@ class FairPlay:
         ):
             self.feed.error(reply.code or "seed", f"the host refused this seat's shuffle seed: {reply.message}")
 
-    async def _send_reveal(self, secret: Secret, digest: bytes) -> None:
+    def _send_reveal(self, secret: Secret, digest: bytes) -> Coroutine[Any, Any, None]:
+        """Send the reveal of `secret` under set digest `digest` now (in the middle of the
+        burst that brought the set: the host settles when the last reveal is in); returns
+        what handles the host's answer."""
         body = Reveal(secret.game, secret.auction, secret.seat, secret.key, secret.value, secret.nonce, digest).body()
-        reply = await self.request(reveal_frame(body, self.keys.sign(REVEAL_TAG, body)))
+        return self._revealed(secret, self.begin(reveal_frame(body, self.keys.sign(REVEAL_TAG, body))))
+
+    async def _revealed(self, secret: Secret, answer: Awaitable[Reply]) -> None:
+        reply = await answer
         if reply.ok or reply.code == "already_revealed":
             self.acked.add(secret.nonce)
         elif reply.code not in (

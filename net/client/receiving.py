@@ -146,12 +146,28 @@ class Receiving:
                     self.game.check_head()
                 except ChainError as exc:
                     self._untrusted(exc)
+            sealed = self.game.sealed if self.game is not None else None
+            if sealed is not None and sealed.round is not None and sealed.round.unchecked:
+                # the set's other commitments: checked once this turn of the loop has sent the reveal
+                asyncio.get_running_loop().call_soon(self._check_commitments)
         finally:
             held = self.feed.release()
         if self.ack_due and self.state.status != "failed":
             self.ack_due = False
             self.greeting.ping()
         self.feed.emit_all(held)
+
+    def _check_commitments(self) -> None:
+        """The signatures of the commitments in the set just received, checked after this
+        client revealed (net/trust/sealed.py `SealedVerifier.check_signatures`): a set with a
+        forged commitment is the host's lie, and the client stops trusting it."""
+        sealed = self.game.sealed if self.game is not None else None
+        if sealed is None or self.state.status == "failed":
+            return
+        try:
+            sealed.check_signatures()
+        except ValueError as exc:
+            self._untrusted(ChainError(f"event {self.state.head_seq}: {exc}"))
 
     def _untrusted(self, exc: ChainError) -> None:
         log.warning("event refused: %s", exc)
