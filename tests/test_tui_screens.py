@@ -108,7 +108,8 @@ async def test_sealed_panel_shows_who_committed_never_amounts():
     async with Screen(ana) as screen:
         await bea.send_move(Move.play(1, card_of(bea, 2, S)))
         await cem.send_move(Move.sealed_bid(2, 42))
-        text = await screen.wait_for("SEALED auction")
+        await screen.wait_for("SEALED auction")
+        text = await screen.wait_for("Sealed: Cem ")  # protocol 2: told by the host's clocks, a tick later
         assert "Sealed: Cem " in text and "Waiting for: Ana, Bea " in text
         assert "42" not in text
         await screen.type("17")
