@@ -439,6 +439,7 @@ def _timed_bot(
     that put the card up."""
     from modernart.cards import AuctionType
     from modernart.events import AuctionStarted, SealedRevealed
+    from modernart.moves import Action
 
     def hold(key: str, now: float) -> None:
         held = applied.setdefault(key, [0, now])
@@ -473,7 +474,9 @@ def _timed_bot(
     async def timed(move: Any) -> Any:
         t0 = time.perf_counter()  # CLOCK_MONOTONIC: comparable across processes on Linux
         reply = await send(move)
-        if reply.ok and reply.seq:
+        # a sealed bid's commitment has no event of its own (the last one's ack names the set's):
+        # it is timed with its whole auction, not as an ordinary move
+        if reply.ok and reply.seq and move.action != Action.SEALED_BID:
             sent[f"{table}:{reply.seq}"] = t0
             if acks is not None:
                 acks.append(time.perf_counter() - t0)

@@ -14,7 +14,7 @@ from modernart.moves import Move
 from modernart.net.client.client import Client
 from modernart.net.protocol.signed import ACT_TAG, HELLO_TAG, encode_action_body, hello_bytes
 from modernart.net.trust.identity import Keys
-from modernart.net.protocol import MAX_HOST_FRAME, pack
+from modernart.net.protocol import MAX_HOST_FRAME, VERSION, pack
 
 from .net_helpers import in_process_host, run
 
@@ -99,7 +99,7 @@ async def _hostile(tmp):
         results["spectator acts"] = reply.code
         forged = {
             "t": "hello",
-            "v": 1,
+            "v": VERSION,
             "vk": mover.keys.vk,
             "last_seq": 0,
             "sig": attacker.keys.sign(

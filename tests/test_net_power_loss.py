@@ -49,7 +49,8 @@ def power_loss(path: str, events_kept: int, *, journal_keeps_moves: bool = False
     entries = list(read_events(path))
     truncate_events(path, events_kept)
     if not journal_keeps_moves:
-        moves = sum(1 for e in entries[:events_kept] if e[6] is not None)
+        # an event's move (e[6]), or a `settle` event's moves (e[9]: every seat's sealed bid)
+        moves = sum(1 if e[6] is not None else len(e[9] or []) for e in entries[:events_kept])
         with open(path, encoding="utf-8") as f:
             lines = f.read().splitlines(keepends=True)
         kept, seen = [lines[0]], 0

@@ -191,6 +191,7 @@ class Client:
             Vault(state_dir),
             os.path.join(state_dir, "games") if state_dir else None,
             self.table_id,
+            begin=self.requests.begin,
         )
         self.receiving = Receiving(
             self.feed,
@@ -201,6 +202,7 @@ class Client:
             keep_transcript=transcript if transcript is not None else state_dir is not None,
             welcomed=self._welcomed,
         )
+        self.fair.attach(self.receiving.show_sealed, lambda: self.receiving.game)
 
     # ------------------------------------------------------------------ what the parts hold
 
@@ -251,6 +253,7 @@ class Client:
             try:
                 self.known_hosts.check(self.address, self.target.host_key)
             except HostKeyChanged as exc:
+                self._release()  # nothing was opened but our context: close it too
                 raise ConnectError("host_key_changed", str(exc)) from None
         s: zmq.Socket[bytes] = zmq.Context.shadow(self.ctx.underlying).socket(zmq.DEALER)
         self.sock = s

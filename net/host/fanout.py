@@ -38,6 +38,12 @@ SYNCERS = ThreadPoolExecutor(max_workers=64, thread_name_prefix="journal-sync")
 #: TAIL_KEPT), and a bound on what waits for a slow disk
 UNSYNCED_MAX = 32
 
+#: How long a change of what the host holds without an event (a commitment held, a reveal
+#: held) waits before every peer is ticked about it: a person sees it at once, and when the
+#: rest of the Sealed auction's commitments or reveals follow within it, their event tells
+#: everyone and no tick is sent at all (seconds)
+PROGRESS_DELAY = 0.05
+
 #: An answer to send once the events before it are out: (routing id, frame)
 Ack = tuple[bytes, dict[str, Any]]
 
@@ -62,6 +68,7 @@ class Fanout:
         self.wake = due.wake
         self.game_saved = game_saved  # told once a finished game's record is saved
         self.lobby_due: dict[str, Table] = {}  # tables whose lobby goes out after this handler
+        self.ticks_due: dict[str, tuple[Table, int]] = {}  # tables whose peers get a tick soon (and its seq then)
 
     # ------------------------------------------------------------------ events
 
@@ -230,6 +237,26 @@ class Fanout:
         data = pack(lobby_frame(table.lobby_description(connected, str(target), target.code, also)))
         for peer in peers:
             self.router.send(peer.rid, data)
+
+    def tick_soon(self, table: Table) -> None:
+        """Tick every peer of `table` once, PROGRESS_DELAY from now: what the host holds
+        changed without an event (who has sealed, whose reveal is awaited).  The changes of
+        that moment (the commitments of a Sealed auction arriving side by side) make one tick
+        each, and none at all if an event, which carries the same clocks, went out meanwhile
+        (the complete set after the last commitment, the settlement after the last reveal)."""
+        if table.id not in self.ticks_due:
+            seq = table.game.seq if table.game is not None else 0
+            self.ticks_due[table.id] = (table, seq)
+            asyncio.get_running_loop().call_later(PROGRESS_DELAY, self.send_ticks, table.id)
+
+    def send_ticks(self, table_id: str) -> None:
+        table, seq = self.ticks_due.pop(table_id, (None, 0))
+        if table is None or self.tables.get(table_id) is not table:  # freed meanwhile
+            return
+        if table.game is not None and table.game.seq > seq:
+            return  # an event told every peer since
+        for peer in self.connections.at(table):
+            self.tick(peer)
 
     def tick(self, peer: Peer) -> bool:
         """Send `peer` a tick: the clocks, and the last event queued for it (one it is being
