@@ -24,6 +24,7 @@ import os
 import pty
 import re
 import select
+import shutil
 import signal
 import statistics
 import struct
@@ -32,6 +33,7 @@ import sys
 import tempfile
 import termios
 import time
+from pathlib import Path
 from typing import Any
 
 from modernart.cli.machine import machine
@@ -45,8 +47,11 @@ HAND_CARD = re.compile(r"(?<![0-9])1:\S")
 
 
 def table_on_screen(lines: list[str]) -> bool:
-    """Whether a screen (its lines of text) shows the table with this player's hand dealt:
-    the "Your hand" box, and a card of the hand below its title."""
+    """Whether a screen (its lines of text) shows the whole table with this player's hand
+    dealt: the "Your hand" box with a card of the hand below its title, and the table's
+    key hints on the last line (a frame is written top to bottom: a read may end inside it)."""
+    if not lines or "? help" not in lines[-1]:
+        return False
     for row, line in enumerate(lines):
         if "Your hand" in line:
             column = line.index("Your hand")
@@ -54,11 +59,12 @@ def table_on_screen(lines: list[str]) -> bool:
     return False
 
 
-def startup_seconds(argv: list[str], timeout: float = 30.0) -> float:
+def startup_seconds(argv: list[str], timeout: float = 30.0, cwd: str | None = None) -> float:
     """Seconds from spawning `argv` in an 80x24 pty until the table's first frame is on its
     screen: what the program wrote is played into a terminal emulator (pyte, 80x24) as it
-    arrives, and the clock stops at the read after which that screen shows the table with
-    the dealt hand (`table_on_screen`), not at the first bytes of it."""
+    arrives, and the clock stops once what has been written so far shows the table with
+    the dealt hand (`table_on_screen`), not at the first bytes of it.  `cwd`: where it
+    runs (`python -m` imports the checkout there first)."""
     import pyte
 
     master, slave = pty.openpty()
@@ -68,7 +74,7 @@ def startup_seconds(argv: list[str], timeout: float = 30.0) -> float:
     stream = pyte.ByteStream(screen)
     start = time.perf_counter()
     proc = subprocess.Popen(
-        argv, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True, start_new_session=True
+        argv, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True, start_new_session=True, cwd=cwd
     )
     os.close(slave)
     try:
@@ -78,13 +84,15 @@ def startup_seconds(argv: list[str], timeout: float = 30.0) -> float:
             ready, _, _ = select.select([master], [], [], 0.5)
             if not ready:
                 continue
-            try:
-                data = os.read(master, 65536)
-            except OSError:
-                data = b""
-            if not data:
-                raise RuntimeError(f"the client ended before its first frame: {screen.display!r}")
-            stream.feed(data)
+            while ready:  # everything written so far (a frame may come in several reads)
+                try:
+                    data = os.read(master, 65536)
+                except OSError:
+                    data = b""
+                if not data:
+                    raise RuntimeError(f"the client ended before its first frame: {screen.display!r}")
+                stream.feed(data)
+                ready, _, _ = select.select([master], [], [], 0)
             if table_on_screen(screen.display):
                 return time.perf_counter() - start
     finally:
@@ -105,10 +113,26 @@ def startup_seconds(argv: list[str], timeout: float = 30.0) -> float:
 STARTUP_TARGET_RATIO = 1.3
 
 
-def startup_figures(repeat: int) -> dict[str, Any]:
+#: What `--against REV` unpacks of an older commit: enough to run its `modernart play`
+#: from the unpacked directory (its modernart/__init__.py finds net/ and cli/ beside it)
+CHECKOUT_PATHS = ("modernart", "net", "cli", "pyproject.toml")
+
+
+def startup_figures(repeat: int, against: str | None = None) -> dict[str, Any]:
     """`play --offline` and `play` (the host in a child process) started alternately,
-    `repeat` times each, in one run: their medians and the ratio (child / offline)."""
+    `repeat` times each, in one run: their medians and the ratio (child / offline).  With
+    `against` (a commit of this repository), that commit's `play --offline` and `play`
+    too, unpacked into a temporary directory and started in turn with these, under
+    "before"."""
     tmp = tempfile.mkdtemp(prefix="modernart-bench-")
+    try:
+        return _startup_runs(repeat, against, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _startup_runs(repeat: int, against: str | None, tmp: str) -> dict[str, Any]:
+    load_before = os.getloadavg()[0]
     base = [sys.executable, "-m", "modernart.cli.main", "play", "--bot-pace", "1000", "--name", "Bench"]
     base += ["--config-dir", os.path.join(tmp, "config")]
     started = iter(range(1 << 30))
@@ -117,18 +141,44 @@ def startup_figures(repeat: int) -> dict[str, Any]:
         # a directory of its own per start-up: no unfinished game of an earlier one to offer
         return ["--record-dir", os.path.join(tmp, f"records-{next(started)}")]
 
-    runs: dict[str, list[float]] = {"startup_offline_s": [], "startup_protocol_s": []}
-    variants: tuple[tuple[str, list[str]], ...] = (("startup_offline_s", ["--offline"]), ("startup_protocol_s", []))
-    startup_seconds(base + record_dir())  # a first start-up makes the keys and warms the caches
+    trees: dict[str, str | None] = {"": None}  # label prefix -> the directory `python -m` runs in
+    commit = None
+    if against is not None:
+        from benchmarks.engine_ab import unpack_commit
+
+        older = Path(tmp) / "before"
+        commit = unpack_commit(against, older, CHECKOUT_PATHS)
+        trees["before_"] = str(older)
+    variants = [
+        (f"{prefix}startup_{kind}_s", extra, cwd)
+        for prefix, cwd in trees.items()
+        for kind, extra in (("offline", ["--offline"]), ("protocol", []))
+    ]
+    runs: dict[str, list[float]] = {label: [] for label, _extra, _cwd in variants}
+    for cwd in trees.values():  # a first start-up makes the keys, compiles and warms the caches
+        startup_seconds(base + record_dir(), cwd=cwd)
     for i in range(repeat):
-        for label, extra in variants if i % 2 == 0 else variants[::-1]:
-            runs[label].append(startup_seconds(base + record_dir() + extra))
-    out: dict[str, Any] = {label: statistics.median(times) for label, times in runs.items()}
-    out["ratio"] = out["startup_protocol_s"] / out["startup_offline_s"]
-    out["pair_ratios"] = [p / o for p, o in zip(runs["startup_protocol_s"], runs["startup_offline_s"])]
+        turn = i % len(variants)  # each variant first in turn, the rest in order after it
+        for label, extra, cwd in variants[turn:] + variants[:turn]:
+            runs[label].append(startup_seconds(base + record_dir() + extra, cwd=cwd))
+    out = _ratio_of(runs, "")
+    if commit is not None:
+        out["before"] = {"commit": commit, **_ratio_of(runs, "before_")}
     out["runs"] = runs
+    out["load_average"] = [load_before, os.getloadavg()[0]]  # 1-minute, at the start and at the end
     out["target_ratio"] = STARTUP_TARGET_RATIO
     out["target_met"] = out["ratio"] <= STARTUP_TARGET_RATIO
+    return out
+
+
+def _ratio_of(runs: dict[str, list[float]], prefix: str) -> dict[str, Any]:
+    offline, protocol = runs[f"{prefix}startup_offline_s"], runs[f"{prefix}startup_protocol_s"]
+    out: dict[str, Any] = {
+        "startup_offline_s": statistics.median(offline),
+        "startup_protocol_s": statistics.median(protocol),
+    }
+    out["ratio"] = out["startup_protocol_s"] / out["startup_offline_s"]
+    out["pair_ratios"] = [p / o for p, o in zip(protocol, offline)]
     return out
 
 
@@ -335,12 +385,18 @@ async def ssh_figures() -> dict[str, float]:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--repeat", type=int, default=3, help="start-ups per variant (default 3)")
     p.add_argument("--startup-only", action="store_true", help="measure the start-up only")
+    p.add_argument(
+        "--against",
+        metavar="REV",
+        default=None,
+        help="also start this older commit's play and play --offline, in turn with this checkout's",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     repeat = max(1, args.repeat)
     figures: dict[str, Any] = {"machine": machine(), "repeat": repeat}
-    figures["startup"] = startup_figures(repeat)
+    figures["startup"] = startup_figures(repeat, args.against)
     if args.startup_only:
         return _print(figures, args.json)
     figures["render_80x24"] = asyncio.run(render_figures(80, 24, 20 * repeat))
@@ -364,8 +420,16 @@ def _print(figures: dict[str, Any], as_json: bool) -> int:
     print(
         f"start-up to the first table frame (80x24 pty, alternately): offline {s['startup_offline_s'] * 1e3:.0f} ms, "
         f"host in a child process {s['startup_protocol_s'] * 1e3:.0f} ms = {s['ratio']:.2f}x offline "
-        f"(pairs {' '.join(f'{r:.2f}' for r in s['pair_ratios'])}); target <= {s['target_ratio']:g}x: {verdict}"
+        f"(pairs {' '.join(f'{r:.2f}' for r in s['pair_ratios'])}); target <= {s['target_ratio']:g}x: {verdict}; "
+        f"load average {s['load_average'][0]:.1f} -> {s['load_average'][1]:.1f}"
     )
+    if "before" in s:
+        b = s["before"]
+        print(
+            f"  the same run, commit {b['commit'][:10]}: offline {b['startup_offline_s'] * 1e3:.0f} ms, "
+            f"host in a child process {b['startup_protocol_s'] * 1e3:.0f} ms = {b['ratio']:.2f}x offline "
+            f"(pairs {' '.join(f'{r:.2f}' for r in b['pair_ratios'])})"
+        )
     if "ssh" not in figures:
         return 0
     for size in ("80x24", "132x43"):

@@ -7,16 +7,18 @@ unless MODERNART_BENCH_FSYNC=0:
 - bare: a bare pyzmq DEALER->ROUTER round trip (64 bytes, no CURVE) to an echo process;
 - latency: one table; from the moment a client sends its signed action to the moment the
   last of the 5 clients has checked and applied the resulting event (p50, p99), with the
-  5 clients in this process (one asyncio loop, moves made one at a time) and as 5 bot
-  processes playing a whole game at full speed (`time.perf_counter` is CLOCK_MONOTONIC,
-  comparable across processes on Linux); each once with the journal on disk, once on tmpfs;
+  5 clients in this process (one asyncio loop and one ZeroMQ context, moves made one at a
+  time) and as 5 bot processes playing a whole game, each move PLAYER_GAP after its player
+  decided, so one at a time as well (`time.perf_counter` is CLOCK_MONOTONIC, comparable
+  across processes on Linux); each once with the journal on disk, once on tmpfs;
 - saturation: N tables (MODERNART_BENCH_TABLES, default 100) of 5 bots at pace 0 in 2 bot
   processes (MODERNART_BENCH_BOT_PROCS): throughput and queueing, not the latency of a
   live table;
 - live: the same N tables with bots playing at their own pace() scaled by
-  MODERNART_BENCH_PACE (default 1.0, a game of a few minutes), in 2 bot processes
-  (MODERNART_BENCH_LIVE_PROCS; more processes on 2 cores made the p99 worse, not
-  better): action -> ack at the sender,
+  MODERNART_BENCH_PACE (default 1.0, a game of a few minutes: a move a second per table,
+  5-10 times a table of people), in 2 bot processes (MODERNART_BENCH_LIVE_PROCS; more
+  processes on 2 cores made the p99 worse, not better), each with one ZeroMQ context and
+  no automatic full garbage collection (`_packed_clients_gc`): action -> ack at the sender,
   action -> last of the 5 clients holding the event, host CPU per move (user + system time
   of the host process over the run / moves journaled), host memory per table (peak RSS
   growth / tables), games finished and errors;
@@ -33,6 +35,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -107,6 +110,16 @@ def _stop(proc: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+
+
+def _host_gc(proc: subprocess.Popen, tmp: str) -> dict[str, Any] | None:
+    """Stop the host and read what its garbage collections cost (`_serve` writes it)."""
+    _stop(proc)
+    try:
+        with open(os.path.join(tmp, "host-gc.json")) as f:
+            return dict(json.load(f))
+    except (OSError, ValueError):
+        return None
 
 
 def _journal_lines(tmp: str):
@@ -243,8 +256,11 @@ def _work_per_move(moves: int) -> dict[str, float]:
 def floor_figures(bare_p50_ms: float, sign_us: float, host_us: float, client_us: float) -> dict[str, float]:
     """The floor of action -> last of 5 clients (ms): the mover signs, one round trip, the
     host's work, and the clients' work, done one after the other in one process, and in 5
-    processes as far as the cores let them run side by side (one core is the host's while
-    it works; the clients' work comes after it, on every core)."""
+    processes as far as the cores let them run side by side.  The clients' work comes
+    after the host's, on every core; a client's check (about 0.5 ms) is shorter than a
+    scheduler's time slice, so once started it runs to its end, and C cores run the 5
+    checks in ceil(5 / C) rounds: 3 on 2 cores (5 / 2 = 2.5 would assume the checks could
+    be cut and shared out evenly; 1 would need a core per client)."""
     cores = os.cpu_count() or 1
     base = bare_p50_ms + (sign_us + host_us) / 1e3
     waves = -(-5 // cores)  # ceil(5 / cores): rounds of clients the cores run
@@ -306,12 +322,17 @@ async def _latency(moves: int, where: str) -> dict[str, Any]:
     from modernart.net.trust.identity import Keys
     from modernart.phase import Phase
 
+    import zmq.asyncio
+
     tmp = _journal_dir(where)
     host, joins = start_host(tmp, 1)
     clients = []
+    # one ZeroMQ context for the process, as the zguide has it (one I/O thread: not five to
+    # wake for every event, which a loaded machine schedules one after another)
+    ctx = zmq.asyncio.Context()
     try:
         for i in range(5):
-            c = Client(joins[0], keys=Keys.generate(), updates=False)
+            c = Client(joins[0], keys=Keys.generate(), updates=False, ctx=ctx)
             await c.connect()
             await c.take_seat(f"P{i}")
             clients.append(c)
@@ -397,21 +418,29 @@ async def _latency(moves: int, where: str) -> dict[str, Any]:
     finally:
         for c in clients:
             await c.close()
+        ctx.destroy(linger=0)
         _stop(host)
         shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _timed_bot(
-    bot: Any, table: str, sent: dict[str, float], applied: dict[str, list[float]], acks: list[float] | None = None
+    bot: Any,
+    table: str,
+    sent: dict[str, float],
+    applied: dict[str, list[float]],
+    acks: list[float] | None = None,
+    arrived: dict[str, float] | None = None,
 ) -> None:
     """Record when `bot` sends each accepted action and when it applies each event, keyed
     "table:seq" (`applied[key]` = [clients of this process that applied it, the latest
     time]; several bots of a table share a process); with `acks`, also each action ->
-    acknowledgement time.  Sealed auctions: "table:a<auction>" in `applied` is when the
+    acknowledgement time; with `arrived`, when the client began on the burst that brought
+    each event (the process was awake and read it).  Sealed auctions: "table:a<auction>" in `applied` is when the
     result (SealedRevealed) was applied, `sent["table:s<auction>"]` the seq of the event
     that put the card up."""
     from modernart.cards import AuctionType
     from modernart.events import AuctionStarted, SealedRevealed
+    from modernart.moves import Action
 
     def hold(key: str, now: float) -> None:
         held = applied.setdefault(key, [0, now])
@@ -430,18 +459,45 @@ def _timed_bot(
                     hold(f"{table}:a{e.auction}", now)
 
     bot.client.on_update = seen
+    if arrived is not None:
+        receiving = bot.client.receiving
+        on_burst = receiving.on_burst
+
+        def read(burst: list[bytes]) -> None:
+            began, before = time.perf_counter(), receiving.feed.state.head_seq
+            on_burst(burst)
+            for seq in range(before + 1, receiving.feed.state.head_seq + 1):
+                arrived[f"{table}:{seq}"] = began
+
+        receiving.on_burst = read  # type: ignore[method-assign]
     send = bot.client.send_move
 
     async def timed(move: Any) -> Any:
         t0 = time.perf_counter()  # CLOCK_MONOTONIC: comparable across processes on Linux
         reply = await send(move)
-        if reply.ok and reply.seq:
+        # a sealed bid's commitment has no event of its own (the last one's ack names the set's):
+        # it is timed with its whole auction, not as an ordinary move
+        if reply.ok and reply.seq and move.action != Action.SEALED_BID:
             sent[f"{table}:{reply.seq}"] = t0
             if acks is not None:
                 acks.append(time.perf_counter() - t0)
         return reply
 
     bot.client.send_move = timed  # type: ignore[method-assign]
+
+
+def _woken(data: list[dict[str, Any]]) -> tuple[list[float], list[float]]:
+    """Per accepted action of the 5 player processes: the time until the first of them
+    began on its event, and until the last did (each process woke and read it; what lies
+    between the two is the scheduler's, not the work's: each began on it as it got a core)."""
+    sent = {k: v for d in data for k, v in d["sent"].items()}
+    first, last = [], []
+    for key, t0 in sent.items():
+        began = [d["arrived"][key] for d in data if key in d.get("arrived", {})]
+        if len(began) == len(data):
+            first.append(min(began) - t0)
+            last.append(max(began) - t0)
+    return first, last
 
 
 def _all_held(data: list[dict[str, Any]], seats_of: dict[str, int]) -> list[float]:
@@ -482,18 +538,36 @@ def _sealed_held(data: list[dict[str, Any]], seats_of: dict[str, int]) -> list[f
     return out
 
 
+#: How long a player process waits before each move, so that a move's event is alone on the
+#: machine, as it is in the 1-process part and in the floor (at full speed the next move
+#: would be made and checked while 4 processes still check the last one)
+PLAYER_GAP = 0.02
+
+
 async def _player_main(join: str, out_path: str) -> None:
-    """One bot player that records when it applied each event and when it sent its moves."""
+    """One bot player that records when it applied each event and when it sent its moves
+    (each PLAYER_GAP after it decided: one move at a time)."""
     from modernart.net.client.bot import BotClient
     from modernart.net.trust.identity import Keys
+
+    from modernart.moves import Action
 
     bot = BotClient(join, keys=Keys.generate(), pace_scale=0, name=f"p{os.getpid()}")
     sent: dict[str, float] = {}
     applied: dict[str, list[float]] = {}
-    _timed_bot(bot, "t", sent, applied)
+    arrived: dict[str, float] = {}
+    _timed_bot(bot, "t", sent, applied, arrived=arrived)
+    timed = bot.client.send_move
+
+    async def apart(move: Any) -> Any:
+        if move.action != Action.SEALED_BID:  # a Sealed auction's bids go at once, as before
+            await asyncio.sleep(PLAYER_GAP)
+        return await timed(move)  # timed from the send itself, after the gap
+
+    bot.client.send_move = apart  # type: ignore[method-assign]
     await bot.run(60)
     with open(out_path, "w") as f:
-        json.dump({"applied": applied, "sent": sent}, f)
+        json.dump({"applied": applied, "sent": sent, "arrived": arrived}, f)
 
 
 def _latency_processes(where: str) -> dict[str, Any]:
@@ -511,10 +585,13 @@ def _latency_processes(where: str) -> dict[str, Any]:
         data = [json.load(open(out)) for out in outs]
         lat = _all_held(data, {"t": 5})
         sealed = _sealed_held(data, {"t": 5})
+        first, last = _woken(data)
         return {
             "samples": len(lat),
             "p50_ms": percentile(lat, 50) * 1e3,
             "p99_ms": percentile(lat, 99) * 1e3,
+            "first_awake_p50_ms": percentile(first, 50) * 1e3,
+            "last_awake_p50_ms": percentile(last, 50) * 1e3,
             "sealed_auctions": len(sealed),
             "sealed_p50_ms": percentile(sealed, 50) * 1e3,
         }
@@ -527,8 +604,13 @@ def _latency_processes(where: str) -> dict[str, Any]:
 
 
 async def _bots_main(pace: float, joins: list[str]) -> None:
+    import zmq.asyncio
+
     from modernart.net.client.bot import BotClient
     from modernart.net.trust.identity import Keys
+
+    ctx = zmq.asyncio.Context()  # one per process (the zguide's rule): one I/O thread, not hundreds
+    _packed_clients_gc()
 
     acks: list[float] = []
     sent: dict[str, float] = {}
@@ -539,7 +621,7 @@ async def _bots_main(pace: float, joins: list[str]) -> None:
 
     async def one(join: str, i: int) -> None:
         nonlocal errors, done
-        bot = BotClient(join, keys=Keys.generate(), pace_scale=pace, name=f"b{i}", seed=i)
+        bot = BotClient(join, keys=Keys.generate(), pace_scale=pace, name=f"b{i}", seed=i, ctx=ctx)
         bots.append(bot)
         _timed_bot(bot, join.rsplit("/", 1)[1], sent, applied, acks)
         # connections 10 ms apart: hundreds of CURVE handshakes at once on a loaded machine
@@ -562,6 +644,7 @@ async def _bots_main(pace: float, joins: list[str]) -> None:
             await asyncio.sleep(0.01)
             lags.append(time.perf_counter() - t0 - 0.01)
 
+    gc_pauses = _gc_pauses()
     wall0, cpu0 = time.perf_counter(), time.process_time()
     watcher = asyncio.get_running_loop().create_task(watch_loop())
     tasks = [asyncio.get_running_loop().create_task(one(j, i)) for i, j in enumerate(joins)]
@@ -571,11 +654,13 @@ async def _bots_main(pace: float, joins: list[str]) -> None:
     for task in pending:  # a bot that never saw its game end is an error, with its state shown
         errors += 1
         task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)  # their sockets closed before the context goes
     for bot in bots:
         st = bot.client.state
         if not (st.observation and st.observation.is_over):
             print(f"unfinished bot: status={st.status} seq={st.head_seq} errors={st.errors[-3:]}", file=sys.stderr)
         errors += len([e for e in st.errors if e[0] in ("untrusted_host", "bad_host_frame", "forked_history")])
+    ctx.destroy(linger=0)
     print(
         json.dumps(
             {
@@ -587,6 +672,7 @@ async def _bots_main(pace: float, joins: list[str]) -> None:
                 "cpu_share": cpu_share,
                 "loop_lag_p50_ms": percentile(lags, 50) * 1e3,
                 "loop_lag_p99_ms": percentile(lags, 99) * 1e3,
+                "gc": _gc_summary(gc_pauses),
             }
         ),
         flush=True,
@@ -650,6 +736,8 @@ def _tables(count: int, bot_procs: int, pace: float) -> dict[str, Any]:
             "sealed_p50_ms": percentile(sealed, 50) * 1e3,
             "bot_proc_cpu_share": [r["cpu_share"] for r in results],
             "bot_loop_lag_p99_ms": [r["loop_lag_p99_ms"] for r in results],
+            "bot_gc": [r["gc"] for r in results],
+            "host_gc": _host_gc(host, tmp),
         }
     finally:
         _stop(host)
@@ -670,7 +758,57 @@ async def _serve(tables: int, directory: str) -> None:
         lobby = Lobby(clocks=ClockSettings(open_countdown=0, decision=0, grace=30, hammer_call=0))
         host.open_table(f"bench {i}", journal_dir=directory, lobby=lobby, autostart=5, fsync=fsync)
         print("join", host.target(f"t{i + 1}"), flush=True)
-    await asyncio.Event().wait()
+    pauses = _gc_pauses()
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    await stop.wait()
+    with open(os.path.join(directory, "host-gc.json"), "w") as f:  # read by `_host_gc`
+        json.dump(_gc_summary(pauses), f)
+    os._exit(0)  # as the terminate signal would have: the benchmark's host needs no goodbye
+
+
+def _packed_clients_gc() -> None:
+    """The garbage collection of a process that plays the clients of many machines: no
+    automatic full collections (the young generations are still collected).  A full
+    collection looks at every object of every client in the process (measured: 246 ms
+    with 25 clients at load 12, during which none of them applies an event), a pause that
+    a real client, holding one game, never has; reference counting frees the rest.  The
+    objects of the start-up (imports) are frozen out of the young generations too."""
+    import gc
+
+    gc.freeze()
+    gc.set_threshold(700, 10, 1_000_000_000)  # the third: full collections only by hand
+
+
+def _gc_pauses() -> dict[int, list[float]]:
+    """Record how long each of this process's garbage collections takes, by generation
+    (gc.callbacks): a full collection of a heap of many tables pauses everything."""
+    import gc
+
+    pauses: dict[int, list[float]] = {0: [], 1: [], 2: [], 3: [], 4: [], 5: []}  # 3-5: CPU time
+    started = [0.0, 0.0]
+
+    def timed(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[:] = time.perf_counter(), time.thread_time()
+        else:
+            pauses[info["generation"]].append(time.perf_counter() - started[0])
+            pauses[3 + info["generation"]].append(time.thread_time() - started[1])
+
+    gc.callbacks.append(timed)
+    return pauses
+
+
+def _gc_summary(pauses: dict[int, list[float]]) -> dict[str, Any]:
+    """Collections per generation; the full ones' longest pause (wall time: on a loaded
+    machine it includes waiting for a core) and CPU time; the total of both (ms)."""
+    return {
+        "collections": [len(pauses[g]) for g in (0, 1, 2)],
+        "full_max_ms": max(pauses[2], default=0.0) * 1e3,
+        "full_max_cpu_ms": max(pauses[5], default=0.0) * 1e3,
+        "total_ms": sum(sum(pauses[g]) for g in (0, 1, 2)) * 1e3,
+        "total_cpu_ms": sum(sum(pauses[g]) for g in (3, 4, 5)) * 1e3,
+    }
 
 
 # ---------------------------------------------------------------------- entry points
@@ -685,7 +823,8 @@ def _print(figures: dict[str, Any]) -> None:
     bare = figures["bare_rtt_p50_ms"]
     print(
         f"modernart net benchmark, {m['date']} {m.get('time', '')}, {m['cpu']} ({m['cores']} cores), "
-        f"{m['implementation']} {m['python']}, loopback, journal fsync {figures['fsync']} (off the path)"
+        f"{m['implementation']} {m['python']}, loopback, journal fsync {figures['fsync']} (off the path), "
+        f"load average {figures['load_average'][0]} -> {figures['load_average'][1]}"
     )
     print(f"bare pyzmq round trip              p50 {bare:.3f} ms  p99 {figures['bare_rtt_p99_ms']:.3f} ms")
     w = figures["work"]
@@ -728,6 +867,10 @@ def _print(figures: dict[str, Any]) -> None:
                 f"p99 {spread['p99_ms']:.3f} ms = {spread['p99_ms'] / spread['p50_ms']:.2f} x p50 "
                 f"({_verdict(spread['p99_ms'] / spread['p50_ms'], 2.5)} <= 2.5)  ({spread['samples']} moves)"
             )
+            print(
+                f"  action -> the first of the 5 processes begins on it p50 {spread['first_awake_p50_ms']:.3f} ms, "
+                f"the last begins p50 {spread['last_awake_p50_ms']:.3f} ms (woken as the scheduler gives each a core)"
+            )
             if spread["sealed_auctions"]:
                 ratio = spread["sealed_p50_ms"] / spread["p50_ms"]
                 print(
@@ -763,6 +906,17 @@ def _print(figures: dict[str, Any]) -> None:
         shares = ", ".join(f"{x * 100:.0f}%" for x in many["bot_proc_cpu_share"])
         lags = ", ".join(f"{x:.1f}" for x in many["bot_loop_lag_p99_ms"])
         print(f"  bot processes: CPU {shares} of one core; event-loop lag p99 {lags} ms")
+        for who, gcs in (("host", [many.get("host_gc")]), ("bot processes", many.get("bot_gc", []))):
+            print(
+                f"  garbage collections, {who}: "
+                + "; ".join(
+                    f"{g['collections'][2]} full (longest {g['full_max_ms']:.1f} ms, "
+                    f"{g.get('full_max_cpu_ms', 0):.1f} ms of CPU), {g['total_ms']:.0f} ms in all "
+                    f"({g.get('total_cpu_ms', 0):.0f} ms of CPU)"
+                    for g in gcs
+                    if g
+                )
+            )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -786,6 +940,7 @@ def run(args: argparse.Namespace) -> int:
     bare = asyncio.run(_bare_rtt(300 if quick else 1000))
     work = {**_signature_costs(500 if quick else 2000), **_work_per_move(150 if quick else 600)}
     bare_p50 = percentile(bare, 50) * 1e3
+    load_before = os.getloadavg()
     figures: dict[str, Any] = {
         "machine": {**machine(), "time": time.strftime("%H:%M UTC", time.gmtime())},
         "bare_rtt_p50_ms": bare_p50,
@@ -804,6 +959,8 @@ def run(args: argparse.Namespace) -> int:
         figures["saturation"] = _tables(tables, int(os.environ.get("MODERNART_BENCH_BOT_PROCS", "2")), 0.0)
     if "live" in parts:
         figures["live"] = _tables(tables, int(os.environ.get("MODERNART_BENCH_LIVE_PROCS", "2")), pace)
+    # the machine's load average (1 min) at the start and at the end: the figures move with it
+    figures["load_average"] = [round(load_before[0], 1), round(os.getloadavg()[0], 1)]
     if args.json:
         print(json.dumps(figures, indent=1))
     else:

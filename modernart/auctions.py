@@ -123,13 +123,13 @@ def play_card(state: BaseState, seat: int, arg: int) -> None:
     counts = state.counts
     artist = state.artist_of[arg]
     counts[artist] += 1
-    options = state.rules
     kind = state.kind_of[arg]
-    if counts[artist] == 5 and options.fifth_ends_round:
+    if counts[artist] == 5 and state.fifth_ends_round:
         state.end_round(seat, "fifth", (card,))
-    elif not options.last_card_auctioned and not any(state.hands):
+    elif not state.hands[seat] and not state.last_card_auctioned and not any(state.hands):
+        # (every hand is empty only if this seat's is: the cheap test first)
         state.end_round(seat, "exhausted", (card,))
-    elif kind == DOUBLE and options.double_as_open:  # FA-14: a Double sold alone, as Open
+    elif kind == DOUBLE and state.double_as_open:  # FA-14: a Double sold alone, as Open
         _start_auction(state, seat, OPEN_KIND)
     elif kind == DOUBLE:
         state.original = seat
@@ -158,10 +158,9 @@ def add_second(state: BaseState, seat: int, arg: int) -> None:
     state.lot.append(card)
     counts = state.counts
     counts[artist] += 1
-    options = state.rules
-    if counts[artist] == 5 and options.fifth_ends_round:
+    if counts[artist] == 5 and state.fifth_ends_round:
         state.end_round(seat, "fifth", tuple(state.lot))
-    elif not options.last_card_auctioned and not any(state.hands):
+    elif not state.hands[seat] and not state.last_card_auctioned and not any(state.hands):
         state.end_round(seat, "exhausted", tuple(state.lot))
     else:
         _start_auction(state, seat, state.kind_of[arg])
@@ -225,7 +224,7 @@ def _start_auction(state: BaseState, auctioneer: int, kind: int) -> None:
     state.high_seat = -1
     state.bids = []
     phase = _PHASE_OF_KIND[kind]
-    if kind == ONCE_AROUND_KIND and state.rules.once_around_posted:
+    if kind == ONCE_AROUND_KIND and state.once_around_posted:
         phase = FIXED_SET  # FA-12: the seller posts a price (set_price goes on to POSTED_OFFER)
     state.phase_id = phase
     if phase == OPEN:
@@ -236,7 +235,7 @@ def _start_auction(state: BaseState, auctioneer: int, kind: int) -> None:
     elif phase == SEALED:
         state.sealed = [NO_BID] * state.n
         state.nsealed = 0
-        if state.rules.sealed_excludes_seller:  # FA-10: the seller's fist stays empty
+        if state.sealed_excludes_seller:  # FA-10: the seller's fist stays empty
             state.sealed[auctioneer] = 0
             state.nsealed = 1
     events = state.events
@@ -287,7 +286,7 @@ def pass_(state: BaseState, seat: int, arg: int) -> None:
         state.npassed += 1
         # everyone but the high bidder (everyone, with no bid yet) has passed: sold (§12.5),
         # unless only the auctioneer's hammer closes it (option open_autoclose off)
-        if state.npassed == (state.n if state.high_seat < 0 else state.n - 1) and state.rules.open_autoclose:
+        if state.npassed == (state.n if state.high_seat < 0 else state.n - 1) and state.open_autoclose:
             _close_open(state)
     elif phase == ONCE_AROUND:
         if seat != state.turn:
@@ -365,7 +364,7 @@ def _sealed_resolve(state: BaseState) -> None:
     # every revealed bid is public, in clockwise order from the auctioneer's left
     after = auctioneer + 1
     state.bids = list(zip(_CLOCKWISE[n][auctioneer], bids[after:] + bids[:after]))
-    buyer, price, tied = sealed_outcome(bids, auctioneer, state.rules.sealed_tie_seller_chooses)
+    buyer, price, tied = sealed_outcome(bids, auctioneer, state.sealed_tie_seller_chooses)
     if price == 0:
         _unsold(state)
     elif tied:  # FA-10: the seller chooses among the tied high bids
@@ -477,7 +476,7 @@ def decline(state: BaseState, seat: int, arg: int) -> None:
     nxt = (seat + 1) % state.n
     if nxt != state.auctioneer:
         state.turn = nxt
-    elif state.rules.fixed_forced_buy:  # nobody bought: the auctioneer must (§5.4)
+    elif state.fixed_forced_buy:  # nobody bought: the auctioneer must (§5.4)
         _sell(state, nxt, state.price)
     else:  # FA-11: nobody took it
         _unsold(state)
@@ -536,7 +535,7 @@ def flip_mystery(state: BaseState, seat: int, arg: int) -> None:
     counts[artist] += 1
     if state.events is not None:
         state.events.append(MysteryFlipped(state.round, seat, card))
-    if counts[artist] == 5 and state.rules.fifth_ends_round:
+    if counts[artist] == 5 and state.fifth_ends_round:
         state.end_round(seat, "fifth", (card,))
     else:
         state.flipped.append(card)
@@ -575,7 +574,7 @@ def _sell(state: BaseState, buyer: int, price: int) -> None:
     payments: tuple[tuple[int, int, int], ...]
     if price == 0:
         payments = ()
-    elif state.rules.pay_bank_always:  # FA-4
+    elif state.pay_bank_always:  # FA-4
         payments = ((buyer, _BANK, price),)
     elif original >= 0 and original != auctioneer and state.double_split:
         new_share = (price + 1) // 2
@@ -614,13 +613,16 @@ def _sell(state: BaseState, buyer: int, price: int) -> None:
     if state.events is not None:
         state.events.append(sale)
     state.lot = []
-    _after_sale(state, buyer)
+    if state.mystery_hand:
+        _after_sale(state, buyer)
+    else:  # (the call saved: a sale is every fourth move)
+        state.start_turn(auctioneer)
 
 
 def _unsold(state: BaseState) -> None:
     """Nobody bought the lot: the auctioneer keeps it for free (§4.6), or it is discarded
     and does not count (FA-5, option unsold_discarded)."""
-    if not state.rules.unsold_discarded:
+    if not state.unsold_discarded:
         _sell(state, state.auctioneer, 0)
         return
     lot = tuple(state.lot)
@@ -654,7 +656,7 @@ def _unsold(state: BaseState) -> None:
 
 def _after_sale(state: BaseState, buyer: int) -> None:
     """The next turn, after the mystery hand's step if the game has one (§10.3)."""
-    mode = state.rules.mystery_hand
+    mode = state.mystery_hand
     if mode and state.mystery:
         decider = buyer if mode == "hig" else state.auctioneer
         if decider >= 0:

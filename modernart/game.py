@@ -13,6 +13,7 @@ the conventions that keep it fast in both builds).
 from __future__ import annotations
 
 import random
+from itertools import islice
 from typing import Final, Sequence
 
 from . import auctions
@@ -46,8 +47,9 @@ def _shuffled(size: int, rng: random.Random) -> list[int]:
     """A uniformly shuffled deck order.  Sorting by independent uniform keys is a uniform
     shuffle, and cheaper than random.shuffle's 69 calls to randbelow.  (It must stay this
     very shuffle: a seed's deal is relied on, e.g. by the rules tests' set-ups.)"""
-    rand = rng.random
-    keys = [rand() for _ in range(size)]
+    # the `size` draws in order, called from C (iter(f, sentinel) calls f until it returns
+    # the sentinel, which random() never does): no interpreted loop per card
+    keys = list(islice(iter(rng.random, 1.0), size))
     return sorted(range(size), key=keys.__getitem__)
 
 
@@ -127,12 +129,10 @@ class GameState(BaseState):
         the shuffle.  With `track_events`, `events` collects every move and what followed
         from it (see `events.py`).
         """
-        if _copy and options is not None:
-            # for `clone`, which sets every other field itself: the one way to make an
-            # instance without starting a game that also works when compiled (mypyc's
-            # classes cannot be made with `GameState.__new__`)
-            self._options = options
-            self.rules = options
+        if _copy:
+            # for `clone`, which sets every field itself: the one way to make an instance
+            # without starting a game that also works when compiled (mypyc's classes
+            # cannot be made with `GameState.__new__`)
             return
         options = options or DEFAULT_OPTIONS
         n = _check_players(players)
@@ -162,7 +162,7 @@ class GameState(BaseState):
             orders += [_shuffled(size, rng) for _ in range(ROUNDS - 1)]
         self.stock = [deck[i] for i in orders[0]]
         self.reshuffles = [tuple([deck[i] for i in o]) for o in orders[1:]]
-        self.start_order = tuple([i for o in orders for i in o])
+        self.start_order = tuple(orders[0]) if len(orders) == 1 else tuple([i for o in orders for i in o])
         self.auctioneer = first_auctioneer
         self.first_auctioneer = first_auctioneer
         self.deal_round()
@@ -323,9 +323,8 @@ class GameState(BaseState):
 
     def clone(self) -> GameState:
         """An independent copy (without the event log)."""
-        other = GameState(self.n, self._options, _copy=True)
-        other.pass_is_final = self.pass_is_final
-        other.double_split = self.double_split
+        other = GameState(self.n, _copy=True)
+        other.copy_options_of(self)
         other.n = self.n
         other.card_of = self.card_of
         other.artist_of = self.artist_of

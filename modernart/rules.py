@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
+from functools import cached_property
 from typing import Any, Mapping
 
 from .cards import DECK_TABLES, EDITIONS, STANDARD_DEALS, DeckTable
@@ -135,9 +136,10 @@ class RuleOptions:
             raise OptionError("option mystery_hand must be '' (none), 'hig' or 'cmon'")
         parse_rank_values(self.rank_values)
 
-    @property
+    @cached_property
     def rank_value_tuple(self) -> tuple[int, ...]:
-        """`rank_values` as numbers, rank 1 first."""
+        """`rank_values` as numbers, rank 1 first (parsed once per options object: every game
+        started with them reads it)."""
         return parse_rank_values(self.rank_values)
 
     @property
@@ -165,8 +167,27 @@ class RuleOptions:
         as a fourth player's hand: the sizes are `deal_sizes(hands_dealt(players))`)."""
         return players + 1 if self.mystery_hand else players
 
+    @cached_property
+    def hand_sizes_by_players(self) -> dict[int, tuple[int, int, int, int]]:
+        """For every player count these options can be played by, the cards dealt to each
+        hand at the start of each round (`deal_sizes(hands_dealt(players))`).  Worked out
+        once per options object: every game started with them reads it.  Read it, never
+        change it."""
+        sizes: dict[int, tuple[int, int, int, int]] = {}
+        for players in STANDARD_DEALS:
+            try:
+                self._check(players)
+            except OptionError:
+                continue
+            sizes[players] = self.deal_sizes(self.hands_dealt(players))
+        return sizes
+
     def check_players(self, players: int) -> None:
         """OptionError unless these options can be played by `players` seats."""
+        if players not in self.hand_sizes_by_players:
+            self._check(players)
+
+    def _check(self, players: int) -> None:
         if self.mystery_hand and players != 3:
             raise OptionError(f"the mystery hand is a three-player rule, not for {players} players")
         hands = self.hands_dealt(players)

@@ -42,6 +42,79 @@ LEAVE: Final = 0  # state.responses: this seat leaves it
 
 _NARTISTS: Final = len(ARTISTS)
 
+#: The fields set from `options` (the rule options the moves and the round flow read,
+#: copied into plain fields once per game: see `BaseState`) and from `deck`.
+MIRRORS: Final[tuple[str, ...]] = (
+    "rules",
+    "pass_is_final",
+    "double_split",
+    "open_autoclose",
+    "fifth_ends_round",
+    "last_card_auctioned",
+    "double_as_open",
+    "once_around_posted",
+    "sealed_excludes_seller",
+    "sealed_tie_seller_chooses",
+    "fixed_forced_buy",
+    "pay_bank_always",
+    "unsold_discarded",
+    "mystery_hand",
+    "cumulative_values",
+    "fresh_deal_each_round",
+    "rank_value_tuple",
+    "hand_sizes",
+    "artist_of",
+    "kind_of",
+)
+#: `BaseState.__slots__`: `_options` (behind the `options` property), the mirrors, then
+#: every other field.
+STATE_SLOTS: Final[tuple[str, ...]] = (
+    "_options",
+    *MIRRORS,
+    "n",
+    "card_of",
+    "money",
+    "hands",
+    "stock",
+    "round",
+    "counts",
+    "tiles",
+    "bought",
+    "discard",
+    "lot",
+    "phase_id",
+    "auctioneer",
+    "original",
+    "kind",
+    "turn",
+    "high",
+    "high_seat",
+    "passed",
+    "npassed",
+    "sealed",
+    "nsealed",
+    "price",
+    "bids",
+    "auction_no",
+    "results",
+    "sales",
+    "offenders",
+    "events",
+    "move_count",
+    "first_auctioneer",
+    "deal_log",
+    "mystery",
+    "flipped",
+    "flipped_before",
+    "candidates",
+    "responses",
+    "nresponses",
+    "reshuffles",
+    "start_order",
+)
+#: `BaseState.FIELDS`: the slots that are not mirrors, by public name.
+OWN_FIELDS: Final[tuple[str, ...]] = tuple([name.lstrip("_") for name in STATE_SLOTS if name not in MIRRORS])
+
 
 class BaseState:
     """The fields of a game of Modern Art for 3-5 seats (numbered clockwise from 0), whose
@@ -61,113 +134,45 @@ class BaseState:
 
     The hot path (docs/engine-performance.md) reads plain fields: `phase_id` is `phase` as
     an int (the constants of phase.py); `card_of` is the deck (`card_of[card_id]` is the
-    Card), `artist_of` / `kind_of` give a card id's artist and auction type as ints;
-    `rules` is the `options` object itself, as a plain field (a property is a Python-level call per read in
-    CPython 3.11, and the handlers read an option or two per auction); `pass_is_final` and
-    `double_split` mirror the options read on every bid and sale.  Assigning `phase`,
-    `options` or `deck` keeps them in step.
+    Card), `artist_of` / `kind_of` give a card id's artist and auction type as ints.  Every
+    rule option the moves and the round flow read is copied out of `options` into a field
+    of its own, under the option's name (`pass_is_final` for `open_pass_is_final`,
+    `rank_value_tuple` for the parsed `rank_values`), with `hand_sizes` the cards dealt to
+    each hand at each round's deal: the options object is a plain Python dataclass, whose
+    attributes the compiled build reads through a generic lookup, and whose methods are
+    Python-level calls in both builds.  `rules` is the `options` object itself, as a plain
+    field, for the rare reads (a sealed forfeit's fine).  Assigning `phase`, `options` or
+    `deck` keeps them in step (`MIRRORS` names them).
     """
 
-    __slots__ = (
-        "_options",
-        "rules",
-        "pass_is_final",
-        "double_split",
-        "n",
-        "card_of",
-        "artist_of",
-        "kind_of",
-        "money",
-        "hands",
-        "stock",
-        "round",
-        "counts",
-        "tiles",
-        "bought",
-        "discard",
-        "lot",
-        "phase_id",
-        "auctioneer",
-        "original",
-        "kind",
-        "turn",
-        "high",
-        "high_seat",
-        "passed",
-        "npassed",
-        "sealed",
-        "nsealed",
-        "price",
-        "bids",
-        "auction_no",
-        "results",
-        "sales",
-        "offenders",
-        "events",
-        "move_count",
-        "first_auctioneer",
-        "deal_log",
-        "mystery",
-        "flipped",
-        "flipped_before",
-        "candidates",
-        "responses",
-        "nresponses",
-        "reshuffles",
-        "start_order",
-    )
+    __slots__ = STATE_SLOTS
 
     #: Every field that holds information of its own, by its public name, in `__slots__`
-    #: order (mypyc's compiled class has no __slots__): all but the mirrors set with
-    #: `options` and `deck` (`rules`, `pass_is_final`, `double_split`, `artist_of`, `kind_of`).
-    FIELDS: ClassVar[tuple[str, ...]] = (
-        "options",
-        "n",
-        "card_of",
-        "money",
-        "hands",
-        "stock",
-        "round",
-        "counts",
-        "tiles",
-        "bought",
-        "discard",
-        "lot",
-        "phase_id",
-        "auctioneer",
-        "original",
-        "kind",
-        "turn",
-        "high",
-        "high_seat",
-        "passed",
-        "npassed",
-        "sealed",
-        "nsealed",
-        "price",
-        "bids",
-        "auction_no",
-        "results",
-        "sales",
-        "offenders",
-        "events",
-        "move_count",
-        "first_auctioneer",
-        "deal_log",
-        "mystery",
-        "flipped",
-        "flipped_before",
-        "candidates",
-        "responses",
-        "nresponses",
-        "reshuffles",
-        "start_order",
-    )
+    #: order: all but the mirrors (`MIRRORS`).  Derived from the slots here because mypyc's
+    #: compiled class has no `__slots__` attribute to read at run time.
+    FIELDS: ClassVar[tuple[str, ...]] = OWN_FIELDS
+    #: The fields set from `options` and `deck` (see the class docstring), never on their own.
+    MIRRORS: ClassVar[tuple[str, ...]] = MIRRORS
 
     _options: RuleOptions
     rules: RuleOptions
     pass_is_final: bool
     double_split: bool
+    open_autoclose: bool
+    fifth_ends_round: bool
+    last_card_auctioned: bool
+    double_as_open: bool
+    once_around_posted: bool
+    sealed_excludes_seller: bool
+    sealed_tie_seller_chooses: bool
+    fixed_forced_buy: bool
+    pay_bank_always: bool
+    unsold_discarded: bool
+    mystery_hand: str
+    cumulative_values: bool
+    fresh_deal_each_round: bool
+    rank_value_tuple: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
     n: int
     card_of: tuple[Card, ...]
     artist_of: tuple[int, ...]
@@ -215,12 +220,9 @@ class BaseState:
         """The options and the deck's tables; with `empty`, every other field at its empty
         value: no cards dealt, start money, round 1, seat 0 to put up a card, an event log
         if `track_events`.  Without, the caller sets every other field (a copy)."""
-        self._options = options
-        self.rules = options
-        self.pass_is_final = options.open_pass_is_final
-        self.double_split = options.double_split
-        self.card_of, self.artist_of, self.kind_of = tables
         self.n = players
+        self.options = options
+        self.card_of, self.artist_of, self.kind_of = tables
         if not empty:
             return
         self.money = [options.start_money] * players
@@ -268,11 +270,49 @@ class BaseState:
 
     @options.setter
     def options(self, options: RuleOptions) -> None:
+        """Set the options and their mirrors (`n` must be set: the deal sizes depend on it)."""
         self._options = options
         self.rules = options
-        # read on every Open bid and sale: copied out of the options object
         self.pass_is_final = options.open_pass_is_final
         self.double_split = options.double_split
+        self.open_autoclose = options.open_autoclose
+        self.fifth_ends_round = options.fifth_ends_round
+        self.last_card_auctioned = options.last_card_auctioned
+        self.double_as_open = options.double_as_open
+        self.once_around_posted = options.once_around_posted
+        self.sealed_excludes_seller = options.sealed_excludes_seller
+        self.sealed_tie_seller_chooses = options.sealed_tie_seller_chooses
+        self.fixed_forced_buy = options.fixed_forced_buy
+        self.pay_bank_always = options.pay_bank_always
+        self.unsold_discarded = options.unsold_discarded
+        self.mystery_hand = options.mystery_hand
+        self.cumulative_values = options.cumulative_values
+        self.fresh_deal_each_round = options.fresh_deal_each_round
+        self.rank_value_tuple = options.rank_value_tuple
+        sizes = options.hand_sizes_by_players.get(self.n)  # None for options not for n players (a test's set-up)
+        self.hand_sizes = sizes if sizes is not None else options.deal_sizes(options.hands_dealt(self.n))
+
+    def copy_options_of(self, other: BaseState) -> None:
+        """Take `other`'s options and their mirrors as they are (for `clone`: copying the
+        fields is cheaper than reading them out of the options again)."""
+        self._options = self.rules = other.rules  # (`rules` is the options object itself)
+        self.pass_is_final = other.pass_is_final
+        self.double_split = other.double_split
+        self.open_autoclose = other.open_autoclose
+        self.fifth_ends_round = other.fifth_ends_round
+        self.last_card_auctioned = other.last_card_auctioned
+        self.double_as_open = other.double_as_open
+        self.once_around_posted = other.once_around_posted
+        self.sealed_excludes_seller = other.sealed_excludes_seller
+        self.sealed_tie_seller_chooses = other.sealed_tie_seller_chooses
+        self.fixed_forced_buy = other.fixed_forced_buy
+        self.pay_bank_always = other.pay_bank_always
+        self.unsold_discarded = other.unsold_discarded
+        self.mystery_hand = other.mystery_hand
+        self.cumulative_values = other.cumulative_values
+        self.fresh_deal_each_round = other.fresh_deal_each_round
+        self.rank_value_tuple = other.rank_value_tuple
+        self.hand_sizes = other.hand_sizes
 
     @property
     def phase(self) -> Phase:
@@ -373,17 +413,16 @@ class BaseState:
         Empty hands end the game with the round (§6.2), unless every round deals fresh
         hands (`fresh_deal_each_round`), where they are the usual end of a round."""
         ending = tuple(ending_cards)
-        options = self._options
         result = score_round(
             self.round,
             self.counts,
-            self.tiles if options.cumulative_values else (),
+            self.tiles if self.cumulative_values else (),
             self.bought,
             ended_by,
             ender,
             ending,
             self.artist_of,
-            options.rank_value_tuple,
+            self.rank_value_tuple,
         )
         self.tiles.append(list(result.tiles))
         money = self.money
@@ -402,7 +441,7 @@ class BaseState:
         events = self.events
         if events is not None:
             events.append(RoundEnded(result))
-        fresh = options.fresh_deal_each_round
+        fresh = self.fresh_deal_each_round
         if self.round == ROUNDS - 1 or (ended_by == "exhausted" and not fresh):
             self.phase_id = GAME_OVER
             self.turn = -1
@@ -447,8 +486,7 @@ class BaseState:
     def deal_round(self) -> None:
         """Deal this round's cards from the front of the stock, seat 0 first (then the
         mystery hand, if the game has one), and log the seats' deals."""
-        options = self._options
-        k = options.deal_sizes(options.hands_dealt(self.n))[self.round]
+        k = self.hand_sizes[self.round]
         dealt: list[tuple[Card, ...]] = []
         stock = self.stock
         events = self.events
@@ -459,7 +497,7 @@ class BaseState:
             dealt.append(cards)
             if events is not None and cards:
                 events.append(CardsDealt(self.round, s, cards))
-        if options.mystery_hand:
+        if self.mystery_hand:
             self.mystery.extend(stock[:k])
             del stock[:k]
         self.deal_log.append(dealt)

@@ -100,6 +100,27 @@ def test_bench_client_measures_play_and_offline_start_up_alternately(tmp_path):
     assert s["target_ratio"] == 1.3 and s["target_met"] == (s["ratio"] <= 1.3)
 
 
+@pytest.mark.timeout(300)
+def test_bench_client_starts_an_older_commit_in_turn_with_this_one(tmp_path):
+    """`client --startup-only --against REV`: that commit's `play` and `play --offline`
+    (unpacked into a temporary directory) started in turn with this checkout's, in one run."""
+    done = subprocess.run(
+        BENCHMARKS + ["client", "--startup-only", "--repeat", "1", "--against", "HEAD", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=280,
+        env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_DATA_HOME": str(tmp_path / "data")},
+    )
+    assert done.returncode == 0, done.stderr
+    s = json.loads(done.stdout)["startup"]
+    before = s["before"]
+    assert len(before["commit"]) == 40 and before["startup_offline_s"] > 0 and before["startup_protocol_s"] > 0
+    assert before["ratio"] == pytest.approx(before["startup_protocol_s"] / before["startup_offline_s"])
+    assert {len(times) for times in s["runs"].values()} == {1} and len(s["runs"]) == 4
+    assert len(s["load_average"]) == 2
+
+
 @pytest.mark.timeout(240)
 def test_bench_net_knows_the_floor():
     """The net benchmark measures the floor in the same run and puts the latency beside it

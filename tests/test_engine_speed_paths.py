@@ -35,7 +35,9 @@ from modernart.cards import card_tables, deck_cards
 from modernart.game import GameState
 from modernart.moves import Action, Move, move_of
 from modernart.phase import Phase
-from modernart.rules import RuleOptions
+from modernart.presets import PRESET_NAMES, preset_options
+from modernart.rules import RuleOptions, parse_rank_values
+from modernart.state import STATE_SLOTS
 from modernart.views import observation
 
 from .engine_setup import fingerprint
@@ -75,9 +77,31 @@ def test_fields_name_every_field():
     # the slots of the state's classes (GameState adds none to BaseState's)
     slots = [name for cls in GameState.__mro__ for name in getattr(cls, "__slots__", ())] or None
     if slots is not None:  # pure Python: a compiled class has no __slots__
-        mirrors = {"rules", "pass_is_final", "double_split", "artist_of", "kind_of"}  # set with options / deck
+        mirrors = set(GameState.MIRRORS)  # set with options / deck
         public = {name.lstrip("_") for name in slots if name not in mirrors}
         assert public == set(GameState.FIELDS) and len(GameState.FIELDS) == len(public)
+    # in both builds: FIELDS and the mirrors are every slot, once (the slots tuple is module data)
+    assert len(STATE_SLOTS) == len(set(STATE_SLOTS)) == len(GameState.FIELDS) + len(GameState.MIRRORS)
+    assert {"rules", "pass_is_final", "double_split", "artist_of", "kind_of"} <= set(GameState.MIRRORS)
+    assert not set(GameState.FIELDS) & set(GameState.MIRRORS)
+
+
+def test_the_option_mirrors_follow_the_options():
+    """Every mirror of an option holds that option's value (parsed, for the rank values),
+    set by the constructor, by assigning `options` and by `clone`."""
+    for options in (RuleOptions(), *[preset_options(name) for name in PRESET_NAMES], RuleOptions(mystery_hand="hig")):
+        players = 3
+        state = GameState(players, options, seed=1)
+        other = GameState.blank(players)
+        other.options = options
+        for copy in (state, other, state.clone(), other.clone()):
+            assert copy.options is options and copy.rules is options
+            assert copy.pass_is_final == options.open_pass_is_final
+            assert copy.rank_value_tuple == parse_rank_values(options.rank_values)
+            assert copy.hand_sizes == options.deal_sizes(options.hands_dealt(players))
+            for name in GameState.MIRRORS:
+                if hasattr(options, name) and name != "rank_values":
+                    assert getattr(copy, name) == getattr(options, name), name
 
 
 def test_phase_and_options_properties_keep_their_mirrors():

@@ -235,3 +235,71 @@ def test_the_same_games_as_before_the_trusted_path():
 
 
 BEFORE_DIGEST = "ac7773c9c67e894327539d06cb249b96de89dd9463517d746aba818d45987809"
+
+
+# ---------------------------------------------------------------------- a seed's games, pinned per preset
+
+
+def preset_games_digest(games: int = 8) -> str:
+    """A digest of how seeded random games end in every preset, for 3-5 players."""
+    h = hashlib.sha256()
+    for name in PRESET_NAMES:
+        for players in (3, 4, 5):
+            options = preset_options(name)
+            if not playable(options, players):
+                continue
+            for seed in range(games):
+                s = play_random_game(players, random.Random(seed), options=options)
+                h.update(repr((name, players, s.money, s.move_count, [tuple(x) for x in s.sales])).encode())
+    return h.hexdigest()
+
+
+def test_a_seeds_games_are_the_same_on_every_path_and_in_every_equal_preset():
+    """A fixed seed plays the very same game through `apply` (each move checked), through
+    `apply_trusted` one move at a time (`random_play`), as one call (`play_random_game`)
+    and from a clone taken mid-game; options that cannot change a self-play game give the
+    very same game: the standard preset and the defaults, another edition, the
+    three-player deal size with four or five players, and the sealed offender fine (nobody
+    forfeits in self-play: the Sealed settlement's path without offenders).  And the
+    games are those the engine played before its options became plain fields (commit
+    ee8057b; the digest below was computed with that commit's engine)."""
+    for name in PRESET_NAMES:
+        options = preset_options(name)
+        for players in (3, 4, 5):
+            if not playable(options, players):
+                continue
+            same = [RuleOptions(**{**options.to_dict(), "edition": "cmon2017", "sealed_offender_fine": 7})]
+            if name == "standard":
+                same.append(RuleOptions())
+            if players > 3:
+                other_deal = 10 if options.three_player_first_deal == 11 else 11
+                same.append(RuleOptions(**{**options.to_dict(), "three_player_first_deal": other_deal}))
+            for seed in range(4):
+                checked = GameState(players, options, seed=(rng := random.Random(seed)))
+                trusted = GameState(players, options, seed=(rng_trusted := random.Random(seed)))
+                half = None
+                while not checked.is_over():
+                    checked.apply(random_step(checked, rng.random))
+                    random_play(trusted, rng_trusted.random)
+                    if half is None and checked.round == 2:
+                        half = (checked.clone(), random.Random(), checked.move_count)
+                        half[1].setstate(rng.getstate())
+                whole = play_random_game(players, random.Random(seed), options=options)
+                assert snapshot(trusted) == snapshot(checked) == snapshot(whole), (name, players, seed)
+                if half is not None:
+                    resumed, rng_resumed, _ = half
+                    while not resumed.is_over():
+                        random_play(resumed, rng_resumed.random)
+                    assert snapshot(resumed) == snapshot(checked), (name, players, seed)
+                for equal in same:
+                    game = play_random_game(players, random.Random(seed), options=equal)
+                    assert (game.money, game.move_count, game.sales, game.results) == (
+                        checked.money,
+                        checked.move_count,
+                        checked.sales,
+                        checked.results,
+                    ), (name, players, seed, equal.changed())
+    assert preset_games_digest() == PRESET_DIGEST
+
+
+PRESET_DIGEST = "18dfb1bdec7371e51794e01b6b3d8e6497c121ceb7e18ab7ae1088f387ec2c4d"

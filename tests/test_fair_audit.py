@@ -145,15 +145,20 @@ def test_a_tampered_transcript_fails_the_audit_with_the_exact_reason(game):
 
     # a host that rewrites history and signs it again with its own key: players' proofs catch it
     rec, tr, _data, frames = copies(game, "reveal")
-    index = next(i for i, f in enumerate(frames) if decode_host_inner(f["pub"]).get("by") == "reveal")
+
+    def valid_reveal(pub):  # protocol 2: a settlement event carries every seat's reveal
+        return next((b for b in pub.get("bids", []) if b["by"] == "reveal"), None)
+
+    index = next(i for i, f in enumerate(frames) if valid_reveal(decode_host_inner(f["pub"])) is not None)
     pub = decode_host_inner(frames[index]["pub"])
-    seat, auction = pub["m"][0], pub["pv"]["auction_no"]
-    body = msgpack.unpackb(pub["reveal"][0])
+    seat, auction = valid_reveal(pub)["m"][0], pub["auction"]
+    body = msgpack.unpackb(valid_reveal(pub)["reveal"][0])
     body[5] += 1  # the revealed amount
 
     def change(p):
-        p["reveal"][0] = pack(body)
-        p["m"][2] = body[5]
+        bid = next(b for b in p["bids"] if b["m"][0] == seat)
+        bid["reveal"][0] = pack(body)
+        bid["m"][2] = body[5]
 
     edit_pub(frames[index], change)
     relink(frames, index, host_keys)

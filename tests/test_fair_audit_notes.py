@@ -24,8 +24,13 @@ from modernart.net.protocol import decode_host_inner
 from .net_helpers import PY, ROOT, env, in_process_host, run, seat_bots, until
 
 
+def _applied(pub) -> list:
+    """The engine moves an event applied: a move's, or a settlement's (every seat's sealed bid)."""
+    return [pub["m"]] if pub["k"] == "move" else [b["m"] for b in pub["bids"]] if pub["k"] == "settle" else []
+
+
 def _moves(table) -> int:
-    return sum(1 for e in table.game.log if decode_host_inner(e.public)["k"] == "move")
+    return sum(len(_applied(decode_host_inner(e.public))) for e in table.game.log)
 
 
 def _moves_before_stand_in(table, seat: int) -> int:
@@ -35,13 +40,14 @@ def _moves_before_stand_in(table, seat: int) -> int:
         pub = decode_host_inner(event.public)
         if pub["k"] == "delegate" and pub["seat"] == seat and pub.get("vk") is not None:
             return moves
-        moves += pub["k"] == "move"
+        moves += len(_applied(pub))
     raise AssertionError("no stand-in took the seat")
 
 
 def _forfeits(table) -> list[tuple[int, str]]:
     pubs = (decode_host_inner(e.public) for e in table.game.log)
-    return [(pub["m"][0], pub["why"]) for pub in pubs if pub["k"] == "move" and pub["m"][1] == Action.SEALED_FORFEIT]
+    bids = (b for pub in pubs if pub["k"] == "settle" for b in pub["bids"])
+    return [(b["m"][0], b["why"]) for b in bids if b["m"][1] == Action.SEALED_FORFEIT]
 
 
 def _cheat_once(bot: BotClient) -> None:

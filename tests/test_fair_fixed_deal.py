@@ -77,7 +77,7 @@ def test_a_deal_sent_by_a_client_is_refused_and_the_game_is_shuffled(tmp_path):
             admin = clients[0]
             for frame in lobby_frames(a_deal().to_wire()) + lobby_frames(7):
                 admin.state.errors.clear()
-                await admin.sock.send(pack(frame))
+                admin.sock.send(pack(frame))  # a plain socket (net/client/client.py)
                 await admin.wait_until(lambda s: bool(s.errors), 5)
             assert table.fixed_deal is None and table.game is None
             for c in clients:

@@ -1,8 +1,8 @@
 """A dishonest or unknown host, over real CURVE sockets on 127.0.0.1.
 
 - A modified host shows one player a different commitment set (a colluding player signed
-  two commitments; the host forks that player's chain consistently, re-signing every
-  event with its own key).  The digest D in the reveals exposes it: the player shown the
+  two commitments; the host forks that player's chain consistently from the set on,
+  re-signing every event with its own key).  The digest D in the reveals exposes it: the player shown the
   real set sees that player reveal against another set, and the forked player sees the
   others reveal against a set it was never shown.
 - A host that offers a different history of the same game on reconnect is refused.
@@ -44,13 +44,12 @@ class EquivocatingHost(Host):
 
     def broadcast_event(self, table, event):
         pub = decode_host_inner(event.public)
-        if self.fork_head is None and pub["k"] == "commit" and pub["seat"] == COLLUDER and self.fake_commit:
+        # protocol 2: the commitments are first published in the complete set, so the fork starts there
+        if self.fork_head is None and pub["k"] == "commits" and self.fake_commit:
             self.fork_head = table.game.log[event.seq - 2].h if event.seq > 1 else None
         if self.fork_head is None:
             return self.honest_broadcast(table, event)
-        if pub["k"] == "commit" and pub["seat"] == COLLUDER:
-            pub["c"] = self.fake_commit
-        elif pub["k"] == "commits":
+        if pub["k"] == "commits":
             pub["set"][COLLUDER] = {"seat": COLLUDER, "c": self.fake_commit}
             # the host's own digest for the forked set (the victim checks it against the set)
             from modernart.net.protocol.signed import SetEntry, decode_commit, set_digest

@@ -47,16 +47,14 @@ async def sealed_table(tmp, fine=0, persistent=False, clocks=None):
 
 
 def settled(table, auction):
-    """{seat: (move, public part)} of the auction's settled sealed bids."""
+    """{seat: (move, its entry in the settle event)} of the auction's settled sealed bids
+    (protocol 2: one `settle` event carries every seat's bid with its proof)."""
     out = {}
     for event in table.game.log:
         pub = decode_host_inner(event.public)
-        if (
-            pub["k"] == "move"
-            and pub["m"][1] in (Action.SEALED_BID, Action.SEALED_FORFEIT)
-            and pub["pv"]["auction_no"] == auction
-        ):
-            out[pub["m"][0]] = (pub["m"], pub)
+        if pub["k"] == "settle" and pub["auction"] == auction:
+            for bid in pub["bids"]:
+                out[bid["m"][0]] = (bid["m"], bid)
     return out
 
 
@@ -347,13 +345,11 @@ def _verify_auction(table, pubs, every_signature):
     keys = [[p.vk] for p in sess.players]
     money = None
     for pub in pubs:
-        if pub["k"] == "commit":
-            verifier.commit_event(pub["auction"], pub["seat"], pub["c"], keys[pub["seat"]])
-        elif pub["k"] == "commits":
-            verifier.set_event(pub["auction"], pub["set"])
+        if pub["k"] == "commits":  # protocol 2: the commitments are published in the set only
+            verifier.set_event(pub["auction"], pub["set"], keys)
             money = [1000] * sess.n
-        elif pub["k"] == "move" and pub["by"] in ("reveal", "offender"):
-            verifier.move_event(verifier.round.auction, pub["m"], pub, money[pub["m"][0]])
+        elif pub["k"] == "settle":  # and every seat's bid is settled in one event
+            verifier.settle_event(pub["auction"], pub["bids"], money)
 
 
 def test_a_client_takes_a_valid_opening_as_its_proof_and_the_audit_checks_its_signature(tmp_path):
@@ -361,7 +357,7 @@ def test_a_client_takes_a_valid_opening_as_its_proof_and_the_audit_checks_its_si
     second signature check on a client (only the seat holds its nonce); the audit's strict
     check still refuses one whose signature was tampered with."""
     table, pubs = _sealed_events(tmp_path)
-    settled = [p for p in pubs if p["k"] == "move" and p["by"] == "reveal"]
+    settled = [b for p in pubs if p["k"] == "settle" for b in p["bids"] if b["by"] == "reveal"]
     assert settled, "the auction settled without a valid reveal"
     _verify_auction(table, pubs, every_signature=True)  # the honest auction checks out either way
     _verify_auction(table, pubs, every_signature=False)

@@ -163,12 +163,15 @@ class HiddenDriver:
 
     def share(self) -> None:
         ledger = self.sess.hidden.ledger
+        while ledger.keyed and ledger.next_shuffler is not None and self.sess.state is not None:
+            seat = ledger.next_shuffler  # a new deck (fresh deals each round): every seat shuffles it
+            deck(self.sess, self.keys, seat, shuffle=self.decks[seat].shuffle(ledger)[0].to_wire())
         for s, d in enumerate(self.decks):
             owed = d.shares(ledger)
             if owed:
                 deck(self.sess, self.keys, s, shares=[x.to_wire() for x in owed])
 
-    def step(self) -> None:
+    def step(self, share: bool = True) -> None:
         from modernart.phase import Phase
 
         sess = self.sess
@@ -193,7 +196,8 @@ class HiddenDriver:
             sess.move_events(move, 0.0, {"m": move.to_list(), "by": "clock"})
         else:
             self.driver.step()
-        self.share()
+        if share:
+            self.share()
 
     def finish(self) -> None:
         while not self.sess.state.is_over():
@@ -236,10 +240,10 @@ def test_a_host_resumed_from_its_files_plays_a_hidden_game_on_and_the_audit_pass
     assert report.facts["hidden_hands"] is True
 
 
-def test_a_hidden_table_refuses_a_fresh_deal_each_round(tmp_path: Path) -> None:
-    """FA-2 deals every round from the whole reshuffled deck; the hidden deck deals later
-    rounds from the one jointly shuffled stock: the table says so and does not start."""
-    from modernart.net.host.lobby import LobbyError
+def test_a_hidden_table_with_a_fresh_deal_each_round_starts(tmp_path: Path) -> None:
+    """FA-2 deals every round from the whole reshuffled deck: a hidden-hands table deals each
+    later round from a new deck that every seat shuffles again (tests/test_hidden_fresh_deal.py
+    plays such games); it used to refuse to start."""
     from modernart.rules import RuleOptions
 
     lobby = Lobby(RuleOptions(fresh_deal_each_round=True), ClockSettings(open_countdown=0, decision=0))
@@ -247,9 +251,8 @@ def test_a_hidden_table_refuses_a_fresh_deal_each_round(tmp_path: Path) -> None:
         _seat, token = lobby.add_bot(None, "random")
         lobby.claim_bot(token, Keys.generate().vk)
     table = Table("t1", "test", Keys.generate(), journal_dir=str(tmp_path), lobby=lobby, fsync=False, hidden_hands=True)
-    with pytest.raises(LobbyError, match="new joint shuffle per round") as exc:
-        table.start(0.0)
-    assert exc.value.code == "hidden_hands" and table.game is None
+    table.start(0.0)
+    assert table.game is not None and table.game.hidden is not None and table.game.hidden.ledger.fresh
 
 
 def test_hidden_hands_refuse_the_mystery_hand(tmp_path):

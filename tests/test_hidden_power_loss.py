@@ -126,3 +126,36 @@ def test_a_tail_whose_shuffle_was_altered_is_refused_and_changes_nothing(tmp_pat
         give_back(resumed, [forged, *held[kept + 1 :]])
     assert exc.value.code == "bad_tail"
     assert resumed.game.seq == kept and resumed.game.hidden.ledger.shuffles == []
+
+
+def test_a_card_play_journaled_without_its_event_is_forgotten_at_resume(tmp_path: Path) -> None:
+    """A host killed between journaling a card play and writing its event (kill -9, the
+    same boot): the play was never announced and its opening is lost with the event, so the
+    resumed host forgets it (journal line included); the player plays a card again and the
+    game ends and audits."""
+    from modernart.moves import CARD_ACTIONS, Move
+
+    from modernart.net.host.journal import read_journal, truncate_events
+
+    table, keys, decks, play = people_hidden_table(tmp_path, 3)
+    sess = table.game
+    while True:
+        play.step()
+        last = sess.log[-1]
+        if last.move is not None and Move.from_list(last.move).action in CARD_ACTIONS and not sess.state.is_over():
+            break
+    sess.journal.close()
+    truncate_events(table.journal_path, sess.seq - 1)  # the event never reached the file
+    moves = len(read_journal(table.journal_path).moves)
+    resumed = Table.resume(table.journal_path, table.host, 0.0, fsync=False)
+    again = resumed.game
+    assert again.recovering is None and again.seq == sess.seq - 1
+    assert len(read_journal(table.journal_path).moves) == moves - 1  # the play is gone from the journal too
+    *before, _forgotten = sess.hidden.ledger.opened.items()  # slots in the order they were played
+    assert list(again.hidden.ledger.opened.items()) == before
+    play.sess = play.driver.sess = again
+    play.finish()
+    record = resumed.save_record()
+    assert record is not None
+    report = audit_files(record)
+    assert report.ok, report.problems

@@ -73,6 +73,9 @@ def test_idle_players_get_the_stated_default_actions(tmp_path):
         if pub["k"] == "move":
             assert pub["by"] == "clock"
             by_seq[event.seq] = event.move
+        elif pub["k"] == "settle":  # protocol 2: a Sealed auction's bids, every seat's in one event
+            assert all(bid["by"] == "clock" for bid in pub["bids"])
+            by_seq[event.seq] = pub["bids"][0]["m"]
     checked = set()
     for seq_before, phase, amount in phases:  # the first move the clock played after that point
         seq = min((s for s in by_seq if s > seq_before), default=None)

@@ -46,6 +46,11 @@ async def play_game(tmp, players, watcher_seat=None):
                     last[0] = u.data.seq
                 elif u.kind == "observation":
                     seen.append((last[0], u.data))
+                    # who the host said had sealed (clk.sealed; protocol 2 publishes no commitment
+                    # before the complete set), when this observation was shown
+                    player.sealed_seen.append(player.client.state.sealed)
+
+            player.sealed_seen = []
 
             player.client.on_update = on_update
             import asyncio
@@ -92,20 +97,19 @@ def test_complete_game_replays_to_the_same_result(tmp_path, players):
 
 
 def commit_progress(table):
-    """seq -> (committed seats, set complete) of the Sealed auction running at that event."""
+    """seq -> (committed seats, set complete) of the Sealed auction running at that event: the
+    seats the event says have sealed (its clocks' `sealed`), every seat once the set is out."""
     out, committed, complete, auction = {}, [], False, None
     for event in table.game.log:
         pub = decode_host_inner(event.public)
-        if pub["k"] == "commit":
-            if pub["auction"] != auction:
-                auction, committed, complete = pub["auction"], [], False
-            committed = committed + [pub["seat"]]
-        elif pub["k"] == "commits":
+        if pub["k"] == "commits":
             if pub["auction"] != auction:
                 auction, committed = pub["auction"], []
             committed, complete = list(range(len(pub["set"]))), True
         elif pub.get("pv") and pub["pv"]["auction_no"] != auction:
             auction, committed, complete = pub["pv"]["auction_no"], [], False
+        if not complete:
+            committed = list(pub.get("clk", {}).get("sealed", []))
         out[event.seq] = (committed, complete)
     return out
 
@@ -115,16 +119,19 @@ def test_client_observation_equals_the_engine_after_every_event(tmp_path):
     host, table, spectator, seen, player = run(play_game(tmp_path, 4, watcher_seat=True), 80)
     record = read_journal(table.journal_path)
     # which event numbers carried a move: the spectator's log says
-    move_seqs = sorted({seq for seq, item in spectator.state.log if hasattr(item, "action")})
+    # (one per move: a settlement's event carries every seat's sealed bid)
+    move_seqs = sorted(seq for seq, item in spectator.state.log if hasattr(item, "action"))
     progress = commit_progress(table)
     assert seen, "the seated client received no observations"
     seat = player.client.state.seat
     overlaid = 0
-    for seq, obs in seen:
+    for index, (seq, obs) in enumerate(seen):
         applied = sum(1 for s in move_seqs if s <= seq)
         expected = record.replay(upto=applied).observation(seat)
         if expected.phase == Phase.SEALED:  # commit-reveal: who has committed, who still may
             committed, complete = progress[seq]
+            if not complete:  # between events: who the host's clocks said had sealed then
+                committed = list(player.sealed_seen[index])
             view = overlay(
                 {"to_move": list(expected.to_move), "sealed_done": list(expected.sealed_done)}, committed, complete
             )
@@ -142,20 +149,21 @@ def test_sealed_bids_reach_the_engine_only_after_the_complete_commitment_set(tmp
     settled = 0
     for event in table.game.log:
         pub = decode_host_inner(event.public)
-        if pub["k"] == "commit":
-            body = decode_commit(pub["c"][0])  # a hash, a key and the context: no amount
-            assert (body.auction, body.seat) == (pub["auction"], pub["seat"])
-            assert pub["auction"] not in set_seq, "a commitment after the complete set"
-        elif pub["k"] == "commits":
+        if pub["k"] == "commits":  # protocol 2: the commitments are published in the set only
             set_seq[pub["auction"]] = event.seq
             assert len(pub["set"]) == 5
-        elif pub["k"] == "move" and pub["m"][1] in (Action.SEALED_BID, Action.SEALED_FORFEIT):
-            auction = pub["pv"]["auction_no"]
+            for item in pub["set"]:
+                if "c" not in item:
+                    continue
+                body = decode_commit(item["c"][0])  # a hash, a key and the context: no amount
+                assert (body.auction, body.seat) == (pub["auction"], item["seat"])
+        for bid in pub["bids"] if pub["k"] == "settle" else []:  # every seat's bid in one event
+            auction = pub["auction"]
             assert auction in set_seq and event.seq > set_seq[auction]
-            assert pub["by"] in ("reveal", "clock")  # bots are honest: no offender
-            if pub["by"] == "reveal":
-                reveal = decode_reveal(pub["reveal"][0])
-                assert reveal.amount == pub["m"][2] and reveal.seat == pub["m"][0]
+            assert bid["by"] in ("reveal", "clock")  # bots are honest: no offender
+            if bid["by"] == "reveal":
+                reveal = decode_reveal(bid["reveal"][0])
+                assert reveal.amount == bid["m"][2] and reveal.seat == bid["m"][0]
             settled += 1
     assert set_seq and settled == 5 * len(set_seq)
     shown = [item for _seq, item in spectator.state.log if hasattr(item, "action") and item.action == Action.SEALED_BID]

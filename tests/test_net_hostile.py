@@ -3,16 +3,18 @@ clear error (an oversized one loses its connection), and the game is left untouc
 
 from __future__ import annotations
 
+import asyncio
 import os
 
 import msgpack
 import pytest
+import zmq
 
 from modernart.moves import Move
 from modernart.net.client.client import Client
 from modernart.net.protocol.signed import ACT_TAG, HELLO_TAG, encode_action_body, hello_bytes
 from modernart.net.trust.identity import Keys
-from modernart.net.protocol import MAX_HOST_FRAME, pack
+from modernart.net.protocol import MAX_HOST_FRAME, VERSION, pack
 
 from .net_helpers import in_process_host, run
 
@@ -24,7 +26,7 @@ def snapshot(table):
 
 async def send_raw(client, data):
     client.state.errors.clear()
-    await client.sock.send(data)
+    client.sock.send(data)  # the client's socket is a plain one (net/client/client.py)
 
 
 async def error_code(client, timeout=5.0):
@@ -72,7 +74,7 @@ async def _hostile(tmp):
         attacker.state.errors.clear()
         statuses = []
         attacker.on_update = lambda u: statuses.append(u.data) if u.kind == "status" else None
-        await attacker.sock.send(pack({"t": "ping", "seq": 0, "pad": b"x" * (MAX_HOST_FRAME + 10)}))
+        attacker.sock.send(pack({"t": "ping", "seq": 0, "pad": b"x" * (MAX_HOST_FRAME + 10)}))
         await attacker.wait_until(lambda s: "reconnecting" in statuses, 10)
         await attacker.wait_until(lambda s: s.status == "connected", 10)
         results["oversized"] = attacker.state.errors[-1][0] if attacker.state.errors else "dropped"
@@ -97,7 +99,7 @@ async def _hostile(tmp):
         results["spectator acts"] = reply.code
         forged = {
             "t": "hello",
-            "v": 1,
+            "v": VERSION,
             "vk": mover.keys.vk,
             "last_seq": 0,
             "sig": attacker.keys.sign(
@@ -120,7 +122,10 @@ async def _hostile(tmp):
         # a flood from one key: it is throttled, the others still play
         attacker.state.errors.clear()
         for _ in range(3000):
-            attacker.sock.send(pack({"t": "ping", "seq": 0}))
+            try:  # never blocking: the host reading them runs on this very loop
+                attacker.sock.send(pack({"t": "ping", "seq": 0}), zmq.DONTWAIT)
+            except zmq.Again:
+                await asyncio.sleep(0)
         await attacker.wait_until(lambda s: any(code == "rate_limited" for code, _ in s.errors), 10)
         results["flood"] = "rate_limited"
         quiet_reply = await idle.chat("still here")

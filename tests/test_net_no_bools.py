@@ -14,7 +14,7 @@ import pytest
 from modernart.moves import Action
 from modernart.net.protocol.signed import ACT_TAG, decode_action_body, decode_commit, decode_reveal, decode_seed
 from modernart.net.protocol.frames import CLIENT_SCHEMA, decode_client_frame
-from modernart.net.protocol import ProtocolError, VERSION, pack
+from modernart.net.protocol import BODY_VERSION, ProtocolError, VERSION, pack
 
 from .net_helpers import close_all, in_process_host, run, seated_clients
 
@@ -22,10 +22,10 @@ G, K, B32 = b"g" * 16, b"k" * 32, b"x" * 32
 
 #: (decoder, a valid body, the positions of its integer fields)
 BODIES = {
-    "action": (decode_action_body, [VERSION, G, 2, 7, [2, 3, 15], 40, None], [0, 2, 3, 5]),
-    "commit": (decode_commit, [VERSION, G, 3, 1, K, B32], [0, 2, 3]),
-    "reveal": (decode_reveal, [VERSION, G, 3, 1, K, 5, B32, B32], [0, 2, 3, 5]),
-    "seed": (decode_seed, [VERSION, G, 1, K, B32], [0, 2]),
+    "action": (decode_action_body, [BODY_VERSION, G, 2, 7, [2, 3, 15], 40, None], [0, 2, 3, 5]),
+    "commit": (decode_commit, [BODY_VERSION, G, 3, 1, K, B32], [0, 2, 3]),
+    "reveal": (decode_reveal, [BODY_VERSION, G, 3, 1, K, 5, B32, B32], [0, 2, 3, 5]),
+    "seed": (decode_seed, [BODY_VERSION, G, 1, K, B32], [0, 2]),
 }
 
 

@@ -16,8 +16,9 @@ from tests.e2e.screen import run_async
 pytestmark = pytest.mark.timeout(60)
 
 #: How long each decision of the bots below takes (a search that never yields the GIL
-#: would stall the loop this long)
-THINKING = 0.5
+#: would stall the loop this long; long enough that a busy machine's pauses, a fraction of it,
+#: are not taken for one)
+THINKING = 2.0
 
 
 class Ponderer:

@@ -264,7 +264,9 @@ async def test_a_late_joiner_watches_the_table_with_public_facts_only(tmp_path):
                 assert re.search(rf" [ >]{name} +\? +\d+ ", text), (name, text)  # nobody's money is shown
             assert "Lite Metal" in text and "R1 R2 R3 R4" in text
             await screen.keys("enter")
-            assert screen.cs.message is not None and "watching" in screen.cs.message.text
+            async with asyncio.timeout(5):  # the key is handled on the client's own time
+                await _until(lambda: screen.cs.message is not None)
+            assert "watching" in screen.cs.message.text
             assert screen.cs.sent == []
             await screen.keys("?")  # the help says so before listing the keys
             await screen.wait_for("You are watching: every seat is taken")
@@ -290,6 +292,7 @@ async def test_a_refusal_shows_without_its_rule_reference_which_stays_in_the_log
             await _until(lambda: ana.obs is not None)
         async with Screen(ana) as screen:
             await screen.wait_for("Round 1/4")
+            await ana.client.wait_until(lambda s: s.head_seq >= table.game.seq, 10)  # not a stale move
             stranger = next(c for c in range(70) if c not in {int(x) for x in ana.obs.hand})
             await ana.send_move(Move.play(0, stranger))
             await screen.wait_for(" ! ")

@@ -15,7 +15,7 @@ import pytest
 from asyncssh.public_key import SSHLocalKeyPair
 
 from modernart.cli.tui.launch import ssh_records_of, ssh_sessions_through, ssh_trust_notice
-from modernart.cli.tui.sshserve import SSHGuest, serve
+from modernart.cli.tui.sshserve import MAX_COLUMNS, MAX_ROWS, SSHGuest, serve
 from tests.e2e.screen import colour_codes, run_async
 from tests.test_tui_net import start_host
 
@@ -36,9 +36,14 @@ class Guest:
     ) -> None:
         self.port, self.user, self.key, self.env, self.password = port, user, key, env or {}, password
         self.size = size
-        self.screen = pyte.Screen(*size)
+        # the terminal the guest claims may be huge; the client draws within MAX_COLUMNS x
+        # MAX_ROWS, so a replay a little larger shows anything drawn past them (pyte keeps a
+        # cursor sent further out on its last column) and reads 10x faster: reading all of
+        # 1000x400 took the test's own loop 2 s a time and starved the host sharing it
+        self.screen = pyte.Screen(min(size[0], MAX_COLUMNS + 20), min(size[1], MAX_ROWS + 10))
         self.stream = pyte.Stream(self.screen)
         self.raw = ""
+        self._text: str | None = None  # the screen as text, until more output arrives
 
     async def __aenter__(self) -> "Guest":
         self.conn = await connect(self.port, self.user, self.key, self.password)
@@ -50,11 +55,14 @@ class Guest:
         while data := await self.proc.stdout.read(65536):
             self.raw += data
             self.stream.feed(data)
+            self._text = None
 
     async def wait_for(self, pattern: str, timeout: float = 15) -> str:
         end = asyncio.get_running_loop().time() + timeout
         while True:
-            text = "\n".join(self.screen.display)
+            if self._text is None:
+                self._text = "\n".join(self.screen.display)
+            text = self._text
             if re.search(pattern, text):
                 return text
             if asyncio.get_running_loop().time() > end:

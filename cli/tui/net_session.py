@@ -19,7 +19,9 @@ from modernart.bots import bot_levels
 from modernart.cards import EDITIONS
 from modernart.events import AuctionStarted, CardsDealt, SealedRevealed
 from modernart.moves import Action, Move
+from modernart.phase import Phase
 from modernart.rules import OptionError, RuleOptions
+from modernart.views import Observation
 
 from modernart.cli.i18n import _, language, ngettext, speaking
 from modernart.cli.narrate import describe_events, timeout_of
@@ -27,6 +29,7 @@ from modernart.cli.refusals import forfeit_reason, refusal_text
 from modernart.net.clocks import ClockError, ClockSettings
 
 from modernart.cli.tui.session import (
+    hidden_hands_text,
     JoinError,
     Listeners,
     LobbyView,
@@ -54,14 +57,6 @@ def fixed_deal_text() -> str:
     return _(
         "Fixed deal, not shuffled: the program running this table chose the cards "
         "(a test, a benchmark or `play --seed`); your client checks the deal against it"
-    )
-
-
-def hidden_hands_text() -> str:
-    """What the log says of a table that hides hands even from its host (docs/fair-play.md)."""
-    return _(
-        "Hands hidden even from the host: the players shuffle an encrypted deck together, your "
-        "client alone reads your cards, and a card is opened only when it is played"
     )
 
 
@@ -131,6 +126,7 @@ def lobby_view(table: Mapping[str, Any], my_fpr: str | None) -> LobbyView:
         join_code=str(table.get("code", "")),
         admin=my_fpr is not None and table.get("admin") == my_fpr,
         bot_levels=bot_levels(),
+        hidden_hands=table.get("hidden_hands") is True,
     )
 
 
@@ -178,6 +174,7 @@ class NetSession(SessionBase):
         self.my_fpr = self.client.keys.fingerprint
         self._narrated_seq = 0
         self._calling = False  # a hammer call is running (told when a bid stops it)
+        self._sealed_told: tuple[int, set[int]] = (-1, set())  # (auction, seats told to have sealed)
         self._seller = (-1, -1)  # (auction, auctioneer) of the last auction started
         self.host_record_path: str | None = None  # the host's copy of the record, when not ours
         self._deck_for: RuleOptions | None = None
@@ -199,6 +196,8 @@ class NetSession(SessionBase):
         kind, data = update
         if kind == "event":
             self._narrate(data)
+        elif kind == "observation":
+            self._tell_sealed(data, self.client.state.sealed)
         elif kind == "chat":
             seat, name, text = data
             append_log(self.log, LogEntry(text, "chat", name))
@@ -274,10 +273,9 @@ class NetSession(SessionBase):
             if isinstance(seat, int) and 0 <= seat < len(names) and not st.players[seat].get("bot"):
                 text = _("A bot plays for {player} until they return").format(player=names[seat])
                 append_log(self.log, LogEntry(text, "system"))
-        elif info.kind == "commit" and names:
-            seat = info.public.get("seat")
-            if isinstance(seat, int) and 0 <= seat < len(names):
-                append_log(self.log, LogEntry(_("{player} seals a bid").format(player=names[seat]), "event"))
+        elif info.kind == "commits" and st.observation is not None:  # the last to seal are in the set
+            sealed = tuple(item["seat"] for item in info.public.get("set", []) if "c" in item)
+            self._tell_sealed(st.observation, sealed, info.public.get("auction"))
         elif info.kind == "call" and info.move is not None and names:
             self._calling = True
             who = names[info.move.seat] if 0 <= info.move.seat < len(names) else "?"
@@ -289,6 +287,8 @@ class NetSession(SessionBase):
             return
         edition, deck = self._edition_and_deck()
         public: list[object] = []
+        if info.kind == "settle" and names:
+            self._narrate_settle(info.public.get("bids", []), names)
         if info.move is not None and self._calling and info.move.action != Action.PASS:
             self._calling = False
             if info.move.action == Action.BID and 0 <= info.move.seat < len(names):
@@ -324,6 +324,43 @@ class NetSession(SessionBase):
                 continue
             public.append(event)
         self._tell(public, names, edition, deck)
+
+    def _narrate_settle(self, bids: list[dict[str, Any]], names: list[str]) -> None:
+        """A settlement's offenders and timeouts (its bids are told by the reveal of them all)."""
+        for bid in bids:
+            seat = bid["m"][0]
+            who = names[seat] if 0 <= seat < len(names) else _("a player")
+            if bid.get("by") == "offender":
+                why = bid.get("why")
+                reason = forfeit_reason(why) if isinstance(why, str) and why else None
+                text = (
+                    _("{player}'s sealed bid is forfeited: {reason}").format(player=who, reason=reason)
+                    if reason
+                    else _("{player}'s sealed bid is forfeited").format(player=who)
+                )
+                append_log(self.log, LogEntry(text, "event"))
+            elif bid.get("by") == "clock":  # this decision's clock ran out: the host bid 0 for them
+                append_log(self.log, LogEntry(_("Time is up for {player}").format(player=who), "event"))
+
+    def _tell_sealed(self, obs: Observation, seats: tuple[int, ...], auction: int | None = None) -> None:
+        """Tell who seals a bid in the running Sealed auction, once each: the host's clocks
+        say who has (`clk.sealed`), the complete set names the rest."""
+        if auction is None:
+            if obs.phase != Phase.SEALED:
+                return
+            auction = obs.auction_no
+        told_auction, told = self._sealed_told
+        if told_auction != auction:
+            told = set()
+            self._sealed_told = (auction, told)
+        names = [p["name"] for p in self.client.state.players]
+        for seat in seats:
+            if seat in told or not 0 <= seat < len(names):
+                continue
+            told.add(seat)
+            if seat == obs.auctioneer and obs.options.sealed_excludes_seller:
+                continue  # the seller's fist stays empty (FA-10): its entry is the host's default
+            append_log(self.log, LogEntry(_("{player} seals a bid").format(player=names[seat]), "event"))
 
     def _follow_sealed(self, event: object) -> None:
         """Keep the last Sealed reveal and its auction's seller: the auction panel shows every

@@ -24,6 +24,7 @@ from modernart.moves import Move
 from modernart.rules import RuleOptions
 from modernart.views import Observation
 
+from modernart.cli.i18n import _
 from modernart.net.clocks import ClockSettings
 
 
@@ -66,6 +67,7 @@ class LobbyView:
     join_code: str = ""  # short code a joiner confirms (shown on the host's screen)
     admin: bool = False  # this client may seat bots, change options and start
     bot_levels: tuple[str, ...] = ("random",)
+    hidden_hands: bool = False  # the hands are hidden even from the host (docs/fair-play.md)
 
     @property
     def filled(self) -> tuple[SeatInfo, ...]:
@@ -76,6 +78,15 @@ class LobbyView:
         """Three to five seats taken, every person ready (empty seats are left out)."""
         filled = self.filled
         return 3 <= len(filled) <= 5 and all(s.ready or s.kind == "bot" for s in filled)
+
+
+def hidden_hands_text() -> str:
+    """What the lobby and the log say of a table that hides hands even from its host
+    (docs/fair-play.md "The hidden deck")."""
+    return _(
+        "Hands hidden even from the host: the players shuffle an encrypted deck together, your "
+        "client alone reads your cards, and a card is opened only when it is played"
+    )
 
 
 @dataclass(frozen=True)

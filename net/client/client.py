@@ -29,6 +29,8 @@
   deadlines   {"open": t | None, "decide": t | None, "reveal": t | None} in loop.time()
               seconds; `state.remaining(name)` gives seconds left
   reveals_owed  the seats whose sealed-bid reveal the host still waits for (a tuple)
+  sealed      the seats whose sealed-bid commitment the host holds, before the complete set
+              (a tuple; shown in the observation's `sealed_done` too)
   chat        [(seat, name, text)]    errors  [(code, message)]
   head_seq    the last event applied
   last_heard  when the host was last heard (time.monotonic()); `state.silent_for()` in seconds
@@ -54,12 +56,16 @@ Socket roles (zguide style):
   sock     DEALER, CURVE client of the host's ROUTER: every frame to and from the host.
            Sends with DONTWAIT (never queued while the host is away: the send fails and
            the request times out or is answered by the reconnect); reads every frame
-           already arrived as one burst (`Receiving.on_burst`).
-  monitor  PAIR (inproc), the DEALER's libzmq monitor: handshake failures (a wrong host
-           key) and disconnects.
-Tasks: the receive loop, the monitor loop, the ping loop (one ping a second; hello again
-while the host is silent), and the fair-play duties' sends.  Threads: none of its own; the
-loop's default executor syncs the vault and saves and audits a finished game.
+           already arrived as one burst (`Receiving.on_burst`).  A plain (not asyncio)
+           socket on the context's libzmq context, read by a reader on its FD in the event
+           loop, like the host's (net/host/router.py): no future per frame, and after a
+           send one more look (a send may take the FD's signal of a frame that arrived).
+  monitor  PAIR (inproc, an asyncio socket), the DEALER's libzmq monitor: handshake
+           failures (a wrong host key) and disconnects.
+Tasks: the monitor loop, the ping loop (one ping a second; hello again while the host is
+silent), and the fair-play duties' sends; the socket's reader runs on the loop.  Threads:
+none of its own; the loop's default executor syncs the vault and saves and audits a
+finished game.
 
 Every event is checked as it arrives (net/trust/verified_game.py): its hash-chain link, this seat's
 private part against its hash, the player's signature and counter on every relayed action
@@ -96,7 +102,7 @@ import asyncio
 import logging
 import os
 import time
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 import zmq
 import zmq.asyncio
@@ -127,19 +133,13 @@ __all__ = ["Client", "ConnectionState", "ConnectError", "EventInfo", "Reply", "U
 log = logging.getLogger("modernart.net.client.client")
 
 
-def _retrieve_send_error(fut: asyncio.Future[Any]) -> None:
-    """Retrieve a failed send's error (EAGAIN while the host is away), never left to the GC."""
-    if not fut.cancelled() and fut.exception() is not None:
-        log.debug("send failed")
-
-
 HOST_SILENCE = 4.0
 OUT_OF_TOUCH = "not sent: out of touch with the host"
 #: Handshakes that may fail in a row, with a host whose key was proven, before the key is
 #: said to be wrong (a link cut mid-handshake fails one too)
 PROVEN_HANDSHAKE_RETRIES = 5
 MAX_BURST = 256  # frames handled before the client checks the head and lets others run
-_POLLIN = int(zmq.POLLIN)
+_DONTWAIT = int(zmq.DONTWAIT)  # a plain int: no enum arithmetic per frame
 
 
 class Client:
@@ -176,7 +176,10 @@ class Client:
         self.token = token  # a reserved seat's, until the first welcome
         self.own_ctx = ctx is None
         self.ctx = ctx or zmq.asyncio.Context()
-        self.sock: zmq.asyncio.Socket | None = None
+        self.sock: zmq.Socket[bytes] | None = None  # plain: see the module docstring
+        self.fd: int | None = None  # the socket's FD while the event loop reads it
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.read_soon = False  # a look at the socket is scheduled
         self.tasks: list[asyncio.Task[Any]] = []
         self.counter = 0  # the last action counter this seat signed (or the host knew at a welcome)
         self.last_hello = 0.0
@@ -190,6 +193,7 @@ class Client:
             Vault(state_dir),
             os.path.join(state_dir, "games") if state_dir else None,
             self.table_id,
+            begin=self.requests.begin,
         )
         self.receiving = Receiving(
             self.feed,
@@ -200,6 +204,7 @@ class Client:
             keep_transcript=transcript if transcript is not None else state_dir is not None,
             welcomed=self._welcomed,
         )
+        self.fair.attach(self.receiving.show_sealed, lambda: self.receiving.game)
 
     # ------------------------------------------------------------------ what the parts hold
 
@@ -250,8 +255,10 @@ class Client:
             try:
                 self.known_hosts.check(self.address, self.target.host_key)
             except HostKeyChanged as exc:
+                self._release()  # nothing was opened but our context: close it too
                 raise ConnectError("host_key_changed", str(exc)) from None
-        s = self.sock = self.ctx.socket(zmq.DEALER)
+        s: zmq.Socket[bytes] = zmq.Context.shadow(self.ctx.underlying).socket(zmq.DEALER)
+        self.sock = s
         s.curve_serverkey = self.target.host_key_z85
         s.curve_publickey = self.keys.curve_public
         s.curve_secretkey = self.keys.curve_secret
@@ -264,18 +271,24 @@ class Client:
         # host's goodbye); a move kept for the next connection carries the old `conn` instead
         if hasattr(zmq, "RECONNECT_STOP_HANDSHAKE_FAILED"):  # a wrong host key must fail, not retry
             s.setsockopt(zmq.RECONNECT_STOP, zmq.RECONNECT_STOP_HANDSHAKE_FAILED)
-        monitor = s.get_monitor_socket(
+        # the monitor's reading end is an asyncio socket (awaited by the monitor loop)
+        address = f"inproc://monitor.s-{s.FD}"
+        s.monitor(
+            address,
             zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL
             | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
             | zmq.EVENT_HANDSHAKE_FAILED_AUTH
             | zmq.EVENT_DISCONNECTED
-            | zmq.EVENT_HANDSHAKE_SUCCEEDED
+            | zmq.EVENT_HANDSHAKE_SUCCEEDED,
         )
+        monitor = self.ctx.socket(zmq.PAIR)
+        monitor.connect(address)
         s.connect(self.target.endpoint)
-        loop = asyncio.get_running_loop()
+        loop = self.loop = asyncio.get_running_loop()
+        self.fd = cast(int, s.getsockopt(zmq.FD))  # FD is an int option
+        loop.add_reader(self.fd, self.readable)
         welcome = self.receiving.expect_welcome()
         self.tasks = [
-            loop.create_task(self._recv_loop()),
             loop.create_task(self._monitor_loop(monitor)),
             loop.create_task(self._ping_loop()),
         ]
@@ -326,6 +339,7 @@ class Client:
             self._release()
 
     def _release(self) -> None:
+        self._stop_reading()
         if self.sock is not None and not self.sock.closed:
             try:  # the context may be gone already (a host that shared it closed first)
                 self.sock.close(linger=0)
@@ -341,12 +355,13 @@ class Client:
         if self.sock is None or self.sock.closed:
             return
         try:
-            fut = self.sock.send(pack(frame), flags=zmq.DONTWAIT)
+            self.sock.send(pack(frame), _DONTWAIT)
+        except zmq.Again:
+            log.debug("send failed: the host is away")
         except zmq.ZMQError as exc:
             log.info("send failed: %s", exc)
-            return
-        # the error (EAGAIN while the host is away) is retrieved, never left to the GC
-        fut.add_done_callback(_retrieve_send_error)  # type: ignore[attr-defined]  # pyzmq's stubs: an Awaitable; it is a Future
+        finally:
+            self.look_again()
 
     def hello(self) -> None:
         """Say hello: this key, and the last event held (the host catches up from there)."""
@@ -387,26 +402,44 @@ class Client:
             pass  # libzmq may have dropped the endpoint already
         sock.connect(self.target.endpoint)
 
-    async def _recv_loop(self) -> None:
-        assert self.sock is not None
-        while True:
-            try:
-                burst = [await self.sock.recv()]
-            except zmq.ZMQError as exc:
-                log.info("receive stopped: %s", exc)  # closed under us (a shared context was destroyed)
-                self.feed.set_status("closed")
-                return
-            # whatever else has arrived already is part of the same burst (asked first: a
-            # refused read would leave a future, an exception and its traceback for the GC)
-            try:
-                while len(burst) < MAX_BURST and int(self.sock.get(zmq.EVENTS)) & _POLLIN:
-                    more: Any = self.sock.recv(flags=zmq.NOBLOCK)  # a done future
-                    burst.append(more.result())
-            except zmq.ZMQError:
-                pass  # closed under us: the next read says so
-            self.state.last_heard = time.monotonic()
+    def look_again(self) -> None:
+        """Read the socket once more soon (after a send, which may have taken the FD's signal)."""
+        if not self.read_soon and self.fd is not None and self.loop is not None:
+            self.read_soon = True
+            self.loop.call_soon(self.readable)
+
+    def readable(self) -> None:
+        """Read every frame that has arrived (at most MAX_BURST: then the others get a turn
+        first) and hand them on as one burst; never blocks."""
+        self.read_soon = False
+        sock = self.sock
+        if sock is None or sock.closed or self.fd is None:
+            return
+        burst: list[bytes] = []
+        try:
+            while len(burst) < MAX_BURST:
+                burst.append(sock.recv(_DONTWAIT))
+        except zmq.Again:
+            pass
+        except zmq.ZMQError as exc:
+            log.info("receive stopped: %s", exc)  # closed under us (a shared context was destroyed)
+            self._stop_reading()
+            self.feed.set_status("closed")
+            return
+        if not burst:
+            return
+        self.state.last_heard = time.monotonic()
+        try:
             self.receiving.on_burst(burst)
             self.fair.duties(self.receiving.game)
+        finally:
+            if len(burst) == MAX_BURST:
+                self.look_again()  # more may wait: after the other tasks' turn
+
+    def _stop_reading(self) -> None:
+        if self.fd is not None and self.loop is not None and not self.loop.is_closed():
+            self.loop.remove_reader(self.fd)
+        self.fd = None
 
     async def _monitor_loop(self, monitor: zmq.asyncio.Socket) -> None:
         failures = 0  # handshake failures in a row

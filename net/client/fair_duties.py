@@ -4,7 +4,10 @@ and the transcript and record it saves when the game ends.
 - At the start of a game a seated client stores a fresh seed, then sends its signed
   commitment with the seed (net/trust/shuffle.py).
 - A sealed bid (`Client.send_move(Move.sealed_bid(seat, amount))`) stores amount and nonce
-  on disk (net/trust/vault.py) and only then sends the signed commitment.
+  on disk (net/trust/vault.py) and only then sends the signed commitment.  The host
+  acknowledges it and publishes it only in the complete set; so after every (re)connect,
+  until the set has arrived, the client sends its stored commitment again (a host whose
+  machine lost power may have lost it; one that has it answers `already_committed`).
 - Once the complete commitment set has arrived and checked out (net/trust/verified_game.py), the
   client reveals: a signed {amount, nonce, D}.  It sends again after a reconnect or a
   restart, from disk, until the auction is settled.
@@ -18,7 +21,7 @@ import asyncio
 import logging
 import os
 import time
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Coroutine
 
 from modernart.events import SealedRevealed
 from modernart.moves import Move
@@ -83,16 +86,28 @@ class FairPlay:
     """The duties of one client (see the module docstring)."""
 
     def __init__(
-        self, keys: Keys, feed: UpdateFeed, request: Request, vault: Vault, save_dir: str | None, table_id: str | None
+        self,
+        keys: Keys,
+        feed: UpdateFeed,
+        request: Request,
+        vault: Vault,
+        save_dir: str | None,
+        table_id: str | None,
+        begin: Request | None = None,
     ) -> None:
         self.keys = keys  # the client's: it signs every seed, commitment and reveal
         self.feed = feed
         self.request = request
+        # sends at once and returns what waits for the reply (net/client/requests.py `begin`)
+        self.begin = begin or request
         self.table_id = table_id  # named in the saved files
         self.vault = vault
         self.save_dir = save_dir
         self.sent: dict[tuple[Any, ...], float] = {}
         self.acked: set[bytes] = set()  # commitments / reveals the host acknowledged
+        self.confirmed: set[bytes] = set()  # commitments the host acknowledged since the last welcome
+        self.show_sealed: Callable[[int], None] = lambda seat: None  # the host holds this seat's commitment
+        self.follower: Callable[[], VerifiedGame | None] = lambda: None  # the client's checked game
         self.tasks: set[asyncio.Task] = set()
         self.save_task: asyncio.Task | None = None
 
@@ -102,11 +117,21 @@ class FairPlay:
         task.add_done_callback(self.tasks.discard)
 
     async def _store(self, secret: Secret) -> None:
+        if self.vault.directory is None:  # kept in memory (no config dir): nothing to wait for
+            self.vault.put(secret)
+            return
         await asyncio.get_running_loop().run_in_executor(None, self.vault.put, secret)  # fsync off the loop
 
+    def attach(self, show_sealed: Callable[[int], None], follower: Callable[[], VerifiedGame | None]) -> None:
+        """Wire in the client's receiving side: what shows a seat as sealed, and its checked game."""
+        self.show_sealed = show_sealed
+        self.follower = follower
+
     def welcome(self) -> None:
-        """After a (re)connect: every pending duty may be sent again at once."""
+        """After a (re)connect: every pending duty may be sent again at once (a commitment
+        too: the host may have lost it, see the module docstring)."""
         self.sent.clear()
+        self.confirmed.clear()
 
     @property
     def saving(self) -> bool:
@@ -144,16 +169,45 @@ class FairPlay:
                 nonce,
                 bid_commitment(game, auction, seat, key, move.arg, nonce),
             )
+            self.sent[("commit", game, auction, seat)] = time.monotonic()  # `duties` does not send it too
             await self._store(secret)  # on disk before the commitment leaves
-        body = Commit(game, auction, seat, key, secret.c).body()
-        reply = await self.request(commit_frame(body, self.keys.sign(COMMIT_TAG, body)))
-        if reply.ok or reply.code == "already_committed":
-            self.acked.add(secret.c)
+        self.sent[("commit", game, auction, seat)] = time.monotonic()
+        reply = await self._commit(secret)
         if reply.ok and secret.value != move.arg:
             return Reply(
                 False, "already_committed", f"your sealed bid of {secret.value} was committed before", reply.seq
             )
         return reply
+
+    async def _commit(self, secret: Secret) -> Reply:
+        """Send the signed commitment of stored bid `secret`; once the host acknowledged it,
+        show this seat as sealed."""
+        body = Commit(secret.game, secret.auction, secret.seat, secret.key, secret.c).body()
+        sig = self.keys.sign(COMMIT_TAG, body)
+        follower = self.follower()
+        if follower is not None and follower.sealed is not None:
+            follower.sealed.own_commit(body, sig)  # found in the set as sent: no second signature check
+        reply = await self.request(commit_frame(body, sig))
+        if reply.ok or reply.code == "already_committed":
+            self.acked.add(secret.c)
+            self.confirmed.add(secret.c)
+            if self.feed.state.game_id == secret.game:
+                self.show_sealed(secret.seat)
+        return reply
+
+    async def _send_commit(self, secret: Secret) -> None:
+        reply = await self._commit(secret)
+        if not reply.ok and reply.code not in (
+            "already_committed",
+            "connection_lost",
+            "host_closed",
+            "closed",
+            "timeout",
+            "recovering",
+            "wrong_phase",
+            "wrong_auction",
+        ):
+            self.feed.error(reply.code or "commit", f"the host refused your sealed bid: {reply.message}")
 
     # ------------------------------------------------------------------ events
 
@@ -177,10 +231,11 @@ class FairPlay:
                         else "your sealed bid is not in the commitment set (it did not reach the host in time)"
                     )
                     self.feed.error("commitment_left_out", why)
-        elif info.kind == "move" and info.move is not None and info.by == "offender":
-            mine = [s for s in self._bids(game, None) if s.seat == info.move.seat]
-            if mine and pub.get("why") == MISSING and mine[0].nonce in self.acked:
-                self.feed.error("reveal_dropped", "the host acknowledged your reveal but counted it as missing")
+        elif info.kind == "settle":
+            for bid in pub["bids"]:
+                mine = [s for s in self._bids(game, pub["auction"]) if s.seat == bid["m"][0]]
+                if mine and bid["by"] == "offender" and bid.get("why") == MISSING and mine[0].nonce in self.acked:
+                    self.feed.error("reveal_dropped", "the host acknowledged your reveal but counted it as missing")
         for settled in (e for e in info.events if isinstance(e, SealedRevealed)):
             for secret in self._bids(game, None):
                 if secret.auction <= settled.auction:
@@ -218,11 +273,19 @@ class FairPlay:
         if follower.deck is not None and st.seat is not None and st.role == "player":
             if 0 <= st.seat < len(follower.players) and follower.players[st.seat]["vk"] == self.keys.vk:
                 self._deck_duties(st.game_id, st.seat, follower)
+        obs = st.observation
+        if obs is not None and obs.phase == Phase.SEALED:
+            auction = obs.auction_no
+            if rnd is None or rnd.auction != auction or rnd.digest is None:  # committed, the set not here yet
+                for secret in self._bids(st.game_id, auction):
+                    if secret.c not in self.confirmed:
+                        self._once(("commit", st.game_id, auction, secret.seat), self._send_commit(secret))
         if rnd is not None and rnd.digest is not None:
             for secret in self._bids(st.game_id, rnd.auction):
                 entry = rnd.entries[secret.seat]
                 if entry is not None and not entry.default and entry.c == secret.c and secret.seat not in rnd.bids:
-                    self._once(("reveal", st.game_id, rnd.auction, secret.seat), self._send_reveal(secret, rnd.digest))
+                    if self._due(("reveal", st.game_id, rnd.auction, secret.seat)):
+                        self._spawn(self._send_reveal(secret, rnd.digest))
 
     # ------------------------------------------------------------------ the hidden deck
 
@@ -255,11 +318,11 @@ class FairPlay:
         if deck.next_proposer == seat:  # the deck before is recorded, or relayed and being checked
             before = deck.proposed_deck
             on = deck_digest(before)
-            self._once(("dshuffle", game, seat, on), self._send_shuffle(own, deck, before, on))
+            self._once(("dshuffle", game, seat, deck.epoch, on), self._send_shuffle(own, deck, before, on))
         if deck.shuffled:
             owed = deck.owed(seat)[:MAX_SHARES_FRAME]
             if owed:
-                self._once(("dshares", game, seat, owed[0], len(owed)), self._send_shares(own, deck, owed))
+                self._once(("dshares", game, seat, deck.epoch, owed[0], len(owed)), self._send_shares(own, deck, owed))
         if follower.shuffle is not None and deck.keyed and follower.deck_secrets[seat] is None:
             self._once(("dsecret", game, seat), self._deck_request(deck_frame(secret=scalar_bytes(own.secret))))
 
@@ -309,12 +372,18 @@ class FairPlay:
             self.feed.error(reply.code or "deck", f"the host refused this seat's deck step: {reply.message}")
 
     def _once(self, duty: tuple[Any, ...], coro: Any) -> None:
-        now = time.monotonic()
-        if now - self.sent.get(duty, -1e9) < RESEND_AFTER:
+        if not self._due(duty):
             coro.close()
             return
-        self.sent[duty] = now
         self._spawn(coro)
+
+    def _due(self, duty: tuple[Any, ...]) -> bool:
+        """Whether `duty` is to be sent now (not sent within RESEND_AFTER); if so, noted as sent."""
+        now = time.monotonic()
+        if now - self.sent.get(duty, -1e9) < RESEND_AFTER:
+            return False
+        self.sent[duty] = now
+        return True
 
     async def _send_seed(self, game: bytes, seat: int) -> None:
         key = self.keys.vk
@@ -336,9 +405,15 @@ class FairPlay:
         ):
             self.feed.error(reply.code or "seed", f"the host refused this seat's shuffle seed: {reply.message}")
 
-    async def _send_reveal(self, secret: Secret, digest: bytes) -> None:
+    def _send_reveal(self, secret: Secret, digest: bytes) -> Coroutine[Any, Any, None]:
+        """Send the reveal of `secret` under set digest `digest` now (in the middle of the
+        burst that brought the set: the host settles when the last reveal is in); returns
+        what handles the host's answer."""
         body = Reveal(secret.game, secret.auction, secret.seat, secret.key, secret.value, secret.nonce, digest).body()
-        reply = await self.request(reveal_frame(body, self.keys.sign(REVEAL_TAG, body)))
+        return self._revealed(secret, self.begin(reveal_frame(body, self.keys.sign(REVEAL_TAG, body))))
+
+    async def _revealed(self, secret: Secret, answer: Awaitable[Reply]) -> None:
+        reply = await answer
         if reply.ok or reply.code == "already_revealed":
             self.acked.add(secret.nonce)
         elif reply.code not in (

@@ -22,7 +22,7 @@ from typing import Any, Callable, Protocol
 
 from modernart.net.client.fair_duties import FairPlay
 from modernart.net.client.requests import Requests
-from modernart.net.client.state import ConnectError, Reply, Update
+from modernart.net.client.state import ConnectError, Reply, Update, with_sealed
 from modernart.net.client.updates import UpdateFeed
 from modernart.net.lan.known_hosts import KnownHosts
 from modernart.net.protocol import ProtocolError
@@ -36,10 +36,6 @@ log = logging.getLogger("modernart.net.client.client")
 #: its journal's tail (a power loss): more than the host may send beyond its last fsync
 #: (net/host/fanout.py UNSYNCED_MAX)
 TAIL_KEPT = 64
-#: Event kinds whose whole content is signed by a player and checked on arrival, and that
-#: change nothing a seat decides on: a burst of only these may leave the host signature to
-#: the next burst (`Receiving.on_burst`)
-PLAYER_SIGNED = frozenset({"commit"})
 CLOCK_DRIFT = 0.5  # seconds a host tick may move a deadline before the screens are told
 
 
@@ -127,10 +123,8 @@ class Receiving:
         on an event of the burst before its signature is verified; the updates of a burst
         whose head does not verify are withheld and the client fails.
 
-        One exception: a burst of sealed-bid commitments only (`PLAYER_SIGNED`; each is
-        signed by its player, checked here, and decides nothing) leaves the host signature
-        to the next burst's head, which covers it: a Sealed auction's commitments cost
-        one host signature check, not one each.
+        (Protocol 1 left the host signature of a burst of sealed-bid commitments only to
+        the next burst; protocol 2 has no such events: the commitments come in their set.)
         """
         self.feed.hold()
         self.burst_decides = False
@@ -152,12 +146,28 @@ class Receiving:
                     self.game.check_head()
                 except ChainError as exc:
                     self._untrusted(exc)
+            sealed = self.game.sealed if self.game is not None else None
+            if sealed is not None and sealed.round is not None and sealed.round.unchecked:
+                # the set's other commitments: checked once this turn of the loop has sent the reveal
+                asyncio.get_running_loop().call_soon(self._check_commitments)
         finally:
             held = self.feed.release()
         if self.ack_due and self.state.status != "failed":
             self.ack_due = False
             self.greeting.ping()
         self.feed.emit_all(held)
+
+    def _check_commitments(self) -> None:
+        """The signatures of the commitments in the set just received, checked after this
+        client revealed (net/trust/sealed.py `SealedVerifier.check_signatures`): a set with a
+        forged commitment is the host's lie, and the client stops trusting it."""
+        sealed = self.game.sealed if self.game is not None else None
+        if sealed is None or self.state.status == "failed":
+            return
+        try:
+            sealed.check_signatures()
+        except ValueError as exc:
+            self._untrusted(ChainError(f"event {self.state.head_seq}: {exc}"))
 
     def _untrusted(self, exc: ChainError) -> None:
         log.warning("event refused: %s", exc)
@@ -188,6 +198,7 @@ class Receiving:
             # long ago for events caught up after a reconnect: correct the drift, and tell
             if "clk" in msg and self._set_deadlines(msg["clk"]):
                 self.feed.emit(Update("clock", dict(self.state.deadlines)))
+                self.show_sealed()
         elif kind in ("ack", "reply"):
             self.requests.resolve(msg.get("id"), Reply(True, None, "", msg.get("seq")))
         elif kind == "tables":
@@ -355,7 +366,24 @@ class Receiving:
         if owed != self.state.reveals_owed:
             self.state.reveals_owed = owed
             moved = True
+        held = clk.get("sealed")
+        sealed = tuple(held) if type(held) is list and all(type(s) is int for s in held) else ()
+        if sealed != self.state.sealed:
+            self.state.sealed = sealed
+            moved = True
         return moved
+
+    def show_sealed(self, seat: int | None = None) -> None:
+        """Show who has sealed in the running Sealed auction (`state.sealed`, the host's
+        `clk.sealed`; `seat`: this client's own seat, whose commitment the host just
+        acknowledged) in the observation, and tell if that changed it."""
+        st = self.state
+        if seat is not None and seat not in st.sealed:
+            st.sealed = tuple(sorted((*st.sealed, seat)))
+        shown = with_sealed(st.observation, st.sealed)
+        if shown is not st.observation and shown is not None:
+            st.observation = shown
+            self.feed.emit(Update("observation", shown))
 
     def _on_event(self, msg: dict[str, Any]) -> None:
         st = self.state
@@ -372,8 +400,7 @@ class Receiving:
         own = st.seat if st.role in ("player", "standin") else None
         self.fair.restore_deck(self.game)  # a hidden hand is read with the deck key kept on disk
         info, observation = self.game.apply(msg, own, defer_signature=True)
-        if info.kind not in PLAYER_SIGNED:
-            self.burst_decides = True
+        self.burst_decides = True
         self.recent.append({k: msg[k] for k in ("t", "seq", "pub", "ph", "h", "hs")})
         if info.kind == "start":
             self._check_fixed_deal()
@@ -385,6 +412,7 @@ class Receiving:
         st.players = self.game.players
         if info.move is not None and info.kind == "move":  # a `call` only names the hammer it waits for
             st.log.append((seq, info.move))
+        st.log.extend((seq, m) for m in info.moves)  # a `settle`: every seat's sealed bid
         st.log.extend((seq, e) for e in info.events)
         self._set_deadlines(info.public.get("clk") or {})
         self.feed.emit(Update("event", info))
@@ -392,6 +420,6 @@ class Receiving:
             self.feed.error("fair_play", warning)
         self.fair.on_event(info, self.game)
         if observation is not None:
-            st.observation = observation
-            self.feed.emit(Update("observation", observation))
+            st.observation = with_sealed(observation, st.sealed)
+            self.feed.emit(Update("observation", st.observation))
         self._settle_doubts()

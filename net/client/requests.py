@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from typing import Any, Callable
+from typing import Any, Callable, Coroutine
 
 from modernart.net.client.state import Reply
 
@@ -26,11 +26,20 @@ class Requests:
 
     async def request(self, msg: dict[str, Any], timeout: float = REQUEST_TIMEOUT) -> Reply:
         """Send `msg` with a fresh id and wait for its reply (at most `timeout` seconds)."""
+        return await self.begin(msg, timeout)
+
+    def begin(self, msg: dict[str, Any], timeout: float = REQUEST_TIMEOUT) -> Coroutine[Any, Any, Reply]:
+        """Send `msg` with a fresh id now, and return what waits for its reply (at most
+        `timeout` seconds): a request sent in the middle of a burst leaves at once, not
+        once the loop gets round to the task that would send it."""
         request = next(self.ids)
         msg["id"] = request
         fut: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
         self.pending[request] = fut
         self.send(msg)
+        return self._reply(request, fut, timeout)
+
+    async def _reply(self, request: int, fut: asyncio.Future[Reply], timeout: float) -> Reply:
         try:
             async with asyncio.timeout(timeout):
                 return await fut

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
+from modernart.phase import Phase
 from modernart.views import Observation
 
 
@@ -48,6 +49,7 @@ class ConnectionState:
         default_factory=lambda: {"open": None, "decide": None, "reveal": None, "call": None}
     )
     reveals_owed: tuple[int, ...] = ()  # seats whose sealed-bid reveal the host still waits for
+    sealed: tuple[int, ...] = ()  # seats whose Sealed commitment the host holds, before the set (`clk.sealed`)
     chat: list[tuple[Any, str, str]] = field(default_factory=list)
     errors: list[tuple[str, str]] = field(default_factory=list)
     head_seq: int = 0
@@ -65,3 +67,16 @@ class ConnectionState:
     def remaining(self, name: str) -> float | None:
         t = self.deadlines.get(name)
         return None if t is None else max(0.0, t - asyncio.get_running_loop().time())
+
+
+def with_sealed(obs: Observation | None, seats: tuple[int, ...]) -> Observation | None:
+    """`obs` with the seats whose commitment the host holds (`seats`) among `sealed_done` and
+    no longer to move: in protocol 2 the events before a Sealed auction's complete set do
+    not say who has sealed, the host's clocks do (docs/protocol.md "Sealed bids")."""
+    if obs is None or obs.phase != Phase.SEALED or not obs.to_move or not seats:
+        return obs
+    done = tuple(sorted(set(obs.sealed_done) | set(seats)))
+    to_move = tuple(s for s in obs.to_move if s not in seats)
+    if done == obs.sealed_done and to_move == obs.to_move:
+        return obs
+    return replace(obs, sealed_done=done, to_move=to_move)

@@ -15,6 +15,11 @@ so the game the host runs is the real game in everything anybody can see: moves,
 scores, hand sizes.  Its hands and stock, and its `deal_log` and `CardsDealt` events,
 are stand-ins and are never sent.
 
+With fresh hands each round (FA-2) every round after the first is dealt from a new deck,
+shuffled again by every seat (net/trust/hidden_deck.py `NewDeck`); the engine's stock for
+that round is stand-ins in slot order again, and the ledger deals it once the new deck is
+shuffled (until then the round's first card play waits: nobody can read a card).
+
 A host that does not see hands cannot play a card for an absent seat: a card play and a
 Double's second card wait for the seat's owner (`needs_owner`).
 """
@@ -24,7 +29,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from modernart.errors import IllegalMove, NotYourTurn, WrongPhase
-from modernart.game import GameState
+from modernart.game import GameState, deck_orders_needed
 from modernart.moves import CARD_ACTIONS, Move
 from modernart.phase import Phase
 from modernart.rules import RuleOptions
@@ -47,9 +52,17 @@ class BlindGame:
         size = options.deck_table.size
         if ledger.size != size:
             raise ValueError(f"the ledger holds {ledger.size} cards, the deck {size}")
+        # with fresh hands each round (FA-2) every round's stock is a new deck in slot order too
+        orders = deck_orders_needed(options)
         self.state = GameState(
-            ledger.n, options, deck_order=list(range(size)), first_auctioneer=first_auctioneer, track_events=True
+            ledger.n,
+            options,
+            deck_order=list(range(size)) * orders,
+            first_auctioneer=first_auctioneer,
+            track_events=True,
         )
+        self.size = size
+        self.epoch = ledger.epoch  # the deck the stand-ins stand for
         self.stand_in: dict[int, int] = {k: k for k in range(size)}  # unplayed slot -> the card id standing in
         self.slot_of: dict[int, int] = {k: k for k in range(size)}  # stand-in card id -> its slot
         self.sync_deals()
@@ -112,9 +125,14 @@ class BlindGame:
     def sync_deals(self) -> None:
         """Deal in the ledger every round the engine has dealt (same slots, same seats): after
         every move, since a round also ends when nobody holds a card after a sale."""
-        while len(self.state.deal_log) > len(self.ledger.deals):
-            dealt = self.state.deal_log[len(self.ledger.deals)]
-            self.ledger.deal([len(cards) for cards in dealt])
+        ledger = self.ledger
+        while len(self.state.deal_log) > len(ledger.deals) + len(ledger.waiting):
+            dealt = self.state.deal_log[len(ledger.deals) + len(ledger.waiting)]
+            ledger.deal([len(cards) for cards in dealt])  # with FA-2, a new deck's deal waits for its shuffles
+        if ledger.epoch != self.epoch:  # a new deck (FA-2): every card back, the stock in slot order again
+            self.epoch = ledger.epoch
+            self.stand_in = {k: k for k in range(self.size)}
+            self.slot_of = {k: k for k in range(self.size)}
 
     def apply(self, move: Move) -> None:
         """A move without a card (a bid, a pass, ...): IllegalMove if the rules refuse it."""

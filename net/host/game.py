@@ -3,8 +3,10 @@ clocks, commit-reveal, journal.
 
 No sockets here.  The game goes: event 1 `start` (players, options, the host's seed
 commitment) -> one `seed` event per player seed -> `deal` (the deck derived from every
-seed, net/trust/shuffle.py) -> `move`, `delegate`, `commit` and `commits` events -> after the
-last move, `disclose` (every seed and every seat's salt key, for the audit).  Each
+seed, net/trust/shuffle.py) -> `move`, `call`, `delegate` events, and per Sealed auction a
+`commits` event (the complete commitment set; the commitments before it are acknowledged to
+their senders and kept in the held file, never published one by one) and one `settle` event
+-> after the last move, `disclose` (every seed and every seat's salt key, for the audit).  Each
 `submit_*` method checks a signed message from a bound key and returns the new
 `LoggedEvent`s for the host to fan out; every change of state, including host defaults
 when a clock runs out, is one event with the next sequence number, so every seat's
@@ -48,9 +50,11 @@ from modernart.net.host.journal import (
     Journal,
     drop_torn_line,
     read_events,
+    read_held,
     read_journal,
     same_boot,
     truncate_events,
+    truncate_moves,
 )
 from modernart.net.protocol import ProtocolError, decode_host_inner, pack
 from modernart.net.protocol.frames import NOT_DECISIONS, clock_view, event_frame, event_public
@@ -89,8 +93,31 @@ def could_outbid(state: GameState, auctioneer: int) -> bool:
 #: everything in them is in the public part or follows from the game.  Event 1 and seeds
 #: hold host-only secrets and are on disk before anyone gets them (net/host/fanout.py).
 ADOPTABLE = frozenset(
-    {"deal", "move", "call", "commit", "commits", "delegate", "disclose", "dkey", "dshuffle", "dshares", "dsecret"}
+    {
+        "deal",
+        "move",
+        "call",
+        "commit",
+        "commits",
+        "settle",
+        "delegate",
+        "disclose",
+        "dkey",
+        "dshuffle",
+        "dshares",
+        "dsecret",
+    }
 )
+
+#: What a held entry (the held file, net/host/journal.py `Journal.write_held`) is: a
+#: sealed-bid commitment the host acknowledged and holds until the complete set publishes it
+#: (`HostedGame.submit_commit`)
+HELD_COMMIT = "commit"
+
+
+def settle_moves(public: dict[str, Any]) -> list[Move]:
+    """The engine moves a `settle` event applied, in order."""
+    return [Move.from_list(bid["m"]) for bid in public["bids"]]
 
 
 @dataclass
@@ -118,6 +145,7 @@ class LoggedEvent:
     move: list[int] | None = None  # host-only: the engine move it applied
     act: list[bytes] | None = None  # host-only: the signed action [body, signature] it came from
     hidden: dict[str, Any] | None = None  # host-only: secrets until the end (seeds), the table's meta
+    moves: list[list[int]] | None = None  # host-only: the engine moves a `settle` event applied
 
     def frame_for(self, seat: int | None) -> dict[str, Any]:
         """The event as seat `seat` (None: a spectator) receives it."""
@@ -126,7 +154,18 @@ class LoggedEvent:
         )
 
     def to_entry(self) -> list[Any]:
-        return [self.seq, self.public, self.privates, self.hashes, self.h, self.sig, self.move, self.act, self.hidden]
+        return [
+            self.seq,
+            self.public,
+            self.privates,
+            self.hashes,
+            self.h,
+            self.sig,
+            self.move,
+            self.act,
+            self.hidden,
+            self.moves,
+        ]
 
     @classmethod
     def from_entry(cls, entry: list[Any]) -> "LoggedEvent":
@@ -259,6 +298,7 @@ class HostedGame:
             left(rnd.reveal_end if rnd is not None and rnd.complete else None),
             self.reveals_owed() if rnd is not None and rnd.complete else None,
             left(self.call.end) if self.call is not None else None,
+            rnd.committed() if rnd is not None and not rnd.complete else None,
         )
 
     def reveals_owed(self) -> list[int]:
@@ -267,15 +307,21 @@ class HostedGame:
         rnd = self.sealed
         if rnd is None or not rnd.complete:
             return []
-        return [s for s, e in enumerate(rnd.entries) if e is not None and not e.default and s not in rnd.reveals]
+        return [
+            s for s in self._unsettled() if (e := rnd.entries[s]) is not None and not e.default and s not in rnd.reveals
+        ]
 
     def _reveal_deadline(self, absent: set[int] | frozenset[int]) -> float | None:
-        """The reveal deadline, extended by the grace period while a seat that owes a reveal is away."""
+        """The reveal deadline, extended by the grace period once a seat that owes a reveal
+        has been away: the extension stays when the player is back, so that its client,
+        catching up, has the time to send its reveal (the deadline it came back to may
+        have passed already)."""
         rnd = self.sealed
         if rnd is None or not rnd.complete or rnd.reveal_end is None:
             return None
-        owing = self.reveals_owed()
-        return rnd.reveal_end + (self.clocks.grace if any(s in absent for s in owing) else 0.0)
+        if not rnd.graced and any(s in absent for s in self.reveals_owed()):
+            rnd.graced = True
+        return rnd.reveal_end + (self.clocks.grace if rnd.graced else 0.0)
 
     def next_deadline(self, absent: set[int] | frozenset[int] = frozenset()) -> float | None:
         if self.recovering is not None:
@@ -299,7 +345,10 @@ class HostedGame:
         act: list[bytes] | None = None,
         journal_move: bool = True,
         hidden: dict[str, Any] | None = None,
+        moves: list[Move] | None = None,
     ) -> LoggedEvent:
+        """One event of `kind`: after `move` (a `move` event) or `moves` (a `settle`), just
+        applied to the engine; journaled (written, not synced) before it is returned."""
         state = self.state
         public = event_public(kind, self.game_id, extra)
         privates: list[bytes | None] = [None] * self.n
@@ -310,7 +359,7 @@ class HostedGame:
             pv = public_view(state)
             rnd = self.sealed
             if rnd is not None and state.phase == Phase.SEALED and rnd.auction == state.auction_no:
-                overlay(pv, rnd.committed(), rnd.complete)
+                overlay(pv, rnd.published(), rnd.complete)
             public.update(
                 {
                     "ev": [w for w in map(event_to_wire, engine_events) if w is not None],
@@ -342,12 +391,15 @@ class HostedGame:
             move.to_list() if move is not None else None,
             act,
             hidden,
+            [m.to_list() for m in moves] if moves else None,
         )
+        applied = [move] if move is not None else list(moves or [])
         if self.journal is not None:
-            if move is not None and journal_move:
-                self.journal.write_move(move)
+            if journal_move:
+                for one in applied:
+                    self.journal.write_move(one)
             self.journal.write_event(event.to_entry())
-            if move is not None and state is not None and state.is_over():
+            if applied and state is not None and state.is_over():
                 self._journal_result(state)
         self.note_logged(kind, event)
         return event
@@ -591,14 +643,20 @@ class HostedGame:
         return self.sealed
 
     def submit_commit(self, vk: bytes, seat: int, body: bytes, sig: bytes, now: float) -> list[LoggedEvent]:
-        """A seat's signed sealed-bid commitment (the host learns no amount from it)."""
+        """A seat's signed sealed-bid commitment (the host learns no amount from it).
+
+        No event: the commitment is written to the held file (a host crash keeps it; after a
+        power loss the seat's client sends it again, docs/protocol.md "Journal and resume")
+        before it is acknowledged, and published in the complete set.  Returns the set's
+        events when this commitment completes it, else none."""
         self._check_live()
         self._signer(seat, vk)
         rnd = self._sealed_round()
         value = rnd.check_commit(seat, body, sig, [vk])
         rnd.accept_commit(value, body, sig)
-        events = [self._emit("commit", now, {"auction": rnd.auction, "seat": seat, "c": [body, sig]})]
-        return events + self._close_set(now)
+        if self.journal is not None:
+            self.journal.write_held({"held": HELD_COMMIT, "auction": rnd.auction, "seat": seat, "c": [body, sig]})
+        return self._close_set(now)
 
     def _close_set(self, now: float) -> list[LoggedEvent]:
         rnd = self.sealed
@@ -608,7 +666,7 @@ class HostedGame:
         rnd.reveal_end = now + self.clocks.reveal if self.clocks.reveal > 0 else None
         events = [self._emit("commits", now, {"auction": rnd.auction, "set": rnd.set_wire(), "d": digest})]
         log.info("commitment set game=%s auction=%d", self.game_id.hex()[:12], rnd.auction)
-        return events + (self.settle(now) if rnd.revealed_all() else [])
+        return events + (self.settle(now) if rnd.revealed_all(self._unsettled()) else [])
 
     def submit_reveal(self, body: bytes, sig: bytes, now: float) -> tuple[list[LoggedEvent], int, str | None]:
         """A signed reveal (from any connection: it proves itself).  Returns (events, seat, failure)."""
@@ -620,17 +678,49 @@ class HostedGame:
         log.info(
             "reveal held game=%s auction=%d seat=%d ok=%s", self.game_id.hex()[:12], rnd.auction, seat, why is None
         )
-        return (self.settle(now) if rnd.revealed_all() else []), seat, why
+        return (self.settle(now) if rnd.revealed_all(self._unsettled()) else []), seat, why
+
+    def _unsettled(self) -> list[int]:
+        """The seats of the running Sealed auction whose bid the engine has not received yet."""
+        state = self._dealt_state()
+        return [s for s in range(self.n) if state.sealed[s] == NO_BID]
 
     def settle(self, now: float) -> list[LoggedEvent]:
-        """Give the engine every seat's sealed bid or forfeit (seat order), one event each."""
+        """Give the engine every seat's sealed bid or forfeit (seat order), all in one `settle`
+        event with every seat's proof (and the disclosure if that ended the game)."""
         state, rnd = self.state, self.sealed
         assert state is not None and rnd is not None
-        seats = [s for s in range(self.n) if state.sealed[s] == NO_BID]  # a resumed settle may be part done
-        out: list[LoggedEvent] = []
-        for move, extra in rnd.settle(list(state.money), seats):
+        settled = rnd.settle(list(state.money), self._unsettled())  # one made again may have settled some
+        if not settled:
+            return []
+        auction = rnd.auction
+        for move, _extra in settled:
             state.apply(move)
-            out += self.move_events(move, now, {"m": move.to_list(), **extra})
+            if self.hidden is not None:
+                self.hidden.after_move()
+        self._sync_round()
+        bids = [{"m": move.to_list(), **extra} for move, extra in settled]
+        out = [self._emit("settle", now, {"auction": auction, "bids": bids}, moves=[m for m, _ in settled])]
+        if self.is_over and not self.disclosed:
+            out.append(self._disclose(now))
+        return out
+
+    def _settled_again(self, moves: list[Move], now: float) -> list[LoggedEvent]:
+        """A settlement whose moves the journal holds but whose event a crash lost: the moves
+        again, in one `settle` event `by` "recovered" (the reveals, held in memory, are gone:
+        clients and the audit note that this auction's proof was lost)."""
+        state = self._dealt_state()
+        auction = state.auction_no
+        for move in moves:
+            state.apply(move)
+            if self.hidden is not None:
+                self.hidden.after_move()
+        self._sync_round()
+        bids = [{"m": move.to_list(), "by": "recovered"} for move in moves]
+        fields = {"auction": auction, "by": "recovered", "bids": bids}
+        out = [self._emit("settle", now, fields, journal_move=False, moves=moves)]
+        if self.is_over and not self.disclosed:
+            out.append(self._disclose(now))
         return out
 
     def apply_defaults(self, now: float, absent: set[int] | frozenset[int] = frozenset()) -> list[LoggedEvent]:
@@ -690,8 +780,9 @@ class HostedGame:
         entries = [LoggedEvent.from_entry(e) for e in read_events(path)]
         if not entries or not entries[0].hidden:
             raise ValueError(f"{path}: no game to resume (its event log is empty or from an older host)")
-        meta = entries[0].hidden["meta"]
-        start = decode_host_inner(entries[0].public)
+        first = entries[0]
+        meta = (first.hidden or {})["meta"]
+        start = decode_host_inner(first.public)
         if meta.get("host_vk") != host.vk.hex():
             raise ValueError("this journal was written by a host with another key")
         players = [Player(p["name"], p["vk"], p["bot"]) for p in start["players"]]
@@ -705,8 +796,8 @@ class HostedGame:
             None,
             now,
             meta=meta,
-            host_seed=entries[0].hidden["seed"],
-            salt_keys=entries[0].hidden["salt_keys"],
+            host_seed=(first.hidden or {})["seed"],
+            salt_keys=(first.hidden or {})["salt_keys"],
             fixed_deal=FixedDeal.from_wire(start["fixed"]) if "fixed" in start else None,
             hidden_hands=start.get("hidden") is True,
         )
@@ -715,7 +806,8 @@ class HostedGame:
 
     def recover(self, path: str, entries: list[LoggedEvent], now: float, *, fsync: bool) -> None:
         """`resume`'s second half: replay `entries` (the event log at `path`, its first
-        event this game's start) and the journal into this fresh game, then journal on.
+        event this game's start), the journal and the commitments held for a Sealed auction
+        still running into this fresh game, then journal on.
 
         If the machine restarted since the journal was written (journal.py `same_boot`), a
         power loss may have taken a tail of events that the players' clients hold: the game
@@ -739,18 +831,29 @@ class HostedGame:
                     self.state = self.hidden.begin(public["first"])
                 else:
                     self.state = record.new_state(track_events=True)
-            if event.move is not None:
-                if used >= len(moves) or moves[used].to_list() != event.move:
-                    break  # logged but never journaled: it was never announced (or a power loss took it)
-                self._replay_move(moves[used], public)
-                used += 1
+            applied = [event.move] if event.move is not None else list(event.moves or [])
+            if [m.to_list() for m in moves[used : used + len(applied)]] != applied:
+                break  # logged but never journaled: it was never announced (or a power loss took it)
+            for one in moves[used : used + len(applied)]:
+                self._replay_move(one, public)
+            used += len(applied)
             self._restore(event, public)
             kept += 1
         truncate_events(path, kept)
+        for held in read_held(path):  # commitments acknowledged and not published yet
+            self._restore_held(held)
         if record is not None and self.state is None:
             with open(path, "r+b") as f:  # a header without its deal event: written again at the deal
                 f.truncate(0)
             record = None
+        if self.hidden is not None:
+            unannounced = [i for i, move in enumerate(moves[used:]) if move.action in CARD_ACTIONS]
+            if unannounced:
+                # a card play journaled without its event (a crash between the two writes):
+                # never announced, and its opening was only in that event, so it is forgotten;
+                # its player's client got no answer and plays again
+                truncate_moves(path, used + unannounced[0])
+                moves = moves[: used + unannounced[0]]
         self._result_journaled = record is not None and record.result is not None
         self.journal = Journal(path, sync=fsync)
         if self.state is not None:
@@ -795,10 +898,17 @@ class HostedGame:
         self._decision_key = None
         self._update_deadlines(now, bid=False)
         journaled, self._journaled = self._journaled, []
-        for move in journaled:  # journaled, but its event was lost in the crash
+        while journaled:  # journaled, but its event was lost in the crash
+            move = journaled.pop(0)
             if self.hidden is not None and move.action in CARD_ACTIONS:
-                # its opening was in the lost event only: the card cannot be opened again
+                # its opening was in the lost event only (`recover` forgets such a play)
                 raise ValueError("a card play was journaled without its event: its opening is lost")
+            if move.action in (Action.SEALED_BID, Action.SEALED_FORFEIT):  # a settlement: one event again
+                sealed = [move]
+                while journaled and journaled[0].action in (Action.SEALED_BID, Action.SEALED_FORFEIT):
+                    sealed.append(journaled.pop(0))
+                out += self._settled_again(sealed, now)
+                continue
             state.apply(move)
             out += self.move_events(move, now, {"m": move.to_list(), "by": "recovered"}, journal_move=False)
         if state.is_over():
@@ -853,8 +963,11 @@ class HostedGame:
             public = decode_host_inner(frame["pub"])
             if public.get("g") != self.game_id or public.get("k") not in ADOPTABLE:
                 raise ProtocolError("bad_tail", f"event {at} is not one this host can take back")
-            if public["k"] == "move" and journaled:
-                if journaled.pop(0).to_list() != public.get("m"):
+            applied = [public.get("m")] if public["k"] == "move" else []
+            if public["k"] == "settle":
+                applied = [bid.get("m") for bid in public.get("bids", [])]
+            for one in applied:
+                if journaled and journaled.pop(0).to_list() != one:
                     raise ProtocolError("bad_tail", f"event {at} is not the move the journal holds")
             fresh.append((frame, public))
             head, seq = frame["h"], at
@@ -866,15 +979,20 @@ class HostedGame:
         """Re-apply one event this host signed (checked by `adopt`) and journal it."""
         kind, at = public["k"], frame["seq"]
         move: Move | None = None
+        applied: list[Move] = []
         if kind == "deal":
             self._deal_state(write_header=True)
         elif kind == "move":
             move = Move.from_list(public["m"])
-            self._replay_move(move, public)  # at a hidden-hands table a card with its opening, checked
+            applied = [move]
+        elif kind == "settle":
+            applied = settle_moves(public)
+        for one in applied:
+            self._replay_move(one, public)  # at a hidden-hands table a card with its opening, checked
             if self._journaled:
                 self._journaled.pop(0)  # the journal holds it already
             elif self.journal is not None:
-                self.journal.write_move(move)
+                self.journal.write_move(one)
         state = self.state
         privates: list[bytes | None] = [None] * self.n
         if state is not None:
@@ -903,12 +1021,24 @@ class HostedGame:
             move.to_list() if move is not None else None,
             [signed_act["b"], signed_act["s"]] if isinstance(signed_act, dict) else None,
             None,
+            [m.to_list() for m in applied] if kind == "settle" else None,
         )
         if self.journal is not None:
             self.journal.write_event(event.to_entry())
-            if move is not None and state is not None and state.is_over():
+            if applied and state is not None and state.is_over():
                 self._journal_result(state)
         self._restore(event, public)
+
+    def _restore_held(self, entry: dict[str, Any]) -> None:
+        """A commitment the event log holds (this host's own file: checked when it came, and
+        only taken if it is of the running auction and its seat has none yet)."""
+        rnd = self.sealed
+        if entry.get("held") != HELD_COMMIT or rnd is None or rnd.complete or rnd.auction != entry.get("auction"):
+            return
+        body, sig = entry["c"]
+        value = decode_commit(body)
+        if value.seat == entry.get("seat") and rnd.entries[value.seat] is None:
+            rnd.accept_commit(value, body, sig)
 
     def _restore(self, event: LoggedEvent, public: dict[str, Any]) -> None:
         """Re-apply the bookkeeping of one logged event (counters, delegates, seeds, commitments)."""
@@ -923,13 +1053,16 @@ class HostedGame:
         elif kind == "seed":
             body, sig = public["c"]
             self.seeding.accept(public["seat"], body, sig, (event.hidden or {})["seed"])
-        elif kind == "commit" and self.sealed is not None:
+        elif kind == "commit" and self.sealed is not None:  # protocol 1 published each commitment
             body, sig = public["c"]
             self.sealed.accept_commit(decode_commit(body), body, sig)
         elif kind == "commits" and self.sealed is not None:
-            for item in public["set"]:
+            for item in public["set"]:  # the set is what counts (a commitment held before it, or not)
                 if "default" in item:
                     self.sealed.default(item["seat"])
+                else:
+                    body, sig = item["c"]
+                    self.sealed.accept_commit(decode_commit(body), body, sig)
             self.sealed.close_set()
         elif kind == "disclose":
             self.disclosed = True

@@ -82,11 +82,11 @@ class GameRequests:
             else:
                 if peer.seat is None or peer.role == "spectator":
                     raise ProtocolError("not_seated", "spectators cannot act")
-                if kind == "commit":
+                if kind == "commit":  # no event of its own: the set's, if this one completes it
                     events = sess.submit_commit(peer.vk, peer.seat, msg["b"], msg["s"], now)
                 else:
                     events = sess.submit_seed(peer.vk, peer.seat, msg["b"], msg["s"], msg["seed"], now)
-                reply["seq"] = events[0].seq
+                reply["seq"] = events[0].seq if events else None
         except ProtocolError as exc:
             exc.request = request  # type: ignore[attr-defined]
             raise
@@ -94,5 +94,6 @@ class GameRequests:
         if kind == "reveal" and events:
             self.presence.retire_standins(peer.table)
         elif kind == "reveal" and why is None:  # held until every reveal is in: tell whose are still awaited
-            for other in self.connections.at(peer.table):
-                self.fanout.tick(other)
+            self.fanout.tick_soon(peer.table)
+        elif kind == "commit" and not events:  # held until the set: tell who has sealed (clk.sealed)
+            self.fanout.tick_soon(peer.table)

@@ -38,7 +38,9 @@ class HiddenHands:
 
     def __init__(self, game: bytes, n: int, options: RuleOptions) -> None:
         self.options = options
-        self.ledger = DeckLedger(game, n, options.deck_table.size, checks=ShuffleChecks())
+        self.ledger = DeckLedger(
+            game, n, options.deck_table.size, checks=ShuffleChecks(), fresh=options.fresh_deal_each_round
+        )
         self.blind: BlindGame | None = None
         self.secrets: list[int | None] = [None] * n  # disclosed after the game
 

@@ -4,7 +4,9 @@ The journal (`<name>.jsonl`) is modernart.journal_format (read by modernart.reco
 one line per applied move, the result at the end.  The event log (`<name>.jsonl.events`)
 holds what the journal cannot: every protocol event exactly as sent (public part,
 private parts, chain hash, host signature) plus the signed action it came from, so a
-resumed host continues the same chain and relays the same signatures.  Both are mode 0600
+resumed host continues the same chain and relays the same signatures.  The held file
+(`<name>.jsonl.held`) keeps what the host acknowledged before any event published it: a
+Sealed auction's commitments, until the complete set.  Both are mode 0600
 (they hold hands).
 
 Durability (docs/protocol.md "Journal and resume"): every line and entry is handed to the
@@ -90,6 +92,7 @@ class Journal:
         self.fsync = sync
         self._moves = _open_append(path)
         self._events = _open_append(path + ".events")
+        self._held: Any = None  # `write_held`'s file, once it has an entry
         _mark_boot(path, sync)  # before anything new is written: a resume knows which boot wrote it
 
     def _flush(self, f: Any) -> None:
@@ -104,7 +107,10 @@ class Journal:
         """One fsync call per file, for worker threads to run side by side."""
         if not self.fsync:
             return []
-        return [lambda f=f: _fsync(f) for f in (self._moves, self._events)]
+        return [lambda f=f: _fsync(f) for f in self._files()]
+
+    def _files(self) -> list[Any]:
+        return [self._moves, self._events] + ([self._held] if self._held is not None else [])
 
     def write_header(self, record: GameRecord) -> None:
         self._moves.write(header_line(record).encode("utf-8"))
@@ -123,13 +129,23 @@ class Journal:
         self._events.write(_LEN.pack(len(data)) + data)
         self._flush(self._events)
 
+    def write_held(self, entry: dict[str, Any]) -> None:
+        """What the host acknowledged and holds until an event publishes it (a sealed-bid
+        commitment until its set, net/host/game.py `HostedGame.submit_commit`), in the held
+        file (`<name>.jsonl.held`, opened at the first such entry)."""
+        if self._held is None:
+            self._held = _open_append(self.path + ".held")
+        data = msgpack.packb(entry, use_bin_type=True)
+        self._held.write(_LEN.pack(len(data)) + data)
+        self._flush(self._held)
+
     @property
     def closed(self) -> bool:
         """Whether both files are closed (`close` ran)."""
-        return bool(self._moves.closed and self._events.closed)
+        return all(f.closed for f in self._files())
 
     def close(self) -> None:
-        for f in (self._moves, self._events):
+        for f in self._files():
             if f.closed:
                 continue
             try:
@@ -156,8 +172,19 @@ def read_journal(path: str) -> GameRecord:
 
 def read_events(path: str) -> Iterator[list[Any]]:
     """Entries of the event log; stops at a record cut short by a crash."""
+    yield from _read_entries(path + ".events")
+
+
+def read_held(path: str) -> Iterator[dict[str, Any]]:
+    """Entries of the held file (`Journal.write_held`), oldest first; stops at one cut short."""
+    for entry in _read_entries(path + ".held"):
+        if isinstance(entry, dict):
+            yield entry
+
+
+def _read_entries(name: str) -> Iterator[Any]:
     try:
-        with open(path + ".events", "rb") as f:
+        with open(name, "rb") as f:
             data = f.read()
     except FileNotFoundError:
         return
@@ -201,3 +228,22 @@ def drop_torn_line(path: str) -> None:
             f.truncate(data.rfind(b"\n") + 1)
             f.flush()
             os.fsync(f.fileno())
+
+
+def truncate_moves(path: str, keep: int) -> None:
+    """Cut the journal after its header and first `keep` move lines: a move it holds without
+    its event, which can never be announced again (a hidden card play's opening was only in
+    the lost event), goes with everything after it."""
+    with open(path, "rb") as f:
+        lines = f.read().splitlines(keepends=True)
+    kept, moves = lines[:1], 0
+    for line in lines[1:]:
+        if line.startswith(b'{"m"'):
+            if moves == keep:
+                break
+            moves += 1
+        kept.append(line)
+    with open(path, "r+b") as f:
+        f.truncate(len(b"".join(kept)))
+        f.flush()
+        os.fsync(f.fileno())

@@ -18,7 +18,7 @@ import secrets
 import time
 from typing import Any, Callable
 
-from modernart.net.host.bot_clients import BotClients
+from modernart.net.host.bot_clients import BotClients, forget_bots
 from modernart.net.host.connections import Connections
 from modernart.net.host.deadlines import DueTables
 from modernart.net.host.fanout import Fanout
@@ -80,6 +80,8 @@ class Presence:
         self.retiring: dict[bytes, Table] = {}  # stand-ins whose player is back, kept until they reveal
         self.freed = False  # something was dropped: the next tick returns its memory
         self.running = True  # the timer loop goes on (until the host closes)
+        self.sleeping_until: float | None = None  # when the timer loop wakes up by itself (host clock)
+        self.looking = False  # `run_touched` is scheduled
 
     # ------------------------------------------------------------------ seats coming and going
 
@@ -94,7 +96,8 @@ class Presence:
     def arrived(self, table: Table, seat: int) -> None:
         """Someone plays `seat` of `table` again (its player or a stand-in)."""
         self.absent.pop((table.id, seat), None)
-        self.due.touch(table)  # its grace period, or a reveal's grace, is off
+        # not touched: a reveal's grace holds until something else happens at the table, so a
+        # client back from a restart reveals from its disk in the time its hello gave it
 
     def player_returns(self, table: Table, seat: int) -> None:
         """The player of `seat` is back: its stand-in hands the seat back (once it owes no reveal)."""
@@ -169,6 +172,7 @@ class Presence:
         away = [seat for (tid, seat) in self.absent if tid == table.id and not sess.players[seat].bot]
         if away and time.monotonic() - (table.ended_at or 0.0) < AWAY_AT_THE_END:
             return  # the tick loop looks again
+        forget_bots(table, [p.vk for p in sess.players if p.bot])  # their saved keys: the game is saved
         self.free_table(table)
 
     def free_table(self, table: Table) -> None:
@@ -222,14 +226,42 @@ class Presence:
         self.running = False
 
     async def timer_loop(self) -> None:
+        """Wait for the earliest deadline of any table and run the timers of the tables due.
+        The tables something happened at are looked at in `run_touched`, right after the
+        handler that touched them, without waking this task, which is woken only when that
+        made a deadline earlier than the one it sleeps until (an event at a table in play
+        costs no task switch and no new timeout)."""
         due = self.due
-        while self.running:
-            due.wake.clear()
-            self.run_due(self.clock.now())
-            wait = due.wait(self.clock.now())
-            await self.clock.sleep(max(wait, 0.0), due.wake)
-            if wait <= 0:
-                await asyncio.sleep(0)
+        due.soon = self.look_soon
+        try:
+            while self.running:
+                due.wake.clear()
+                now = self.clock.now()
+                self.run_due(now)
+                wait = due.wait(self.clock.now())
+                self.sleeping_until = self.clock.now() + max(wait, 0.0)
+                await self.clock.sleep(max(wait, 0.0), due.wake)
+                if wait <= 0:
+                    await asyncio.sleep(0)
+        finally:
+            due.soon = None
+            self.sleeping_until = None
+
+    def look_soon(self) -> None:
+        """Look at the touched tables once, right after the current handler."""
+        if not self.looking:
+            self.looking = True
+            asyncio.get_running_loop().call_soon(self.run_touched)
+
+    def run_touched(self) -> None:
+        self.looking = False
+        if not self.running or self.sleeping_until is None:
+            self.due.wake.set()  # the timer loop is not asleep: it looks itself
+            return
+        self.run_due(self.clock.now())
+        earliest = self.due.earliest()
+        if earliest is not None and earliest < self.sleeping_until:  # earlier than the loop's wake-up
+            self.due.wake.set()
 
     def run_due(self, now: float) -> None:
         """Run the timers of the tables touched or due (a method, not the loop's body: no
@@ -263,7 +295,11 @@ class Presence:
             if since is None or sess.delegates[seat] is not None or seat in table.delegate_tokens.values():
                 continue
             if sess.hidden is not None:
-                continue  # only the player holds the seat's deck key: the clocks' defaults play its bids
+                # only the player holds the seat's deck key: the clocks' defaults play its bids;
+                # the host's own bot (a resumed host lost it) starts again from its saved keys
+                if sess.players[seat].bot:
+                    self.bots.respawn(table, sess.players[seat].vk, str(sess.players[seat].bot))
+                continue
             grace = 0.0 if sess.players[seat].bot else sess.clocks.grace
             if now - since >= grace:
                 token = secrets.token_bytes(16)

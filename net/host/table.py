@@ -161,17 +161,12 @@ class Table:
                 self.fixed_deal.check(lob.options.deck_table.size, len(seats), deck_orders_needed(lob.options))
             except ValueError as exc:
                 raise LobbyError("fixed_deal", f"this table's fixed deal does not fit: {exc}") from None
-        if self.hidden_hands and lob.options.fresh_deal_each_round:
-            raise LobbyError(
-                "hidden_hands",
-                "hidden hands deal every round from one jointly shuffled deck: a fresh deal each "
-                "round (FA-2) would need a new joint shuffle per round, which this version does not do",
-            )
         if self.hidden_hands and lob.options.mystery_hand:
             raise LobbyError(
                 "hidden_hands",
                 "hidden hands open a card only by its owner: the mystery hand (§10.3) has no owner to "
-                "turn its cards up, which this version does not do",
+                "turn its cards up, which this version does not do (a table whose host sees the hands "
+                "can play it)",
             )
         players = [Player(s.name, s.vk, s.bot) for s in seats]  # type: ignore[arg-type]
         game_id = secrets.token_bytes(16)
@@ -241,6 +236,7 @@ class Table:
             fixed_deal=game.fixed_deal,
         )
         table.game = game
+        table.hidden_hands = game.hidden is not None  # the lobby and the beacon say so again
         table.durable_seq = table.synced_seq = table.watched_seq = game.seq
         table.journal_path = path
         table.journal_dir = os.path.dirname(path)

@@ -15,7 +15,12 @@ from typing import Any, Callable, Mapping
 
 import msgpack
 
-VERSION = 1
+#: The wire protocol's version (hello, welcome, tables).  2: a Sealed auction is three events
+#: (the card, the complete commitment set, one settlement), docs/protocol.md "Sealed bids".
+VERSION = 2
+#: The version inside every signed body (action, commitment, reveal, seed): their bytes did
+#: not change with protocol 2, so the signatures of older games still check
+BODY_VERSION = 1
 
 #: Largest frame the host accepts (ZMQ MAXMSGSIZE drops the connection above it).
 MAX_HOST_FRAME = 64 * 1024
@@ -162,6 +167,11 @@ def one_of(*values: str) -> Check:
 def is_version(v: Any) -> bool:
     """The protocol version, as an int: `True == 1` in Python, but a bool is never an int here."""
     return type(v) is int and v == VERSION
+
+
+def is_body_version(v: Any) -> bool:
+    """The version of a signed body (`BODY_VERSION`), as an int (never a bool)."""
+    return type(v) is int and v == BODY_VERSION
 
 
 SEQ = is_int(0, 1 << 40)

@@ -285,6 +285,7 @@ CLOCK_VIEW: Schema = {
     "reveal": (optional(is_number(0, 1e9)), True),
     "owe": (is_list(SEAT, 5), False),
     "call": (is_number(0, 1e9), False),
+    "sealed": (is_list(SEAT, 5), False),
 }
 
 #: a fixed deal a table announces (lobby `fixed_deal`, event 1 `fixed`): the deck order and
@@ -335,12 +336,17 @@ def clock_view(
     reveal_left: float | None,
     owe: list[int] | None,
     call_left: float | None = None,
+    sealed: list[int] | None = None,
 ) -> dict[str, Any]:
     """Seconds left on each clock (`CLOCK_VIEW`); `owe` only while reveals are awaited,
-    `call` only while the auctioneer's hammer is being called (an Open auction)."""
+    `call` only while the auctioneer's hammer is being called (an Open auction), `sealed`
+    only while a Sealed auction's commitments come in: the seats whose commitment the host
+    holds (who, never what: the commitments themselves are published in the complete set)."""
     view: dict[str, Any] = {"open": open_left, "decide": decide_left, "reveal": reveal_left}
     if owe is not None:
         view["owe"] = owe
+    if sealed is not None:
+        view["sealed"] = sealed
     if call_left is not None:
         view["call"] = call_left
     return view
@@ -582,6 +588,14 @@ def _engine_event(v: Any) -> bool:
 PLAYER: Schema = {"name": (_NAME, True), "vk": (_KEY, True), "bot": (optional(is_text(1, 16)), True)}
 #: one seat of a commitment set (net/protocol/signed.py `SetEntry.to_wire`)
 SET_ENTRY: Schema = {"seat": (SEAT, True), "c": (_SIGNED, False), "default": (is_int(0, 0), False)}
+#: one seat's settled sealed bid in a `settle` event (net/trust/sealed.py `SealedRound.settle`):
+#: the engine move, how it was settled, and its proof
+SETTLED_BID: Schema = {
+    "m": (is_list(_INT, 3, 3), True),
+    "by": (one_of("reveal", "offender", "clock", "recovered"), True),
+    "reveal": (optional(_SIGNED), False),
+    "why": (is_text(1, 32), False),
+}
 
 _SEEDS = is_list(optional(is_bytes(32)), 5, 1)
 #: what every event's public part may carry once the cards are dealt
@@ -616,11 +630,19 @@ EVENT_SCHEMA: dict[str, Schema] = {
         "signer": (is_int(0, 1), True),
         "act": (is_record({"b": (_SIGNED_BODY, True), "s": (_SIGNATURE, True)}), True),
     },
+    # protocol 1 only (its transcripts are still audited): each commitment as it came
     "commit": {"auction": (is_int(1, 1 << 20), True), "seat": (SEAT, True), "c": (_SIGNED, True)},
     "commits": {
         "auction": (is_int(1, 1 << 20), True),
         "set": (is_list(is_record(SET_ENTRY), 5, 1), True),
         "d": (is_bytes(32), True),
+    },
+    # a Sealed auction settled in one event: every seat's bid or forfeit, in seat order
+    # ("by": "recovered": made again after a crash lost it, without the proofs the host held in memory)
+    "settle": {
+        "auction": (is_int(1, 1 << 20), True),
+        "bids": (is_list(is_record(SETTLED_BID), 5, 1), True),
+        "by": (one_of("recovered"), False),
     },
     "delegate": {"seat": (SEAT, True), "vk": (optional(_KEY), True)},
     "disclose": {
@@ -636,7 +658,7 @@ EVENT_SCHEMA: dict[str, Schema] = {
 }
 
 #: Event kinds that change nothing a player decides on: a stand-in taking over (or giving
-#: back) a seat, and another seat's sealed commitment (its amount is hidden).  A move made
+#: back) a seat, and (protocol 1) another seat's sealed commitment (its amount is hidden).  A move made
 #: before one of these is still made against the state that is current; every other event
 #: (a move, a clock's default, the deal, the closing of a commitment set, ...) makes a move
 #: decided before it stale.  Clock ticks and presence are not events at all.  The start of a

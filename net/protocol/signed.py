@@ -47,11 +47,11 @@ from modernart.net.protocol import (
     ProtocolError,
     SEAT,
     SEQ,
-    VERSION,
+    BODY_VERSION,
     is_bytes,
     is_int,
     is_map,
-    is_version,
+    is_body_version,
     optional,
     pack,
     unpack_inner,
@@ -92,7 +92,7 @@ def hello_bytes(host_curve: bytes, client_curve: bytes, table: str | None) -> by
 def encode_action_body(
     game: bytes, seat: int, ctr: int, move: list[int], ref: int, extra: Mapping[str, Any] | None = None
 ) -> bytes:
-    return pack([VERSION, game, seat, ctr, list(move), ref, dict(extra) if extra else None])
+    return pack([BODY_VERSION, game, seat, ctr, list(move), ref, dict(extra) if extra else None])
 
 
 def decode_action_body(data: bytes) -> dict[str, Any]:
@@ -105,7 +105,7 @@ def decode_action_body(data: bytes) -> dict[str, Any]:
     if type(body) is not list or len(body) != 7:
         raise ProtocolError("bad_action", "an action body is a list of 7 fields")
     v, game, seat, ctr, move, ref, extra = body
-    if not is_version(v) or not _B16(game) or not SEAT(seat) or not is_int(1, (1 << 62))(ctr):
+    if not is_body_version(v) or not _B16(game) or not SEAT(seat) or not is_int(1, (1 << 62))(ctr):
         raise ProtocolError("bad_action", "action header fields have wrong types or values")
     if type(move) is not list or len(move) != 3 or not all(type(x) is int for x in move):
         raise ProtocolError("bad_action", "an action's move is [seat, action, arg]")
@@ -173,7 +173,7 @@ class Commit:
     c: bytes
 
     def body(self) -> bytes:
-        return pack([VERSION, self.game, self.auction, self.seat, self.key, self.c])
+        return pack([BODY_VERSION, self.game, self.auction, self.seat, self.key, self.c])
 
 
 @dataclass(frozen=True)
@@ -187,7 +187,7 @@ class Reveal:
     digest: bytes
 
     def body(self) -> bytes:
-        return pack([VERSION, self.game, self.auction, self.seat, self.key, self.amount, self.nonce, self.digest])
+        return pack([BODY_VERSION, self.game, self.auction, self.seat, self.key, self.amount, self.nonce, self.digest])
 
     def opens(self, c: bytes) -> bool:
         """Whether amount and nonce open commitment `c` (of this game, auction, seat, key)."""
@@ -206,13 +206,13 @@ class SeedCommit:
     s: bytes
 
     def body(self) -> bytes:
-        return pack([VERSION, self.game, self.seat, self.key, self.s])
+        return pack([BODY_VERSION, self.game, self.seat, self.key, self.s])
 
 
 def _fields(data: bytes, count: int, what: str) -> list[Any]:
     body = unpack_inner(data)
-    if type(body) is not list or len(body) != count or not is_version(body[0]):
-        raise ProtocolError("bad_action", f"a {what} body is a list of {count} fields, version {VERSION}")
+    if type(body) is not list or len(body) != count or not is_body_version(body[0]):
+        raise ProtocolError("bad_action", f"a {what} body is a list of {count} fields, version {BODY_VERSION}")
     return body
 
 

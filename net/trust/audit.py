@@ -38,7 +38,7 @@ from modernart.net.trust.identity import fingerprint
 from modernart.net.protocol import ProtocolError, decode_host_inner
 from modernart.net.trust.sealed import REASONS, overlay
 from modernart.net.trust.shuffle import FixedDeal, derive_deal
-from modernart.net.trust.transcript import TranscriptError, read_transcript
+from modernart.net.trust.transcript import TranscriptError, read_transcript, read_versioned_transcript
 from modernart.net.protocol.game_data import event_to_wire, hidden_private_part, private_part, public_view
 from modernart.net.trust.deck import DeckKey, Shuffle
 from modernart.net.trust.group import read_scalar
@@ -104,12 +104,12 @@ def audit_files(
         report.unreadable = True
         return report
     try:
-        frames = read_transcript(transcript_path or transcript_path_for(record_path, record))
+        protocol, frames = read_versioned_transcript(transcript_path or transcript_path_for(record_path, record))
     except TranscriptError as exc:
         report.problems.append(f"transcript: {exc}")
         report.unreadable = True
         return report
-    _Audit(record, frames, host_vk, report).run()
+    _Audit(record, frames, host_vk, report, protocol).run()
     for path in compare or []:
         try:
             other = read_transcript(path)
@@ -123,9 +123,15 @@ def audit_files(
 
 class _Audit:
     def __init__(
-        self, record: GameRecord, frames: list[dict[str, Any]], host_vk: bytes | None, report: AuditReport
+        self,
+        record: GameRecord,
+        frames: list[dict[str, Any]],
+        host_vk: bytes | None,
+        report: AuditReport,
+        protocol: int,
     ) -> None:
         self.record, self.frames, self.report = record, frames, report
+        self.protocol = protocol  # the transcript's version: the protocol the game was played in
         self.pinned = host_vk
         self.problems = report.problems
 
@@ -141,7 +147,7 @@ class _Audit:
             self.problems.append("record: the host key differs from the one given")
         self.report.facts["host_key_fpr"] = fingerprint(host_vk)
         self.report.facts["events"] = len(self.frames)
-        follower = VerifiedGame(game_id, host_vk, check_deck=False)
+        follower = VerifiedGame(game_id, host_vk, check_deck=False, protocol=self.protocol)
         for frame in self.frames:
             try:
                 info, _ = follower.apply(frame, None)
@@ -222,22 +228,25 @@ class _Audit:
             kind = pub["k"]
             if kind == "delegate":
                 standins.change(pub["seat"], pub.get("vk") is not None, len(moves))
-            elif kind == "move" and pub.get("by") == "offender":
-                seat = pub["m"][0]
-                self.report.notes.append(
-                    f"event {seq}: {_seat_name(self.record.players, seat)}'s sealed bid "
-                    f"was forfeited: {REASONS.get(pub.get('why'), pub.get('why'))}"
-                )
+            for settled in pub.get("bids", []) if kind == "settle" else [pub] if kind == "move" else []:
+                if settled.get("by") == "offender":
+                    self.report.notes.append(
+                        f"event {seq}: {_seat_name(self.record.players, settled['m'][0])}'s sealed bid "
+                        f"was forfeited: {REASONS.get(settled.get('why'), settled.get('why'))}"
+                    )
             if kind == "deal":
                 state = GameState(n, options, deck_order=order, first_auctioneer=first, track_events=True)
-            if state is not None and kind == "move":  # a `call` names the hammer it waits to bring down
-                move = Move.from_list(pub["m"])
-                try:
-                    state.apply(move)
-                except IllegalMove as exc:
-                    self.problems.append(f"event {seq}: {state.describe(move)} is illegal: {exc}")
-                    return
-                moves.append(move)
+            # a `call` names the hammer it waits to bring down; a `settle` applies every seat's sealed bid
+            applied = [pub["m"]] if kind == "move" else [bid["m"] for bid in pub["bids"]] if kind == "settle" else []
+            if state is not None and applied:
+                for one in applied:
+                    move = Move.from_list(one)
+                    try:
+                        state.apply(move)
+                    except IllegalMove as exc:
+                        self.problems.append(f"event {seq}: {state.describe(move)} is illegal: {exc}")
+                        return
+                    moves.append(move)
             if state is None:
                 if any(h != EMPTY_PRIVATE for h in frame["ph"]):
                     self.problems.append(f"event {seq}: a private part before the deal")
@@ -376,7 +385,11 @@ def record_from_frames(frames: list[dict[str, Any]], transcript_name: str, host_
         "fairplay": 1,
     }
     record = GameRecord.start(state, [p["name"] for p in players], meta)
-    record.moves = [Move.from_list(p["m"]) for p in pubs if p.get("k") == "move"]
+    record.moves = [
+        Move.from_list(m)
+        for p in pubs
+        for m in ([p["m"]] if p.get("k") == "move" else [b["m"] for b in p["bids"]] if p.get("k") == "settle" else [])
+    ]
     record.sync(record.replay())
     return record
 
@@ -384,12 +397,15 @@ def record_from_frames(frames: list[dict[str, Any]], transcript_name: str, host_
 def _hidden_deal(pubs: list[dict[str, Any]], game_id: bytes, n: int, options: RuleOptions) -> list[int]:
     """The real deck order of a hidden-hands game: its keys and shuffles, decrypted with every
     disclosed deck key (ValueError if a key is missing or a slot holds no card)."""
-    deck = DeckLedger(game_id, n, options.deck_table.size, checking=False)
+    fresh = options.fresh_deal_each_round
+    deck = DeckLedger(game_id, n, options.deck_table.size, checking=False, fresh=fresh)
     secrets: list[int | None] = [None] * n
     for pub in pubs:
         if pub.get("k") == "dkey":
             deck.add_key(DeckKey.from_wire(pub["key"]))
         elif pub.get("k") == "dshuffle":
+            if fresh and deck.shuffled:  # a later round's deck (FA-2)
+                deck.new_deck()
             deck.add_shuffle(Shuffle.from_wire(pub["sh"], deck.size))
         elif pub.get("k") == "dsecret":
             secrets[pub["seat"]] = read_scalar(pub["x"])

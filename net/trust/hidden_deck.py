@@ -73,9 +73,18 @@ class Play:
     card: int
 
 
+@dataclass(frozen=True, slots=True)
+class NewDeck:
+    """Every card back in a fresh open deck, to be shuffled again by every seat: a round of
+    a game that deals fresh hands each round (FA-2, docs/rules.md §10.2).  `epoch`: how
+    many decks came before this one."""
+
+    epoch: int
+
+
 #: One step of the record, in order: a deck key, a shuffle, a deal (cards per seat), a
-#: decryption share, or a play.
-Step = DeckKey | Shuffle | tuple[int, ...] | Share | Play
+#: decryption share, a play, or a new deck (FA-2).
+Step = DeckKey | Shuffle | tuple[int, ...] | Share | Play | NewDeck
 
 
 def step_to_wire(step: Step) -> dict[str, Any]:
@@ -88,13 +97,15 @@ def step_to_wire(step: Step) -> dict[str, Any]:
         return {"share": step.to_wire()}
     if isinstance(step, Play):
         return {"play": {"slot": step.slot, "share": step.share.to_wire(), "card": step.card}}
+    if isinstance(step, NewDeck):
+        return {"redeck": step.epoch}
     return {"deal": list(step)}
 
 
 def step_from_wire(data: Any, size: int) -> Step:
     """A step from its plain data (DeckError, naming what is wrong, if it is not one)."""
     if not isinstance(data, dict) or len(data) != 1:
-        raise DeckError("a deck step is one of {key}, {shuffle}, {deal}, {share}, {play}")
+        raise DeckError("a deck step is one of {key}, {shuffle}, {deal}, {share}, {play}, {redeck}")
     ((kind, value),) = data.items()
     if kind == "key":
         return DeckKey.from_wire(value)
@@ -112,6 +123,10 @@ def step_from_wire(data: Any, size: int) -> Step:
         if type(value["slot"]) is not int or type(value["card"]) is not int or not 0 <= value["card"] < size:
             raise DeckError("a play names its slot and a card of the deck")
         return Play(value["slot"], Share.from_wire(value["share"]), value["card"])
+    if kind == "redeck":
+        if type(value) is not int or not 0 < value < 256:
+            raise DeckError("a new deck names its epoch, 1..255")
+        return NewDeck(value)
     raise DeckError(f"unknown deck step {kind!r}")
 
 
@@ -124,32 +139,62 @@ class DeckLedger:
     shape and order of the steps are enforced."""
 
     def __init__(
-        self, game: bytes, n: int, size: int, *, checking: bool = True, checks: ShuffleChecks | None = None
+        self,
+        game: bytes,
+        n: int,
+        size: int,
+        *,
+        checking: bool = True,
+        checks: ShuffleChecks | None = None,
+        fresh: bool = False,
     ) -> None:
         self.game = game
         self.n = n
         self.size = size
         self.checking = checking
+        # fresh hands each round (FA-2): each round after the first deals from a new deck,
+        # every card back and shuffled again by every seat (`NewDeck`); the round's deal
+        # waits for those shuffles (`waiting`)
+        self.fresh = fresh
+        self.epoch = 0
+        self.earlier_decks: list[tuple[Ciphertext, ...]] = []  # each earlier round's final deck
+        self.waiting: list[tuple[int, ...]] = []
         self.keys: list[DeckKey | None] = [None] * n
+        self.checks = checks
+        self._reset_deck()
+
+    def _reset_deck(self) -> None:
+        """The state of one deck: nothing shuffled, dealt, shared or played."""
         self.shuffles: list[Shuffle] = []
         # shuffles relayed ahead of their events, in seat order after the last one recorded
         # (the pipelined start: `propose`); their proofs are being checked in `checks`
         self.proposed: list[Shuffle] = []
-        self.checks = checks
-        self.owner: list[int | None] = [None] * size  # the seat each slot was dealt to
-        self.shares: list[dict[int, Share]] = [{} for _ in range(size)]
+        self.owner: list[int | None] = [None] * self.size  # the seat each slot was dealt to
+        self.shares: list[dict[int, Share]] = [{} for _ in range(self.size)]
         self.opened: dict[int, int] = {}  # slot -> the card it held, once played
         self.cards_opened: set[int] = set()
         self.dealt = 0  # slots dealt so far, from the front of the final deck
-        self.deals: list[tuple[int, ...]] = []  # the cards per seat of each deal so far
-        self.steps: list[Step] = []
-        self._joint: Point | None = None
         self._decks: list[tuple[Ciphertext, ...]] = []  # the open deck, then each shuffle's
+        if self.epoch == 0:
+            self.deals: list[tuple[int, ...]] = []  # the cards per seat of each deal so far
+            self.steps: list[Step] = []
+            self._joint: Point | None = None
+
+    def new_deck(self) -> None:
+        """Every card back into a fresh open deck for the next round (FA-2): shuffled again by
+        every seat before its deal; slots count from 0 again.  DeckStepError unless this
+        ledger deals fresh hands and its deck is shuffled."""
+        if not self.fresh or not self.shuffled:
+            raise DeckStepError("bad_deal", "a new deck comes only after a shuffled one, with fresh hands each round")
+        self.earlier_decks.append(self.deck)
+        self.epoch += 1
+        self._reset_deck()
+        self.steps.append(NewDeck(self.epoch))
 
     @classmethod
     def from_steps(cls, game: bytes, n: int, size: int, steps: Sequence[Step], *, checking: bool) -> "DeckLedger":
         """The ledger that `steps` (a ledger's `steps`, in order) make."""
-        ledger = cls(game, n, size, checking=checking)
+        ledger = cls(game, n, size, checking=checking, fresh=any(isinstance(s, NewDeck) for s in steps))
         for step in steps:
             ledger.add_step(step)
         return ledger
@@ -168,15 +213,20 @@ class DeckLedger:
                     "bad_opening", f"a play of slot {step.slot} carries a share of slot {step.share.slot}"
                 )
             self.open(step.share.seat, step.share, step.card)
+        elif isinstance(step, NewDeck):
+            if step.epoch != self.epoch + 1:
+                raise DeckStepError("bad_deal", f"deck {step.epoch} follows deck {self.epoch}")
+            self.new_deck()
         else:
             self.deal(step)
 
     def card_order(self, secrets: Sequence[int]) -> list[int | None]:
         """Every slot's card, read with every seat's disclosed secret (None: no card): the
-        deck order the audit replays the rules with."""
+        deck order the audit replays the rules with (with fresh hands each round, every
+        round's deck one after the other)."""
         x = sum(secrets) % L
         lookup = card_lookup(self.game, self.size)
-        return [lookup.get(decrypt(c, [mul(x, c.c1)])) for c in self.deck]
+        return [lookup.get(decrypt(c, [mul(x, c.c1)])) for deck in (*self.earlier_decks, self.deck) for c in deck]
 
     # ------------------------------------------------------------------ keys
 
@@ -304,12 +354,24 @@ class DeckLedger:
         self.shuffles.append(shuffle)
         self._decks.append(shuffle.deck)
         self.steps.append(shuffle)
+        if self.shuffled and self.waiting:  # a new deck's round waited for its shuffles
+            waiting, self.waiting = self.waiting, []
+            for counts in waiting:
+                self.deal(counts)
 
     # ------------------------------------------------------------------ deals
 
     def deal(self, counts: Sequence[int]) -> list[list[int]]:
         """Deal the next slots: `counts[s]` to seat s, seat 0 first (as the engine deals its
-        stock); returns each seat's new slots."""
+        stock); returns each seat's new slots.  With fresh hands each round (FA-2) a later
+        round's deal first takes a new deck (`new_deck`) and waits for its shuffles: it is
+        made (and returns the slots) only then, and returns [] now."""
+        if self.fresh and len(self.deals) + len(self.waiting) > self.epoch:
+            if self.shuffled:
+                self.new_deck()
+            if not self.shuffled:
+                self.waiting.append(tuple(counts))
+                return []
         if not self.shuffled:
             raise DeckStepError("not_shuffled", "the deck is not shuffled yet")
         if len(counts) != self.n or any(c < 0 for c in counts) or self.dealt + sum(counts) > self.size:
@@ -442,7 +504,7 @@ class SeatDeck:
         else:
             self.secret = secret
             self.key = prove_key(game, seat, secret)  # a client restarting from disk
-        self._read: dict[int, int] = {}  # slot -> card, for the slots dealt to this seat
+        self._read: dict[tuple[int, int], int] = {}  # (deck, slot) -> card, for the slots dealt to this seat
 
     def shuffle(self, ledger: DeckLedger, deck: Sequence[Ciphertext] | None = None) -> tuple[Shuffle, ShuffleSecret]:
         """This seat's shuffle of the deck as it stands (or of `deck`: a relayed shuffle's)."""
@@ -459,15 +521,16 @@ class SeatDeck:
         lookup = card_lookup(self.game, self.size)
         out: dict[int, int] = {}
         for slot in ledger.slots_of(self.seat):
-            if slot not in self._read and ledger.readable(slot):
+            place = (ledger.epoch, slot)
+            if place not in self._read and ledger.readable(slot):
                 ct = ledger.deck[slot]
                 points = [s.d for s in ledger.shares[slot].values()] + [own_share(self.secret, ct)]
                 card = lookup.get(decrypt(ct, points))
                 if card is None:
                     raise DeckStepError("no_card", f"slot {slot}, dealt to seat {self.seat}, decrypts to no card")
-                self._read[slot] = card
-            if slot in self._read:
-                out[slot] = self._read[slot]
+                self._read[place] = card
+            if place in self._read:
+                out[slot] = self._read[place]
         return out
 
     def opening(self, ledger: DeckLedger, card: int) -> Share:
@@ -502,11 +565,16 @@ def audit_deal(ledger: DeckLedger, secrets: Sequence[int | None]) -> list[str]:
     def plain(deck: Sequence[Ciphertext]) -> list[int | None]:
         return [lookup.get(decrypt(c, [mul(total_secret, c.c1)])) for c in deck]
 
-    replay = DeckLedger(game, n, size)
+    replay = DeckLedger(game, n, size, fresh=ledger.fresh)
     for step in ledger.steps:
         try:
             if isinstance(step, DeckKey):
                 replay.add_key(step)
+            elif isinstance(step, NewDeck):  # the round's deck is done: every card was in it once
+                if sorted(c for c in plain(replay.deck) if c is not None) != list(range(size)):
+                    problems.append(f"deck {replay.epoch + 1}'s shuffled deck is not the game's cards")
+                    return problems
+                replay.add_step(step)
             elif isinstance(step, Shuffle):
                 before = replay.deck
                 try:

@@ -128,8 +128,9 @@ class Keys:
     curve_public: bytes
     curve_secret: bytes
 
-    @property
+    @functools.cached_property
     def vk(self) -> bytes:
+        """The Ed25519 public key (derived once: a client names its key after every event)."""
         return self.signing.public_key().public_bytes_raw()
 
     @property

@@ -1,18 +1,25 @@
 """Sealed auctions by commit-reveal: the host's round, and the checks every client repeats.
 
-Phases of one Sealed auction (docs/fair-play.md):
-  1. commit: each seat sends a signed commitment (net/protocol/signed.py); the host publishes
-     each as it arrives (event "commit") and holds no amount.  A seat whose decision time
-     runs out gets the host's default entry, a bid of 0.
-  2. set: once every seat has an entry the host publishes the complete signed set and
-     its digest D (event "commits"); the reveal deadline starts.
-  3. reveal: each client checks the whole set and reveals by itself: a signed {amount,
-     nonce, D}.  The host checks each reveal (commitment, D, money) and holds them.
+Phases of one Sealed auction (docs/fair-play.md), protocol 2: three events in all.
+  0. the card: the event that puts a Sealed card up is itself the request for commitments.
+  1. commit: each seat sends a signed commitment (net/protocol/signed.py); the host checks
+     it, keeps it in its held file (written, a host crash keeps it) and acknowledges it to its
+     sender, but publishes no event for it: the table learns who has sealed from the clocks'
+     `sealed` (ticks).  It holds no amount.  A seat whose decision time runs out gets the
+     host's default entry, a bid of 0.
+  2. set: once every seat has an entry the host publishes the complete signed set and its
+     digest D (event "commits"); this asks for the reveals, and the reveal deadline starts.
+  3. reveal: each client checks the whole set (every commitment's signature) and reveals by
+     itself: a signed {amount, nonce, D}.  The host checks each reveal (commitment, D,
+     money) and holds them.
   4. settle: when every seat's reveal is in, or at the deadline, the engine receives one
      SEALED_BID (a valid reveal, or the default 0) or SEALED_FORFEIT (missing, mismatching,
-     wrong D, over budget) per seat, in seat order, each in its own event with the proof.
+     wrong D, over budget) per seat, in seat order, all in ONE event ("settle") that carries
+     each seat's proof.
 Every client re-checks every reveal, D, the money limit and the winner on its own
-(`SealedVerifier`); the audit runs the same checks on the whole game.
+(`SealedVerifier`); the audit runs the same checks on the whole game.  Games of protocol 1
+(a `commit` event per commitment, a `move` event per settled bid) are still checked, for
+the audit of their transcripts (`SealedVerifier.commit_event`, `move_event`).
 """
 
 from __future__ import annotations
@@ -79,6 +86,7 @@ class SealedRound:
     entries: list[SetEntry | None] = field(default_factory=list)
     digest: bytes | None = None
     reveal_end: float | None = None
+    graced: bool = False  # a seat owing a reveal has been away: the deadline is extended by the grace period
     reveals: dict[int, tuple[Reveal, list[bytes]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -90,6 +98,11 @@ class SealedRound:
 
     def committed(self) -> list[int]:
         return [s for s, e in enumerate(self.entries) if e is not None]
+
+    def published(self) -> list[int]:
+        """The seats whose entry the table may know from the events: every seat once the set
+        is complete, before that none (who has sealed travels in the clocks, not the chain)."""
+        return list(range(self.n)) if self.complete else []
 
     def check_commit(self, seat: int, body: bytes, sig: bytes, allowed: list[bytes]) -> Commit:
         """A seat's signed commitment, checked (ProtocolError if refused)."""
@@ -130,8 +143,11 @@ class SealedRound:
             for s, e in enumerate(self.entries)
         )
 
-    def revealed_all(self) -> bool:
-        return all(e is not None and (e.default or s in self.reveals) for s, e in enumerate(self.entries))
+    def revealed_all(self, pending: list[int] | None = None) -> bool:
+        """Whether every seat of `pending` (default: all; a settlement made again after a crash
+        may have settled some) has its default entry or a reveal held."""
+        seats = range(self.n) if pending is None else pending
+        return all((e := self.entries[s]) is not None and (e.default or s in self.reveals) for s in seats)
 
     def receive_reveal(self, body: bytes, sig: bytes, money: list[int]) -> tuple[int, str | None]:
         """Hold a reveal; returns (seat, why it fails or None).  ProtocolError if refused outright."""
@@ -149,7 +165,8 @@ class SealedRound:
         return value.seat, judge(entry, value, self.digest, money[value.seat])
 
     def settle(self, money: list[int], seats: list[int]) -> list[tuple[Move, dict[str, Any]]]:
-        """The engine moves of `seats` (in order) with what each event says about them."""
+        """The engine moves of `seats` (in order) with what the `settle` event says about each
+        (its `bids` entry without `m`: how it was settled and its proof)."""
         assert self.digest is not None
         out: list[tuple[Move, dict[str, Any]]] = []
         for s in seats:
@@ -174,6 +191,7 @@ class _RoundView:
     entries: list[SetEntry | None]
     digest: bytes | None = None
     bids: dict[int, int | None] = field(default_factory=dict)  # seat -> valid amount, None = forfeited
+    unchecked: list[int] = field(default_factory=list)  # seats whose commitment's signature is still to check
 
 
 class SealedVerifier:
@@ -194,28 +212,50 @@ class SealedVerifier:
         self.every_signature = every_signature
         self.round: _RoundView | None = None
         self.digests: dict[int, bytes] = {}  # auction -> D, for own reveals
+        self.own: dict[bytes, bytes] = {}  # body -> signature of the commitments this client sent
 
     def _round(self, auction: int) -> _RoundView:
         if self.round is None or self.round.auction != auction:
             self.round = _RoundView(auction, [None] * self.n)
         return self.round
 
-    def commit_event(self, auction: int, seat: int, signed_commit: list[bytes], allowed: list[bytes]) -> SetEntry:
-        rnd = self._round(auction)
-        if rnd.digest is not None or not 0 <= seat < self.n or rnd.entries[seat] is not None:
-            raise ValueError(f"auction {auction}: an unexpected commitment for seat {seat}")
+    def own_commit(self, body: bytes, sig: bytes) -> None:
+        """Note a commitment this client signed and sent: found with exactly these bytes in a
+        set, its signature needs no second check (anything else is checked)."""
+        if len(self.own) > 8:
+            del self.own[next(iter(self.own))]
+        self.own[body] = sig
+
+    def _signed_commit(
+        self, auction: int, seat: int, signed_commit: list[bytes], allowed: list[bytes], *, later: bool = False
+    ) -> SetEntry:
+        """A seat's relayed signed commitment, checked: signature (unless `later`: then by
+        `check_signatures`), game, auction, seat, key."""
         body, sig = signed_commit
         try:
-            value = signed(COMMIT_TAG, body, sig, decode_commit)
+            if self.own.get(body) == sig or later:
+                value = decode_commit(body)
+            else:
+                value = signed(COMMIT_TAG, body, sig, decode_commit)
         except ProtocolError as exc:
             raise ValueError(f"auction {auction}, seat {seat}: commitment refused: {exc.message}") from None
         if value.game != self.game or value.auction != auction or value.seat != seat or value.key not in allowed:
             raise ValueError(f"auction {auction}, seat {seat}: the commitment names another game, auction, seat or key")
-        entry = SetEntry(seat, value.key, value.c, [body, sig])
+        return SetEntry(seat, value.key, value.c, [body, sig])
+
+    def commit_event(self, auction: int, seat: int, signed_commit: list[bytes], allowed: list[bytes]) -> SetEntry:
+        """A commitment published as its own event (protocol 1)."""
+        rnd = self._round(auction)
+        if rnd.digest is not None or not 0 <= seat < self.n or rnd.entries[seat] is not None:
+            raise ValueError(f"auction {auction}: an unexpected commitment for seat {seat}")
+        entry = self._signed_commit(auction, seat, signed_commit, allowed)
         rnd.entries[seat] = entry
         return entry
 
-    def set_event(self, auction: int, wire_entries: list[dict[str, Any]]) -> bytes:
+    def set_event(self, auction: int, wire_entries: list[dict[str, Any]], keys: list[list[bytes]]) -> bytes:
+        """The complete commitment set (`keys`: per seat, the keys that may commit for it).
+        Each commitment is checked here (protocol 2 publishes them nowhere else); one that
+        an earlier `commit` event published (protocol 1) must be the very same."""
         rnd = self._round(auction)
         if rnd.digest is not None or len(wire_entries) != self.n:
             raise ValueError(f"auction {auction}: a commitment set must list all {self.n} seats once")
@@ -229,7 +269,16 @@ class SealedVerifier:
                         f"auction {auction}, seat {seat}: the set replaces a published commitment with a default bid"
                     )
                 rnd.entries[seat] = SetEntry(seat)
-            elif held is None or held.signed != list(item.get("c") or []):
+            elif "c" not in item:
+                raise ValueError(f"auction {auction}, seat {seat}: the set gives neither a commitment nor a default")
+            elif held is None:
+                # a client checks the others' signatures after it has revealed (`check_signatures`):
+                # its reveal depends on the set being final and holding its own, not on them
+                later = not self.every_signature and self.own.get(item["c"][0]) != item["c"][1]
+                rnd.entries[seat] = self._signed_commit(auction, seat, list(item["c"]), keys[seat], later=later)
+                if later:
+                    rnd.unchecked.append(seat)
+            elif held.signed != list(item["c"]):
                 raise ValueError(
                     f"auction {auction}, seat {seat}: the set differs from the commitment published before"
                 )
@@ -237,12 +286,52 @@ class SealedVerifier:
         self.digests[auction] = rnd.digest
         return rnd.digest
 
+    def check_signatures(self) -> None:
+        """Check the signatures of the running round's commitments that `set_event` left for
+        later (a client's, which reveals first); ValueError names the first that fails."""
+        rnd = self.round
+        if rnd is None:
+            return
+        while rnd.unchecked:
+            seat = rnd.unchecked[0]
+            entry = rnd.entries[seat]
+            assert entry is not None and entry.signed is not None
+            body, sig = entry.signed
+            try:
+                signed(COMMIT_TAG, body, sig, decode_commit)
+            except ProtocolError as exc:
+                raise ValueError(f"auction {rnd.auction}, seat {seat}: commitment refused: {exc.message}") from None
+            rnd.unchecked.pop(0)
+
+    def settle_event(self, auction: int, bids: list[dict[str, Any]], money: list[int]) -> list[str]:
+        """Check a `settle` event's bids: each a seat not settled yet, in seat order, against
+        the set and its proof (`move_event`); returns the warnings."""
+        self.check_signatures()
+        recovered = all(bid.get("by") == "recovered" for bid in bids)
+        rnd = self.round if not recovered else self._round(auction)
+        if rnd is None or rnd.auction != auction or (rnd.digest is None and not recovered):
+            raise ValueError(f"auction {auction}: settled before the complete commitment set")
+        warnings: list[str] = []
+        last = -1
+        for bid in bids:
+            seat, action, _arg = bid["m"]
+            if not last < seat < self.n:
+                raise ValueError(f"auction {auction}: the settlement lists seat {seat} out of seat order or twice")
+            if seat in rnd.bids:
+                raise ValueError(f"auction {auction}, seat {seat}: settled twice")
+            if action not in (Action.SEALED_BID, Action.SEALED_FORFEIT):
+                raise ValueError(f"auction {auction}, seat {seat}: a settled bid that is not a sealed bid")
+            last = seat
+            warnings += self.move_event(auction, bid["m"], bid, money[seat])
+        return warnings
+
     def entry(self, auction: int, seat: int) -> SetEntry | None:
         rnd = self.round
         return rnd.entries[seat] if rnd is not None and rnd.auction == auction else None
 
     def move_event(self, auction: int, move: list[int], pub: dict[str, Any], money: int) -> list[str]:
-        """Check one settled sealed move against the set and its proof; returns warnings."""
+        """Check one settled sealed bid (a `settle` event's entry, or a protocol 1 `move`
+        event) against the set and its proof; returns warnings."""
         seat, action, arg = move
         where = f"auction {auction}, seat {seat}"
         by = pub.get("by")

@@ -2,7 +2,7 @@
 
 A transcript file is a sequence of records, each a 4-byte big-endian length followed by
 that many bytes of msgpack.  The first record is the header `{"format":
-"modernart-transcript", "version": 1}`; every later record is one `ev` frame: `seq`,
+"modernart-transcript", "version": 2}` (1: a game of protocol 1); every later record is one `ev` frame: `seq`,
 `pub`, `ph`, `h`, `hs` and `priv` (the host's copy holds no private part; a player's copy
 holds its own).  The last event of a finished game discloses every seed and every
 seat's salt key, so the transcript alone lets anyone check the whole game.  The host
@@ -20,7 +20,10 @@ import msgpack
 from modernart.net.durable import open_fd
 
 FORMAT = "modernart-transcript"
-VERSION = 1
+#: 2: the events of protocol 2 (a Sealed auction's commitments published in its set only,
+#: its settlement one `settle` event); version 1 transcripts (protocol 1) are still read
+VERSION = 2
+READABLE = (1, 2)
 MAX_TRANSCRIPT = 64 * 1024 * 1024
 _LEN = struct.Struct(">I")
 
@@ -44,6 +47,12 @@ def write_transcript(path: str, frames: Iterable[dict[str, Any]]) -> None:
 
 def read_transcript(path: str) -> list[dict[str, Any]]:
     """The event frames of a transcript (TranscriptError if it is not one, or damaged)."""
+    return read_versioned_transcript(path)[1]
+
+
+def read_versioned_transcript(path: str) -> tuple[int, list[dict[str, Any]]]:
+    """(the transcript's version, which is the protocol its game was played in; its event
+    frames), or TranscriptError if it is not one, or damaged."""
     try:
         with open(path, "rb") as f:
             data = f.read(MAX_TRANSCRIPT + 1)
@@ -68,10 +77,10 @@ def read_transcript(path: str) -> list[dict[str, Any]]:
         pos = end
     if not items or not isinstance(items[0], dict) or items[0].get("format") != FORMAT:
         raise TranscriptError(f"{path} is not a Modern Art transcript")
-    if type(items[0].get("version")) is not int or items[0]["version"] != VERSION:
+    if type(items[0].get("version")) is not int or items[0]["version"] not in READABLE:
         raise TranscriptError(f"{path}: unsupported transcript version {items[0].get('version')!r}")
     frames = items[1:]
     for i, frame in enumerate(frames):
         if not isinstance(frame, dict) or frame.get("t") != "ev":
             raise TranscriptError(f"{path}: record {i + 1} is not an event")
-    return frames
+    return items[0]["version"], frames

@@ -26,6 +26,7 @@ from modernart.rules import RuleOptions
 from modernart.views import Observation, public_money
 
 from modernart.net.trust.chain import ChainError, ChainVerifier
+from modernart.net.protocol import VERSION
 from modernart.net.protocol.frames import decode_event_private, decode_event_public
 from modernart.net.protocol.game_data import ViewBuilder, event_from_wire
 from modernart.net.protocol.signed import ACT_TAG, decode_action_body
@@ -47,12 +48,13 @@ DECK_EVENTS = ("dkey", "dshuffle", "dshares", "dsecret")
 @dataclass(frozen=True)
 class EventInfo:
     seq: int
-    kind: str  # "start", "seed", "deal", "move", "call", "delegate", "commit", "commits", "disclose"
+    kind: str  # "start", "seed", "deal", "move", "call", "delegate", "commits", "settle", "disclose", ...
     move: Move | None  # for "call": the auctioneer's HAMMER being called (not applied yet)
     by: str | None  # "player", "clock" (default action), "reveal", "offender", "recovered", "call"
     events: tuple[Any, ...]  # modernart.events values
     public: dict[str, Any]
     warnings: tuple[str, ...] = ()
+    moves: tuple[Move, ...] = ()  # "settle": every seat's settled sealed bid, in seat order
 
 
 class VerifiedGame:
@@ -66,13 +68,21 @@ class VerifiedGame:
         keep: bool = False,
         every_signature: bool = True,
         check_deck: bool = True,
+        protocol: int = VERSION,
     ) -> None:
         self.game_id = game_id
+        # the protocol the game was played in: 1 published each commitment as an event and
+        # settled a Sealed auction in one move event per seat (old transcripts, for the audit);
+        # 2 (this one) publishes the commitments in the complete set only and settles in one event
+        self.protocol = protocol
         self.every_signature = every_signature  # False: a client (net/trust/sealed.py `SealedVerifier`)
         self.host_vk = host_vk
         self.chain = ChainVerifier(game_id, host_vk)
         self.players: list[dict[str, Any]] = []
         self.delegates: dict[int, bytes] = {}
+        # (auction, seat) -> stand-in keys that spoke for the seat during that Sealed auction's
+        # commitments and have gone since: a commitment in the set may be signed by one
+        self.sealed_keys: dict[tuple[int, int], list[bytes]] = {}
         self.view: ViewBuilder | None = None
         self.seeds: SeedVerifier | None = None
         self.sealed: SealedVerifier | None = None
@@ -163,6 +173,7 @@ class VerifiedGame:
     def _apply(self, seq: int, pub: dict[str, Any], own: int | None, priv: bytes | None) -> EventInfo:
         kind = pub["k"]
         move = None
+        moves: tuple[Move, ...] = ()
         warnings: list[str] = []
         if kind == "start":
             self.players = pub["players"]
@@ -179,30 +190,27 @@ class VerifiedGame:
                     options.deck_table.size,
                     checking=self.check_deck,
                     checks=ShuffleChecks() if self.check_deck else None,
+                    fresh=options.fresh_deal_each_round,
                 )
                 self.deck_secrets = [None] * len(self.players)
         if self.view is None or self.seeds is None or self.sealed is None:
             raise ChainError(f"event {seq} comes before the game's start")
         events = tuple(event_from_wire(e, self.view.options) for e in pub.get("ev", []))
         if kind == "delegate":
-            if pub.get("vk") is None:
-                self.delegates.pop(pub["seat"], None)
-            else:
-                self.delegates[pub["seat"]] = pub["vk"]
+            self._delegate(pub["seat"], pub.get("vk"))
         elif kind == "seed":
             self.seeds.seed_event(pub["seat"], pub["c"], self.keys(pub["seat"]))
         elif kind == "deal":
             self.seeds.deal_event(pub["first"], pub["missing"])
-        elif kind == "commit":
-            self.sealed.commit_event(pub["auction"], pub["seat"], pub["c"], self.keys(pub["seat"]))
-        elif kind == "commits":
-            digest = self.sealed.set_event(pub["auction"], pub["set"])
-            if digest != pub["d"]:
-                raise ValueError(f"auction {pub['auction']}: the host's set digest differs from the set's")
+        elif kind in ("commit", "commits", "settle"):
+            moves, settled = self._sealed_step(kind, pub, events)
+            warnings += settled
         elif kind == "move":
             move = self._check_action(pub)
             self._follow_call(move, pub.get("by"))
             if move.action in _SEALED:
+                if self.protocol >= 2 and pub.get("by") != "recovered":
+                    raise ValueError(f"seat {move.seat}'s sealed bid settled in a move of its own (protocol 1)")
                 warnings += self._check_sealed(move, pub, events)
         elif kind == "call":
             move = self._check_call(pub)
@@ -216,7 +224,41 @@ class VerifiedGame:
             self._follow_deck(pub, move)
         if "pv" in pub:
             self.view.feed(pub.get("ev", []), pub["pv"])
-        return EventInfo(seq, kind, move, pub.get("by"), events, pub, tuple(warnings))
+        return EventInfo(seq, kind, move, pub.get("by"), events, pub, tuple(warnings), moves)
+
+    def _delegate(self, seat: int, vk: bytes | None) -> None:
+        """A stand-in takes `seat` (`vk`), or gives it back (None).  A stand-in key that goes
+        while a Sealed auction's commitments come in may still have signed the seat's
+        commitment in its set: it is kept for that set."""
+        assert self.view is not None
+        gone = self.delegates.get(seat)
+        pv = self.view.pv or {}
+        if gone is not None and pv.get("phase") == Phase.SEALED:
+            self.sealed_keys.setdefault((pv["auction_no"], seat), []).append(gone)
+        if vk is None:
+            self.delegates.pop(seat, None)
+        else:
+            self.delegates[seat] = vk
+
+    def _sealed_step(
+        self, kind: str, pub: dict[str, Any], events: tuple[Any, ...]
+    ) -> tuple[tuple[Move, ...], list[str]]:
+        """A Sealed auction's complete commitment set, or its settlement (or, protocol 1, a
+        commitment of its own): checked; the moves it settles and the warnings."""
+        assert self.sealed is not None
+        if kind == "commit":
+            if self.protocol >= 2:
+                raise ValueError(f"seat {pub['seat']}'s commitment published as an event of its own (protocol 1)")
+            self.sealed.commit_event(pub["auction"], pub["seat"], pub["c"], self.keys(pub["seat"]))
+            return (), []
+        if kind == "settle":
+            return self._check_settle(pub, events)
+        auction = pub["auction"]
+        self._check_auction(auction)
+        keys = [self.keys(s) + self.sealed_keys.pop((auction, s), []) for s in range(len(self.players))]
+        if self.sealed.set_event(auction, pub["set"], keys) != pub["d"]:
+            raise ValueError(f"auction {auction}: the host's set digest differs from the set's")
+        return (), []
 
     def hand_ready(self) -> bool:
         """Whether this seat can read every card dealt to it (always, unless hands are hidden
@@ -224,6 +266,8 @@ class VerifiedGame:
         deck, own = self.deck, self.own_deck
         if deck is None:
             return True
+        if deck.waiting:  # a new deck's deal (FA-2) waits for its shuffles: the hand is not dealt yet
+            return False
         return own is not None and all(deck.readable(k) for k in deck.slots_of(own.seat))
 
     def deck_disclosed(self) -> bool:
@@ -285,18 +329,19 @@ class VerifiedGame:
         """Deal in the ledger what the engine dealt (the public counts), and open a card played."""
         deck = self.deck
         assert deck is not None
-        counts: dict[int, list[int]] = {}
-        for e in pub.get("ev", []):
-            if e.get("k") == "dealt":
-                counts.setdefault(e["round"], [0] * deck.n)[e["seat"]] = e["count"]
-        for rnd in sorted(counts):
-            deck.deal(counts[rnd])
         if move is not None and move.action in CARD_ACTIONS and pub.get("by") == "player":
             if "open" not in pub:
                 raise ValueError(f"seat {move.seat} played card {move.arg} without opening it")
             deck.open(move.seat, Share.from_wire(pub["open"]), move.arg)
         elif move is not None and move.action in CARD_ACTIONS:
             raise ValueError(f"a card of seat {move.seat} was played by {pub.get('by')!r}: only its owner can")
+        # the play first, then what it dealt (a round it ended; with FA-2 from a new deck)
+        counts: dict[int, list[int]] = {}
+        for e in pub.get("ev", []):
+            if e.get("k") == "dealt":
+                counts.setdefault(e["round"], [0] * deck.n)[e["seat"]] = e["count"]
+        for rnd in sorted(counts):
+            deck.deal(counts[rnd])
 
     def _check_call(self, pub: dict[str, Any]) -> Move:
         """A hammer call starts: the auctioneer's own signed HAMMER, in an Open auction
@@ -367,6 +412,33 @@ class VerifiedGame:
             sale = next((e for e in events if isinstance(e, Sale) and e.auction == auction), None)
             self.sealed.resolution(auction, revealed, sale, self.view.pv["auctioneer"], self.view.options, list(money))
         return warnings
+
+    def _check_auction(self, auction: int) -> None:
+        """A commitment set or settlement must name the Sealed auction that is running."""
+        assert self.view is not None
+        pv = self.view.pv or {}
+        if pv.get("phase") != Phase.SEALED or pv.get("auction_no") != auction:
+            raise ValueError(f"auction {auction}: no such Sealed auction is running")
+
+    def _check_settle(self, pub: dict[str, Any], events: tuple[Any, ...]) -> tuple[tuple[Move, ...], list[str]]:
+        """One event settles a Sealed auction: every bid checked against the set and its proof,
+        then the announced bids, offenders, fines and winner (the money from before it)."""
+        assert self.view is not None and self.view.pv is not None and self.sealed is not None
+        auction = pub["auction"]
+        self._check_auction(auction)
+        money = list(self._money())
+        recovered = pub.get("by") == "recovered"
+        if any((bid["by"] == "recovered") != recovered for bid in pub["bids"]):
+            raise ValueError(f"auction {auction}: a settlement made again after a crash names only recovered bids")
+        warnings = self.sealed.settle_event(auction, pub["bids"], money)
+        revealed = next((e for e in events if isinstance(e, SealedRevealed)), None)
+        if revealed is None and pub.get("by") == "recovered":  # a crash kept only part of the moves
+            return tuple(Move.of(*bid["m"]) for bid in pub["bids"]), warnings
+        if revealed is None or revealed.auction != auction:
+            raise ValueError(f"auction {auction}: the settlement does not resolve the auction")
+        sale = next((e for e in events if isinstance(e, Sale) and e.auction == auction), None)
+        self.sealed.resolution(auction, revealed, sale, self.view.pv["auctioneer"], self.view.options, money)
+        return tuple(Move.of(*bid["m"]) for bid in pub["bids"]), warnings
 
     def _check_disclosure(self, pub: dict[str, Any]) -> None:
         assert self.seeds is not None and self.view is not None

@@ -401,11 +401,14 @@ class HostTable:
         game = self.table.game
         if game is None:
             return []
-        return [
-            Move.from_list(e.move)
-            for e in game.log
-            if e.move and decode_host_inner(e.public).get("by") in ("player", "reveal")
-        ]
+        moves = []
+        for e in game.log:
+            pub = decode_host_inner(e.public)
+            if e.move and pub.get("by") in ("player", "reveal"):
+                moves.append(Move.from_list(e.move))
+            if pub.get("k") == "settle":  # protocol 2: every seat's sealed bid in one event
+                moves += [Move.from_list(bid["m"]) for bid in pub["bids"] if bid["by"] == "reveal"]
+        return moves
 
     def committed(self, seat: int) -> bool:
         """The host holds `seat`'s sealed-bid commitment in the running Sealed auction."""

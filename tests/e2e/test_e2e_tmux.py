@@ -62,8 +62,9 @@ def test_whole_game_by_key_presses_at_80x24(term, tmp_path, through):
         env={"TERM": "xterm-256color", "XDG_STATE_HOME": str(tmp_path / "state")},
         cwd=str(_repo()),
     )
-    term.wait_for(r"Log and chat(.|\n)*\? help", timeout=20)  # the whole first frame is drawn
-    first = term.wait_for("Your hand", timeout=5)
+    # the whole first frame, in one capture: a later one may show a bots' auction begun
+    # meanwhile (bots at pace 0), whose hints for a bid leave no room for "? help"
+    first = term.wait_for(r"Your hand(.|\n)*Log and chat(.|\n)*\? help", timeout=20)
     assert term.size() == "80x24"
     rows = first.split("\n")
     assert rows[0].startswith(" Round 1/4 | Ana $100 |")
@@ -157,6 +158,45 @@ def test_colours_and_ascii(term, tmp_path):
     term.wait_for("Leave the table")
     term.send("y")
     term.wait_for("EXITED:0", timeout=10)
+
+
+@pytest.mark.timeout(90)
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the host is forked on Linux only")
+def test_play_forks_its_host_rather_than_starting_an_interpreter(term, tmp_path):
+    """On Linux `modernart play`'s child host is a fork of the command (the same command
+    line, its parent the command), not `python -m modernart.cli.tui.child_host`; leaving
+    stops it (cli/tui/child_host.py `fork_host`)."""
+    term.start(
+        play_argv(str(tmp_path), "--bot-pace", "1000", offline=False),
+        env={"TERM": "xterm-256color", "XDG_STATE_HOME": str(tmp_path / "state")},
+        cwd=str(_repo()),
+    )
+    term.wait_for("Your hand", timeout=20)
+    pids = _pythons_running(f"cli.main play .*{tmp_path}")
+    assert len(pids) == 2, pids  # the command and its fork, one command line
+    parents = {pid: int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1]) for pid in pids}
+    assert sorted(parent in pids for parent in parents.values()) == [False, True], parents  # one the other's child
+    assert _pythons_running(f"child_host .*{tmp_path}") == []  # no interpreter started for the host
+    term.send("q")
+    term.wait_for("Leave the table")
+    term.send("y")
+    term.wait_for("EXITED:0", timeout=20)
+    assert _pythons_running(f"cli.main play .*{tmp_path}") == [], "the forked host outlived its player"
+
+
+def _pythons_running(pattern: str) -> list[int]:
+    """The Python processes whose command line matches `pattern` (not tmux, not the shell
+    that runs the command: theirs holds the same words)."""
+    found = subprocess.run(["pgrep", "-f", pattern], capture_output=True, text=True)
+    pids = []
+    for pid in map(int, found.stdout.split()):
+        try:
+            argv = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
+        except OSError:  # ended meanwhile
+            continue
+        if argv[0].decode() == sys.executable:
+            pids.append(pid)
+    return pids
 
 
 def _repo():

@@ -5,7 +5,7 @@ session (`LobbyView`); the cursor is `ClientState.lobby_cursor`."""
 from __future__ import annotations
 
 from dataclasses import fields, replace
-from typing import Any, TypeVar, cast
+from typing import Any, Awaitable, TypeVar, cast
 
 from prompt_toolkit.layout import AnyContainer, HSplit, VSplit
 
@@ -17,7 +17,7 @@ from modernart.cli.i18n import N_, _
 from modernart.cli.tui.keys import Command, Controls, Modes
 from modernart.net.clocks import ClockSettings
 
-from modernart.cli.tui.session import LobbyView
+from modernart.cli.tui.session import LobbyView, hidden_hands_text
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.text import Line, cut, fit, wrap
 from modernart.cli.tui.text import width as cell_width
@@ -250,6 +250,8 @@ def lobby_seats(cs: ClientState, width: int, height: int) -> list[Line]:
     if lobby.can_start:
         ready_words = _("Everyone is ready. Press s to start.") if lobby.admin else _("Everyone is ready.")
         lines.append([("class:good", " " + ready_words)])
+    if lobby.hidden_hands:  # what this table promises before anyone sits down
+        lines += [[("class:dim", " " + part)] for part in wrap(hidden_hands_text(), max(10, width - 1))]
     return lines
 
 
@@ -386,6 +388,33 @@ def container(cs: ClientState, parts: Parts) -> AnyContainer:
     )
 
 
+class AskedChanges:
+    """The rules and clocks this client has asked the host for and not yet heard back about.
+
+    The screen always shows the host's lobby (what is true); these are only where the next key
+    press starts from while requests are on their way."""
+
+    def __init__(self) -> None:
+        self.options: RuleOptions | None = None
+        self.clocks: ClockSettings | None = None
+        self._waiting = 0
+
+    async def ask(
+        self, request: Awaitable[None], options: RuleOptions | None = None, clocks: ClockSettings | None = None
+    ) -> None:
+        if options is not None:
+            self.options = options
+        if clocks is not None:
+            self.clocks = clocks
+        self._waiting += 1
+        try:
+            await request
+        finally:
+            self._waiting -= 1
+            if not self._waiting:  # every answer is in: the lobby the host sent is the truth again
+                self.options = self.clocks = None
+
+
 def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]:  # noqa: C901  (one small closure per lobby key)
     lobby = modes.free("lobby")
 
@@ -412,6 +441,8 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
             return False
         return True
 
+    wanted = AskedChanges()
+
     def change(step: int):
         def run(event) -> None:
             current = row()
@@ -421,14 +452,18 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
             if not admin():
                 return
             assert cs.session is not None and cs.session.lobby is not None  # admin() saw both
-            view = cs.session.lobby
+            session, view = cs.session, cs.session.lobby
             kind, name = current
-            if kind == "variant":
-                controls.spawn(cs.session.set_options(next_variant(view.options, step)))
-            elif kind == "option":
-                controls.spawn(cs.session.set_options(next_options(view.options, name, step)))
+            # a key pressed again before the host has answered steps on from what was asked,
+            # not from the host's last word: two quick presses move the value two steps
+            options = wanted.options if wanted.options is not None else view.options
+            clocks = wanted.clocks if wanted.clocks is not None else view.clocks
+            if kind in ("variant", "option"):
+                options = next_variant(options, step) if kind == "variant" else next_options(options, name, step)
+                controls.spawn(wanted.ask(session.set_options(options), options=options))
             else:
-                controls.spawn(cs.session.set_clocks(next_clocks(view.clocks, name, step)))
+                clocks = next_clocks(clocks, name, step)
+                controls.spawn(wanted.ask(session.set_clocks(clocks), clocks=clocks))
 
         return run
 
