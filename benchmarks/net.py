@@ -15,9 +15,10 @@ unless MODERNART_BENCH_FSYNC=0:
   processes (MODERNART_BENCH_BOT_PROCS): throughput and queueing, not the latency of a
   live table;
 - live: the same N tables with bots playing at their own pace() scaled by
-  MODERNART_BENCH_PACE (default 1.0, a game of a few minutes), in 2 bot processes
-  (MODERNART_BENCH_LIVE_PROCS; more processes on 2 cores made the p99 worse, not
-  better): action -> ack at the sender,
+  MODERNART_BENCH_PACE (default 1.0, a game of a few minutes: a move a second per table,
+  5-10 times a table of people), in 2 bot processes (MODERNART_BENCH_LIVE_PROCS; more
+  processes on 2 cores made the p99 worse, not better), each with one ZeroMQ context and
+  no automatic full garbage collection (`_packed_clients_gc`): action -> ack at the sender,
   action -> last of the 5 clients holding the event, host CPU per move (user + system time
   of the host process over the run / moves journaled), host memory per table (peak RSS
   growth / tables), games finished and errors;
@@ -784,25 +785,29 @@ def _gc_pauses() -> dict[int, list[float]]:
     (gc.callbacks): a full collection of a heap of many tables pauses everything."""
     import gc
 
-    pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
-    started = [0.0]
+    pauses: dict[int, list[float]] = {0: [], 1: [], 2: [], 3: [], 4: [], 5: []}  # 3-5: CPU time
+    started = [0.0, 0.0]
 
     def timed(phase: str, info: dict[str, int]) -> None:
         if phase == "start":
-            started[0] = time.perf_counter()
+            started[:] = time.perf_counter(), time.thread_time()
         else:
             pauses[info["generation"]].append(time.perf_counter() - started[0])
+            pauses[3 + info["generation"]].append(time.thread_time() - started[1])
 
     gc.callbacks.append(timed)
     return pauses
 
 
 def _gc_summary(pauses: dict[int, list[float]]) -> dict[str, Any]:
-    """Collections per generation, the full ones' longest pause and the total time (ms)."""
+    """Collections per generation; the full ones' longest pause (wall time: on a loaded
+    machine it includes waiting for a core) and CPU time; the total of both (ms)."""
     return {
         "collections": [len(pauses[g]) for g in (0, 1, 2)],
         "full_max_ms": max(pauses[2], default=0.0) * 1e3,
-        "total_ms": sum(sum(p) for p in pauses.values()) * 1e3,
+        "full_max_cpu_ms": max(pauses[5], default=0.0) * 1e3,
+        "total_ms": sum(sum(pauses[g]) for g in (0, 1, 2)) * 1e3,
+        "total_cpu_ms": sum(sum(pauses[g]) for g in (3, 4, 5)) * 1e3,
     }
 
 
@@ -905,7 +910,9 @@ def _print(figures: dict[str, Any]) -> None:
             print(
                 f"  garbage collections, {who}: "
                 + "; ".join(
-                    f"{g['collections'][2]} full (longest {g['full_max_ms']:.1f} ms), {g['total_ms']:.0f} ms in all"
+                    f"{g['collections'][2]} full (longest {g['full_max_ms']:.1f} ms, "
+                    f"{g.get('full_max_cpu_ms', 0):.1f} ms of CPU), {g['total_ms']:.0f} ms in all "
+                    f"({g.get('total_cpu_ms', 0):.0f} ms of CPU)"
                     for g in gcs
                     if g
                 )

@@ -29,6 +29,8 @@
   deadlines   {"open": t | None, "decide": t | None, "reveal": t | None} in loop.time()
               seconds; `state.remaining(name)` gives seconds left
   reveals_owed  the seats whose sealed-bid reveal the host still waits for (a tuple)
+  sealed      the seats whose sealed-bid commitment the host holds, before the complete set
+              (a tuple; shown in the observation's `sealed_done` too)
   chat        [(seat, name, text)]    errors  [(code, message)]
   head_seq    the last event applied
   last_heard  when the host was last heard (time.monotonic()); `state.silent_for()` in seconds

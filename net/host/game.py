@@ -5,7 +5,7 @@ No sockets here.  The game goes: event 1 `start` (players, options, the host's s
 commitment) -> one `seed` event per player seed -> `deal` (the deck derived from every
 seed, net/trust/shuffle.py) -> `move`, `call`, `delegate` events, and per Sealed auction a
 `commits` event (the complete commitment set; the commitments before it are acknowledged to
-their senders and kept in the event log, never published one by one) and one `settle` event
+their senders and kept in the held file, never published one by one) and one `settle` event
 -> after the last move, `disclose` (every seed and every seat's salt key, for the audit).  Each
 `submit_*` method checks a signed message from a bound key and returns the new
 `LoggedEvent`s for the host to fan out; every change of state, including host defaults
@@ -645,7 +645,7 @@ class HostedGame:
     def submit_commit(self, vk: bytes, seat: int, body: bytes, sig: bytes, now: float) -> list[LoggedEvent]:
         """A seat's signed sealed-bid commitment (the host learns no amount from it).
 
-        No event: the commitment is written to the event log (a host crash keeps it; after a
+        No event: the commitment is written to the held file (a host crash keeps it; after a
         power loss the seat's client sends it again, docs/protocol.md "Journal and resume")
         before it is acknowledged, and published in the complete set.  Returns the set's
         events when this commitment completes it, else none."""

@@ -3,7 +3,7 @@
 Phases of one Sealed auction (docs/fair-play.md), protocol 2: three events in all.
   0. the card: the event that puts a Sealed card up is itself the request for commitments.
   1. commit: each seat sends a signed commitment (net/protocol/signed.py); the host checks
-     it, keeps it in its event log (written, a host crash keeps it) and acknowledges it to its
+     it, keeps it in its held file (written, a host crash keeps it) and acknowledges it to its
      sender, but publishes no event for it: the table learns who has sealed from the clocks'
      `sealed` (ticks).  It holds no amount.  A seat whose decision time runs out gets the
      host's default entry, a bid of 0.
