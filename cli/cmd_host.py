@@ -41,7 +41,7 @@ _HOST_FLAGS_WITH_VALUE = (
     "--clocks",
     "--beacon-target",
 )
-_HOST_SWITCHES = ("--no-beacon", "--exit-when-over", "--hidden-hands")
+_HOST_SWITCHES = ("--no-beacon", "--exit-when-over")
 # what a resume command does not repeat: the journal is named afresh, the rest is the child's
 _NOT_REPEATED = ("resume", "headless", "admin_key", "until_stdin_closes", "func", "command", "host_defaults", "alerts")
 
@@ -93,8 +93,16 @@ def register(sub: Subcommands) -> None:
     p.add_argument("--exit-when-over", action="store_true", help="stop once the game is over and saved")
     p.add_argument(
         "--hidden-hands",
+        dest="hidden_hands",
         action="store_true",
-        help="hide the hands even from this host: a jointly shuffled encrypted deck (docs/fair-play.md)",
+        default=True,
+        help="hide the hands even from this host: a jointly shuffled encrypted deck (the default; docs/fair-play.md)",
+    )
+    p.add_argument(
+        "--no-hidden-hands",
+        dest="hidden_hands",
+        action="store_false",
+        help="let this host see the hands (for the mystery hand, or a start ~1 s quicker)",
     )
     p.add_argument("--headless", action="store_true", help="run only the host (no client in this terminal)")
     p.add_argument("--admin-key", default=None, metavar="HEX", help=argparse.SUPPRESS)  # the hosting client's key
@@ -162,7 +170,9 @@ def resume_flags(args: argparse.Namespace) -> list[str]:
         if dest == "port" and value == 0:
             continue
         flag = "--" + dest.replace("_", "-")
-        if value is True:
+        if value is False:  # a switch that is on by default, turned off (--no-hidden-hands)
+            out.append("--no-" + dest.replace("_", "-"))
+        elif value is True:
             out.append(flag)
         else:
             for item in value if isinstance(value, list) else [value]:
@@ -179,6 +189,8 @@ def _child_args(args: argparse.Namespace, admin_hex: str) -> list[str]:
             if item is not None:
                 out += [flag, str(item)]
     out += [flag for flag in _HOST_SWITCHES if getattr(args, flag[2:].replace("-", "_"))]
+    if not args.hidden_hands:
+        out.append("--no-hidden-hands")
     return out
 
 

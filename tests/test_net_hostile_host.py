@@ -90,6 +90,7 @@ def valid_frames() -> dict[str, dict[str, Any]]:
         "reply": f.reply_frame(1),
         "err": f.err_frame("seat_taken", "that seat is taken", 1),
         "tick": f.tick_frame(0, f.clock_view(1.0, None, None, [0])),
+        "dnext": f.dnext_frame(GAME, 1, None),  # a hidden deck's next shuffle, relayed (withdrawn: None)
         "chat": f.chat_frame(0, "Ana", "hello"),
         "tables": f.tables_frame(1, [f.table_info("t1", "the table", "lobby", 1, 4, {})]),
         "closed": f.closed_frame("t1", None, None),

@@ -230,7 +230,8 @@ async def _play(clients: list, moves: int, timeout: float) -> None:
             continue
         mover = next(c for c in clients if c.state.seat == obs.to_move[0])
         view = mover.state.observation
-        move = bot.choose(view) if view is not None and view.my_turn else None
+        # at a table that hides hands (the default) a hand is read once its shares are in
+        move = bot.choose(view) if view is not None and view.my_turn and mover.hand_ready else None
         if move is None:
             await asyncio.sleep(0.02)
             continue
@@ -274,8 +275,13 @@ async def _killed_in_a_power_loss(tmp_path, procs) -> tuple[list, str, int]:
         power_loss(journal, held - 5)  # five events every client holds, gone from the disk
         procs.host(tmp_path, "--resume", journal, "--exit-when-over", name="host2")  # the game's own port
         await _play(clients, 10_000, 240)  # they come back by themselves, give the tail back, play on
-        for c in clients:
-            await c.wait_until(lambda s: s.observation is not None and s.observation.is_over, 30)
+        for c in clients:  # over, and (hands hidden, the default) every deck key disclosed after it
+            await c.wait_until(
+                lambda s, c=c: (
+                    s.observation is not None and s.observation.is_over and c.receiving.game.deck_disclosed()
+                ),
+                30,
+            )
         return clients, journal, held - 5
     finally:
         for c in clients:

@@ -147,7 +147,19 @@ def test_bot_killed_in_lobby_and_in_each_auction_comes_back(tmp_path):
 
 
 async def _kill_host_repeatedly(tmp_path, procs: Procs, kills: int, rng: random.Random):
-    host = procs.host(tmp_path, "--port", "0", "--players", "4", "--clocks", json.dumps(FAST), "--exit-when-over")
+    # the host sees the hands: the test replays the raw journal, which at a table that hides
+    # hands holds the host's stand-ins (tests/test_hidden_*.py resume those tables)
+    host = procs.host(
+        tmp_path,
+        "--port",
+        "0",
+        "--players",
+        "4",
+        "--clocks",
+        json.dumps(FAST),
+        "--exit-when-over",
+        "--no-hidden-hands",
+    )
     join = procs.wait_output("host", r"join string: (\S+)", 30).group(1)
     watcher = Client(join, keys=Keys.generate(), spectate=True)
     await watcher.connect()
@@ -209,6 +221,22 @@ def test_host_killed_and_resumed_from_its_journal(tmp_path, seed):
 
 @pytest.mark.timeout(120)
 def test_host_seated_bots_are_replaced_by_standins_after_a_resume(tmp_path):
+    """A table whose host sees the hands: its bots' seats are played by stand-ins."""
+    _kill_a_host_of_bots(tmp_path, "--no-hidden-hands")
+
+
+@pytest.mark.timeout(120)
+def test_host_seated_bots_at_a_hidden_hands_table_come_back_after_a_resume(tmp_path):
+    """A table that hides hands (the default): no stand-in can read a bot's cards, so the
+    resumed host starts each bot again from the keys it kept on disk (net/host/bot_clients.py);
+    the game ends, the record is of the real deck, and the bots' keys are gone."""
+    record = _kill_a_host_of_bots(tmp_path)
+    with open(record) as f:
+        assert json.load(f)["meta"]["hidden_hands"] is True
+    assert not any((tmp_path / "games" / "bots").iterdir())
+
+
+def _kill_a_host_of_bots(tmp_path, *flags: str) -> str:
     procs = Procs(tmp_path)
     try:
         host = procs.host(
@@ -224,6 +252,7 @@ def test_host_seated_bots_are_replaced_by_standins_after_a_resume(tmp_path):
             "--clocks",
             json.dumps(FAST),
             "--exit-when-over",
+            *flags,
         )
         join = procs.wait_output("host", r"join string: (\S+)", 30).group(1)
         port = re.search(r":(\d+)/", join).group(1)
@@ -248,5 +277,6 @@ def test_host_seated_bots_are_replaced_by_standins_after_a_resume(tmp_path):
         record = procs.wait_output("host-resumed", r"record: +(\S+)", 5).group(1)
         final_money_of(record)
         check_replay(record)
+        return record
     finally:
         procs.close()

@@ -65,7 +65,7 @@ def random_act(
     -1 drawn uniformly among them.  One source for the draws of `random_move`,
     `random_step`, `random_play` and `play_random_game`; self-play neither builds a `Move`
     nor makes a call more per move than it needs: one to `apply_trusted` (a Python-level
-    call is some 450 machine instructions in CPython 3.11, of some 12,000 per move, and a
+    call is some 450 machine instructions in CPython 3.11, of some 11,000 per move, and a
     call through a callback object would be a generic one when compiled).  Amounts are
     drawn as `floor(rand() * k)`, which equals `int(rand() * k)` for these non-negative
     floats, and is a plain function call where `int(...)` is a slower type call.

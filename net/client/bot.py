@@ -60,6 +60,7 @@ class BotClient:
         config_dir: str | None = None,
         seat: int | None = None,
         transcript: bool = False,
+        state_dir: str | None = None,
     ) -> None:
         self.level = level
         self.bot = make_bot(level, seed)
@@ -73,6 +74,7 @@ class BotClient:
             updates=False,
             config_dir=config_dir if keys is None else None,
             transcript=transcript,
+            state_dir=state_dir,  # a host's own bot at a hidden-hands table: its deck key on the host's disk
         )
         self.name = name or f"{level} bot"
         self.pace_scale = pace_scale

@@ -1,16 +1,52 @@
 """The host's in-process bot clients: lobby bots and stand-ins, each a `BotClient` task
 playing through the protocol like any other client (net/client/bot.py), on the host's
-ZeroMQ context.  The host keeps each by the seat token it claims with."""
+ZeroMQ context.  The host keeps each by the seat token it claims with.
+
+At a table that hides hands (docs/fair-play.md "The hidden deck") a lobby bot's key and
+its secrets (its deck key, its sealed bids) are kept on the host's disk, beside the
+journals (`bot_dir`, mode 0700; each key file 0600), like a person's client keeps its own:
+a host killed and resumed starts the same bot again on its own seat (`respawn`), which
+reads its deck key from there and plays on (no stand-in could read its cards).  They are
+the host's own bots, whose hands are on the host machine anyway; the files go when the
+game's record is saved (`forget_bots`)."""
 
 from __future__ import annotations
 
 import asyncio
+import os
+import shutil
+from pathlib import Path
 from typing import Any, Callable
 
 from modernart.net.clocks import cancel_and_wait
 from modernart.net.host.router import Router
 from modernart.net.host.table import Table
-from modernart.net.trust.identity import Keys
+from modernart.net.trust.identity import Keys, private_temp_file
+
+
+def bot_dir(table: Table) -> Path | None:
+    """Where the host's own bots of `table` keep their keys and secrets, if the table hides
+    hands and has a journal directory (else they keep them in memory only)."""
+    if not table.hidden_hands or table.journal_dir is None:
+        return None
+    return Path(table.journal_dir) / "bots"
+
+
+def _saved_keys(directory: Path, vk: bytes) -> Keys | None:
+    try:
+        return Keys.from_json((directory / f"{vk.hex()}.key").read_text(encoding="ascii"))
+    except (FileNotFoundError, ValueError, KeyError, TypeError):
+        return None
+
+
+def forget_bots(table: Table, keys: list[bytes]) -> None:
+    """Remove the saved keys and secrets of the bots with `keys` (their game is saved)."""
+    directory = bot_dir(table)
+    if directory is None:
+        return
+    for vk in keys:
+        (directory / f"{vk.hex()}.key").unlink(missing_ok=True)
+        shutil.rmtree(directory / vk.hex(), ignore_errors=True)
 
 
 def bot_table(bot: Any) -> str | None:
@@ -39,14 +75,54 @@ class BotClients:
             from modernart.net.client.bot import BotClient  # the host side runs clients; never the reverse
 
             factory = BotClient
+        keys = Keys.generate()
+        directory = bot_dir(table)
+        extra: dict[str, Any] = {}
+        if directory is not None and token not in table.delegate_tokens:  # a lobby bot at a hidden table
+            os.makedirs(directory, mode=0o700, exist_ok=True)
+            os.replace(
+                private_temp_file(directory / f"{keys.vk.hex()}.key", keys.to_json(), "ascii"),
+                directory / f"{keys.vk.hex()}.key",
+            )
+            extra["state_dir"] = str(directory / keys.vk.hex())
         bot = factory(
             self.router.target(table.id),
             level=level,
-            keys=Keys.generate(),
+            keys=keys,
             token=token,
             pace_scale=self.pace * table.clocks.bot_pace,  # the host's factor times the table's setting
             ctx=self.router.ctx,
+            **extra,
         )
+        self._run(token, bot)
+
+    def respawn(self, table: Table, vk: bytes, level: str) -> bool:
+        """Start again the host's own bot whose key is `vk`, from its saved key and secrets
+        (a hidden-hands table whose host was resumed); False if none is saved or it runs."""
+        directory = bot_dir(table)
+        token = b"respawn:" + vk
+        if self.closing or directory is None or token in self.running:
+            return False
+        keys = _saved_keys(directory, vk)
+        if keys is None:
+            return False
+        factory = self.factory
+        if factory is None:
+            from modernart.net.client.bot import BotClient
+
+            factory = BotClient
+        bot = factory(
+            self.router.target(table.id),
+            level=level,
+            keys=keys,
+            pace_scale=self.pace * table.clocks.bot_pace,
+            ctx=self.router.ctx,
+            state_dir=str(directory / vk.hex()),
+        )
+        self._run(token, bot)
+        return True
+
+    def _run(self, token: bytes, bot: Any) -> None:
         task = asyncio.get_running_loop().create_task(bot.run())
         self.running[token] = (task, bot)
         task.add_done_callback(lambda done: self.ended(token, done))

@@ -18,7 +18,7 @@ import secrets
 import time
 from typing import Any, Callable
 
-from modernart.net.host.bot_clients import BotClients
+from modernart.net.host.bot_clients import BotClients, forget_bots
 from modernart.net.host.connections import Connections
 from modernart.net.host.deadlines import DueTables
 from modernart.net.host.fanout import Fanout
@@ -172,6 +172,7 @@ class Presence:
         away = [seat for (tid, seat) in self.absent if tid == table.id and not sess.players[seat].bot]
         if away and time.monotonic() - (table.ended_at or 0.0) < AWAY_AT_THE_END:
             return  # the tick loop looks again
+        forget_bots(table, [p.vk for p in sess.players if p.bot])  # their saved keys: the game is saved
         self.free_table(table)
 
     def free_table(self, table: Table) -> None:
@@ -294,7 +295,11 @@ class Presence:
             if since is None or sess.delegates[seat] is not None or seat in table.delegate_tokens.values():
                 continue
             if sess.hidden is not None:
-                continue  # only the player holds the seat's deck key: the clocks' defaults play its bids
+                # only the player holds the seat's deck key: the clocks' defaults play its bids;
+                # the host's own bot (a resumed host lost it) starts again from its saved keys
+                if sess.players[seat].bot:
+                    self.bots.respawn(table, sess.players[seat].vk, str(sess.players[seat].bot))
+                continue
             grace = 0.0 if sess.players[seat].bot else sess.clocks.grace
             if now - since >= grace:
                 token = secrets.token_bytes(16)

@@ -54,12 +54,29 @@ class HostSettings:
     admin: bytes | None = None  # Ed25519 key of the hosting player's own client (else: first to sit)
     until_stdin_closes: bool = False  # stop once stdin ends: the parent process has gone or stops us
     fsync: bool = True
-    hidden_hands: bool = False  # hands hidden even from this host (docs/fair-play.md "The hidden deck")
+    # hands hidden even from this host (docs/fair-play.md "The hidden deck"): on for LAN tables
+    hidden_hands: bool = True
 
 
 def default_journal_dir(config_dir: str | None) -> str:
     """`<config dir>/games` for a host given its own config dir, else the user's games dir."""
     return os.path.join(config_dir, "games") if config_dir else str(user_dirs.games_dir())
+
+
+def _journal_port(path: str) -> Any:
+    """The port a journal's game was played on: from its header, or before the deal (no
+    header yet: a hidden-hands table shuffles first) from its first event's host-only meta."""
+    from modernart.net.host.journal import read_events, read_journal
+    from modernart.record import RecordError
+
+    try:
+        return read_journal(path).meta.get("port")
+    except RecordError:
+        first = next(iter(read_events(path)), None)
+        hidden = first[8] if isinstance(first, list) and len(first) > 8 else None
+        if not isinstance(hidden, dict) or not isinstance(hidden.get("meta"), dict):
+            raise
+        return hidden["meta"].get("port")
 
 
 async def serve(
@@ -68,10 +85,8 @@ async def serve(
     keys = Keys.load_or_create(settings.config_dir, "host")
     port = settings.port
     if settings.resume:
-        from modernart.net.host.journal import read_journal
-
         try:
-            known_port = read_journal(settings.resume).meta.get("port")
+            known_port = _journal_port(settings.resume)
         except (OSError, ValueError) as exc:  # a missing, unreadable or corrupt journal
             print(f"modernart host: cannot resume {settings.resume}: {exc}", file=sys.stderr)
             return 2

@@ -236,6 +236,7 @@ class Table:
             fixed_deal=game.fixed_deal,
         )
         table.game = game
+        table.hidden_hands = game.hidden is not None  # the lobby and the beacon say so again
         table.durable_seq = table.synced_seq = table.watched_seq = game.seq
         table.journal_path = path
         table.journal_dir = os.path.dirname(path)

@@ -165,8 +165,9 @@ def test_no_terminal_is_refused_politely(server, tmp_path):
 @pytest.fixture
 def lan_host(tmp_path):
     """`modernart host --headless --ssh 0` on 127.0.0.1 with two bots and fast clocks (an idle
-    guest's decisions run out in 0.3 s); yields a function that waits for its output and
-    returns (ssh port, join code).  Stopped by SIGTERM (it saves its journal)."""
+    guest's decisions run out in 0.3 s); yields a function that starts it (with any extra
+    flags), waits for its output and returns (ssh port, join code).  Stopped by SIGTERM (it
+    saves its journal)."""
     argv = LOOPBACK_HOST + [
         "--headless",
         "--players",
@@ -189,10 +190,14 @@ def lan_host(tmp_path):
         '{"decision": 0.3, "open_countdown": 0.3, "reveal": 3}',
     ]
     log_path = tmp_path / "host.log"
-    with open(log_path, "w") as log:
-        proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, text=True, cwd=str(_repo()))
+    procs: list[subprocess.Popen] = []
 
-    def started() -> tuple[int, str]:
+    def started(*flags: str) -> tuple[int, str]:
+        with open(log_path, "w") as log:
+            proc = subprocess.Popen(
+                argv + list(flags), stdout=log, stderr=subprocess.STDOUT, text=True, cwd=str(_repo())
+            )
+        procs.append(proc)
         end = time.monotonic() + 30
         while not (found := re.search(r"join code: +(\S+)\n(?:.*\n)*?ssh: +ssh -p (\d+)", log_path.read_text())):
             assert proc.poll() is None and time.monotonic() < end, log_path.read_text()
@@ -202,13 +207,14 @@ def lan_host(tmp_path):
     try:
         yield started
     finally:
-        proc.terminate()  # the host saves its journal and stops its bots and SSH server first
-        try:
-            proc.wait(timeout=40)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-            raise AssertionError(f"the host did not stop within 40 s of SIGTERM:\n{log_path.read_text()}")
+        for proc in procs:
+            proc.terminate()  # the host saves its journal and stops its bots and SSH server first
+            try:
+                proc.wait(timeout=40)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+                raise AssertionError(f"the host did not stop within 40 s of SIGTERM:\n{log_path.read_text()}")
 
 
 @pytest.mark.timeout(120)
@@ -308,8 +314,10 @@ def test_a_public_key_and_the_join_code_do_not_make_you_that_player(lan_host, tm
 def test_a_guest_takes_its_copy_of_the_game_home_and_audits_it(lan_host, tmp_path):
     """`ssh -p PORT NAME@HOST record > game.tar` before the game is over: a sentence and exit
     1; after it: a tar of the guest's own record and transcript that the real `modernart
-    audit` accepts (and finds the same events as the host's copy)."""
-    port, _ = lan_host()
+    audit` accepts (and finds the same events as the host's copy).  The host sees the hands:
+    an idle guest's cards are played by the clock (at a table that hides hands only the
+    guest's own client can, tests/test_hidden_drop.py)."""
+    port, _ = lan_host("--no-hidden-hands")
     key = keypair(tmp_path / "cy_key")
     term = Tmux()
     try:
@@ -349,7 +357,7 @@ def test_a_guest_away_at_the_end_joins_again_and_takes_it_home(lan_host, tmp_pat
     """A guest who dropped during the game (its decisions ran out, then a stand-in played)
     logs in again after the end: its client catches up from the host's events, saves its
     copy, and `record` sends it."""
-    port, _ = lan_host()
+    port, _ = lan_host("--no-hidden-hands")  # a stand-in plays the seat: the host sees the hands
     key = keypair(tmp_path / "cy_key")
     term = Tmux()
     try:
