@@ -151,7 +151,7 @@ def test_a_host_killed_in_a_later_rounds_deck_resumes_and_the_game_ends_and_audi
     from modernart.net.host.table import Table
     from modernart.net.trust.group import scalar_bytes
 
-    from .test_hidden_host import HiddenDriver, deck
+    from .test_hidden_host import HiddenDriver, deck, keyed_and_shuffled
     from .net_helpers import SessionDriver
 
     keys = [Keys.generate() for _ in range(3)]
@@ -164,11 +164,7 @@ def test_a_host_killed_in_a_later_rounds_deck_resumes_and_the_game_ends_and_audi
     sess = table.game
     decks = [SeatDeck(sess.game_id, s, 70) for s in range(3)]
     driver = SessionDriver(sess, keys)
-    driver.seed_all()
-    for s, d in enumerate(decks):
-        deck(sess, keys, s, key=d.key.to_wire())
-    for s, d in enumerate(decks):
-        deck(sess, keys, s, shuffle=d.shuffle(sess.hidden.ledger)[0].to_wire())
+    keyed_and_shuffled(sess, keys, decks, driver)
     play = HiddenDriver(sess, keys, decks, driver)
     play.share()
     while sess.state.round < 1:  # round 1 ends: round 2's deck waits for its shuffles

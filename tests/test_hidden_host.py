@@ -43,6 +43,15 @@ def deck(sess: Any, keys: list[Keys], seat: int, **part: Any) -> list[Any]:
     return sess.submit_deck(keys[seat].vk, seat, part, 0.0)
 
 
+def keyed_and_shuffled(sess: Any, keys: list[Keys], decks: list[SeatDeck], driver: SessionDriver) -> None:
+    """Every seat's seed, then deck key, then shuffle in seat order, as their clients send them."""
+    driver.seed_all()
+    for s, d in enumerate(decks):
+        deck(sess, keys, s, key=d.key.to_wire())
+    for s, d in enumerate(decks):
+        deck(sess, keys, s, shuffle=d.shuffle(sess.hidden.ledger)[0].to_wire())
+
+
 def refused(code: str, fn: Any, *args: Any, **kwargs: Any) -> None:
     with pytest.raises(ProtocolError) as exc:
         fn(*args, **kwargs)
@@ -51,11 +60,7 @@ def refused(code: str, fn: Any, *args: Any, **kwargs: Any) -> None:
 
 def shuffled(tmp: Path) -> tuple[Any, list[Keys], list[SeatDeck]]:
     sess, keys, decks, driver = hidden_session(tmp)
-    driver.seed_all()
-    for s, d in enumerate(decks):
-        deck(sess, keys, s, key=d.key.to_wire())
-    for s, d in enumerate(decks):
-        deck(sess, keys, s, shuffle=d.shuffle(sess.hidden.ledger)[0].to_wire())
+    keyed_and_shuffled(sess, keys, decks, driver)
     for s, d in enumerate(decks):
         deck(sess, keys, s, shares=[x.to_wire() for x in d.shares(sess.hidden.ledger)])
     return sess, keys, decks
@@ -214,11 +219,7 @@ def test_a_host_resumed_from_its_files_plays_a_hidden_game_on_and_the_audit_pass
     from modernart.net.trust.audit import audit_files
 
     sess, keys, decks, driver = hidden_session(tmp_path)
-    driver.seed_all()
-    for s, d in enumerate(decks):
-        deck(sess, keys, s, key=d.key.to_wire())
-    for s, d in enumerate(decks):
-        deck(sess, keys, s, shuffle=d.shuffle(sess.hidden.ledger)[0].to_wire())
+    keyed_and_shuffled(sess, keys, decks, driver)
     play = HiddenDriver(sess, keys, decks, driver)
     play.share()
     while sess.state.round < 1 or sess.state.move_count < 40:

@@ -24,7 +24,7 @@ from modernart.net.trust.hidden_deck import SeatDeck, step_to_wire
 from modernart.net.trust.identity import Keys
 
 from .net_helpers import SessionDriver
-from .test_hidden_host import HiddenDriver, deck
+from .test_hidden_host import HiddenDriver, deck, keyed_and_shuffled
 from .test_net_power_loss import power_loss
 
 
@@ -40,11 +40,7 @@ def people_hidden_table(tmp: Path, players: int) -> tuple[Table, list[Keys], lis
     sess = table.game
     decks = [SeatDeck(sess.game_id, s, 70) for s in range(players)]
     driver = SessionDriver(sess, keys)
-    driver.seed_all()
-    for s, d in enumerate(decks):
-        deck(sess, keys, s, key=d.key.to_wire())
-    for s, d in enumerate(decks):
-        deck(sess, keys, s, shuffle=d.shuffle(sess.hidden.ledger)[0].to_wire())
+    keyed_and_shuffled(sess, keys, decks, driver)
     play = HiddenDriver(sess, keys, decks, driver)
     play.share()
     return table, keys, decks, play

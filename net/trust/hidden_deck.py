@@ -304,14 +304,7 @@ class DeckLedger:
         shuffle of another deck (one withdrawn meanwhile) is `stale_shuffle`.  Nothing
         ever reads a card off a proposed deck: shares wait for every recorded shuffle.
         Returns the check (None when this ledger checks nothing)."""
-        if self.next_proposer != shuffle.seat:
-            raise DeckStepError(
-                "not_your_shuffle",
-                f"seat {shuffle.seat} may not shuffle now"
-                + ("" if self.next_proposer is None else f" (seat {self.next_proposer} shuffles next)"),
-            )
-        if len(shuffle.deck) != self.size:
-            raise DeckStepError("bad_shuffle", f"a shuffle holds {self.size} cards, this one {len(shuffle.deck)}")
+        self._check_turn_and_size(shuffle, self.next_proposer)
         before = self.proposed_deck
         if on is not None and on != deck_digest(before):
             raise DeckStepError(
@@ -322,20 +315,24 @@ class DeckLedger:
             return self.checks.start(self.game, self.joint, before, shuffle)
         return None
 
+    def _check_turn_and_size(self, shuffle: Shuffle, next_seat: int | None) -> None:
+        """A shuffle comes from the seat whose turn it is (`next_seat`) and holds the deck."""
+        if next_seat != shuffle.seat:
+            raise DeckStepError(
+                "not_your_shuffle",
+                f"seat {shuffle.seat} may not shuffle now"
+                + ("" if next_seat is None else f" (seat {next_seat} shuffles next)"),
+            )
+        if len(shuffle.deck) != self.size:
+            raise DeckStepError("bad_shuffle", f"a shuffle holds {self.size} cards, this one {len(shuffle.deck)}")
+
     def withdraw(self, seat: int) -> None:
         """Drop the relayed shuffles of `seat` and every seat after it (a proof failed, or
         the host that relayed them restarted)."""
         self.proposed = [s for s in self.proposed if s.seat < seat]
 
     def add_shuffle(self, shuffle: Shuffle) -> None:
-        if self.next_shuffler != shuffle.seat:
-            raise DeckStepError(
-                "not_your_shuffle",
-                f"seat {shuffle.seat} may not shuffle now"
-                + ("" if self.next_shuffler is None else f" (seat {self.next_shuffler} shuffles next)"),
-            )
-        if len(shuffle.deck) != self.size:
-            raise DeckStepError("bad_shuffle", f"a shuffle holds {self.size} cards, this one {len(shuffle.deck)}")
+        self._check_turn_and_size(shuffle, self.next_shuffler)
         before = self.deck
         if self.checking:
             # a check started when the shuffle was relayed ahead is waited for, not made again
