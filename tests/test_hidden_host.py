@@ -43,11 +43,16 @@ def deck(sess: Any, keys: list[Keys], seat: int, **part: Any) -> list[Any]:
     return sess.submit_deck(keys[seat].vk, seat, part, 0.0)
 
 
-def keyed_and_shuffled(sess: Any, keys: list[Keys], decks: list[SeatDeck], driver: SessionDriver) -> None:
-    """Every seat's seed, then deck key, then shuffle in seat order, as their clients send them."""
+def keyed(sess: Any, keys: list[Keys], decks: list[SeatDeck], driver: SessionDriver) -> None:
+    """Every seat's seed, then its deck key, as their clients send them."""
     driver.seed_all()
     for s, d in enumerate(decks):
         deck(sess, keys, s, key=d.key.to_wire())
+
+
+def keyed_and_shuffled(sess: Any, keys: list[Keys], decks: list[SeatDeck], driver: SessionDriver) -> None:
+    """`keyed`, then every seat's shuffle in seat order."""
+    keyed(sess, keys, decks, driver)
     for s, d in enumerate(decks):
         deck(sess, keys, s, shuffle=d.shuffle(sess.hidden.ledger)[0].to_wire())
 

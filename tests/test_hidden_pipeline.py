@@ -20,7 +20,7 @@ from modernart.net.trust.identity import Keys
 from modernart.net.trust.shuffle_checks import deck_digest
 
 from .net_helpers import FAST, run
-from .test_hidden_host import deck, hidden_session, refused
+from .test_hidden_host import deck, hidden_session, keyed, refused
 
 
 def relay(sess: Any, keys: list[Keys], seat: int, shuffle: Shuffle, on: bytes | None = None) -> Any:
@@ -32,9 +32,7 @@ def relay(sess: Any, keys: list[Keys], seat: int, shuffle: Shuffle, on: bytes | 
 
 def test_the_next_seat_shuffles_a_relayed_deck_before_its_proof_is_recorded(tmp_path: Path) -> None:
     sess, keys, decks, driver = hidden_session(tmp_path)
-    driver.seed_all()
-    for s, d in enumerate(decks):
-        deck(sess, keys, s, key=d.key.to_wire())
+    keyed(sess, keys, decks, driver)
     ledger = sess.hidden.ledger
     first = decks[0].shuffle(ledger)[0]
     check0 = relay(sess, keys, 0, first, deck_digest(ledger.deck))
@@ -59,9 +57,7 @@ def test_the_next_seat_shuffles_a_relayed_deck_before_its_proof_is_recorded(tmp_
 
 def test_a_relayed_shuffle_whose_proof_fails_is_refused_and_withdrawn_with_what_came_after(tmp_path: Path) -> None:
     sess, keys, decks, driver = hidden_session(tmp_path)
-    driver.seed_all()
-    for s, d in enumerate(decks):
-        deck(sess, keys, s, key=d.key.to_wire())
+    keyed(sess, keys, decks, driver)
     ledger = sess.hidden.ledger
     good = decks[0].shuffle(ledger)[0]
     bad = replace(good, deck=good.deck[1:] + good.deck[:1])  # a card moved: the proof fails
