@@ -25,13 +25,17 @@ QUIET = (Action.PASS, Action.DECLINE, Action.DECLINE_SECOND, Action.HAMMER)
 
 
 async def until_ana_puts_up_a_painting(session: NetSession, timeout: float) -> None:
-    """Play Ana's other turns (passing, declining, sealing the least) until she is to put up a card."""
+    """Play Ana's other turns (passing, declining, sealing the least) until she is to put up a
+    card and can read her cards (at a hidden-hands table the other seats' shares come first)."""
     async with asyncio.timeout(timeout):
         while True:
             obs = session.obs
             if obs is not None and obs.my_turn and session.client.in_touch:
                 if obs.phase == Phase.PLAY_CARD:
-                    return
+                    if not session.cards_coming:  # (hidden hands: its cards are readable)
+                        return
+                    await asyncio.sleep(0.05)
+                    continue
                 moves = obs.legal_moves(amounts=False)
                 if not moves:  # a sealed bid or a price to set: the least amount
                     action, least, _most = obs.amount_range()

@@ -19,6 +19,7 @@ from modernart.cli.i18n import _, ngettext
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.waiting_for import (
     amount_problem,
+    cards_coming_text,
     why_no_accept,
     why_no_buyer,
     why_no_card,
@@ -120,7 +121,7 @@ class TableActions:
     def select(self, delta: int) -> None:
         hand = self.cs.sorted_hand()
         if not hand:
-            self.cs.say(_("Your hand is empty"))
+            self.cs.say(cards_coming_text() if self.cs.cards_coming else _("Your hand is empty"))
             return
         self.cs.selected_card()  # the cursor is where the chosen card is now
         self.cs.select(self.cs.selected + delta)
@@ -216,6 +217,8 @@ class TableActions:
         move = Move.of(obs.seat, action, int(card)) if card is not None else None
         if move is not None and move in self._legal():
             self.send(move)
+        elif self.cs.cards_coming:
+            self.cs.error(cards_coming_text())
         else:
             self.cs.error(why_no_card(obs, edition))
 

@@ -176,6 +176,9 @@ class NetSession(SessionBase):
         self._calling = False  # a hammer call is running (told when a bid stops it)
         self._sealed_told: tuple[int, set[int]] = (-1, set())  # (auction, seats told to have sealed)
         self._seller = (-1, -1)  # (auction, auctioneer) of the last auction started
+        # hidden hands: the line telling this seat's deal, held until its cards can be read
+        # (the host's event only counts them; the other seats' shares make them readable)
+        self._deal_untold: str | None = None
         self.host_record_path: str | None = None  # the host's copy of the record, when not ours
         self._deck_for: RuleOptions | None = None
         self._deck: tuple = ()
@@ -316,14 +319,22 @@ class NetSession(SessionBase):
             if isinstance(event, CardsDealt):
                 self._tell(public, names, edition, deck)
                 if event.seat == st.seat and st.role in ("player", "standin"):
-                    n = len(event.cards)
-                    dealt = ngettext(
-                        "Round {round}: you receive {count} painting", "Round {round}: you receive {count} paintings", n
-                    ).format(round=event.round + 1, count=n)
-                    append_log(self.log, LogEntry(dealt))
+                    self._narrate_deal(event, _dealt_count(info.public, event.seat))
                 continue
             public.append(event)
         self._tell(public, names, edition, deck)
+
+    def _narrate_deal(self, event: CardsDealt, count: int) -> None:
+        """This seat's deal: told now, or at a hidden-hands table once its cards can be read
+        (`count`: the public event's count; this seat's copy names no cards there)."""
+        n = len(event.cards) or count
+        dealt = ngettext(
+            "Round {round}: you receive {count} painting", "Round {round}: you receive {count} paintings", n
+        ).format(round=event.round + 1, count=n)
+        if event.cards or self.client.hand_ready:
+            append_log(self.log, LogEntry(dealt))
+        else:  # told by _copy once the other seats' shares are in
+            self._deal_untold = dealt
 
     def _narrate_settle(self, bids: list[dict[str, Any]], names: list[str]) -> None:
         """A settlement's offenders and timeouts (its bids are told by the reveal of them all)."""
@@ -412,6 +423,10 @@ class NetSession(SessionBase):
         self.names = tuple(p["name"] for p in st.players) if st.players else ()
         self._note_presence(table)
         self.obs = st.observation
+        self.cards_coming = st.role in ("player", "standin") and not self.client.hand_ready
+        if self._deal_untold is not None and not self.cards_coming:
+            append_log(self.log, LogEntry(self._deal_untold))
+            self._deal_untold = None
         if self.obs is None and st.role == "spectator":  # no seat: the table from its public facts alone
             self.obs = self.client.watcher_observation()
         if self.status == Status.LOBBY and self.lobby is not None:
@@ -529,6 +544,16 @@ class NetSession(SessionBase):
 
     async def start(self) -> None:
         await self._reply(self.client.start())
+
+
+def _dealt_count(public: Mapping[str, Any], seat: int) -> int:
+    """How many cards an event deals `seat` (its public part counts them: at a hidden-hands
+    table nobody's copy names the cards until they are read)."""
+    for item in public.get("ev") or ():
+        if isinstance(item, dict) and item.get("k") == "dealt" and item.get("seat") == seat:
+            count = item.get("count")
+            return count if type(count) is int else 0
+    return 0
 
 
 def _sentence(text: str) -> str:

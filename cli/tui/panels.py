@@ -203,6 +203,12 @@ def hand_panel(cs: ClientState, width: int, height: int) -> list[Line]:
             [("class:dim", " " + _("You see what every player sees;"))],
             [("class:dim", " " + _("nobody's hand, nobody's money."))],
         ]
+    if cs.cards_coming:
+        return [
+            [("", " " + _("Your paintings are being dealt:"))],
+            # TRANSLATORS: this line and the previous one are one sentence, cut to fit a narrow panel
+            [("class:dim", " " + _("each player unlocks their share."))],
+        ]
     if not hand:
         return [
             [("class:dim", " " + _("Your hand is empty."))],

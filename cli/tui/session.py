@@ -124,6 +124,7 @@ class Session(Protocol):
     last_reveal: tuple[Any, int] | None  # the last Sealed reveal (SealedRevealed) and that auction's seller
     away: frozenset[int]  # game seats whose person has lost touch with the table
     last_word: str  # what to tell the person once the screen is gone ("" = nothing)
+    cards_coming: bool  # hidden hands: this seat's new cards wait for the other seats' shares
 
     def add_listener(self, callback: Callable[[], None]) -> None: ...
     def remove_listener(self, callback: Callable[[], None]) -> None: ...
@@ -187,6 +188,7 @@ class SessionBase(Listeners):
         self.last_reveal: tuple[Any, int] | None = None
         self.away: frozenset[int] = frozenset()
         self.last_word = ""
+        self.cards_coming = False
 
 
 def append_log(log: list[LogEntry], entry: LogEntry) -> None:

@@ -165,6 +165,12 @@ class ClientState:
         silent; its clocks then run on unseen), or ""."""
         return self.session.notice if self.session is not None else ""
 
+    @property
+    def cards_coming(self) -> bool:
+        """This seat's new cards cannot be read yet: at a hidden-hands table the other seats'
+        shares of a deal are still on their way (docs/fair-play.md)."""
+        return self.session is not None and self.session.cards_coming
+
     def screen(self) -> str:
         """Which screen to show: finder, connecting, lobby, table, over or gone."""
         if self.session is None:
@@ -262,9 +268,10 @@ class ClientState:
         if self.amount_for != key:
             self.amount_for = key
             self.amount = ""
-        # a new auction, step or turn makes earlier words stale ("Not your turn" when it is);
-        # a refusal that arrives after the change is shown below, as it is news
-        situation = (obs.auction_no, int(obs.phase), obs.turn, obs.seat in obs.to_move, obs.is_over)
+        # a new auction, step or turn makes earlier words stale ("Not your turn" when it is),
+        # and so do cards becoming readable ("still being dealt"); a refusal that arrives
+        # after the change is shown below, as it is news
+        situation = (obs.auction_no, int(obs.phase), obs.turn, obs.seat in obs.to_move, obs.is_over, self.cards_coming)
         if self.situation != situation:
             if self.situation is not None:
                 self.message = None

@@ -185,6 +185,11 @@ def amount_problem(obs: Observation, typed: str, name: Names, edition: Edition) 
     return action, amount
 
 
+def cards_coming_text() -> str:
+    """Why no card can be chosen yet at a hidden-hands table, right after a deal."""
+    return _("Your paintings are still being dealt: wait for the other players' shares")
+
+
 def why_no_card(obs: Observation, edition: Edition) -> str:
     """Why Enter cannot put up (or add to the Double) the chosen card, when a card is asked for."""
     if obs.card_action() == Action.PLAY:

@@ -112,9 +112,15 @@ class HardBot(MediumBot):
 
     def choose(self, obs: Observation) -> Move | None:
         start, counted = time.perf_counter(), self._clock()
+        # a collection during the decision would be paid from its budget: the garbage of a
+        # whole process (a host's, a test run's) can take longer than the budget itself
+        gc_was_enabled = gc.isenabled()
+        gc.disable()
         try:
             return self._choose(obs, counted + self.budget - min(0.02, 0.1 * self.budget))
         finally:
+            if gc_was_enabled:
+                gc.enable()
             self._thought = time.perf_counter() - start
 
     def _choose(self, obs: Observation, deadline: float) -> Move | None:
@@ -237,37 +243,31 @@ class HardBot(MediumBot):
         passes = 0
         next_prune = 6
         self._values_cache = {}
-        gc_was_enabled = gc.isenabled()
-        gc.disable()  # a collection in the middle of a rollout could overrun the budget
-        try:
-            while len(active) > 1 and passes != self.max_passes:
-                # a pass that would not finish at the average rollout's pace is not started (one
-                # rollout the machine stalled must not end the search: every rollout reads the
-                # clock, so an unlucky pass only costs its own time)
-                if rollouts and clock() + rollout_time / rollouts * len(active) > deadline:
+        while len(active) > 1 and passes != self.max_passes:
+            # a pass that would not finish at the average rollout's pace is not started (one
+            # rollout the machine stalled must not end the search: every rollout reads the
+            # clock, so an unlucky pass only costs its own time)
+            if rollouts and clock() + rollout_time / rollouts * len(active) > deadline:
+                break
+            world = determinize(obs, rng, unseen=unseen, sealed_guess=sealed_guess)
+            dice = rng.getrandbits(48)
+            results = []
+            for i in active:
+                t0 = clock()
+                result = self._rollout(world, seat, cands[i], dice, deadline, rivals)
+                if result is None:
                     break
-                world = determinize(obs, rng, unseen=unseen, sealed_guess=sealed_guess)
-                dice = rng.getrandbits(48)
-                results = []
-                for i in active:
-                    t0 = clock()
-                    result = self._rollout(world, seat, cands[i], dice, deadline, rivals)
-                    if result is None:
-                        break
-                    results.append(result)
-                    rollout_time += clock() - t0
-                    rollouts += 1
-                if len(results) < len(active):
-                    break  # an unfinished pass would compare candidates on different samples
-                for i, r in zip(active, results):
-                    scores[i].append(r)
-                passes += 1
-                if passes >= next_prune:
-                    active = _prune(active, scores)
-                    next_prune = passes + max(3, passes // 2)
-        finally:
-            if gc_was_enabled:
-                gc.enable()
+                results.append(result)
+                rollout_time += clock() - t0
+                rollouts += 1
+            if len(results) < len(active):
+                break  # an unfinished pass would compare candidates on different samples
+            for i, r in zip(active, results):
+                scores[i].append(r)
+            passes += 1
+            if passes >= next_prune:
+                active = _prune(active, scores)
+                next_prune = passes + max(3, passes // 2)
         self.last_rollouts = sum(map(len, scores))
         self.last_search_seconds = time.perf_counter() - began
         self.last_search_cpu = time.thread_time() - began_cpu
