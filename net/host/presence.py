@@ -147,8 +147,8 @@ class Presence:
             if not any(p.seat == peer.seat and p.role == peer.role for p in self.connections.at(peer.table)):
                 self.absent[(peer.table.id, peer.seat)] = self.clock.now()
         self.fanout.lobby_soon(peer.table)  # not now: this may run inside a broadcast whose send failed
-        self.free_if_done(peer.table)
         self.due.touch(peer.table)
+        self.free_if_done(peer.table)  # last: a freed table is forgotten by all the above
 
     # ------------------------------------------------------------------ freeing tables
 
