@@ -462,6 +462,11 @@ def print_compare(
                     "margin_equal": result.margin_counts[2],
                     "signed_rank_p": result.margin_p_value,
                     "margin_verdict": result.margin_verdict(),
+                    # deal by deal, so that runs of other seeds or deals can be pooled
+                    "per_deal": [
+                        {"seat": seat, "won": [seat in oa.winners, seat in ob.winners], "margin": [ma, mb]}
+                        for seat, oa, ob, ma, mb in zip(seats, a_out, b_out, result.a.margins, result.b.margins)
+                    ],
                 },
                 indent=1,
             )

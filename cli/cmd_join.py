@@ -81,7 +81,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _list(heard, out) -> None:
     for h in heard:
-        print(f"{h.name!r:24} {h.state:8} seats {h.taken} taken {h.free} free  code {h.code}  {h.target}", file=out)
+        hidden = "  hands hidden even from the host" if h.hidden else ""
+        print(
+            f"{h.name!r:24} {h.state:8} seats {h.taken} taken {h.free} free  code {h.code}  {h.target}{hidden}",
+            file=out,
+        )
 
 
 async def _print(args: argparse.Namespace, is_string: bool) -> int:

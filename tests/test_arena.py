@@ -240,6 +240,10 @@ def test_arena_compare_pairs_deals_and_is_deterministic() -> None:
         assert 0 < data["sign_test_p"] <= 1
         assert data["margin_a_larger"] + data["margin_b_larger"] + data["margin_equal"] == 6
         assert 0 < data["signed_rank_p"] <= 1 and "margin_verdict" in data
+        deals = data["per_deal"]  # deal by deal: they add up to the totals
+        assert len(deals) == 6 and [sum(d["won"][k] for d in deals) for k in (0, 1)] == [a["wins"], b["wins"]]
+        assert sum(d["margin"][0] > d["margin"][1] for d in deals) == data["margin_a_larger"]
+        assert sum(d["margin"][0] for d in deals) / 6 == pytest.approx(a["mean_margin"])
         runs.append(data["candidates"] + [data["a_only"], data["b_only"]])
     assert runs[0] == runs[1]
     done = arena("--compare", "hard:rivals=off,hard", "--against", "random,random", "--games", "3", "--passes", "2")

@@ -19,12 +19,12 @@ from tests.e2e.screen import Screen, run_async
 pytestmark = pytest.mark.timeout(60)
 
 
-async def start_host(tmp_path, bots: int = 2, name: str = "Test table"):
+async def start_host(tmp_path, bots: int = 2, name: str = "Test table", hidden_hands: bool = False):
     from modernart.net.host.host import Host
     from modernart.net.trust.identity import Keys
 
     host = Host(Keys.load_or_create(str(tmp_path / "hostcfg"), "host"), bind="127.0.0.1", port=0, bot_pace=0)
-    table = host.open_table(name, journal_dir=str(tmp_path / "games"))
+    table = host.open_table(name, journal_dir=str(tmp_path / "games"), hidden_hands=hidden_hands)
     await host.start()
     for seat in range(1, bots + 1):
         _seat, token = table.lobby.add_bot(None, "random", seat=seat)
@@ -39,9 +39,16 @@ def ana_in_seat_1(host, table, tmp_path) -> NetSession:
 @contextlib.asynccontextmanager
 async def beaconing(host):
     """`host`'s tables announced by beacon to 127.0.0.1 only, on a free port (yielded)."""
+    port = free_udp_port()
+    async with beaconing_to(host, port):
+        yield port
+
+
+@contextlib.asynccontextmanager
+async def beaconing_to(host, port: int):
+    """`host`'s tables announced by beacon to 127.0.0.1 `port` only."""
     from modernart.net.lan.beacon import Announcer
 
-    port = free_udp_port()
     announcer = Announcer(
         lambda: [t.info() for t in host.tables.values()],
         host.port,
@@ -51,7 +58,7 @@ async def beaconing(host):
     )
     beacon = asyncio.get_running_loop().create_task(announcer.run())
     try:
-        yield port
+        yield
     finally:
         beacon.cancel()
 
@@ -130,6 +137,26 @@ async def test_join_screen_hears_a_beacon_and_checks_the_code(tmp_path):
     finally:
         async with asyncio.timeout(15):
             await host.close()
+
+
+@run_async
+async def test_join_screen_marks_a_table_that_hides_hands_even_from_its_host(tmp_path):
+    hidden, _table = await start_host(tmp_path / "a", name="Hidden table", hidden_hands=True)
+    plain, _other = await start_host(tmp_path / "b", name="Plain table")
+    try:
+        async with beaconing(hidden) as port:
+            async with beaconing_to(plain, port):
+                finder = NetFinder(name="Dai", config_dir=str(tmp_path / "dai"), bind="127.0.0.1", port=port)
+                async with Screen(finder=finder) as screen:
+                    text = await screen.wait_for("Plain table(.|\n)*Hidden table|Hidden table(.|\n)*Plain table")
+                    rows = {name: next(r for r in screen.rows if name in r) for name in ("Hidden table", "Plain table")}
+                    assert re.search(r"2/5  hidden\s*│$", rows["Hidden table"]), rows
+                    assert "hidden" not in rows["Plain table"], rows
+                    assert "hidden: the players' hands are hidden even from the host" in text
+    finally:
+        async with asyncio.timeout(15):
+            await hidden.close()
+            await plain.close()
 
 
 @run_async

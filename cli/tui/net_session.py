@@ -617,6 +617,7 @@ class NetFinder(Listeners):
                     h.taken + h.free,
                     str(h.target),
                     needs_code=True,
+                    hidden_hands=h.hidden,
                 )
                 for h in heard
             ]

@@ -208,6 +208,7 @@ class TableAd:
     seats: int
     join_string: str
     needs_code: bool = True  # the joiner must type the join code shown by the host
+    hidden_hands: bool = False  # the hands are hidden even from the host (docs/fair-play.md)
 
 
 @runtime_checkable

@@ -46,7 +46,11 @@ def finder_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         arrow = ">" if i == cs.finder_cursor else " "
         style = "class:selected" if arrow == ">" else ""
         text = f"{arrow} " + fit(ad.name, max(10, width - 36)) + fit(ad.address, 22) + f"{ad.seats_taken}/{ad.seats}"
-        lines.append([(style, text)])
+        # TRANSLATORS: a mark of at most 7 columns after a table's seats in the list of tables
+        lines.append([(style, text + ("  " + _("hidden") if ad.hidden_hands else ""))])
+    if any(ad.hidden_hands for ad in tables):
+        for chunk in wrap(_("hidden: the players' hands are hidden even from the host"), max(10, width - 2)):
+            lines.append([("class:dim", " " + chunk)])
     return lines
 
 
