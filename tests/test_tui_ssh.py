@@ -7,6 +7,7 @@ exec request `record` answers or says why not."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 
 import asyncssh
@@ -75,6 +76,35 @@ class Guest:
         await self.conn.wait_closed()
 
 
+@contextlib.asynccontextmanager
+async def ssh_table(tmp_path, *, code: bool = False, records: bool = False, **options):
+    """A host whose table has one bot, its client served over SSH on 127.0.0.1 (`code`: the
+    join code lets a new key in; `records`: the exec request `record` answers): yields
+    (host, table, target, port, the guests' config dir); all closed after."""
+    host, table = await start_host(tmp_path, bots=1)
+    target = host.target(table.id)
+    config = tmp_path / "ssh"
+    if code:
+        options["table_code"] = target.code
+    if records:
+        options["record_for"] = ssh_records_of(str(target), config_dir=str(config))
+    try:
+        acceptor = await serve(
+            0,
+            ssh_sessions_through(str(target), config_dir=str(config)),
+            host="127.0.0.1",
+            host_key_path=str(tmp_path / "hostkey"),
+            **options,
+        )
+        try:
+            yield host, table, target, acceptor.get_port(), config
+        finally:
+            acceptor.close()
+    finally:
+        async with asyncio.timeout(15):
+            await host.close()
+
+
 async def connect(port: int, user: str, key, password: str | None = None) -> asyncssh.SSHClientConnection:
     return await asyncssh.connect(
         "127.0.0.1", port, username=user, client_keys=[key], password=password, known_hosts=None, agent_path=None
@@ -111,16 +141,8 @@ def seat_of_you(text: str, user: str) -> str:
 
 @run_async
 async def test_ssh_guests_get_seats_by_key_through_the_host(tmp_path):
-    host, table = await start_host(tmp_path, bots=1)
-    acceptor = await serve(
-        0,
-        ssh_sessions_through(str(host.target(table.id)), config_dir=str(tmp_path / "ssh")),
-        host="127.0.0.1",
-        host_key_path=str(tmp_path / "hostkey"),
-    )
-    port = acceptor.get_port()
-    eve_key, fay_key = asyncssh.generate_private_key("ssh-ed25519"), asyncssh.generate_private_key("ssh-ed25519")
-    try:
+    async with ssh_table(tmp_path) as (host, table, target, port, config):
+        eve_key, fay_key = asyncssh.generate_private_key("ssh-ed25519"), asyncssh.generate_private_key("ssh-ed25519")
         async with Guest(port, "eve", eve_key, {"NO_COLOR": "1"}) as eve:
             text = await eve.wait_for(r"eve \(you\) +person")
             seat = re.search(r"(\d) eve \(you\)", text).group(1)
@@ -135,10 +157,6 @@ async def test_ssh_guests_get_seats_by_key_through_the_host(tmp_path):
                 assert re.search(r"(\d) eve \(you\)", text).group(1) == seat
                 await eve_again.wait_for(r"fay +person")
         assert len([s for s in table.lobby.seats if s is not None]) == 3
-    finally:
-        acceptor.close()
-        async with asyncio.timeout(15):
-            await host.close()
 
 
 @run_async
@@ -146,20 +164,11 @@ async def test_an_offered_key_is_not_a_proved_one(tmp_path):
     """Mallory has Eve's public key (not secret) and the join code (in every beacon): she
     offers the key, cannot sign with it, and logs in with the code.  She is a new player
     in a free seat, never Eve; Eve still gets her seat back with her key."""
-    host, table = await start_host(tmp_path, bots=1)
-    target = host.target(table.id)
-    guests: list[SSHGuest] = []
-    acceptor = await serve(
-        0,
-        ssh_sessions_through(str(target), config_dir=str(tmp_path / "ssh")),
-        host="127.0.0.1",
-        host_key_path=str(tmp_path / "hostkey"),
-        table_code=target.code,
-        on_guest=lambda guest, what: guests.append(guest) if what == "joined" else None,
-    )
-    port = acceptor.get_port()
-    eve_key = asyncssh.generate_private_key("ssh-ed25519")
-    try:
+    async with ssh_table(
+        tmp_path, code=True, on_guest=lambda guest, what: guests.append(guest) if what == "joined" else None
+    ) as (host, table, target, port, config):
+        guests: list[SSHGuest] = []
+        eve_key = asyncssh.generate_private_key("ssh-ed25519")
         async with Guest(port, "eve", eve_key) as eve:
             seat = seat_of_you(await eve.wait_for(r"eve \(you\) +person"), "eve")
         with pytest.raises(asyncssh.PermissionDenied):  # the offered key alone logs nobody in
@@ -178,25 +187,12 @@ async def test_an_offered_key_is_not_a_proved_one(tmp_path):
             text = await eve_again.wait_for(r"eve \(you\) +person")
             assert seat_of_you(text, "eve") == seat  # the key's owner: her own seat
         assert [g.fingerprint for g in guests] == [eve_key.get_fingerprint(), None, None, eve_key.get_fingerprint()]
-    finally:
-        acceptor.close()
-        async with asyncio.timeout(15):
-            await host.close()
 
 
 @run_async
 async def test_a_guest_is_told_once_what_it_trusts(tmp_path):
-    host, table = await start_host(tmp_path, bots=1)
-    target = str(host.target(table.id))
-    acceptor = await serve(
-        0,
-        ssh_sessions_through(target, config_dir=str(tmp_path / "ssh")),
-        host="127.0.0.1",
-        host_key_path=str(tmp_path / "hostkey"),
-        notice=ssh_trust_notice,
-    )
-    try:
-        async with Guest(acceptor.get_port(), "eve", asyncssh.generate_private_key("ssh-ed25519")) as eve:
+    async with ssh_table(tmp_path, notice=ssh_trust_notice) as (host, table, target, port, config):
+        async with Guest(port, "eve", asyncssh.generate_private_key("ssh-ed25519")) as eve:
             text = await eve.wait_for(r"modernart join`")
             rows = text.split("\n")
             top = next(i for i, row in enumerate(rows) if "Log and chat" in row)
@@ -209,28 +205,12 @@ async def test_a_guest_is_told_once_what_it_trusts(tmp_path):
             )
             assert text.count("Over SSH your client") == 1  # said once
             assert "r ready" in rows[bottom + 1]  # the message line is free
-    finally:
-        acceptor.close()
-        async with asyncio.timeout(15):
-            await host.close()
 
 
 @run_async
 async def test_the_record_command_says_why_not_before_the_game_is_over(tmp_path):
-    host, table = await start_host(tmp_path, bots=1)
-    target = host.target(table.id)
-    config = str(tmp_path / "ssh")
-    acceptor = await serve(
-        0,
-        ssh_sessions_through(str(target), config_dir=config),
-        host="127.0.0.1",
-        host_key_path=str(tmp_path / "hostkey"),
-        table_code=target.code,
-        record_for=ssh_records_of(str(target), config_dir=config),
-    )
-    port = acceptor.get_port()
-    eve_key = asyncssh.generate_private_key("ssh-ed25519")
-    try:
+    async with ssh_table(tmp_path, code=True, records=True) as (host, table, target, port, config):
+        eve_key = asyncssh.generate_private_key("ssh-ed25519")
         async with Guest(port, "eve", eve_key) as eve:
             await eve.wait_for(r"eve \(you\) +person")
         conn = await connect(port, "eve", eve_key)
@@ -249,10 +229,6 @@ async def test_the_record_command_says_why_not_before_the_game_is_over(tmp_path)
                 impostor = await conn.run("record")
         assert impostor.exit_status == 1 and impostor.stdout == ""
         assert "a password login has no key to keep a record under" in impostor.stderr
-    finally:
-        acceptor.close()
-        async with asyncio.timeout(15):
-            await host.close()
 
 
 @run_async
@@ -306,16 +282,9 @@ async def test_a_guest_cannot_make_its_client_draw_a_huge_terminal_or_open_sessi
     from modernart.cli.tui import sshserve
 
     monkeypatch.setattr(sshserve, "MAX_SESSIONS_PER_CONNECTION", 1)
-    host, table = await start_host(tmp_path, bots=1)
-    acceptor = await serve(
-        0,
-        ssh_sessions_through(str(host.target(table.id)), config_dir=str(tmp_path / "ssh")),
-        host="127.0.0.1",
-        host_key_path=str(tmp_path / "hostkey"),
-    )
-    key = asyncssh.generate_private_key("ssh-ed25519")
-    try:
-        async with Guest(acceptor.get_port(), "gus", key, size=(1000, 400)) as gus:
+    async with ssh_table(tmp_path) as (host, table, target, port, config):
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        async with Guest(port, "gus", key, size=(1000, 400)) as gus:
             await gus.wait_for(r"gus \(you\) +person")
             await asyncio.sleep(0.5)
             cols, rows = _drawn_extent(gus.screen)
@@ -328,10 +297,6 @@ async def test_a_guest_cannot_make_its_client_draw_a_huge_terminal_or_open_sessi
             out = await _all(second)
             assert "at most 1 sessions over one connection" in out and second.exit_status == 1, out
             assert len(host.peers) == peers  # the refused session never joined the table
-    finally:
-        acceptor.close()
-        async with asyncio.timeout(15):
-            await host.close()
 
 
 async def _all(proc) -> str:
@@ -349,19 +314,8 @@ async def test_a_host_keeps_a_bounded_number_of_ssh_players(tmp_path, monkeypatc
     from modernart.cli.tui import launch as entry
 
     monkeypatch.setattr(entry, "MAX_SSH_PLAYERS_KEPT", 1)
-    host, table = await start_host(tmp_path, bots=1)
-    target = host.target(table.id)
-    config = tmp_path / "ssh"
-    acceptor = await serve(
-        0,
-        ssh_sessions_through(str(target), config_dir=str(config)),
-        host="127.0.0.1",
-        host_key_path=str(tmp_path / "hostkey"),
-        table_code=target.code,
-    )
-    port = acceptor.get_port()
-    ana, bob = asyncssh.generate_private_key("ssh-ed25519"), asyncssh.generate_private_key("ssh-ed25519")
-    try:
+    async with ssh_table(tmp_path, code=True) as (host, table, target, port, config):
+        ana, bob = asyncssh.generate_private_key("ssh-ed25519"), asyncssh.generate_private_key("ssh-ed25519")
         async with Guest(port, "ana", ana) as guest:
             await guest.wait_for(r"ana \(you\) +person")
         kept = sorted(p.name for p in config.glob("ssh-*.key"))
@@ -373,10 +327,6 @@ async def test_a_host_keeps_a_bounded_number_of_ssh_players(tmp_path, monkeypatc
         async with Guest(port, "bob", ImpostorKey(bob, False), password=target.code) as guest:
             await guest.wait_for(r"bob \(you\) +person")  # the code: a new player, kept nowhere
         assert sorted(p.name for p in config.glob("ssh-*.key")) == kept
-    finally:
-        acceptor.close()
-        async with asyncio.timeout(15):
-            await host.close()
 
 
 @run_async
@@ -386,17 +336,9 @@ async def test_each_ssh_guest_reads_the_table_in_the_language_its_ssh_sends(tmp_
     from modernart.cli.bidi import reordering, visual
     from modernart.cli.i18n import _, speaking
 
-    host, table = await start_host(tmp_path, bots=1)
-    acceptor = await serve(
-        0,
-        ssh_sessions_through(str(host.target(table.id)), config_dir=str(tmp_path / "ssh")),
-        host="127.0.0.1",
-        host_key_path=str(tmp_path / "hostkey"),
-    )
-    port = acceptor.get_port()
-    with speaking("fa"), reordering("client"):
-        seats_fa = visual(_("Seats"))
-    try:
+    async with ssh_table(tmp_path) as (host, table, target, port, config):
+        with speaking("fa"), reordering("client"):
+            seats_fa = visual(_("Seats"))
         zh_key, fa_key = asyncssh.generate_private_key("ssh-ed25519"), asyncssh.generate_private_key("ssh-ed25519")
         async with Guest(port, "wen", zh_key, {"LANG": "zh_CN.UTF-8"}) as wen:
             async with Guest(port, "dara", fa_key, {"LANG": "fa_IR.UTF-8"}) as dara:
@@ -406,7 +348,3 @@ async def test_each_ssh_guest_reads_the_table_in_the_language_its_ssh_sends(tmp_
                 text = await dara.wait_for(r"dara")
                 assert "Seats" not in text and seats_fa in text
                 await wen.wait_for(r"dara")  # the other guest's seat, in the Chinese lobby
-    finally:
-        acceptor.close()
-        async with asyncio.timeout(15):
-            await host.close()
