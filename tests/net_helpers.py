@@ -7,6 +7,8 @@ reaped in `Procs.close()`; every socket belongs to a Host or Client that is clos
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import os
 import re
 import shutil
@@ -15,7 +17,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Iterator
 
 import pytest
 
@@ -88,6 +90,33 @@ async def in_process_host(
         "test", journal_dir=str(tmp / "games"), lobby=lobby, autostart=autostart, fsync=False, fixed_deal=fixed_deal
     )
     return host, table
+
+
+class Capture(logging.Handler):
+    """Every log message, as its text (`captured_logs`)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+
+@contextlib.contextmanager
+def captured_logs() -> Iterator[Capture]:
+    """Every logger's messages down to DEBUG (what `--verbose` would write), for a test that
+    looks for what must never be logged."""
+    capture = Capture()
+    root = logging.getLogger()
+    old_level = root.level
+    root.addHandler(capture)
+    root.setLevel(logging.DEBUG)
+    try:
+        yield capture
+    finally:
+        root.removeHandler(capture)
+        root.setLevel(old_level)
 
 
 def seat_bots(host: Host, table: Any, count: int, level: str = "random") -> None:

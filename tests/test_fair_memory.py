@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
-import logging
 import re
 import sys
 import threading
@@ -39,7 +38,7 @@ from modernart.net.host.lobby import Lobby
 from modernart.net.protocol import decode_host_inner
 from modernart.net.host.game import HostedGame
 
-from .net_helpers import FAST, PY, Procs, run, until
+from .net_helpers import FAST, PY, Capture, Procs, captured_logs, run, until
 
 AMOUNTS = (7919, 7927, 7933)
 _PROBE: dict[str, Any] = {
@@ -144,15 +143,6 @@ def _probing_submit_commit(self: HostedGame, *args: Any) -> Any:
     return events
 
 
-class Capture(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(record.getMessage())
-
-
 async def _scenario(tmp: Path, procs: Procs, capture: Capture):
     host = Host(Keys.generate(), bot_pace=0)
     await host.start()
@@ -185,18 +175,12 @@ async def _scenario(tmp: Path, procs: Procs, capture: Capture):
 
 @pytest.mark.timeout(120)
 def test_the_host_holds_no_bid_amount_when_the_last_commitment_arrives(tmp_path):
-    capture = Capture()
-    root = logging.getLogger()
-    old_level = root.level
-    root.addHandler(capture)
-    root.setLevel(logging.DEBUG)
     procs = Procs(tmp_path)
-    try:
-        at_commit, logs, files_at_commit, after, files_after = run(_scenario(tmp_path, procs, capture), 110)
-    finally:
-        root.removeHandler(capture)
-        root.setLevel(old_level)
-        procs.close()
+    with captured_logs() as capture:
+        try:
+            at_commit, logs, files_at_commit, after, files_after = run(_scenario(tmp_path, procs, capture), 110)
+        finally:
+            procs.close()
     candidates = list(at_commit)
     assert len(candidates) >= 2
     assert all(not where for where in at_commit.values()), at_commit

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import logging
 import sys
 import threading
 import types
@@ -39,7 +38,7 @@ from modernart.net.trust.deck import own_share
 from modernart.net.trust.group import scalar_bytes
 from modernart.net.trust.identity import Keys
 
-from .net_helpers import FAST, PY, Procs, run, until
+from .net_helpers import FAST, PY, Capture, Procs, captured_logs, run, until
 
 _PROBE: dict[str, Any] = {"host": None, "plays": 0, "snapshot": None}  # module state: unreachable from the host
 
@@ -85,15 +84,6 @@ def _probing_submit(self: HostedGame, *args: Any) -> Any:
     return out
 
 
-class Capture(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(record.getMessage())
-
-
 async def _scenario(tmp: Path, procs: Procs, capture: Capture) -> tuple[Any, ...]:
     host = Host(Keys.generate(), bot_pace=0)
     await host.start()
@@ -134,18 +124,12 @@ async def _scenario(tmp: Path, procs: Procs, capture: Capture) -> tuple[Any, ...
 
 @pytest.mark.timeout(240)
 def test_the_host_holds_nothing_that_tells_a_hidden_card(tmp_path: Path) -> None:
-    capture = Capture()
-    root = logging.getLogger()
-    old_level = root.level
-    root.addHandler(capture)
-    root.setLevel(logging.DEBUG)
     procs = Procs(tmp_path)
-    try:
-        (memory, hidden_slots, files, logs), ledger, secrets, after = run(_scenario(tmp_path, procs, capture), 220)
-    finally:
-        root.removeHandler(capture)
-        root.setLevel(old_level)
-        procs.close()
+    with captured_logs() as capture:
+        try:
+            (memory, hidden_slots, files, logs), ledger, secrets, after = run(_scenario(tmp_path, procs, capture), 220)
+        finally:
+            procs.close()
     blobs, ints = memory
     assert all(x is not None for x in secrets)
     hidden_count = 0
