@@ -91,3 +91,37 @@ async def _a_deal_waiting_for_shares(tmp_path) -> None:
 @pytest.mark.timeout(150)
 def test_a_hand_waiting_for_another_seats_shares_is_shown_as_being_dealt(tmp_path):
     run(_a_deal_waiting_for_shares(tmp_path), 120)
+
+
+@pytest.mark.parametrize("held", [False, True])
+def test_the_hand_panel_while_new_cards_are_being_dealt(held):
+    """Round 1 holds nothing readable yet: the panel says the paintings are being dealt.  A
+    later round holds the cards kept from before (readable): they are shown, with a line
+    saying that more are coming; without the wait neither line is there."""
+    from dataclasses import replace
+
+    from modernart.cli.tui.panels import hand_panel
+    from modernart.cli.tui.session import SessionBase
+    from modernart.cli.tui.state import ClientState
+    from modernart.rules import RuleOptions
+    from tests.test_determinize import random_positions
+
+    state = next(s for s in random_positions(3, RuleOptions(), seed=2) if s.phase == Phase.PLAY_CARD)
+    obs = state.observation(state.to_move()[0])
+    session = SessionBase("Ana")
+    session.obs = obs if held else replace(obs, hand=())
+    cs = ClientState(session)
+
+    def shown() -> str:
+        return "\n".join("".join(text for _style, text in line) for line in hand_panel(cs, 38, 8))
+
+    session.cards_coming = True
+    coming = shown()
+    session.cards_coming = False
+    ready = shown()
+    if held:
+        assert "More of your paintings are being dealt" in coming and "being dealt" not in ready
+        assert coming.splitlines()[0] == ready.splitlines()[0]  # the cards held, as ever
+    else:
+        assert coming.startswith(" Your paintings are being dealt:") and "Your hand is empty" not in coming
+        assert ready.startswith(" Your hand is empty.")

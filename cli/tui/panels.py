@@ -203,7 +203,7 @@ def hand_panel(cs: ClientState, width: int, height: int) -> list[Line]:
             [("class:dim", " " + _("You see what every player sees;"))],
             [("class:dim", " " + _("nobody's hand, nobody's money."))],
         ]
-    if cs.cards_coming:
+    if cs.cards_coming and not hand:
         return [
             [("", " " + _("Your paintings are being dealt:"))],
             # TRANSLATORS: this line and the previous one are one sentence, cut to fit a narrow panel
@@ -250,6 +250,8 @@ def hand_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         desc: Line = [("class:you", about)]
     else:
         desc = []
+    if cs.cards_coming:  # the cards held are readable; this round's new ones are not yet
+        rows.append([("class:dim", " " + _("More of your paintings are being dealt"))])
     if len(rows) + 1 > height:  # drop empty artists first, then cut
         rows = [r for r in rows if r[-1][1] != " -"]
     return rows[: max(0, height - 1)] + [desc]
