@@ -212,34 +212,38 @@ async def test_game_over_screen(tmp_path):
         clocks={"open_countdown": 0.05, "decision": 0},
     )
     host, session = await play_here(settings, "Ana")
-    async with Screen(session) as screen:
-        me = make_bot("random", 3)
-        for _ in range(20000):
-            obs = session.obs
-            if obs is None:  # not dealt yet
+    try:
+        async with Screen(session) as screen:
+            me = make_bot("random", 3)
+            for _ in range(20000):
+                obs = session.obs
+                if obs is None:  # not dealt yet
+                    await screen.settle(0.002)
+                    continue
+                if obs.is_over:
+                    break
+                if obs.my_turn:
+                    move = me.choose(obs)
+                    if move is not None:
+                        await session.send_move(move)
                 await screen.settle(0.002)
-                continue
-            if obs.is_over:
-                break
-            if obs.my_turn:
-                move = me.choose(obs)
-                if move is not None:
-                    await session.send_move(move)
-            await screen.settle(0.002)
-        text = await screen.wait_for("GAME OVER")
-        obs = session.obs
-        assert ("Winner: " if len(obs.winners) == 1 else "Co-winners: ") in text
-        for seat in range(3):
-            assert re.search(rf"{re.escape(session.names[seat])} .*{obs.final_money[seat]}", text)
-        assert "WINNER" in text and "Place  Player          R1    R2    R3    R4   Final money" in text
-        # the round columns say whose money they are (the bank's, for paintings held)
-        head = next(i for i, r in enumerate(screen.rows) if "R1    R2    R3    R4" in r)
-        assert "Bank paid for" in screen.rows[head - 1]
-        assert "Final money also counts every sale between players" in text
-        joined = "".join(r[1:-1].strip() for r in screen.rows[1:16])  # inside the result panel
-        assert session.record_path and f"Record saved to{session.record_path}" in joined
-        assert "MODERN ART - game over" in screen.rows[0]
-    await host.close()
+            text = await screen.wait_for("GAME OVER")
+            obs = session.obs
+            assert ("Winner: " if len(obs.winners) == 1 else "Co-winners: ") in text
+            for seat in range(3):
+                assert re.search(rf"{re.escape(session.names[seat])} .*{obs.final_money[seat]}", text)
+            assert "WINNER" in text and "Place  Player          R1    R2    R3    R4   Final money" in text
+            # the round columns say whose money they are (the bank's, for paintings held)
+            head = next(i for i, r in enumerate(screen.rows) if "R1    R2    R3    R4" in r)
+            assert "Bank paid for" in screen.rows[head - 1]
+            assert "Final money also counts every sale between players" in text
+            # the client saves its copy once the game's secrets are disclosed, a moment after the end
+            await screen.wait_for("Record saved to", timeout=15)
+            joined = "".join(r[1:-1].strip() for r in screen.rows[1:16])  # inside the result panel
+            assert session.record_path and f"Record saved to{session.record_path}" in joined
+            assert "MODERN ART - game over" in screen.rows[0]
+    finally:
+        await host.close()
 
 
 @run_async
