@@ -84,3 +84,27 @@ def test_a_player_on_its_own_key_saves_and_audits_its_copy_of_a_hidden_game(tmp_
             await host.close()
 
     run(main(), 200)
+
+
+def test_a_host_closed_just_after_the_record_leaves_no_bot_keys_on_disk(tmp_path: Path) -> None:
+    """The host's own bots keep their keys beside the journal until the game is saved
+    (net/host/bot_clients.py).  A watcher that stays keeps the table from being freed, so
+    the host closes (as `--exit-when-over` does) with the table still open: the keys go then."""
+    from modernart.net.client.client import Client
+
+    async def main() -> None:
+        host, table = await hidden_table(tmp_path, 3)
+        bots = tmp_path / "games" / "bots"
+        watcher = Client(host.target(), keys=Keys.generate(), spectate=True)
+        await watcher.connect()
+        try:
+            await until(lambda: table.game is not None and any(bots.glob("*.key")), 30)
+            assert len(list(bots.glob("*.key"))) == 3  # kept while the game can still be resumed
+            await until(lambda: table.record_path is not None, 120)
+            assert host.tables.get(table.id) is table  # the watcher is there: not freed
+        finally:
+            await host.close()  # first: the watcher leaving would free the table
+            await watcher.close()
+        assert list(bots.iterdir()) == []
+
+    run(main(), 180)

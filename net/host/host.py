@@ -27,7 +27,7 @@ from typing import Any, Callable, Sequence
 
 from modernart.net.clocks import MonotonicClock, cancel_and_wait
 from modernart.net.host.admission import MAX_WATCHERS, Admission
-from modernart.net.host.bot_clients import BotClients
+from modernart.net.host.bot_clients import BotClients, forget_bots
 from modernart.net.host.connections import Connections, Peer
 from modernart.net.host.deadlines import DueTables
 from modernart.net.host.fanout import Fanout
@@ -194,6 +194,9 @@ class Host:
         try:
             await cancel_and_wait(self.tasks)
             await self.bot_clients.close()
+            for table in self.tables.values():  # a saved game's bots are not resumed: their keys go
+                if table.game is not None and table.record_path is not None:
+                    forget_bots(table, [p.vk for p in table.game.players if p.bot])
             flushers = [t.flusher for t in self.tables.values() if t.flusher is not None]
             await asyncio.gather(*flushers, return_exceptions=True)
             said = self.say_goodbye()
