@@ -77,6 +77,12 @@ def colour_codes(raw: str) -> set[str]:
     return codes
 
 
+def squeezed(rows: Sequence[str]) -> str:
+    """The text inside a panel's borders with every space taken out: a line the screen
+    wrapped reads the same wherever it broke (a path's length moves the breaks)."""
+    return re.sub(r"\s", "", "".join(r[1:-1] for r in rows))
+
+
 def run_async(fn):
     """Run an async test function in its own event loop (no pytest plugin needed), with the
     bounded clean-up of tests.net_helpers.run; the test's pytest-timeout mark is its limit."""

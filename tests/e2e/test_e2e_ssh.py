@@ -15,7 +15,7 @@ import time
 import pytest
 
 from .player import play_until_over
-from .screen import colour_codes
+from .screen import colour_codes, squeezed
 from .tmux import Tmux
 from .test_e2e_tmux import LOOPBACK_HOST, MODERNART, _repo
 
@@ -146,12 +146,12 @@ def test_whole_game_over_ssh_with_a_dropped_connection(server, tmp_path):
         assert len(saved) == 1
         # the guest's client's own copy first, then the host's (as through the protocol); the
         # host reports its copy just after the end, so the first game-over frame may not have it
-        wanted = (f"Record saved to{saved[0]}", f"the host's copy:{saved[0]}")
+        wanted = (f"Recordsavedto{saved[0]}", f"thehost'scopy:{saved[0]}")
         deadline = time.monotonic() + 10
         text = ""
         while not any(w in text for w in wanted) and time.monotonic() < deadline:
             final = again.capture()
-            text = "".join(r[1:-1].strip() for r in final.split("\n")[1:16])
+            text = squeezed(final.split("\n")[1:16])
             time.sleep(0.2)
         assert any(w in text for w in wanted), final
         again.send("q")

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from .player import play_until_over
-from .screen import colour_codes
+from .screen import colour_codes, squeezed
 from .tmux import Tmux
 
 MODERNART = [sys.executable, "-m", "modernart.cli.main"]
@@ -89,9 +89,9 @@ def test_whole_game_by_key_presses_at_80x24(term, tmp_path, through):
     assert "GAME OVER." in final and "Final money" in final and "WINNER" in final
     records = list(tmp_path.glob("*.json"))
     assert len(records) == 1
-    saved = "".join(r[1:-1].strip() for r in final.split("\n")[1:16])
+    saved = squeezed(final.split("\n")[1:16])
     # offline: the one record; through the protocol: this client's own copy, then the host's
-    assert f"Record saved to{records[0]}" in saved or f"the host's copy:{records[0]}" in saved, final
+    assert f"Recordsavedto{records[0]}" in saved or f"thehost'scopy:{records[0]}" in saved, final
     replay = subprocess.run(
         MODERNART + ["replay", "--check", str(records[0])], capture_output=True, text=True, timeout=60, cwd=str(_repo())
     )
