@@ -366,3 +366,34 @@ def test_a_client_takes_a_valid_opening_as_its_proof_and_the_audit_checks_its_si
     _verify_auction(table, pubs, every_signature=False)  # a client: the opening proves it
     with pytest.raises(ValueError, match="relayed reveal is not valid"):
         _verify_auction(table, pubs, every_signature=True)  # the audit: every signature
+
+
+# ---------------------------------------------------------------------- a late acknowledgement
+
+
+async def _late_ack(tmp):
+    clock, host, table, clients, auction = await sealed_table(tmp)
+    a = clients[0]
+    try:
+        for seat, c in enumerate(clients):
+            assert (await c.send_move(Move.sealed_bid(seat, 0))).ok
+        await resolved(table, clients, auction)
+        following = await drive_to_sealed(clients, table)
+        assert following > auction and 0 in a.state.observation.to_move
+        # what the task awaiting the first auction's acknowledgement does when it resumes only
+        # after a burst that also settled that auction and began this one
+        a.receiving.show_sealed(0, auction)
+        obs = a.state.observation
+        assert 0 in obs.to_move and 0 not in obs.sealed_done and 0 not in a.state.sealed  # still asked to bid
+        assert (await a.send_move(Move.sealed_bid(0, 0))).ok
+        assert 0 in a.state.sealed and 0 not in a.state.observation.to_move  # this auction's: shown
+        trusted(clients)
+    finally:
+        await close_all(clients, host)
+
+
+@pytest.mark.timeout(60)
+def test_an_acknowledgement_read_after_the_next_sealed_auction_began_does_not_mark_it_sealed(tmp_path):
+    """Seen in play: the seat was shown as sealed in the next auction, the player was never
+    asked, and a table without a decision clock waited for that bid for ever."""
+    run(_late_ack(tmp_path), 50)

@@ -221,6 +221,9 @@ class NetSession(SessionBase):
         elif kind == "lobby" and data.get("hidden_hands") and not self._told_hidden:
             self._told_hidden = True
             append_log(self.log, LogEntry(hidden_hands_text(), "system"))
+        elif kind == "clock_played" and self.seat is not None and 0 <= self.seat < len(self.names):
+            # a hidden-hands table: this client plays the default card (net/client/card_clock.py)
+            append_log(self.log, LogEntry(_("Time is up for {player}").format(player=self.names[self.seat]), "event"))
         elif kind == "goodbye":
             self.last_word = goodbye_text(data)
             append_log(self.log, LogEntry(self.last_word, "system"))

@@ -75,6 +75,7 @@ class BotClient:
             config_dir=config_dir if keys is None else None,
             transcript=transcript,
             state_dir=state_dir,  # a host's own bot at a hidden-hands table: its deck key on the host's disk
+            keeps_card_clock=False,  # it plays its own cards, in its own time
         )
         self.name = name or f"{level} bot"
         self.pace_scale = pace_scale

@@ -43,14 +43,17 @@ Updates (`client.updates`, an asyncio.Queue; pass `updates=False` to skip it):
   Update("error", (code, message)), Update("seat", (seat, role)), Update("record", path),
   Update("clock", deadlines) when a tick moved a deadline (`state.deadlines`, loop time),
   Update("silent", seconds) every second the host is silent (reconnecting or closed),
-  Update("goodbye", dict) when the host closes the table on purpose.
+  Update("goodbye", dict) when the host closes the table on purpose,
+  Update("clock_played", Move) when this seat's time ran out at a hidden-hands table and
+  the client plays its default card (net/client/card_clock.py), just before sending it.
   `client.changed` is an asyncio.Event set on every change, for consumers that only want
   the latest state (bots).
 
 Parts (each its own state, handed only what it uses): `feed` (net/client/updates.py: the
 state and the updates), `requests` (net/client/requests.py: ids and replies), `receiving`
 (net/client/receiving.py: frames from the host), `lobby` (net/client/lobby_requests.py),
-`fair` (net/client/fair_duties.py).  The client itself owns the socket and its loops.
+`fair` (net/client/fair_duties.py), `card_clock` (net/client/card_clock.py: a hidden
+table's card play on the clock).  The client itself owns the socket and its loops.
 
 Socket roles (zguide style):
   sock     DEALER, CURVE client of the host's ROUTER: every frame to and from the host.
@@ -111,6 +114,7 @@ from zmq.utils.monitor import parse_monitor_message
 from modernart.moves import CARD_ACTIONS, Action, Move
 from modernart.views import Observation
 
+from modernart.net.client.card_clock import CardClock
 from modernart.net.client.fair_duties import FairPlay
 from modernart.net.client.lobby_requests import LobbyRequests
 from modernart.net.client.receiving import HostMemo, Receiving
@@ -160,6 +164,7 @@ class Client:
         state_dir: str | None = None,
         accept_new_host_key: bool = False,
         transcript: bool | None = None,
+        keeps_card_clock: bool = True,
     ) -> None:
         check_zmq()
         self.target = parse_join_string(target) if isinstance(target, str) else target
@@ -195,6 +200,7 @@ class Client:
             self.table_id,
             begin=self.requests.begin,
         )
+        self.card_clock = CardClock(self)  # looked at after each burst, unless this client plays its own
         self.receiving = Receiving(
             self.feed,
             self.requests,
@@ -203,6 +209,7 @@ class Client:
             HostMemo(self.known_hosts, self.address, self.target.host_key),
             keep_transcript=transcript if transcript is not None else state_dir is not None,
             welcomed=self._welcomed,
+            after_burst=self.card_clock.look if keeps_card_clock else None,
         )
         self.fair.attach(self.receiving.show_sealed, lambda: self.receiving.game)
 
@@ -326,6 +333,7 @@ class Client:
         whose table the host freed meanwhile): an open socket keeps its libzmq buffers."""
         try:
             self.send_frame(bye_frame())
+            self.card_clock.close()
             await self.fair.close()
             self._stop_monitor()  # before the monitor task closes its end (see _stop_monitor)
             for task in self.tasks:

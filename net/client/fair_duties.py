@@ -106,7 +106,8 @@ class FairPlay:
         self.sent: dict[tuple[Any, ...], float] = {}
         self.acked: set[bytes] = set()  # commitments / reveals the host acknowledged
         self.confirmed: set[bytes] = set()  # commitments the host acknowledged since the last welcome
-        self.show_sealed: Callable[[int], None] = lambda seat: None  # the host holds this seat's commitment
+        # the host holds this seat's commitment in that auction: (seat, auction)
+        self.show_sealed: Callable[[int, int], None] = lambda seat, auction: None
         self.follower: Callable[[], VerifiedGame | None] = lambda: None  # the client's checked game
         self.tasks: set[asyncio.Task] = set()
         self.save_task: asyncio.Task | None = None
@@ -122,7 +123,7 @@ class FairPlay:
             return
         await asyncio.get_running_loop().run_in_executor(None, self.vault.put, secret)  # fsync off the loop
 
-    def attach(self, show_sealed: Callable[[int], None], follower: Callable[[], VerifiedGame | None]) -> None:
+    def attach(self, show_sealed: Callable[[int, int], None], follower: Callable[[], VerifiedGame | None]) -> None:
         """Wire in the client's receiving side: what shows a seat as sealed, and its checked game."""
         self.show_sealed = show_sealed
         self.follower = follower
@@ -192,7 +193,7 @@ class FairPlay:
             self.acked.add(secret.c)
             self.confirmed.add(secret.c)
             if self.feed.state.game_id == secret.game:
-                self.show_sealed(secret.seat)
+                self.show_sealed(secret.seat, secret.auction)
         return reply
 
     async def _send_commit(self, secret: Secret) -> None:

@@ -20,6 +20,8 @@ import time
 from collections import deque
 from typing import Any, Callable, Protocol
 
+from modernart.phase import Phase
+
 from modernart.net.client.fair_duties import FairPlay
 from modernart.net.client.requests import Requests
 from modernart.net.client.state import ConnectError, Reply, Update, with_sealed
@@ -76,6 +78,7 @@ class Receiving:
         *,
         keep_transcript: bool,
         welcomed: Callable[[int], None],
+        after_burst: Callable[[], None] | None = None,
     ) -> None:
         self.feed = feed
         self.state = feed.state
@@ -85,6 +88,7 @@ class Receiving:
         self.memo = memo
         self.keep_transcript = keep_transcript  # the checked game keeps its frames (to save them)
         self.welcomed = welcomed  # told the action counter the host knows for this seat, at each welcome
+        self.after_burst = after_burst  # looks at the state once a burst is applied and told
         self.game: VerifiedGame | None = None  # the checked copy of the game followed
         self.host_vk: bytes | None = None  # the key the host signs with (its first welcome's)
         self.welcome: asyncio.Future[dict[str, Any]] | None = None  # the first welcome, awaited by connect
@@ -156,6 +160,8 @@ class Receiving:
             self.ack_due = False
             self.greeting.ping()
         self.feed.emit_all(held)
+        if self.after_burst is not None and self.state.status != "failed":
+            self.after_burst()
 
     def _check_commitments(self) -> None:
         """The signatures of the commitments in the set just received, checked after this
@@ -373,12 +379,19 @@ class Receiving:
             moved = True
         return moved
 
-    def show_sealed(self, seat: int | None = None) -> None:
+    def show_sealed(self, seat: int | None = None, auction: int | None = None) -> None:
         """Show who has sealed in the running Sealed auction (`state.sealed`, the host's
-        `clk.sealed`; `seat`: this client's own seat, whose commitment the host just
-        acknowledged) in the observation, and tell if that changed it."""
+        `clk.sealed`; `seat`: this client's own seat, whose commitment in `auction` the host
+        just acknowledged) in the observation, and tell if that changed it.
+
+        The acknowledgement is awaited by a task, which resumes after the whole burst that
+        brought it: that burst may also have settled that auction and begun the next Sealed
+        one, where this seat has not bid yet.  Shown there, the seat would be taken off the
+        seats to move, and the player never asked for a bid the host waits for."""
         st = self.state
-        if seat is not None and seat not in st.sealed:
+        obs = st.observation
+        running = obs is not None and obs.phase == Phase.SEALED and obs.auction_no == auction
+        if seat is not None and running and seat not in st.sealed:
             st.sealed = tuple(sorted((*st.sealed, seat)))
         shown = with_sealed(st.observation, st.sealed)
         if shown is not st.observation and shown is not None:

@@ -1,0 +1,120 @@
+"""A hidden-hands table's card play on the clock, kept by the seat's own client.
+
+At a table that hides hands (docs/fair-play.md "Absent seats") only a seat's owner can play
+one of its cards, so the host's decision clock cannot play a card for a person who lets it
+run out: the host stops that clock and the seat waits.  A connected client keeps the clock
+for its own player instead.  When the decision time the host announced has run out (plus
+GRACE, for the drift between the two clocks) and it is still this seat's card to play, it
+plays the card the host's clock would have played at an open table (the choice of a bot of
+the table's `bot_level`, as net/clocks.py `default_moves` makes it) and tells its player.
+
+An absent seat still waits: its client is not there to keep the clock.  A client that does
+not keep it (a modified one) only makes its own seat wait, as an absent one does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from modernart.moves import CARD_ACTIONS, Move
+from modernart.net.client.state import Update
+from modernart.phase import Phase
+from modernart.views import Observation
+
+if TYPE_CHECKING:
+    from modernart.net.client.client import Client
+
+log = logging.getLogger(__name__)
+
+#: Seconds past the host's announced deadline before the client plays: the host, whose clock
+#: decides, has let its own go by then (its ticks correct the client's clock to within 0.25 s)
+GRACE = 0.5
+
+#: The level the host's clock plays with when the table does not say (net/clocks.py)
+DEFAULT_LEVEL = "medium"
+
+
+class CardClock:
+    """Plays this seat's default card when its time runs out at a hidden-hands table."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self.timer: asyncio.TimerHandle | None = None
+        self.armed: tuple[int, float] | None = None  # (event seq, deadline) the timer is for
+        self.task: asyncio.Task[None] | None = None
+
+    def __repr__(self) -> str:
+        return f"<CardClock armed={self.armed}>"
+
+    def _due(self) -> tuple[int, float | None] | None:
+        """(the last event's seq, the decision deadline) while this seat must play a card at a
+        hidden-hands table; None otherwise."""
+        client = self.client
+        st = client.state
+        obs = st.observation
+        game = client.receiving.game
+        if st.role != "player" or obs is None or obs.phase != Phase.PLAY_CARD or not obs.my_turn:
+            return None
+        if game is None or game.deck is None:  # the host sees the hands: its own clock plays
+            return None
+        return st.head_seq, st.deadlines.get("decide")
+
+    def look(self) -> None:
+        """After every burst from the host: arm, keep or drop the timer."""
+        due = self._due()
+        if due is None:
+            self._drop()
+            return
+        seq, deadline = due
+        if self.armed is not None and self.armed[0] == seq and (deadline is None or deadline == self.armed[1]):
+            return  # the same card play; a deadline gone is the host's clock stopping at its end
+        self._drop()
+        if deadline is None:
+            return
+        self.armed = (seq, deadline)
+        self.timer = asyncio.get_running_loop().call_at(deadline + GRACE, self._ran_out, seq)
+
+    def _drop(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        self.timer, self.armed = None, None
+
+    def _ran_out(self, seq: int) -> None:
+        self.timer = None
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._play(seq))
+
+    async def _play(self, seq: int) -> None:
+        client = self.client
+        obs = client.state.observation
+        if self._due() is None or client.state.head_seq != seq or obs is None:
+            return  # played meanwhile
+        if not client.hand_ready:
+            return  # the deal's cards cannot be read yet: the burst that brings them looks again
+        level = (client.state.table.get("clocks") or {}).get("bot_level")
+        move = await asyncio.get_running_loop().run_in_executor(None, _default_card, obs, level, seq)
+        if self._due() is None or client.state.head_seq != seq:
+            return  # the player chose while the bot did
+        log.info("card clock ran out seat=%s card=%s", obs.seat, move.arg)
+        client.feed.emit(Update("clock_played", move))
+        reply = await client.send_move(move)
+        if not reply.ok:
+            log.info("card clock move refused code=%s", reply.code)
+
+    def close(self) -> None:
+        self._drop()
+        if self.task is not None:
+            self.task.cancel()
+
+
+def _default_card(obs: Observation, level: object, seq: int) -> Move:
+    """The card the host's clock would play for this seat at an open table."""
+    from modernart.bots import bot_levels, make_bot  # only when a clock runs out: a client starts without them
+
+    name = level if isinstance(level, str) and level in bot_levels() else DEFAULT_LEVEL
+    chosen = make_bot(name, seed=seq).choose(obs)
+    if chosen is not None and chosen.action in CARD_ACTIONS:
+        return chosen
+    return next(m for m in obs.legal_moves(amounts=False) if m.action in CARD_ACTIONS)
