@@ -26,7 +26,8 @@ from .net_helpers import run, seat_bots, until
 async def _a_deal_waiting_for_shares(tmp_path) -> None:
     host = Host(Keys.generate(), bot_pace=0.0)
     await host.start()
-    # the host's clocks play Ana's bids in others' auctions (her card play waits for her)
+    # the host's clocks play Ana's bids in others' auctions (her card play waits for her
+    # client, which keeps its clock: net/client/card_clock.py)
     clocks = ClockSettings.from_dict({"open_countdown": 0.3, "decision": 0.3, "grace": 30, "reveal": 2})
     table = host.open_table(
         "slow shares", journal_dir=str(tmp_path / "games"), lobby=Lobby(clocks=clocks), hidden_hands=True, fsync=False
@@ -74,13 +75,17 @@ async def _a_deal_waiting_for_shares(tmp_path) -> None:
 
             released.set()
             await until(lambda: not session.cards_coming, 30)
-            count = len(session.obs.hand)
+            count = len(table.game.hidden.blind.state.deal_log[0][0])  # Ana's deal, as the host counts it
             assert count > 0
             await screen.wait_for(rf"Round 1: you receive {count} paintings")
             told = [e.text for e in session.log]
             assert sum(t.startswith("Round 1: you receive") for t in told) == 1, told
             await until(lambda: "being dealt" not in screen.text, 5, what=lambda: screen.text)
             assert "Your hand is empty" not in screen.text
+            # the host's clock ran out while her cards could not be read: her own client gives
+            # her a whole decision time from now, then puts up a painting for her and says so
+            await until(lambda: sum(e.move is not None and e.move[0] == 0 for e in table.game.log) > anas, 20)
+            await until(lambda: any(e.text == "Time is up for Ana" for e in session.log), 5)
     finally:
         if playing is not None:
             playing.cancel()
