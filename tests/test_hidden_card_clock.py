@@ -93,3 +93,43 @@ def test_a_client_that_does_not_keep_the_clock_only_makes_its_own_seat_wait(tmp_
             await host.close()
 
     run(main(), 100)
+
+
+def test_the_screen_counts_down_the_clients_own_card_clock_and_says_when_it_played(tmp_path: Path) -> None:
+    """Where the host's clock has stopped (it cannot play the card), the status line's
+    countdown is the client's own; when it runs out the log says "Time is up"."""
+    from modernart.cli.tui.net_session import NetSession
+    from modernart.phase import Phase
+
+    async def main() -> None:
+        host = Host(Keys.generate(), bot_pace=0.0)
+        await host.start()
+        clocks = ClockSettings.from_dict({**CLOCKS, "decision": 2.0})
+        table = host.open_table(
+            "idle", journal_dir=str(tmp_path / "games"), lobby=Lobby(clocks=clocks), fsync=False, hidden_hands=True
+        )
+        session = NetSession(host.target(table.id), name="Ana", config_dir=str(tmp_path / "ana"), seat=0, ready=True)
+        try:
+            await session.open()
+            await until(lambda: session.seat == 0, 10)
+            seat_bots(host, table, 2)
+            table.autostart = 3
+            client = session.client
+
+            def my_card_play() -> bool:
+                obs = session.obs
+                return obs is not None and obs.my_turn and obs.phase == Phase.PLAY_CARD and not session.cards_coming
+
+            await until(my_card_play, 60)
+            anas = len(card_plays_of(table.game, 0))
+            # the host's clock stops at its deadline; the client's own runs on, and is shown
+            await until(lambda: client.state.deadlines.get("decide") is None, 10)
+            assert my_card_play() and session.decision_deadline is not None
+            assert client.card_clock.deadline is not None
+            await until(lambda: len(card_plays_of(table.game, 0)) > anas, 10)
+            await until(lambda: any(e.text == "Time is up for Ana" for e in session.log), 5)
+        finally:
+            await session.close()
+            await host.close()
+
+    run(main(), 100)

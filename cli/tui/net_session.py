@@ -448,6 +448,8 @@ class NetSession(SessionBase):
         now_loop = asyncio.get_running_loop().time()
         now = time.monotonic()
         open_at, decide_at = st.deadlines.get("open"), st.deadlines.get("decide")
+        if decide_at is None:  # a hidden-hands table whose host's clock stopped: this client's own
+            decide_at = self.client.card_clock.deadline
         self.open_deadline = None if open_at is None else now + (open_at - now_loop)
         self.decision_deadline = None if decide_at is None else now + (decide_at - now_loop)
         call_at = st.deadlines.get("call")

@@ -68,6 +68,12 @@ class CardClock:
     def __repr__(self) -> str:
         return f"<CardClock armed={self.armed}>"
 
+    @property
+    def deadline(self) -> float | None:
+        """When this client plays its seat's card (loop time), if it is timing one: the screen
+        shows it where the host's clock has stopped."""
+        return self.armed[1] + GRACE if self.armed is not None and self.timer is not None else None
+
     def _due(self) -> tuple[tuple[int, int, int], float | None] | None:
         """(which card play: round, auction, seat; the host's decision deadline) while this
         seat must play a card at a hidden-hands table; None otherwise."""

@@ -159,9 +159,9 @@ class Receiving:
         if self.ack_due and self.state.status != "failed":
             self.ack_due = False
             self.greeting.ping()
-        self.feed.emit_all(held)
         if self.after_burst is not None and self.state.status != "failed":
-            self.after_burst()
+            self.after_burst()  # before the updates go out: what it sets is in the state they tell of
+        self.feed.emit_all(held)
 
     def _check_commitments(self) -> None:
         """The signatures of the commitments in the set just received, checked after this
