@@ -115,6 +115,9 @@ def test_the_screen_counts_down_the_clients_own_card_clock_and_says_when_it_play
             seat_bots(host, table, 2)
             table.autostart = 3
             client = session.client
+            # its own clock waits longer than the host's ticks (one a second) take to say the
+            # host's has stopped, so the screen is seen with only the client's clock running
+            client.card_clock.grace = 3.0
 
             def my_card_play() -> bool:
                 obs = session.obs

@@ -61,6 +61,7 @@ class CardClock:
 
     def __init__(self, client: OwnSeat) -> None:
         self.client = client
+        self.grace = GRACE
         self.timer: asyncio.TimerHandle | None = None
         self.armed: tuple[tuple[int, int, int], float] | None = None  # (card play, deadline) timed
         self.task: asyncio.Task[None] | None = None
@@ -72,7 +73,7 @@ class CardClock:
     def deadline(self) -> float | None:
         """When this client plays its seat's card (loop time), if it is timing one: the screen
         shows it where the host's clock has stopped."""
-        return self.armed[1] + GRACE if self.armed is not None and self.timer is not None else None
+        return self.armed[1] + self.grace if self.armed is not None and self.timer is not None else None
 
     def _due(self) -> tuple[tuple[int, int, int], float | None] | None:
         """(which card play: round, auction, seat; the host's decision deadline) while this
@@ -109,7 +110,7 @@ class CardClock:
         assert deadline is not None
         self._drop()
         self.armed = (play, deadline)
-        self.timer = loop.call_at(deadline + GRACE, self._ran_out, play)
+        self.timer = loop.call_at(deadline + self.grace, self._ran_out, play)
 
     def _drop(self) -> None:
         if self.timer is not None:
