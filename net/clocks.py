@@ -20,6 +20,7 @@ from modernart.bots import make_bot
 from modernart.game import GameState
 from modernart.moves import Move
 from modernart.phase import Phase
+from modernart.views import Observation
 
 
 #: The longest a clock may be set to, where it is not an hour: a hammer call is a call, not a wait.
@@ -66,6 +67,15 @@ class ClockSettings:
         if unknown:
             raise ClockError(f"unknown clock setting(s): {', '.join(sorted(map(str, unknown)))}")
         return cls(**dict(data))
+
+    @classmethod
+    def told(cls, data: object) -> "ClockSettings":
+        """The settings a host's lobby frame tells (its `clocks`), or the defaults where it
+        tells them wrong: a client shows them and keeps its own card clock by them."""
+        try:
+            return cls.from_dict(data if isinstance(data, Mapping) else {})
+        except (ClockError, TypeError):
+            return cls()
 
     def changed(self, data: Mapping[str, Any]) -> "ClockSettings":
         return ClockSettings.from_dict({**self.to_dict(), **data})
@@ -158,7 +168,13 @@ def default_moves(state: GameState, seats: tuple[int, ...], bot_level: str = "ra
         elif phase == Phase.MYSTERY_FLIP:
             moves.append(Move.keep_mystery(seat))
         elif phase == Phase.PLAY_CARD:
-            bot = make_bot(bot_level, seed=state.move_count)
-            move = bot.choose(state.observation(seat))
-            moves.append(move if move is not None else state.legal_moves(seat, amounts=False)[0])
+            moves.append(default_card(state.observation(seat), bot_level, state.move_count))
     return moves
+
+
+def default_card(obs: Observation, bot_level: str, seed: int) -> Move:
+    """The card a clock puts up for `obs`'s seat: a `bot_level` bot's choice from the seat's
+    own observation (the first legal card if it makes none).  The host's clock plays it; at
+    a hidden-hands table the seat's own client does (net/client/card_clock.py)."""
+    move = make_bot(bot_level, seed=seed).choose(obs)
+    return move if move is not None else obs.legal_moves(amounts=False)[0]

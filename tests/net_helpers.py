@@ -80,14 +80,21 @@ async def in_process_host(
     bot_pace: float = 0.0,
     options: Any = None,
     fixed_deal: Any = None,
+    hidden_hands: bool = False,
 ) -> tuple[Host, Any]:
     """A real host in this process with one table (rule options `options`, a RuleOptions;
-    a `FixedDeal` instead of the shuffle)."""
+    a `FixedDeal` instead of the shuffle; hands hidden even from the host, if asked)."""
     host = Host(Keys.generate(), clock=clock, bot_pace=bot_pace)
     await host.start()
     lobby = Lobby(options, clocks=ClockSettings.from_dict({**FAST, **(clocks or {})}))
     table = host.open_table(
-        "test", journal_dir=str(tmp / "games"), lobby=lobby, autostart=autostart, fsync=False, fixed_deal=fixed_deal
+        "test",
+        journal_dir=str(tmp / "games"),
+        lobby=lobby,
+        autostart=autostart,
+        fsync=False,
+        fixed_deal=fixed_deal,
+        hidden_hands=hidden_hands,
     )
     return host, table
 

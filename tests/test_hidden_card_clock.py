@@ -12,29 +12,17 @@ from typing import Any
 
 from modernart.moves import CARD_ACTIONS, Action
 from modernart.net.client.client import Client
-from modernart.net.clocks import ClockSettings
 from modernart.net.host.host import Host
-from modernart.net.host.lobby import Lobby
 from modernart.net.trust.audit import audit_files
-from modernart.net.trust.identity import Keys
 
-from .net_helpers import run, seat_bots, until
+from .net_helpers import in_process_host, run, seat_bots, until
 
 CLOCKS = {"open_countdown": 0.3, "decision": 0.3, "grace": 30, "reveal": 2, "hammer_call": 0}
 
 
 async def idle_person_at_a_hidden_table(tmp: Path, **client: Any) -> tuple[Host, Any, Client]:
     """A hidden-hands table of two bots and a person whose client never chooses a move."""
-    host = Host(Keys.generate(), bot_pace=0.0)
-    await host.start()
-    table = host.open_table(
-        "idle",
-        journal_dir=str(tmp / "games"),
-        lobby=Lobby(clocks=ClockSettings.from_dict(CLOCKS)),
-        autostart=True,
-        fsync=False,
-        hidden_hands=True,
-    )
+    host, table = await in_process_host(tmp, clocks=CLOCKS, hidden_hands=True)
     person = Client(host.target(), config_dir=str(tmp / "ana"), **client)
     await person.connect()
     assert (await person.take_seat("Ana")).ok
@@ -102,11 +90,8 @@ def test_the_screen_counts_down_the_clients_own_card_clock_and_says_when_it_play
     from modernart.phase import Phase
 
     async def main() -> None:
-        host = Host(Keys.generate(), bot_pace=0.0)
-        await host.start()
-        clocks = ClockSettings.from_dict({**CLOCKS, "decision": 2.0})
-        table = host.open_table(
-            "idle", journal_dir=str(tmp_path / "games"), lobby=Lobby(clocks=clocks), fsync=False, hidden_hands=True
+        host, table = await in_process_host(
+            tmp_path, clocks={**CLOCKS, "decision": 2.0}, autostart=False, hidden_hands=True
         )
         session = NetSession(host.target(table.id), name="Ana", config_dir=str(tmp_path / "ana"), seat=0, ready=True)
         try:

@@ -7,24 +7,17 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from modernart.net.clocks import ClockSettings
 from modernart.net.host.host import Host
-from modernart.net.host.lobby import Lobby
 from modernart.net.trust.identity import Keys
 
 from modernart.net.protocol import decode_host_inner
 from modernart.net.trust.audit import audit_files
 
-from .net_helpers import FAST, run, seat_bots, until
+from .net_helpers import in_process_host, run, seat_bots, until
 
 
 async def hidden_table(tmp: Path, bots: int) -> tuple[Host, object]:
-    host = Host(Keys.generate(), bot_pace=0.0)
-    await host.start()
-    lobby = Lobby(clocks=ClockSettings.from_dict(dict(FAST)))
-    table = host.open_table(
-        "hidden", journal_dir=str(tmp / "games"), lobby=lobby, autostart=True, fsync=False, hidden_hands=True
-    )
+    host, table = await in_process_host(tmp, hidden_hands=True)
     seat_bots(host, table, bots)
     return host, table
 

@@ -26,7 +26,7 @@ from modernart.views import Observation
 from modernart.cli.i18n import _, language, ngettext, speaking
 from modernart.cli.narrate import describe_events, timeout_of
 from modernart.cli.refusals import forfeit_reason, refusal_text
-from modernart.net.clocks import ClockError, ClockSettings
+from modernart.net.clocks import ClockSettings
 
 from modernart.cli.tui.session import (
     hidden_hands_text,
@@ -112,10 +112,7 @@ def lobby_view(table: Mapping[str, Any], my_fpr: str | None) -> LobbyView:
         options = RuleOptions.from_dict(table.get("options") or {})
     except (OptionError, TypeError):
         options = RuleOptions()
-    try:
-        clocks = ClockSettings.from_dict(table.get("clocks") or {})
-    except (ClockError, TypeError):
-        clocks = ClockSettings()
+    clocks = ClockSettings.told(table.get("clocks"))
     return LobbyView(
         str(table.get("name", "")),
         tuple(seats),

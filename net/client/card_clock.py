@@ -6,7 +6,7 @@ run out: the host stops that clock and the seat waits.  A connected client keeps
 for its own player instead.  When the decision time the host announced has run out (plus
 GRACE, for the drift between the two clocks) and it is still this seat's card to play, it
 plays the card the host's clock would have played at an open table (the choice of a bot of
-the table's `bot_level`, as net/clocks.py `default_moves` makes it) and tells its player.
+the table's `bot_level`: net/clocks.py `default_card`) and tells its player.
 If the host's clock ran out before the hand could be played (a deal whose shares came
 late, a client that came back), the player gets a whole decision time of the table's from
 when the cards can be read.
@@ -21,10 +21,11 @@ import asyncio
 import logging
 from typing import Protocol
 
-from modernart.moves import CARD_ACTIONS, Move
+from modernart.bots import arena_levels
+from modernart.moves import Move
 from modernart.phase import Phase
-from modernart.views import Observation
 
+from modernart.net.clocks import ClockSettings, default_card
 from modernart.net.client.state import ConnectionState, Reply, Update
 from modernart.net.client.updates import UpdateFeed
 from modernart.net.trust.verified_game import VerifiedGame
@@ -34,9 +35,6 @@ log = logging.getLogger(__name__)
 #: Seconds past the host's announced deadline before the client plays: the host, whose clock
 #: decides, has let its own go by then (its ticks correct the client's clock to within 0.25 s)
 GRACE = 0.5
-
-#: The level the host's clock plays with when the table does not say (net/clocks.py)
-DEFAULT_LEVEL = "medium"
 
 
 class OwnSeat(Protocol):
@@ -102,8 +100,8 @@ class CardClock:
         if timing is None and (deadline is None or deadline <= loop.time()):
             # the host's clock ran out before this hand could be played (a deal whose shares
             # came late, a client come back): the player gets a whole decision time of its own
-            seconds = (self.client.state.table.get("clocks") or {}).get("decision")
-            if not isinstance(seconds, (int, float)) or seconds <= 0:
+            seconds = ClockSettings.told(self.client.state.table.get("clocks")).decision
+            if seconds <= 0:
                 self._drop()
                 return  # a table without a decision clock waits for its players
             deadline = loop.time() + float(seconds)
@@ -131,8 +129,10 @@ class CardClock:
         obs = client.state.observation
         if obs is None or not self._still(play):
             return  # played meanwhile
-        level = (client.state.table.get("clocks") or {}).get("bot_level")
-        move = await asyncio.get_running_loop().run_in_executor(None, _default_card, obs, level, client.state.head_seq)
+        level = ClockSettings.told(client.state.table.get("clocks")).bot_level
+        if level not in arena_levels():  # a host's word: a level this client has not got plays as the default
+            level = ClockSettings().bot_level
+        move = await asyncio.get_running_loop().run_in_executor(None, default_card, obs, level, client.state.head_seq)
         if not self._still(play):
             return  # the player chose while the bot did
         log.info("card clock ran out seat=%s card=%s", obs.seat, move.arg)
@@ -146,14 +146,3 @@ class CardClock:
         self._drop()
         if self.task is not None:
             self.task.cancel()
-
-
-def _default_card(obs: Observation, level: object, seq: int) -> Move:
-    """The card the host's clock would play for this seat at an open table."""
-    from modernart.bots import bot_levels, make_bot  # only when a clock runs out: a client starts without them
-
-    name = level if isinstance(level, str) and level in bot_levels() else DEFAULT_LEVEL
-    chosen = make_bot(name, seed=seq).choose(obs)
-    if chosen is not None and chosen.action in CARD_ACTIONS:
-        return chosen
-    return next(m for m in obs.legal_moves(amounts=False) if m.action in CARD_ACTIONS)
