@@ -426,3 +426,31 @@ async def test_a_join_code_no_table_shows_is_said_with_the_tables_heard(tmp_path
     finally:
         async with asyncio.timeout(15):
             await host.close()
+
+
+
+@run_async
+async def test_the_game_over_screen_comes_with_the_last_event_not_after_the_tables_state(tmp_path):
+    """The event that ends a game reaches the client before the table's state says "over":
+    at a hidden-hands table the host saves the record, and only then says so, once every
+    seat's deck key has come back after that event. From the event on, the session stands at
+    OVER, so `q` quits, where the table's `q` would ask whether to leave a game already over
+    (a CI run hit it in tests/e2e/test_e2e_i18n.py)."""
+    from tests.net_helpers import in_process_host, seat_bots, until
+
+    host, table = await in_process_host(tmp_path, clocks={"grace": 30, "reveal": 2}, hidden_hands=True)
+    ana = NetSession(host.target(), name="Ana", config_dir=str(tmp_path / "ana"), sit=False)
+    seen: list[tuple[bool, Status, str]] = []
+    ana.changed = lambda: seen.append(  # type: ignore[method-assign]
+        (ana.obs is not None and ana.obs.is_over, ana.status, str((ana.client.state.table or {}).get("state")))
+    )
+    try:
+        await ana.open()
+        seat_bots(host, table, 3)
+        await until(lambda: any(state == "over" for _, _, state in seen), 120)
+        ended = [(status, state) for over, status, state in seen if over]
+        assert ended[0][1] == "playing", ended[:3]  # the window this test is about
+        assert all(status == Status.OVER for status, _ in ended), ended[:3]
+    finally:
+        await ana.close()
+        await host.close()

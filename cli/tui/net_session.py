@@ -429,6 +429,10 @@ class NetSession(SessionBase):
             self._deal_untold = None
         if self.obs is None and st.role == "spectator":  # no seat: the table from its public facts alone
             self.obs = self.client.watcher_observation()
+        if self.status == Status.PLAYING and self.obs is not None and self.obs.is_over:
+            # the event that ends the game comes first; the table's state says "over" only once
+            # the host has saved the record (at a hidden-hands table, after every deck key)
+            self.status = Status.OVER
         if self.status == Status.LOBBY and self.lobby is not None:
             self.seat = next(
                 (
