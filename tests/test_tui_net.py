@@ -428,7 +428,6 @@ async def test_a_join_code_no_table_shows_is_said_with_the_tables_heard(tmp_path
             await host.close()
 
 
-
 @run_async
 async def test_the_game_over_screen_comes_with_the_last_event_not_after_the_tables_state(tmp_path):
     """The event that ends a game reaches the client before the table's state says "over":
