@@ -123,7 +123,7 @@ from modernart.net.client.state import ConnectError, ConnectionState, Reply, Upd
 from modernart.net.client.updates import UpdateFeed
 from modernart.net.lan.address import JoinTarget, parse_join_string
 from modernart.net.lan.known_hosts import HostKeyChanged, KnownHosts
-from modernart.net.protocol import MAX_CLIENT_FRAME, pack
+from modernart.net.protocol import HANDSHAKE_MS, MAX_CLIENT_FRAME, pack
 from modernart.net.protocol.frames import act_frame, bye_frame, hello_frame, ping_frame
 from modernart.net.protocol.signed import ACT_TAG, HELLO_TAG, encode_action_body, hello_bytes
 from modernart.net.trust.deck import DeckError
@@ -142,6 +142,9 @@ OUT_OF_TOUCH = "not sent: out of touch with the host"
 #: Handshakes that may fail in a row, with a host whose key was proven, before the key is
 #: said to be wrong (a link cut mid-handshake fails one too)
 PROVEN_HANDSHAKE_RETRIES = 5
+#: Seconds after its connection opened from which a failed handshake is taken as out of time,
+#: not as a refused key (the host's timer starts at its accept, a moment after ours)
+HANDSHAKE_OUT_OF_TIME = 0.9 * HANDSHAKE_MS / 1000
 MAX_BURST = 256  # frames handled before the client checks the head and lets others run
 _DONTWAIT = int(zmq.DONTWAIT)  # a plain int: no enum arithmetic per frame
 
@@ -272,7 +275,7 @@ class Client:
         s.linger = 0
         s.maxmsgsize = MAX_CLIENT_FRAME
         s.rcvhwm = 100000
-        s.heartbeat_ivl, s.heartbeat_timeout, s.heartbeat_ttl, s.handshake_ivl = 2000, 6000, 6000, 5000
+        s.heartbeat_ivl, s.heartbeat_timeout, s.heartbeat_ttl, s.handshake_ivl = 2000, 6000, 6000, HANDSHAKE_MS
         s.reconnect_ivl, s.reconnect_ivl_max = 100, 2000
         # not ZMQ_IMMEDIATE: it would drop what arrived unread when a connection ends (the
         # host's goodbye); a move kept for the next connection carries the old `conn` instead
@@ -286,6 +289,7 @@ class Client:
             | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
             | zmq.EVENT_HANDSHAKE_FAILED_AUTH
             | zmq.EVENT_DISCONNECTED
+            | zmq.EVENT_CONNECTED
             | zmq.EVENT_HANDSHAKE_SUCCEEDED,
         )
         monitor = self.ctx.socket(zmq.PAIR)
@@ -451,6 +455,7 @@ class Client:
 
     async def _monitor_loop(self, monitor: zmq.asyncio.Socket) -> None:
         failures = 0  # handshake failures in a row
+        opened = time.monotonic()  # when the connection being handshaken opened
         try:
             while True:
                 try:
@@ -461,8 +466,18 @@ class Client:
                     if self.state.status == "connected":
                         self.feed.set_status("reconnecting")
                     continue
+                if event["event"] == zmq.EVENT_CONNECTED:
+                    opened = time.monotonic()
+                    continue
                 if event["event"] == zmq.EVENT_HANDSHAKE_SUCCEEDED:
                     failures = 0
+                    continue
+                if time.monotonic() - opened >= HANDSHAKE_OUT_OF_TIME:
+                    # out of time, not refused: a host too busy to answer (hundreds of
+                    # handshakes at once) or a link gone quiet; libzmq stopped retrying, so
+                    # start again: connect()'s own timeout, or the reconnecting state, tells
+                    log.info("the CURVE handshake ran out of time: connecting again")
+                    self._connect_again()
                     continue
                 failures += 1
                 if self.receiving.host_vk is not None and failures < PROVEN_HANDSHAKE_RETRIES:
