@@ -32,6 +32,21 @@ def waits_for(game: Any, seat: int) -> bool:
     return seat in hidden.needs_owner() or bool(hidden.ledger.shuffled and hidden.ledger.owed(seat))
 
 
+def where(game: Any, seat: int) -> dict[str, Any]:
+    """Where the game stands, for a failure's message: what it waits for instead."""
+    blind = game.hidden.blind
+    return {
+        "seat": seat,
+        "seq": game.seq,
+        "over": game.is_over,
+        "phase": blind.state.phase.name if blind is not None else None,
+        "to_move": blind.state.to_move() if blind is not None else None,
+        "needs_owner": game.hidden.needs_owner(),
+        "owed": [game.hidden.ledger.owed(s) for s in range(len(game.players))],
+        "last": {k: v for k, v in decode_host_inner(game.log[-1].public).items() if k in ("k", "m", "by", "clk")},
+    }
+
+
 def test_a_player_who_leaves_a_hidden_table_is_waited_for_and_plays_on_after_a_restart(tmp_path: Path) -> None:
     async def main() -> None:
         host = Host(Keys.generate(), bot_pace=0.0)
@@ -64,7 +79,7 @@ def test_a_player_who_leaves_a_hidden_table_is_waited_for_and_plays_on_after_a_r
             await asyncio.gather(task, return_exceptions=True)
             await until(lambda: (table.id, seat) in host.absent, 10)
             # the table goes on without it until only its owner can go on, then waits
-            await until(lambda: waits_for(game, seat), 60)
+            await until(lambda: waits_for(game, seat), 60, what=lambda: where(game, seat))
             seq = game.seq
             await asyncio.sleep(1.5)  # well past the grace period and the decision clock
             assert game.seq == seq and waits_for(game, seat)
