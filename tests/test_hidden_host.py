@@ -25,10 +25,12 @@ from modernart.net.trust.identity import Keys
 from .net_helpers import SessionDriver
 
 
-def hidden_session(tmp: Path, players: int = 3) -> tuple[Any, list[Keys], list[SeatDeck], SessionDriver]:
+def hidden_session(
+    tmp: Path, players: int = 3, clocks: ClockSettings | None = None
+) -> tuple[Any, list[Keys], list[SeatDeck], SessionDriver]:
     host = Keys.generate()
     keys = [Keys.generate() for _ in range(players)]
-    lobby = Lobby(clocks=ClockSettings(open_countdown=0, decision=0))
+    lobby = Lobby(clocks=clocks or ClockSettings(open_countdown=0, decision=0))
     for k in keys:
         _seat, token = lobby.add_bot(None, "random")
         lobby.claim_bot(token, k.vk)
@@ -274,3 +276,36 @@ def test_hidden_hands_refuse_the_mystery_hand(tmp_path):
     with pytest.raises(LobbyError, match="mystery hand") as exc:
         table.start(0.0)
     assert exc.value.code == "hidden_hands" and table.game is None
+
+
+def test_an_open_auction_without_a_countdown_passes_for_the_seats_away_and_only_for_them(tmp_path: Path) -> None:
+    """Without an Open countdown only bids and passes end an Open auction, and at a
+    hidden-hands table no stand-in makes them for a seat away: the decision clock passes for
+    the seats away (docs/fair-play.md "Absent seats"), never for one that is here, and no
+    clock is shown for it (it plays nobody who is here)."""
+    from modernart.moves import Action
+    from modernart.phase import Phase
+
+    decision = 5.0
+    sess, keys, decks, driver = hidden_session(tmp_path, clocks=ClockSettings(open_countdown=0, decision=decision))
+    keyed_and_shuffled(sess, keys, decks, driver)
+    play = HiddenDriver(sess, keys, decks, driver)
+    play.share()
+    while sess.state.phase != Phase.OPEN or len(sess.state.to_move()) < 2:
+        assert not sess.state.is_over(), "no Open auction in this game"
+        play.step()
+    state = sess.state
+    waiting = state.to_move()
+    away, here = waiting[0], waiting[1:]
+    assert sess.clock_view(0.0)["decide"] is None and sess.clock_view(0.0)["open"] is None
+    assert sess.next_deadline(set()) is None  # nobody away: no clock runs in this auction
+    due = sess.next_deadline({away})
+    assert due == decision  # the last event was at 0.0
+    seq = sess.seq
+    assert sess.apply_defaults(due - 0.1, {away}) == [] and sess.seq == seq  # not yet
+    events = sess.apply_defaults(due, {away})
+    moves = [decode_host_inner(e.public) for e in events if decode_host_inner(e.public).get("k") == "move"]
+    assert [m["m"] for m in moves] == [[away, int(Action.PASS), 0]] and moves[0]["by"] == "clock"
+    if state.phase == Phase.OPEN:  # the seats here still decide: nobody passes for them
+        assert all(seat in state.to_move() for seat in here)
+        assert sess.apply_defaults(due + 100 * decision, {away}) == []

@@ -217,6 +217,9 @@ class HostedGame:
         self.disclosed = False
         self.open_end: float | None = None
         self.decide_end: float | None = None
+        # a hidden-hands table's Open auction without a countdown: when the seats away, whom no
+        # stand-in plays there, pass (never sent: it plays no seat that is here)
+        self.away_end: float | None = None
         self.call: HammerCall | None = None  # the hammer being called (Open auctions)
         self._decision_key: Any = None
         self._events_done = 0
@@ -323,6 +326,13 @@ class HostedGame:
             rnd.graced = True
         return rnd.reveal_end + (self.clocks.grace if rnd.graced else 0.0)
 
+    def _away_to_move(self, absent: set[int] | frozenset[int]) -> list[int]:
+        """The seats away that an Open auction without a countdown waits for (hidden hands)."""
+        state = self.state
+        if state is None or state.phase != Phase.OPEN or self.away_end is None:
+            return []
+        return [s for s in state.to_move() if s in absent]
+
     def next_deadline(self, absent: set[int] | frozenset[int] = frozenset()) -> float | None:
         if self.recovering is not None:
             return None  # no clock runs while the game waits for what its players hold
@@ -332,6 +342,8 @@ class HostedGame:
             for t in (self.open_end, self.decide_end, self.seed_end, self._reveal_deadline(absent), call_end)
             if t is not None
         ]
+        if self.away_end is not None and self._away_to_move(absent):
+            times.append(self.away_end)
         return min(times) if times else None
 
     # ------------------------------------------------------------------ building events
@@ -428,6 +440,11 @@ class HostedGame:
             self.decide_end = None
         elif key != self._decision_key or self.decide_end is None:
             self.decide_end = now + self.clocks.decision
+        # without a countdown only bids and passes end an Open auction: at an open table a
+        # stand-in makes them for a seat away, at a hidden-hands table nobody does (its hand
+        # cannot be opened to one), so the decision clock passes for it; restarted by every move
+        unclocked_open = phase == Phase.OPEN and self.clocks.open_countdown <= 0 and self.hidden is not None
+        self.away_end = now + self.clocks.decision if unclocked_open and self.clocks.decision > 0 else None
         self._decision_key = key
 
     def _sync_round(self) -> None:
@@ -740,8 +757,11 @@ class HostedGame:
         falls = self._call_falls(now)
         if falls:
             return falls
+        away = self._away_to_move(absent)
         if self.open_end is not None and now >= self.open_end and state.phase == Phase.OPEN:
             moves = default_moves(state, state.to_move())
+        elif away and self.away_end is not None and now >= self.away_end:
+            moves = [Move.pass_(seat) for seat in away]
         elif self.decide_end is not None and now >= self.decide_end:
             if rnd is not None:  # Sealed: the seats that did not commit in time bid 0
                 for seat in range(self.n):
