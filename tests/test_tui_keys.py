@@ -4,6 +4,7 @@ leaves a clear message and sends nothing."""
 
 from __future__ import annotations
 
+import time
 import pytest
 
 from modernart.cli.tui.session import Status
@@ -165,15 +166,14 @@ async def test_open_auction_high_bidder_cannot_pass_and_auctioneer_hammers():
 async def test_open_countdown_closes_the_auction():
     hands = [ANA_HAND, [(0, O)], [(0, O)]]
     table, (ana, bea, cem) = await table_with(
-        ["Ana", "Bea", "Cem"], hands, first=1, clocks=ClockSettings(open_countdown=1.0, decision=0)
+        ["Ana", "Bea", "Cem"], hands, first=1, clocks=ClockSettings(open_countdown=3.0, decision=0)
     )
     async with Screen(ana, dummy=True) as screen:
         await bea.send_move(Move.play(1, card_of(bea, 0, O)))
         await screen.keys("+")
-        assert ana.open_deadline is not None
-        for _ in range(40):
-            if ana.obs.phase != Phase.OPEN:
-                break
+        assert ana.open_deadline is not None  # 3 s: a loaded machine took more than 1 s to get here
+        end = time.monotonic() + 15
+        while ana.obs.phase == Phase.OPEN and time.monotonic() < end:
             await screen.settle(0.05)
         assert ana.obs.phase == Phase.PLAY_CARD and ana.obs.sales[-1].buyer == 0
         assert any("Time is up" in e.text for e in ana.log)

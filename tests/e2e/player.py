@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from .screen import squeezed
 from .tmux import Tmux
 
 PANELS = ("OPEN auction", "ONCE-AROUND", "SEALED auction", "FIXED PRICE", "DOUBLE")
@@ -69,6 +71,31 @@ class Seen:
     rounds_reached: set[int] = field(default_factory=set)  # "Round N/4" seen in the status line
     keys: int = 0
     screens: dict[str, str] = field(default_factory=dict)  # first screen of each kind, for asserts
+
+
+def records_in(directory: Path, timeout: float = 10.0) -> list[Path]:
+    """The game records (`*.json`) in `directory`, once there is one (or none after
+    `timeout`): the host writes its record just after the game's last event, and the final
+    screen comes with that event."""
+    end = time.monotonic() + timeout
+    while not (found := sorted(directory.glob("*.json"))) and time.monotonic() < end:
+        time.sleep(0.1)
+    return found
+
+
+def record_line_for(term: Tmux, record: Path, timeout: float = 10.0) -> str:
+    """The final screen once its result panel names `record`: "Record saved to" it (one
+    copy), or "the host's copy:" it after the client's own copy; the host reports its copy
+    a moment after the end, so an earlier frame may not have it yet."""
+    wanted = (f"Recordsavedto{record}", f"thehost'scopy:{record}")
+    end = time.monotonic() + timeout
+    while True:
+        screen = term.capture()
+        text = squeezed(screen.split("\n")[1:16])
+        if any(w in text for w in wanted):
+            return screen
+        assert time.monotonic() < end, screen
+        time.sleep(0.2)
 
 
 def play_until_over(term: Tmux, timeout: float = 240.0, words: Words = ENGLISH) -> tuple[Seen, str]:

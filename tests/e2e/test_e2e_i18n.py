@@ -16,7 +16,7 @@ from prompt_toolkit.utils import get_cwidth
 from modernart.cli.bidi import reordering, visual
 from modernart.cli.i18n import _, speaking
 
-from .player import Seen, answer, play_until_over
+from .player import Seen, answer, play_until_over, records_in
 from .test_e2e_tmux import LOOPBACK_HOST, MODERNART, _repo, play_argv
 from .tmux import Tmux
 from .words import words_in
@@ -60,9 +60,7 @@ def test_whole_game_by_key_presses_in_chinese_and_persian(term, tmp_path, lang):
         assert drawn_as("fa", "لایت متال") in first and "L " in first  # the initials stay Latin
         assert "English" not in first and not re.search(r"\bYOUR TURN\b|\bRound\b", first)
     seen, final = play_until_over(term, words=words)
-    saved = time.monotonic() + 10
-    while not list(tmp_path.glob("*.json")) and time.monotonic() < saved:  # the host writes it just after the end
-        time.sleep(0.2)
+    records = records_in(tmp_path)
     time.sleep(0.5)
     final = term.capture()
     assert {"ONCE-AROUND", "SEALED auction"} <= seen.panels, seen.panels
@@ -72,7 +70,6 @@ def test_whole_game_by_key_presses_in_chinese_and_persian(term, tmp_path, lang):
     assert seen.scorings, "no scoring overlay was ever on screen"
     for message in ("Final money", "WINNER", "Final result"):
         assert drawn_as(lang, message) in final, (message, final)
-    records = list(tmp_path.glob("*.json"))
     assert len(records) == 1
     replay = subprocess.run(
         MODERNART + ["replay", "--check", str(records[0])], capture_output=True, text=True, timeout=60, cwd=str(_repo())
