@@ -217,8 +217,8 @@ class HostedGame:
         self.disclosed = False
         self.open_end: float | None = None
         self.decide_end: float | None = None
-        # a hidden-hands table's Open auction without a countdown: when the seats away, whom no
-        # stand-in plays there, pass (never sent: it plays no seat that is here)
+        # when the host passes for the seats away in a hidden-hands table's Open auction without
+        # a countdown (no stand-in plays them there); not in `clk`: it plays nobody who is here
         self.away_end: float | None = None
         self.call: HammerCall | None = None  # the hammer being called (Open auctions)
         self._decision_key: Any = None
