@@ -41,14 +41,14 @@ async def test_every_screen_shows_the_call_and_a_bid_stops_it():
 async def test_the_call_completes_and_sells():
     hands = [ANA_HAND, [(0, O)], [(0, O)]]
     table, (ana, bea, cem) = await table_with(
-        ["Ana", "Bea", "Cem"], hands, first=1, clocks=ClockSettings(open_countdown=60, decision=0, hammer_call=1)
-    )
+        ["Ana", "Bea", "Cem"], hands, first=1, clocks=ClockSettings(open_countdown=60, decision=0, hammer_call=2.5)
+    )  # a call long enough to be seen on a loaded machine (1 s was over before one frame)
     async with Screen(ana) as screen:
         await bea.send_move(Move.play(1, card_of(bea, 0, O)))
         await screen.wait_for("OPEN auction")
         await cem.send_move(Move.bid(2, 4))
         await bea.send_move(Move.hammer(1))
         await screen.wait_for("Going once, going twice")
-        text = await screen.wait_for("SOLD: Lite Metal to Cem for 4", timeout=5)
+        text = await screen.wait_for("SOLD: Lite Metal to Cem for 4", timeout=10)
         assert "Going once" not in text.split("Log and chat")[0]
         assert ana.obs.phase == Phase.PLAY_CARD
