@@ -26,12 +26,13 @@ async def test_the_sellers_decision_clock_is_always_in_view_at_80x24():
     table, (ana, bea, cem) = await table_with(
         ["Ana", "Bea", "Cem"], [ANA_HAND], clocks=ClockSettings(open_countdown=60, decision=30)
     )
+    # the 30 s clock, seen within 10 s of its start (a loaded machine took over 2 s to draw)
     async with Screen(ana) as screen, Screen(bea) as other:
         text = await screen.wait_for("YOUR TURN: put up a painting")
-        assert re.search(r"\| \[(30|29|28)s\] YOUR TURN", screen.rows[0]), screen.rows[0]
-        assert re.search(r"Time to decide: (30|29|28)s", text)
+        assert re.search(r"\| \[(30|2\d)s\] YOUR TURN", screen.rows[0]), screen.rows[0]
+        assert re.search(r"Time to decide: (30|2\d)s", text)
         text = await other.wait_for("Ana is choosing a painting to sell")
-        assert re.search(r"Time to decide: (30|29|28)s", text)
+        assert re.search(r"Time to decide: (30|2\d)s", text), text
 
 
 @run_async
