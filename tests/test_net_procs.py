@@ -100,9 +100,16 @@ async def _kill_in_lobby_and_auctions(tmp_path, procs: Procs):
     await watcher.wait_until(lambda s: bool(s.players), 30)
     wanted = {Phase.OPEN, Phase.ONCE_AROUND, Phase.SEALED, Phase.FIXED_SET, Phase.DOUBLE_OFFER}
     killed = []
+
+    def someone_to_kill(pv) -> bool:
+        """A wanted auction with a bot deciding in it (a Sealed one whose bids are all in
+        waits for nobody's decision: its public view names nobody to move)."""
+        by_auctioneer = pv["phase"] in (Phase.OPEN, Phase.FIXED_SET)
+        return pv["phase"] in wanted and (by_auctioneer or bool(pv["to_move"]))
+
     while wanted:
         await watcher.wait_until(
-            lambda s: s.public is not None and (s.public["phase"] in wanted or bool(s.public["winners"])), 120
+            lambda s: s.public is not None and (someone_to_kill(s.public) or bool(s.public["winners"])), 120
         )
         pv = watcher.state.public
         if pv["winners"]:
