@@ -457,31 +457,23 @@ async def test_the_game_over_screen_comes_with_the_last_event_not_after_the_tabl
 
 @run_async
 async def test_the_hosts_record_coming_after_the_clients_own_copy_does_not_hide_it(tmp_path):
-    """`modernart play` also hears of the host's record from the host it started
-    (`watch_record`): when that comes after the client saved its own audited copy, the
-    final screen still names the client's copy first and the host's beside it, not the
-    host's path twice."""
-    from types import SimpleNamespace
-
-    from modernart.cli.tui.local_game import watch_record
-
+    """The final screen names the client's own audited copy first and the host's beside it,
+    whichever the client heard of first: the lobby frame's record (the host's) alone names
+    the host's; once the client's copy is saved, that one. `modernart play` once also took
+    the host's word from the host it started and put it over the client's copy, and the
+    screen named the host's path twice; the lobby frame is now the only word of it."""
     host, table = await start_host(tmp_path)
     session = NetSession(host.target(), name="Ana", config_dir=str(tmp_path / "ana"))
     try:
-        here = SimpleNamespace(on_record=None)
-        watch_record(here, session)
         own, hosts = str(tmp_path / "ana-copy.json"), str(tmp_path / "games" / "t1.json")
-        session.client.state.saved_record = own
         session.client.state.table = {"state": "over", "record": hosts}
-        session._copy()
+        session._copy()  # the host's record first
+        assert (session.record_path, session.host_record_path) == (hosts, None)
+        session.client.state.saved_record = own
+        session._copy()  # then the client's own copy
         assert (session.record_path, session.host_record_path) == (own, hosts)
-        here.on_record(hosts)  # the host's word, after the client's own copy
+        session._copy()  # the host's word again (another lobby frame)
         assert (session.record_path, session.host_record_path) == (own, hosts)
-        fresh = NetSession(host.target(), name="Bea", config_dir=str(tmp_path / "bea"))
-        watch_record(here, fresh)
-        here.on_record(hosts)  # before any copy of the client's own: the host's is the one named
-        assert fresh.record_path == hosts
-        await fresh.close()
     finally:
         await session.close()
         await host.close()

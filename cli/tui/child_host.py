@@ -28,7 +28,7 @@ import sys
 from dataclasses import asdict
 
 from modernart.cli.tui.child_process import ChildProcess, ForkedProcess, can_fork, fork_child
-from modernart.cli.tui.local_game import HostGameSettings, watch_record
+from modernart.cli.tui.local_game import HostGameSettings
 from modernart.net.runtime import choose_event_loop, when_stdin_closes
 
 log = logging.getLogger(__name__)
@@ -137,7 +137,6 @@ def session_at(host: HostProcess, settings: HostGameSettings, name: str):
     from modernart.cli.tui.net_session import NetSession
 
     session = NetSession(host.join_string, name=name, config_dir=settings.config_dir, seat=0, ready=settings.autostart)
-    watch_record(host, session)
     session.ends_when_you_leave = True  # the host stops with this client
     session.local_only = True  # 127.0.0.1, no beacon: its join string is of no use to anyone
     return session

@@ -18,7 +18,7 @@ import asyncio
 import logging
 from typing import Any, Callable
 
-from modernart.cli.tui.local_game import HostGameSettings, watch_record
+from modernart.cli.tui.local_game import HostGameSettings
 from modernart.net.host.host import Host
 from modernart.net.host.lobby import Lobby
 from modernart.net.host.table import Table
@@ -119,7 +119,6 @@ async def play_here(settings: HostGameSettings, name: str) -> tuple[InProcessHos
         seat=0,
         ready=settings.autostart,
     )
-    watch_record(host, session)
     session.ends_when_you_leave = True
     session.local_only = True  # 127.0.0.1, no beacon: its join string is of no use to anyone
     return host, session

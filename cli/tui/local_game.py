@@ -72,16 +72,3 @@ class HostGameSettings:
         from modernart.net.trust.shuffle import FixedDeal
 
         return None if self.deal is None else FixedDeal.of(self.deal, self.first)
-
-
-def watch_record(host: Any, session: Any) -> None:
-    """Show the host's saved record in `session` (a NetSession) once the game is saved,
-    unless the client has saved its own audited copy: that one is named first, and the
-    host's beside it (`NetSession._copy`)."""
-
-    def saved(path: str) -> None:
-        if session.client.state.saved_record is None:
-            session.record_path = path
-        session.changed()
-
-    host.on_record = saved
