@@ -3,7 +3,8 @@
 `modernart.net` (transport, protocol, trust) and `modernart.cli` (the terminal) are installed
 under this name from the checkout's top-level folders `net/` and `cli/` (pyproject's
 package-dir mapping).  Run from a checkout without installing, the two folders are found
-beside this one: the path below, used only when `pyproject.toml` sits there too.  Nothing in
+beside this one by a finder that answers for exactly those two names (`_checkout.py`), used
+only when `pyproject.toml` sits there too.  Nothing in
 this package imports them (imports flow cli -> net -> modernart).
 """
 
@@ -35,7 +36,7 @@ __version__ = "0.1.0"
 
 from pathlib import Path as _Path  # noqa: E402  (after the package's own names)
 
-_checkout = _Path(__file__).resolve().parent.parent
-if (_checkout / "pyproject.toml").is_file() and (_checkout / "net" / "__init__.py").is_file():
-    __path__.append(str(_checkout))  # modernart.net -> <checkout>/net, modernart.cli -> <checkout>/cli
-del _Path, _checkout
+from . import _checkout  # noqa: E402
+
+_checkout.install(_Path(__file__).parent)  # modernart.net -> <checkout>/net, modernart.cli -> <checkout>/cli
+del _Path

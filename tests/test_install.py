@@ -113,3 +113,37 @@ def test_a_checkout_runs_without_installing(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     host, main = done.stdout.splitlines()
     assert host == str(copy / "net" / "host" / "host.py") and main == str(copy / "cli" / "main.py")
+
+
+#: folders of a checkout that are not packages of the install
+NOT_PACKAGES = ("tests", "benchmarks", "docs", "modernart", "net.net", "cli.cli")
+
+
+@pytest.mark.timeout(120)
+def test_a_checkout_exposes_only_net_and_cli_beside_the_game(tmp_path: Path) -> None:
+    """From a checkout, `modernart.net` and `modernart.cli` are its folders, and no other folder of
+    the checkout is a subpackage: `modernart.tests` once imported, and `modernart.modernart`
+    contained itself, so walking the package never ended."""
+    copy = tmp_path / "checkout"
+    for folder in (*FOLDERS, "tests", "benchmarks"):
+        shutil.copytree(ROOT / folder, copy / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
+    probe = (
+        "import importlib.util, pkgutil, modernart, modernart.net, modernart.cli\n"
+        f"for name in {NOT_PACKAGES!r}:\n"
+        "    print(name, importlib.util.find_spec('modernart.' + name) is None)\n"
+        "print('walked', sorted({m.name.split('.')[1] for m in pkgutil.walk_packages(modernart.__path__, 'modernart.')}))\n"
+        "print('path', modernart.__path__, modernart.net.__path__, modernart.cli.__path__)\n"
+    )
+    runs = [(dict(os.environ, PYTHONPATH=str(copy)), tmp_path, copy), (dict(os.environ), ROOT, ROOT)]
+    for env, cwd, home in runs:  # a copy of the checkout on the path; the checkout this suite installed
+        done = subprocess.run(
+            [sys.executable, "-c", probe], cwd=cwd, env=env, capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 0, done.stderr
+        lines = done.stdout.splitlines()
+        assert lines[: len(NOT_PACKAGES)] == [f"{name} True" for name in NOT_PACKAGES], lines
+        walked = lines[len(NOT_PACKAGES)]
+        assert "tests" not in walked and "benchmarks" not in walked and "'modernart'" not in walked, walked
+        assert "'bots'" in walked, walked
+        assert lines[-1] == f"path {[str(home / 'modernart')]} {[str(home / 'net')]} {[str(home / 'cli')]}", lines
