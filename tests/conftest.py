@@ -9,12 +9,15 @@ is destroyed at once, its sockets without linger (in a thread: see `_destroy`).
 
 from __future__ import annotations
 
+import os
 import threading
 import weakref
 from typing import Any, Iterator
 
 import pytest
 import zmq
+
+from tests import slowdown
 
 _contexts: "weakref.WeakSet[zmq.Context[Any]]" = weakref.WeakSet()
 _context_init = zmq.Context.__init__
@@ -54,3 +57,31 @@ def no_zmq_context_left_open(request: pytest.FixtureRequest) -> Iterator[None]:
         _destroy(context)
     if left:
         pytest.fail(f"{request.node.nodeid} left {len(left)} ZeroMQ context(s) open", pytrace=False)
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    source = "from MODERNART_TEST_SLOWDOWN" if os.environ.get("MODERNART_TEST_SLOWDOWN") else "measured"
+    return (
+        f"slowdown factor {slowdown.factor():.2f} ({source}: wall-clock over CPU time of a busy loop); "
+        "end-to-end waits and per-test timeouts are stretched by it"
+    )
+
+
+def _timeout_of(item: pytest.Item, default: float) -> float:
+    mark = item.get_closest_marker("timeout")
+    if mark is None:
+        return default
+    return float(mark.args[0] if mark.args else mark.kwargs.get("timeout", default))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Each test's timeout (its own mark, or the suite's) stretched by the slowdown factor: the
+    timeout is a backstop against a hang, and a busy machine is not a hang."""
+    stretch = slowdown.factor()
+    if stretch <= 1.0:
+        return
+    default = float(config.getini("timeout") or 0)
+    for item in items:
+        seconds = _timeout_of(item, default)
+        if seconds:
+            item.add_marker(pytest.mark.timeout(seconds * stretch), append=False)

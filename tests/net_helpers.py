@@ -26,6 +26,7 @@ from modernart.net.clocks import ClockSettings
 from modernart.net.host.host import Host
 from modernart.net.trust.identity import Keys
 from modernart.net.host.lobby import Lobby
+from tests.slowdown import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -136,7 +137,7 @@ async def until(
     predicate: Callable[[], bool], timeout: float, step: float = 0.02, what: Callable[[], Any] | None = None
 ) -> None:
     """Wait until `predicate()` holds; `what()` says what was seen instead when it never does."""
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + scaled(timeout)
     while not predicate():
         if time.monotonic() > deadline:
             raise AssertionError("condition not met in time" + (f"; seen: {what()}" if what else ""))

@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.slowdown import scaled
+
 from .screen import squeezed
 from .tmux import Tmux
 
@@ -77,7 +79,7 @@ def records_in(directory: Path, timeout: float = 10.0) -> list[Path]:
     """The game records (`*.json`) in `directory`, once there is one (or none after
     `timeout`): the host writes its record just after the game's last event, and the final
     screen comes with that event."""
-    end = time.monotonic() + timeout
+    end = time.monotonic() + scaled(timeout)
     while not (found := sorted(directory.glob("*.json"))) and time.monotonic() < end:
         time.sleep(0.1)
     return found
@@ -88,7 +90,7 @@ def record_line_for(term: Tmux, record: Path, timeout: float = 10.0) -> str:
     copy), or "the host's copy:" it after the client's own copy; the host reports its copy
     a moment after the end, so an earlier frame may not have it yet."""
     wanted = (f"Recordsavedto{record}", f"thehost'scopy:{record}")
-    end = time.monotonic() + timeout
+    end = time.monotonic() + scaled(timeout)
     while True:
         screen = term.capture()
         text = squeezed(screen.split("\n")[1:16])
@@ -101,7 +103,7 @@ def record_line_for(term: Tmux, record: Path, timeout: float = 10.0) -> str:
 def play_until_over(term: Tmux, timeout: float = 240.0, words: Words = ENGLISH) -> tuple[Seen, str]:
     """Answer the table by keys until GAME OVER is on screen; return what was seen."""
     seen = Seen()
-    end = time.monotonic() + timeout
+    end = time.monotonic() + scaled(timeout)
     answered: tuple | None = None  # what the screen said when we last pressed keys
     last_key_at = 0.0
     while True:
@@ -172,7 +174,7 @@ def read_the_whole_log(term: Tmux, seen: Seen, timeout: float = 60.0, words: Wor
     """Page the log back to its first line (PgUp), noting every auction it tells, as a
     player who looked away would: bots at full speed can put up, bid and sell a whole
     auction between two screen captures, so the live log may never have shown it."""
-    end = time.monotonic() + timeout
+    end = time.monotonic() + scaled(timeout)
     last = None
     while time.monotonic() < end:
         term.send("PageUp")

@@ -34,6 +34,8 @@ from modernart.net.protocol import decode_host_inner
 from modernart.net.trust.identity import Keys
 from modernart.rules import RuleOptions
 
+from tests.slowdown import scaled
+
 KEYS = {
     "enter": "\r",
     "left": "\x1b[D",
@@ -479,10 +481,10 @@ class HostTable:
 async def until(condition, timeout: float = TABLE_READY) -> None:
     """Wait until `condition()` holds (AssertionError after `timeout` seconds)."""
     loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
+    end = loop.time() + scaled(timeout)
     while not condition():
         if loop.time() > end:
-            raise AssertionError(f"not within {timeout:g} s: {condition}")
+            raise AssertionError(f"not within {scaled(timeout):.0f} s: {condition}")
         await asyncio.sleep(0.01)
 
 

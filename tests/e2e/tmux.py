@@ -17,6 +17,8 @@ import uuid
 
 import pytest
 
+from tests.slowdown import scaled
+
 
 def need_tmux() -> None:
     if shutil.which("tmux") is None:
@@ -78,13 +80,15 @@ class Tmux:
 
     def wait_for(self, pattern: str, timeout: float = 15.0) -> str:
         """Poll the screen until it matches the regular expression `pattern`."""
-        end = time.monotonic() + timeout
+        end = time.monotonic() + scaled(timeout)
         while True:
             screen = self.capture()
             if re.search(pattern, screen):
                 return screen
             if time.monotonic() > end:
-                raise AssertionError(f"timed out after {timeout}s waiting for {pattern!r}; screen:\n{screen}")
+                raise AssertionError(
+                    f"timed out after {scaled(timeout):.0f}s waiting for {pattern!r}; screen:\n{screen}"
+                )
             time.sleep(0.1)
 
     def close(self) -> None:
