@@ -3,7 +3,7 @@
 `modernart.net` (transport, protocol, trust) and `modernart.cli` (the terminal) are installed
 under this name from the checkout's top-level folders `net/` and `cli/` (pyproject's
 package-dir mapping).  Run from a checkout without installing, the two folders are found
-beside this one by a finder that answers for exactly those two names (`_checkout.py`), used
+beside this one by a finder that answers for exactly those two names (`checkout_finder.py`), used
 only when `pyproject.toml` sits there too.  Nothing in
 this package imports them (imports flow cli -> net -> modernart).
 """
@@ -36,7 +36,7 @@ __version__ = "0.1.0"
 
 from pathlib import Path as _Path  # noqa: E402  (after the package's own names)
 
-from . import _checkout  # noqa: E402
+from . import checkout_finder  # noqa: E402
 
-_checkout.install(_Path(__file__).parent)  # modernart.net -> <checkout>/net, modernart.cli -> <checkout>/cli
+checkout_finder.install(_Path(__file__).parent)  # modernart.net -> <checkout>/net, modernart.cli -> <checkout>/cli
 del _Path

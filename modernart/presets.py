@@ -2,7 +2,7 @@
 
 A preset is nothing but its options: `preset_options(name)` is an ordinary `RuleOptions`,
 every deviation in it is an option of its own, and a game started with the options
-spelled out one by one is the same game (tests/test_rules_variants.py checks it).
+spelled out one by one is the same game (tests/engine/test_rules_variants.py checks it).
 
 >>> preset_options("zh_seed").changed()
 {'double_split': True, 'three_player_first_deal': 11, 'open_autoclose': False}

@@ -1,6 +1,6 @@
 """Helpers for the network tests: in-process hosts, host and bot processes, cleanup.
 
-Imported explicitly by tests/test_net_*.py.  Every process started here is killed and
+Imported explicitly by tests/net/.  Every process started here is killed and
 reaped in `Procs.close()`; every socket belongs to a Host or Client that is closed.
 """
 

@@ -13,7 +13,7 @@ and must cost next to nothing: it reads the state's plain-int fields (`phase_id`
 `pass_is_final`) like the move handlers do, and either takes its `Move` straight from
 the interned move table or plays it as plain ints through `apply_trusted`.  Its choices are checked
 against `legal_moves` in the tests, and its trusted path against `apply` in
-tests/test_engine_trusted_path.py.
+tests/engine/test_engine_trusted_path.py.
 """
 
 from __future__ import annotations

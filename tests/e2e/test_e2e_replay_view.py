@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_tui_replay_view import recorded_game
+from tests.cli.test_tui_replay_view import recorded_game
 
 from .test_e2e_host_leave import terms  # noqa: F401 (the fixture)
 from .test_e2e_tmux import MODERNART

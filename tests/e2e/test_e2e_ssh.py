@@ -314,7 +314,7 @@ def test_a_guest_takes_its_copy_of_the_game_home_and_audits_it(lan_host, tmp_pat
     1; after it: a tar of the guest's own record and transcript that the real `modernart
     audit` accepts (and finds the same events as the host's copy).  The host sees the hands:
     an idle guest's cards are played by the clock (at a table that hides hands only the
-    guest's own client can, tests/test_hidden_drop.py)."""
+    guest's own client can, tests/net/trust/test_hidden_drop.py)."""
     port, _ = lan_host("--no-hidden-hands")
     key = keypair(tmp_path / "cy_key")
     term = Tmux()

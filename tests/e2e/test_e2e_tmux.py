@@ -80,7 +80,7 @@ def test_whole_game_by_key_presses_at_80x24(term, tmp_path, through):
     assert {"OPEN auction", "FIXED PRICE"} <= seen.panels | seen.logged, (seen.panels, seen.logged)
     assert seen.my_turns.get("sell", 0) >= 3 and seen.keys >= 10
     # every round was played; at least one scoring overlay was read (it gives way at once when the
-    # player is needed, which with instant bots can be before a screen capture: tests/test_tui_scoring.py)
+    # player is needed, which with instant bots can be before a screen capture: tests/cli/test_tui_scoring.py)
     assert seen.rounds_reached == {1, 2, 3, 4}, seen.rounds_reached
     assert seen.scorings, ("no scoring overlay was ever on screen", seen.rounds_ended)
     first = min(seen.scorings)
