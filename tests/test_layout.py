@@ -79,7 +79,7 @@ def test_ruff_lint_and_format_pass():
 
 
 SOURCES = [p for package in ("modernart", "net", "cli", "tests", "benchmarks") for p in (ROOT / package).rglob("*.py")]
-DOCS = [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]
+DOCS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *(ROOT / "docs").glob("*.md")]
 
 
 def test_nothing_points_outside_the_repository():
