@@ -194,7 +194,7 @@ def test_a_recovered_number_is_never_signed_again(tmp_path):
 
 
 def test_a_game_of_bots_only_plays_on_at_once(tmp_path):
-    from .net_helpers import keyed_table
+    from tests.net_helpers import keyed_table
 
     table, driver = keyed_table(tmp_path)  # lobby bots: in-process, their memory went with the host
     driver.seed_all()
@@ -251,7 +251,7 @@ async def _killed_in_a_power_loss(tmp_path, procs) -> tuple[list, str, int]:
 
     from modernart.net.client.client import Client
 
-    from .net_helpers import FAST
+    from tests.net_helpers import FAST
 
     host = procs.host(tmp_path, "--port", "0", "--players", "4", "--clocks", json.dumps(FAST), "--exit-when-over")
     join = procs.wait_output("host", r"join string: (\S+)", 30).group(1)
@@ -292,7 +292,7 @@ async def _killed_in_a_power_loss(tmp_path, procs) -> tuple[list, str, int]:
 def test_a_killed_host_whose_journal_lost_its_tail_recovers_it_from_the_clients(tmp_path):
     from modernart.net.trust.audit import audit_files
 
-    from .net_helpers import Procs, run
+    from tests.net_helpers import Procs, run
 
     procs = Procs(tmp_path)
     try:

@@ -308,7 +308,7 @@ def _sealed_events(tmp_path):
     from modernart.phase import Phase
     from modernart.net.protocol import decode_host_inner
 
-    from .net_helpers import keyed_table
+    from tests.net_helpers import keyed_table
 
     table, driver = keyed_table(tmp_path)
     driver.seed_all()

@@ -151,8 +151,8 @@ def test_a_host_killed_in_a_later_rounds_deck_resumes_and_the_game_ends_and_audi
     from modernart.net.host.table import Table
     from modernart.net.trust.group import scalar_bytes
 
-    from .test_hidden_host import HiddenDriver, deck, keyed_and_shuffled
-    from .net_helpers import SessionDriver
+    from tests.net.trust.test_hidden_host import HiddenDriver, deck, keyed_and_shuffled
+    from tests.net_helpers import SessionDriver
 
     keys = [Keys.generate() for _ in range(3)]
     lobby = Lobby(FRESH, ClockSettings(open_countdown=0, decision=0))
