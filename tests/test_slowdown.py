@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import statistics
 import subprocess
 import sys
 
@@ -13,6 +14,7 @@ from tests import slowdown
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROBE = "import os; os.sched_setaffinity(0, {0}); from tests.slowdown import _busy_ratio; print(_busy_ratio())"
 BURN = "import os; os.sched_setaffinity(0, {0})\nwhile True: pass"
+BURNERS = 3
 
 
 def _ratio_on_core_0() -> float:
@@ -22,17 +24,22 @@ def _ratio_on_core_0() -> float:
 
 
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs CPU affinity (Linux)")
-def test_a_process_burning_the_same_core_doubles_the_measured_factor() -> None:
-    alone = _ratio_on_core_0()
-    burner = subprocess.Popen([sys.executable, "-c", BURN])
-    try:
-        shared = _ratio_on_core_0()
-    finally:
-        burner.kill()
-        burner.wait(10)
-    assert alone >= 0.99
-    # the scheduler gives each of the two about half the core; whatever else runs on it only adds
-    assert shared > 1.5 and shared > alone * 1.2, (alone, shared)
+def test_processes_burning_the_same_core_raise_the_measured_factor() -> None:
+    """Three burners pinned beside the probe take about three more fair shares of its core, so
+    the factor rises by about 3 over whatever else runs there (a loaded machine only shifts
+    both sides; the measurements alternate, so a change of load between them evens out)."""
+    alone, shared = [], []
+    for _ in range(3):
+        alone.append(_ratio_on_core_0())
+        burners = [subprocess.Popen([sys.executable, "-c", BURN]) for _ in range(BURNERS)]
+        try:
+            shared.append(_ratio_on_core_0())
+        finally:
+            for burner in burners:
+                burner.kill()
+                burner.wait(10)
+    assert min(alone) >= 0.99
+    assert statistics.median(shared) > statistics.median(alone) + 1.0, (alone, shared)
 
 
 def test_the_environment_sets_the_factor_and_it_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
