@@ -468,6 +468,23 @@ class DeckLedger:
                 raise DeckStepError("card_twice", f"card {found} is opened a second time: a shuffle was false")
         return slot
 
+    def opened_card(self, seat: int, share: Share) -> int:
+        """The card that `seat`'s own proven share of its slot opens (DeckStepError, nothing
+        changed, unless the share is its own, of a readable slot dealt to it and not played,
+        its proof verifies and the slot holds a card of the game)."""
+        slot = self.slot_of_play(seat, share)
+        if not self.readable(slot):
+            raise DeckStepError("not_readable", f"slot {slot} still waits for other seats' shares")
+        if self.checking:
+            try:
+                check_share(self.game, self.key(seat).h, self.deck[slot], share)
+            except DeckError as exc:
+                raise DeckStepError("bad_opening", str(exc)) from None
+        found = self._card_in(slot, share)
+        if found is None:
+            raise DeckStepError("no_card", f"slot {slot} opens to no card of the game: a shuffle was false")
+        return found
+
     def commit_open(self, seat: int, share: Share, card: int) -> None:
         """Record a play that `check_open` passed."""
         self.opened[share.slot] = card

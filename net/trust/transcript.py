@@ -2,7 +2,7 @@
 
 A transcript file is a sequence of records, each a 4-byte big-endian length followed by
 that many bytes of msgpack.  The first record is the header `{"format":
-"modernart-transcript", "version": 2}` (1: a game of protocol 1); every later record is one `ev` frame: `seq`,
+"modernart-transcript", "version": 3}` (the protocol its game was played in: 1 and 2 are still read); every later record is one `ev` frame: `seq`,
 `pub`, `ph`, `h`, `hs` and `priv` (the host's copy holds no private part; a player's copy
 holds its own).  The last event of a finished game discloses every seed and every
 seat's salt key, so the transcript alone lets anyone check the whole game.  The host
@@ -21,9 +21,10 @@ from modernart.net.durable import open_fd
 
 FORMAT = "modernart-transcript"
 #: 2: the events of protocol 2 (a Sealed auction's commitments published in its set only,
-#: its settlement one `settle` event); version 1 transcripts (protocol 1) are still read
-VERSION = 2
-READABLE = (1, 2)
+#: its settlement one `settle` event); 3: a hidden deck's steps signed by their seats and a
+#: hidden card played in two events (`play`, then its `move`); versions 1 and 2 are still read
+VERSION = 3
+READABLE = (1, 2, 3)
 MAX_TRANSCRIPT = 64 * 1024 * 1024
 _LEN = struct.Struct(">I")
 
