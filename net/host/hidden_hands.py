@@ -85,25 +85,25 @@ class HiddenHands:
         if len(parts) != 1:
             raise ProtocolError("bad_deck", "a deck frame carries exactly one of key, shuffle, shares, secret")
         part = parts[0]
-        signed = {"sig": msg["sig"]} if "sig" in msg else {}
+        signed = {"signed": msg["signed"]} if "signed" in msg else {}
         try:
             if part == "key":
                 key = DeckKey.from_wire(msg["key"])
                 self._own(seat, key.seat, "deck key")
-                self.check_signed(signer, seat, part, key, msg.get("sig"))
+                self.check_signed(signer, seat, part, key, msg.get("signed"))
                 self.ledger.add_key(key)
                 return "dkey", {"seat": seat, "key": msg["key"], **signed}
             if part == "shuffle":
                 shuffle = Shuffle.from_wire(msg["shuffle"], self.ledger.size)
                 self._own(seat, shuffle.seat, "shuffle")
-                self.check_signed(signer, seat, part, shuffle, msg.get("sig"))
+                self.check_signed(signer, seat, part, shuffle, msg.get("signed"))
                 self.ledger.add_shuffle(shuffle)
                 return "dshuffle", {"seat": seat, "sh": msg["shuffle"], **signed}
             if part == "shares":
                 shares = [Share.from_wire(s) for s in msg["shares"]]
                 for share in shares:
                     self._own(seat, share.seat, "share")
-                self.check_signed(signer, seat, part, shares, msg.get("sig"))
+                self.check_signed(signer, seat, part, shares, msg.get("signed"))
                 self.ledger.add_shares(shares)
                 return "dshares", {"seat": seat, "shares": msg["shares"], **signed}
             if signer is not None:
@@ -111,7 +111,7 @@ class HiddenHands:
                     value = read_scalar(msg["secret"])
                 except GroupError:
                     raise ProtocolError("bad_deck_key", f"seat {seat}'s disclosed deck key is no scalar") from None
-                self.check_signed(signer, seat, part, value, msg.get("sig"))
+                self.check_signed(signer, seat, part, value, msg.get("signed"))
             return "dsecret", {"seat": seat, "x": self._secret(seat, msg["secret"], game_over), **signed}
         except DeckError as exc:
             raise refused(exc) from None
@@ -143,7 +143,7 @@ class HiddenHands:
         try:
             shuffle = Shuffle.from_wire(msg["shuffle"], self.ledger.size)
             self._own(seat, shuffle.seat, "shuffle")
-            self.check_signed(signer, seat, "shuffle", shuffle, msg.get("sig"))
+            self.check_signed(signer, seat, "shuffle", shuffle, msg.get("signed"))
             return self.ledger.propose(shuffle, on)
         except DeckError as exc:
             raise refused(exc) from None

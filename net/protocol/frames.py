@@ -112,7 +112,7 @@ CLIENT_SCHEMA: dict[str, Schema] = {
         "secret": (is_bytes(32), False),
         "on": (is_bytes(32), False),  # with a shuffle: the digest of the deck it shuffled
         # [body, signature] of the step under the seat's own key (net/trust/deck_steps.py)
-        "sig": (_SIGNED, True),
+        "signed": (_SIGNED, True),
     },
     # a card play's opening, once the host has committed to the play (the `play` event)
     "open": {"id": (REQUEST, True), "open": (is_map(5), True)},
@@ -172,11 +172,11 @@ def act_frame(body: bytes, sig: bytes, conn: bytes | None, opening: dict[str, An
     return msg
 
 
-def deck_frame(sig: list[bytes], **part: Any) -> dict[str, Any]:
+def deck_frame(signed: list[bytes], **part: Any) -> dict[str, Any]:
     """One step of the hidden deck: `key=`, `shuffle=`, `shares=` or `secret=` (wire forms of
-    net/trust/deck.py), with `sig`, the seat's signed step (net/trust/deck_steps.py); the
+    net/trust/deck.py), with `signed`, the seat's signed step (net/trust/deck_steps.py); the
     request `id` is added as it is sent."""
-    return {"t": "deck", **part, "sig": sig}
+    return {"t": "deck", **part, "signed": signed}
 
 
 def open_frame(opening: dict[str, Any]) -> dict[str, Any]:
@@ -672,11 +672,11 @@ EVENT_SCHEMA: dict[str, Schema] = {
         "salt_keys": (is_list(is_bytes(32), 5, 1), True),
     },
     # the hidden deck's public steps (net/trust/hidden_deck.py), each as the seat sent it
-    # with the seat's signed step `sig` (protocol 3; net/trust/deck_steps.py)
-    "dkey": {"seat": (SEAT, True), "key": (is_map(4), True), "sig": (_SIGNED, False)},
-    "dshuffle": {"seat": (SEAT, True), "sh": (is_map(3), True), "sig": (_SIGNED, False)},
-    "dshares": {"seat": (SEAT, True), "shares": (is_list(is_map(5), 64, 1), True), "sig": (_SIGNED, False)},
-    "dsecret": {"seat": (SEAT, True), "x": (is_bytes(32), True), "sig": (_SIGNED, False)},
+    # with the seat's signed step `signed` (protocol 3; net/trust/deck_steps.py)
+    "dkey": {"seat": (SEAT, True), "key": (is_map(4), True), "signed": (_SIGNED, False)},
+    "dshuffle": {"seat": (SEAT, True), "sh": (is_map(3), True), "signed": (_SIGNED, False)},
+    "dshares": {"seat": (SEAT, True), "shares": (is_list(is_map(5), 64, 1), True), "signed": (_SIGNED, False)},
+    "dsecret": {"seat": (SEAT, True), "x": (is_bytes(32), True), "signed": (_SIGNED, False)},
 }
 
 #: Event kinds that change nothing a player decides on: a stand-in taking over (or giving

@@ -389,7 +389,7 @@ class VerifiedGame:
         assert self.deck is not None
         seat, step = pub["seat"], STEP_OF_EVENT[kind]
         epoch = self.deck.epoch
-        signed = pub.get("sig")
+        signed = pub.get("signed")
         sent = self.own_steps.get((step, epoch)) if seat == own else None
         mine = sent is not None and isinstance(signed, list) and bool(signed) and signed[0] in sent
         if sent is not None and not mine:
