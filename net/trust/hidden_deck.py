@@ -384,6 +384,19 @@ class DeckLedger:
         self.deals.append(tuple(counts))
         return out
 
+    def waiting_for(self) -> tuple[str, tuple[int, ...]] | None:
+        """What the deck waits for now and from whom: ("key", seats) until every seat has
+        published its deck key, ("shuffle", (seat,)) for the seat whose shuffle comes next,
+        ("shares", seats) while a dealt slot lacks those seats' shares; None when it waits
+        for nobody.  A seat that withholds its step is named by every party's own record."""
+        missing = tuple(s for s in range(self.n) if self.keys[s] is None)
+        if missing:
+            return ("key", missing)
+        if not self.shuffled:
+            return ("shuffle", (len(self.shuffles),))
+        owing = tuple(s for s in range(self.n) if self.owed(s))
+        return ("shares", owing) if owing else None
+
     def slots_of(self, seat: int) -> list[int]:
         """Every slot dealt to `seat` and not played yet."""
         return [k for k in range(self.dealt) if self.owner[k] == seat and k not in self.opened]

@@ -410,6 +410,11 @@ class VerifiedGame:
                 signature_known=mine,
             )
         except DeckStepError as exc:
+            if mine:  # exactly what this client signed, carrying another value
+                raise ChainError(
+                    f"event {seq}: the host recorded a {step} for this seat (seat {seat}) that differs from "
+                    f"the one it sent ({exc.code})"
+                ) from None
             raise ChainError(f"event {seq}: {exc.message} ({exc.code})") from None
 
     def _check_play(self, pub: dict[str, Any]) -> None:
