@@ -209,13 +209,20 @@ class HostileHost:
 
 
 async def honest_clients(
-    hostile: HostileHost, count: int, prepare: Callable[[list[Client]], None] | None = None, **options: Any
+    hostile: HostileHost,
+    count: int,
+    prepare: Callable[[list[Client]], None] | None = None,
+    state_dirs: Path | None = None,
+    **options: Any,
 ) -> list[Client]:
-    """`count` honest clients, each with its own key, seated and ready (the game starts); in
-    seat order (`prepare` sees them so before they are ready: a test makes one malicious).
-    They do not wait for the deal: an attack may stop it."""
+    """`count` honest clients, each with its own key (and its own state dir under
+    `state_dirs`, where it keeps its transcript and any evidence against the host), seated
+    and ready (the game starts); in seat order (`prepare` sees them so before they are
+    ready: a test makes one malicious).  They do not wait for the deal: an attack may stop it."""
     clients = []
     for i in range(count):
+        if state_dirs is not None:
+            options["state_dir"] = str(state_dirs / f"c{i}")
         c = Client(hostile.host.target(), keys=Keys.generate(), updates=False, **options)
         await c.connect()
         assert (await c.take_seat(f"P{i}")).ok
@@ -226,6 +233,16 @@ async def honest_clients(
     for c in clients:
         assert (await c.ready()).ok
     return clients
+
+
+async def evidence_audited(clients: list[Client], timeout: float = 30.0) -> list[list[str]]:
+    """Wait until every client has saved its evidence against the host; the problems
+    `modernart audit` finds in each (net/trust/audit.py `audit_evidence`)."""
+    from modernart.net.trust.audit import audit_evidence
+
+    for c in clients:
+        await c.wait_until(lambda s: getattr(s, "saved_evidence", None) is not None, timeout)
+    return [audit_evidence(c.state.saved_evidence).problems for c in clients]
 
 
 async def untrusted(clients: list[Client], timeout: float = 30.0) -> list[str]:

@@ -14,6 +14,7 @@ succeeding as its docstring says.
 from __future__ import annotations
 
 import secrets
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +25,8 @@ from modernart.net.protocol.signed import decode_action_body
 from modernart.net.trust.deck import prove_key, shuffle_deck
 from modernart.net.trust.group import L
 
-from .hostile_hidden import HostileHost, close_clients, honest_clients, untrusted
-from .net_helpers import run, until
+from .hostile_hidden import HostileHost, close_clients, evidence_audited, honest_clients, untrusted
+from .net_helpers import PY, ROOT, env, run, until
 
 pytestmark = pytest.mark.timeout(150)
 
@@ -105,7 +106,7 @@ def test_a_host_that_puts_its_own_shuffles_in_every_seats_place_is_caught_by_eve
         clients: list[Any] = []
         try:
             made = replace_shuffles(hostile)
-            clients += await honest_clients(hostile, 3)
+            clients += await honest_clients(hostile, 3, state_dirs=tmp_path)
             said = await untrusted(clients)
             seq = event_of(hostile, "dshuffle", 0)
             assert (0, 0) in made
@@ -113,6 +114,14 @@ def test_a_host_that_puts_its_own_shuffles_in_every_seats_place_is_caught_by_eve
             for message in said[1:]:
                 assert f"event {seq}" in message and "seat 0's shuffle step" in message and "deck_wrong_value" in message
             assert hostile.frames_of("deck", "shares") == [] and hostile.learned() == {}
+            # each kept the evidence; the audit of it names the event and the seat, as anyone can check
+            for problems in await evidence_audited(clients):
+                assert problems and problems[0].startswith(f"event {seq}: seat 0's shuffle step"), problems
+            done = subprocess.run(
+                [PY, "-m", "modernart", "audit", clients[1].state.saved_evidence],
+                capture_output=True, text=True, cwd=ROOT, env=env(), timeout=60,
+            )
+            assert done.returncode == 1 and f"FAILED: event {seq}: seat 0's shuffle step" in done.stdout, done
         finally:
             await close_clients(clients)
             await hostile.close()
@@ -161,7 +170,7 @@ def test_an_early_disclose_gets_no_deck_key(tmp_path: Path, monkeypatch: pytest.
         hostile = await HostileHost.open(tmp_path, monkeypatch)
         clients: list[Any] = []
         try:
-            clients += await honest_clients(hostile, 3)
+            clients += await honest_clients(hostile, 3, state_dirs=tmp_path)
             await dealt(clients)
             sess = hostile.game
             event = sess._disclose(hostile.host.clock.now())
@@ -173,6 +182,8 @@ def test_an_early_disclose_gets_no_deck_key(tmp_path: Path, monkeypatch: pytest.
             said = await untrusted(clients)
             assert all(f"event {event.seq}" in m and "before the game is over" in m for m in said), said
             assert hostile.frames_of("deck", "secret") == []
+            for problems in await evidence_audited(clients):
+                assert problems == [f"event {event.seq}: the host disclosed the seeds before the game is over"]
         finally:
             await close_clients(clients)
             await hostile.close()

@@ -36,6 +36,8 @@
   last_heard  when the host was last heard (time.monotonic()); `state.silent_for()` in seconds
   goodbye     the host's goodbye ({table, journal, record}) while status is "host_closed", else None
   saved_record, saved_transcript   where this client saved the finished game (or None)
+  saved_evidence  where it kept the events that made it stop trusting the host (or None):
+              an evidence transcript, checked by `modernart audit` as far as it goes
   audit       the problems its audit of them found ([] = none; None = not audited)
 Updates (`client.updates`, an asyncio.Queue; pass `updates=False` to skip it):
   Update("status", str), Update("lobby", dict), Update("event", EventInfo),
@@ -44,6 +46,7 @@ Updates (`client.updates`, an asyncio.Queue; pass `updates=False` to skip it):
   Update("clock", deadlines) when a tick moved a deadline (`state.deadlines`, loop time),
   Update("silent", seconds) every second the host is silent (reconnecting or closed),
   Update("goodbye", dict) when the host closes the table on purpose,
+  Update("evidence", path) once the evidence against a host it stopped trusting is saved,
   Update("clock_played", Move) when this seat's time ran out at a hidden-hands table and
   the client plays its default card (net/client/card_clock.py), just before sending it.
   `client.changed` is an asyncio.Event set on every change, for consumers that only want

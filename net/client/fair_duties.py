@@ -514,6 +514,35 @@ class FairPlay:
                 self.feed.error(reply.code or "tail", f"the host refused the events it had lost: {reply.message}")
                 return
 
+    # ------------------------------------------------------------------ a host caught cheating
+
+    def save_evidence(self, game: bytes, frames: list[dict[str, Any]], host_vk: bytes, why: str) -> None:
+        """This client stopped trusting the host (`why`): keep what it holds, every event it
+        checked and the one it refused as the host signed them, in an evidence transcript
+        (`<state dir>/games/…-seatN.untrusted.transcript`) that `modernart audit` checks as far
+        as it goes (net/trust/audit.py `audit_evidence`)."""
+        from modernart.net.trust.transcript import write_transcript
+
+        if self.save_dir is None:
+            return
+        st = self.feed.state
+        path = os.path.join(self.save_dir, f"{self.table_id or 't'}-{game.hex()[:12]}-seat{st.seat}.untrusted.transcript")
+
+        def save() -> None:
+            os.makedirs(self.save_dir, exist_ok=True)  # type: ignore[arg-type]
+            write_transcript(path, frames, {"host_vk": host_vk, "untrusted": why})
+
+        async def saving() -> None:
+            try:
+                await asyncio.get_running_loop().run_in_executor(None, save)
+            except OSError as exc:
+                self.feed.error("save_failed", f"could not save the evidence against the host: {exc}")
+                return
+            st.saved_evidence = path
+            self.feed.emit(Update("evidence", path))
+
+        self._spawn(saving())
+
     # ------------------------------------------------------------------ the end of the game
 
     async def _save(self, game: bytes, follower: VerifiedGame) -> None:
