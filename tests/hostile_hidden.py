@@ -173,7 +173,9 @@ class HostileHost:
         """slot -> card of every slot of a hand, not played, that the host can decrypt with
         the shares it holds (public, and every one any seat sent it) and the secrets it knows."""
         ledger = self.game.hidden.ledger
-        shares: dict[int, dict[int, bytes]] = {k: {s: sh.d for s, sh in ledger.shares[k].items()} for k in range(ledger.size)}
+        shares: dict[int, dict[int, bytes]] = {
+            k: {s: sh.d for s, sh in ledger.shares[k].items()} for k in range(ledger.size)
+        }
         for r in self.received:
             wires = list(r.msg.get("shares") or [])
             if r.kind == "act" and isinstance(r.msg.get("open"), dict):

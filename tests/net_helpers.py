@@ -509,9 +509,7 @@ def play_hidden_card(sess: Any, keys: Keys, seat: int, deck: Any, move: Any, ctr
 
     ledger = sess.hidden.ledger
     slot = next(s for s, c in deck.hand(ledger).items() if c == move.arg)
-    body = encode_action_body(
-        sess.game_id, seat, ctr, [seat, int(move.action), slot], sess.seq, {"deck": ledger.epoch}
-    )
+    body = encode_action_body(sess.game_id, seat, ctr, [seat, int(move.action), slot], sess.seq, {"deck": ledger.epoch})
     events, _ctr = sess.submit(keys.vk, seat, body, keys.sign(ACT_TAG, body), now)
     opening = deck.opening(ledger, move.arg).to_wire()
     return events + sess.submit_opening(keys.vk, seat, opening, now)

@@ -43,7 +43,9 @@ def _sign_step(*args: Any) -> list[bytes] | None:
 async def dealt(clients: list[Any], timeout: float = 60.0) -> None:
     """Wait until every client reads its whole first hand."""
     for c in clients:
-        await c.wait_until(lambda s, c=c: s.observation is not None and c.hand_ready and len(s.observation.hand) > 0, timeout)
+        await c.wait_until(
+            lambda s, c=c: s.observation is not None and c.hand_ready and len(s.observation.hand) > 0, timeout
+        )
 
 
 def is_card_play(msg: dict[str, Any]) -> bool:
@@ -112,14 +114,20 @@ def test_a_host_that_puts_its_own_shuffles_in_every_seats_place_is_caught_by_eve
             assert (0, 0) in made
             assert f"event {seq}" in said[0] and "seat 0" in said[0] and "differs from the one it sent" in said[0]
             for message in said[1:]:
-                assert f"event {seq}" in message and "seat 0's shuffle step" in message and "deck_wrong_value" in message
+                assert (
+                    f"event {seq}" in message and "seat 0's shuffle step" in message and "deck_wrong_value" in message
+                )
             assert hostile.frames_of("deck", "shares") == [] and hostile.learned() == {}
             # each kept the evidence; the audit of it names the event and the seat, as anyone can check
             for problems in await evidence_audited(clients):
                 assert problems and problems[0].startswith(f"event {seq}: seat 0's shuffle step"), problems
             done = subprocess.run(
                 [PY, "-m", "modernart", "audit", clients[1].state.saved_evidence],
-                capture_output=True, text=True, cwd=ROOT, env=env(), timeout=60,
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+                env=env(),
+                timeout=60,
             )
             assert done.returncode == 1 and f"FAILED: event {seq}: seat 0's shuffle step" in done.stdout, done
         finally:
@@ -295,7 +303,10 @@ def test_deal_counts_that_are_not_the_rules_get_no_share(tmp_path: Path, monkeyp
             clients += await honest_clients(hostile, 3)
             owner = lambda: hostile.game.hidden.ledger.owner  # noqa: E731 (the true deal, as the host's engine made it)
             own_shared = lambda: [  # noqa: E731
-                (r.seat, s["slot"]) for r in hostile.frames_of("deck", "shares") for s in r.msg["shares"] if owner()[s["slot"]] == r.seat
+                (r.seat, s["slot"])
+                for r in hostile.frames_of("deck", "shares")
+                for s in r.msg["shares"]
+                if owner()[s["slot"]] == r.seat
             ]
             await until(lambda: own_shared() or all(c.state.status == "failed" for c in clients), 60)
             assert own_shared() == []
@@ -418,9 +429,7 @@ def test_a_deck_step_replayed_from_another_game_is_refused(tmp_path: Path, monke
         hostile.on_frame = replay
         try:
             clients += await honest_clients(hostile, 3)
-            await until(
-                lambda: hostile.learned() or all(c.state.status == "failed" for c in clients), 60
-            )
+            await until(lambda: hostile.learned() or all(c.state.status == "failed" for c in clients), 60)
             assert hostile.learned() == {}
             said = await untrusted(clients)
             seq = event_of(hostile, "dkey", 0)
@@ -447,6 +456,7 @@ def test_a_seat_that_withholds_its_deck_step_is_named_by_every_client(
     async def main() -> None:
         hostile = await HostileHost.open(tmp_path, monkeypatch)
         clients: list[Any] = []
+
         async def nothing(*_args: Any, **_kwargs: Any) -> None:
             return None
 

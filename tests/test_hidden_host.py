@@ -107,9 +107,7 @@ def test_the_deal_waits_for_every_seats_shuffle_and_refused_steps_change_nothing
     assert all(not ledger.shares[k] for k in range(30))
 
 
-def act(
-    sess: Any, keys: list[Keys], seat: int, move: Move, opening: Any, ctr: int, extra: Any = None
-) -> Any:
+def act(sess: Any, keys: list[Keys], seat: int, move: Move, opening: Any, ctr: int, extra: Any = None) -> Any:
     body = encode_action_body(sess.game_id, seat, ctr, move.to_list(), sess.seq, extra)
     return sess.submit(keys[seat].vk, seat, body, keys[seat].sign(ACT_TAG, body), 0.0, opening)
 

@@ -41,8 +41,16 @@ def _variants(sess: Any, keys: list[Any], decks: list[Any]) -> list[tuple[str, s
     return [
         ("unsigned", "deck_unsigned", lambda: {"key": wire}),
         ("a signature of nothing", "deck_unsigned", lambda: {"key": wire, "signed": [b"", bytes(64)]}),
-        ("a signed body that is no step", "deck_unsigned", lambda: {"key": wire, "signed": [b"\x93\x01\x02\x03", keys[0].sign(DECK_TAG, b"\x93\x01\x02\x03")]}),
-        ("a forged signature", "deck_bad_signature", lambda: {"key": wire, "signed": [signed()["signed"][0], bytes(64)]}),
+        (
+            "a signed body that is no step",
+            "deck_unsigned",
+            lambda: {"key": wire, "signed": [b"\x93\x01\x02\x03", keys[0].sign(DECK_TAG, b"\x93\x01\x02\x03")]},
+        ),
+        (
+            "a forged signature",
+            "deck_bad_signature",
+            lambda: {"key": wire, "signed": [signed()["signed"][0], bytes(64)]},
+        ),
         ("signed by another seat's key", "deck_bad_signature", lambda: signed(keys=keys[1])),
         ("signed for another game", "deck_wrong_game", lambda: signed(game=OTHER_GAME)),
         ("signed for another seat", "deck_wrong_seat", lambda: signed(seat=1)),

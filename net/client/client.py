@@ -627,6 +627,7 @@ class Client:
         """After the host committed to a hidden card play (its `play` event, `reply.seq`): the
         opening goes out by itself (net/client/fair_duties.py); the reply once the card is
         played (its `move` event), or why not."""
+
         def done(_st: ConnectionState) -> bool:
             pending = game.pending_play
             return self.state.status != "connected" or pending is None or pending[3] != reply.seq

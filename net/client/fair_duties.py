@@ -335,9 +335,7 @@ class FairPlay:
         if deck.next_proposer == seat:  # the deck before is recorded, or relayed and being checked
             before = deck.proposed_deck
             on = deck_digest(before)
-            self._once(
-                ("dshuffle", game, seat, deck.epoch, on), self._send_shuffle(own, follower, deck, before, on)
-            )
+            self._once(("dshuffle", game, seat, deck.epoch, on), self._send_shuffle(own, follower, deck, before, on))
         if deck.shuffled:
             owed = deck.owed(seat)[:MAX_SHARES_FRAME]
             if owed:
@@ -350,7 +348,10 @@ class FairPlay:
         # the deck key leaves only once this client's own checked record shows the game over
         # and the seeds disclosed: an earlier `disclose` is refused as it arrives (verified_game.py)
         if follower.game_over and follower.shuffle is not None and deck.keyed and follower.deck_secrets[seat] is None:
-            self._once(("dsecret", game, seat), self._send_step(follower, "secret", own.secret, secret=scalar_bytes(own.secret)))
+            self._once(
+                ("dsecret", game, seat),
+                self._send_step(follower, "secret", own.secret, secret=scalar_bytes(own.secret)),
+            )
 
     async def _send_deck_key(self, game: bytes, seat: int, follower: VerifiedGame) -> None:
         deck = follower.deck
@@ -422,7 +423,14 @@ class FairPlay:
         share = make_share(own.game, own.seat, own.secret, slot, deck.deck[slot])
         self.shown.add(card)
         reply = await self.request(open_frame(share.to_wire()))
-        if not reply.ok and reply.code not in ("connection_lost", "host_closed", "closed", "timeout", "recovering", "no_play"):
+        if not reply.ok and reply.code not in (
+            "connection_lost",
+            "host_closed",
+            "closed",
+            "timeout",
+            "recovering",
+            "no_play",
+        ):
             self.feed.error(
                 reply.code or "open",
                 f"the host refused the opening of your card play: {reply.message}; "
@@ -526,7 +534,9 @@ class FairPlay:
         if self.save_dir is None:
             return
         st = self.feed.state
-        path = os.path.join(self.save_dir, f"{self.table_id or 't'}-{game.hex()[:12]}-seat{st.seat}.untrusted.transcript")
+        path = os.path.join(
+            self.save_dir, f"{self.table_id or 't'}-{game.hex()[:12]}-seat{st.seat}.untrusted.transcript"
+        )
 
         def save() -> None:
             os.makedirs(self.save_dir, exist_ok=True)  # type: ignore[arg-type]

@@ -156,7 +156,9 @@ class BlindGame:
             raise NotYourTurn(f"seat {move.seat} cannot play a card: it is not its turn")
         ledger = self.ledger
         if deck != ledger.epoch or ledger.waiting:
-            raise DeckStepError("wrong_deck", f"the play names deck {deck}; the cards in hand are of deck {ledger.epoch}")
+            raise DeckStepError(
+                "wrong_deck", f"the play names deck {deck}; the cards in hand are of deck {ledger.epoch}"
+            )
         slot = move.arg
         if not 0 <= slot < ledger.dealt or ledger.owner[slot] != move.seat:
             raise DeckStepError("not_your_card", f"slot {slot} was not dealt to seat {move.seat}")

@@ -624,7 +624,9 @@ class HostedGame:
                 raise ProtocolError("not_your_seat", "only the seat's own player holds its cards")
             self.hidden.commit_play(move, act["extra"].get("deck"))
             self.counters[seat] = act["ctr"]
-            event = self._emit("play", now, {"m": move.to_list(), "deck": act["extra"]["deck"], **signed}, act=[body, sig])
+            event = self._emit(
+                "play", now, {"m": move.to_list(), "deck": act["extra"]["deck"], **signed}, act=[body, sig]
+            )
             self.hidden.commit(move, event.seq)
             return [event], act["ctr"]
         else:

@@ -264,7 +264,9 @@ class VerifiedGame:
             raise ValueError(f"unknown event kind {kind!r}")
         card_play = kind == "move" and move is not None and move.action in CARD_ACTIONS
         if self.pending_play is not None and kind not in ("play", "dshares", "delegate") and not card_play:
-            raise ChainError(f"event {seq}: the host moved on before seat {self.pending_play[0]}'s card play was opened")
+            raise ChainError(
+                f"event {seq}: the host moved on before seat {self.pending_play[0]}'s card play was opened"
+            )
         if self.deck is not None:
             self._follow_deck(pub, move)
         if "pv" in pub:
@@ -379,7 +381,9 @@ class VerifiedGame:
                 raise ValueError(f"seat {seat}'s disclosed deck key does not match its published key")
             self.deck_secrets[seat] = secret
 
-    def _check_step_signature(self, kind: str, pub: dict[str, Any], seq: int, own: int | None, value: StepValue) -> None:
+    def _check_step_signature(
+        self, kind: str, pub: dict[str, Any], seq: int, own: int | None, value: StepValue
+    ) -> None:
         """(protocol 3) The seat's own signature over its step, bound to this game, seat and
         deck and answering an event of this client's own chain (net/trust/deck_steps.py); a
         step of this client's own seat must be byte for byte one it sent.  ChainError (the
@@ -452,7 +456,11 @@ class VerifiedGame:
             share = Share.from_wire(pub["open"])
             if self.protocol >= 3:  # the card play the host committed to, and only that one
                 pending = self.pending_play
-                if pending is None or pending[:3] != (move.seat, move.action, share.slot) or pub.get("play") != pending[3]:
+                if (
+                    pending is None
+                    or pending[:3] != (move.seat, move.action, share.slot)
+                    or pub.get("play") != pending[3]
+                ):
                     raise ChainError(f"seat {move.seat}'s card was played without the play the host committed to")
                 self.pending_play = None
             deck.open(move.seat, share, move.arg)
