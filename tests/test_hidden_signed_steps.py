@@ -138,3 +138,48 @@ def test_every_client_refuses_a_misbound_deck_step_that_a_host_relays(tmp_path: 
             assert "seat 0's key step" in str(exc.value) and f"({code})" in str(exc.value), (what, exc.value)
             assert f"event {sess.seq}" in str(exc.value)
         assert list(follower.deck.keys) == keys_before, what
+
+
+def test_the_audit_names_a_deck_step_that_its_seat_did_not_sign(tmp_path: Path) -> None:
+    """A finished hidden game whose transcript a host rewrote after the fact: one seat's
+    shares replaced by other (proven) shares, every event from there re-chained and signed
+    again with the host's key, so that the chain and the host's signatures all check.  The
+    audit names the event and the seat: the seat's signature is over other shares."""
+    from modernart.net.host.table import Table
+    from modernart.net.protocol import decode_host_inner, pack
+    from modernart.net.protocol.signed import HOSTEV_TAG, chain_link
+    from modernart.net.trust.audit import audit_files
+    from modernart.net.trust.deck import make_share
+    from modernart.net.trust.transcript import read_transcript, write_transcript
+
+    from .test_hidden_host import HiddenDriver, keyed_and_shuffled
+
+    sess, keys, decks, driver = hidden_session(tmp_path)
+    keyed_and_shuffled(sess, keys, decks, driver)
+    play = HiddenDriver(sess, keys, decks, driver)
+    play.share()
+    play.finish()
+    sess.journal.close()
+    record = Table.resume(sess.journal.path, sess.host, 0.0, fsync=False).save_record()
+    assert record is not None and audit_files(record).ok
+    transcript = record[: -len(".json")] + ".transcript"
+    frames = read_transcript(transcript)
+    at = next(i for i, f in enumerate(frames) if decode_host_inner(f["pub"])["k"] == "dshares")
+    pub = decode_host_inner(frames[at]["pub"])
+    ledger = sess.hidden.ledger
+    seat = pub["seat"]
+    first = pub["shares"][0]
+    other = make_share(sess.game_id, seat, decks[seat].secret, first["slot"], ledger.deck[first["slot"]])
+    pub["shares"][0] = other.to_wire()  # as true as the first, but not the one the seat signed
+    head = frames[at - 1]["h"]
+    for i in range(at, len(frames)):
+        body = pack(pub) if i == at else frames[i]["pub"]
+        h = chain_link(head, frames[i]["seq"], body, list(frames[i]["ph"]))
+        frames[i] = {**frames[i], "pub": body, "h": h, "hs": sess.host.sign(HOSTEV_TAG, h)}
+        head = h
+    write_transcript(transcript, frames)
+    report = audit_files(record)
+    assert report.problems == [
+        f"event {frames[at]['seq']}: seat {seat}'s shares step was signed for another value than the one "
+        "it carries (deck_wrong_value)"
+    ], report.problems

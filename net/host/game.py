@@ -787,7 +787,11 @@ class HostedGame:
         if state.is_over():
             return []
         if self.hidden is not None and self.hidden.pending is not None:
-            return []  # a card play committed to: only its owner's opening goes on from here
+            # a card play committed to: only its owner's opening goes on from here, and no
+            # clock runs out for it (the next move's clock starts with the move)
+            if self.decide_end is not None and now >= self.decide_end:
+                self.decide_end = None
+            return []
         rnd = self.sealed
         if rnd is not None and rnd.complete:
             deadline = self._reveal_deadline(absent)
