@@ -618,7 +618,8 @@ class Client:
             return Reply(
                 False,
                 "card_shown",
-                f"card {shown[0]} was shown to the host when its play was not completed: play that card",
+                "a painting of yours was shown to the host when its play was not completed: "
+                "only that painting can be played now",
                 params={"card": shown[0]},
             )
         return slots[0]

@@ -913,7 +913,8 @@ class HostedGame:
             if unannounced:
                 # a card play journaled without its event (a crash between the two writes):
                 # never announced, and its opening was only in that event, so it is forgotten;
-                # its player's client got no answer and plays again
+                # the `play` event it completed is in the log: the play waits again for its
+                # opening, which the player's client sends again
                 truncate_moves(path, used + unannounced[0])
                 moves = moves[: used + unannounced[0]]
         self._result_journaled = record is not None and record.result is not None
