@@ -77,6 +77,16 @@ def test_every_misbound_deck_step_is_refused_by_the_host_with_its_code_naming_th
         assert exc.value.code == code, (what, exc.value)
         assert code in STEP_CODES and "seat 0" in exc.value.message, (what, exc.value.message)
         assert state() == before, what
+    for malformed in (
+        {"key": {"seat": 0}},
+        {"shares": [{"slot": 1}]},
+        {"key": decks[0].key.to_wire(), "secret": bytes(32)},
+    ):
+        before = state()
+        with pytest.raises(ProtocolError) as exc:
+            sess.submit_deck(keys[0].vk, 0, signed_deck_step(sess, keys[0], 0, **malformed), 0.0)
+        assert exc.value.code == "bad_deck" and "seat 0" in exc.value.message, (malformed, exc.value)
+        assert state() == before
     accepted = signed_deck_step(sess, keys[0], 0, key=decks[0].key.to_wire())
     sess.submit_deck(keys[0].vk, 0, accepted, 0.0)
     before = state()

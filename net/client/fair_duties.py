@@ -373,6 +373,7 @@ class FairPlay:
         loop = asyncio.get_running_loop()
         epoch, ref = deck.epoch, follower.seq  # the deck and the history this shuffle answers
         shuffle, _secret = await loop.run_in_executor(None, own.shuffle, deck, before)  # ~0.1 s of CPU
+        follower.own_shuffles.append(shuffle)  # relayed back (`dnext`), it is taken as this seat's
         if deck.checks is not None:  # its own shuffle: no need to check it when it comes back
             deck.checks.vouch(own.game, deck.joint, before, shuffle)
         await self._send_step(follower, "shuffle", shuffle, epoch, ref, shuffle=shuffle.to_wire(), on=on)

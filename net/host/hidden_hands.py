@@ -30,9 +30,13 @@ from modernart.net.trust.hidden_deck import DeckLedger, DeckStepError
 from modernart.net.trust.shuffle_checks import ShuffleChecks
 
 
-def refused(exc: DeckError) -> ProtocolError:
-    """The wire error for a refused deck step (its code, or `bad_deck` for a malformed value)."""
-    return ProtocolError(getattr(exc, "code", "bad_deck"), str(exc))
+def refused(exc: DeckError, seat: int | None = None) -> ProtocolError:
+    """The wire error for a refused deck step (its code, or `bad_deck` for a malformed value),
+    its message naming the seat that sent it."""
+    message = str(exc)
+    if seat is not None and f"seat {seat}" not in message:
+        message = f"seat {seat}'s deck step: {message}"
+    return ProtocolError(getattr(exc, "code", "bad_deck"), message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +87,9 @@ class HiddenHands:
         fields, the signed step among them).  ProtocolError if refused: nothing changes."""
         parts = [k for k in ("key", "shuffle", "shares", "secret") if k in msg]
         if len(parts) != 1:
-            raise ProtocolError("bad_deck", "a deck frame carries exactly one of key, shuffle, shares, secret")
+            raise ProtocolError(
+                "bad_deck", f"seat {seat}'s deck frame carries not exactly one of key, shuffle, shares, secret"
+            )
         part = parts[0]
         signed = {"signed": msg["signed"]} if "signed" in msg else {}
         try:
@@ -114,7 +120,7 @@ class HiddenHands:
                 self.check_signed(signer, seat, part, value, msg.get("signed"))
             return "dsecret", {"seat": seat, "x": self._secret(seat, msg["secret"], game_over), **signed}
         except DeckError as exc:
-            raise refused(exc) from None
+            raise refused(exc, seat) from None
 
     def check_signed(self, signer: StepSigner | None, seat: int, kind: str, value: StepValue, signed: Any) -> None:
         """DeckStepError (its code names the fault, its message the seat) unless `signed` is
@@ -146,7 +152,7 @@ class HiddenHands:
             self.check_signed(signer, seat, "shuffle", shuffle, msg.get("signed"))
             return self.ledger.propose(shuffle, on)
         except DeckError as exc:
-            raise refused(exc) from None
+            raise refused(exc, seat) from None
 
     @staticmethod
     def _own(seat: int, named: int, what: str) -> None:

@@ -117,6 +117,7 @@ class VerifiedGame:
         # for its owner's opening: (seat, action, slot, seq of the play event)
         self.pending_play: tuple[int, int, int, int] | None = None
         self.heads: list[bytes] = []  # the chain head after each event, oldest first
+        self.own_shuffles: list[Shuffle] = []  # the shuffles this client made for its seat (this run)
 
     @property
     def head(self) -> bytes:
@@ -340,6 +341,11 @@ class VerifiedGame:
             return
         try:
             shuffle = Shuffle.from_wire(wire, deck.size)
+            if self.own_deck is not None and seat == self.own_deck.seat and shuffle not in self.own_shuffles:
+                # this seat's shuffle is the one it makes: a host that relays another in its
+                # place would have it skip its own (the event that records one is checked too)
+                log.warning("the host relayed a shuffle for this seat that it did not make: left")
+                return
             if shuffle.seat == seat and deck.next_proposer == seat:
                 deck.propose(shuffle)
         except DeckError as exc:
