@@ -1,5 +1,5 @@
 """A client's fair-play duties, done by itself (no UI action): seeds, commitments, reveals,
-and the transcript and record it saves when the game ends.
+the steps of a hidden deck, and the transcript and record it saves when the game ends.
 
 - At the start of a game a seated client stores a fresh seed, then sends its signed
   commitment with the seed (net/trust/shuffle.py).
@@ -11,6 +11,13 @@ and the transcript and record it saves when the game ends.
 - Once the complete commitment set has arrived and checked out (net/trust/verified_game.py), the
   client reveals: a signed {amount, nonce, D}.  It sends again after a reconnect or a
   restart, from disk, until the auction is settled.
+- At a table that hides hands (net/trust/hidden_deck.py), once it holds every event the
+  host had at its welcome: its deck key (on disk first), its shuffle in turn, its shares of
+  the cards dealt to others, each signed and bound to the event it verified
+  (net/trust/deck_steps.py, and noted as sent: the host must record exactly these); the
+  opening of a card play only once the host has committed to it (a `play` event); its
+  secret deck key only once its own checked record shows the game over.
+- A client that stops trusting the host keeps the evidence (`save_evidence`).
 - When the game is over and disclosed, a client with a state dir saves its copy of the
   transcript and a record built from it (`<state dir>/games/`), and audits them (net/trust/audit.py) in a worker thread.
 """

@@ -2,10 +2,13 @@
 engine it runs, and the events of the deck (docs/fair-play.md "The hidden deck").
 
 `HostedGame` (net/host/game.py) holds one `HiddenHands` when its table hides hands.  The
-seats' `deck` frames go to `submit`, which checks the step (every proof) and returns the
-event to log; a shuffle is first relayed (`propose`: the next seat shuffles it while its proof
-is checked in a worker thread, net/host/shuffle_relay.py) and then recorded by `submit`; the deal waits until every seat has shuffled (`ready`); a card play's
-opening goes to `play`.  The host keeps no secret of the deck: every step it holds is
+seats' `deck` frames go to `submit`, which checks the step (its seat's signature,
+`check_signed`, then every proof) and returns the event to log; a shuffle is first relayed
+(`propose`: the next seat shuffles it while its proof is checked in a worker thread,
+net/host/shuffle_relay.py) and then recorded by `submit`; the deal waits until every seat
+has shuffled (`ready`).  A card play is two steps: its signed action names the slot
+(`commit_play`, then `commit` once its `play` event is logged), and only then comes the
+opening (`open_play`); `play` replays a logged play with its opening.  The host keeps no secret of the deck: every step it holds is
 public and in its event log, so a resumed host rebuilds all of it from there.
 """
 
