@@ -5,7 +5,9 @@ player's client in its config dir); its transcript (`….transcript`, named in t
 record's `meta.transcript`) must lie beside it, or be given with `--transcript`.
 `--compare OTHER.transcript` (repeatable) also checks that other players' copies hold
 the very same events (a host that showed players different histories signed two
-different events with one number).  Exit 0 when every check passes, 1 with one line per
+different events with one number).  Given the transcript of an unfinished game instead
+(the evidence a client saves when it stops trusting the host), it checks its events as
+far as they go and names the first that fails.  Exit 0 when every check passes, 1 with one line per
 problem otherwise, 2 when the files cannot be read.
 """
 
@@ -14,6 +16,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from modernart.net.trust.audit import AuditReport
 
 from modernart.cli.i18n import _
 from modernart.cli.subcommands import Subcommands
@@ -25,10 +31,14 @@ def register(sub: Subcommands) -> None:
         help="check a finished network game end to end",
         description="Check a finished game's record and transcript: host signatures and the "
         "hash chain, every player signature and counter, every sealed-bid commitment "
-        "and reveal, the seeds and the shuffle, and every rule.",
+        "and reveal, the seeds and the shuffle, and every rule.  Given the transcript of "
+        "an unfinished game (what a client saves when it stops trusting the host), check "
+        "its events as far as they go.",
     )
     p.add_argument(
-        "record", help="the game's record (.json; its .transcript is found beside it, or given with --transcript)"
+        "record",
+        help="the game's record (.json; its .transcript is found beside it, or given with --transcript), "
+        "or an unfinished game's transcript",
     )
     p.add_argument("--transcript", default=None, help="the game's transcript (default: the one beside the record)")
     p.add_argument(
@@ -62,9 +72,31 @@ def is_transcript(path: str) -> bool:
     return FORMAT.encode() in head[4:] and not head.lstrip().startswith(b"{")
 
 
-def run(args: argparse.Namespace) -> int:
-    from modernart.net.trust.audit import audit_files
+def unfinished(path: str) -> bool:
+    """Whether the transcript at `path` holds events of a game that did not finish (the
+    evidence a client saves when it stops trusting the host)."""
+    from modernart.net.protocol import decode_host_inner
+    from modernart.net.trust.transcript import TranscriptError, read_transcript
 
+    try:
+        frames = read_transcript(path)
+        return bool(frames) and not any(decode_host_inner(f["pub"]).get("k") == "disclose" for f in frames)
+    except (TranscriptError, ValueError, KeyError, TypeError):
+        return False
+
+
+def run(args: argparse.Namespace) -> int:
+    from modernart.net.trust.audit import audit_evidence, audit_files
+
+    host_vk = None
+    if args.host_key:
+        try:
+            host_vk = bytes.fromhex(args.host_key)
+        except ValueError:
+            print("modernart audit: --host-key must be 64 hex digits", file=sys.stderr)
+            return 2
+    if is_transcript(args.record) and unfinished(args.record):
+        return show(audit_evidence(args.record, host_vk), args.json)
     if is_transcript(args.record):
         print(
             _(
@@ -74,15 +106,12 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    host_vk = None
-    if args.host_key:
-        try:
-            host_vk = bytes.fromhex(args.host_key)
-        except ValueError:
-            print("modernart audit: --host-key must be 64 hex digits", file=sys.stderr)
-            return 2
-    report = audit_files(args.record, args.transcript, host_vk, args.compare)
-    if args.json:
+    return show(audit_files(args.record, args.transcript, host_vk, args.compare), args.json)
+
+
+def show(report: "AuditReport", as_json: bool) -> int:
+    """Print `report` (as JSON, or one line per note and problem); the exit code."""
+    if as_json:
         print(
             json.dumps(
                 {"ok": report.ok, "problems": report.problems, "notes": report.notes, "facts": report.facts}, indent=1
@@ -93,7 +122,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"note: {note}")
         for problem in report.problems:
             print(f"FAILED: {problem}")
-        if report.ok:
+        if report.ok and report.facts.get("finished") is False:
+            print(f"ok: {report.facts.get('events')} events of an unfinished game check out as far as they go")
+        elif report.ok:
             facts = report.facts
             print(
                 f"ok: {facts.get('events')} events, {facts.get('moves')} moves; host signing key {facts.get('host_key_fpr')}; "

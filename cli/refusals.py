@@ -90,6 +90,12 @@ def _templates() -> dict[str, str]:
         "reveal_dropped": _("The host acknowledged your reveal but counted it as missing"),
         "save_failed": _("The game's record could not be saved"),
         "not_played": _("Your move was not played: it did not reach the host in time (look again)"),
+        # a hidden card's play (net/client/client.py): the host committed to it, its opening follows
+        "play_pending": _("Your card play is committed and waits for its opening: no other card now"),
+        "card_shown": _(
+            "A painting of yours was shown to the host when its play was not completed: only that painting can be played now"
+        ),
+        "not_opened": _("The host committed to your card play but has not played it yet"),
     }
 
 

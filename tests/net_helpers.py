@@ -471,3 +471,46 @@ def in_namespace(script: str, timeout: float = 60) -> subprocess.CompletedProces
 if __name__ == "__main__":
     if sys.argv[1:2] == ["bidder"]:
         raise SystemExit(_bidder_main(sys.argv[2:]))
+
+
+def signed_deck_step(sess: Any, keys: Keys, seat: int, **part: Any) -> dict[str, Any]:
+    """Seat `seat`'s deck step (`key=`, `shuffle=`, `shares=` or `secret=`, wire forms) as its
+    client sends it to `sess` (a hidden-hands `HostedGame`): signed with `keys`, bound to the
+    game, the deck and the host's head (net/trust/deck_steps.py)."""
+    from modernart.net.trust.deck import DeckError, DeckKey, Share, Shuffle
+    from modernart.net.trust.deck_steps import sign_step
+    from modernart.net.trust.group import read_scalar
+
+    ledger = sess.hidden.ledger
+    steps = [(k, v) for k, v in part.items() if k in ("key", "shuffle", "shares", "secret")]
+    if len(steps) != 1:  # not one step: refused as it is read, before its signature
+        return {**part, "signed": [b"malformed", bytes(64)]}
+    ((kind, wire),) = steps
+    value: Any
+    try:
+        if kind == "key":
+            value = DeckKey.from_wire(wire)
+        elif kind == "shuffle":
+            value = Shuffle.from_wire(wire, ledger.size)
+        elif kind == "shares":
+            value = [Share.from_wire(s) for s in wire]
+        else:
+            value = read_scalar(wire)
+    except (DeckError, ValueError):  # a malformed value: refused as it is read, before its signature
+        return {**part, "signed": [b"malformed", bytes(64)]}
+    sig = sign_step(keys, sess.game_id, seat, kind, ledger.epoch, sess.seq, sess.head, value)
+    return {**part, "signed": sig}
+
+
+def play_hidden_card(sess: Any, keys: Keys, seat: int, deck: Any, move: Any, ctr: int, now: float = 0.0) -> list[Any]:
+    """Seat `seat` plays `move` (a card of its hand, `deck` its `SeatDeck`) at a hidden-hands
+    `HostedGame` as its client does (protocol 3): the signed action names the card's slot, the
+    host commits to it (a `play` event), then the opening; every event it made."""
+    from modernart.net.protocol.signed import ACT_TAG, encode_action_body
+
+    ledger = sess.hidden.ledger
+    slot = next(s for s, c in deck.hand(ledger).items() if c == move.arg)
+    body = encode_action_body(sess.game_id, seat, ctr, [seat, int(move.action), slot], sess.seq, {"deck": ledger.epoch})
+    events, _ctr = sess.submit(keys.vk, seat, body, keys.sign(ACT_TAG, body), now)
+    opening = deck.opening(ledger, move.arg).to_wire()
+    return events + sess.submit_opening(keys.vk, seat, opening, now)

@@ -221,6 +221,9 @@ class NetSession(SessionBase):
         elif kind == "clock_played" and self.seat is not None and 0 <= self.seat < len(self.names):
             # a hidden-hands table: this client plays the default card (net/client/card_clock.py)
             append_log(self.log, LogEntry(_("Time is up for {player}").format(player=self.names[self.seat]), "event"))
+        elif kind == "evidence":  # this client stopped trusting the host and kept what it saw
+            text = _("The evidence against the host is kept in {path}: modernart audit {path} checks it")
+            append_log(self.log, LogEntry(text.format(path=data), "system"))
         elif kind == "goodbye":
             self.last_word = goodbye_text(data)
             append_log(self.log, LogEntry(self.last_word, "system"))
@@ -405,7 +408,9 @@ class NetSession(SessionBase):
         table = st.table or {}
         if st.status in ("closed", "failed"):
             self.status = Status.DISCONNECTED
-            errors = [refusal_text(code, None, m) for code, m in st.errors]
+            # what made it stop trusting the host, if that is what ended it (later errors say less)
+            caught = [(code, m) for code, m in st.errors if code == "untrusted_host"][:1]
+            errors = [refusal_text(code, None, m) for code, m in caught or st.errors]
             self.detail = _sentence(errors[-1]) if st.status == "failed" and errors else _("the connection was closed")
         elif st.status == "connecting":
             self.status = Status.CONNECTING

@@ -36,6 +36,8 @@
   last_heard  when the host was last heard (time.monotonic()); `state.silent_for()` in seconds
   goodbye     the host's goodbye ({table, journal, record}) while status is "host_closed", else None
   saved_record, saved_transcript   where this client saved the finished game (or None)
+  saved_evidence  where it kept the events that made it stop trusting the host (or None):
+              an evidence transcript, checked by `modernart audit` as far as it goes
   audit       the problems its audit of them found ([] = none; None = not audited)
 Updates (`client.updates`, an asyncio.Queue; pass `updates=False` to skip it):
   Update("status", str), Update("lobby", dict), Update("event", EventInfo),
@@ -44,6 +46,7 @@ Updates (`client.updates`, an asyncio.Queue; pass `updates=False` to skip it):
   Update("clock", deadlines) when a tick moved a deadline (`state.deadlines`, loop time),
   Update("silent", seconds) every second the host is silent (reconnecting or closed),
   Update("goodbye", dict) when the host closes the table on purpose,
+  Update("evidence", path) once the evidence against a host it stopped trusting is saved,
   Update("clock_played", Move) when this seat's time ran out at a hidden-hands table and
   the client plays its default card (net/client/card_clock.py), just before sending it.
   `client.changed` is an asyncio.Event set on every change, for consumers that only want
@@ -214,7 +217,11 @@ class Client:
             welcomed=self._welcomed,
             after_burst=self.card_clock.look if keeps_card_clock else None,
         )
-        self.fair.attach(self.receiving.show_sealed, lambda: self.receiving.game)
+        self.fair.attach(
+            self.receiving.show_sealed,
+            lambda: self.receiving.game,
+            lambda: self.state.head_seq >= self.receiving.catch_up_head,
+        )
 
     # ------------------------------------------------------------------ what the parts hold
 
@@ -562,24 +569,23 @@ class Client:
             return await self.fair.sealed_bid(move)
         if move.action == Action.SEALED_FORFEIT:
             return Reply(False, "not_allowed", "only the host forfeits a sealed bid (a failed reveal)")
-        self.counter += 1
-        body = encode_action_body(
-            self.state.game_id, self.state.seat, self.counter, move.to_list(), self.state.head_seq
-        )
         game = self.receiving.game
-        opening = None
+        wire, extra = move.to_list(), None
         if game is not None and game.deck is not None and move.action in CARD_ACTIONS:
-            try:  # a hidden-hands table: the card goes with its opening (docs/fair-play.md)
-                if game.own_deck is None:
-                    raise DeckError("this client holds no deck key for its seat")
-                opening = game.own_deck.opening(game.deck, move.arg).to_wire()
-            except DeckError as exc:
-                self.counter -= 1
-                return Reply(False, "not_your_card", str(exc))
+            # a hidden-hands table: the action names the card's slot, not the card; the host
+            # commits to the play (a `play` event) before the opening leaves (docs/fair-play.md)
+            refused = self._hidden_card(game, move)
+            if isinstance(refused, Reply):
+                return refused
+            wire, extra = [move.seat, int(move.action), refused], {"deck": game.deck.epoch}
+        self.counter += 1
+        body = encode_action_body(self.state.game_id, self.state.seat, self.counter, wire, self.state.head_seq, extra)
         sig = self.keys.sign(ACT_TAG, body)
         if game is not None:
             game.sent(body, sig, self.keys.vk)
-        reply = await self.requests.request(act_frame(body, sig, self.receiving.conn, opening))
+        reply = await self.requests.request(act_frame(body, sig, self.receiving.conn))
+        if reply.ok and extra is not None and game is not None:
+            reply = await self._played(game, move, reply)
         if reply.code == "connection_lost":
             self.receiving.in_doubt(body)
             return Reply(
@@ -589,6 +595,51 @@ class Client:
                 "once back in touch, the log shows whether it was played",
             )
         return reply
+
+    def _hidden_card(self, game: VerifiedGame, move: Move) -> int | Reply:
+        """The slot of the hidden card `move` plays, or why it cannot be played: this client
+        holds no deck key, the card is not in its hand, a play of this seat already waits for
+        its opening, or another card of the hand has been shown to the host (its opening left
+        this client and it was not played: it is the one to play now)."""
+        deck, own = game.deck, game.own_deck
+        if deck is None or own is None:
+            return Reply(False, "not_your_card", "this client holds no deck key for its seat")
+        if game.pending_play is not None and game.pending_play[0] == move.seat:
+            return Reply(False, "play_pending", "your card play waits for its opening")
+        try:
+            hand = own.hand(deck)
+        except DeckError as exc:
+            return Reply(False, "not_your_card", str(exc))
+        slots = [slot for slot, card in hand.items() if card == move.arg]
+        if not slots:
+            return Reply(False, "not_your_card", f"card {move.arg} is not in seat {move.seat}'s hand")
+        shown = sorted(self.fair.shown & set(hand.values()))
+        if shown and move.arg not in shown:
+            return Reply(
+                False,
+                "card_shown",
+                "a painting of yours was shown to the host when its play was not completed: "
+                "only that painting can be played now",
+                params={"card": shown[0]},
+            )
+        return slots[0]
+
+    async def _played(self, game: VerifiedGame, move: Move, reply: Reply) -> Reply:
+        """After the host committed to a hidden card play (its `play` event, `reply.seq`): the
+        opening goes out by itself (net/client/fair_duties.py); the reply once the card is
+        played (its `move` event), or why not."""
+
+        def done(_st: ConnectionState) -> bool:
+            pending = game.pending_play
+            return self.state.status != "connected" or pending is None or pending[3] != reply.seq
+
+        try:
+            await self.wait_until(done, REQUEST_TIMEOUT)
+        except TimeoutError:
+            return Reply(False, "not_opened", "the host committed to your card play but has not played it yet")
+        if game.pending_play is not None and game.pending_play[3] == reply.seq:
+            return Reply(False, "in_doubt", "lost touch with the host while your card play was being opened")
+        return Reply(True, None, "", self.state.head_seq)
 
     async def wait_until(self, predicate: Callable[[ConnectionState], bool], timeout: float) -> ConnectionState:
         """Wait until `predicate(state)` holds (raises TimeoutError)."""

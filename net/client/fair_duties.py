@@ -1,5 +1,5 @@
 """A client's fair-play duties, done by itself (no UI action): seeds, commitments, reveals,
-and the transcript and record it saves when the game ends.
+the steps of a hidden deck, and the transcript and record it saves when the game ends.
 
 - At the start of a game a seated client stores a fresh seed, then sends its signed
   commitment with the seed (net/trust/shuffle.py).
@@ -11,6 +11,13 @@ and the transcript and record it saves when the game ends.
 - Once the complete commitment set has arrived and checked out (net/trust/verified_game.py), the
   client reveals: a signed {amount, nonce, D}.  It sends again after a reconnect or a
   restart, from disk, until the auction is settled.
+- At a table that hides hands (net/trust/hidden_deck.py), once it holds every event the
+  host had at its welcome: its deck key (on disk first), its shuffle in turn, its shares of
+  the cards dealt to others, each signed and bound to the event it verified
+  (net/trust/deck_steps.py, and noted as sent: the host must record exactly these); the
+  opening of a card play only once the host has committed to it (a `play` event); its
+  secret deck key only once its own checked record shows the game over.
+- A client that stops trusting the host keeps the evidence (`save_evidence`).
 - When the game is over and disclosed, a client with a state dir saves its copy of the
   transcript and a record built from it (`<state dir>/games/`), and audits them (net/trust/audit.py) in a worker thread.
 """
@@ -34,6 +41,7 @@ from modernart.net.protocol.frames import (
     MAX_TAIL_EVENTS,
     commit_frame,
     deck_frame,
+    open_frame,
     reveal_frame,
     seed_frame,
     tail_frame,
@@ -49,6 +57,7 @@ from modernart.net.protocol.signed import (
     seed_commitment,
 )
 from modernart.net.trust.deck import make_share
+from modernart.net.trust.deck_steps import StepValue, sign_step
 from modernart.net.trust.group import read_scalar, scalar_bytes
 from modernart.net.trust.hidden_deck import DeckLedger, SeatDeck
 from modernart.net.trust.shuffle_checks import deck_digest
@@ -109,6 +118,12 @@ class FairPlay:
         # the host holds this seat's commitment in that auction: (seat, auction)
         self.show_sealed: Callable[[int, int], None] = lambda seat, auction: None
         self.follower: Callable[[], VerifiedGame | None] = lambda: None  # the client's checked game
+        # whether the client holds every event the host had at the last welcome: a deck step
+        # answers only a history this client has verified to the host's head
+        self.caught_up: Callable[[], bool] = lambda: True
+        # cards whose opening left this client and that are not played yet: from then on the
+        # host has seen them, so only such a card is offered (`Client.send_move`)
+        self.shown: set[int] = set()
         self.tasks: set[asyncio.Task] = set()
         self.save_task: asyncio.Task | None = None
 
@@ -123,10 +138,18 @@ class FairPlay:
             return
         await asyncio.get_running_loop().run_in_executor(None, self.vault.put, secret)  # fsync off the loop
 
-    def attach(self, show_sealed: Callable[[int, int], None], follower: Callable[[], VerifiedGame | None]) -> None:
-        """Wire in the client's receiving side: what shows a seat as sealed, and its checked game."""
+    def attach(
+        self,
+        show_sealed: Callable[[int, int], None],
+        follower: Callable[[], VerifiedGame | None],
+        caught_up: Callable[[], bool] | None = None,
+    ) -> None:
+        """Wire in the client's receiving side: what shows a seat as sealed, its checked game,
+        and whether it has caught up with the host."""
         self.show_sealed = show_sealed
         self.follower = follower
+        if caught_up is not None:
+            self.caught_up = caught_up
 
     def welcome(self) -> None:
         """After a (re)connect: every pending duty may be sent again at once (a commitment
@@ -271,7 +294,7 @@ class FairPlay:
             and self.keys.vk in follower.keys(st.seat)
         ):
             self._once(("seed", st.game_id, st.seat), self._send_seed(st.game_id, st.seat))
-        if follower.deck is not None and st.seat is not None and st.role == "player":
+        if follower.deck is not None and st.seat is not None and st.role == "player" and self.caught_up():
             if 0 <= st.seat < len(follower.players) and follower.players[st.seat]["vk"] == self.keys.vk:
                 self._deck_duties(st.game_id, st.seat, follower)
         obs = st.observation
@@ -319,13 +342,23 @@ class FairPlay:
         if deck.next_proposer == seat:  # the deck before is recorded, or relayed and being checked
             before = deck.proposed_deck
             on = deck_digest(before)
-            self._once(("dshuffle", game, seat, deck.epoch, on), self._send_shuffle(own, deck, before, on))
+            self._once(("dshuffle", game, seat, deck.epoch, on), self._send_shuffle(own, follower, deck, before, on))
         if deck.shuffled:
             owed = deck.owed(seat)[:MAX_SHARES_FRAME]
             if owed:
-                self._once(("dshares", game, seat, deck.epoch, owed[0], len(owed)), self._send_shares(own, deck, owed))
-        if follower.shuffle is not None and deck.keyed and follower.deck_secrets[seat] is None:
-            self._once(("dsecret", game, seat), self._deck_request(deck_frame(secret=scalar_bytes(own.secret))))
+                self._once(
+                    ("dshares", game, seat, deck.epoch, owed[0], len(owed)), self._send_shares(own, follower, owed)
+                )
+        pending = follower.pending_play
+        if pending is not None and pending[0] == seat:  # the host committed to this seat's card play
+            self._once(("open", game, pending[3]), self._send_opening(own, follower, pending[2]))
+        # the deck key leaves only once this client's own checked record shows the game over
+        # and the seeds disclosed: an earlier `disclose` is refused as it arrives (verified_game.py)
+        if follower.game_over and follower.shuffle is not None and deck.keyed and follower.deck_secrets[seat] is None:
+            self._once(
+                ("dsecret", game, seat),
+                self._send_step(follower, "secret", own.secret, secret=scalar_bytes(own.secret)),
+            )
 
     async def _send_deck_key(self, game: bytes, seat: int, follower: VerifiedGame) -> None:
         deck = follower.deck
@@ -339,23 +372,78 @@ class FairPlay:
         else:
             own = SeatDeck(game, seat, deck.size, read_scalar(stored.nonce))
         follower.own_deck = own
-        await self._deck_request(deck_frame(key=own.key.to_wire()))
+        await self._send_step(follower, "key", own.key, key=own.key.to_wire())
 
-    async def _send_shuffle(self, own: SeatDeck, deck: DeckLedger, before: Any, on: bytes) -> None:
+    async def _send_shuffle(
+        self, own: SeatDeck, follower: VerifiedGame, deck: DeckLedger, before: Any, on: bytes
+    ) -> None:
         loop = asyncio.get_running_loop()
+        epoch, ref = deck.epoch, follower.seq  # the deck and the history this shuffle answers
         shuffle, _secret = await loop.run_in_executor(None, own.shuffle, deck, before)  # ~0.1 s of CPU
+        follower.own_shuffles.append(shuffle)  # relayed back (`dnext`), it is taken as this seat's
         if deck.checks is not None:  # its own shuffle: no need to check it when it comes back
             deck.checks.vouch(own.game, deck.joint, before, shuffle)
-        await self._deck_request(deck_frame(shuffle=shuffle.to_wire(), on=on))
+        await self._send_step(follower, "shuffle", shuffle, epoch, ref, shuffle=shuffle.to_wire(), on=on)
 
-    async def _send_shares(self, own: SeatDeck, deck: DeckLedger, slots: list[int]) -> None:
+    async def _send_shares(self, own: SeatDeck, follower: VerifiedGame, slots: list[int]) -> None:
+        deck = follower.deck
+        assert deck is not None
+        epoch, ref = deck.epoch, follower.seq
         cards = [(slot, deck.deck[slot]) for slot in slots]
 
-        def make() -> list[dict[str, Any]]:
-            return [make_share(own.game, own.seat, own.secret, slot, card).to_wire() for slot, card in cards]
+        def make() -> list[Any]:
+            return [make_share(own.game, own.seat, own.secret, slot, card) for slot, card in cards]
 
         shares = await asyncio.get_running_loop().run_in_executor(None, make)
-        await self._deck_request(deck_frame(shares=shares))
+        await self._send_step(follower, "shares", shares, epoch, ref, shares=[share.to_wire() for share in shares])
+
+    async def _send_step(
+        self,
+        follower: VerifiedGame,
+        kind: str,
+        value: StepValue,
+        epoch: int | None = None,
+        ref: int | None = None,
+        **part: Any,
+    ) -> None:
+        """Sign this seat's deck step `kind` with `value` (net/trust/deck_steps.py), bound to
+        the deck `epoch` and the event `ref` this client verified (now, by default), note it
+        as sent (the host must record exactly it) and send it."""
+        deck, own = follower.deck, follower.own_deck
+        assert deck is not None and own is not None
+        epoch = deck.epoch if epoch is None else epoch
+        ref = follower.seq if ref is None else ref
+        head = follower.head_at(ref)
+        if head is None:
+            return  # nothing verified yet to answer
+        signed = sign_step(self.keys, own.game, own.seat, kind, epoch, ref, head, value)
+        follower.sent_step(kind, epoch, signed[0])
+        await self._deck_request(deck_frame(signed, **part))
+
+    async def _send_opening(self, own: SeatDeck, follower: VerifiedGame, slot: int) -> None:
+        """Open the card of the play the host committed to (its `play` event): this seat's own
+        proven share of the slot.  From now on the host has seen the card (`shown`)."""
+        deck = follower.deck
+        assert deck is not None
+        card = own.hand(deck).get(slot)
+        if card is None:
+            return
+        share = make_share(own.game, own.seat, own.secret, slot, deck.deck[slot])
+        self.shown.add(card)
+        reply = await self.request(open_frame(share.to_wire()))
+        if not reply.ok and reply.code not in (
+            "connection_lost",
+            "host_closed",
+            "closed",
+            "timeout",
+            "recovering",
+            "no_play",
+        ):
+            self.feed.error(
+                reply.code or "open",
+                f"the host refused the opening of your card play: {reply.message}; "
+                "that card is shown now, so it is the one you play",
+            )
 
     async def _deck_request(self, frame: dict[str, Any]) -> None:
         reply = await self.request(frame)
@@ -441,6 +529,37 @@ class FairPlay:
             if not reply.ok:
                 self.feed.error(reply.code or "tail", f"the host refused the events it had lost: {reply.message}")
                 return
+
+    # ------------------------------------------------------------------ a host caught cheating
+
+    def save_evidence(self, game: bytes, frames: list[dict[str, Any]], host_vk: bytes, why: str) -> None:
+        """This client stopped trusting the host (`why`): keep what it holds, every event it
+        checked and the one it refused as the host signed them, in an evidence transcript
+        (`<state dir>/games/…-seatN.untrusted.transcript`) that `modernart audit` checks as far
+        as it goes (net/trust/audit.py `audit_evidence`)."""
+        from modernart.net.trust.transcript import write_transcript
+
+        if self.save_dir is None:
+            return
+        st = self.feed.state
+        path = os.path.join(
+            self.save_dir, f"{self.table_id or 't'}-{game.hex()[:12]}-seat{st.seat}.untrusted.transcript"
+        )
+
+        def save() -> None:
+            os.makedirs(self.save_dir, exist_ok=True)  # type: ignore[arg-type]
+            write_transcript(path, frames, {"host_vk": host_vk, "untrusted": why})
+
+        async def saving() -> None:
+            try:
+                await asyncio.get_running_loop().run_in_executor(None, save)
+            except OSError as exc:
+                self.feed.error("save_failed", f"could not save the evidence against the host: {exc}")
+                return
+            st.saved_evidence = path
+            self.feed.emit(Update("evidence", path))
+
+        self._spawn(saving())
 
     # ------------------------------------------------------------------ the end of the game
 

@@ -100,6 +100,7 @@ class Receiving:
         self.bytes_in = 0
         self.burst_decides = False  # the burst being read holds an event whose host signature is checked at its end
         self.recent: deque[dict[str, Any]] = deque(maxlen=TAIL_KEPT)  # the last events, as signed (no `priv`)
+        self.applying: dict[str, Any] | None = None  # the event being checked
 
     def expect_welcome(self) -> asyncio.Future[dict[str, Any]]:
         """The future of the welcome `connect` waits for."""
@@ -180,6 +181,13 @@ class Receiving:
         self.feed.withdraw_unproven()  # unproven: never shown
         self.feed.error("untrusted_host", str(exc))
         self.feed.set_status("failed")
+        game, refused = self.game, self.applying
+        if game is not None and game.frames is not None and self.host_vk is not None:
+            # the evidence: every event checked, and the one refused, as the host signed them
+            held = list(game.frames)
+            if refused is not None and refused["seq"] == len(held) + 1:
+                held.append({k: refused.get(k) for k in ("t", "seq", "pub", "ph", "h", "hs", "priv")})
+            self.fair.save_evidence(game.game_id, held, self.host_vk, str(exc))
 
     def _on_frame(self, msg: dict[str, Any]) -> None:
         kind = msg["t"]
@@ -412,7 +420,9 @@ class Receiving:
             return
         own = st.seat if st.role in ("player", "standin") else None
         self.fair.restore_deck(self.game)  # a hidden hand is read with the deck key kept on disk
+        self.applying = msg  # kept as evidence if the host is caught by it
         info, observation = self.game.apply(msg, own, defer_signature=True)
+        self.applying = None
         self.burst_decides = True
         self.recent.append({k: msg[k] for k in ("t", "seq", "pub", "ph", "h", "hs")})
         if info.kind == "start":

@@ -56,6 +56,7 @@ class ConnectionState:
     decision_seq: int = 0  # the last event that changed what a seat decides on (not in NOT_DECISIONS)
     saved_record: str | None = None
     saved_transcript: str | None = None
+    saved_evidence: str | None = None  # where this client kept the events that made it stop trusting the host
     audit: list[str] | None = None
     last_heard: float = field(default_factory=time.monotonic)
     goodbye: dict[str, Any] | None = None

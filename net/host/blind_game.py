@@ -30,7 +30,7 @@ from typing import Sequence
 
 from modernart.errors import IllegalMove, NotYourTurn, WrongPhase
 from modernart.game import GameState, deck_orders_needed
-from modernart.moves import CARD_ACTIONS, Move
+from modernart.moves import CARD_ACTIONS, Action, Move
 from modernart.phase import Phase
 from modernart.rules import RuleOptions
 
@@ -140,6 +140,32 @@ class BlindGame:
             raise DeckStepError("needs_opening", "a card is played with its opening (its owner's proven share)")
         self.state.apply(move)
         self.sync_deals()
+
+    def check_intent(self, move: Move, deck: int) -> None:
+        """A card play whose `move.arg` names a slot of deck `deck`, not the card (the host
+        commits to it before the card is opened): everything that does not depend on the
+        card, DeckStepError or IllegalMove if refused.  Which card may be added to a Double
+        depends on the card: its owner, who knows it, checks that."""
+        state = self.state
+        phase = Phase.PLAY_CARD if move.action == Action.PLAY else Phase.DOUBLE_OFFER
+        if move.action not in CARD_ACTIONS:
+            raise DeckStepError("not_a_card", "only a card play names a slot")
+        if state.phase != phase:
+            raise WrongPhase(f"seat {move.seat} cannot {'put up' if phase == Phase.PLAY_CARD else 'add'} a card now")
+        if move.seat not in state.to_move():
+            raise NotYourTurn(f"seat {move.seat} cannot play a card: it is not its turn")
+        ledger = self.ledger
+        if deck != ledger.epoch or ledger.waiting:
+            raise DeckStepError(
+                "wrong_deck", f"the play names deck {deck}; the cards in hand are of deck {ledger.epoch}"
+            )
+        slot = move.arg
+        if not 0 <= slot < ledger.dealt or ledger.owner[slot] != move.seat:
+            raise DeckStepError("not_your_card", f"slot {slot} was not dealt to seat {move.seat}")
+        if slot in ledger.opened:
+            raise DeckStepError("not_your_card", f"the card in slot {slot} is played already")
+        if not ledger.readable(slot):
+            raise DeckStepError("not_readable", f"slot {slot} still waits for other seats' shares")
 
     def play(self, move: Move, opening: Share) -> int:
         """A card played, `opening` proving which card its slot holds; returns the card.

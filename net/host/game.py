@@ -45,7 +45,7 @@ from modernart.net.protocol.signed import (
 )
 from modernart.net.clocks import ClockSettings, default_moves
 from modernart.net.trust.identity import Keys, verify
-from modernart.net.host.hidden_hands import HiddenHands
+from modernart.net.host.hidden_hands import HiddenHands, StepSigner
 from modernart.net.host.journal import (
     Journal,
     drop_torn_line,
@@ -106,6 +106,7 @@ ADOPTABLE = frozenset(
         "dshuffle",
         "dshares",
         "dsecret",
+        "play",
     }
 )
 
@@ -534,11 +535,20 @@ class HostedGame:
         """A seat's shuffle, to relay at once while its proof is checked (net/host/shuffle_relay.py);
         `submit_deck` records it afterwards.  Returns its proof's check; ProtocolError if
         refused: nothing changes."""
-        return self._deck_sender(vk, seat).propose(seat, msg)
+        return self._deck_sender(vk, seat).propose(seat, msg, self._step_signer(seat))
+
+    def _step_signer(self, seat: int) -> StepSigner:
+        """What seat `seat`'s signed deck step is checked against: its own key, this chain."""
+        log = self.log
+
+        def head_at(seq: int) -> bytes | None:
+            return log[seq - 1].h if 1 <= seq <= len(log) else None
+
+        return StepSigner(self.players[seat].vk, head_at, self.seq + 1)
 
     def submit_deck(self, vk: bytes, seat: int, msg: dict[str, Any], now: float) -> list[LoggedEvent]:
-        """A seat's step of the hidden deck, checked and recorded: its events."""
-        kind, fields = self._deck_sender(vk, seat).submit(seat, msg, self.is_over)
+        """A seat's step of the hidden deck, checked (its signature too) and recorded: its events."""
+        kind, fields = self._deck_sender(vk, seat).submit(seat, msg, self.is_over, self._step_signer(seat))
         events = [self._emit(kind, now, fields)]
         if kind == "dshuffle" and self.state is None and self.seeding.complete and self.deck_ready:
             events += self.deal(now)
@@ -604,8 +614,21 @@ class HostedGame:
         if move.action == Action.HAMMER and self.clocks.hammer_call > 0 and state.phase == Phase.OPEN:
             return self._call_hammer(move, signed, [body, sig], act["ctr"], now), act["ctr"]
         if self.hidden is not None and move.action in CARD_ACTIONS:
-            self.hidden.play(move, opening)  # checks the opening, then the rules with the real card
-            signed["open"] = opening
+            # the action names the card's slot, not the card: the host commits to the play
+            # (its `play` event) before anything about the card leaves its owner
+            if opening is not None:
+                raise ProtocolError(
+                    "open_later", "a hidden card is opened only once the host has committed to its play"
+                )
+            if role != 0:
+                raise ProtocolError("not_your_seat", "only the seat's own player holds its cards")
+            self.hidden.commit_play(move, act["extra"].get("deck"))
+            self.counters[seat] = act["ctr"]
+            event = self._emit(
+                "play", now, {"m": move.to_list(), "deck": act["extra"]["deck"], **signed}, act=[body, sig]
+            )
+            self.hidden.commit(move, event.seq)
+            return [event], act["ctr"]
         else:
             try:
                 state.apply(move)
@@ -614,6 +637,19 @@ class HostedGame:
         self.counters[seat] = act["ctr"]
         events = self.move_events(move, now, {"m": move.to_list(), "by": "player", **signed}, [body, sig])
         return events + self._call_falls(now, early=True), act["ctr"]
+
+    def submit_opening(self, vk: bytes, seat: int, opening: dict[str, Any], now: float) -> list[LoggedEvent]:
+        """The opening of seat `seat`'s card play that the host committed to: the card is
+        played (its `move` event names the `play` event it completes).  ProtocolError, and
+        nothing changes, if there is no such play or the opening fails."""
+        self._check_live()
+        if self._signer(seat, vk) != 0:
+            raise ProtocolError("not_your_seat", "only the seat's own player holds its cards")
+        if self.hidden is None:
+            raise ProtocolError("not_hidden", "this table does not hide hands")
+        move, pending = self.hidden.open_play(seat, opening)
+        extra = {"m": move.to_list(), "by": "player", "open": opening, "play": pending.seq}
+        return self.move_events(move, now, extra) + self._call_falls(now, early=True)
 
     def _call_hammer(
         self, move: Move, signed: dict[str, Any], act: list[bytes], ctr: int, now: float
@@ -750,6 +786,12 @@ class HostedGame:
             return self.deal(now) if seeds_due and self.deck_ready else []
         if state.is_over():
             return []
+        if self.hidden is not None and self.hidden.pending is not None:
+            # a card play committed to: only its owner's opening goes on from here, and no
+            # clock runs out for it (the next move's clock starts with the move)
+            if self.decide_end is not None and now >= self.decide_end:
+                self.decide_end = None
+            return []
         rnd = self.sealed
         if rnd is not None and rnd.complete:
             deadline = self._reveal_deadline(absent)
@@ -871,7 +913,8 @@ class HostedGame:
             if unannounced:
                 # a card play journaled without its event (a crash between the two writes):
                 # never announced, and its opening was only in that event, so it is forgotten;
-                # its player's client got no answer and plays again
+                # the `play` event it completed is in the log: the play waits again for its
+                # opening, which the player's client sends again
                 truncate_moves(path, used + unannounced[0])
                 moves = moves[: used + unannounced[0]]
         self._result_journaled = record is not None and record.result is not None
@@ -1067,9 +1110,11 @@ class HostedGame:
             self._sync_round()
         if kind == "delegate":
             self.delegates[public["seat"]] = public["vk"]
-        elif kind in ("move", "call") and event.act is not None:
+        elif kind in ("move", "call", "play") and event.act is not None:
             act = decode_action_body(event.act[0])
             self.counters[act["seat"]] = max(self.counters[act["seat"]], act["ctr"])
+            if kind == "play" and self.hidden is not None:  # committed to: it waits for its opening
+                self.hidden.commit(Move.from_list(public["m"]), event.seq)
         elif kind == "seed":
             body, sig = public["c"]
             self.seeding.accept(public["seat"], body, sig, (event.hidden or {})["seed"])

@@ -46,6 +46,22 @@ class GameRequests:
             raise
         self.fanout.publish_all(peer.table, events, (peer.rid, ack_frame(request, events[0].seq, ctr)))
 
+    def opening(self, peer: Peer, msg: dict[str, Any]) -> None:
+        """The opening of a card play the host committed to (the `play` event): the card is
+        played now (net/host/hidden_hands.py)."""
+        sess = peer.table.game
+        request: int = msg["id"]
+        try:
+            if sess is None:
+                raise ProtocolError("not_started", "the game has not started")
+            if peer.seat is None or peer.role != "player":
+                raise ProtocolError("not_seated", "only a seated player opens its card")
+            events = sess.submit_opening(peer.vk, peer.seat, msg["open"], self.clock.now())
+        except ProtocolError as exc:
+            exc.request = request  # type: ignore[attr-defined]
+            raise
+        self.fanout.publish_all(peer.table, events, (peer.rid, ack_frame(request, events[0].seq)))
+
     def deck(self, peer: Peer, msg: dict[str, Any]) -> None:
         """A step of the hidden deck: a deck key, a shuffle, shares, a disclosed key
         (net/host/hidden_hands.py); a shuffle is relayed at once and recorded once its proof

@@ -344,6 +344,8 @@ class Host:
             self.game_requests.fair(peer, kind, msg)
         elif kind == "deck":
             self.game_requests.deck(peer, msg)
+        elif kind == "open":
+            self.game_requests.opening(peer, msg)
         elif kind == "lobby":
             self.lobby_requests.request(peer, msg)
         elif kind == "tail":

@@ -17,7 +17,9 @@ import msgpack
 
 #: The wire protocol's version (hello, welcome, tables).  2: a Sealed auction is three events
 #: (the card, the complete commitment set, one settlement), docs/protocol.md "Sealed bids".
-VERSION = 2
+#: 3: every step of a hidden deck is signed by its seat, and a hidden card is played in two
+#: steps (the host commits to the slot, then the owner opens it), docs/protocol.md "Hidden hands".
+VERSION = 3
 #: The version inside every signed body (action, commitment, reveal, seed): their bytes did
 #: not change with protocol 2, so the signatures of older games still check
 BODY_VERSION = 1

@@ -111,7 +111,11 @@ CLIENT_SCHEMA: dict[str, Schema] = {
         "shares": (is_list(is_map(5), 64, 1), False),
         "secret": (is_bytes(32), False),
         "on": (is_bytes(32), False),  # with a shuffle: the digest of the deck it shuffled
+        # [body, signature] of the step under the seat's own key (net/trust/deck_steps.py)
+        "signed": (_SIGNED, True),
     },
+    # a card play's opening, once the host has committed to the play (the `play` event)
+    "open": {"id": (REQUEST, True), "open": (is_map(5), True)},
     "lobby": {"op": (is_text(1, 16), True), "id": (REQUEST, True), "args": (is_map(8), False)},
     # an acknowledgement too: the last event held, the nonce of the last catch-up batch applied
     "ping": {"seq": (SEQ, False), "n": (is_bytes(NONCE_BYTES), False)},
@@ -168,10 +172,17 @@ def act_frame(body: bytes, sig: bytes, conn: bytes | None, opening: dict[str, An
     return msg
 
 
-def deck_frame(**part: Any) -> dict[str, Any]:
+def deck_frame(signed: list[bytes], **part: Any) -> dict[str, Any]:
     """One step of the hidden deck: `key=`, `shuffle=`, `shares=` or `secret=` (wire forms of
-    net/trust/deck.py); the request `id` is added as it is sent."""
-    return {"t": "deck", **part}
+    net/trust/deck.py), with `signed`, the seat's signed step (net/trust/deck_steps.py); the
+    request `id` is added as it is sent."""
+    return {"t": "deck", **part, "signed": signed}
+
+
+def open_frame(opening: dict[str, Any]) -> dict[str, Any]:
+    """The opening of the card play the host committed to (a `play` event): the owner's
+    proven share of the slot; the request `id` is added as it is sent."""
+    return {"t": "open", "open": opening}
 
 
 def seed_frame(body: bytes, sig: bytes, seed: bytes) -> dict[str, Any]:
@@ -624,6 +635,16 @@ EVENT_SCHEMA: dict[str, Schema] = {
         "why": (is_text(1, 32), False),
         "reveal": (optional(_SIGNED), False),
         "open": (is_map(5), False),  # a card played at a hidden-hands table: its opening
+        "play": (SEQ, False),  # (protocol 3) the `play` event this card play completes
+    },
+    # (protocol 3) a hidden-hands table's card play, committed: the owner's signed action
+    # names the slot (`m` [seat, action, slot]) of deck `deck`, not the card; only then does
+    # the owner send the opening, and the `move` event that plays the card follows
+    "play": {
+        "m": (is_list(_INT, 3, 3), True),
+        "deck": (is_int(0, 255), True),
+        "signer": (is_int(0, 0), True),
+        "act": (is_record({"b": (_SIGNED_BODY, True), "s": (_SIGNATURE, True)}), True),
     },
     "call": {
         "m": (is_list(_INT, 3, 3), True),
@@ -651,10 +672,11 @@ EVENT_SCHEMA: dict[str, Schema] = {
         "salt_keys": (is_list(is_bytes(32), 5, 1), True),
     },
     # the hidden deck's public steps (net/trust/hidden_deck.py), each as the seat sent it
-    "dkey": {"seat": (SEAT, True), "key": (is_map(4), True)},
-    "dshuffle": {"seat": (SEAT, True), "sh": (is_map(3), True)},
-    "dshares": {"seat": (SEAT, True), "shares": (is_list(is_map(5), 64, 1), True)},
-    "dsecret": {"seat": (SEAT, True), "x": (is_bytes(32), True)},
+    # with the seat's signed step `signed` (protocol 3; net/trust/deck_steps.py)
+    "dkey": {"seat": (SEAT, True), "key": (is_map(4), True), "signed": (_SIGNED, False)},
+    "dshuffle": {"seat": (SEAT, True), "sh": (is_map(3), True), "signed": (_SIGNED, False)},
+    "dshares": {"seat": (SEAT, True), "shares": (is_list(is_map(5), 64, 1), True), "signed": (_SIGNED, False)},
+    "dsecret": {"seat": (SEAT, True), "x": (is_bytes(32), True), "signed": (_SIGNED, False)},
 }
 
 #: Event kinds that change nothing a player decides on: a stand-in taking over (or giving

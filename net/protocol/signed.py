@@ -11,6 +11,12 @@ Signed bodies are msgpack arrays, signed as tag || body:
   commit  [v, game_id, auction, seat, key, c]                         COMMIT_TAG
   reveal  [v, game_id, auction, seat, key, amount, nonce, D]          REVEAL_TAG
   seed    [v, game_id, seat, key, s]                                  SEED_TAG
+  deck    [v, game_id, seat, kind, epoch, ref_seq, ref_head, digest]  DECK_TAG
+          a step of the hidden deck (kind "key", "shuffle", "shares" or "secret"), signed
+          with the seat's own key: bound to the game, the seat, the deck (epoch), the event
+          the seat had verified when it made the step (ref_seq, and that event's chain head),
+          and the step's value: digest = SHA-256(DECK_STEP_DOMAIN || kind || msgpack of the
+          value's canonical wire form), net/trust/deck_steps.py
   the host's chain head h_n (below)                                   HOSTEV_TAG
 `key` names the Ed25519 key that signs (the seat's own key or its stand-in's); the
 nonce and seed are 256-bit values from `secrets`.
@@ -63,12 +69,14 @@ ACT_TAG = b"MA1-ACT\x00"
 COMMIT_TAG = b"MA1-COMMIT\x00"
 REVEAL_TAG = b"MA1-REVEAL\x00"
 SEED_TAG = b"MA1-SEED\x00"
+DECK_TAG = b"MA1-DECK\x00"
 HOSTEV_TAG = b"MA1-HOSTEV\x00"
 # hash domains
 BID_DOMAIN = b"modern-art/v1/sealed-bid-commit\x00"
 SET_DOMAIN = b"modern-art/v1/sealed-commit-set\x00"
 SEED_DOMAIN = b"modern-art/v1/seed-commit\x00"
 DECK_DOMAIN = b"modern-art/v1/deck\x00"  # the shuffle's stream (net/trust/shuffle.py)
+DECK_STEP_DOMAIN = b"modern-art/v1/deck-step\x00"  # the value a signed deck step names
 CHAIN_DOMAIN = b"MA1-CHAIN\x00"  # h_0 of the host's chain (net/trust/chain.py)
 PRIV_DOMAIN = b"MA1-PRIV\x00"  # the hash of a private part
 SALT_DOMAIN = b"MA1-SALT\x00"  # a private part's salt, from its seat's salt key
@@ -209,6 +217,28 @@ class SeedCommit:
         return pack([BODY_VERSION, self.game, self.seat, self.key, self.s])
 
 
+#: the kinds of a signed deck step, as its body names them
+DECK_STEP_KINDS = ("key", "shuffle", "shares", "secret")
+
+
+@dataclass(frozen=True)
+class DeckStepBody:
+    """What a seat signs for one step of the hidden deck (see the module docstring)."""
+
+    game: bytes
+    seat: int
+    kind: str
+    epoch: int
+    ref_seq: int
+    ref_head: bytes
+    digest: bytes
+
+    def body(self) -> bytes:
+        return pack(
+            [BODY_VERSION, self.game, self.seat, self.kind, self.epoch, self.ref_seq, self.ref_head, self.digest]
+        )
+
+
 def _fields(data: bytes, count: int, what: str) -> list[Any]:
     body = unpack_inner(data)
     if type(body) is not list or len(body) != count or not is_body_version(body[0]):
@@ -243,6 +273,21 @@ def decode_seed(data: bytes) -> SeedCommit:
     if not (_B16(game) and SEAT(seat) and _B32(key) and _B32(s)):
         raise ProtocolError("bad_action", "seed fields have wrong types or sizes")
     return SeedCommit(game, seat, key, s)
+
+
+def decode_deck_step(data: bytes) -> DeckStepBody:
+    _v, game, seat, kind, epoch, ref_seq, ref_head, digest = _fields(data, 8, "deck step")
+    if not (
+        _B16(game)
+        and SEAT(seat)
+        and kind in DECK_STEP_KINDS
+        and is_int(0, 255)(epoch)
+        and is_int(1, 1 << 40)(ref_seq)
+        and _B32(ref_head)
+        and _B32(digest)
+    ):
+        raise ProtocolError("bad_action", "deck step fields have wrong types or sizes")
+    return DeckStepBody(game, seat, kind, epoch, ref_seq, ref_head, digest)
 
 
 # ---------------------------------------------------------------------- the host's chain

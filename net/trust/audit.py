@@ -38,7 +38,12 @@ from modernart.net.trust.identity import fingerprint
 from modernart.net.protocol import ProtocolError, decode_host_inner
 from modernart.net.trust.sealed import REASONS, overlay
 from modernart.net.trust.shuffle import FixedDeal, derive_deal
-from modernart.net.trust.transcript import TranscriptError, read_transcript, read_versioned_transcript
+from modernart.net.trust.transcript import (
+    TranscriptError,
+    read_transcript,
+    read_transcript_and_header,
+    read_versioned_transcript,
+)
 from modernart.net.protocol.game_data import event_to_wire, hidden_private_part, private_part, public_view
 from modernart.net.trust.deck import DeckKey, Shuffle
 from modernart.net.trust.group import read_scalar
@@ -118,6 +123,46 @@ def audit_files(
             continue
         key = host_vk or bytes.fromhex(str(record.meta.get("host_vk", "")))
         report.problems.extend(compare_transcripts(frames, other, key, os.path.basename(path)))
+    return report
+
+
+def audit_evidence(path: str, host_vk: bytes | None = None) -> AuditReport:
+    """The audit of an unfinished game's transcript, as far as it goes: the evidence a client
+    saves when it stops trusting the host (net/trust/transcript.py).  Every event is checked
+    as a client checks it (chain and host signatures, every player's signature and counter,
+    every deck step's signature and binding, every proof); the first that fails is named.
+    `host_vk`: the host's key (default: the one the header names).  What the saving client
+    found is a note: a third party can check the host's signed events, not what the
+    client says it sent."""
+    report = AuditReport()
+    try:
+        header, frames = read_transcript_and_header(path)
+    except TranscriptError as exc:
+        report.problems.append(f"transcript: {exc}")
+        report.unreadable = True
+        return report
+    key = host_vk or header.get("host_vk")
+    if type(key) is not bytes or len(key) != 32 or not frames:
+        report.problems.append("transcript: it names no host key (pass --host-key) or holds no event")
+        report.unreadable = True
+        return report
+    try:
+        game_id = decode_host_inner(frames[0]["pub"])["g"]
+    except (ProtocolError, KeyError, TypeError) as exc:
+        report.problems.append(f"event 1: {exc}")
+        return report
+    report.facts.update(host_key_fpr=fingerprint(key), events=len(frames), finished=False)
+    if isinstance(header.get("untrusted"), str):
+        report.notes.append(f"the client that saved it stopped trusting the host: {header['untrusted']}")
+    follower = VerifiedGame(game_id, key, protocol=header["version"])
+    for frame in frames:
+        try:
+            info, _ = follower.apply(frame, None)
+        except (ChainError, ProtocolError, ValueError, KeyError, TypeError) as exc:
+            report.problems.append(_where(frame, exc))
+            return report
+        report.notes.extend(info.warnings)
+    report.notes.append(f"the game is unfinished: its {len(frames)} events check out as far as they go")
     return report
 
 

@@ -384,6 +384,19 @@ class DeckLedger:
         self.deals.append(tuple(counts))
         return out
 
+    def waiting_for(self) -> tuple[str, tuple[int, ...]] | None:
+        """What the deck waits for now and from whom: ("key", seats) until every seat has
+        published its deck key, ("shuffle", (seat,)) for the seat whose shuffle comes next,
+        ("shares", seats) while a dealt slot lacks those seats' shares; None when it waits
+        for nobody.  A seat that withholds its step is named by every party's own record."""
+        missing = tuple(s for s in range(self.n) if self.keys[s] is None)
+        if missing:
+            return ("key", missing)
+        if not self.shuffled:
+            return ("shuffle", (len(self.shuffles),))
+        owing = tuple(s for s in range(self.n) if self.owed(s))
+        return ("shares", owing) if owing else None
+
     def slots_of(self, seat: int) -> list[int]:
         """Every slot dealt to `seat` and not played yet."""
         return [k for k in range(self.dealt) if self.owner[k] == seat and k not in self.opened]
@@ -467,6 +480,23 @@ class DeckLedger:
             if found in self.cards_opened:
                 raise DeckStepError("card_twice", f"card {found} is opened a second time: a shuffle was false")
         return slot
+
+    def opened_card(self, seat: int, share: Share) -> int:
+        """The card that `seat`'s own proven share of its slot opens (DeckStepError, nothing
+        changed, unless the share is its own, of a readable slot dealt to it and not played,
+        its proof verifies and the slot holds a card of the game)."""
+        slot = self.slot_of_play(seat, share)
+        if not self.readable(slot):
+            raise DeckStepError("not_readable", f"slot {slot} still waits for other seats' shares")
+        if self.checking:
+            try:
+                check_share(self.game, self.key(seat).h, self.deck[slot], share)
+            except DeckError as exc:
+                raise DeckStepError("bad_opening", str(exc)) from None
+        found = self._card_in(slot, share)
+        if found is None:
+            raise DeckStepError("no_card", f"slot {slot} opens to no card of the game: a shuffle was false")
+        return found
 
     def commit_open(self, seat: int, share: Share, card: int) -> None:
         """Record a play that `check_open` passed."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from modernart.events import CardsDealt, Sale, SealedRevealed
@@ -33,8 +34,9 @@ from modernart.net.protocol.signed import ACT_TAG, decode_action_body
 from modernart.net.trust.identity import verify
 from modernart.net.trust.sealed import SealedVerifier
 from modernart.net.trust.deck import DeckError, DeckKey, Share, Shuffle, key_of
+from modernart.net.trust.deck_steps import STEP_OF_EVENT, StepValue, check_step
 from modernart.net.trust.group import read_scalar
-from modernart.net.trust.hidden_deck import DeckLedger, SeatDeck
+from modernart.net.trust.hidden_deck import DeckLedger, DeckStepError, SeatDeck
 from modernart.net.trust.shuffle import FixedDeal, SeedVerifier
 from modernart.net.trust.shuffle_checks import ShuffleChecks
 
@@ -55,6 +57,15 @@ class EventInfo:
     public: dict[str, Any]
     warnings: tuple[str, ...] = ()
     moves: tuple[Move, ...] = ()  # "settle": every seat's settled sealed bid, in seat order
+
+
+@lru_cache(maxsize=64)
+def rule_deals(options: RuleOptions, players: int) -> tuple[tuple[int, ...], ...]:
+    """How many cards each seat is dealt in each round by the rules (`options`, `players`):
+    what a client checks the host's deal counts against before it sends a share."""
+    size = options.deck_table.size
+    deals = deals_of_order(options, players, list(range(size)) * deck_orders_needed(options))
+    return tuple(tuple(len(cards) for cards in row) for row in deals)
 
 
 class VerifiedGame:
@@ -99,10 +110,37 @@ class VerifiedGame:
         self.check_deck = check_deck  # False: the audit, which checks the whole deal at the end (audit_deal)
         self.own_deck: SeatDeck | None = None
         self.deck_secrets: list[int | None] = []
+        # (protocol 3) the deck steps this client signed and sent, by (kind, deck): the host
+        # must record one of exactly these for this seat (`sent_step`)
+        self.own_steps: dict[tuple[str, int], list[bytes]] = {}
+        # (protocol 3) the card play the host committed to (its `play` event) and that waits
+        # for its owner's opening: (seat, action, slot, seq of the play event)
+        self.pending_play: tuple[int, int, int, int] | None = None
+        self.heads: list[bytes] = []  # the chain head after each event, oldest first
+        self.own_shuffles: list[Shuffle] = []  # the shuffles this client made for its seat (this run)
 
     @property
     def head(self) -> bytes:
         return self.chain.head
+
+    @property
+    def seq(self) -> int:
+        """The last event applied."""
+        return len(self.heads)
+
+    def head_at(self, seq: int) -> bytes | None:
+        """The chain head after event `seq` (None: not held)."""
+        return self.heads[seq - 1] if 1 <= seq <= len(self.heads) else None
+
+    @property
+    def game_over(self) -> bool:
+        """Whether this client's own checked record shows the game over (its last round scored)."""
+        pv = self.view.pv if self.view is not None else None
+        return pv is not None and pv.get("phase") == Phase.GAME_OVER
+
+    def sent_step(self, kind: str, epoch: int, body: bytes) -> None:
+        """Note a deck step this client signed and sent for its seat (see `own_steps`)."""
+        self.own_steps.setdefault((kind, epoch), []).append(body)
 
     def check_head(self) -> None:
         """Verify the host signature on the newest event applied with `defer_signature`."""
@@ -137,6 +175,7 @@ class VerifiedGame:
         self.chain.accept(
             seq, msg["pub"], list(msg["ph"]), msg["h"], msg["hs"], own, priv_bytes, defer_signature=defer_signature
         )
+        self.heads.append(msg["h"])
         if priv is not None and "hand" not in priv and self.deck is None:
             raise ChainError(f"event {seq}: the private part names no hand")
         if pub.get("g") != self.game_id:
@@ -215,11 +254,20 @@ class VerifiedGame:
         elif kind == "call":
             move = self._check_call(pub)
         elif kind == "disclose":
+            if not self.game_over:  # a host after the players' deck keys (or the seeds, early)
+                raise ChainError(f"event {seq}: the host disclosed the seeds before the game is over")
             self._check_disclosure(pub)
         elif kind in DECK_EVENTS:
-            self._deck_step(kind, pub)
+            self._deck_step(kind, pub, seq, own)
+        elif kind == "play":
+            self._check_play(pub)
         elif kind != "start":
             raise ValueError(f"unknown event kind {kind!r}")
+        card_play = kind == "move" and move is not None and move.action in CARD_ACTIONS
+        if self.pending_play is not None and kind not in ("play", "dshares", "delegate") and not card_play:
+            raise ChainError(
+                f"event {seq}: the host moved on before seat {self.pending_play[0]}'s card play was opened"
+            )
         if self.deck is not None:
             self._follow_deck(pub, move)
         if "pv" in pub:
@@ -293,54 +341,153 @@ class VerifiedGame:
             return
         try:
             shuffle = Shuffle.from_wire(wire, deck.size)
+            if self.own_deck is not None and seat == self.own_deck.seat and shuffle not in self.own_shuffles:
+                # this seat's shuffle is the one it makes: a host that relays another in its
+                # place would have it skip its own (the event that records one is checked too)
+                log.warning("the host relayed a shuffle for this seat that it did not make: left")
+                return
             if shuffle.seat == seat and deck.next_proposer == seat:
                 deck.propose(shuffle)
         except DeckError as exc:
             log.info("a relayed shuffle was left: %s", exc)
 
-    def _deck_step(self, kind: str, pub: dict[str, Any]) -> None:
-        """A step of the hidden deck, checked as the host checked it (DeckError: ValueError)."""
+    def _deck_step(self, kind: str, pub: dict[str, Any], seq: int, own: int | None) -> None:
+        """A step of the hidden deck, checked as the host checked it (DeckError: ValueError),
+        and (protocol 3) its seat's signature (`_check_step_signature`)."""
         deck = self.deck
         if deck is None:
             raise ValueError(f"a {kind} event at a table that does not hide hands")
         seat = pub["seat"]
+        if not 0 <= seat < len(self.players):
+            raise ValueError(f"a {kind} event names seat {seat}, the table has seats 0..{len(self.players) - 1}")
         if kind == "dkey":
             key = DeckKey.from_wire(pub["key"])
             if key.seat != seat:
                 raise ValueError(f"the deck key of seat {seat} names seat {key.seat}")
+            self._check_step_signature(kind, pub, seq, own, key)
             deck.add_key(key)
         elif kind == "dshuffle":
             shuffle = Shuffle.from_wire(pub["sh"], deck.size)
             if shuffle.seat != seat:
                 raise ValueError(f"the shuffle of seat {seat} names seat {shuffle.seat}")
+            self._check_step_signature(kind, pub, seq, own, shuffle)
             deck.add_shuffle(shuffle)
         elif kind == "dshares":
             shares = [Share.from_wire(s) for s in pub["shares"]]
             if any(s.seat != seat for s in shares):
                 raise ValueError(f"the shares of seat {seat} name another seat")
+            self._check_step_signature(kind, pub, seq, own, shares)
             deck.add_shares(shares)
         else:
+            if not self.game_over:
+                raise ChainError(f"event {seq}: the host relayed seat {seat}'s deck key before the game is over")
             secret = read_scalar(pub["x"])
+            self._check_step_signature(kind, pub, seq, own, secret)
             if self.check_deck and key_of(secret) != deck.key(seat).h:
                 raise ValueError(f"seat {seat}'s disclosed deck key does not match its published key")
             self.deck_secrets[seat] = secret
 
+    def _check_step_signature(
+        self, kind: str, pub: dict[str, Any], seq: int, own: int | None, value: StepValue
+    ) -> None:
+        """(protocol 3) The seat's own signature over its step, bound to this game, seat and
+        deck and answering an event of this client's own chain (net/trust/deck_steps.py); a
+        step of this client's own seat must be byte for byte one it sent.  ChainError (the
+        host relayed what the seat did not send) otherwise."""
+        if self.protocol < 3:
+            return
+        assert self.deck is not None
+        seat, step = pub["seat"], STEP_OF_EVENT[kind]
+        epoch = self.deck.epoch
+        signed = pub.get("signed")
+        sent = self.own_steps.get((step, epoch)) if seat == own else None
+        mine = sent is not None and isinstance(signed, list) and bool(signed) and signed[0] in sent
+        if sent is not None and not mine:
+            raise ChainError(
+                f"event {seq}: the host recorded a {step} for this seat (seat {seat}) that differs from the one it sent"
+            )
+        try:
+            check_step(
+                signed,
+                game=self.game_id,
+                seat=seat,
+                kind=step,
+                epoch=epoch,
+                value=value,
+                vk=self.players[seat]["vk"],
+                head_at=self.head_at,
+                before=seq,
+                signature_known=mine,
+            )
+        except DeckStepError as exc:
+            if mine:  # exactly what this client signed, carrying another value
+                raise ChainError(
+                    f"event {seq}: the host recorded a {step} for this seat (seat {seat}) that differs from "
+                    f"the one it sent ({exc.code})"
+                ) from None
+            raise ChainError(f"event {seq}: {exc.message} ({exc.code})") from None
+
+    def _check_play(self, pub: dict[str, Any]) -> None:
+        """(protocol 3) The host commits to a card play: the owner's own signed action names a
+        slot dealt to it, unplayed and readable, of the deck in hand, at its turn to play a
+        card; only then does the owner open the card (net/client/fair_duties.py)."""
+        deck, view = self.deck, self.view
+        if deck is None or view is None or self.protocol < 3:
+            raise ValueError("a card play committed to at a table that does not hide hands")
+        seat, action, slot = pub["m"]
+        if pub.get("signer") != 0:
+            raise ChainError(f"the host committed to a card play of seat {seat} that another key signed")
+        if self.pending_play is not None:
+            raise ChainError(f"the host committed to a second card play while seat {self.pending_play[0]}'s waits")
+        self._check_signed(pub, seat)
+        body = decode_action_body(pub["act"]["b"])
+        if body["extra"].get("deck") != pub["deck"] or pub["deck"] != deck.epoch or deck.waiting:
+            raise ChainError(f"seat {seat}'s card play names deck {pub['deck']}, not the deck in hand")
+        pv = view.pv or {}
+        phase = Phase.PLAY_CARD if action == Action.PLAY else Phase.DOUBLE_OFFER
+        if action not in CARD_ACTIONS or pv.get("phase") != phase or seat not in pv.get("to_move", []):
+            raise ChainError(f"the host committed to a card play of seat {seat} that it could not make now")
+        if not 0 <= slot < deck.dealt or deck.owner[slot] != seat or slot in deck.opened or not deck.readable(slot):
+            raise ChainError(f"the host committed to a card play of seat {seat} from slot {slot}, not a card it holds")
+        self.pending_play = (seat, action, slot, self.seq)
+
     def _follow_deck(self, pub: dict[str, Any], move: Move | None) -> None:
-        """Deal in the ledger what the engine dealt (the public counts), and open a card played."""
+        """Deal in the ledger what the engine dealt (the public counts, which must be the
+        rules' deal sizes), and open a card played."""
         deck = self.deck
-        assert deck is not None
+        assert deck is not None and self.view is not None
         if move is not None and move.action in CARD_ACTIONS and pub.get("by") == "player":
             if "open" not in pub:
                 raise ValueError(f"seat {move.seat} played card {move.arg} without opening it")
-            deck.open(move.seat, Share.from_wire(pub["open"]), move.arg)
+            share = Share.from_wire(pub["open"])
+            if self.protocol >= 3:  # the card play the host committed to, and only that one
+                pending = self.pending_play
+                if (
+                    pending is None
+                    or pending[:3] != (move.seat, move.action, share.slot)
+                    or pub.get("play") != pending[3]
+                ):
+                    raise ChainError(f"seat {move.seat}'s card was played without the play the host committed to")
+                self.pending_play = None
+            deck.open(move.seat, share, move.arg)
         elif move is not None and move.action in CARD_ACTIONS:
             raise ValueError(f"a card of seat {move.seat} was played by {pub.get('by')!r}: only its owner can")
         # the play first, then what it dealt (a round it ended; with FA-2 from a new deck)
         counts: dict[int, list[int]] = {}
         for e in pub.get("ev", []):
             if e.get("k") == "dealt":
+                if not 0 <= e["seat"] < deck.n:
+                    raise ValueError(f"a deal to seat {e['seat']}, the table has seats 0..{deck.n - 1}")
                 counts.setdefault(e["round"], [0] * deck.n)[e["seat"]] = e["count"]
+        expected = rule_deals(self.view.options, deck.n)
         for rnd in sorted(counts):
+            number = len(deck.deals) + len(deck.waiting)  # the deal the ledger makes next
+            if rnd != number or rnd >= len(expected) or tuple(counts[rnd]) != expected[rnd]:
+                rules = expected[number] if number < len(expected) else ()
+                raise ChainError(
+                    f"the host deals {list(counts[rnd])} cards in round {rnd + 1}; the rules deal "
+                    f"{list(rules)} in round {number + 1}"
+                )
             deck.deal(counts[rnd])
 
     def _check_call(self, pub: dict[str, Any]) -> Move:
@@ -374,6 +521,8 @@ class VerifiedGame:
         if by == "player":
             if action in _SEALED:
                 raise ValueError(f"the host applied a sealed bid of seat {seat} without commit-reveal")
+            if self.deck is not None and self.protocol >= 3 and action in CARD_ACTIONS:
+                return move  # its signed action came in the `play` event it completes (`_follow_deck`)
             self._check_signed(pub, seat)
         elif by not in ("clock", "recovered", "reveal", "offender", "call"):
             raise ValueError(f"a move made by {by!r}")

@@ -38,13 +38,13 @@ async def _a_deal_waiting_for_shares(tmp_path) -> None:
     )
     send_shares = lan.client.fair._send_shares
 
-    async def slow_shares(own, deck, slots):  # its shares of Ana's cards go once the test lets them
-        anas = set(deck.slots_of(0))
+    async def slow_shares(own, follower, slots):  # its shares of Ana's cards go once the test lets them
+        anas = set(follower.deck.slots_of(0))
         if any(s not in anas for s in slots):
-            await send_shares(own, deck, [s for s in slots if s not in anas])
+            await send_shares(own, follower, [s for s in slots if s not in anas])
         if any(s in anas for s in slots):
             await released.wait()
-            await send_shares(own, deck, [s for s in slots if s in anas])
+            await send_shares(own, follower, [s for s in slots if s in anas])
 
     lan.client.fair._send_shares = slow_shares
     session = NetSession(host.target(table.id), name="Ana", config_dir=str(tmp_path / "ana"), seat=0, ready=True)

@@ -60,6 +60,8 @@ def _valid(kind: str) -> dict:
         "op": "leave",
         "last_seq": 0,
         "evs": [b"e"],
+        "signed": [b"b", b"s" * 64],
+        "open": {"slot": 0},
     }
     return {"t": kind, **{f: sample[f] for f, (_check, required) in CLIENT_SCHEMA[kind].items() if required}}
 

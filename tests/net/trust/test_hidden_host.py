@@ -22,7 +22,7 @@ from modernart.net.trust.group import base, scalar_bytes
 from modernart.net.trust.hidden_deck import SeatDeck
 from modernart.net.trust.identity import Keys
 
-from tests.net_helpers import SessionDriver
+from tests.net_helpers import SessionDriver, play_hidden_card, signed_deck_step
 
 
 def hidden_session(
@@ -42,7 +42,7 @@ def hidden_session(
 
 
 def deck(sess: Any, keys: list[Keys], seat: int, **part: Any) -> list[Any]:
-    return sess.submit_deck(keys[seat].vk, seat, part, 0.0)
+    return sess.submit_deck(keys[seat].vk, seat, signed_deck_step(sess, keys[seat], seat, **part), 0.0)
 
 
 def keyed(sess: Any, keys: list[Keys], decks: list[SeatDeck], driver: SessionDriver) -> None:
@@ -107,30 +107,46 @@ def test_the_deal_waits_for_every_seats_shuffle_and_refused_steps_change_nothing
     assert all(not ledger.shares[k] for k in range(30))
 
 
-def act(sess: Any, keys: list[Keys], seat: int, move: Move, opening: Any, ctr: int) -> Any:
-    body = encode_action_body(sess.game_id, seat, ctr, move.to_list(), sess.seq)
+def act(sess: Any, keys: list[Keys], seat: int, move: Move, opening: Any, ctr: int, extra: Any = None) -> Any:
+    body = encode_action_body(sess.game_id, seat, ctr, move.to_list(), sess.seq, extra)
     return sess.submit(keys[seat].vk, seat, body, keys[seat].sign(ACT_TAG, body), 0.0, opening)
 
 
-def test_a_card_play_is_checked_by_its_opening_and_the_host_learns_only_that_card(tmp_path: Path) -> None:
+def test_a_card_play_is_committed_by_its_slot_then_opened_and_the_host_learns_only_that_card(tmp_path: Path) -> None:
+    """Protocol 3: the signed action names the slot; the host checks all it can without the
+    card and commits to the play (a `play` event); only then is the card opened, and a bad
+    opening changes nothing (the play still waits for its own card)."""
     sess, keys, decks = shuffled(tmp_path)
     ledger = sess.hidden.ledger
     seat = sess.state.auctioneer
     hand = decks[seat].hand(ledger)
-    cards = sorted(hand.values())
-    card, other = cards[0], cards[1]
+    slot, card = min(hand.items())
+    other_slot = max(hand)
     opening = decks[seat].opening(ledger, card).to_wire()
-    refused("needs_opening", act, sess, keys, seat, Move.play(seat, card), None, 1)
-    refused("wrong_card", act, sess, keys, seat, Move.play(seat, other), opening, 2)
-    forged = {**opening, "z": scalar_bytes(12345)}
-    refused("bad_opening", act, sess, keys, seat, Move.play(seat, card), forged, 3)
     nxt = (seat + 1) % 3
-    theirs = decks[nxt].opening(ledger, sorted(decks[nxt].hand(ledger).values())[0]).to_wire()
-    refused("bad_opening", act, sess, keys, seat, Move.play(seat, card), theirs, 4)
-    assert ledger.opened == {} and sess.state.lot == []
-    events, _ctr = act(sess, keys, seat, Move.play(seat, card), opening, 5)
-    assert ledger.opened == {opening["slot"]: card}
-    assert decode_host_inner(events[0].public)["open"] == opening
+    deck0 = {"deck": 0}
+    refused("open_later", act, sess, keys, seat, Move.of(seat, 0, slot), opening, 1, deck0)
+    refused("needs_slot", act, sess, keys, seat, Move.of(seat, 0, slot), None, 2)
+    refused("wrong_deck", act, sess, keys, seat, Move.of(seat, 0, slot), None, 3, {"deck": 1})
+    theirs_slot = min(decks[nxt].hand(ledger))
+    refused("not_your_card", act, sess, keys, seat, Move.of(seat, 0, theirs_slot), None, 4, deck0)
+    refused("not_your_turn", act, sess, keys, nxt, Move.of(nxt, 0, theirs_slot), None, 1, deck0)
+    refused("no_play", sess.submit_opening, keys[seat].vk, seat, opening, 0.0)  # nothing committed yet
+    assert ledger.opened == {} and sess.state.lot == [] and sess.hidden.pending is None
+    events, _ctr = act(sess, keys, seat, Move.of(seat, 0, slot), None, 5, deck0)
+    assert [decode_host_inner(e.public)["k"] for e in events] == ["play"]
+    assert decode_host_inner(events[0].public)["m"] == [seat, 0, slot]
+    refused("play_pending", act, sess, keys, seat, Move.of(seat, 0, other_slot), None, 6, deck0)
+    forged = {**opening, "z": scalar_bytes(12345)}
+    refused("bad_opening", sess.submit_opening, keys[seat].vk, seat, forged, 0.0)
+    wrong = decks[seat].opening(ledger, hand[other_slot]).to_wire()
+    refused("bad_opening", sess.submit_opening, keys[seat].vk, seat, wrong, 0.0)  # another slot of its own
+    refused("no_play", sess.submit_opening, keys[nxt].vk, nxt, opening, 0.0)
+    assert ledger.opened == {} and sess.state.lot == [] and sess.hidden.pending is not None
+    events = sess.submit_opening(keys[seat].vk, seat, opening, 0.0)
+    assert ledger.opened == {slot: card} and sess.hidden.pending is None
+    played = decode_host_inner(events[0].public)
+    assert played["open"] == opening and played["m"] == [seat, 0, card] and played["play"] == sess.seq - len(events)
     # no event and no private part the host made holds a hand
     for event in sess.log:
         for part in event.privates:
@@ -188,19 +204,18 @@ class HiddenDriver:
 
         sess = self.sess
         state = sess.state
-        if state.phase == Phase.PLAY_CARD:
+        pending = sess.hidden.pending
+        if pending is not None:  # a play the host committed to (a resumed host still holds it): open it
+            ledger = sess.hidden.ledger
+            card = self.decks[pending.seat].hand(ledger)[pending.slot]
+            opening = self.decks[pending.seat].opening(ledger, card).to_wire()
+            sess.submit_opening(self.keys[pending.seat].vk, pending.seat, opening, 0.0)
+        elif state.phase == Phase.PLAY_CARD:
             seat = state.auctioneer
             ledger = sess.hidden.ledger
             card = self.rng.choice(sorted(self.decks[seat].hand(ledger).values()))
             self.ctr[seat] += 1
-            act(
-                sess,
-                self.keys,
-                seat,
-                Move.play(seat, card),
-                self.decks[seat].opening(ledger, card).to_wire(),
-                self.ctr[seat],
-            )
+            play_hidden_card(sess, self.keys[seat], seat, self.decks[seat], Move.play(seat, card), self.ctr[seat])
         elif state.phase == Phase.DOUBLE_OFFER:
             seat = state.turn
             move = Move.decline_second(seat)

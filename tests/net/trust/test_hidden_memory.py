@@ -5,8 +5,8 @@ The host runs in this process; the three players are real bot processes
 (`python -m modernart.net.client.bot`), each with its own deck key in its own config
 dir.  What would tell a hidden card is a seat's secret deck key, or the one share of a
 card that its owner never sends (x_s c1): with the public shares it decrypts the card.
-At the moment the host accepts the sixth card play (a probe wraps `HostedGame.submit` on
-the real session), the test walks everything reachable from the real `Host` object with
+At the moment the host accepts the sixth card play (a probe wraps `HostedGame.submit_opening`,
+which plays a card the host committed to, on the real session), the test walks everything reachable from the real `Host` object with
 `gc.get_referents` (stopping at modules, classes, the event loop and threads) and keeps
 every bytes value and every int; it also keeps the journal, the event log and every log
 record written so far, and the files under the host's directory.  After the game every
@@ -69,8 +69,8 @@ def _contains(blobs: set[bytes], needle: bytes) -> bool:
 
 
 def _probing_submit(self: HostedGame, *args: Any) -> Any:
-    out = HostedGame.submit(self, *args)
-    events, _ctr = out
+    out = HostedGame.submit_opening(self, *args)
+    events = out
     if any(e.move is not None and Move.from_list(e.move).action in CARD_ACTIONS for e in events):
         _PROBE["plays"] += 1
         if _PROBE["plays"] == 6 and _PROBE["snapshot"] is None:
@@ -111,7 +111,7 @@ async def _scenario(tmp: Path, procs: Procs, capture: Capture) -> tuple[Any, ...
             )
         await until(lambda: table.game is not None, 30)
         sess = table.game
-        sess.submit = types.MethodType(_probing_submit, sess)  # the probe, on the real session
+        sess.submit_opening = types.MethodType(_probing_submit, sess)  # the probe, on the real session
         await until(lambda: _PROBE["snapshot"] is not None, 90)
         await until(lambda: sess.is_over and sess.deck_disclosed, 120)
         ledger = sess.hidden.ledger

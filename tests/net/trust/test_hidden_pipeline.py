@@ -19,7 +19,7 @@ from modernart.net.trust.deck import Shuffle, make_share
 from modernart.net.trust.identity import Keys
 from modernart.net.trust.shuffle_checks import deck_digest
 
-from tests.net_helpers import FAST, run
+from tests.net_helpers import FAST, run, signed_deck_step
 from tests.net.trust.test_hidden_host import deck, hidden_session, keyed, refused
 
 
@@ -27,7 +27,7 @@ def relay(sess: Any, keys: list[Keys], seat: int, shuffle: Shuffle, on: bytes | 
     msg: dict[str, Any] = {"shuffle": shuffle.to_wire()}
     if on is not None:
         msg["on"] = on
-    return sess.propose_shuffle(keys[seat].vk, seat, msg)
+    return sess.propose_shuffle(keys[seat].vk, seat, signed_deck_step(sess, keys[seat], seat, **msg))
 
 
 def test_the_next_seat_shuffles_a_relayed_deck_before_its_proof_is_recorded(tmp_path: Path) -> None:
@@ -103,17 +103,17 @@ def test_a_table_whose_seat_sends_a_false_shuffle_refuses_it_and_plays_on_with_a
                 await c.take_seat(f"P{i}")
             cheater = next(c for c in clients if c.state.seat == 1)
             fair = cheater.fair
-            honest_send = fair._deck_request
+            honest_send = fair._send_step
             cheated = []
 
-            async def send(frame: dict[str, Any]) -> None:
-                if "shuffle" in frame and not cheated:
-                    cheated.append(frame)
-                    sh = frame["shuffle"]
-                    frame = {**frame, "shuffle": {**sh, "deck": sh["deck"][64:] + sh["deck"][:64]}}
-                await honest_send(frame)
+            async def send(follower: Any, kind: str, value: Any, *args: Any, **part: Any) -> None:
+                if kind == "shuffle" and not cheated:  # a false shuffle, signed by its seat all the same
+                    value = replace(value, deck=value.deck[32:] + value.deck[:32])
+                    part["shuffle"] = value.to_wire()
+                    cheated.append(part)
+                await honest_send(follower, kind, value, *args, **part)
 
-            fair._deck_request = send  # type: ignore[method-assign]
+            fair._send_step = send  # type: ignore[method-assign]
             watcher = clients[0]
             original = watcher.receiving._on_frame
 

@@ -126,8 +126,9 @@ def test_a_tail_whose_shuffle_was_altered_is_refused_and_changes_nothing(tmp_pat
 
 def test_a_card_play_journaled_without_its_event_is_forgotten_at_resume(tmp_path: Path) -> None:
     """A host killed between journaling a card play and writing its event (kill -9, the
-    same boot): the play was never announced and its opening is lost with the event, so the
-    resumed host forgets it (journal line included); the player plays a card again and the
+    same boot): the move was never announced and its opening is lost with the event, so the
+    resumed host forgets the move (journal line included), but it still holds its `play`
+    event, the play it committed to: the player opens that card again (no other), and the
     game ends and audits."""
     from modernart.moves import CARD_ACTIONS, Move
 
@@ -147,8 +148,9 @@ def test_a_card_play_journaled_without_its_event_is_forgotten_at_resume(tmp_path
     again = resumed.game
     assert again.recovering is None and again.seq == sess.seq - 1
     assert len(read_journal(table.journal_path).moves) == moves - 1  # the play is gone from the journal too
-    *before, _forgotten = sess.hidden.ledger.opened.items()  # slots in the order they were played
+    *before, (forgotten, _card) = sess.hidden.ledger.opened.items()  # slots in the order they were played
     assert list(again.hidden.ledger.opened.items()) == before
+    assert again.hidden.pending is not None and again.hidden.pending.slot == forgotten
     play.sess = play.driver.sess = again
     play.finish()
     record = resumed.save_record()
