@@ -96,7 +96,15 @@ async def serve(
     # bound to every interface: the join string names the best address, the lobby the others
     reachable = lan_addresses() if settings.bind in ("0.0.0.0", "*") else []
     advertise = settings.advertise or (reachable[0] if reachable else None)
-    host = Host(keys, bind=settings.bind, port=port, advertise=advertise, also_at=reachable, bot_pace=settings.bot_pace)
+    host = Host(
+        keys,
+        bind=settings.bind,
+        port=port,
+        advertise=advertise,
+        also_at=reachable,
+        bot_pace=settings.bot_pace,
+        quiet_gc=True,  # a host process: full collections of every table off the event path
+    )
     journal_dir = settings.journal_dir or default_journal_dir(settings.config_dir)
     if settings.resume:
         try:
