@@ -117,6 +117,12 @@ def verify(vk: bytes, tag: bytes, data: bytes, sig: bytes) -> bool:
     return True
 
 
+def forget_verified() -> None:
+    """Forget every remembered verification: the next check of each signature is made in
+    full (a benchmark timing a check as another process would make it)."""
+    _verified.clear()
+
+
 class _KeyedBody(Protocol):
     """A decoded signed body that names the key that signed it."""
 
