@@ -785,6 +785,10 @@ async def _serve(tables: int, directory: str) -> None:
     await probe
     summary = _gc_summary(pauses)
     summary["kinds"] = host.collector.figures() if host.collector is not None else {}
+    if host.collector is not None:  # after the run: what the settles froze that is garbage now
+        before = host.collector.reclaimed
+        host.collector.reclaim()
+        summary["left_frozen_garbage"] = host.collector.reclaimed - before
     summary["loop_lag_p99_ms"] = percentile(lags, 99) * 1e3
     summary["loop_lag_max_ms"] = max(lags, default=0.0) * 1e3
     with open(os.path.join(directory, "host-gc.json"), "w") as f:  # read by `_host_gc`
@@ -872,7 +876,8 @@ def _host_lines(g: dict[str, Any] | None, cpu_us: float | None, work_us: float) 
         )
         out.append(
             f"  host pauses: longest garbage collection after start-up {longest:.1f} ms ({_verdict(longest, 50)} <= 50 ms); "
-            f"{kinds}; reclaims found {g.get('kinds', {}).get('reclaimed', 0)} unreachable objects; "
+            f"{kinds}; reclaims found {g.get('kinds', {}).get('reclaimed', 0)} unreachable objects, "
+            f"one after the run {g.get('left_frozen_garbage', 0)}; "
             f"event-loop lag p99 {g.get('loop_lag_p99_ms', float('nan')):.1f} ms, longest {g.get('loop_lag_max_ms', float('nan')):.1f} ms"
         )
     return out
