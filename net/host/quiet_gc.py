@@ -6,7 +6,8 @@ on a loaded machine) during which no table moved.  A host's objects are of two k
 those of start-up (modules, keys, sockets) and those of its tables (games, logs, peers),
 which live for minutes or hours and are freed by reference counting alone when a table
 or a peer goes (tests/test_net_quiet_gc.py: a freed table and a dropped peer leave no
-cycle behind).  So the host (`QuietCollector`):
+cycle behind).  So a process that is a host and nothing else (`modernart host`, unless it
+also serves SSH guests, whose screens live in the process; `Host(quiet_gc=True)`):
 
 * freezes what start-up made (`gc.freeze`: the collector never looks at it again);
 * collects the young generations as CPython does, only less often (`YOUNG_THRESHOLD`);
