@@ -120,7 +120,6 @@ Schema = Mapping[str, tuple[Check, bool]]
 
 _JUST_INT = {int}
 _JUST_BYTES = {bytes}
-_BYTES_OR_NONE = {bytes, type(None)}
 
 
 def is_int(lo: int, hi: int) -> Check:

@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 import secrets
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,6 +91,7 @@ def _public_key(vk: bytes) -> Ed25519PublicKey:
 #: and the exact signed bytes); the oldest is forgotten first
 VERIFIED_MAX = 4096
 _verified: OrderedDict[tuple[bytes, bytes, bytes], None] = OrderedDict()
+_verified_lock = threading.Lock()
 
 
 def verify(vk: bytes, tag: bytes, data: bytes, sig: bytes) -> bool:
@@ -105,22 +107,25 @@ def verify(vk: bytes, tag: bytes, data: bytes, sig: bytes) -> bool:
     try:
         message = tag + data
         entry = (vk, sig, message)
-        if entry in _verified:
-            _verified.move_to_end(entry)
-            return True
+        with _verified_lock:  # an audit in an executor thread checks signatures too
+            if entry in _verified:
+                _verified.move_to_end(entry)
+                return True
         _public_key(vk).verify(sig, message)
     except (InvalidSignature, ValueError, TypeError):  # TypeError: not bytes (or unhashable)
         return False
-    _verified[entry] = None
-    if len(_verified) > VERIFIED_MAX:
-        _verified.popitem(last=False)
+    with _verified_lock:
+        _verified[entry] = None
+        if len(_verified) > VERIFIED_MAX:
+            _verified.popitem(last=False)
     return True
 
 
 def forget_verified() -> None:
     """Forget every remembered verification: the next check of each signature is made in
     full (a benchmark timing a check as another process would make it)."""
-    _verified.clear()
+    with _verified_lock:
+        _verified.clear()
 
 
 class _KeyedBody(Protocol):
