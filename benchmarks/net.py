@@ -79,6 +79,19 @@ def _proc_rss(pid: int) -> int:
     return 0
 
 
+def _proc_cpu_ns(pid: int) -> int:
+    """CPU time of every thread of process `pid` so far (ns; /proc/<pid>/task/*/schedstat):
+    precise where /proc/<pid>/stat counts clock ticks of 10 ms."""
+    total = 0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                total += int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):  # a thread that ended meanwhile
+            pass
+    return total
+
+
 def _journal_dir(where: str) -> str:
     """A fresh journal directory on this machine's disk ("disk") or on tmpfs ("tmpfs")."""
     return tempfile.mkdtemp(prefix="ma-bench-", dir=TMPFS if where == "tmpfs" else None)
@@ -138,9 +151,9 @@ def _signature_costs(samples: int) -> dict[str, float]:
     from modernart.net.trust.identity import Keys, verify
 
     keys = Keys.generate()
-    body = bytes(60)
     signs, checks = [], []
-    for _ in range(samples):
+    for i in range(samples):
+        body = i.to_bytes(60, "big")  # each its own: a process checks a signature once (identity.verify)
         t0 = time.perf_counter()
         sig = keys.sign(ACT_TAG, body)
         t1 = time.perf_counter()
@@ -178,7 +191,7 @@ def _work_per_move(moves: int) -> dict[str, float]:
         encode_action_body,
         seed_commitment,
     )
-    from modernart.net.trust.identity import Keys, new_nonce
+    from modernart.net.trust.identity import Keys, forget_verified, new_nonce
     from modernart.net.trust.verified_game import VerifiedGame
     from modernart.phase import Phase
 
@@ -237,6 +250,7 @@ def _work_per_move(moves: int) -> dict[str, float]:
                 t0 = time.perf_counter()
                 events, _ctr = sess.submit(keys[seat].vk, seat, body, sig, 0.0)
                 frames = [pack(e.frame_for(s)) for e in events for s in range(5)]
+                forget_verified()  # the client is another process: the host's check is not its own
                 t1 = time.perf_counter()
                 for data in frames[:1]:  # seat 0's frame of the move's event
                     follower.apply(decode_host_frame(data), 0, defer_signature=True)
@@ -346,12 +360,7 @@ async def _latency(moves: int, where: str) -> dict[str, Any]:
         acks: list[float] = []
         sealed: list[float] = []
         sent_bytes, events, received = 0, 0, 0
-
-        async def all_hold(seq: int) -> None:
-            for c in clients:
-                while c.state.head_seq < seq:
-                    c.changed.clear()
-                    await c.changed.wait()
+        host_cpu_ns = 0  # the host process's CPU (all its threads) during the ordinary moves
 
         def settled(c: Any, auction: int) -> bool:
             return any(isinstance(e, SealedRevealed) and e.auction == auction for _seq, e in c.state.log[-12:])
@@ -375,21 +384,25 @@ async def _latency(moves: int, where: str) -> dict[str, Any]:
                 await mover.changed.wait()
                 continue
             bytes_before = sum(c.bytes_in for c in clients)
+            cpu0 = _proc_cpu_ns(host.pid)
             t0 = time.perf_counter()
             reply = await mover.send_move(move)
             if not reply.ok:
                 continue
             ack = time.perf_counter() - t0
-            await all_hold(reply.seq or 0)
-            now = clients[0].state.observation
-            if now is not None and now.phase == Phase.SEALED:  # a card put up for a Sealed auction: all bid at once
-                auction = now.auction_no
-                bids = []
-                for c in clients:
-                    own = c.state.observation
-                    bid = bot.choose(own) if own is not None and own.seat in own.to_move else None
+            bids: list[asyncio.Task[Any]] = []
+            for c in clients:  # each as soon as it holds the event: a Sealed card is bid on at once
+                while c.state.head_seq < (reply.seq or 0):
+                    c.changed.clear()
+                    await c.changed.wait()
+                own = c.state.observation
+                if own is not None and own.phase == Phase.SEALED and own.seat in own.to_move:
+                    bid = bot.choose(own)
                     if bid is not None:
-                        bids.append(c.send_move(bid))
+                        bids.append(asyncio.ensure_future(c.send_move(bid)))
+            now = clients[0].state.observation
+            if now is not None and now.phase == Phase.SEALED:  # a card put up for a Sealed auction
+                auction = now.auction_no
                 await asyncio.gather(*bids)
                 for c in clients:
                     while not settled(c, auction):
@@ -398,12 +411,14 @@ async def _latency(moves: int, where: str) -> dict[str, Any]:
                 sealed.append(time.perf_counter() - t0)
                 continue
             lat.append(time.perf_counter() - t0)
+            host_cpu_ns += _proc_cpu_ns(host.pid) - cpu0
             received += sum(c.bytes_in for c in clients) - bytes_before  # an ordinary move's frames (and ticks)
             acks.append(ack)
             sent_bytes += 60 + 64 + 20  # body, signature, framing
             events += 1
-        return {
+        figures: dict[str, Any] = {
             "samples": len(lat),
+            "host_cpu_us_per_move": host_cpu_ns / max(len(lat), 1) / 1e3,
             "p50_ms": percentile(lat, 50) * 1e3,
             "p99_ms": percentile(lat, 99) * 1e3,
             "ack_p50_ms": percentile(acks, 50) * 1e3,
@@ -415,6 +430,8 @@ async def _latency(moves: int, where: str) -> dict[str, Any]:
             "per_client_bytes_per_move": received / max(events, 1) / 5,
             "client_to_host_bytes_per_move": sent_bytes / max(events, 1),
         }
+        figures["host_gc"] = _host_gc(host, tmp)
+        return figures
     finally:
         for c in clients:
             await c.close()
@@ -684,7 +701,7 @@ def _tables(count: int, bot_procs: int, pace: float) -> dict[str, Any]:
     host, joins = start_host(tmp, count)
     try:
         time.sleep(0.5)
-        rss0, cpu0 = _proc_rss(host.pid), _proc_cpu(host.pid)
+        rss0, cpu0 = _proc_rss(host.pid), _proc_cpu_ns(host.pid) / 1e9
         seats = [j for j in joins for _ in range(5)]
         random.Random(1).shuffle(seats)
         chunks = [seats[i::bot_procs] for i in range(bot_procs)]
@@ -705,7 +722,7 @@ def _tables(count: int, bot_procs: int, pace: float) -> dict[str, Any]:
             peak = max(peak, _proc_rss(host.pid))
             time.sleep(0.2)
         wall = time.perf_counter() - t0
-        cpu = _proc_cpu(host.pid) - cpu0
+        cpu = _proc_cpu_ns(host.pid) / 1e9 - cpu0
         results = []
         for out in outs:
             out.seek(0)
@@ -750,7 +767,8 @@ async def _serve(tables: int, directory: str) -> None:
     from modernart.net.trust.identity import Keys
     from modernart.net.host.lobby import Lobby
 
-    host = Host(Keys.generate(), bot_pace=0)
+    # the host as `modernart host` runs it: its garbage collection its own (net/host/quiet_gc.py)
+    host = Host(Keys.generate(), bot_pace=0, quiet_gc=True)
     fsync = os.environ.get("MODERNART_BENCH_FSYNC", "1") != "0"
     await host.start()
     for i in range(tables):
@@ -759,12 +777,32 @@ async def _serve(tables: int, directory: str) -> None:
         host.open_table(f"bench {i}", journal_dir=directory, lobby=lobby, autostart=5, fsync=fsync)
         print("join", host.target(f"t{i + 1}"), flush=True)
     pauses = _gc_pauses()
+    lags: list[float] = []
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    probe = asyncio.get_running_loop().create_task(_loop_lag(lags, stop))
     await stop.wait()
+    await probe
+    summary = _gc_summary(pauses)
+    summary["kinds"] = host.collector.figures() if host.collector is not None else {}
+    if host.collector is not None:  # after the run: what the settles froze that is garbage now
+        before = host.collector.reclaimed
+        host.collector.reclaim()
+        summary["left_frozen_garbage"] = host.collector.reclaimed - before
+    summary["loop_lag_p99_ms"] = percentile(lags, 99) * 1e3
+    summary["loop_lag_max_ms"] = max(lags, default=0.0) * 1e3
     with open(os.path.join(directory, "host-gc.json"), "w") as f:  # read by `_host_gc`
-        json.dump(_gc_summary(pauses), f)
+        json.dump(summary, f)
     os._exit(0)  # as the terminate signal would have: the benchmark's host needs no goodbye
+
+
+async def _loop_lag(lags: list[float], stop: asyncio.Event) -> None:
+    """How late the event loop wakes from a 10 ms sleep: each of its pauses (a collection,
+    a long handler, the wait for a core on a loaded machine) shows as lag."""
+    while not stop.is_set():
+        t0 = time.perf_counter()
+        await asyncio.sleep(0.01)
+        lags.append(max(0.0, time.perf_counter() - t0 - 0.01))
 
 
 def _packed_clients_gc() -> None:
@@ -818,6 +856,37 @@ def _verdict(value: float, target: float) -> str:
     return "met" if value <= target else "MISSED"
 
 
+def _host_lines(g: dict[str, Any] | None, cpu_us: float | None, work_us: float) -> list[str]:
+    """The host's own figures of a part: CPU per move against its work without sockets, and
+    its pauses (garbage collections by kind, the event loop's lag)."""
+    out = []
+    if cpu_us is not None:
+        ratio = cpu_us / work_us
+        out.append(
+            f"  host CPU per move {cpu_us:.0f} us = {ratio:.2f} x its own work without sockets ({work_us:.0f} us) "
+            f"({_verdict(ratio, 1.5)} <= 1.5)"
+        )
+    if g:
+        on_path = [k for kind, k in g.get("kinds", {}).items() if isinstance(k, dict) and kind != "start-up"]
+        # the verdict on CPU time: the wall time of a pause on a loaded machine includes the
+        # wait for a core, which any 1 ms of work may meet (the loop's lag says how long)
+        longest_cpu = max([g.get("full_max_cpu_ms", 0.0)] + [k["max_cpu_ms"] for k in on_path])
+        longest = max([g.get("full_max_ms", 0.0)] + [k["max_ms"] for k in on_path])
+        kinds = "; ".join(
+            f"{kind} {k['count']} (longest {k['max_ms']:.1f} ms, {k['max_cpu_ms']:.1f} ms of CPU)"
+            for kind, k in sorted(g.get("kinds", {}).items())
+            if isinstance(k, dict)
+        )
+        out.append(
+            f"  host pauses: longest garbage collection after start-up {longest_cpu:.1f} ms of CPU "
+            f"({_verdict(longest_cpu, 50)} <= 50 ms), {longest:.1f} ms of wall time with the wait for a core; "
+            f"{kinds}; reclaims found {g.get('kinds', {}).get('reclaimed', 0)} unreachable objects, "
+            f"one after the run {g.get('left_frozen_garbage', 0)}; "
+            f"event-loop lag p99 {g.get('loop_lag_p99_ms', float('nan')):.1f} ms, longest {g.get('loop_lag_max_ms', float('nan')):.1f} ms"
+        )
+    return out
+
+
 def _print(figures: dict[str, Any]) -> None:
     m = figures["machine"]
     bare = figures["bare_rtt_p50_ms"]
@@ -851,6 +920,8 @@ def _print(figures: dict[str, Any]) -> None:
                 f"  action -> ack at the sender                    p50 {lat['ack_p50_ms']:.3f} ms  "
                 f"p99 {lat['ack_p99_ms']:.3f} ms"
             )
+            for line in _host_lines(lat.get("host_gc"), lat.get("host_cpu_us_per_move"), w["host_us"]):
+                print(line)
             if lat["sealed_auctions"]:
                 ratio = lat["sealed_p50_ms"] / lat["p50_ms"]
                 print(
@@ -902,6 +973,8 @@ def _print(figures: dict[str, Any]) -> None:
             f"  host CPU per move            {many['host_cpu_us_per_move']:.0f} us "
             f"(host busy {many['host_cpu_share'] * 100:.0f}% of one core)"
         )
+        for line in _host_lines(many.get("host_gc"), many["host_cpu_us_per_move"], w["host_us"]):
+            print(line)
         print(f"  host memory per table        {many['host_mem_per_table_kib']:.0f} KiB")
         shares = ", ".join(f"{x * 100:.0f}%" for x in many["bot_proc_cpu_share"])
         lags = ", ".join(f"{x:.1f}" for x in many["bot_loop_lag_p99_ms"])

@@ -218,6 +218,8 @@ async def _serve(args: argparse.Namespace, options: dict, clocks: dict) -> int:
         admin=admin,
         hidden_hands=args.hidden_hands,
         until_stdin_closes=args.until_stdin_closes,
+        # SSH guests' screens live in this process: their objects are no host's to freeze
+        quiet_gc=args.ssh is None,
     )
     if args.ssh is None:
         return await serve(settings)

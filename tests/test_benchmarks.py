@@ -143,6 +143,30 @@ def test_bench_net_knows_the_floor():
     lat = figures["latency_disk"]
     assert lat["samples"] > 0 and 0 < lat["p50_ms"] <= lat["p99_ms"]
     assert lat["sealed_auctions"] > 0 and lat["sealed_p50_ms"] > 0  # Sealed auctions are timed whole
+    # the host's own figures: CPU per move (all its threads) and its pauses by kind
+    assert lat["host_cpu_us_per_move"] > 0
+    host = lat["host_gc"]
+    assert "start-up" in host["kinds"] and host["loop_lag_max_ms"] >= host["loop_lag_p99_ms"] >= 0
+    assert host["left_frozen_garbage"] >= 0
+
+
+def test_bench_net_puts_the_host_beside_its_own_work_and_names_the_longest_pause():
+    """The printed verdicts: host CPU per move over its work without sockets (<= 1.5), and
+    the longest collection after start-up (<= 50 ms of CPU, its wall time beside it): a
+    start-up collection never counts."""
+    from benchmarks.net import _host_lines
+
+    kinds = {
+        "start-up": {"count": 1, "max_ms": 400.0, "max_cpu_ms": 90.0, "total_ms": 400.0},
+        "settle": {"count": 3, "max_ms": 12.5, "max_cpu_ms": 4.0, "total_ms": 20.0},
+        "reclaimed": 7,
+    }
+    lines = _host_lines({"full_max_ms": 3.0, "kinds": kinds, "loop_lag_p99_ms": 2.0, "loop_lag_max_ms": 9.0}, 600, 300)
+    assert "= 2.00 x its own work" in lines[0] and "MISSED <= 1.5" in lines[0]
+    assert "longest garbage collection after start-up 4.0 ms of CPU (met <= 50 ms), 12.5 ms of wall" in lines[1]
+    assert "reclaims found 7" in lines[1]
+    kinds["settle"]["max_cpu_ms"] = 60.0
+    assert "60.0 ms of CPU (MISSED <= 50 ms)" in _host_lines({"kinds": kinds}, None, 300)[0]
 
 
 @pytest.mark.timeout(60)

@@ -68,7 +68,7 @@ Socket roles (zguide style):
            send one more look (a send may take the FD's signal of a frame that arrived).
   monitor  PAIR (inproc, an asyncio socket), the DEALER's libzmq monitor: handshake
            failures (a wrong host key) and disconnects.
-Tasks: the monitor loop, the ping loop (one ping a second; hello again while the host is
+Tasks: the monitor loop, the ping loop (a ping every PING_EVERY seconds; hello again while the host is
 silent), and the fair-play duties' sends; the socket's reader runs on the loop.  Threads:
 none of its own; the loop's default executor syncs the vault and saves and audits a
 finished game.
@@ -141,6 +141,11 @@ log = logging.getLogger("modernart.net.client.client")
 
 
 HOST_SILENCE = 4.0
+#: Seconds between two pings (the host counts a peer silent after 6 s, net/host/presence.py
+#: PEER_TIMEOUT; a catch-up batch is acknowledged at once, not by the next ping): each ping
+#: is a frame the host decodes and a CURVE message each way, and with libzmq's own
+#: heartbeat the link is looked after besides
+PING_EVERY = 2.0
 OUT_OF_TOUCH = "not sent: out of touch with the host"
 #: Handshakes that may fail in a row, with a host whose key was proven, before the key is
 #: said to be wrong (a link cut mid-handshake fails one too)
@@ -194,6 +199,7 @@ class Client:
         self.tasks: list[asyncio.Task[Any]] = []
         self.counter = 0  # the last action counter this seat signed (or the host knew at a welcome)
         self.last_hello = 0.0
+        self.last_ping = 0.0  # time.monotonic() of the last ping sent
         self.feed = UpdateFeed(updates)
         self.requests = Requests(self.send_frame)
         self.lobby = LobbyRequests(self.requests.request)
@@ -405,6 +411,7 @@ class Client:
     def ping(self) -> None:
         """Say we are here, and acknowledge what we hold: the last event and the last catch-up
         batch (the host sends more only as we acknowledge, net/host/flow.py)."""
+        self.last_ping = time.monotonic()
         self.send_frame(ping_frame(self.state.head_seq, self.receiving.batch_nonce))
 
     def _welcomed(self, counter: int) -> None:
@@ -525,7 +532,8 @@ class Client:
             await asyncio.sleep(1.0)
             if self.state.status == "failed":
                 continue  # the host broke the chain of trust: say nothing more to it
-            self.ping()
+            if time.monotonic() - self.last_ping >= PING_EVERY - 0.5:  # the loop turns every second
+                self.ping()
             quiet = self.state.silent_for()
             status = self.state.status
             lost = status in ("reconnecting", "host_closed") or (quiet > HOST_SILENCE and status == "connected")

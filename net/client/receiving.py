@@ -39,6 +39,9 @@ log = logging.getLogger("modernart.net.client.client")
 #: (net/host/fanout.py UNSYNCED_MAX)
 TAIL_KEPT = 64
 CLOCK_DRIFT = 0.5  # seconds a host tick may move a deadline before the screens are told
+#: Seconds after a commitment set's burst before its other commitments' signatures are
+#: checked: off the path of the reveals (the check changes nothing before the settlement)
+COMMITMENTS_CHECKED_AFTER = 0.005
 
 
 class Greeting(Protocol):
@@ -153,8 +156,11 @@ class Receiving:
                     self._untrusted(exc)
             sealed = self.game.sealed if self.game is not None else None
             if sealed is not None and sealed.round is not None and sealed.round.unchecked:
-                # the set's other commitments: checked once this turn of the loop has sent the reveal
-                asyncio.get_running_loop().call_soon(self._check_commitments)
+                # the set's other commitments: checked once the reveal is out and the loop has had
+                # COMMITMENTS_CHECKED_AFTER for what waits on it (the reveals of other clients of
+                # this process, the host's answer); the settlement checks them first if it comes
+                # before (net/trust/sealed.py `settle_event`), so nothing is shown unchecked
+                asyncio.get_running_loop().call_later(COMMITMENTS_CHECKED_AFTER, self._check_commitments)
         finally:
             held = self.feed.release()
         if self.ack_due and self.state.status != "failed":

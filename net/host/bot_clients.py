@@ -65,6 +65,7 @@ class BotClients:
         self.running: dict[bytes, tuple[asyncio.Task[Any], Any]] = {}  # token -> (task, bot client)
         self.stopping: set[asyncio.Task[Any]] = set()  # bots told to stop that have not ended yet
         self.closing = False  # the host is closing: no bot is started any more
+        self.ended_count = 0  # bot clients whose task has ended, ever
 
     def spawn(self, table: Table, token: bytes, level: str) -> None:
         """Start an in-process bot client that claims a seat (or a stand-in role) with `token`."""
@@ -129,6 +130,7 @@ class BotClients:
 
     def ended(self, token: bytes, task: asyncio.Task[Any]) -> None:
         """A bot whose game is over is forgotten (it holds its whole copy of the game)."""
+        self.ended_count += 1  # the garbage collector's cue (net/host/quiet_gc.py)
         entry = self.running.get(token)
         if entry is not None and entry[0] is task:
             del self.running[token]

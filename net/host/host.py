@@ -36,6 +36,7 @@ from modernart.net.host.game_requests import GameRequests
 from modernart.net.host.lobby import Lobby
 from modernart.net.host.lobby_requests import LobbyRequests
 from modernart.net.host.presence import Presence
+from modernart.net.host.quiet_gc import QuietCollector
 from modernart.net.host.rates import Bucket, RateLimits
 from modernart.net.host.registry import TableRegistry
 from modernart.net.host.router import Router
@@ -71,7 +72,10 @@ class Host:
         bot_factory: Callable[..., Any] | None = None,
         peer_budget: int = PEER_BUDGET,
         max_watchers: int = MAX_WATCHERS,
+        quiet_gc: bool = False,
     ) -> None:
+        """`quiet_gc`: this host runs its process's garbage collection (net/host/quiet_gc.py):
+        for a process that is a host and nothing else, not for one that holds other work."""
         check_zmq()
         self.keys = keys
         self.clock = clock or MonotonicClock()
@@ -110,6 +114,8 @@ class Host:
             lambda table: self.lobby_requests.try_start(table, None),
             max_watchers=max_watchers,
         )
+        self.collector = QuietCollector() if quiet_gc else None
+        self.presence.collector = self.collector
 
     # ------------------------------------------------------------------ what the parts hold
 
@@ -181,6 +187,8 @@ class Host:
         self.router.start()
         loop = asyncio.get_running_loop()
         self.tasks = [loop.create_task(self.presence.timer_loop()), loop.create_task(self.presence.tick_loop())]
+        if self.collector is not None:  # start-up is over: what it made is frozen
+            self.collector.install(time.monotonic())
         log.info("host listening port=%d key=%s", self.port, self.target().code)
 
     async def close(self) -> None:
@@ -209,6 +217,8 @@ class Host:
             # the goodbye may still wait behind a catch-up the peer is reading: the socket keeps
             # trying to deliver it for at most GOODBYE_LINGER seconds after closing
             await self.router.close(linger=GOODBYE_LINGER if said else 0.0)
+            if self.collector is not None:  # the process's own policy again
+                self.collector.uninstall()
 
     def say_goodbye(self) -> bool:
         """Tell every peer its table is closed on purpose, with the journal it can be resumed

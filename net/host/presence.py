@@ -23,6 +23,7 @@ from modernart.net.host.connections import Connections
 from modernart.net.host.deadlines import DueTables
 from modernart.net.host.fanout import Fanout
 from modernart.net.host.flow import LAG_TIMEOUT
+from modernart.net.host.quiet_gc import QuietCollector
 from modernart.net.host.rates import RateLimits
 from modernart.net.host.registry import TableRegistry
 from modernart.net.host.table import Table
@@ -82,6 +83,7 @@ class Presence:
         self.running = True  # the timer loop goes on (until the host closes)
         self.sleeping_until: float | None = None  # when the timer loop wakes up by itself (host clock)
         self.looking = False  # `run_touched` is scheduled
+        self.collector: QuietCollector | None = None  # the process's garbage collection, if the host runs it
 
     # ------------------------------------------------------------------ seats coming and going
 
@@ -193,6 +195,8 @@ class Presence:
         if table.game is not None and table.game.journal is not None:
             table.game.journal.close()
         self.freed = True
+        if self.collector is not None:
+            self.collector.table_freed()
         log.info("table freed table=%s", table.id)
 
     # ------------------------------------------------------------------ the loops
@@ -217,6 +221,9 @@ class Presence:
         self.rates.forget_idle()
         for table in [t for t in self.registry.tables.values() if t.ended_at is not None]:
             self.free_if_done(table)  # one whose person away at the end has waited long enough
+        if self.collector is not None:  # before the trim: what it frees is given back too
+            in_play = any(t.phase == "playing" for t in self.registry.tables.values())
+            self.collector.tick(now, in_play, self.bots.ended_count)
         if self.freed:
             self.freed = False
             return_free_memory()

@@ -56,6 +56,9 @@ class HostSettings:
     fsync: bool = True
     # hands hidden even from this host (docs/fair-play.md "The hidden deck"): on for LAN tables
     hidden_hands: bool = True
+    # the host runs the process's garbage collection (net/host/quiet_gc.py): for a process that
+    # is a host and nothing else (not one that also runs SSH guests' screens)
+    quiet_gc: bool = True
 
 
 def default_journal_dir(config_dir: str | None) -> str:
@@ -96,7 +99,15 @@ async def serve(
     # bound to every interface: the join string names the best address, the lobby the others
     reachable = lan_addresses() if settings.bind in ("0.0.0.0", "*") else []
     advertise = settings.advertise or (reachable[0] if reachable else None)
-    host = Host(keys, bind=settings.bind, port=port, advertise=advertise, also_at=reachable, bot_pace=settings.bot_pace)
+    host = Host(
+        keys,
+        bind=settings.bind,
+        port=port,
+        advertise=advertise,
+        also_at=reachable,
+        bot_pace=settings.bot_pace,
+        quiet_gc=settings.quiet_gc,  # full collections of every table off the event path
+    )
     journal_dir = settings.journal_dir or default_journal_dir(settings.config_dir)
     if settings.resume:
         try:

@@ -112,13 +112,31 @@ Check = Callable[[Any], bool]
 Schema = Mapping[str, tuple[Check, bool]]
 
 
+# Each check is a plain function (one Python-level call per field).  The checks of a list
+# and of a record look inside in one pass, without a call per element where the element
+# is an int, a bytes value or a list of ints: a list of ints is checked as its types (one
+# C-level pass, `set(map(type, v))`) and its least and greatest item; bytes by their
+# shortest and longest length.  What each accepts is exactly what the plain definition
+# (the docstring) says (tests/net/protocol/test_net_protocol.py compares them on generated values).
+# `int_range` / `bytes_range` / `int_list` on a check say what it is to the checks above it.
+
+_JUST_INT = {int}
+_JUST_BYTES = {bytes}
+
+
 def is_int(lo: int, hi: int) -> Check:
-    return lambda v: type(v) is int and lo <= v <= hi
+    """`type(v) is int and lo <= v <= hi` (a bool is not an int here)."""
+    check = lambda v: type(v) is int and lo <= v <= hi  # noqa: E731 (a lambda: the cheapest call)
+    check.int_range = (lo, hi)  # type: ignore[attr-defined]
+    return check
 
 
 def is_bytes(lo: int, hi: int | None = None) -> Check:
+    """`type(v) is bytes and lo <= len(v) <= hi` (`hi` defaults to `lo`)."""
     hi = lo if hi is None else hi
-    return lambda v: type(v) is bytes and lo <= len(v) <= hi
+    check = lambda v: type(v) is bytes and lo <= len(v) <= hi  # noqa: E731
+    check.bytes_range = (lo, hi)  # type: ignore[attr-defined]
+    return check
 
 
 def is_text(lo: int, hi: int) -> Check:
@@ -144,20 +162,96 @@ def is_map(max_len: int) -> Check:
 
 
 def is_list(item: Check, max_len: int, min_len: int = 0) -> Check:
+    """`type(v) is list and min_len <= len(v) <= max_len and all(item(x) for x in v)`."""
+    int_range = getattr(item, "int_range", None)
+    bytes_range = getattr(item, "bytes_range", None)
+    inner = getattr(item, "int_list", None)
+    if int_range is not None:
+        lo, hi = int_range
+
+        def ints(v: Any) -> bool:
+            if type(v) is not list or not min_len <= len(v) <= max_len:
+                return False
+            return not v or (set(map(type, v)) == _JUST_INT and lo <= min(v) and max(v) <= hi)
+
+        ints.int_list = (lo, hi, min_len, max_len)  # type: ignore[attr-defined]
+        return ints
+    if bytes_range is not None:
+        blo, bhi = bytes_range
+
+        def bytes_items(v: Any) -> bool:
+            if type(v) is not list or not min_len <= len(v) <= max_len:
+                return False
+            return not v or (set(map(type, v)) == _JUST_BYTES and blo <= min(map(len, v)) and max(map(len, v)) <= bhi)
+
+        return bytes_items
+    if inner is not None:  # a list of lists of ints (rows): one pass over the rows
+        lo, hi, row_min, row_max = inner
+
+        def rows(v: Any) -> bool:
+            if type(v) is not list or not min_len <= len(v) <= max_len:
+                return False
+            for row in v:
+                if type(row) is not list or not row_min <= len(row) <= row_max:
+                    return False
+                if row and not (set(map(type, row)) == _JUST_INT and lo <= min(row) and max(row) <= hi):
+                    return False
+            return True
+
+        return rows
     return lambda v: type(v) is list and min_len <= len(v) <= max_len and all(item(x) for x in v)
+
+
+class _Compiled:
+    """A schema as `check_fields` uses it: the allowed and the required names as sets, and
+    the checks in order (made once per schema, see `compiled`)."""
+
+    __slots__ = ("names", "required", "checks")
+
+    def __init__(self, schema: Schema, ignore: str | None = None) -> None:
+        self.checks: dict[str, Check] = {k: c for k, (c, _req) in schema.items()}
+        if ignore is not None:  # a frame's kind: present, and checked by whoever read it
+            self.checks[ignore] = _anything
+        self.names = frozenset(self.checks)
+        self.required = frozenset(k for k, (_c, req) in schema.items() if req)
+
+    def passes(self, data: Mapping[str, Any]) -> bool:
+        """Whether `data` passes (no unknown or missing name, every field its check)."""
+        keys = data.keys()
+        if not (keys <= self.names and self.required <= keys):
+            return False
+        checks = self.checks
+        for key, value in data.items():
+            if not checks[key](value):
+                return False
+        return True
+
+
+def _anything(v: Any) -> bool:
+    return True
+
+
+_COMPILED: dict[tuple[int, str | None], tuple[Schema, _Compiled]] = {}
+
+
+def compiled(schema: Schema, ignore: str | None = None) -> _Compiled:
+    """The compiled form of `schema` (with the field `ignore` allowed), made once: schemas
+    are module constants; one made on the fly is compiled again (the entry names it)."""
+    entry = _COMPILED.get((id(schema), ignore))
+    if entry is None or entry[0] is not schema:
+        if len(_COMPILED) > 4096:  # schemas made on the fly, each once: bounded all the same
+            _COMPILED.clear()
+        entry = (schema, _Compiled(schema, ignore))
+        _COMPILED[(id(schema), ignore)] = entry
+    return entry[1]
 
 
 def is_record(schema: Schema) -> Check:
     """A map that passes `check_fields` against `schema`."""
+    form = _Compiled(schema)
 
     def check(v: Any) -> bool:
-        if type(v) is not dict:
-            return False
-        try:
-            check_fields(v, schema, "part")
-        except ProtocolError:
-            return False
-        return True
+        return type(v) is dict and form.passes(v)
 
     return check
 
@@ -186,10 +280,13 @@ REQUEST = is_int(0, 1 << 31)
 COUNTER = is_int(0, 1 << 62)
 
 
-def check_fields(data: Mapping[str, Any], schema: Schema, what: str) -> None:
-    """Refuse (`bad_field`) a map with an unknown or missing field, or a field that fails its check."""
+def check_fields(data: Mapping[str, Any], schema: Schema, what: str, ignore: str | None = None) -> None:
+    """Refuse (`bad_field`) a map with an unknown or missing field, or a field that fails its
+    check; the field `ignore` (a frame's kind, checked by its reader) is left out."""
+    if compiled(schema, ignore).passes(data):  # the usual case, in one pass
+        return
     for key in data:
-        if key not in schema:
+        if key not in schema and key != ignore:
             raise ProtocolError("bad_field", f"{what}: unknown field {key!r}")
     for key, (check, required) in schema.items():
         if key not in data:

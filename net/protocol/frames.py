@@ -18,7 +18,6 @@ from modernart.phase import Phase
 
 from modernart.net.protocol import (
     COUNTER,
-    Check,
     MAX_ACTION_BYTES,
     MAX_CHAT,
     MAX_CLIENT_FRAME,
@@ -235,7 +234,7 @@ def _kind_and_schema(msg: Any, schemas: Mapping[str, Schema], what: str, key: st
 
 def _checked(msg: Any, schemas: Mapping[str, Schema], what: str) -> dict[str, Any]:
     kind, schema = _kind_and_schema(msg, schemas, what)
-    check_fields({k: v for k, v in msg.items() if k != "t"}, schema, kind)
+    check_fields(msg, schema, kind, ignore="t")
     return cast(dict[str, Any], msg)
 
 
@@ -679,6 +678,11 @@ EVENT_SCHEMA: dict[str, Schema] = {
     "dsecret": {"seat": (SEAT, True), "x": (is_bytes(32), True), "signed": (_SIGNED, False)},
 }
 
+#: each event kind's whole schema: the game, what every event after the deal may carry, its own
+_FULL_EVENT_SCHEMA: dict[str, Schema] = {
+    kind: {"g": (_GAME_ID, True), **_AFTER_DEAL, **schema} for kind, schema in EVENT_SCHEMA.items()
+}
+
 #: Event kinds that change nothing a player decides on: a stand-in taking over (or giving
 #: back) a seat, and (protocol 1) another seat's sealed commitment (its amount is hidden).  A move made
 #: before one of these is still made against the state that is current; every other event
@@ -706,9 +710,8 @@ def event_public(kind: str, game: bytes, fields: Mapping[str, Any]) -> dict[str,
 def decode_event_public(data: bytes) -> dict[str, Any]:
     """Decode and validate an event's public part (raises ProtocolError)."""
     pub = decode_host_inner(data)
-    kind, schema = _kind_and_schema(pub, EVENT_SCHEMA, "event", key="k")
-    full: dict[str, tuple[Check, bool]] = {"g": (_GAME_ID, True), **_AFTER_DEAL, **schema}
-    check_fields({k: v for k, v in pub.items() if k != "k"}, full, f"event {kind}")
+    kind, _schema = _kind_and_schema(pub, EVENT_SCHEMA, "event", key="k")
+    check_fields(pub, _FULL_EVENT_SCHEMA[kind], f"event {kind}", ignore="k")
     return pub
 
 

@@ -16,6 +16,8 @@ import hashlib
 import json
 import os
 import secrets
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Protocol, TypeVar
@@ -85,12 +87,45 @@ def _public_key(vk: bytes) -> Ed25519PublicKey:
     return Ed25519PublicKey.from_public_bytes(vk)
 
 
+#: How many verified signatures a process remembers (a few KiB each at most: key, signature
+#: and the exact signed bytes); the oldest is forgotten first
+VERIFIED_MAX = 4096
+_verified: OrderedDict[tuple[bytes, bytes, bytes], None] = OrderedDict()
+_verified_lock = threading.Lock()
+
+
 def verify(vk: bytes, tag: bytes, data: bytes, sig: bytes) -> bool:
+    """Whether `sig` is `vk`'s Ed25519 signature of `tag + data`.
+
+    Each signature is checked once per process: the clients of one process (a bot host, a
+    spectator beside a player, the benchmarks' clients) and a client checking an event's
+    relayed signatures again get the remembered answer.  Only a signature that verified is
+    remembered, keyed by the key, the signature and the exact signed bytes, so an answer is
+    only ever reused for the very input that earned it (Ed25519 verification is a function
+    of those three); a forgery is checked in full every time and changes nothing here.
+    """
     try:
-        _public_key(vk).verify(sig, tag + data)
-    except (InvalidSignature, ValueError, TypeError):
+        message = tag + data
+        entry = (vk, sig, message)
+        with _verified_lock:  # an audit in an executor thread checks signatures too
+            if entry in _verified:
+                _verified.move_to_end(entry)
+                return True
+        _public_key(vk).verify(sig, message)
+    except (InvalidSignature, ValueError, TypeError):  # TypeError: not bytes (or unhashable)
         return False
+    with _verified_lock:
+        _verified[entry] = None
+        if len(_verified) > VERIFIED_MAX:
+            _verified.popitem(last=False)
     return True
+
+
+def forget_verified() -> None:
+    """Forget every remembered verification: the next check of each signature is made in
+    full (a benchmark timing a check as another process would make it)."""
+    with _verified_lock:
+        _verified.clear()
 
 
 class _KeyedBody(Protocol):

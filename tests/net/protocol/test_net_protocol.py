@@ -186,3 +186,103 @@ def test_random_maps_only_ever_raise_protocol_errors(kind, fields):
     except ProtocolError:
         return
     assert msg["t"] == kind  # what passes has exactly the schema's fields and types
+
+
+# ---------------------------------------------------------------------- the one-pass checks
+
+_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**33), 2**33)
+    | st.floats(allow_nan=True)
+    | st.binary(max_size=40)
+    | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=3), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+def _plain_int(lo, hi):
+    return lambda v: type(v) is int and lo <= v <= hi
+
+
+def _plain_bytes(lo, hi):
+    return lambda v: type(v) is bytes and lo <= len(v) <= hi
+
+
+def _plain_list(item, max_len, min_len=0):
+    return lambda v: type(v) is list and min_len <= len(v) <= max_len and all(item(x) for x in v)
+
+
+def _plain_record(schema):
+    def check(v):
+        if type(v) is not dict:
+            return False
+        if any(k not in schema for k in v):
+            return False
+        return all((k in v and c(v[k])) or (k not in v and not req) for k, (c, req) in schema.items())
+
+    return check
+
+
+@settings(max_examples=400, deadline=None)
+@given(_VALUES, st.integers(-3, 3), st.integers(0, 4), st.integers(0, 4))
+def test_the_one_pass_checks_accept_exactly_what_their_plain_definitions_do(value, lo, span, max_len):
+    """Lists of ints, of bytes, of rows of ints and records, checked in one pass (net/protocol
+    `is_list`, `is_record`, `check_fields`), accept exactly the values their plain definitions
+    accept: a bool is never an int, a bytes value is never text, lengths and bounds hold."""
+    from modernart.net.protocol import check_fields, is_bytes, is_int, is_list, is_record
+
+    hi = lo + span
+    pairs = [
+        (is_list(is_int(lo, hi), max_len), _plain_list(_plain_int(lo, hi), max_len)),
+        (is_list(is_int(lo, hi), max_len, 1), _plain_list(_plain_int(lo, hi), max_len, 1)),
+        (is_list(is_bytes(0, span), max_len), _plain_list(_plain_bytes(0, span), max_len)),
+        (
+            is_list(is_list(is_int(lo, hi), max_len), 3),
+            _plain_list(_plain_list(_plain_int(lo, hi), max_len), 3),
+        ),
+        (is_list(is_list(is_bytes(1, 3), 2), 4), _plain_list(_plain_list(_plain_bytes(1, 3), 2), 4)),
+    ]
+    for fast, plain in pairs:
+        assert fast(value) == plain(value), value
+        assert fast([value]) == plain([value]), value
+        assert fast([value, value]) == plain([value, value]), value
+    schema = {"a": (is_int(lo, hi), True), "b": (is_list(is_int(lo, hi), max_len), False)}
+    plain_schema = {"a": (_plain_int(lo, hi), True), "b": (_plain_list(_plain_int(lo, hi), max_len), False)}
+    for candidate in (value, {"a": value}, {"a": lo, "b": value}, {"b": value}, {"a": hi, "c": value}):
+        expected = _plain_record(plain_schema)(candidate)
+        assert is_record(schema)(candidate) == expected, candidate
+        if type(candidate) is dict:
+            try:
+                check_fields(candidate, schema, "x")
+                passed = True
+            except ProtocolError:
+                passed = False
+            assert passed == expected, candidate
+            with_kind = {**candidate, "t": value}
+            try:
+                check_fields(with_kind, schema, "x", ignore="t")
+                passed = True
+            except ProtocolError:
+                passed = False
+            assert passed == expected, with_kind
+
+
+def test_a_refused_field_is_named_as_before():
+    """The one-pass check decides; the message still names the first unknown, missing or
+    wrong field, in that order."""
+    from modernart.net.protocol import check_fields, is_int
+
+    schema = {"a": (is_int(0, 1), True), "b": (is_int(0, 1), False)}
+    for data, message in (
+        ({"a": 0, "z": 1}, "x: unknown field 'z'"),
+        ({"b": 0}, "x: missing field 'a'"),
+        ({"a": 0, "b": True}, "x: field 'b' has a wrong type or value"),
+    ):
+        with pytest.raises(ProtocolError) as err:
+            check_fields(data, schema, "x")
+        assert err.value.code == "bad_field" and err.value.message == message
+    check_fields({"a": 1, "t": "anything"}, schema, "x", ignore="t")
+    with pytest.raises(ProtocolError, match="unknown field 't'"):
+        check_fields({"a": 1, "t": "anything"}, schema, "x")

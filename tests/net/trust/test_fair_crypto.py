@@ -157,3 +157,38 @@ def test_a_damaged_transcript_is_refused(tmp_path):
     open(path, "wb").write(b"\x00\x00\x00\x02\x91\x01")
     with pytest.raises(TranscriptError):
         read_transcript(path)
+
+
+def test_a_signature_is_checked_once_per_process_and_only_for_the_bytes_it_signs(monkeypatch):
+    """The verified-signature memory (net/trust/identity.py `verify`) answers only for the
+    exact key, signature and bytes that verified: a forgery, the same signature over other
+    bytes or under another key, and input that is not bytes are each refused, every time."""
+    from modernart.net.trust import identity
+
+    monkeypatch.setattr(identity, "_verified", type(identity._verified)())
+    checked: list[bytes] = []
+    real = identity._public_key
+
+    def counting(vk: bytes):
+        checked.append(vk)
+        return real(vk)
+
+    monkeypatch.setattr(identity, "_public_key", counting)
+    keys, other = Keys.generate(), Keys.generate()
+    sig = keys.sign(b"T", b"body")
+    assert identity.verify(keys.vk, b"T", b"body", sig) and identity.verify(keys.vk, b"T", b"body", sig)
+    assert len(checked) == 1  # the second answer was remembered
+    forged = bytes([sig[0] ^ 1]) + sig[1:]
+    for _ in range(2):  # a failure is not remembered: checked in full each time
+        assert not identity.verify(keys.vk, b"T", b"body", forged)
+        assert not identity.verify(keys.vk, b"T", b"bodz", sig)
+        assert not identity.verify(keys.vk, b"U", b"body", sig)
+        assert not identity.verify(other.vk, b"T", b"body", sig)
+    assert len(checked) == 9
+    assert not identity.verify([1], b"T", b"body", sig)  # type: ignore[arg-type]
+    assert not identity.verify(keys.vk, b"T", "body", sig)  # type: ignore[arg-type]
+    monkeypatch.setattr(identity, "VERIFIED_MAX", 3)
+    for i in range(5):
+        body = b"b%d" % i
+        assert identity.verify(keys.vk, b"T", body, keys.sign(b"T", body))
+    assert len(identity._verified) == 3  # bounded: the oldest went first

@@ -344,3 +344,32 @@ def test_a_client_checks_the_sets_signatures_once_it_has_revealed(finished):
     with pytest.raises(ChainError, match="commitment refused: the signature does not verify"):
         for frame in frames[i + 1 :]:
             client.apply(frame, None)  # and were it not checked before: the settlement is refused
+
+
+def test_a_client_checks_a_forged_commitment_before_it_applies_the_settlement(finished):
+    """A client reveals on the set and checks the other commitments' signatures a little
+    later (net/client/receiving.py COMMITMENTS_CHECKED_AFTER, off the reveals' path); a
+    settlement that comes first is never applied before they are checked: a set holding a
+    forged commitment, re-chained and re-signed by the host, passes as the set and is
+    refused at its settlement, whenever the delayed check would have run."""
+    from modernart.net.trust.chain import ChainError
+    from modernart.net.trust.verified_game import VerifiedGame
+
+    _record, frames, host = finished
+    frames = [dict(f) for f in frames]
+    at = first(frames, "commits")
+
+    def forge(pub):
+        item = next(x for x in pub["set"] if "c" in x)
+        item["c"] = [item["c"][0], bytes(64)]  # not the seat's signature
+
+    relink(frames, edit(frames, at, forge), host)
+    game_id = decode_host_inner(frames[0]["pub"])["g"]
+    client = VerifiedGame(game_id, host.vk, check_deck=False, every_signature=False)
+    for frame in frames[: at + 1]:
+        client.apply(frame, None)  # the set itself: its other signatures are left for later
+    assert client.sealed is not None and client.sealed.round is not None and client.sealed.round.unchecked
+    settle = next(i for i in range(at + 1, len(frames)) if decode_host_inner(frames[i]["pub"])["k"] == "settle")
+    with pytest.raises((ChainError, ValueError), match="commitment refused"):
+        for frame in frames[at + 1 : settle + 1]:
+            client.apply(frame, None)
