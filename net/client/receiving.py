@@ -39,9 +39,6 @@ log = logging.getLogger("modernart.net.client.client")
 #: (net/host/fanout.py UNSYNCED_MAX)
 TAIL_KEPT = 64
 CLOCK_DRIFT = 0.5  # seconds a host tick may move a deadline before the screens are told
-#: Seconds after a commitment set's burst before its other commitments' signatures are
-#: checked: off the path of the reveals (the check changes nothing before the settlement)
-COMMITMENTS_CHECKED_AFTER = 0.005
 
 
 class Greeting(Protocol):
@@ -154,13 +151,6 @@ class Receiving:
                     self.game.check_head()
                 except ChainError as exc:
                     self._untrusted(exc)
-            sealed = self.game.sealed if self.game is not None else None
-            if sealed is not None and sealed.round is not None and sealed.round.unchecked:
-                # the set's other commitments: checked once the reveal is out and the loop has had
-                # COMMITMENTS_CHECKED_AFTER for what waits on it (the reveals of other clients of
-                # this process, the host's answer); the settlement checks them first if it comes
-                # before (net/trust/sealed.py `settle_event`), so nothing is shown unchecked
-                asyncio.get_running_loop().call_later(COMMITMENTS_CHECKED_AFTER, self._check_commitments)
         finally:
             held = self.feed.release()
         if self.ack_due and self.state.status != "failed":
@@ -169,18 +159,6 @@ class Receiving:
         if self.after_burst is not None and self.state.status != "failed":
             self.after_burst()  # before the updates go out: what it sets is in the state they tell of
         self.feed.emit_all(held)
-
-    def _check_commitments(self) -> None:
-        """The signatures of the commitments in the set just received, checked after this
-        client revealed (net/trust/sealed.py `SealedVerifier.check_signatures`): a set with a
-        forged commitment is the host's lie, and the client stops trusting it."""
-        sealed = self.game.sealed if self.game is not None else None
-        if sealed is None or self.state.status == "failed":
-            return
-        try:
-            sealed.check_signatures()
-        except ValueError as exc:
-            self._untrusted(ChainError(f"event {self.state.head_seq}: {exc}"))
 
     def _untrusted(self, exc: ChainError) -> None:
         log.warning("event refused: %s", exc)

@@ -191,7 +191,6 @@ class _RoundView:
     entries: list[SetEntry | None]
     digest: bytes | None = None
     bids: dict[int, int | None] = field(default_factory=dict)  # seat -> valid amount, None = forfeited
-    unchecked: list[int] = field(default_factory=list)  # seats whose commitment's signature is still to check
 
 
 class SealedVerifier:
@@ -226,14 +225,12 @@ class SealedVerifier:
             del self.own[next(iter(self.own))]
         self.own[body] = sig
 
-    def _signed_commit(
-        self, auction: int, seat: int, signed_commit: list[bytes], allowed: list[bytes], *, later: bool = False
-    ) -> SetEntry:
-        """A seat's relayed signed commitment, checked: signature (unless `later`: then by
-        `check_signatures`), game, auction, seat, key."""
+    def _signed_commit(self, auction: int, seat: int, signed_commit: list[bytes], allowed: list[bytes]) -> SetEntry:
+        """A seat's relayed signed commitment, checked: signature (a client's own it knows
+        byte for byte), game, auction, seat, key."""
         body, sig = signed_commit
         try:
-            if self.own.get(body) == sig or later:
+            if self.own.get(body) == sig:
                 value = decode_commit(body)
             else:
                 value = signed(COMMIT_TAG, body, sig, decode_commit)
@@ -272,12 +269,10 @@ class SealedVerifier:
             elif "c" not in item:
                 raise ValueError(f"auction {auction}, seat {seat}: the set gives neither a commitment nor a default")
             elif held is None:
-                # a client checks the others' signatures after it has revealed (`check_signatures`):
-                # its reveal depends on the set being final and holding its own, not on them
-                later = not self.every_signature and self.own.get(item["c"][0]) != item["c"][1]
-                rnd.entries[seat] = self._signed_commit(auction, seat, list(item["c"]), keys[seat], later=later)
-                if later:
-                    rnd.unchecked.append(seat)
+                # every signature before anything else: a client reveals on this set, and a
+                # reveal on a set whose other commitments no seat signed would show its bid
+                # while the others' bids are not fixed
+                rnd.entries[seat] = self._signed_commit(auction, seat, list(item["c"]), keys[seat])
             elif held.signed != list(item["c"]):
                 raise ValueError(
                     f"auction {auction}, seat {seat}: the set differs from the commitment published before"
@@ -286,27 +281,9 @@ class SealedVerifier:
         self.digests[auction] = rnd.digest
         return rnd.digest
 
-    def check_signatures(self) -> None:
-        """Check the signatures of the running round's commitments that `set_event` left for
-        later (a client's, which reveals first); ValueError names the first that fails."""
-        rnd = self.round
-        if rnd is None:
-            return
-        while rnd.unchecked:
-            seat = rnd.unchecked[0]
-            entry = rnd.entries[seat]
-            assert entry is not None and entry.signed is not None
-            body, sig = entry.signed
-            try:
-                signed(COMMIT_TAG, body, sig, decode_commit)
-            except ProtocolError as exc:
-                raise ValueError(f"auction {rnd.auction}, seat {seat}: commitment refused: {exc.message}") from None
-            rnd.unchecked.pop(0)
-
     def settle_event(self, auction: int, bids: list[dict[str, Any]], money: list[int]) -> list[str]:
         """Check a `settle` event's bids: each a seat not settled yet, in seat order, against
         the set and its proof (`move_event`); returns the warnings."""
-        self.check_signatures()
         recovered = all(bid.get("by") == "recovered" for bid in bids)
         rnd = self.round if not recovered else self._round(auction)
         if rnd is None or rnd.auction != auction or (rnd.digest is None and not recovered):
