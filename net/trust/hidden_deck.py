@@ -39,8 +39,6 @@ from modernart.net.trust.deck import (
     ShuffleSecret,
     card_lookup,
     check_key,
-    check_share,
-    check_shuffle,
     decrypt,
     joint_key,
     key_of,
@@ -52,6 +50,7 @@ from modernart.net.trust.deck import (
     shuffle_deck,
 )
 from modernart.net.trust.group import L, GroupError, Point, mul
+from modernart.net.trust.proof_cache import check_share, check_shuffle  # once per process
 from modernart.net.trust.shuffle_checks import ShuffleChecks, deck_digest
 
 
