@@ -31,6 +31,7 @@ from typing import Sequence
 from modernart.errors import IllegalMove, NotYourTurn, WrongPhase
 from modernart.game import GameState, deck_orders_needed
 from modernart.moves import CARD_ACTIONS, Move
+from modernart.record import GameRecord, RecordError
 from modernart.phase import Phase
 from modernart.rules import RuleOptions
 
@@ -181,3 +182,25 @@ class BlindGame:
         self.state.exchange_unplayed(current, card)
         self.stand_in[slot], self.stand_in[other_slot] = card, current
         self.slot_of[card], self.slot_of[current] = slot, other_slot
+
+
+def replay_stand_ins(record: GameRecord) -> GameState:
+    """The game a hidden-hands table's journal holds, replayed without its deck: the
+    journal's deal is stand-ins (see the module docstring) and its card plays are the real
+    cards, so before each card play the card is put into its player's hand in exchange for
+    one of the player's stand-ins (any: none has been read, and no rule reads a card before
+    it is played).  Every public fact comes out as the table played it (round, phase,
+    money, cards on the board, hand sizes), the hands and stock are stand-ins.  For
+    `modernart resume`'s list; RecordError if a move is illegal even so (a damaged journal).
+    """
+    state = record.new_state()
+    for index, move in enumerate(record.moves):
+        try:
+            if move.action in CARD_ACTIONS:
+                hand = state.hands[move.seat]
+                if move.arg not in (int(card) for card in hand) and hand:
+                    state.exchange_unplayed(int(hand[0]), int(move.arg))
+            state.apply(move)
+        except (IllegalMove, ValueError) as exc:
+            raise RecordError(f"{state.describe(move)} is illegal: {exc}", index=index) from None
+    return state
