@@ -22,6 +22,10 @@ shuffled (until then the round's first card play waits: nobody can read a card).
 
 A host that does not see hands cannot play a card for an absent seat: a card play and a
 Double's second card wait for the seat's owner (`needs_owner`).
+
+The mystery hand (§10.3) is stand-ins too, in slot order after the seats' blocks; its top
+card is turned up (`flip`) once every seat has published its share of that slot
+(net/trust/hidden_deck.py `start_flip`): the real card is exchanged in, then turned up.
 """
 
 from __future__ import annotations
@@ -86,7 +90,7 @@ class BlindGame:
         each move is made again (a card with its recorded opening); the deals and plays the
         engine makes again must be the recorded ones (ValueError otherwise).  The ledger
         checks every proof again from then on."""
-        ledger = DeckLedger(game, n, options.deck_table.size, checking=False)
+        ledger = DeckLedger(game, n, options.deck_table.size, checking=False, mystery=bool(options.mystery_hand))
         for step in steps:
             if isinstance(step, (DeckKey, Shuffle)):
                 ledger.add_step(step)
@@ -168,6 +172,29 @@ class BlindGame:
             self._exchange(slot, placeholder)  # back as it was
             raise
         self.ledger.commit_open(move.seat, opening, card)
+        del self.stand_in[slot]
+        del self.slot_of[card]
+        self.sync_deals()
+        return card
+
+    def flip(self, move: Move) -> int:
+        """The mystery hand's top card turned up (`move` the FLIP_MYSTERY of the player who
+        asked): the card every seat's share reads (DeckStepError, nothing changed, unless
+        all are in), exchanged in for its stand-in, then the move applied; returns the card."""
+        ledger = self.ledger
+        card = ledger.mystery_card()
+        slot = ledger.flipping
+        assert slot is not None
+        placeholder = self.stand_in[slot]
+        if card not in self.slot_of:
+            raise DeckStepError("card_twice", f"card {card} is played already")
+        self._exchange(slot, card)
+        try:
+            self.state.apply(move)
+        except IllegalMove:
+            self._exchange(slot, placeholder)
+            raise
+        ledger.commit_flip(card)
         del self.stand_in[slot]
         del self.slot_of[card]
         self.sync_deals()

@@ -97,6 +97,7 @@ ADOPTABLE = frozenset(
         "deal",
         "move",
         "call",
+        "flip",
         "commit",
         "commits",
         "settle",
@@ -540,6 +541,8 @@ class HostedGame:
         """A seat's step of the hidden deck, checked and recorded: its events."""
         kind, fields = self._deck_sender(vk, seat).submit(seat, msg, self.is_over)
         events = [self._emit(kind, now, fields)]
+        if kind == "dshares":
+            events += self._flip_when_shared(now)
         if kind == "dshuffle" and self.state is None and self.seeding.complete and self.deck_ready:
             events += self.deal(now)
         return events
@@ -600,9 +603,15 @@ class HostedGame:
             raise ProtocolError("use_commit", "a sealed bid is sent as a commitment (commit-reveal)")
         state = self._dealt_state()
         self._check_fresh(act["ref"])
+        if self.hidden is not None and self.hidden.ledger.flipping is not None:
+            raise ProtocolError(
+                "flipping", "the mystery card asked for is turned up first, once every seat's share is in"
+            )
         signed = {"signer": role, "act": {"b": body, "s": sig}}
         if move.action == Action.HAMMER and self.clocks.hammer_call > 0 and state.phase == Phase.OPEN:
             return self._call_hammer(move, signed, [body, sig], act["ctr"], now), act["ctr"]
+        if self.hidden is not None and move.action == Action.FLIP_MYSTERY:
+            return self._ask_flip(move, signed, [body, sig], act["ctr"], now), act["ctr"]
         if self.hidden is not None and move.action in CARD_ACTIONS:
             self.hidden.play(move, opening)  # checks the opening, then the rules with the real card
             signed["open"] = opening
@@ -614,6 +623,34 @@ class HostedGame:
         self.counters[seat] = act["ctr"]
         events = self.move_events(move, now, {"m": move.to_list(), "by": "player", **signed}, [body, sig])
         return events + self._call_falls(now, early=True), act["ctr"]
+
+    def _ask_flip(
+        self, move: Move, signed: dict[str, Any], act: list[bytes], ctr: int, now: float
+    ) -> list[LoggedEvent]:
+        """At a hidden-hands table the mystery hand's top card (§10.3) is read only with every
+        seat's share: the player's signed FLIP_MYSTERY is the event `flip`, naming the slot
+        (nothing is turned up yet); every seat's client then publishes its share of that slot
+        (`dshares`), and the last one turns the card up (`_flip_when_shared`)."""
+        state = self._dealt_state()
+        hidden = self.hidden
+        assert hidden is not None
+        try:
+            state.check(move)
+        except IllegalMove as exc:
+            raise ProtocolError(exc.code, str(exc)) from None
+        slot = hidden.start_flip()
+        self.counters[move.seat] = ctr
+        return [self._emit("flip", now, {"m": move.to_list(), "slot": slot, **signed}, act=act)]
+
+    def _flip_when_shared(self, now: float) -> list[LoggedEvent]:
+        """The mystery card being turned up, once every seat's share of it is in: the
+        FLIP_MYSTERY of the player who asked, `by` "flip" (its card in the engine's event)."""
+        hidden = self.hidden
+        if hidden is None or not hidden.flip_ready:
+            return []
+        move = Move.flip_mystery(self._dealt_state().to_move()[0])
+        hidden.flip(move)
+        return self.move_events(move, now, {"m": move.to_list(), "by": "flip"})
 
     def _call_hammer(
         self, move: Move, signed: dict[str, Any], act: list[bytes], ctr: int, now: float
@@ -898,6 +935,8 @@ class HostedGame:
         state = self._dealt_state()
         if self.hidden is not None and move.action in CARD_ACTIONS:
             self.hidden.play(move, public.get("open"))
+        elif self.hidden is not None and move.action == Action.FLIP_MYSTERY and public.get("by") == "flip":
+            self.hidden.flip(move)  # every seat's share is in the log before it
         else:
             state.apply(move)
             if self.hidden is not None:
@@ -920,6 +959,10 @@ class HostedGame:
         journaled, self._journaled = self._journaled, []
         while journaled:  # journaled, but its event was lost in the crash
             move = journaled.pop(0)
+            if self.hidden is not None and move.action == Action.FLIP_MYSTERY:  # every share was logged
+                self.hidden.flip(move)
+                out += self.move_events(move, now, {"m": move.to_list(), "by": "flip"}, journal_move=False)
+                continue
             if self.hidden is not None and move.action in CARD_ACTIONS:
                 # its opening was in the lost event only (`recover` forgets such a play)
                 raise ValueError("a card play was journaled without its event: its opening is lost")
@@ -931,6 +974,7 @@ class HostedGame:
                 continue
             state.apply(move)
             out += self.move_events(move, now, {"m": move.to_list(), "by": "recovered"}, journal_move=False)
+        out += self._flip_when_shared(now)  # the last share logged, the card not turned up yet
         if state.is_over():
             self._journal_result(state)
             if not self.disclosed:
@@ -1065,9 +1109,11 @@ class HostedGame:
         kind = public.get("k")
         if self.state is not None:
             self._sync_round()
+        if kind == "flip" and self.hidden is not None:  # the mystery card asked for: its shares come
+            self.hidden.start_flip()
         if kind == "delegate":
             self.delegates[public["seat"]] = public["vk"]
-        elif kind in ("move", "call") and event.act is not None:
+        elif kind in ("move", "call", "flip") and event.act is not None:
             act = decode_action_body(event.act[0])
             self.counters[act["seat"]] = max(self.counters[act["seat"]], act["ctr"])
         elif kind == "seed":

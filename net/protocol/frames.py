@@ -618,7 +618,7 @@ EVENT_SCHEMA: dict[str, Schema] = {
     "deal": {"first": (SEAT, True), "missing": (is_list(SEAT, 5), True)},
     "move": {
         "m": (is_list(_INT, 3, 3), True),
-        "by": (one_of("player", "clock", "reveal", "offender", "recovered", "call"), True),
+        "by": (one_of("player", "clock", "reveal", "offender", "recovered", "call", "flip"), True),
         "signer": (is_int(0, 1), False),
         "act": (is_record({"b": (_SIGNED_BODY, True), "s": (_SIGNATURE, True)}), False),
         "why": (is_text(1, 32), False),
@@ -627,6 +627,15 @@ EVENT_SCHEMA: dict[str, Schema] = {
     },
     "call": {
         "m": (is_list(_INT, 3, 3), True),
+        "signer": (is_int(0, 1), True),
+        "act": (is_record({"b": (_SIGNED_BODY, True), "s": (_SIGNATURE, True)}), True),
+    },
+    # a hidden-hands table: the signed FLIP_MYSTERY of the player who may turn up the
+    # mystery hand's top card, in `slot`; it is turned up (a `move` by "flip") once every
+    # seat has published its share of that slot
+    "flip": {
+        "m": (is_list(_INT, 3, 3), True),
+        "slot": (is_int(0, 255), True),
         "signer": (is_int(0, 1), True),
         "act": (is_record({"b": (_SIGNED_BODY, True), "s": (_SIGNATURE, True)}), True),
     },

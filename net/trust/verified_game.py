@@ -93,6 +93,7 @@ class VerifiedGame:
         self.frames: list[dict[str, Any]] | None = [] if keep else None
         self.own_actions: dict[bytes, tuple[bytes, bytes]] = {}  # body -> (signature, key) of actions sent
         self.call: tuple[int, int] | None = None  # (auction, seat) of the hammer being called
+        self.flipper: int | None = None  # the seat whose turning up of the mystery card waits for shares
         # a hidden-hands table (docs/fair-play.md "The hidden deck"): the deck's public record,
         # checked step by step, and this seat's own part (its secret deck key), if it has a seat
         self.deck: DeckLedger | None = None
@@ -191,6 +192,7 @@ class VerifiedGame:
                     checking=self.check_deck,
                     checks=ShuffleChecks() if self.check_deck else None,
                     fresh=options.fresh_deal_each_round,
+                    mystery=bool(options.mystery_hand),
                 )
                 self.deck_secrets = [None] * len(self.players)
         if self.view is None or self.seeds is None or self.sealed is None:
@@ -214,6 +216,8 @@ class VerifiedGame:
                 warnings += self._check_sealed(move, pub, events)
         elif kind == "call":
             move = self._check_call(pub)
+        elif kind == "flip":
+            self._check_flip(pub)
         elif kind == "disclose":
             self._check_disclosure(pub)
         elif kind in DECK_EVENTS:
@@ -267,6 +271,8 @@ class VerifiedGame:
         if deck is None:
             return True
         if deck.waiting:  # a new deck's deal (FA-2) waits for its shuffles: the hand is not dealt yet
+            return False
+        if deck.flipping is not None:  # the mystery card asked for waits for every seat's share
             return False
         return own is not None and all(deck.readable(k) for k in deck.slots_of(own.seat))
 
@@ -329,7 +335,9 @@ class VerifiedGame:
         """Deal in the ledger what the engine dealt (the public counts), and open a card played."""
         deck = self.deck
         assert deck is not None
-        if move is not None and move.action in CARD_ACTIONS and pub.get("by") == "player":
+        if move is not None and (move.action == Action.FLIP_MYSTERY or self.flipper is not None):
+            self._follow_flip(pub, move)
+        elif move is not None and move.action in CARD_ACTIONS and pub.get("by") == "player":
             if "open" not in pub:
                 raise ValueError(f"seat {move.seat} played card {move.arg} without opening it")
             deck.open(move.seat, Share.from_wire(pub["open"]), move.arg)
@@ -342,6 +350,42 @@ class VerifiedGame:
                 counts.setdefault(e["round"], [0] * deck.n)[e["seat"]] = e["count"]
         for rnd in sorted(counts):
             deck.deal(counts[rnd])
+
+    def _check_flip(self, pub: dict[str, Any]) -> None:
+        """A request to turn up the mystery hand's top card (a hidden-hands table): the
+        signed FLIP_MYSTERY of the seat that decides it now, naming the top card's slot.
+        From now on every seat owes its share of that slot, and of no other mystery slot."""
+        assert self.view is not None
+        pv = self.view.pv or {}
+        deck = self.deck
+        seat, action, _arg = pub["m"]
+        if deck is None or action != Action.FLIP_MYSTERY:
+            raise ValueError("a request to turn up the mystery card at a table that does not hide hands, or of no flip")
+        if pv.get("phase") != Phase.MYSTERY_FLIP or pv.get("turn") != seat:
+            raise ValueError(f"the host asked for the mystery card's shares, but seat {seat} does not decide on it now")
+        self._check_signed(pub, seat)
+        if deck.mystery_top() != pub["slot"]:
+            raise ValueError(
+                f"the host named slot {pub['slot']} as the mystery hand's top card: it is slot {deck.mystery_top()}"
+            )
+        deck.start_flip()
+        self.flipper = seat
+
+    def _follow_flip(self, pub: dict[str, Any], move: Move) -> None:
+        """The mystery card turned up (a hidden-hands table): only after its player's request
+        and every seat's share, and it must be the card those shares read."""
+        deck = self.deck
+        assert deck is not None
+        if pub.get("by") != "flip" or self.flipper != move.seat or deck.flipping is None:
+            raise ValueError(f"the host turned up the mystery card for seat {move.seat} without every seat's share")
+        claimed = [e.get("card") for e in pub.get("ev", []) if e.get("k") == "mystery"]
+        card = deck.mystery_card()  # every share is in (DeckStepError, a ValueError, if not)
+        if claimed != [card]:
+            raise ValueError(
+                f"the host turned up card {claimed} from the mystery hand's slot {deck.flipping}: it holds card {card}"
+            )
+        deck.commit_flip(card)
+        self.flipper = None
 
     def _check_call(self, pub: dict[str, Any]) -> Move:
         """A hammer call starts: the auctioneer's own signed HAMMER, in an Open auction
@@ -375,7 +419,7 @@ class VerifiedGame:
             if action in _SEALED:
                 raise ValueError(f"the host applied a sealed bid of seat {seat} without commit-reveal")
             self._check_signed(pub, seat)
-        elif by not in ("clock", "recovered", "reveal", "offender", "call"):
+        elif by not in ("clock", "recovered", "reveal", "offender", "call", "flip"):
             raise ValueError(f"a move made by {by!r}")
         elif by in ("reveal", "offender") and action not in _SEALED:
             raise ValueError(f"a move of seat {seat} settled as a sealed bid, but it is not one")
