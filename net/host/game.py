@@ -45,6 +45,7 @@ from modernart.net.protocol.signed import (
 )
 from modernart.net.clocks import ClockSettings, default_moves
 from modernart.net.trust.identity import Keys, verify
+from modernart.net.host.deck_deadlines import DeckWaits, owed_steps
 from modernart.net.host.hidden_hands import HiddenHands
 from modernart.net.host.journal import (
     Journal,
@@ -98,6 +99,7 @@ ADOPTABLE = frozenset(
         "move",
         "call",
         "flip",
+        "dlate",
         "commit",
         "commits",
         "settle",
@@ -211,6 +213,7 @@ class HostedGame:
         self.fixed_deal = fixed_deal  # set by the program running the host, never by a frame
         # hands hidden even from this host (docs/fair-play.md "The hidden deck")
         self.hidden = HiddenHands(game_id, len(players), options) if hidden_hands else None
+        self.deck_waits = DeckWaits()  # since when each seat owes its deck step (hidden hands)
         self.seeding = SeedRound(game_id, host.vk, len(players), host_seed, fixed_deal)
         self.salt_keys = salt_keys or [secrets.token_bytes(32) for _ in players]  # secret until the end
         self.seed_end: float | None = None
@@ -345,6 +348,9 @@ class HostedGame:
         ]
         if self.away_end is not None and self._away_to_move(absent):
             times.append(self.away_end)
+        deck_due = self.deck_waits.next_deadline()
+        if deck_due is not None:
+            times.append(deck_due)
         return min(times) if times else None
 
     # ------------------------------------------------------------------ building events
@@ -778,9 +784,34 @@ class HostedGame:
         return out
 
     def apply_defaults(self, now: float, absent: set[int] | frozenset[int] = frozenset()) -> list[LoggedEvent]:
-        """Play the default actions whose time ran out; returns their events."""
+        """Play the default actions whose time ran out, and name the seats late with a deck
+        step; returns their events."""
         if self.recovering is not None:
             return []
+        return self._deck_late(now) + self._clock_defaults(now, absent)
+
+    def _deck_late(self, now: float) -> list[LoggedEvent]:
+        """At a hidden-hands table: the seats whose deck step (net/host/deck_deadlines.py)
+        is owed longer than the `deck_step` clock, each named once in the log and in an
+        event `dlate` (no clock can make the step for it: only its player's client can)."""
+        if self.hidden is None:
+            return []
+        self.deck_waits.update(owed_steps(self.hidden, self.state, self.is_over), now, self.clocks.deck_step)
+        out = []
+        for seat, step, waited in self.deck_waits.missed(now):
+            log.warning(
+                "deck step late game=%s seat=%d player=%s step=%s waited=%.0fs",
+                self.game_id.hex()[:12],
+                seat,
+                self.players[seat].name,
+                step,
+                waited,
+            )
+            out.append(self._emit("dlate", now, {"seat": seat, "step": step, "waited": waited}))
+        return out
+
+    def _clock_defaults(self, now: float, absent: set[int] | frozenset[int]) -> list[LoggedEvent]:
+        """The default actions whose time ran out (`apply_defaults`)."""
         state = self.state
         if state is None:
             seeds_due = self.seed_end is not None and now >= self.seed_end

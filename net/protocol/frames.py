@@ -664,6 +664,12 @@ EVENT_SCHEMA: dict[str, Schema] = {
     "dshuffle": {"seat": (SEAT, True), "sh": (is_map(3), True)},
     "dshares": {"seat": (SEAT, True), "shares": (is_list(is_map(5), 64, 1), True)},
     "dsecret": {"seat": (SEAT, True), "x": (is_bytes(32), True)},
+    # a seat that owes a deck step longer than the `deck_step` clock (net/host/deck_deadlines.py)
+    "dlate": {
+        "seat": (SEAT, True),
+        "step": (one_of("key", "shuffle", "shares", "card", "secret"), True),
+        "waited": (is_number(0, 1e9), True),
+    },
 }
 
 #: Event kinds that change nothing a player decides on: a stand-in taking over (or giving
@@ -674,7 +680,7 @@ EVENT_SCHEMA: dict[str, Schema] = {
 #: hammer call is not a decision either: a bid made just before it is exactly the bid the
 #: call waits for (docs/protocol.md "Stale moves"); nor is a step of the hidden deck (a
 #: key, a shuffle, shares, a disclosed key).  The host and the bots both go by it.
-NOT_DECISIONS = frozenset({"delegate", "commit", "call", "dkey", "dshuffle", "dshares", "dsecret"})
+NOT_DECISIONS = frozenset({"delegate", "commit", "call", "dkey", "dshuffle", "dshares", "dsecret", "dlate"})
 
 #: a seat's private part of an event (net/protocol/game_data.py `private_part`)
 PRIVATE_PART: Schema = {

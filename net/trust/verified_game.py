@@ -43,6 +43,14 @@ log = logging.getLogger("modernart.net.trust.verified_game")
 
 #: the hidden deck's events (net/host/hidden_hands.py)
 DECK_EVENTS = ("dkey", "dshuffle", "dshares", "dsecret")
+#: what each deck step a seat can be late with is (event `dlate`, net/host/deck_deadlines.py)
+DECK_STEP_WORDS = {
+    "key": "its deck key",
+    "shuffle": "its shuffle",
+    "shares": "its shares of the cards dealt to the others",
+    "card": "the card it puts up (only its owner can open it)",
+    "secret": "its deck key after the game",
+}
 
 
 @dataclass(frozen=True)
@@ -94,6 +102,7 @@ class VerifiedGame:
         self.own_actions: dict[bytes, tuple[bytes, bytes]] = {}  # body -> (signature, key) of actions sent
         self.call: tuple[int, int] | None = None  # (auction, seat) of the hammer being called
         self.flipper: int | None = None  # the seat whose turning up of the mystery card waits for shares
+        self.late: dict[int, str] = {}  # seat -> the deck step it is late with (event `dlate`)
         # a hidden-hands table (docs/fair-play.md "The hidden deck"): the deck's public record,
         # checked step by step, and this seat's own part (its secret deck key), if it has a seat
         self.deck: DeckLedger | None = None
@@ -209,6 +218,8 @@ class VerifiedGame:
             warnings += settled
         elif kind == "move":
             move = self._check_action(pub)
+            if self.late.get(move.seat) == "card":
+                del self.late[move.seat]
             self._follow_call(move, pub.get("by"))
             if move.action in _SEALED:
                 if self.protocol >= 2 and pub.get("by") != "recovered":
@@ -218,10 +229,13 @@ class VerifiedGame:
             move = self._check_call(pub)
         elif kind == "flip":
             self._check_flip(pub)
+        elif kind == "dlate":
+            warnings.append(self._late(pub))
         elif kind == "disclose":
             self._check_disclosure(pub)
         elif kind in DECK_EVENTS:
             self._deck_step(kind, pub)
+            self.late.pop(pub["seat"], None)
         elif kind != "start":
             raise ValueError(f"unknown event kind {kind!r}")
         if self.deck is not None:
@@ -350,6 +364,18 @@ class VerifiedGame:
                 counts.setdefault(e["round"], [0] * deck.n)[e["seat"]] = e["count"]
         for rnd in sorted(counts):
             deck.deal(counts[rnd])
+
+    def _late(self, pub: dict[str, Any]) -> str:
+        """A seat late with a deck step: what to say (on screen, in the audit's notes)."""
+        if self.deck is None:
+            raise ValueError("a late deck step at a table that does not hide hands")
+        seat, step = pub["seat"], pub["step"]
+        self.late[seat] = step
+        what = DECK_STEP_WORDS.get(step, step)
+        return (
+            f"{self.players[seat]['name']} (seat {seat}) has not sent {what} for {pub['waited']:.0f} s: "
+            "only that player's client can, and the table waits for it"
+        )
 
     def _check_flip(self, pub: dict[str, Any]) -> None:
         """A request to turn up the mystery hand's top card (a hidden-hands table): the
