@@ -113,3 +113,38 @@ def test_each_step_of_the_deck_has_its_deadline_and_the_audit_names_the_late_sea
     assert report.ok, report.problems
     named = [n for n in report.notes if "has not sent" in n]
     assert len(named) == 3 and sess.players[0].name in named[0] and "shuffle" in named[0]
+
+
+def _line_text(line: list[tuple[str, str]]) -> str:
+    return "".join(text for _style, text in line)
+
+
+def test_at_an_absent_sellers_turn_the_status_line_says_only_that_player_can_and_counts_down() -> None:
+    """The words and the countdown come from the session (a hidden-hands table, Bea to put
+    up a card, her deadline 90 s away; then late).  Before, the line said only "Bea is
+    choosing a painting to sell", with no countdown, for as long as she was away."""
+    from modernart.game import GameState
+    from modernart.phase import Phase
+
+    from modernart.cli.tui.panels import status_line
+    from modernart.cli.tui.session import SessionBase
+    from modernart.cli.tui.state import ClientState
+
+    state = GameState(3, first_auctioneer=1)
+    assert state.phase == Phase.PLAY_CARD
+    session = SessionBase("Ana")
+    session.names = ("Ana", "Bea", "Cem")
+    session.obs = state.observation(0)
+    now = [1000.0]
+    cs = ClientState(session, clock=lambda: now[0])
+    assert "Bea is choosing a painting to sell" in _line_text(status_line(cs, 120))  # an open table
+    session.hidden_hands = True
+    session.deck_deadline = 1090.0
+    text = _line_text(status_line(cs, 120))
+    assert "[90s] Only Bea can put up one of their paintings (hands are hidden)" in text, text
+    now[0] = 1100.0
+    session.deck_late = (1,)
+    text = _line_text(status_line(cs, 120))
+    assert "Bea is late: only Bea can put up one of their paintings" in text and "[0s]" in text, text
+    session.hidden_hands = False  # an open table: the host's stand-in could play, no such words
+    assert "Bea is choosing a painting to sell" in _line_text(status_line(cs, 120))

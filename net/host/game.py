@@ -306,6 +306,8 @@ class HostedGame:
             self.reveals_owed() if rnd is not None and rnd.complete else None,
             left(self.call.end) if self.call is not None else None,
             rnd.committed() if rnd is not None and not rnd.complete else None,
+            left(self.deck_waits.next_deadline()),
+            sorted(self.deck_waits.late),
         )
 
     def reveals_owed(self) -> list[int]:

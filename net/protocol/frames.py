@@ -286,6 +286,8 @@ CLOCK_VIEW: Schema = {
     "owe": (is_list(SEAT, 5), False),
     "call": (is_number(0, 1e9), False),
     "sealed": (is_list(SEAT, 5), False),
+    "deck": (is_number(0, 1e9), False),
+    "late": (is_list(SEAT, 5), False),
 }
 
 #: a fixed deal a table announces (lobby `fixed_deal`, event 1 `fixed`): the deck order and
@@ -337,11 +339,15 @@ def clock_view(
     owe: list[int] | None,
     call_left: float | None = None,
     sealed: list[int] | None = None,
+    deck_left: float | None = None,
+    late: list[int] | None = None,
 ) -> dict[str, Any]:
     """Seconds left on each clock (`CLOCK_VIEW`); `owe` only while reveals are awaited,
     `call` only while the auctioneer's hammer is being called (an Open auction), `sealed`
     only while a Sealed auction's commitments come in: the seats whose commitment the host
-    holds (who, never what: the commitments themselves are published in the complete set)."""
+    holds (who, never what: the commitments themselves are published in the complete set);
+    at a hidden-hands table `deck` while a seat owes a deck step (seconds until the next such
+    step is late: net/host/deck_deadlines.py) and `late`, the seats late with theirs."""
     view: dict[str, Any] = {"open": open_left, "decide": decide_left, "reveal": reveal_left}
     if owe is not None:
         view["owe"] = owe
@@ -349,6 +355,10 @@ def clock_view(
         view["sealed"] = sealed
     if call_left is not None:
         view["call"] = call_left
+    if deck_left is not None:
+        view["deck"] = deck_left
+    if late:
+        view["late"] = late
     return view
 
 
