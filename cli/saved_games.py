@@ -94,9 +94,25 @@ def _replayed(path: str, record: GameRecord) -> GameState:
     meta = record.meta if isinstance(record.meta, dict) else {}
     if path.endswith(".jsonl") and meta.get("hidden_hands") is True:
         from modernart.net.host.blind_game import replay_stand_ins
+        from modernart.net.host.journal import read_events
 
-        return replay_stand_ins(record)
+        return replay_stand_ins(record, _mystery_cards(read_events(path)))
     return record.replay()
+
+
+def _mystery_cards(entries: Iterable[list]) -> list[int]:
+    """The mystery cards turned up at a hidden-hands table, in order, from its event log."""
+    from modernart.net.protocol import decode_host_inner
+
+    cards = []
+    for entry in entries:
+        try:
+            public = decode_host_inner(entry[1])
+        except (ValueError, TypeError, IndexError):
+            break
+        if isinstance(public, dict) and public.get("k") == "move" and public.get("by") == "flip":
+            cards += [e["card"] for e in public.get("ev", []) if isinstance(e, dict) and e.get("k") == "mystery"]
+    return cards
 
 
 def _summary(path: str, record: GameRecord, round_no: int, modified: float) -> SavedGame:

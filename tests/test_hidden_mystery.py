@@ -235,6 +235,17 @@ def test_a_host_resumed_mid_game_rebuilds_its_mystery_flips_and_plays_on(tmp_pat
     before = (public_view(sess.state), list(ledger.steps), ledger.flipping)
     path = str(next(tmp_path.glob("*.jsonl")))
     sess.journal.close()
+    # `modernart resume`'s list replays the journal on the stand-ins, each flip with its card
+    from modernart.cli.saved_games import summarise
+    from modernart.net.host.blind_game import replay_stand_ins
+    from modernart.net.host.journal import read_events, read_journal
+
+    from modernart.cli.saved_games import _mystery_cards  # the list's own reading of the event log
+
+    listed = replay_stand_ins(read_journal(path), _mystery_cards(read_events(path)))
+    assert (listed.counts, listed.flipped, listed.money) == (sess.state.counts, sess.state.flipped, sess.state.money)
+    summary = summarise(path)
+    assert summary is not None and summary.round == sess.state.round
     resumed = Table.resume(path, sess.host, 0.0, fsync=False)
     again = resumed.game
     assert (public_view(again.state), list(again.hidden.ledger.steps), again.hidden.ledger.flipping) == before

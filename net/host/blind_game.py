@@ -34,7 +34,7 @@ from typing import Sequence
 
 from modernart.errors import IllegalMove, NotYourTurn, WrongPhase
 from modernart.game import GameState, deck_orders_needed
-from modernart.moves import CARD_ACTIONS, Move
+from modernart.moves import CARD_ACTIONS, Action, Move
 from modernart.record import GameRecord, RecordError
 from modernart.phase import Phase
 from modernart.rules import RuleOptions
@@ -211,18 +211,24 @@ class BlindGame:
         self.slot_of[card], self.slot_of[current] = slot, other_slot
 
 
-def replay_stand_ins(record: GameRecord) -> GameState:
+def replay_stand_ins(record: GameRecord, flipped: Sequence[int] = ()) -> GameState:
     """The game a hidden-hands table's journal holds, replayed without its deck: the
     journal's deal is stand-ins (see the module docstring) and its card plays are the real
     cards, so before each card play the card is put into its player's hand in exchange for
     one of the player's stand-ins (any: none has been read, and no rule reads a card before
     it is played).  Every public fact comes out as the table played it (round, phase,
-    money, cards on the board, hand sizes), the hands and stock are stand-ins.  For
-    `modernart resume`'s list; RecordError if a move is illegal even so (a damaged journal).
+    money, cards on the board, hand sizes), the hands and stock are stand-ins.  `flipped`:
+    the mystery cards turned up, in order (the journal names none: its event log does), each
+    put on top of the mystery hand before its turn-up.  For `modernart resume`'s list;
+    RecordError if a move is illegal even so (a damaged journal).
     """
     state = record.new_state()
+    turned = iter(flipped)
     for index, move in enumerate(record.moves):
         try:
+            card = next(turned, None) if move.action == Action.FLIP_MYSTERY else None
+            if card is not None and state.mystery and int(state.mystery[0]) != card:
+                state.exchange_unplayed(int(state.mystery[0]), card)
             if move.action in CARD_ACTIONS:
                 hand = state.hands[move.seat]
                 if move.arg not in (int(card) for card in hand) and hand:
