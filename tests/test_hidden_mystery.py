@@ -259,3 +259,66 @@ def test_a_host_resumed_mid_game_rebuilds_its_mystery_flips_and_plays_on(tmp_pat
     assert record is not None
     report = audit_files(record)
     assert report.ok, report.problems
+
+
+def _mystery_session(tmp: Path) -> tuple[Any, list[Any], list[SeatDeck], Any]:
+    """A 3-seat hidden-hands game with a mystery hand, keyed, shuffled and dealt, driven as
+    its clients would (tests/test_hidden_host.py `HiddenDriver`)."""
+    from modernart.net.clocks import ClockSettings
+    from modernart.net.host.lobby import Lobby
+    from modernart.net.host.table import Table
+    from modernart.net.trust.identity import Keys
+
+    from .net_helpers import SessionDriver
+    from .test_hidden_host import HiddenDriver, keyed_and_shuffled
+
+    keys = [Keys.generate() for _ in range(3)]
+    lobby = Lobby(RuleOptions(mystery_hand="cmon"), ClockSettings(open_countdown=0, decision=0))
+    for k in keys:
+        _seat, token = lobby.add_bot(None, "random")
+        lobby.claim_bot(token, k.vk)
+    table = Table("t1", "test", Keys.generate(), journal_dir=str(tmp), lobby=lobby, fsync=False, hidden_hands=True)
+    table.start(0.0)
+    sess = table.game
+    decks = [SeatDeck(sess.game_id, s, 70) for s in range(3)]
+    driver = SessionDriver(sess, keys)
+    keyed_and_shuffled(sess, keys, decks, driver)
+    play = HiddenDriver(sess, keys, decks, driver)
+    play.share()
+    return sess, keys, decks, play
+
+
+def test_a_share_asked_of_the_mystery_hand_or_a_move_while_it_is_turned_up_is_refused_and_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    """A seat (or a host that asks its client) cannot get a mystery card's share into the
+    record before the card is asked for (`not_flipped`), nor ask twice or move on while it
+    is being turned up (`flipping`); each refusal leaves the log as it was.  (a2b2fc2 had no
+    mystery hand at such a table.)"""
+    from modernart.moves import Move
+    from modernart.phase import Phase
+
+    from .test_hidden_host import act, deck, refused
+
+    sess, keys, decks, play = _mystery_session(tmp_path)
+    ledger = sess.hidden.ledger
+    top = ledger.mystery_top()
+    assert top is not None
+    early = make_share(sess.game_id, 1, decks[1].secret, top, ledger.deck[top])
+    seq = sess.seq
+    refused("not_flipped", deck, sess, keys, 1, shares=[early.to_wire()])
+    assert sess.seq == seq and 1 not in ledger.shares[top]
+    while sess.state.phase != Phase.MYSTERY_FLIP:
+        play.step()
+    seat = sess.state.turn
+    play.ctr[seat] += 1
+    act(sess, keys, seat, Move.flip_mystery(seat), None, play.ctr[seat])
+    assert ledger.flipping == top and sess.state.phase == Phase.MYSTERY_FLIP
+    seq = sess.seq
+    play.ctr[seat] += 1
+    refused("flipping", act, sess, keys, seat, Move.flip_mystery(seat), None, play.ctr[seat])
+    play.ctr[seat] += 1
+    refused("flipping", act, sess, keys, seat, Move.keep_mystery(seat), None, play.ctr[seat])
+    assert sess.seq == seq and sess.state.phase == Phase.MYSTERY_FLIP
+    play.share()  # every seat's share: the card is turned up
+    assert ledger.flipping is None and top in ledger.opened and sess.state.phase != Phase.MYSTERY_FLIP
