@@ -322,3 +322,22 @@ def test_a_share_asked_of_the_mystery_hand_or_a_move_while_it_is_turned_up_is_re
     assert sess.seq == seq and sess.state.phase == Phase.MYSTERY_FLIP
     play.share()  # every seat's share: the card is turned up
     assert ledger.flipping is None and top in ledger.opened and sess.state.phase != Phase.MYSTERY_FLIP
+
+
+def test_while_a_mystery_card_is_turned_up_the_status_line_says_so_and_asks_nothing() -> None:
+    """The request is in, the shares are on their way: the screen does not ask the player
+    to decide again (the host would refuse it: `flipping`), it says what the table waits for."""
+    from modernart.game import GameState
+
+    from modernart.cli.tui.panels import status_line
+    from modernart.cli.tui.session import SessionBase
+    from modernart.cli.tui.state import ClientState
+
+    session = SessionBase("Ana")
+    session.names = ("Ana", "Bea", "Cem")
+    session.obs = GameState(3, RuleOptions(mystery_hand="hig"), first_auctioneer=0).observation(0)
+    cs = ClientState(session)
+    assert "YOUR TURN" in "".join(t for _s, t in status_line(cs, 120))
+    session.mystery_coming = True
+    text = "".join(t for _s, t in status_line(cs, 120))
+    assert "The mystery card is being turned up: each player unlocks their share" in text and "YOUR TURN" not in text

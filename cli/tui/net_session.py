@@ -424,6 +424,7 @@ class NetSession(SessionBase):
         self._note_presence(table)
         self.obs = st.observation
         self.cards_coming = st.role in ("player", "standin") and not self.client.hand_ready
+        self.mystery_coming = self.client.mystery_coming
         if self._deal_untold is not None and not self.cards_coming:
             append_log(self.log, LogEntry(self._deal_untold))
             self._deal_untold = None

@@ -308,6 +308,8 @@ def status_line(cs: ClientState, width: int) -> Line:
     owed = cs.session.reveals_owed if cs.session is not None else ()
     mine, text = expectation(obs, cs.name, cs.edition, owed)
     session = cs.session
+    if session is not None and session.mystery_coming:
+        mine, text = False, _("The mystery card is being turned up: each player unlocks their share")
     waiting_hidden = None
     if session is not None and session.hidden_hands and not mine and not obs.is_over:
         waiting_hidden = hidden_wait(obs, cs.name, session.deck_late)

@@ -286,8 +286,6 @@ class VerifiedGame:
             return True
         if deck.waiting:  # a new deck's deal (FA-2) waits for its shuffles: the hand is not dealt yet
             return False
-        if deck.flipping is not None:  # the mystery card asked for waits for every seat's share
-            return False
         return own is not None and all(deck.readable(k) for k in deck.slots_of(own.seat))
 
     def deck_disclosed(self) -> bool:
