@@ -16,7 +16,7 @@ from modernart.rules import RuleOptions
 
 from modernart.net.protocol import decode_host_inner
 from modernart.net.trust.audit import audit_files
-from modernart.net.trust.hidden_deck import MYSTERY, DeckLedger, DeckStepError, SeatDeck
+from modernart.net.trust.hidden_deck import MYSTERY, DeckLedger, DeckStepError, SeatDeck, step_from_wire, step_to_wire
 from modernart.net.trust.deck import make_share
 
 from .net_helpers import in_process_host, run, seat_bots, until
@@ -61,6 +61,17 @@ def test_the_mystery_hand_is_dealt_to_nobody_and_no_share_of_it_is_owed_or_taken
     card = ledger.mystery_card()
     ledger.commit_flip(card)
     assert ledger.opened[27] == card and ledger.mystery_top() == 28 and ledger.flipping is None
+    # the record of it (the request, then the card) reads back, and is checked again
+    wire = [step_to_wire(step) for step in ledger.steps]
+    back = DeckLedger.from_steps(GAME, 3, 70, [step_from_wire(w, 70) for w in wire], checking=True, mystery=True)
+    assert back.opened == ledger.opened and back.mystery_top() == 28
+    forged = [
+        w if "flip" not in w or w["flip"]["card"] is None else {"flip": {"slot": 27, "card": (card + 1) % 70}}
+        for w in wire
+    ]
+    with pytest.raises(DeckStepError) as wrong:
+        DeckLedger.from_steps(GAME, 3, 70, [step_from_wire(w, 70) for w in forged], checking=True, mystery=True)
+    assert wrong.value.code == "wrong_card"
 
 
 def _flips(table: Any) -> list[tuple[int, int]]:

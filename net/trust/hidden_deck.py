@@ -223,9 +223,12 @@ class DeckLedger:
         self.steps.append(NewDeck(self.epoch))
 
     @classmethod
-    def from_steps(cls, game: bytes, n: int, size: int, steps: Sequence[Step], *, checking: bool) -> "DeckLedger":
-        """The ledger that `steps` (a ledger's `steps`, in order) make."""
-        ledger = cls(game, n, size, checking=checking, fresh=any(isinstance(s, NewDeck) for s in steps))
+    def from_steps(
+        cls, game: bytes, n: int, size: int, steps: Sequence[Step], *, checking: bool, mystery: bool = False
+    ) -> "DeckLedger":
+        """The ledger that `steps` (a ledger's `steps`, in order) make (`mystery`: the game has a mystery hand)."""
+        fresh = any(isinstance(s, NewDeck) for s in steps)
+        ledger = cls(game, n, size, checking=checking, fresh=fresh, mystery=mystery)
         for step in steps:
             ledger.add_step(step)
         return ledger
