@@ -8,7 +8,7 @@ reads the first one's verdict."""
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
 
@@ -206,3 +206,22 @@ def test_the_cache_is_bounded() -> None:
     assert "shares=4" in repr(cache)
     cache.check_share(GAME, h, ledger.deck[0], shares[0])  # evicted: checked again
     assert cache.checks == 7
+
+
+def test_a_check_over_before_it_is_registered_does_not_hang_its_caller() -> None:
+    """A proof of the wrong size fails at once, before the cache has registered its check
+    (here the pool runs it on the spot): the caller gets the verdict and nothing waits on
+    itself (a malformed shuffle must never stall the host's loop)."""
+    ledger, seats = keyed()
+    shuffle = seats[0].shuffle(ledger)[0]
+    short = replace(shuffle, proof=replace(shuffle.proof, chain=shuffle.proof.chain[:-1]))
+
+    def at_once(fn: Any, *args: Any) -> Future[bool]:
+        done: Future[bool] = Future()
+        done.set_result(fn(*args))
+        return done
+
+    cache = ProofCache()
+    assert cache.start_shuffle(GAME, ledger.joint, ledger.deck, short, at_once).result(5) is False
+    assert cache.start_shuffle(GAME, ledger.joint, ledger.deck, shuffle, at_once).result(5) is True
+    assert cache.shuffle_holds(GAME, ledger.joint, ledger.deck, shuffle) and cache.checks == 2

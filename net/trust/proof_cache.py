@@ -131,7 +131,7 @@ class ProofCache:
     one at once wait for one check."""
 
     def __init__(self, shuffles: int = SHUFFLES_KEPT, shares: int = SHARES_KEPT) -> None:
-        self._lock = threading.Lock()  # parties may check from several threads (worker pools, loops)
+        self._lock = threading.RLock()  # parties may check from several threads (worker pools, loops)
         self._held: dict[str, OrderedDict[bytes, None]] = {"shuffle": OrderedDict(), "share": OrderedDict()}
         self._limits = {"shuffle": shuffles, "share": shares}
         self._running: dict[bytes, Future[bool]] = {}
@@ -218,11 +218,13 @@ class ProofCache:
         frozen = tuple(before)
         with self._lock:
             running = self._running.get(statement)
+            started = running is None
             if running is None:
                 running = self._running[statement] = submit(
                     self._checked, "shuffle", statement, lambda: _deck.check_shuffle(game, joint, frozen, shuffle)
                 )
-                running.add_done_callback(lambda _f: self._finished(statement))
+        if started:  # outside the lock: a check over already calls it here and now
+            running.add_done_callback(lambda _f: self._finished(statement))
         return running
 
     def _finished(self, statement: bytes) -> None:
