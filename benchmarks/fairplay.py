@@ -26,6 +26,12 @@
   total work, all in CPU time (`time.process_time`: on a shared machine wall time counts
   other jobs too); beside it the wall time of the same steps in this process and the load
   average.
+- the same start at one real table whose seats all share one process: a host (127.0.0.1)
+  and 5 of its own bots, from the bots' seating to the first auctioneer holding a hand it
+  can play, in CPU time of the whole process (every thread); each shuffle and share proof is
+  checked once in the process (net/trust/proof_cache.py), so this is given as
+  `N x critical path` beside the 5-player critical path above, measured in the same run
+  (target: at most 2x), and beside it the same table with open hands.
   `--hidden` runs this part alone.
 """
 
@@ -442,6 +448,7 @@ def _hidden_deck_once(n: int, clock: Callable[[], float] = time.process_time) ->
     on `clock` (CPU time by default, `time.perf_counter` for wall time)."""
     from modernart.rules import RuleOptions
     from modernart.net.trust.hidden_deck import DeckLedger, SeatDeck, audit_deal
+    from modernart.net.trust.proof_cache import PROOFS
 
     game, size = os.urandom(16), 70
     first_deal = RuleOptions().deal_sizes(n)[0]
@@ -499,7 +506,8 @@ def _hidden_deck_once(n: int, clock: Callable[[], float] = time.process_time) ->
             play_check.append(clock() - t1)
             record.open(seat.seat, opening, card)
     t0 = clock()
-    problems = audit_deal(record, [seat.secret for seat in seats])
+    with PROOFS.afresh():  # as `modernart audit` checks: every proof again
+        problems = audit_deal(record, [seat.secret for seat in seats])
     audit = clock() - t0
     assert problems == [], problems
     return {
@@ -571,6 +579,75 @@ def _hidden_deck(n: int, repeats: int) -> dict[str, Any]:
     return out
 
 
+async def _one_process_start(players: int, hidden: bool) -> float:
+    """CPU seconds of this whole process (every thread) from seating `players` host bots at
+    a new table on a real host to the first auctioneer holding a hand to play."""
+    from modernart.phase import Phase
+    from modernart.net.clocks import ClockSettings
+    from modernart.net.host.host import Host
+    from modernart.net.host.lobby import Lobby
+    from modernart.net.trust.identity import Keys
+
+    host = Host(Keys.generate(), bind="127.0.0.1", port=0, bot_pace=0.0)
+    lobby = Lobby(clocks=ClockSettings(decision=0, open_countdown=0))
+    table = host.open_table(
+        "bench",
+        lobby=lobby,
+        autostart=players,
+        hidden_hands=hidden,
+        journal_dir=tempfile.mkdtemp(prefix="ma-bench-fair-"),
+        fsync=False,
+    )
+    await host.start()
+    try:
+        t0 = time.process_time()
+        for _ in range(players):
+            _seat, token = table.lobby.add_bot(None, "random")
+            host.spawn_bot(table, token, "random")
+        while True:
+            for _task, bot in list(host.bot_clients.running.values()):
+                obs = bot.client.state.observation
+                if obs is not None and obs.phase == Phase.PLAY_CARD and obs.seat == obs.auctioneer and obs.hand:
+                    return time.process_time() - t0
+            await asyncio.sleep(0.002)
+    finally:
+        await host.close()
+
+
+def _one_process(players: int, repeats: int, critical_path_ms: float) -> dict[str, Any]:
+    """The start of a `players`-seat table in one process, hidden and open, in CPU ms (the
+    median of `repeats` after one run that warms the imports), against the critical path."""
+    from modernart.net.trust.proof_cache import PROOFS
+
+    asyncio.run(_one_process_start(players, True))
+    checks, hits = PROOFS.checks, PROOFS.hits
+    hidden = [asyncio.run(_one_process_start(players, True)) for _ in range(repeats)]
+    proofs = (PROOFS.checks - checks) / repeats, (PROOFS.hits - hits) / repeats
+    open_ = [asyncio.run(_one_process_start(players, False)) for _ in range(repeats)]
+    start = _median(hidden) * 1e3
+    return {
+        "players": players,
+        "repeats": repeats,
+        "hidden_start_cpu_ms": start,
+        "open_start_cpu_ms": _median(open_) * 1e3,
+        "critical_path_ms": critical_path_ms,
+        "x_critical_path": start / critical_path_ms,
+        "target_x": 2.0,
+        "proofs_checked_per_game": proofs[0],
+        "proofs_read_from_cache_per_game": proofs[1],
+    }
+
+
+def _print_one_process(r: dict[str, Any]) -> None:
+    print(
+        f"{r['players']} seats in one process (host + its bots), CPU to the first playable card: "
+        f"{r['hidden_start_cpu_ms']:.0f} ms = {r['x_critical_path']:.2f} x critical path "
+        f"({r['critical_path_ms']:.0f} ms; target at most {r['target_x']:g} x); "
+        f"open hands {r['open_start_cpu_ms']:.0f} ms; proofs checked {r['proofs_checked_per_game']:.0f}, "
+        f"read from the process's cache {r['proofs_read_from_cache_per_game']:.0f} per game"
+    )
+
+
 def _print_hidden(rows: list[dict[str, Any]]) -> None:
     print("hidden deck (70 cards), CPU ms: start (critical path as built, pipelined / one step after")
     print("  another, as before / total work),")
@@ -599,12 +676,14 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "hidden", False):
         repeats = max(3, int(args.seconds))
         rows = [_hidden_deck(n, repeats) for n in (3, 4, 5)]
+        together = _one_process(5, repeats, rows[-1]["start_as_built_ms"])
         if args.json:
-            print(json.dumps({"machine": machine(), "hidden_deck": rows}, indent=1))
+            print(json.dumps({"machine": machine(), "hidden_deck": rows, "one_process": together}, indent=1))
             return 0
         m = machine()
         print(f"modernart hidden-deck benchmark, {m['date']}, {m['cpu']} ({m['cores']} cores), {m['python']}")
         _print_hidden(rows)
+        _print_one_process(together)
         return 0
 
     games = max(1, int(os.environ.get("MODERNART_BENCH_GAMES", str(max(2, int(args.seconds * 2))))))
@@ -619,6 +698,7 @@ def run(args: argparse.Namespace) -> int:
         "crypto": crypto,
         "hidden_deck": [_hidden_deck(n, 3) for n in (3, 4, 5)],
     }
+    figures["one_process"] = _one_process(5, 3, figures["hidden_deck"][-1]["start_as_built_ms"])
     if args.json:
         print(json.dumps(figures, indent=1))
         return 0
@@ -657,6 +737,7 @@ def run(args: argparse.Namespace) -> int:
     )
     print(f"audit of that whole game: {c['audit_game_ms']:.0f} ms")
     _print_hidden(figures["hidden_deck"])
+    _print_one_process(figures["one_process"])
     return 0
 
 

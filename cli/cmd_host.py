@@ -102,7 +102,7 @@ def register(sub: Subcommands) -> None:
         "--no-hidden-hands",
         dest="hidden_hands",
         action="store_false",
-        help="let this host see the hands (for the mystery hand, or a start ~1 s quicker)",
+        help="let this host see the hands (a start ~1 s quicker)",
     )
     p.add_argument("--headless", action="store_true", help="run only the host (no client in this terminal)")
     p.add_argument("--admin-key", default=None, metavar="HEX", help=argparse.SUPPRESS)  # the hosting client's key

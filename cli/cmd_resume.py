@@ -5,8 +5,9 @@ default in the user's games directory (`user_dirs.games_dir()`).  `modernart res
 the unfinished ones this player sits in (newest first) and, in a terminal, asks which to
 continue; `modernart resume N` (its number in that list) or `modernart resume JOURNAL`
 continues one at once.  A game of `modernart play` is hosted again on this machine, its bots
-included, and this client takes its seat again; a game of a LAN table (`modernart host`) is
-continued by `modernart host --resume JOURNAL`, which the list says.  `modernart play`
+included, and this client takes its seat again; a game of a LAN table (`modernart host`, its
+hands hidden from the host or not) is hosted again here as `modernart host --resume JOURNAL`
+would (`--host-flags` adds that command's flags, e.g. its address).  `modernart play`
 offers the newest unfinished game of this machine before starting a new one
 (`offer_to_continue`).
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from typing import TYPE_CHECKING
 
@@ -36,7 +38,7 @@ def register(sub: Subcommands) -> None:
         help="list your unfinished games and continue one",
         description="List the unfinished games you play in on this machine (newest first) and continue "
         "one: a game of `modernart play` is hosted here again, its bots included, and you take your seat "
-        "again; a LAN table's game is continued with `modernart host --resume JOURNAL`.",
+        "again; a LAN table's game is hosted here again, as `modernart host --resume JOURNAL` would.",
     )
     p.add_argument(
         "game",
@@ -59,6 +61,13 @@ def register(sub: Subcommands) -> None:
     )
     p.add_argument("--name", default=None, help="your name, if asked (default: your login name)")
     p.add_argument("--offline", action="store_true", help="host the game inside this process (no child process)")
+    p.add_argument(
+        "--host-flags",
+        default="",
+        metavar="FLAGS",
+        help="for a LAN table's game: more flags of `modernart host --resume`, as one string "
+        '(e.g. "--bind 192.168.1.5 --no-beacon")',
+    )
     add_screen_arguments(p)
     p.set_defaults(func=run)
 
@@ -110,12 +119,7 @@ def run(args: argparse.Namespace) -> int:
             print("\n".join(listing([chosen], args.config_dir)))
             return 0
     if not chosen.local:
-        print(
-            _("modernart: a LAN table's game: continue it with: modernart host --resume {path}").format(
-                path=chosen.path
-            )
-        )
-        return 1
+        return host_again(chosen, args)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print(_("modernart resume needs a terminal (over SSH, use: ssh -t HOST modernart resume)"), file=sys.stderr)
         return 2
@@ -127,6 +131,36 @@ def run(args: argparse.Namespace) -> int:
         color=args.color,
         alerts=args.alerts,
     )
+
+
+def host_again(game: SavedGame, args: argparse.Namespace) -> int:
+    """Host a LAN table's game again: `modernart host --resume JOURNAL` (in a terminal with
+    this player's seat, as `modernart host` runs), with `--host-flags` after it."""
+    from modernart.cli import cmd_host
+
+    try:
+        extra = shlex.split(args.host_flags)
+    except ValueError as exc:
+        print(f"modernart resume: --host-flags: {exc}", file=sys.stderr)
+        return 2
+    argv = ["host", "--resume", game.path, "--journal-dir", os.path.dirname(game.path)]
+    for flag, value in (("--config-dir", args.config_dir), ("--player-name", args.name), ("--color", args.color)):
+        if value is not None:
+            argv += [flag, value]
+    if getattr(args, "lang", None):
+        argv += ["--lang", args.lang]
+    if args.ascii:
+        argv.append("--ascii")
+    if args.alerts is False:
+        argv.append("--no-alerts")
+    print(_("A LAN table's game: hosting it again (modernart host --resume {path})").format(path=game.path), flush=True)
+    parser = argparse.ArgumentParser(prog="modernart")
+    cmd_host.register(parser.add_subparsers())
+    try:
+        host_args = parser.parse_args(argv + extra)
+    except SystemExit as exc:  # argparse said what is wrong with --host-flags
+        return int(exc.code or 2)
+    return int(host_args.func(host_args) or 0)
 
 
 def pick(games: list[SavedGame], wanted: str) -> SavedGame | None:

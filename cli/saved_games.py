@@ -15,10 +15,13 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from modernart.cli.i18n import _, ngettext
 from modernart.record import GameRecord, RecordError, load_record, parse_journal
+
+if TYPE_CHECKING:
+    from modernart.game import GameState
 
 #: Journals bigger than this are not summarised (a whole game's journal is ~10 KiB)
 MAX_JOURNAL_BYTES = 4 * 1024 * 1024
@@ -77,11 +80,39 @@ def summarise(path: str) -> SavedGame | None:
             return None
         text = Path(path).read_text(encoding="utf-8")
         record = parse_journal(text, allow_partial_tail=True) if path.endswith(".jsonl") else load_record(text)
-        state = record.replay()
+        state = _replayed(path, record)
         modified = os.path.getmtime(path)
     except (OSError, UnicodeDecodeError, RecordError, ValueError):
         return None
     return _summary(path, record, state.round, modified)
+
+
+def _replayed(path: str, record: GameRecord) -> GameState:
+    """The game `record` holds as it stands.  The journal of a table that hides hands holds
+    stand-ins for the cards in hands (net/host/blind_game.py): it is replayed on them (the
+    open engine would refuse its first card play); its record, once saved, is on the real deck."""
+    meta = record.meta if isinstance(record.meta, dict) else {}
+    if path.endswith(".jsonl") and meta.get("hidden_hands") is True:
+        from modernart.net.host.blind_game import replay_stand_ins
+        from modernart.net.host.journal import read_events
+
+        return replay_stand_ins(record, _mystery_cards(read_events(path)))
+    return record.replay()
+
+
+def _mystery_cards(entries: Iterable[list]) -> list[int]:
+    """The mystery cards turned up at a hidden-hands table, in order, from its event log."""
+    from modernart.net.protocol import decode_host_inner
+
+    cards = []
+    for entry in entries:
+        try:
+            public = decode_host_inner(entry[1])
+        except (ValueError, TypeError, IndexError):
+            break
+        if isinstance(public, dict) and public.get("k") == "move" and public.get("by") == "flip":
+            cards += [e["card"] for e in public.get("ev", []) if isinstance(e, dict) and e.get("k") == "mystery"]
+    return cards
 
 
 def _summary(path: str, record: GameRecord, round_no: int, modified: float) -> SavedGame:

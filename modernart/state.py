@@ -461,7 +461,7 @@ class BaseState:
         self.start_turn(ender)
 
     def exchange_unplayed(self, a: int, b: int) -> None:
-        """Exchange the places of cards `a` and `b`, each in a hand or in the stock.
+        """Exchange the places of cards `a` and `b`, each in a hand, the stock or the mystery hand.
 
         For a host that does not see hands (net/host/blind_game.py): its engine holds
         stand-in cards for every card not yet played and, when a card is opened, puts the
@@ -471,7 +471,7 @@ class BaseState:
         """
         if a == b:
             return
-        places: list[list[Card]] = [*self.hands, self.stock]
+        places: list[list[Card]] = [*self.hands, self.stock, self.mystery]
         found: list[tuple[list[Card], int]] = []
         for card in (self.card_of[a], self.card_of[b]):
             for cards in places:
@@ -479,7 +479,7 @@ class BaseState:
                     found.append((cards, cards.index(card)))
                     break
             else:
-                raise ValueError(f"card {card} is neither in a hand nor in the stock")
+                raise ValueError(f"card {card} is in no hand, nor the stock, nor the mystery hand")
         (list_a, i), (list_b, j) = found
         list_a[i], list_b[j] = list_b[j], list_a[i]
 

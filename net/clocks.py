@@ -46,9 +46,11 @@ class ClockSettings:
     # twice") this long, during which anyone may still outbid; 0 = the hammer falls at once
     bot_pace: float = 1.0  # the table's bots take this times their natural thinking pauses
     # (0 = at once; the host's own factor, for tests and benchmarks, multiplies it)
+    deck_step: float = 120.0  # hidden hands: a seat that owes a deck step (its key, shuffle,
+    # shares, a card from its hand, its key after the game) longer than this is named late
 
     def __post_init__(self) -> None:
-        for name in ("open_countdown", "decision", "grace", "reveal", "hammer_call", "bot_pace"):
+        for name in ("open_countdown", "decision", "grace", "reveal", "hammer_call", "bot_pace", "deck_step"):
             value = getattr(self, name)
             most = MOST_SECONDS.get(name, 3600)
             if type(value) not in (int, float) or not 0 <= value <= most or value != value:

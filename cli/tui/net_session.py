@@ -429,6 +429,7 @@ class NetSession(SessionBase):
         self._note_presence(table)
         self.obs = st.observation
         self.cards_coming = st.role in ("player", "standin") and not self.client.hand_ready
+        self.mystery_coming = self.client.mystery_coming
         if self._deal_untold is not None and not self.cards_coming:
             append_log(self.log, LogEntry(self._deal_untold))
             self._deal_untold = None
@@ -460,6 +461,10 @@ class NetSession(SessionBase):
         self.decision_deadline = None if decide_at is None else now + (decide_at - now_loop)
         call_at = st.deadlines.get("call")
         self.call_deadline = None if call_at is None else now + (call_at - now_loop)
+        deck_at = st.deadlines.get("deck")
+        self.deck_deadline = None if deck_at is None else now + (deck_at - now_loop)
+        self.deck_late = st.deck_late
+        self.hidden_hands = table.get("hidden_hands") is True
         self.reveals_owed = st.reveals_owed
         # this client's own saved copy first: the lobby's path is on the host's machine
         record = st.saved_record or table.get("record")

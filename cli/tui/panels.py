@@ -19,7 +19,7 @@ from modernart.views import Observation
 
 from modernart.cli.i18n import _, ngettext
 from modernart.cli.words import describe_card
-from modernart.cli.tui.waiting_for import expectation
+from modernart.cli.tui.waiting_for import expectation, hidden_wait
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.text import Line, cut, fit, line_width, width, wrap
 from modernart.cli.tui.text import width as cell_width
@@ -307,12 +307,22 @@ def status_line(cs: ClientState, width: int) -> Line:
         return [("class:status", " " + _("MODERN ART"))]
     owed = cs.session.reveals_owed if cs.session is not None else ()
     mine, text = expectation(obs, cs.name, cs.edition, owed)
+    session = cs.session
+    if session is not None and session.mystery_coming:
+        mine, text = False, _("The mystery card is being turned up: each player unlocks their share")
+    waiting_hidden = None
+    if session is not None and session.hidden_hands and not mine and not obs.is_over:
+        waiting_hidden = hidden_wait(obs, cs.name, session.deck_late)
+        text = waiting_hidden or text
     me = f"{cs.name(obs.seat)} ${obs.money}" if obs.seat >= 0 else _("no seat")
     left = " " + _("Round {round}/{rounds}").format(round=min(obs.round + 1, ROUNDS), rounds=ROUNDS) + f" | {me} | "
     line: Line = [("class:status", left)]
     deadline = cs.session.decision_deadline if cs.session is not None else None
     if deadline is not None and mine:  # before the words, so that a long sentence never cuts it off
         line.append(("class:status.turn", f"[{clock_text(cs, deadline)}] "))
+    deck = session.deck_deadline if session is not None else None
+    if waiting_hidden is not None and deck is not None:  # the countdown to that seat's deadline
+        line.append(("class:status", f"[{clock_text(cs, deck)}] "))
     call = cs.session.call_deadline if cs.session is not None else None
     if call is not None and obs.phase == Phase.OPEN:  # the hammer is falling: on every screen
         line.append(("class:status.turn", "[" + _("sold in {left}").format(left=clock_text(cs, call)) + "] "))

@@ -125,6 +125,10 @@ class Session(Protocol):
     away: frozenset[int]  # game seats whose person has lost touch with the table
     last_word: str  # what to tell the person once the screen is gone ("" = nothing)
     cards_coming: bool  # hidden hands: this seat's new cards wait for the other seats' shares
+    hidden_hands: bool  # the table hides hands: only a seat's own client can open its cards
+    mystery_coming: bool  # hidden hands: the mystery card asked for waits for every seat's share
+    deck_deadline: float | None  # hidden hands: when the deck step owed now is late (time.monotonic)
+    deck_late: tuple[int, ...]  # hidden hands: seats late with a deck step
 
     def add_listener(self, callback: Callable[[], None]) -> None: ...
     def remove_listener(self, callback: Callable[[], None]) -> None: ...
@@ -189,6 +193,10 @@ class SessionBase(Listeners):
         self.away: frozenset[int] = frozenset()
         self.last_word = ""
         self.cards_coming = False
+        self.hidden_hands = False
+        self.mystery_coming = False
+        self.deck_deadline: float | None = None
+        self.deck_late: tuple[int, ...] = ()
 
 
 def append_log(log: list[LogEntry], entry: LogEntry) -> None:

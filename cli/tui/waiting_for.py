@@ -185,6 +185,23 @@ def amount_problem(obs: Observation, typed: str, name: Names, edition: Edition) 
     return action, amount
 
 
+def hidden_wait(obs: Observation, name: Names, late: Sequence[int]) -> str | None:
+    """At a table that hides hands, what the table waits for from another seat when only
+    that seat's own client can do it (None: nothing of the kind): a card from its hand,
+    or (`late`: the seats whose deck step is overdue) a step it has let run late."""
+    if obs.phase == Phase.PLAY_CARD and obs.auctioneer != obs.seat:
+        player = name(obs.auctioneer)
+        if obs.auctioneer in late:
+            return _("{player} is late: only {player} can put up one of their paintings").format(player=player)
+        return _("Only {player} can put up one of their paintings (hands are hidden)").format(player=player)
+    others = [s for s in late if s != obs.seat]
+    if others:
+        return _("Waiting for {players}: late with the deck, and only they can send it").format(
+            players=_(", ").join(name(s) for s in others)
+        )
+    return None
+
+
 def cards_coming_text() -> str:
     """Why no card can be chosen yet at a hidden-hands table, right after a deal."""
     return _("Your paintings are still being dealt: wait for the other players' shares")

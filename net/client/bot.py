@@ -109,7 +109,8 @@ class BotClient:
             obs = st.observation
             if obs is not None and obs.is_over:
                 return obs
-            if obs is None or not obs.my_turn or st.status != "connected" or not client.hand_ready:
+            waits = not client.hand_ready or client.mystery_coming  # cards or a mystery card on their way
+            if obs is None or not obs.my_turn or st.status != "connected" or waits:
                 client.changed.clear()
                 await client.changed.wait()
                 continue

@@ -563,6 +563,13 @@ class Client:
         game = self.receiving.game
         return game is None or game.hand_ready()
 
+    @property
+    def mystery_coming(self) -> bool:
+        """Whether a mystery card asked for is being turned up (hidden hands: it waits for
+        every seat's share, and the table takes no move until it is up)."""
+        game = self.receiving.game
+        return game is not None and game.flipper is not None
+
     async def send_move(self, move: Move) -> Reply:
         """Sign and send `move` for this seat; the host's answer (accepted with its seq, or why not).
 

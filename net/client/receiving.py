@@ -349,7 +349,7 @@ class Receiving:
         now = asyncio.get_running_loop().time()
         deadlines = self.state.deadlines
         moved = False
-        for name in ("open", "decide", "reveal", "call"):
+        for name in ("open", "decide", "reveal", "call", "deck"):
             value = clk.get(name)
             new = None if value is None else now + float(value)
             old = deadlines.get(name)
@@ -363,6 +363,11 @@ class Receiving:
         owed = tuple(owe) if type(owe) is list and all(type(s) is int for s in owe) else ()
         if owed != self.state.reveals_owed:
             self.state.reveals_owed = owed
+            moved = True
+        late = clk.get("late")
+        deck_late = tuple(late) if type(late) is list and all(type(s) is int for s in late) else ()
+        if deck_late != self.state.deck_late:
+            self.state.deck_late = deck_late
             moved = True
         held = clk.get("sealed")
         sealed = tuple(held) if type(held) is list and all(type(s) is int for s in held) else ()

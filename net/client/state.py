@@ -46,8 +46,9 @@ class ConnectionState:
     players: list[dict[str, Any]] = field(default_factory=list)
     log: list[tuple[int, Any]] = field(default_factory=list)
     deadlines: dict[str, float | None] = field(
-        default_factory=lambda: {"open": None, "decide": None, "reveal": None, "call": None}
+        default_factory=lambda: {"open": None, "decide": None, "reveal": None, "call": None, "deck": None}
     )
+    deck_late: tuple[int, ...] = ()  # hidden hands: seats late with a deck step (`clk.late`)
     reveals_owed: tuple[int, ...] = ()  # seats whose sealed-bid reveal the host still waits for
     sealed: tuple[int, ...] = ()  # seats whose Sealed commitment the host holds, before the set (`clk.sealed`)
     chat: list[tuple[Any, str, str]] = field(default_factory=list)

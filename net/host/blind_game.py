@@ -22,6 +22,10 @@ shuffled (until then the round's first card play waits: nobody can read a card).
 
 A host that does not see hands cannot play a card for an absent seat: a card play and a
 Double's second card wait for the seat's owner (`needs_owner`).
+
+The mystery hand (§10.3) is stand-ins too, in slot order after the seats' blocks; its top
+card is turned up (`flip`) once every seat has published its share of that slot
+(net/trust/hidden_deck.py `start_flip`): the real card is exchanged in, then turned up.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from typing import Sequence
 from modernart.errors import IllegalMove, NotYourTurn, WrongPhase
 from modernart.game import GameState, deck_orders_needed
 from modernart.moves import CARD_ACTIONS, Action, Move
+from modernart.record import GameRecord, RecordError
 from modernart.phase import Phase
 from modernart.rules import RuleOptions
 
@@ -85,7 +90,7 @@ class BlindGame:
         each move is made again (a card with its recorded opening); the deals and plays the
         engine makes again must be the recorded ones (ValueError otherwise).  The ledger
         checks every proof again from then on."""
-        ledger = DeckLedger(game, n, options.deck_table.size, checking=False)
+        ledger = DeckLedger(game, n, options.deck_table.size, checking=False, mystery=bool(options.mystery_hand))
         for step in steps:
             if isinstance(step, (DeckKey, Shuffle)):
                 ledger.add_step(step)
@@ -198,6 +203,29 @@ class BlindGame:
         self.sync_deals()
         return card
 
+    def flip(self, move: Move) -> int:
+        """The mystery hand's top card turned up (`move` the FLIP_MYSTERY of the player who
+        asked): the card every seat's share reads (DeckStepError, nothing changed, unless
+        all are in), exchanged in for its stand-in, then the move applied; returns the card."""
+        ledger = self.ledger
+        card = ledger.mystery_card()
+        slot = ledger.flipping
+        assert slot is not None
+        placeholder = self.stand_in[slot]
+        if card not in self.slot_of:
+            raise DeckStepError("card_twice", f"card {card} is played already")
+        self._exchange(slot, card)
+        try:
+            self.state.apply(move)
+        except IllegalMove:
+            self._exchange(slot, placeholder)
+            raise
+        ledger.commit_flip(card)
+        del self.stand_in[slot]
+        del self.slot_of[card]
+        self.sync_deals()
+        return card
+
     def _exchange(self, slot: int, card: int) -> None:
         """Put `card` where the stand-in of `slot` is, and that stand-in where `card` stood."""
         current = self.stand_in[slot]
@@ -207,3 +235,31 @@ class BlindGame:
         self.state.exchange_unplayed(current, card)
         self.stand_in[slot], self.stand_in[other_slot] = card, current
         self.slot_of[card], self.slot_of[current] = slot, other_slot
+
+
+def replay_stand_ins(record: GameRecord, flipped: Sequence[int] = ()) -> GameState:
+    """The game a hidden-hands table's journal holds, replayed without its deck: the
+    journal's deal is stand-ins (see the module docstring) and its card plays are the real
+    cards, so before each card play the card is put into its player's hand in exchange for
+    one of the player's stand-ins (any: none has been read, and no rule reads a card before
+    it is played).  Every public fact comes out as the table played it (round, phase,
+    money, cards on the board, hand sizes), the hands and stock are stand-ins.  `flipped`:
+    the mystery cards turned up, in order (the journal names none: its event log does), each
+    put on top of the mystery hand before its turn-up.  For `modernart resume`'s list;
+    RecordError if a move is illegal even so (a damaged journal).
+    """
+    state = record.new_state()
+    turned = iter(flipped)
+    for index, move in enumerate(record.moves):
+        try:
+            card = next(turned, None) if move.action == Action.FLIP_MYSTERY else None
+            if card is not None and state.mystery and int(state.mystery[0]) != card:
+                state.exchange_unplayed(int(state.mystery[0]), card)
+            if move.action in CARD_ACTIONS:
+                hand = state.hands[move.seat]
+                if move.arg not in (int(card) for card in hand) and hand:
+                    state.exchange_unplayed(int(hand[0]), int(move.arg))
+            state.apply(move)
+        except (IllegalMove, ValueError) as exc:
+            raise RecordError(f"{state.describe(move)} is illegal: {exc}", index=index) from None
+    return state

@@ -45,6 +45,7 @@ from modernart.net.protocol.signed import (
 )
 from modernart.net.clocks import ClockSettings, default_moves
 from modernart.net.trust.identity import Keys, verify
+from modernart.net.host.deck_deadlines import DeckWaits, owed_steps
 from modernart.net.host.hidden_hands import HiddenHands, StepSigner
 from modernart.net.host.journal import (
     Journal,
@@ -97,6 +98,8 @@ ADOPTABLE = frozenset(
         "deal",
         "move",
         "call",
+        "flip",
+        "dlate",
         "commit",
         "commits",
         "settle",
@@ -211,6 +214,7 @@ class HostedGame:
         self.fixed_deal = fixed_deal  # set by the program running the host, never by a frame
         # hands hidden even from this host (docs/fair-play.md "The hidden deck")
         self.hidden = HiddenHands(game_id, len(players), options) if hidden_hands else None
+        self.deck_waits = DeckWaits()  # since when each seat owes its deck step (hidden hands)
         self.seeding = SeedRound(game_id, host.vk, len(players), host_seed, fixed_deal)
         self.salt_keys = salt_keys or [secrets.token_bytes(32) for _ in players]  # secret until the end
         self.seed_end: float | None = None
@@ -303,6 +307,8 @@ class HostedGame:
             self.reveals_owed() if rnd is not None and rnd.complete else None,
             left(self.call.end) if self.call is not None else None,
             rnd.committed() if rnd is not None and not rnd.complete else None,
+            left(self.deck_waits.next_deadline()),
+            sorted(self.deck_waits.late),
         )
 
     def reveals_owed(self) -> list[int]:
@@ -345,6 +351,9 @@ class HostedGame:
         ]
         if self.away_end is not None and self._away_to_move(absent):
             times.append(self.away_end)
+        deck_due = self.deck_waits.next_deadline()
+        if deck_due is not None:
+            times.append(deck_due)
         return min(times) if times else None
 
     # ------------------------------------------------------------------ building events
@@ -550,6 +559,8 @@ class HostedGame:
         """A seat's step of the hidden deck, checked (its signature too) and recorded: its events."""
         kind, fields = self._deck_sender(vk, seat).submit(seat, msg, self.is_over, self._step_signer(seat))
         events = [self._emit(kind, now, fields)]
+        if kind == "dshares":
+            events += self._flip_when_shared(now)
         if kind == "dshuffle" and self.state is None and self.seeding.complete and self.deck_ready:
             events += self.deal(now)
         return events
@@ -610,9 +621,15 @@ class HostedGame:
             raise ProtocolError("use_commit", "a sealed bid is sent as a commitment (commit-reveal)")
         state = self._dealt_state()
         self._check_fresh(act["ref"])
+        if self.hidden is not None and self.hidden.ledger.flipping is not None:
+            raise ProtocolError(
+                "flipping", "the mystery card asked for is turned up first, once every seat's share is in"
+            )
         signed = {"signer": role, "act": {"b": body, "s": sig}}
         if move.action == Action.HAMMER and self.clocks.hammer_call > 0 and state.phase == Phase.OPEN:
             return self._call_hammer(move, signed, [body, sig], act["ctr"], now), act["ctr"]
+        if self.hidden is not None and move.action == Action.FLIP_MYSTERY:
+            return self._ask_flip(move, signed, [body, sig], act["ctr"], now), act["ctr"]
         if self.hidden is not None and move.action in CARD_ACTIONS:
             # the action names the card's slot, not the card: the host commits to the play
             # (its `play` event) before anything about the card leaves its owner
@@ -650,6 +667,34 @@ class HostedGame:
         move, pending = self.hidden.open_play(seat, opening)
         extra = {"m": move.to_list(), "by": "player", "open": opening, "play": pending.seq}
         return self.move_events(move, now, extra) + self._call_falls(now, early=True)
+
+    def _ask_flip(
+        self, move: Move, signed: dict[str, Any], act: list[bytes], ctr: int, now: float
+    ) -> list[LoggedEvent]:
+        """At a hidden-hands table the mystery hand's top card (§10.3) is read only with every
+        seat's share: the player's signed FLIP_MYSTERY is the event `flip`, naming the slot
+        (nothing is turned up yet); every seat's client then publishes its share of that slot
+        (`dshares`), and the last one turns the card up (`_flip_when_shared`)."""
+        state = self._dealt_state()
+        hidden = self.hidden
+        assert hidden is not None
+        try:
+            state.check(move)
+        except IllegalMove as exc:
+            raise ProtocolError(exc.code, str(exc)) from None
+        slot = hidden.start_flip()
+        self.counters[move.seat] = ctr
+        return [self._emit("flip", now, {"m": move.to_list(), "slot": slot, **signed}, act=act)]
+
+    def _flip_when_shared(self, now: float) -> list[LoggedEvent]:
+        """The mystery card being turned up, once every seat's share of it is in: the
+        FLIP_MYSTERY of the player who asked, `by` "flip" (its card in the engine's event)."""
+        hidden = self.hidden
+        if hidden is None or not hidden.flip_ready:
+            return []
+        move = Move.flip_mystery(self._dealt_state().to_move()[0])
+        hidden.flip(move)
+        return self.move_events(move, now, {"m": move.to_list(), "by": "flip"})
 
     def _call_hammer(
         self, move: Move, signed: dict[str, Any], act: list[bytes], ctr: int, now: float
@@ -777,9 +822,34 @@ class HostedGame:
         return out
 
     def apply_defaults(self, now: float, absent: set[int] | frozenset[int] = frozenset()) -> list[LoggedEvent]:
-        """Play the default actions whose time ran out; returns their events."""
+        """Play the default actions whose time ran out, and name the seats late with a deck
+        step; returns their events."""
         if self.recovering is not None:
             return []
+        return self._deck_late(now) + self._clock_defaults(now, absent)
+
+    def _deck_late(self, now: float) -> list[LoggedEvent]:
+        """At a hidden-hands table: the seats whose deck step (net/host/deck_deadlines.py)
+        is owed longer than the `deck_step` clock, each named once in the log and in an
+        event `dlate` (no clock can make the step for it: only its player's client can)."""
+        if self.hidden is None:
+            return []
+        self.deck_waits.update(owed_steps(self.hidden, self.state, self.is_over), now, self.clocks.deck_step)
+        out = []
+        for seat, step, waited in self.deck_waits.missed(now):
+            log.warning(
+                "deck step late game=%s seat=%d player=%s step=%s waited=%.0fs",
+                self.game_id.hex()[:12],
+                seat,
+                self.players[seat].name,
+                step,
+                waited,
+            )
+            out.append(self._emit("dlate", now, {"seat": seat, "step": step, "waited": waited}))
+        return out
+
+    def _clock_defaults(self, now: float, absent: set[int] | frozenset[int]) -> list[LoggedEvent]:
+        """The default actions whose time ran out (`apply_defaults`)."""
         state = self.state
         if state is None:
             seeds_due = self.seed_end is not None and now >= self.seed_end
@@ -941,6 +1011,8 @@ class HostedGame:
         state = self._dealt_state()
         if self.hidden is not None and move.action in CARD_ACTIONS:
             self.hidden.play(move, public.get("open"))
+        elif self.hidden is not None and move.action == Action.FLIP_MYSTERY and public.get("by") == "flip":
+            self.hidden.flip(move)  # every seat's share is in the log before it
         else:
             state.apply(move)
             if self.hidden is not None:
@@ -963,6 +1035,10 @@ class HostedGame:
         journaled, self._journaled = self._journaled, []
         while journaled:  # journaled, but its event was lost in the crash
             move = journaled.pop(0)
+            if self.hidden is not None and move.action == Action.FLIP_MYSTERY:  # every share was logged
+                self.hidden.flip(move)
+                out += self.move_events(move, now, {"m": move.to_list(), "by": "flip"}, journal_move=False)
+                continue
             if self.hidden is not None and move.action in CARD_ACTIONS:
                 # its opening was in the lost event only (`recover` forgets such a play)
                 raise ValueError("a card play was journaled without its event: its opening is lost")
@@ -974,6 +1050,7 @@ class HostedGame:
                 continue
             state.apply(move)
             out += self.move_events(move, now, {"m": move.to_list(), "by": "recovered"}, journal_move=False)
+        out += self._flip_when_shared(now)  # the last share logged, the card not turned up yet
         if state.is_over():
             self._journal_result(state)
             if not self.disclosed:
@@ -1108,9 +1185,11 @@ class HostedGame:
         kind = public.get("k")
         if self.state is not None:
             self._sync_round()
+        if kind == "flip" and self.hidden is not None:  # the mystery card asked for: its shares come
+            self.hidden.start_flip()
         if kind == "delegate":
             self.delegates[public["seat"]] = public["vk"]
-        elif kind in ("move", "call", "play") and event.act is not None:
+        elif kind in ("move", "call", "play", "flip") and event.act is not None:
             act = decode_action_body(event.act[0])
             self.counters[act["seat"]] = max(self.counters[act["seat"]], act["ctr"])
             if kind == "play" and self.hidden is not None:  # committed to: it waits for its opening

@@ -71,7 +71,12 @@ class HiddenHands:
     def __init__(self, game: bytes, n: int, options: RuleOptions) -> None:
         self.options = options
         self.ledger = DeckLedger(
-            game, n, options.deck_table.size, checks=ShuffleChecks(), fresh=options.fresh_deal_each_round
+            game,
+            n,
+            options.deck_table.size,
+            checks=ShuffleChecks(),
+            fresh=options.fresh_deal_each_round,
+            mystery=bool(options.mystery_hand),
         )
         self.blind: BlindGame | None = None
         self.secrets: list[int | None] = [None] * n  # disclosed after the game
@@ -248,12 +253,43 @@ class HiddenHands:
         self.pending = None
         return move, pending
 
+    def start_flip(self) -> int:
+        """The mystery hand's top card is to be turned up (its player's signed request is
+        being recorded): the slot whose share every seat now owes (ProtocolError if none)."""
+        try:
+            return self.ledger.start_flip()
+        except DeckError as exc:
+            raise refused(exc) from None
+
+    @property
+    def flip_ready(self) -> bool:
+        """Whether the mystery card being turned up has every seat's share in."""
+        slot = self.ledger.flipping
+        return slot is not None and self.ledger.readable(slot)
+
+    def flip(self, move: Move) -> int:
+        """Turn up the mystery card every seat's share reads (ProtocolError if refused)."""
+        blind = self.blind
+        if blind is None:
+            raise ProtocolError("not_dealt", "the cards are not dealt yet")
+        try:
+            return blind.flip(move)
+        except DeckError as exc:
+            raise refused(exc) from None
+        except IllegalMove as exc:
+            raise ProtocolError(exc.code, str(exc)) from None
+
     def after_move(self) -> None:
         """A move without a card was applied to the engine: deal what it dealt."""
         if self.blind is not None:
             self.blind.sync_deals()
 
     def needs_owner(self) -> tuple[int, ...]:
+        """The seats whose own client must act before the game goes on: a card's owner (the
+        owner of a committed play, whose opening alone completes it), or while the mystery
+        card is being turned up, every seat (its share)."""
+        if self.ledger.flipping is not None:
+            return tuple(range(self.ledger.n))
         if self.pending is not None:  # only its owner's opening completes a committed play
             return (self.pending.seat,)
         return self.blind.needs_owner() if self.blind is not None else ()

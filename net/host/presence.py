@@ -282,8 +282,9 @@ class Presence:
     def run_timers(self, table: Table, now: float) -> list[float]:
         """Play the defaults of `table` whose time has come; its pending deadlines."""
         sess = table.game
-        if sess is None or sess.is_over or sess.recovering is not None:
+        if sess is None or sess.recovering is not None or (sess.is_over and sess.deck_disclosed):
             return []  # recovering: nothing is signed, not even a stand-in's arrival
+        # (over: only a hidden-hands table's deck keys may still be owed, and late)
         absent = {seat for (tid, seat) in self.absent if tid == table.id}
         events = sess.apply_defaults(now, absent)
         self.fanout.publish_all(table, events)

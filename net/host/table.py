@@ -161,13 +161,6 @@ class Table:
                 self.fixed_deal.check(lob.options.deck_table.size, len(seats), deck_orders_needed(lob.options))
             except ValueError as exc:
                 raise LobbyError("fixed_deal", f"this table's fixed deal does not fit: {exc}") from None
-        if self.hidden_hands and lob.options.mystery_hand:
-            raise LobbyError(
-                "hidden_hands",
-                "hidden hands open a card only by its owner: the mystery hand (§10.3) has no owner to "
-                "turn its cards up, which this version does not do (a table whose host sees the hands "
-                "can play it)",
-            )
         players = [Player(s.name, s.vk, s.bot) for s in seats]  # type: ignore[arg-type]
         game_id = secrets.token_bytes(16)
         meta = {

@@ -296,6 +296,8 @@ CLOCK_VIEW: Schema = {
     "owe": (is_list(SEAT, 5), False),
     "call": (is_number(0, 1e9), False),
     "sealed": (is_list(SEAT, 5), False),
+    "deck": (is_number(0, 1e9), False),
+    "late": (is_list(SEAT, 5), False),
 }
 
 #: a fixed deal a table announces (lobby `fixed_deal`, event 1 `fixed`): the deck order and
@@ -347,11 +349,15 @@ def clock_view(
     owe: list[int] | None,
     call_left: float | None = None,
     sealed: list[int] | None = None,
+    deck_left: float | None = None,
+    late: list[int] | None = None,
 ) -> dict[str, Any]:
     """Seconds left on each clock (`CLOCK_VIEW`); `owe` only while reveals are awaited,
     `call` only while the auctioneer's hammer is being called (an Open auction), `sealed`
     only while a Sealed auction's commitments come in: the seats whose commitment the host
-    holds (who, never what: the commitments themselves are published in the complete set)."""
+    holds (who, never what: the commitments themselves are published in the complete set);
+    at a hidden-hands table `deck` while a seat owes a deck step (seconds until the next such
+    step is late: net/host/deck_deadlines.py) and `late`, the seats late with theirs."""
     view: dict[str, Any] = {"open": open_left, "decide": decide_left, "reveal": reveal_left}
     if owe is not None:
         view["owe"] = owe
@@ -359,6 +365,10 @@ def clock_view(
         view["sealed"] = sealed
     if call_left is not None:
         view["call"] = call_left
+    if deck_left is not None:
+        view["deck"] = deck_left
+    if late:
+        view["late"] = late
     return view
 
 
@@ -628,7 +638,7 @@ EVENT_SCHEMA: dict[str, Schema] = {
     "deal": {"first": (SEAT, True), "missing": (is_list(SEAT, 5), True)},
     "move": {
         "m": (is_list(_INT, 3, 3), True),
-        "by": (one_of("player", "clock", "reveal", "offender", "recovered", "call"), True),
+        "by": (one_of("player", "clock", "reveal", "offender", "recovered", "call", "flip"), True),
         "signer": (is_int(0, 1), False),
         "act": (is_record({"b": (_SIGNED_BODY, True), "s": (_SIGNATURE, True)}), False),
         "why": (is_text(1, 32), False),
@@ -647,6 +657,15 @@ EVENT_SCHEMA: dict[str, Schema] = {
     },
     "call": {
         "m": (is_list(_INT, 3, 3), True),
+        "signer": (is_int(0, 1), True),
+        "act": (is_record({"b": (_SIGNED_BODY, True), "s": (_SIGNATURE, True)}), True),
+    },
+    # a hidden-hands table: the signed FLIP_MYSTERY of the player who may turn up the
+    # mystery hand's top card, in `slot`; it is turned up (a `move` by "flip") once every
+    # seat has published its share of that slot
+    "flip": {
+        "m": (is_list(_INT, 3, 3), True),
+        "slot": (is_int(0, 255), True),
         "signer": (is_int(0, 1), True),
         "act": (is_record({"b": (_SIGNED_BODY, True), "s": (_SIGNATURE, True)}), True),
     },
@@ -676,6 +695,12 @@ EVENT_SCHEMA: dict[str, Schema] = {
     "dshuffle": {"seat": (SEAT, True), "sh": (is_map(3), True), "signed": (_SIGNED, False)},
     "dshares": {"seat": (SEAT, True), "shares": (is_list(is_map(5), 64, 1), True), "signed": (_SIGNED, False)},
     "dsecret": {"seat": (SEAT, True), "x": (is_bytes(32), True), "signed": (_SIGNED, False)},
+    # a seat that owes a deck step longer than the `deck_step` clock (net/host/deck_deadlines.py)
+    "dlate": {
+        "seat": (SEAT, True),
+        "step": (one_of("key", "shuffle", "shares", "card", "secret"), True),
+        "waited": (is_number(0, 1e9), True),
+    },
 }
 
 #: each event kind's whole schema: the game, what every event after the deal may carry, its own
@@ -691,7 +716,7 @@ _FULL_EVENT_SCHEMA: dict[str, Schema] = {
 #: hammer call is not a decision either: a bid made just before it is exactly the bid the
 #: call waits for (docs/protocol.md "Stale moves"); nor is a step of the hidden deck (a
 #: key, a shuffle, shares, a disclosed key).  The host and the bots both go by it.
-NOT_DECISIONS = frozenset({"delegate", "commit", "call", "dkey", "dshuffle", "dshares", "dsecret"})
+NOT_DECISIONS = frozenset({"delegate", "commit", "call", "dkey", "dshuffle", "dshares", "dsecret", "dlate"})
 
 #: a seat's private part of an event (net/protocol/game_data.py `private_part`)
 PRIVATE_PART: Schema = {

@@ -48,6 +48,7 @@ from modernart.net.protocol.game_data import event_to_wire, hidden_private_part,
 from modernart.net.trust.deck import DeckKey, Shuffle
 from modernart.net.trust.group import read_scalar
 from modernart.net.trust.hidden_deck import DeckLedger, audit_deal
+from modernart.net.trust.proof_cache import PROOFS
 
 
 @dataclass
@@ -205,7 +206,8 @@ class _Audit:
             return
         if follower.deck is not None:  # hands hidden from the host: the deal, with every disclosed deck key
             self.report.facts["hidden_hands"] = True
-            problems = audit_deal(follower.deck, follower.deck_secrets)
+            with PROOFS.afresh():  # the audit checks every proof itself
+                problems = audit_deal(follower.deck, follower.deck_secrets)
             if problems:
                 self.problems.extend(f"the hidden deck: {p}" for p in problems)
                 return

@@ -112,6 +112,7 @@ def card_lookup(game: bytes, size: int) -> dict[Point, int]:
     return {p: i for i, p in enumerate(card_points(game, size))}
 
 
+@lru_cache(maxsize=16)  # every ledger of a process builds it: the host's and each in-process seat's
 def open_deck(game: bytes, size: int, joint: Point) -> tuple[Ciphertext, ...]:
     """The deck before the first shuffle: card i is (G, M_i + H), known to everyone."""
     g = generator()

@@ -21,6 +21,13 @@ The steps, in the order a game makes them (values and proofs in net/trust/deck.p
 
 The ledger never holds a secret: the host holds one, and so learns a card only when it is
 played.  A seat learns the cards dealt to it and the cards played, nothing else.
+
+The mystery hand (§10.3, `mystery`): each deal also deals a block of slots to nobody
+(`MYSTERY`), after the seats' blocks, as the engine deals it.  No share of such a slot is
+owed or taken until the player who may turn up the mystery hand's top card has asked to
+(`start_flip`, after that player's signed request is in the record); then every seat,
+none excepted, publishes its share of that one slot and anybody reads the card
+(`mystery_card`).
 """
 
 from __future__ import annotations
@@ -39,8 +46,6 @@ from modernart.net.trust.deck import (
     ShuffleSecret,
     card_lookup,
     check_key,
-    check_share,
-    check_shuffle,
     decrypt,
     joint_key,
     key_of,
@@ -52,7 +57,12 @@ from modernart.net.trust.deck import (
     shuffle_deck,
 )
 from modernart.net.trust.group import L, GroupError, Point, mul
+from modernart.net.trust.proof_cache import check_share, check_shuffle  # once per process
 from modernart.net.trust.shuffle_checks import ShuffleChecks, deck_digest
+
+
+#: The owner of a slot dealt to the mystery hand (§10.3): no seat
+MYSTERY = -1
 
 
 class DeckStepError(DeckError):
@@ -82,9 +92,18 @@ class NewDeck:
     epoch: int
 
 
+@dataclass(frozen=True, slots=True)
+class Flip:
+    """The mystery hand's top card, in `slot` (§10.3): asked for (`card` None: every seat's
+    share of it is owed from now on), then turned up as `card`."""
+
+    slot: int
+    card: int | None = None
+
+
 #: One step of the record, in order: a deck key, a shuffle, a deal (cards per seat), a
-#: decryption share, a play, or a new deck (FA-2).
-Step = DeckKey | Shuffle | tuple[int, ...] | Share | Play | NewDeck
+#: decryption share, a play, a new deck (FA-2), or a mystery card asked for or turned up.
+Step = DeckKey | Shuffle | tuple[int, ...] | Share | Play | NewDeck | Flip
 
 
 def step_to_wire(step: Step) -> dict[str, Any]:
@@ -99,13 +118,15 @@ def step_to_wire(step: Step) -> dict[str, Any]:
         return {"play": {"slot": step.slot, "share": step.share.to_wire(), "card": step.card}}
     if isinstance(step, NewDeck):
         return {"redeck": step.epoch}
+    if isinstance(step, Flip):
+        return {"flip": {"slot": step.slot, "card": step.card}}
     return {"deal": list(step)}
 
 
 def step_from_wire(data: Any, size: int) -> Step:
     """A step from its plain data (DeckError, naming what is wrong, if it is not one)."""
     if not isinstance(data, dict) or len(data) != 1:
-        raise DeckError("a deck step is one of {key}, {shuffle}, {deal}, {share}, {play}, {redeck}")
+        raise DeckError("a deck step is one of {key}, {shuffle}, {deal}, {share}, {play}, {redeck}, {flip}")
     ((kind, value),) = data.items()
     if kind == "key":
         return DeckKey.from_wire(value)
@@ -127,6 +148,13 @@ def step_from_wire(data: Any, size: int) -> Step:
         if type(value) is not int or not 0 < value < 256:
             raise DeckError("a new deck names its epoch, 1..255")
         return NewDeck(value)
+    if kind == "flip":
+        if not isinstance(value, dict) or set(value) != {"slot", "card"} or type(value["slot"]) is not int:
+            raise DeckError("a flip is {slot, card}")
+        card = value["card"]
+        if card is not None and (type(card) is not int or not 0 <= card < size):
+            raise DeckError("a flip names a card of the deck, or none yet")
+        return Flip(value["slot"], card)
     raise DeckError(f"unknown deck step {kind!r}")
 
 
@@ -147,6 +175,7 @@ class DeckLedger:
         checking: bool = True,
         checks: ShuffleChecks | None = None,
         fresh: bool = False,
+        mystery: bool = False,
     ) -> None:
         self.game = game
         self.n = n
@@ -161,6 +190,7 @@ class DeckLedger:
         self.waiting: list[tuple[int, ...]] = []
         self.keys: list[DeckKey | None] = [None] * n
         self.checks = checks
+        self.mystery = mystery  # each deal also deals the mystery hand's block (§10.3)
         self._reset_deck()
 
     def _reset_deck(self) -> None:
@@ -173,6 +203,7 @@ class DeckLedger:
         self.shares: list[dict[int, Share]] = [{} for _ in range(self.size)]
         self.opened: dict[int, int] = {}  # slot -> the card it held, once played
         self.cards_opened: set[int] = set()
+        self.flipping: int | None = None  # the mystery slot being turned up (its shares come)
         self.dealt = 0  # slots dealt so far, from the front of the final deck
         self._decks: list[tuple[Ciphertext, ...]] = []  # the open deck, then each shuffle's
         if self.epoch == 0:
@@ -192,9 +223,12 @@ class DeckLedger:
         self.steps.append(NewDeck(self.epoch))
 
     @classmethod
-    def from_steps(cls, game: bytes, n: int, size: int, steps: Sequence[Step], *, checking: bool) -> "DeckLedger":
-        """The ledger that `steps` (a ledger's `steps`, in order) make."""
-        ledger = cls(game, n, size, checking=checking, fresh=any(isinstance(s, NewDeck) for s in steps))
+    def from_steps(
+        cls, game: bytes, n: int, size: int, steps: Sequence[Step], *, checking: bool, mystery: bool = False
+    ) -> "DeckLedger":
+        """The ledger that `steps` (a ledger's `steps`, in order) make (`mystery`: the game has a mystery hand)."""
+        fresh = any(isinstance(s, NewDeck) for s in steps)
+        ledger = cls(game, n, size, checking=checking, fresh=fresh, mystery=mystery)
         for step in steps:
             ledger.add_step(step)
         return ledger
@@ -217,8 +251,23 @@ class DeckLedger:
             if step.epoch != self.epoch + 1:
                 raise DeckStepError("bad_deal", f"deck {step.epoch} follows deck {self.epoch}")
             self.new_deck()
+        elif isinstance(step, Flip):
+            self._add_flip(step)
         else:
             self.deal(step)
+
+    def _add_flip(self, step: Flip) -> None:
+        """A recorded flip: asked for (the top slot), or turned up (the card its shares read, when checking)."""
+        if step.card is None:
+            if self.mystery_top() != step.slot:
+                raise DeckStepError("bad_flip", f"slot {step.slot} is not the mystery hand's top card")
+            self.start_flip()
+            return
+        if self.flipping != step.slot:
+            raise DeckStepError("bad_flip", f"the mystery card in slot {step.slot} was not asked for")
+        if self.checking and self.mystery_card() != step.card:
+            raise DeckStepError("wrong_card", f"the mystery card in slot {step.slot} is not card {step.card}")
+        self.commit_flip(step.card)
 
     def card_order(self, secrets: Sequence[int]) -> list[int | None]:
         """Every slot's card, read with every seat's disclosed secret (None: no card): the
@@ -380,6 +429,11 @@ class DeckLedger:
                 self.owner[slot] = seat
             self.dealt += count
             out.append(slots)
+        if self.mystery:  # then the mystery hand, as many as a seat (what the stock still holds)
+            block = min(max(counts, default=0), self.size - self.dealt)
+            for slot in range(self.dealt, self.dealt + block):
+                self.owner[slot] = MYSTERY
+            self.dealt += block
         self.steps.append(tuple(counts))
         self.deals.append(tuple(counts))
         return out
@@ -402,12 +456,63 @@ class DeckLedger:
         return [k for k in range(self.dealt) if self.owner[k] == seat and k not in self.opened]
 
     def owed(self, seat: int) -> list[int]:
-        """The slots dealt to other seats for which `seat` has not published its share."""
-        return [k for k in range(self.dealt) if self.owner[k] != seat and seat not in self.shares[k]]
+        """The slots dealt to other seats for which `seat` has not published its share (of
+        the mystery hand, only the slot being turned up)."""
+        return [
+            k
+            for k in range(self.dealt)
+            if self.owner[k] != seat and seat not in self.shares[k] and (self.owner[k] != MYSTERY or k == self.flipping)
+        ]
 
     def readable(self, slot: int) -> bool:
-        """Whether every seat but its owner has published its share of `slot`."""
-        return len(self.shares[slot]) >= self.n - 1
+        """Whether every seat but its owner (of a mystery slot: every seat) has published its share of `slot`."""
+        return len(self.shares[slot]) >= (self.n if self.owner[slot] == MYSTERY else self.n - 1)
+
+    # ------------------------------------------------------------------ the mystery hand
+
+    def mystery_top(self) -> int | None:
+        """The mystery hand's top card's slot (its first not turned up), None if it is empty."""
+        return next((k for k in range(self.dealt) if self.owner[k] == MYSTERY and k not in self.opened), None)
+
+    def start_flip(self) -> int:
+        """The mystery hand's top card is to be turned up: its slot, whose shares every seat
+        now owes (DeckStepError if there is none, or one is being turned up)."""
+        if self.flipping is not None:
+            raise DeckStepError("flipping", f"the mystery card in slot {self.flipping} is being turned up already")
+        top = self.mystery_top()
+        if top is None:
+            raise DeckStepError("no_mystery_card", "the mystery hand holds no card")
+        self.flipping = top
+        self.steps.append(Flip(top))
+        return top
+
+    def mystery_card(self) -> int:
+        """The card of the mystery slot being turned up, read with every seat's share
+        (DeckStepError, nothing changed, if a share is missing or it is no card of the game)."""
+        slot = self.flipping
+        if slot is None:
+            raise DeckStepError("not_flipped", "no mystery card is being turned up")
+        if not self.readable(slot):
+            raise DeckStepError("not_readable", f"the mystery card in slot {slot} still waits for shares")
+        try:
+            card = card_lookup(self.game, self.size).get(
+                decrypt(self.deck[slot], [s.d for s in self.shares[slot].values()])
+            )
+        except GroupError:
+            card = None
+        if card is None:
+            raise DeckStepError("no_card", f"slot {slot} opens to no card of the game: a shuffle was false")
+        if card in self.cards_opened:
+            raise DeckStepError("card_twice", f"card {card} is opened a second time: a shuffle was false")
+        return card
+
+    def commit_flip(self, card: int) -> None:
+        """Record the mystery card `mystery_card` read: turned up, public."""
+        assert self.flipping is not None
+        self.opened[self.flipping] = card
+        self.cards_opened.add(card)
+        self.steps.append(Flip(self.flipping, card))
+        self.flipping = None
 
     def add_shares(self, shares: Sequence[Share]) -> None:
         """Add several shares, all or none (DeckStepError names the first refused)."""
@@ -432,6 +537,8 @@ class DeckLedger:
             raise DeckStepError("bad_share", f"slot {slot} is not dealt")
         if not 0 <= seat < self.n or self.owner[slot] == seat:
             raise DeckStepError("bad_share", f"seat {seat} may not publish a share of slot {slot}: it is dealt to it")
+        if self.owner[slot] == MYSTERY and slot != self.flipping:
+            raise DeckStepError("not_flipped", f"slot {slot} is the mystery hand's, and nobody has turned it up")
         if seat in self.shares[slot]:
             raise DeckStepError("bad_share", f"seat {seat} has published its share of slot {slot} already")
         if self.checking:
@@ -592,7 +699,7 @@ def audit_deal(ledger: DeckLedger, secrets: Sequence[int | None]) -> list[str]:
     def plain(deck: Sequence[Ciphertext]) -> list[int | None]:
         return [lookup.get(decrypt(c, [mul(total_secret, c.c1)])) for c in deck]
 
-    replay = DeckLedger(game, n, size, fresh=ledger.fresh)
+    replay = DeckLedger(game, n, size, fresh=ledger.fresh, mystery=ledger.mystery)
     for step in ledger.steps:
         try:
             if isinstance(step, DeckKey):
@@ -609,8 +716,8 @@ def audit_deal(ledger: DeckLedger, secrets: Sequence[int | None]) -> list[str]:
                 except DeckStepError:
                     problems.append(_shuffle_fault(step, plain(before), plain(step.deck), size))
                     return problems
-            elif isinstance(step, tuple):
-                replay.deal(step)
+            elif isinstance(step, (tuple, Flip)):  # a mystery card turned up is read from its shares
+                replay.add_step(step)
             elif isinstance(step, Share):
                 if mul(secrets[step.seat] or 0, replay.deck[step.slot].c1) != step.d:
                     problems.append(

@@ -45,6 +45,14 @@ log = logging.getLogger("modernart.net.trust.verified_game")
 
 #: the hidden deck's events (net/host/hidden_hands.py)
 DECK_EVENTS = ("dkey", "dshuffle", "dshares", "dsecret")
+#: what each deck step a seat can be late with is (event `dlate`, net/host/deck_deadlines.py)
+DECK_STEP_WORDS = {
+    "key": "its deck key",
+    "shuffle": "its shuffle",
+    "shares": "its shares of the cards dealt to the others",
+    "card": "the card it puts up (only its owner can open it)",
+    "secret": "its deck key after the game",
+}
 
 
 @dataclass(frozen=True)
@@ -104,6 +112,8 @@ class VerifiedGame:
         self.frames: list[dict[str, Any]] | None = [] if keep else None
         self.own_actions: dict[bytes, tuple[bytes, bytes]] = {}  # body -> (signature, key) of actions sent
         self.call: tuple[int, int] | None = None  # (auction, seat) of the hammer being called
+        self.flipper: int | None = None  # the seat whose turning up of the mystery card waits for shares
+        self.late: dict[int, str] = {}  # seat -> the deck step it is late with (event `dlate`)
         # a hidden-hands table (docs/fair-play.md "The hidden deck"): the deck's public record,
         # checked step by step, and this seat's own part (its secret deck key), if it has a seat
         self.deck: DeckLedger | None = None
@@ -215,23 +225,7 @@ class VerifiedGame:
         moves: tuple[Move, ...] = ()
         warnings: list[str] = []
         if kind == "start":
-            self.players = pub["players"]
-            options = RuleOptions.from_dict(pub["options"])
-            self.view = ViewBuilder(len(self.players), options)
-            self.delegates = {}
-            self.fixed_deal = FixedDeal.from_wire(pub["fixed"]) if "fixed" in pub else None
-            self.seeds = SeedVerifier(self.game_id, self.host_vk, pub["hseed"], len(self.players), self.fixed_deal)
-            self.sealed = SealedVerifier(self.game_id, len(self.players), every_signature=self.every_signature)
-            if pub.get("hidden"):
-                self.deck = DeckLedger(
-                    self.game_id,
-                    len(self.players),
-                    options.deck_table.size,
-                    checking=self.check_deck,
-                    checks=ShuffleChecks() if self.check_deck else None,
-                    fresh=options.fresh_deal_each_round,
-                )
-                self.deck_secrets = [None] * len(self.players)
+            self._start(pub)
         if self.view is None or self.seeds is None or self.sealed is None:
             raise ChainError(f"event {seq} comes before the game's start")
         events = tuple(event_from_wire(e, self.view.options) for e in pub.get("ev", []))
@@ -245,34 +239,74 @@ class VerifiedGame:
             moves, settled = self._sealed_step(kind, pub, events)
             warnings += settled
         elif kind == "move":
-            move = self._check_action(pub)
-            self._follow_call(move, pub.get("by"))
-            if move.action in _SEALED:
-                if self.protocol >= 2 and pub.get("by") != "recovered":
-                    raise ValueError(f"seat {move.seat}'s sealed bid settled in a move of its own (protocol 1)")
-                warnings += self._check_sealed(move, pub, events)
+            move = self._move(pub, events, warnings)
         elif kind == "call":
             move = self._check_call(pub)
+        elif kind == "flip":
+            self._check_flip(pub)
+        elif kind == "dlate":
+            warnings.append(self._late(pub))
         elif kind == "disclose":
             if not self.game_over:  # a host after the players' deck keys (or the seeds, early)
                 raise ChainError(f"event {seq}: the host disclosed the seeds before the game is over")
             self._check_disclosure(pub)
         elif kind in DECK_EVENTS:
             self._deck_step(kind, pub, seq, own)
+            self.late.pop(pub["seat"], None)
         elif kind == "play":
             self._check_play(pub)
         elif kind != "start":
             raise ValueError(f"unknown event kind {kind!r}")
-        card_play = kind == "move" and move is not None and move.action in CARD_ACTIONS
-        if self.pending_play is not None and kind not in ("play", "dshares", "delegate") and not card_play:
-            raise ChainError(
-                f"event {seq}: the host moved on before seat {self.pending_play[0]}'s card play was opened"
-            )
+        self._check_nothing_passes_a_pending_play(seq, kind, move)
         if self.deck is not None:
             self._follow_deck(pub, move)
         if "pv" in pub:
             self.view.feed(pub.get("ev", []), pub["pv"])
         return EventInfo(seq, kind, move, pub.get("by"), events, pub, tuple(warnings), moves)
+
+    def _start(self, pub: dict[str, Any]) -> None:
+        """Event 1: the players, the rules, the fixed deal if any, the host's seed commitment,
+        and at a table that hides hands the deck's ledger."""
+        self.players = pub["players"]
+        options = RuleOptions.from_dict(pub["options"])
+        self.view = ViewBuilder(len(self.players), options)
+        self.delegates = {}
+        self.fixed_deal = FixedDeal.from_wire(pub["fixed"]) if "fixed" in pub else None
+        self.seeds = SeedVerifier(self.game_id, self.host_vk, pub["hseed"], len(self.players), self.fixed_deal)
+        self.sealed = SealedVerifier(self.game_id, len(self.players), every_signature=self.every_signature)
+        if pub.get("hidden"):
+            self.deck = DeckLedger(
+                self.game_id,
+                len(self.players),
+                options.deck_table.size,
+                checking=self.check_deck,
+                checks=ShuffleChecks() if self.check_deck else None,
+                fresh=options.fresh_deal_each_round,
+                mystery=bool(options.mystery_hand),
+            )
+            self.deck_secrets = [None] * len(self.players)
+
+    def _move(self, pub: dict[str, Any], events: tuple[Any, ...], warnings: list[str]) -> Move:
+        """A `move` event: its action checked, a late card now played, a hammer call followed,
+        a sealed bid (protocol 1 only, or recovered) checked against its commitment."""
+        move = self._check_action(pub)
+        if self.late.get(move.seat) == "card":
+            del self.late[move.seat]
+        self._follow_call(move, pub.get("by"))
+        if move.action in _SEALED:
+            if self.protocol >= 2 and pub.get("by") != "recovered":
+                raise ValueError(f"seat {move.seat}'s sealed bid settled in a move of its own (protocol 1)")
+            warnings += self._check_sealed(move, pub, events)
+        return move
+
+    def _check_nothing_passes_a_pending_play(self, seq: int, kind: str, move: Move | None) -> None:
+        """While a committed card play waits for its opening, only that play's own events may
+        come (the play, shares, a stand-in's change): the host may not move on without it."""
+        card_play = kind == "move" and move is not None and move.action in CARD_ACTIONS
+        if self.pending_play is not None and kind not in ("play", "dshares", "delegate") and not card_play:
+            raise ChainError(
+                f"event {seq}: the host moved on before seat {self.pending_play[0]}'s card play was opened"
+            )
 
     def _delegate(self, seat: int, vk: bytes | None) -> None:
         """A stand-in takes `seat` (`vk`), or gives it back (None).  A stand-in key that goes
@@ -456,7 +490,9 @@ class VerifiedGame:
         rules' deal sizes), and open a card played."""
         deck = self.deck
         assert deck is not None and self.view is not None
-        if move is not None and move.action in CARD_ACTIONS and pub.get("by") == "player":
+        if move is not None and (move.action == Action.FLIP_MYSTERY or self.flipper is not None):
+            self._follow_flip(pub, move)
+        elif move is not None and move.action in CARD_ACTIONS and pub.get("by") == "player":
             if "open" not in pub:
                 raise ValueError(f"seat {move.seat} played card {move.arg} without opening it")
             share = Share.from_wire(pub["open"])
@@ -489,6 +525,54 @@ class VerifiedGame:
                     f"{list(rules)} in round {number + 1}"
                 )
             deck.deal(counts[rnd])
+
+    def _late(self, pub: dict[str, Any]) -> str:
+        """A seat late with a deck step: what to say (on screen, in the audit's notes)."""
+        if self.deck is None:
+            raise ValueError("a late deck step at a table that does not hide hands")
+        seat, step = pub["seat"], pub["step"]
+        self.late[seat] = step
+        what = DECK_STEP_WORDS.get(step, step)
+        return (
+            f"{self.players[seat]['name']} (seat {seat}) has not sent {what} for {pub['waited']:.0f} s: "
+            "only that player's client can, and the table waits for it"
+        )
+
+    def _check_flip(self, pub: dict[str, Any]) -> None:
+        """A request to turn up the mystery hand's top card (a hidden-hands table): the
+        signed FLIP_MYSTERY of the seat that decides it now, naming the top card's slot.
+        From now on every seat owes its share of that slot, and of no other mystery slot."""
+        assert self.view is not None
+        pv = self.view.pv or {}
+        deck = self.deck
+        seat, action, _arg = pub["m"]
+        if deck is None or action != Action.FLIP_MYSTERY:
+            raise ValueError("a request to turn up the mystery card at a table that does not hide hands, or of no flip")
+        if pv.get("phase") != Phase.MYSTERY_FLIP or pv.get("turn") != seat:
+            raise ValueError(f"the host asked for the mystery card's shares, but seat {seat} does not decide on it now")
+        self._check_signed(pub, seat)
+        if deck.mystery_top() != pub["slot"]:
+            raise ValueError(
+                f"the host named slot {pub['slot']} as the mystery hand's top card: it is slot {deck.mystery_top()}"
+            )
+        deck.start_flip()
+        self.flipper = seat
+
+    def _follow_flip(self, pub: dict[str, Any], move: Move) -> None:
+        """The mystery card turned up (a hidden-hands table): only after its player's request
+        and every seat's share, and it must be the card those shares read."""
+        deck = self.deck
+        assert deck is not None
+        if pub.get("by") != "flip" or self.flipper != move.seat or deck.flipping is None:
+            raise ValueError(f"the host turned up the mystery card for seat {move.seat} without every seat's share")
+        claimed = [e.get("card") for e in pub.get("ev", []) if e.get("k") == "mystery"]
+        card = deck.mystery_card()  # every share is in (DeckStepError, a ValueError, if not)
+        if claimed != [card]:
+            raise ValueError(
+                f"the host turned up card {claimed} from the mystery hand's slot {deck.flipping}: it holds card {card}"
+            )
+        deck.commit_flip(card)
+        self.flipper = None
 
     def _check_call(self, pub: dict[str, Any]) -> Move:
         """A hammer call starts: the auctioneer's own signed HAMMER, in an Open auction
@@ -524,7 +608,7 @@ class VerifiedGame:
             if self.deck is not None and self.protocol >= 3 and action in CARD_ACTIONS:
                 return move  # its signed action came in the `play` event it completes (`_follow_deck`)
             self._check_signed(pub, seat)
-        elif by not in ("clock", "recovered", "reveal", "offender", "call"):
+        elif by not in ("clock", "recovered", "reveal", "offender", "call", "flip"):
             raise ValueError(f"a move made by {by!r}")
         elif by in ("reveal", "offender") and action not in _SEALED:
             raise ValueError(f"a move of seat {seat} settled as a sealed bid, but it is not one")

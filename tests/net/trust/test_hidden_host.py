@@ -278,9 +278,10 @@ def test_a_hidden_table_with_a_fresh_deal_each_round_starts(tmp_path: Path) -> N
     assert table.game is not None and table.game.hidden is not None and table.game.hidden.ledger.fresh
 
 
-def test_hidden_hands_refuse_the_mystery_hand(tmp_path):
-    """The mystery hand's cards have no owner to open them: the table says so and does not start."""
-    from modernart.net.host.lobby import LobbyError
+def test_hidden_hands_play_the_mystery_hand(tmp_path):
+    """The mystery hand's cards are dealt to nobody in the deck (tests/net/trust/test_hidden_mystery.py
+    plays it): a hidden-hands table starts with it (a2b2fc2 refused to)."""
+    from modernart.net.trust.hidden_deck import MYSTERY
     from modernart.rules import RuleOptions
 
     lobby = Lobby(RuleOptions(mystery_hand="hig"), ClockSettings(open_countdown=0, decision=0))
@@ -288,9 +289,9 @@ def test_hidden_hands_refuse_the_mystery_hand(tmp_path):
         _seat, token = lobby.add_bot(None, "random")
         lobby.claim_bot(token, Keys.generate().vk)
     table = Table("t1", "test", Keys.generate(), journal_dir=str(tmp_path), lobby=lobby, fsync=False, hidden_hands=True)
-    with pytest.raises(LobbyError, match="mystery hand") as exc:
-        table.start(0.0)
-    assert exc.value.code == "hidden_hands" and table.game is None
+    table.start(0.0)
+    assert table.game is not None and table.game.hidden is not None and table.game.hidden.ledger.mystery
+    assert MYSTERY == -1
 
 
 def test_an_open_auction_without_a_countdown_passes_for_the_seats_away_and_only_for_them(tmp_path: Path) -> None:
