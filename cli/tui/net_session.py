@@ -656,7 +656,7 @@ class NetFinder(Listeners):
             target = parse_join_string(join_string)
         except JoinStringError as exc:
             raise JoinError(_sentence(str(exc))) from None
-        if code and normalise_code(code) != target.code:
+        if code and target.table is not None and normalise_code(code) != target.code:
             raise JoinError(_("Wrong join code: check the code on the host's screen"))
         session = NetSession(
             target,

@@ -630,6 +630,12 @@ class Client:
     async def remove_bot(self, seat: int) -> Reply:
         return await self.lobby.remove_bot(seat)
 
+    async def remove(self, fpr: str) -> Reply:
+        return await self.lobby.remove(fpr)
+
+    async def lock(self, flag: bool = True) -> Reply:
+        return await self.lobby.lock(flag)
+
     async def set_options(self, options: dict[str, Any]) -> Reply:
         return await self.lobby.set_options(options)
 

@@ -109,6 +109,7 @@ class Host:
             self.clock,
             lambda table: self.lobby_requests.try_start(table, None),
             max_watchers=max_watchers,
+            seating=self.lobby_requests,
         )
 
     # ------------------------------------------------------------------ what the parts hold
@@ -236,6 +237,9 @@ class Host:
     # ------------------------------------------------------------------ tables and bots
 
     def target(self, table: str | None = None) -> JoinTarget:
+        """Where clients reach table `table` (None: the only one, if there is one), with its join code."""
+        if table is None and len(self.tables) == 1:
+            table = next(iter(self.tables))
         return self.router.target(table)
 
     def add_table(self, table: Table) -> Table:

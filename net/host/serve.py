@@ -51,7 +51,7 @@ class HostSettings:
     beacon: bool = True
     beacon_targets: list[tuple[str, int]] | None = None
     exit_when_over: bool = False
-    admin: bytes | None = None  # Ed25519 key of the hosting player's own client (else: first to sit)
+    admin: bytes | None = None  # Ed25519 key of the hosting player's own client (None: the table has no admin)
     until_stdin_closes: bool = False  # stop once stdin ends: the parent process has gone or stops us
     fsync: bool = True
     # hands hidden even from this host (docs/fair-play.md "The hidden deck"): on for LAN tables
@@ -108,7 +108,10 @@ async def serve(
         host.add_table(table)
     else:
         lobby = Lobby(
-            RuleOptions.from_dict(settings.options), ClockSettings.from_dict(settings.clocks), admin=settings.admin
+            RuleOptions.from_dict(settings.options),
+            ClockSettings.from_dict(settings.clocks),
+            admin=settings.admin,
+            first_to_sit_admin=False,  # the admin is the key named, never whoever sits first
         )
         table = host.open_table(
             settings.name,
