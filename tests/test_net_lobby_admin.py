@@ -261,3 +261,28 @@ def test_a_beacon_listener_given_a_code_hears_only_its_table():
     listener.datagram_received(encode_beacon(47000, key, info), ("127.0.0.1", 47999))
     listener.datagram_received(encode_beacon(47001, key, info), ("127.0.0.1", 47999))
     assert [h.target.port for h in listener.tables()] == [47001]
+
+
+async def _everyone_takes_a_copy(tmp):
+    from modernart.net.client.bot import BotClient
+
+    host, table = await in_process_host(tmp, autostart=3)
+    people = [BotClient(host.target(), keys=Keys.generate(), name=f"P{i}", pace_scale=0.0) for i in range(3)]
+    try:
+        await asyncio.gather(*(p.run() for p in people))  # each plays, takes its copy, says bye
+        table_id = table.id
+        saved = table.record_path is not None
+        del table
+        await until(lambda: table_id not in host.tables, 10)  # not AWAY_AT_THE_END (30 min) later
+        return saved, [k for k in host.absent if k[0] == table_id]
+    finally:
+        await host.close()
+
+
+@pytest.mark.timeout(90)
+def test_a_finished_table_is_freed_once_every_player_took_a_copy_and_left(tmp_path):
+    """Three people play to the end, save their copies and leave: the table goes at once.  On
+    a2b2fc2 each person who left counted as away at the end, and the table (597 KiB a game)
+    was kept for 30 minutes (checked: still there after 10 s)."""
+    saved, absent = run(_everyone_takes_a_copy(tmp_path), 80)
+    assert saved and absent == []

@@ -55,6 +55,7 @@ class Table:
         self.fixed_deal = fixed_deal  # chosen cards instead of the shuffle (see the module doc)
         self.hidden_hands = hidden_hands  # hands hidden even from this host (docs/fair-play.md)
         self.ended_at: float | None = None  # when the game's record was saved (time.monotonic())
+        self.done_seats: set[int] = set()  # seats whose player left the finished game or took its copy
         self.name = name
         self.host = host
         self.journal_dir = journal_dir
