@@ -106,6 +106,7 @@ def lobby_view(table: Mapping[str, Any], my_fpr: str | None) -> LobbyView:
                 bot or "",
                 bool(raw.get("ready")),
                 bool(raw.get("connected", True)) or bool(bot),
+                str(raw.get("fpr") or ""),
             )
         )
     try:
@@ -124,6 +125,8 @@ def lobby_view(table: Mapping[str, Any], my_fpr: str | None) -> LobbyView:
         admin=my_fpr is not None and table.get("admin") == my_fpr,
         bot_levels=bot_levels(),
         hidden_hands=table.get("hidden_hands") is True,
+        watchers=tuple(str(f) for f in table.get("watchers") or ()),
+        locked=table.get("locked") is True,
     )
 
 
@@ -541,6 +544,12 @@ class NetSession(SessionBase):
 
     async def remove_bot(self, seat: int) -> None:
         await self._reply(self.client.remove_bot(seat))
+
+    async def remove(self, fpr: str) -> None:
+        await self._reply(self.client.remove(fpr))
+
+    async def lock(self, flag: bool) -> None:
+        await self._reply(self.client.lock(flag))
 
     async def set_options(self, options: RuleOptions) -> None:
         await self._reply(self.client.set_options(options.to_dict()))
