@@ -133,8 +133,8 @@ def run(args: argparse.Namespace) -> int:
     apply_language_arguments(args)
     try:
         options, clocks = json.loads(args.options), json.loads(args.clocks)
-    except json.JSONDecodeError as exc:
-        print(f"modernart host: --options/--clocks must be JSON: {exc}", file=sys.stderr)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        print(f"modernart host: --options/--clocks must be JSON: {exc or 'nested too deeply'}", file=sys.stderr)
         return 2
     try:
         if not isinstance(options, dict):
@@ -149,7 +149,11 @@ def run(args: argparse.Namespace) -> int:
 
     from modernart.cli.tui.launch import host_and_play
 
-    me = Keys.load_or_create(args.config_dir, "player")
+    try:
+        me = Keys.load_or_create(args.config_dir, "player")
+    except (OSError, ValueError) as exc:
+        print(f"modernart host: cannot use your player key ({exc})", file=sys.stderr)
+        return 2
     return host_and_play(
         _child_args(args, me.vk.hex()),
         name=args.player_name or default_name(),

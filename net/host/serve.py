@@ -58,6 +58,32 @@ class HostSettings:
     hidden_hands: bool = True
 
 
+def host_keys(config_dir: str | None, err: Any = None) -> Keys | None:
+    """The host's keys from `config_dir` (made on first use), or None after one line on
+    `err` saying why they cannot be read (a corrupt or unreadable `host.key`).  A key file
+    that other users may read is used, with a warning: whoever reads it can pose as this
+    host to every player who trusts it."""
+    import stat
+
+    from modernart.net.trust.identity import config_dir as config_path
+
+    err = err or sys.stderr
+    path = config_path(config_dir) / "host.key"
+    try:
+        keys = Keys.load_or_create(config_dir, "host")
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        print(f"modernart host: cannot use the host key ({exc}); move {path} away to make a new key", file=err)
+        return None
+    if mode & (stat.S_IRWXG | stat.S_IRWXO):
+        print(
+            f"modernart host: warning: {path} may be read by other users of this machine (mode "
+            f"{stat.S_IMODE(mode):04o}), who could then pose as this host; chmod 600 {path}",
+            file=err,
+        )
+    return keys
+
+
 def default_journal_dir(config_dir: str | None) -> str:
     """`<config dir>/games` for a host given its own config dir, else the user's games dir."""
     return os.path.join(config_dir, "games") if config_dir else str(user_dirs.games_dir())
@@ -82,7 +108,9 @@ def _journal_port(path: str) -> Any:
 async def serve(
     settings: HostSettings, *, ready: Callable[[Host, Table], None] | None = None, out: Any = sys.stdout
 ) -> int:
-    keys = Keys.load_or_create(settings.config_dir, "host")
+    keys = host_keys(settings.config_dir)
+    if keys is None:
+        return 2
     port = settings.port
     if settings.resume:
         try:
