@@ -158,6 +158,32 @@ def test_no_terminal_is_refused_politely(server, tmp_path):
     argv = [a for a in ssh_argv(port, key, "bob") if a != "-t"] + ["-T"]
     done = subprocess.run(argv, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
     assert "modernart needs a terminal: connect with ssh -t" in done.stdout + done.stderr
+    # a usage error, as OpenSSH users expect; 255 (a2b2fc2: no exit status sent) is ssh's own
+    # for a connection that failed
+    assert done.returncode == 2, done.returncode
+
+
+@pytest.mark.timeout(90)
+def test_a_second_ssh_session_with_one_key_takes_the_seat_over(server, tmp_path):
+    """Two SSH sessions with one key: the newer one plays the seat, the earlier one ends
+    saying so.  On a2b2fc2 both screens stayed on and both controlled the seat (checked:
+    the first screen still showed its seat after the second joined)."""
+    port, _ = server
+    key = keypair(tmp_path / "ana_key")
+    first, second = Tmux(), Tmux()
+    try:
+        first.start(ssh_argv(port, key, "ana"), env={"TERM": "screen", "LANG": "C.UTF-8"})
+        first.wait_for(r">1 ana \(you\)", timeout=20)
+        second.start(ssh_argv(port, key, "ana"), env={"TERM": "screen", "LANG": "C.UTF-8"})
+        second.wait_for(r">1 ana \(you\)", timeout=20)  # the same seat, by the same key
+        ended = first.wait_for("EXITED:", timeout=20)
+        assert "another SSH session with your key took this seat over" in ended, ended
+        assert "EXITED:0" in ended
+        second.send("r")
+        second.wait_for(r">1 ana \(you\) +person +READY")  # the newer session plays the seat
+    finally:
+        first.close()
+        second.close()
 
 
 @pytest.fixture
