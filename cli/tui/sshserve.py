@@ -250,7 +250,7 @@ async def serve(
             _say(chan, _("modernart needs a terminal: connect with ssh -t") + "\r\n", stderr=True)
             _exit(chan, EXIT_USAGE)  # OpenSSH's own 255 is for a connection that failed
             return
-        if guest.fingerprint is not None:
+        if guest.fingerprint is not None and isinstance(ssh, _Session):
             # one key, one screen: the newest takes the seat over, before it joins (the
             # earlier one's keys must not act on the seat once the newer one holds it)
             earlier = playing.get(guest.fingerprint)
