@@ -146,12 +146,12 @@ OUT_OF_TOUCH = "not sent: out of touch with the host"
 REFUSED_HANDSHAKES = 2
 #: The same, with a host whose key was proven (its welcome came through it)
 PROVEN_HANDSHAKE_RETRIES = 5
-#: This client's handshake timer: shorter than the host's (HANDSHAKE_MS), which starts later
-#: (at its accept), so a handshake too slow for both always ends here first, as *out of time*
-#: (libzmq reports our timer with the errno of no read, never EPIPE or ECONNRESET), while a
-#: host that closes the handshake itself did so for its own reason: it could not open our
-#: hello, the box sealed to the key in the join string (docs/protocol.md "Transport")
-CLIENT_HANDSHAKE_MS = HANDSHAKE_MS * 4 // 5
+#: This client's handshake timer: shorter than the host's (HOST_HANDSHAKE_MS), which starts
+#: later (at its accept), so a handshake too slow for both always ends here first, as *out of
+#: time* (libzmq reports our timer with the errno of no read, never EPIPE or ECONNRESET),
+#: while a host that closes the handshake itself did so for its own reason: it could not
+#: open our hello, the box sealed to the key in the join string (docs/protocol.md "Transport")
+CLIENT_HANDSHAKE_MS = HANDSHAKE_MS
 #: The errno of a handshake failure whose connection the host closed (not our timer)
 HOST_CLOSED = frozenset({errno.EPIPE, errno.ECONNRESET})
 MAX_BURST = 256  # frames handled before the client checks the head and lets others run

@@ -109,6 +109,10 @@ class Lobby:
     def taken(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s is not None]
 
+    def require_admin(self, vk: bytes) -> None:
+        """Refuse (`not_admin`) anyone but the admin."""
+        self._require_admin(vk)
+
     def _require_admin(self, vk: bytes) -> None:
         if vk != self.admin:
             raise LobbyError("not_admin", "only the host (the player who opened the table) may do that")

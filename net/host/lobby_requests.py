@@ -156,7 +156,7 @@ class LobbyRequests:
         keys = {p.vk for p in peers} | {s.vk for s in lob.seats if s is not None and s.vk is not None}
         targets = [k for k in keys if fingerprint(k) == fpr]
         if not targets:
-            lob.remove(peer.vk, b"")  # refuses a non-admin first
+            lob.require_admin(peer.vk)  # a non-admin is refused as such, not told who is here
             raise LobbyError("no_such_key", f"nobody with key {fpr} is at this table", {"fpr": fpr})
         for key in targets:
             seat = lob.remove(peer.vk, key)
