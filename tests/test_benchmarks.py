@@ -156,3 +156,18 @@ def test_the_installed_command_has_no_bench():
         timeout=50,
     )
     assert done.returncode == 2 and "invalid choice: 'bench'" in done.stderr
+
+
+def test_bench_handshakes_counts_how_each_connect_ends():
+    """A small storm: every connect ends connected or in time, never in a wrong key."""
+    done = subprocess.run(
+        BENCHMARKS + ["handshakes", "--procs", "2", "--clients", "20", "--host-busy", "0.05", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=150,
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["clients"] == 40 and sum(report["ends"].values()) == 40
+    assert "host_key_mismatch" not in report["ends"], report

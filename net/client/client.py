@@ -105,6 +105,7 @@ import asyncio
 import errno
 import logging
 import os
+import random
 import time
 from typing import Any, Callable, cast
 
@@ -154,6 +155,10 @@ PROVEN_HANDSHAKE_RETRIES = 5
 CLIENT_HANDSHAKE_MS = HANDSHAKE_MS
 #: The errno of a handshake failure whose connection the host closed (not our timer)
 HOST_CLOSED = frozenset({errno.EPIPE, errno.ECONNRESET})
+#: After handshakes that ran out of time, seconds before the next try: the first at once,
+#: then doubling up to the last, each with +-50% jitter (a host too busy to answer hundreds
+#: of handshakes is not sent all of them again at the same moment)
+HANDSHAKE_BACKOFF = (0.0, 0.5, 1.0, 2.0, 4.0)
 MAX_BURST = 256  # frames handled before the client checks the head and lets others run
 _DONTWAIT = int(zmq.DONTWAIT)  # a plain int: no enum arithmetic per frame
 
@@ -465,6 +470,7 @@ class Client:
 
     async def _monitor_loop(self, monitor: zmq.asyncio.Socket) -> None:
         refused = 0  # handshakes the host closed in a row
+        late = 0  # handshakes in a row that ran out of time
         try:
             while True:
                 try:
@@ -479,7 +485,7 @@ class Client:
                 if kind == zmq.EVENT_CONNECTED:
                     continue
                 if kind == zmq.EVENT_HANDSHAKE_SUCCEEDED:
-                    refused = 0
+                    refused = late = 0
                     continue
                 if kind == zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL and int(event["value"]) not in HOST_CLOSED:
                     # our own timer (CLIENT_HANDSHAKE_MS), not the host: a host too busy to
@@ -488,7 +494,12 @@ class Client:
                     # reconnecting state, tells
                     log.info("the CURVE handshake ran out of time: connecting again")
                     refused = 0
-                    self._connect_again()
+                    pause = HANDSHAKE_BACKOFF[min(late, len(HANDSHAKE_BACKOFF) - 1)]
+                    late += 1
+                    if pause and self.loop is not None:
+                        self.loop.call_later(pause * random.uniform(0.5, 1.5), self._connect_again)
+                    else:
+                        self._connect_again()
                     continue
                 refused += 1
                 allowed = PROVEN_HANDSHAKE_RETRIES if self.receiving.host_vk is not None else REFUSED_HANDSHAKES
