@@ -263,7 +263,7 @@ async def serve(
         except JoinError as exc:
             if guest.fingerprint is not None and playing.get(guest.fingerprint) is ssh:
                 del playing[guest.fingerprint]
-            _say(chan, f"modernart: {exc}\r\n", stderr=True)
+            _say(chan, f"modernart: {exc}\r\n")
             _exit(chan, 1)
             return
         env = {**guest.env, "TERM": term}
