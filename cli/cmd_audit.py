@@ -85,9 +85,47 @@ def unfinished(path: str) -> bool:
         return False
 
 
+def is_journal(path: str) -> bool:
+    """Whether `path` is a host's journal (`….jsonl`: a header line naming the journal
+    format), which the audit does not read: the record saved beside it once the game is
+    over is what it checks."""
+    from modernart.record import JOURNAL_FORMAT
+
+    try:
+        with open(path, "rb") as f:
+            head = f.readline(4096)
+    except OSError:
+        return False
+    try:
+        header = json.loads(head)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(header, dict) and header.get("format") == JOURNAL_FORMAT
+
+
 def run(args: argparse.Namespace) -> int:
+    import os
+
     from modernart.net.trust.audit import audit_evidence, audit_files
 
+    if is_journal(args.record):
+        base = args.record[: -len(".jsonl")] if args.record.endswith(".jsonl") else args.record
+        record = base + ".json"
+        there = os.path.exists(record)
+        print(
+            (
+                _(
+                    "modernart audit: {path} is the host's journal; audit the game's record beside it: modernart audit {record}"
+                )
+                if there
+                else _(
+                    "modernart audit: {path} is the host's journal of a game; its record ({record}) is saved "
+                    "beside it once the game is over, and that is what the audit checks"
+                )
+            ).format(path=args.record, record=record),
+            file=sys.stderr,
+        )
+        return 2
     host_vk = None
     if args.host_key:
         try:

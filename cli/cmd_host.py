@@ -105,7 +105,14 @@ def register(sub: Subcommands) -> None:
         help="let this host see the hands (a start ~1 s quicker)",
     )
     p.add_argument("--headless", action="store_true", help="run only the host (no client in this terminal)")
-    p.add_argument("--admin-key", default=None, metavar="HEX", help=argparse.SUPPRESS)  # the hosting client's key
+    p.add_argument(
+        "--admin-key",
+        default=None,
+        metavar="KEY",
+        help="with --headless: who runs the lobby (seats bots, changes the rules, removes people, "
+        "locks, starts): a player's public key in hex, or their key file (e.g. ~/.config/modernart/player.key); "
+        "without it the table has no admin and starts with --players",
+    )
     # the host child of `modernart host` (cli/tui/launch.py): its parent stops it by closing its stdin
     p.add_argument("--until-stdin-closes", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--player-name", default=None, help="your name at the table (default: your login name)")
@@ -126,8 +133,8 @@ def run(args: argparse.Namespace) -> int:
     apply_language_arguments(args)
     try:
         options, clocks = json.loads(args.options), json.loads(args.clocks)
-    except json.JSONDecodeError as exc:
-        print(f"modernart host: --options/--clocks must be JSON: {exc}", file=sys.stderr)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        print(f"modernart host: --options/--clocks must be JSON: {exc or 'nested too deeply'}", file=sys.stderr)
         return 2
     try:
         if not isinstance(options, dict):
@@ -142,7 +149,11 @@ def run(args: argparse.Namespace) -> int:
 
     from modernart.cli.tui.launch import host_and_play
 
-    me = Keys.load_or_create(args.config_dir, "player")
+    try:
+        me = Keys.load_or_create(args.config_dir, "player")
+    except (OSError, ValueError) as exc:
+        print(f"modernart host: cannot use your player key ({exc})", file=sys.stderr)
+        return 2
     return host_and_play(
         _child_args(args, me.vk.hex()),
         name=args.player_name or default_name(),
@@ -180,6 +191,25 @@ def resume_flags(args: argparse.Namespace) -> list[str]:
     return out
 
 
+def admin_key(text: str) -> bytes:
+    """The Ed25519 public key `--admin-key` names: 64 hex digits, or a key file (its public
+    half is read; the file stays where it is).  ValueError says what is wrong."""
+    import os
+
+    from modernart.net.trust.identity import Keys
+
+    if len(text) == 64 and all(c in "0123456789abcdefABCDEF" for c in text):
+        return bytes.fromhex(text)
+    path = os.path.expanduser(text)
+    if not os.path.isfile(path):
+        raise ValueError(f"{text!r} is neither a public key (64 hex digits) nor a key file")
+    try:
+        with open(path, encoding="ascii") as f:
+            return Keys.from_json(f.read()).vk
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"cannot read the key file {path}: {exc}") from None
+
+
 def _child_args(args: argparse.Namespace, admin_hex: str) -> list[str]:
     """The command line of the host child: this command's host flags, headless."""
     out: list[str] = ["--headless", "--admin-key", admin_hex]
@@ -197,7 +227,11 @@ def _child_args(args: argparse.Namespace, admin_hex: str) -> list[str]:
 async def _serve(args: argparse.Namespace, options: dict, clocks: dict) -> int:
     from modernart.net.host.serve import HostSettings, beacon_targets_from, serve
 
-    admin = bytes.fromhex(args.admin_key) if args.admin_key else None
+    try:
+        admin = admin_key(args.admin_key) if args.admin_key else None
+    except ValueError as exc:
+        print(f"modernart host: --admin-key: {exc}", file=sys.stderr)
+        return 2
     settings = HostSettings(
         name=args.name,
         bind=args.bind,

@@ -135,7 +135,7 @@ async def _print(args: argparse.Namespace, is_string: bool) -> int:
         except TimeoutError:
             pass  # printed as far as it is known
         table = client.state.table
-        print(f"connected to {table.get('name')!r} ({table.get('state')}), code {target.code}")
+        print(f"connected to {table.get('name')!r} ({table.get('state')}), code {table.get('code') or target.code}")
         for seat in table.get("seats") or []:
             if seat:
                 print(

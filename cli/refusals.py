@@ -52,6 +52,11 @@ def _templates() -> dict[str, str]:
         "not_ready": _("{player} (seat {seat_number}) is not ready"),
         "started": _("The game has already started"),
         "fixed_deal": _("This table's fixed deal does not fit these rules"),
+        "removed": _("The host removed you from this table"),
+        "locked": _("The host locked this table to the players seated"),
+        "not_removable": _("The host cannot remove themselves"),
+        "no_such_key": _("Nobody with key {fpr} is at this table"),
+        "watchers_full": _("This table has as many watchers as it serves; try again later"),
         # the host's protocol checks (net/host/)
         "not_started": _("The game has not started"),
         "not_dealt": _("The cards are not dealt yet"),

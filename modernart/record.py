@@ -206,6 +206,10 @@ def result_of(state: GameState) -> dict[str, Any]:
     }
 
 
+#: What a record nested deeper than Python's JSON parser goes is refused with
+TOO_DEEP = "corrupt record: its JSON is nested too deeply"
+
+
 def load_record(text: str) -> GameRecord:
     """Parse a record document or a journal; raises RecordError on anything malformed."""
     if len(text) > MAX_RECORD_BYTES:
@@ -213,7 +217,7 @@ def load_record(text: str) -> GameRecord:
     first_line = text.lstrip().partition("\n")[0]
     try:
         head = json.loads(first_line)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         head = None
     if isinstance(head, dict) and head.get("format") == JOURNAL_FORMAT:
         return parse_journal(text)
@@ -221,6 +225,8 @@ def load_record(text: str) -> GameRecord:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"corrupt or truncated JSON: {exc}") from None
+    except RecursionError:  # `[[[[...` 100,000 deep: Python's parser recurses per level
+        raise RecordError(TOO_DEEP) from None
     return GameRecord.from_dict(data)
 
 
@@ -243,6 +249,8 @@ def parse_journal(text: str, *, allow_partial_tail: bool = False) -> GameRecord:
         raise RecordError("empty journal")
     try:
         header = json.loads(lines[0])
+    except RecursionError:
+        raise RecordError(TOO_DEEP) from None
     except json.JSONDecodeError as exc:
         raise RecordError(f"corrupt journal header: {exc}") from None
     if not isinstance(header, dict) or header.get("format") != JOURNAL_FORMAT:
@@ -254,6 +262,8 @@ def parse_journal(text: str, *, allow_partial_tail: bool = False) -> GameRecord:
         last = number == len(lines)
         try:
             entry = json.loads(line)
+        except RecursionError:
+            raise RecordError(f"journal line {number}: {TOO_DEEP}") from None
         except json.JSONDecodeError as exc:
             if last and not complete and allow_partial_tail:
                 break

@@ -202,3 +202,18 @@ def test_bench_fairplay_hidden_prints_the_one_process_start_against_the_critical
     cpu, ratio, path = int(found[1]), float(found[2]), int(found[3])
     assert cpu > 0 and path > 0 and abs(ratio - cpu / path) < 0.02 + 1 / path
     assert "read from the process's cache" in line
+
+
+def test_bench_handshakes_counts_how_each_connect_ends():
+    """A small storm: every connect ends connected or in time, never in a wrong key."""
+    done = subprocess.run(
+        BENCHMARKS + ["handshakes", "--procs", "2", "--clients", "20", "--host-busy", "0.05", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=150,
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["clients"] == 40 and sum(report["ends"].values()) == 40
+    assert "host_key_mismatch" not in report["ends"], report

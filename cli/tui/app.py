@@ -26,6 +26,7 @@ from modernart.cli.tui.layout import ClientLayout
 from modernart.cli.tui.screens import connecting, game_over, join, lobby, scores, scoring, table, too_small
 from modernart.cli.tui.screens import help as help_screen
 from modernart.cli.tui.screens import quit as quit_screen
+from modernart.cli.tui.screens import remove as remove_screen
 from modernart.cli.tui.screens import rules as rules_screen
 from modernart.cli.tui.session import Finder, JoinError, LogEntry, Session
 from modernart.cli.tui.state import ClientState, needed
@@ -128,6 +129,7 @@ class ClientApp:
             *rules_screen.commands(self.cs, modes),
             *help_screen.commands(modes),
             *quit_screen.commands(cs, self, modes),
+            *remove_screen.commands(cs, self, modes),
             *chat_commands(cs, self, modes),
             *lobby.commands(cs, self, modes),
             *join.commands(cs, self, modes),

@@ -111,11 +111,14 @@ async def play_here(settings: HostGameSettings, name: str) -> tuple[InProcessHos
     # keeps the record in its journal dir; a config dir adds the client's own audited copy)
     ephemeral = settings.config_dir is None
     host = await InProcessHost.start(settings, keys=Keys.generate() if ephemeral else None)
+    mine = Keys.generate() if ephemeral else Keys.load_or_create(settings.config_dir, "player")
+    if settings.resume is None:
+        host.table.lobby.admin = mine.vk  # the player of this machine, never an SSH guest who sits first
     session = NetSession(
         host.join_string,
         name=name,
         config_dir=settings.config_dir,
-        keys=Keys.generate() if ephemeral else None,
+        keys=mine,
         seat=0,
         ready=settings.autostart,
     )

@@ -162,9 +162,13 @@ async def _host_and_play(
             )
         session = NetSession(join, name=name, config_dir=config_dir)
         session.ends_when_you_leave = True  # the host process is this command's child
+        watch = asyncio.get_running_loop().create_task(
+            _tell_if_host_ends(proc, told, [session], guest_sessions, resume_flags)
+        )
         try:
             return await run_client_async(session, ascii=ascii, color=color, alerts=alerts)
         finally:
+            watch.cancel()
             if guests is not None:
                 # the host first: its goodbye reaches the guests' clients (in this process),
                 # whose screens say the table closed; then their SSH server stops
@@ -182,6 +186,21 @@ async def _host_and_play(
         elif told.journal and not over:  # left mid-game: the journal holds every move so far
             again = " ".join(shlex.quote(a) for a in ("--resume", told.journal, *resume_flags))
             print(f"The game so far is in its journal: {told.journal}\nContinue it with: modernart host {again}")
+
+
+async def _tell_if_host_ends(
+    proc: ChildProcess, told: "_HostOutput", own: Sequence[Any], guests: MutableSet[Any], resume_flags: Sequence[str]
+) -> None:
+    """The host child ended by itself (killed, crashed: this command stops it only after its
+    client has left): the hosting player is told how to continue the game, never to ask
+    the host; the SSH guests that this process serves, that their session ends with it."""
+    code = await proc.wait()
+    await told.finish()
+    resume = " ".join(shlex.quote(a) for a in ("--resume", told.journal, *resume_flags)) if told.journal else None
+    for session in own:
+        session.host_process_ended(code, resume)
+    for session in list(guests):
+        session.host_process_ended(code, None)
 
 
 async def _stop_host(proc: ChildProcess) -> None:
@@ -319,6 +338,7 @@ def ssh_sessions_through(join_string: str, *, config_dir: str | None = None, ses
             session = NetSession(
                 join_string, name=name, keys=keys, state_dir=ssh_guest_dir(config_dir, guest.fingerprint)
             )
+        session.ssh_guest = True  # its screen closes with the SSH session: it never reconnects by itself
         await session.open()  # raises JoinError, which the guest is told
         if sessions is not None:
             sessions.add(session)

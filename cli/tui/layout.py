@@ -20,6 +20,7 @@ from modernart.cli.tui.chat import ChatLine
 from modernart.cli.tui.screens import connecting, game_over, join, lobby, scores, scoring, table, too_small
 from modernart.cli.tui.screens import help as help_screen
 from modernart.cli.tui.screens import quit as quit_screen
+from modernart.cli.tui.screens import remove as remove_screen
 from modernart.cli.tui.screens import rules as rules_screen
 from modernart.cli.tui.state import MIN_COLUMNS, MIN_ROWS, ClientState
 from modernart.cli.tui.text import Line
@@ -75,6 +76,7 @@ class ClientLayout:
                 rules_screen.floating(cs, shown("rules")),
                 help_screen.floating(cs, shown("help")),
                 quit_screen.floating(cs, shown("quit")),
+                remove_screen.floating(cs, shown("remove")),
             ],
         )
         self.layout = Layout(self.root, focused_element=self.hint_bar)

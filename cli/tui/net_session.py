@@ -75,12 +75,18 @@ def silence_advice(seconds: int) -> str:
     ).format(seconds=seconds)
 
 
-def goodbye_text(goodbye: Mapping[str, Any]) -> str:
-    """What the log says when the host closes the table, with how the game can go on."""
+def goodbye_text(goodbye: Mapping[str, Any], ssh_guest: bool = False) -> str:
+    """What the log says when the host closes the table, with how the game can go on (an
+    SSH guest's screen closes with the table: it does not reconnect by itself)."""
     record, journal = goodbye.get("record"), goodbye.get("journal")
     if record:
         return _("The host closed the table. The game's record is on the host's machine: {record}").format(
             record=record
+        )
+    if journal and ssh_guest:
+        return _(
+            "The host closed the table. Once the host resumes the game, log in again the same way "
+            "(with the same key, your seat is kept)"
         )
     if journal:
         return _(
@@ -88,6 +94,26 @@ def goodbye_text(goodbye: Mapping[str, Any]) -> str:
             "(this screen reconnects by itself)"
         ).format(journal=journal)
     return _("The host closed the table")
+
+
+def host_stopped_text(code: int | None, resume: str | None, ssh_guest: bool) -> str:
+    """What the log says when the host process this client's command started ended by
+    itself (`modernart host`: the hosting player's own host, serving her SSH guests too)."""
+    if ssh_guest:
+        return _(
+            "The host's table stopped unexpectedly on the host's machine. This session ends when the "
+            "host leaves; once the host continues the game, log in again the same way (with the same "
+            "key, your seat is kept)"
+        )
+    if resume:
+        return _(
+            "Your host stopped unexpectedly (exit code {code}). The game so far is in its journal: "
+            "leave (q), then continue it with: modernart host {resume}"
+        ).format(code=code, resume=resume)
+    return _(
+        "Your host stopped unexpectedly (exit code {code}) before the game began: leave (q) and open the "
+        "table again with modernart host"
+    ).format(code=code)
 
 
 def lobby_view(table: Mapping[str, Any], my_fpr: str | None) -> LobbyView:
@@ -106,6 +132,7 @@ def lobby_view(table: Mapping[str, Any], my_fpr: str | None) -> LobbyView:
                 bot or "",
                 bool(raw.get("ready")),
                 bool(raw.get("connected", True)) or bool(bot),
+                str(raw.get("fpr") or ""),
             )
         )
     try:
@@ -124,6 +151,8 @@ def lobby_view(table: Mapping[str, Any], my_fpr: str | None) -> LobbyView:
         admin=my_fpr is not None and table.get("admin") == my_fpr,
         bot_levels=bot_levels(),
         hidden_hands=table.get("hidden_hands") is True,
+        watchers=tuple(str(f) for f in table.get("watchers") or ()),
+        locked=table.get("locked") is True,
     )
 
 
@@ -167,6 +196,8 @@ class NetSession(SessionBase):
         # a key that is kept nowhere (a password SSH guest's) can never come back to its lobby
         # seat: closing gives the seat up rather than leave it taken for good
         self.leaves_seat_on_close = leaves_seat_on_close
+        self.ssh_guest = False  # served over SSH by the host's machine: its screen closes with it
+        self.host_stopped = ""  # what the log said when the host process ended by itself ("": it has not)
         self.connect_timeout = connect_timeout
         self.my_fpr = self.client.keys.fingerprint
         self._narrated_seq = 0
@@ -185,6 +216,15 @@ class NetSession(SessionBase):
 
     def __repr__(self) -> str:
         return f"<NetSession {self.name!r} seat={self.seat} {self.status.value}>"
+
+    def host_process_ended(self, code: int | None, resume: str | None) -> None:
+        """The host process this client's command started (`modernart host`) ended by itself:
+        say so, and how the game goes on, instead of asking someone to resume it."""
+        with speaking(self.language):
+            self.host_stopped = self.last_word = host_stopped_text(code, resume, self.ssh_guest)
+            append_log(self.log, LogEntry(self.host_stopped, "system"))
+        self._copy()
+        self.changed()
 
     # ------------------------------------------------------------------ from the client
 
@@ -209,7 +249,11 @@ class NetSession(SessionBase):
         elif kind == "status" and data == "connected" and self.notice:
             append_log(self.log, LogEntry(_("Back in touch with the host"), "system"))
         elif kind == "silent":
-            if self.client.state.status == "reconnecting" and self._silent < HOST_GONE <= data:
+            if (
+                self.client.state.status == "reconnecting"
+                and self._silent < HOST_GONE <= data
+                and not self.host_stopped
+            ):
                 append_log(self.log, LogEntry(silence_advice(data), "system"))
             self._silent = data
         elif kind == "lobby" and data.get("fixed_deal") is not None and not self._told_fixed_deal:
@@ -225,7 +269,7 @@ class NetSession(SessionBase):
             text = _("The evidence against the host is kept in {path}: modernart audit {path} checks it")
             append_log(self.log, LogEntry(text.format(path=data), "system"))
         elif kind == "goodbye":
-            self.last_word = goodbye_text(data)
+            self.last_word = goodbye_text(data, self.ssh_guest)
             append_log(self.log, LogEntry(self.last_word, "system"))
         if kind == "status" and data == "connected":
             self._silent, self.last_word = 0, ""
@@ -419,6 +463,8 @@ class NetSession(SessionBase):
             self.detail = ""
         if st.status == "host_closed":
             self.notice = _("the host closed the table")
+        elif st.status == "reconnecting" and self.host_stopped:
+            self.notice = _("the host stopped (see the log)")
         elif st.status == "reconnecting":
             self.notice = silence_notice(self._silent)
         else:
@@ -552,6 +598,12 @@ class NetSession(SessionBase):
     async def remove_bot(self, seat: int) -> None:
         await self._reply(self.client.remove_bot(seat))
 
+    async def remove(self, fpr: str) -> None:
+        await self._reply(self.client.remove(fpr))
+
+    async def lock(self, flag: bool) -> None:
+        await self._reply(self.client.lock(flag))
+
     async def set_options(self, options: RuleOptions) -> None:
         await self._reply(self.client.set_options(options.to_dict()))
 
@@ -666,7 +718,7 @@ class NetFinder(Listeners):
             target = parse_join_string(join_string)
         except JoinStringError as exc:
             raise JoinError(_sentence(str(exc))) from None
-        if code and normalise_code(code) != target.code:
+        if code and target.table is not None and normalise_code(code) != target.code:
             raise JoinError(_("Wrong join code: check the code on the host's screen"))
         session = NetSession(
             target,

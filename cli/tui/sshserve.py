@@ -90,8 +90,13 @@ MAX_SESSIONS_PER_CONNECTION = 4
 MAX_GUESTS = 32
 
 
+#: The exit status of `ssh -T` (no terminal to draw on): a usage error, as a shell's 2
+EXIT_USAGE = 2
+
+
 class _Session(PromptToolkitSSHSession):
     refusal: str | None = None  # why this session is not served (too many): told, then closed
+    taken_over = False  # a newer session with the same key took its seat over: it ended
 
     def _get_size(self) -> Size:
         size = super()._get_size()
@@ -219,6 +224,7 @@ async def serve(
     listening; running guests are not cut: `serve_forever` ends them when it stops)."""
     key = load_host_key(host_key_path)
     guests: weakref.WeakSet[_Session] = weakref.WeakSet()  # the live ones (see serve_forever)
+    playing: dict[str, _Session] = {}  # SSH key fingerprint -> the session playing with it
 
     async def interact(ssh: PromptToolkitSSHSession) -> None:
         chan = ssh.channel() if isinstance(ssh, _Session) else None
@@ -241,12 +247,24 @@ async def serve(
             _exit(chan, await _answer_command(chan, command.strip(), guest, record_for))
             return
         if term is None:  # `ssh -T`: no terminal to draw on
-            _say(chan, _("modernart needs a terminal: connect with ssh -t") + "\r\n")
+            _say(chan, _("modernart needs a terminal: connect with ssh -t") + "\r\n", stderr=True)
+            _exit(chan, EXIT_USAGE)  # OpenSSH's own 255 is for a connection that failed
             return
+        if guest.fingerprint is not None and isinstance(ssh, _Session):
+            # one key, one screen: the newest takes the seat over, before it joins (the
+            # earlier one's keys must not act on the seat once the newer one holds it)
+            earlier = playing.get(guest.fingerprint)
+            if earlier is not None and earlier.live():
+                earlier.taken_over = True
+                earlier.end_input()
+            playing[guest.fingerprint] = ssh
         try:
             session = await session_for(guest)
         except JoinError as exc:
+            if guest.fingerprint is not None and playing.get(guest.fingerprint) is ssh:
+                del playing[guest.fingerprint]
             _say(chan, f"modernart: {exc}\r\n")
+            _exit(chan, 1)
             return
         env = {**guest.env, "TERM": term}
         # a guest's own settings (first game, alerts) live in its own state dir, not the host user's
@@ -267,7 +285,11 @@ async def serve(
             log.info("ssh guest left user=%s", guest.username)
             if on_guest:
                 on_guest(guest, "left")
-            if session.last_word:  # e.g. the host closed the table: the last thing on the guest's terminal
+            if guest.fingerprint is not None and playing.get(guest.fingerprint) is ssh:
+                del playing[guest.fingerprint]
+            if getattr(ssh, "taken_over", False):
+                _say(chan, "modernart: " + _("another SSH session with your key took this seat over") + "\r\n")
+            elif session.last_word:  # e.g. the host closed the table: the last thing on the guest's terminal
                 _say(chan, f"modernart: {session.last_word}\r\n")
             _exit(chan, 0)
 

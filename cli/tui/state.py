@@ -73,7 +73,8 @@ class ClientState:
         self.amount_refused = False  # the typed amount was refused: a digit starts afresh
         self.message: Message | None = None
         self.situation: tuple | None = None  # what the message line's words were about (see sync)
-        self.overlay: str | None = None  # "help", "scoring", "scores", "rules", "quit" or None
+        self.overlay: str | None = None  # "help", "scoring", "scores", "rules", "quit", "remove" or None
+        self.removing: tuple[str, str] | None = None  # who the remove overlay asks about: (name, key fingerprint)
         self.scoring_round = -1  # round whose scoring the overlay shows
         self.game_comparison: str | None = None  # the game-over line comparing this game (None: not worked out)
         self.scoring_over: tuple | None = None  # the situation the scoring overlay was opened over

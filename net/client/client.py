@@ -105,8 +105,10 @@ unless `accept_new_host_key=True`), and the finished game's transcript and recor
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import os
+import random
 import time
 from typing import Any, Callable, cast
 
@@ -147,12 +149,24 @@ HOST_SILENCE = 4.0
 #: heartbeat the link is looked after besides
 PING_EVERY = 2.0
 OUT_OF_TOUCH = "not sent: out of touch with the host"
-#: Handshakes that may fail in a row, with a host whose key was proven, before the key is
-#: said to be wrong (a link cut mid-handshake fails one too)
+#: Handshakes the host closed in a row before its key is said to be wrong: a host that does
+#: not hold the key closes every one at once; one closed by a host that crashed or restarted
+#: mid-handshake, or by a cut link, is followed by one that gets through (or is not answered)
+REFUSED_HANDSHAKES = 2
+#: The same, with a host whose key was proven (its welcome came through it)
 PROVEN_HANDSHAKE_RETRIES = 5
-#: Seconds after its connection opened from which a failed handshake is taken as out of time,
-#: not as a refused key (the host's timer starts at its accept, a moment after ours)
-HANDSHAKE_OUT_OF_TIME = 0.9 * HANDSHAKE_MS / 1000
+#: This client's handshake timer: shorter than the host's (HOST_HANDSHAKE_MS), which starts
+#: later (at its accept), so a handshake too slow for both always ends here first, as *out of
+#: time* (libzmq reports our timer with the errno of no read, never EPIPE or ECONNRESET),
+#: while a host that closes the handshake itself did so for its own reason: it could not
+#: open our hello, the box sealed to the key in the join string (docs/protocol.md "Transport")
+CLIENT_HANDSHAKE_MS = HANDSHAKE_MS
+#: The errno of a handshake failure whose connection the host closed (not our timer)
+HOST_CLOSED = frozenset({errno.EPIPE, errno.ECONNRESET})
+#: After handshakes that ran out of time, seconds before the next try: the first at once,
+#: then doubling up to the last, each with +-50% jitter (a host too busy to answer hundreds
+#: of handshakes is not sent all of them again at the same moment)
+HANDSHAKE_BACKOFF = (0.0, 0.5, 1.0, 2.0, 4.0)
 MAX_BURST = 256  # frames handled before the client checks the head and lets others run
 _DONTWAIT = int(zmq.DONTWAIT)  # a plain int: no enum arithmetic per frame
 
@@ -288,7 +302,8 @@ class Client:
         s.linger = 0
         s.maxmsgsize = MAX_CLIENT_FRAME
         s.rcvhwm = 100000
-        s.heartbeat_ivl, s.heartbeat_timeout, s.heartbeat_ttl, s.handshake_ivl = 2000, 6000, 6000, HANDSHAKE_MS
+        s.heartbeat_ivl, s.heartbeat_timeout, s.heartbeat_ttl = 2000, 6000, 6000
+        s.handshake_ivl = CLIENT_HANDSHAKE_MS
         s.reconnect_ivl, s.reconnect_ivl_max = 100, 2000
         # not ZMQ_IMMEDIATE: it would drop what arrived unread when a connection ends (the
         # host's goodbye); a move kept for the next connection carries the old `conn` instead
@@ -468,35 +483,43 @@ class Client:
         self.fd = None
 
     async def _monitor_loop(self, monitor: zmq.asyncio.Socket) -> None:
-        failures = 0  # handshake failures in a row
-        opened = time.monotonic()  # when the connection being handshaken opened
+        refused = 0  # handshakes the host closed in a row
+        late = 0  # handshakes in a row that ran out of time
         try:
             while True:
                 try:
                     event = parse_monitor_message(await monitor.recv_multipart())
                 except zmq.ZMQError:
                     return  # closed under us (a shared context was destroyed): nothing to watch
-                if event["event"] == zmq.EVENT_DISCONNECTED:
+                kind = event["event"]
+                if kind == zmq.EVENT_DISCONNECTED:
                     if self.state.status == "connected":
                         self.feed.set_status("reconnecting")
                     continue
-                if event["event"] == zmq.EVENT_CONNECTED:
-                    opened = time.monotonic()
+                if kind == zmq.EVENT_CONNECTED:
                     continue
-                if event["event"] == zmq.EVENT_HANDSHAKE_SUCCEEDED:
-                    failures = 0
+                if kind == zmq.EVENT_HANDSHAKE_SUCCEEDED:
+                    refused = late = 0
                     continue
-                if time.monotonic() - opened >= HANDSHAKE_OUT_OF_TIME:
-                    # out of time, not refused: a host too busy to answer (hundreds of
-                    # handshakes at once) or a link gone quiet; libzmq stopped retrying, so
-                    # start again: connect()'s own timeout, or the reconnecting state, tells
+                if kind == zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL and int(event["value"]) not in HOST_CLOSED:
+                    # our own timer (CLIENT_HANDSHAKE_MS), not the host: a host too busy to
+                    # answer (hundreds of handshakes at once) or a link gone quiet; libzmq
+                    # stopped retrying, so start again: connect()'s own timeout, or the
+                    # reconnecting state, tells
                     log.info("the CURVE handshake ran out of time: connecting again")
-                    self._connect_again()
+                    refused = 0
+                    pause = HANDSHAKE_BACKOFF[min(late, len(HANDSHAKE_BACKOFF) - 1)]
+                    late += 1
+                    if pause and self.loop is not None:
+                        self.loop.call_later(pause * random.uniform(0.5, 1.5), self._connect_again)
+                    else:
+                        self._connect_again()
                     continue
-                failures += 1
-                if self.receiving.host_vk is not None and failures < PROVEN_HANDSHAKE_RETRIES:
-                    # this host proved its key (its welcome came through it): a link that broke
-                    # mid-handshake, not another key; libzmq stopped retrying, so start again
+                refused += 1
+                allowed = PROVEN_HANDSHAKE_RETRIES if self.receiving.host_vk is not None else REFUSED_HANDSHAKES
+                if refused < allowed:
+                    # once may be a host that stopped, or a link that broke, mid-handshake
+                    log.info("the host closed the CURVE handshake (%s): connecting again", event["value"])
                     self._connect_again()
                     continue
                 message = (
@@ -683,6 +706,12 @@ class Client:
 
     async def remove_bot(self, seat: int) -> Reply:
         return await self.lobby.remove_bot(seat)
+
+    async def remove(self, fpr: str) -> Reply:
+        return await self.lobby.remove(fpr)
+
+    async def lock(self, flag: bool = True) -> Reply:
+        return await self.lobby.lock(flag)
 
     async def set_options(self, options: dict[str, Any]) -> Reply:
         return await self.lobby.set_options(options)

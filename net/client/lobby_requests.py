@@ -39,6 +39,14 @@ class LobbyRequests:
     async def remove_bot(self, seat: int) -> Reply:
         return await self.op("remove_bot", seat=seat)
 
+    async def remove(self, fpr: str) -> Reply:
+        """The admin removes the seated person, bot or watcher whose key has fingerprint `fpr`."""
+        return await self.op("remove", fpr=fpr)
+
+    async def lock(self, flag: bool = True) -> Reply:
+        """The admin locks the table to the keys seated (False: opens it again)."""
+        return await self.op("lock", lock=flag)
+
     async def set_options(self, options: dict[str, Any]) -> Reply:
         return await self.op("options", options=options)
 

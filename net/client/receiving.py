@@ -266,6 +266,13 @@ class Receiving:
                 self.greeting.hello()
         elif self.welcome is not None and not self.welcome.done():
             self.welcome.set_exception(ConnectError(code, text))
+        elif code in ("removed", "watchers_full"):
+            # the table's admin removed this key, or its watcher's place went to a newcomer:
+            # a hello would only be refused again
+            if self.state.status != "failed":
+                self.feed.error(code, text)
+                self.requests.fail_pending(code)
+                self.feed.set_status("failed")  # said once; no more hellos (the ping loop stops)
         else:
             self.feed.error(code, text)
 

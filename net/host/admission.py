@@ -51,6 +51,7 @@ class Admission:
         autostart: Callable[[Table], None],
         *,
         max_watchers: int = MAX_WATCHERS,
+        seating: Any = None,
     ) -> None:
         self.keys = keys
         self.router = router
@@ -63,17 +64,27 @@ class Admission:
         # connections without a seat, per table (lobby visitors and watchers): with the seats,
         # they bound the peers and so the memory a table's connections hold (each its budget)
         self.max_watchers = max_watchers
+        # the lobby's say on who comes in (net/host/lobby_requests.py): removed keys, room
+        # made by the weakest watcher, a newcomer's first moment
+        self.seating = seating
 
-    def hello(self, rid: bytes, curve: bytes, msg: dict[str, Any]) -> None:
+    def table_of(self, msg: dict[str, Any]) -> Table:
+        """The table a hello asks for, in a protocol this host speaks (else a ProtocolError)."""
         if msg["v"] != VERSION:
             raise ProtocolError("version", f"this host speaks protocol {VERSION}, not {msg['v']}")
         table_id = msg.get("table")
         table = self.registry.find(table_id)
         if table is None:
             raise ProtocolError("no_table", f"no table {table_id!r}; tables: {', '.join(self.registry.tables)}")
+        return table
+
+    def hello(self, rid: bytes, curve: bytes, msg: dict[str, Any]) -> None:
+        table = self.table_of(msg)
         vk = msg["vk"]
         if not verify(vk, HELLO_TAG, hello_bytes(self.keys.curve_public_raw, curve, msg.get("table")), msg["sig"]):
             raise ProtocolError("bad_signature", "the hello signature does not prove the key")
+        if vk in table.lobby.removed:
+            raise ProtocolError("removed", "the host removed you from this table")
         peers = self.connections.peers
         link = self.connections.links.get(rid)
         if link is not None:  # the same connection again: what it says it holds releases live events
@@ -106,7 +117,7 @@ class Admission:
                 seat, role = sess.delegates.index(vk), "standin"
         if role == "spectator":  # keys are free to make: watchers are what anyone can add without end
             watching = [p for p in self.connections.at(table) if p.role == "spectator" and p.vk != vk and p.rid != rid]
-            if len(watching) >= self.max_watchers:
+            if len(watching) >= self.max_watchers and not (self.seating and self.seating.make_room(table, vk)):
                 raise ProtocolError(
                     "watchers_full",
                     f"this table has {self.max_watchers} watchers (and visitors in its lobby) already; try again later",
@@ -118,6 +129,8 @@ class Admission:
         ahead = self.holds_lost_tail(sess, msg)
         start, reset = (head, False) if ahead else self.catch_up_from(sess, msg, head)
         peer = peers[rid] = Peer(rid, curve, table, vk, seat, role, link, next_seq=start + 1, ahead=ahead)
+        if self.seating is not None:
+            self.seating.welcomed(peer)
         if seat is not None and role != "spectator":
             self.presence.arrived(table, seat)
         ctr = sess.counters[seat] if sess is not None and seat is not None else 0

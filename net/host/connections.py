@@ -37,6 +37,7 @@ class Peer:
     # recovering after a power loss: the last event its client said it holds, past the host's
     # log (the host asked for them: net/host/admission.py `Admission.tail`); 0 once given
     ahead: int = 0
+    asked: float = 0.0  # its hello or its last lobby request (the host's clock: idle watchers)
 
 
 _MISSING: Any = object()  # `PeerMap.pop` without a default

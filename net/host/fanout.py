@@ -6,7 +6,8 @@ round of syncs on `SYNCERS` per table while it has events not on disk; an event 
 host-only secrets waits for the disk before it goes to anyone).  A peer gets an event as it
 is made only while it is live (`Peer.next_seq` is that event); one that is behind catches
 up from the log as it acknowledges (net/host/admission.py).  Lobby messages are coalesced
-to one per table per turn of the loop (`lobby_soon`).
+to one per table per turn of the loop (`lobby_soon`), and those of rule changes to one per
+LOBBY_EVERY seconds (`lobby_paced`).
 """
 
 from __future__ import annotations
@@ -44,6 +45,10 @@ UNSYNCED_MAX = 32
 #: everyone and no tick is sent at all (seconds)
 PROGRESS_DELAY = 0.05
 
+#: Seconds between two lobby messages of a table while its admin changes the rules (a
+#: burst of changes goes out as one message: `Fanout.lobby_paced`)
+LOBBY_EVERY = 0.25
+
 #: An answer to send once the events before it are out: (routing id, frame)
 Ack = tuple[bytes, dict[str, Any]]
 
@@ -68,6 +73,8 @@ class Fanout:
         self.wake = due.wake
         self.game_saved = game_saved  # told once a finished game's record is saved
         self.lobby_due: dict[str, Table] = {}  # tables whose lobby goes out after this handler
+        self.lobby_sent: dict[str, float] = {}  # table id -> when its lobby last went out (time.monotonic)
+        self.lobby_held: set[str] = set()  # tables whose paced lobby is due (`lobby_paced`)
         self.ticks_due: dict[str, tuple[Table, int]] = {}  # tables whose peers get a tick soon (and its seq then)
 
     # ------------------------------------------------------------------ events
@@ -222,6 +229,7 @@ class Fanout:
     def forget(self, table: Table) -> None:
         """`table` is freed: nobody is left to tell its lobby."""
         self.lobby_due.pop(table.id, None)
+        self.lobby_sent.pop(table.id, None)
 
     def send_lobbies(self) -> None:
         due, self.lobby_due = self.lobby_due, {}
@@ -229,14 +237,41 @@ class Fanout:
             if self.tables.get(table.id) is table:  # not freed meanwhile
                 self.broadcast_lobby(table)
 
-    def broadcast_lobby(self, table: Table) -> None:
+    def broadcast_lobby(self, table: Table, only: Peer | None = None) -> None:
+        """Send the lobby of `table` to its peers (or to `only`)."""
         peers = self.connections.at(table)
         connected = {p.seat for p in peers if p.seat is not None and p.role != "spectator"}
+        watchers = [p.vk for p in peers if p.role == "spectator"] if table.game is None else []
         target = self.router.target(table.id)
         also = [str(t) for t in self.router.other_targets(table.id)]
-        data = pack(lobby_frame(table.lobby_description(connected, str(target), target.code, also)))
+        data = pack(lobby_frame(table.lobby_description(connected, str(target), target.code, also, watchers)))
+        if only is not None:
+            self.router.send(only.rid, data)
+            return
+        self.lobby_sent[table.id] = time.monotonic()
         for peer in peers:
             self.router.send(peer.rid, data)
+
+    def lobby_paced(self, table: Table, asker: Peer) -> None:
+        """Broadcast the lobby of `table` at most once every LOBBY_EVERY seconds: a burst of
+        rule changes makes one message for the whole burst (its last state) to each peer,
+        never one per change; `asker`, who made the change, gets it at once (its next
+        change starts from this one)."""
+        self.broadcast_lobby(table, only=asker)
+        if table.id in self.lobby_held:
+            return  # one is due already: it carries this change too
+        wait = LOBBY_EVERY - (time.monotonic() - self.lobby_sent.get(table.id, -LOBBY_EVERY))
+        if wait <= 0:
+            self.lobby_soon(table)
+            return
+        self.lobby_held.add(table.id)
+
+        def send() -> None:
+            self.lobby_held.discard(table.id)
+            if self.tables.get(table.id) is table:  # not freed meanwhile
+                self.broadcast_lobby(table)
+
+        asyncio.get_running_loop().call_later(wait, send)
 
     def tick_soon(self, table: Table) -> None:
         """Tick every peer of `table` once, PROGRESS_DELAY from now: what the host holds

@@ -113,6 +113,7 @@ class Host:
             self.clock,
             lambda table: self.lobby_requests.try_start(table, None),
             max_watchers=max_watchers,
+            seating=self.lobby_requests,
         )
         self.collector = QuietCollector() if quiet_gc else None
         self.presence.collector = self.collector
@@ -246,6 +247,9 @@ class Host:
     # ------------------------------------------------------------------ tables and bots
 
     def target(self, table: str | None = None) -> JoinTarget:
+        """Where clients reach table `table` (None: the only one, if there is one), with its join code."""
+        if table is None and len(self.tables) == 1:
+            table = next(iter(self.tables))
         return self.router.target(table)
 
     def add_table(self, table: Table) -> Table:

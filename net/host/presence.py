@@ -19,7 +19,7 @@ import time
 from typing import Any, Callable
 
 from modernart.net.host.bot_clients import BotClients, forget_bots
-from modernart.net.host.connections import Connections
+from modernart.net.host.connections import Connections, Peer
 from modernart.net.host.deadlines import DueTables
 from modernart.net.host.fanout import Fanout
 from modernart.net.host.flow import LAG_TIMEOUT
@@ -146,7 +146,9 @@ class Presence:
         self.freed = True
         log.info("peer gone table=%s seat=%s why=%s", peer.table.id, peer.seat, why)
         if peer.seat is not None and peer.role != "spectator":
-            if not any(p.seat == peer.seat and p.role == peer.role for p in self.connections.at(peer.table)):
+            if peer.role == "player" and self.has_its_copy(peer, why):
+                peer.table.done_seats.add(peer.seat)  # its player is not waited for at the end
+            elif not any(p.seat == peer.seat and p.role == peer.role for p in self.connections.at(peer.table)):
                 self.absent[(peer.table.id, peer.seat)] = self.clock.now()
         self.fanout.lobby_soon(peer.table)  # not now: this may run inside a broadcast whose send failed
         self.due.touch(peer.table)
@@ -154,11 +156,22 @@ class Presence:
 
     # ------------------------------------------------------------------ freeing tables
 
+    @staticmethod
+    def has_its_copy(peer: Peer, why: str) -> bool:
+        """Whether the player of `peer`, going, needs nothing more of its finished game: it
+        left it (a bye once the game was over and disclosed), or its client acknowledged
+        every event (and so saved its own copy)."""
+        sess = peer.table.game
+        if sess is None or not sess.disclosed:
+            return False
+        return why == "bye" or (peer.next_seq > sess.seq and not peer.link.pending)
+
     def free_if_done(self, table: Table) -> None:
         """Forget `table` once its game is over, on disk, sent, and its last peer has gone:
         nothing of it stays (its peers, absences, stand-ins and journal go with it).  A person
-        who was away at the end is waited for, at most AWAY_AT_THE_END seconds: coming back,
-        their client catches up on the last events and saves its own copy of the game."""
+        who was away at the end (gone before taking their copy: not in `Table.done_seats`) is
+        waited for, at most AWAY_AT_THE_END seconds: coming back, their client catches up on
+        the last events and saves its own copy of the game."""
         sess = table.game
         if (
             sess is None
@@ -171,7 +184,11 @@ class Presence:
             or self.connections.at(table)
         ):
             return
-        away = [seat for (tid, seat) in self.absent if tid == table.id and not sess.players[seat].bot]
+        away = [
+            seat
+            for (tid, seat) in self.absent
+            if tid == table.id and not sess.players[seat].bot and seat not in table.done_seats
+        ]
         if away and time.monotonic() - (table.ended_at or 0.0) < AWAY_AT_THE_END:
             return  # the tick loop looks again
         forget_bots(table, [p.vk for p in sess.players if p.bot])  # their saved keys: the game is saved

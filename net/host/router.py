@@ -31,7 +31,7 @@ from zmq.auth.asyncio import AsyncioAuthenticator
 from zmq.utils import z85
 
 from modernart.net.lan.address import JoinTarget
-from modernart.net.protocol import HANDSHAKE_MS, MAX_HOST_FRAME, pack
+from modernart.net.protocol import HOST_HANDSHAKE_MS, MAX_HOST_FRAME, pack
 from modernart.net.protocol.frames import MAX_OTHER_ADDRESSES
 from modernart.net.trust.identity import Keys
 
@@ -111,7 +111,7 @@ class Router:
         s.maxmsgsize = MAX_HOST_FRAME
         s.linger = 0
         s.sndhwm = SNDHWM
-        s.heartbeat_ivl, s.heartbeat_timeout, s.handshake_ivl = 2000, 6000, HANDSHAKE_MS
+        s.heartbeat_ivl, s.heartbeat_timeout, s.handshake_ivl = 2000, 6000, HOST_HANDSHAKE_MS
         if self.port:
             s.bind(f"tcp://{self.bind_addr}:{self.port}")
         else:

@@ -51,7 +51,7 @@ class HostSettings:
     beacon: bool = True
     beacon_targets: list[tuple[str, int]] | None = None
     exit_when_over: bool = False
-    admin: bytes | None = None  # Ed25519 key of the hosting player's own client (else: first to sit)
+    admin: bytes | None = None  # Ed25519 key of the hosting player's own client (None: the table has no admin)
     until_stdin_closes: bool = False  # stop once stdin ends: the parent process has gone or stops us
     fsync: bool = True
     # hands hidden even from this host (docs/fair-play.md "The hidden deck"): on for LAN tables
@@ -59,6 +59,32 @@ class HostSettings:
     # the host runs the process's garbage collection (net/host/quiet_gc.py): for a process that
     # is a host and nothing else (not one that also runs SSH guests' screens)
     quiet_gc: bool = True
+
+
+def host_keys(config_dir: str | None, err: Any = None) -> Keys | None:
+    """The host's keys from `config_dir` (made on first use), or None after one line on
+    `err` saying why they cannot be read (a corrupt or unreadable `host.key`).  A key file
+    that other users may read is used, with a warning: whoever reads it can pose as this
+    host to every player who trusts it."""
+    import stat
+
+    from modernart.net.trust.identity import config_dir as config_path
+
+    err = err or sys.stderr
+    path = config_path(config_dir) / "host.key"
+    try:
+        keys = Keys.load_or_create(config_dir, "host")
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        print(f"modernart host: cannot use the host key ({exc}); move {path} away to make a new key", file=err)
+        return None
+    if mode & (stat.S_IRWXG | stat.S_IRWXO):
+        print(
+            f"modernart host: warning: {path} may be read by other users of this machine (mode "
+            f"{stat.S_IMODE(mode):04o}), who could then pose as this host; chmod 600 {path}",
+            file=err,
+        )
+    return keys
 
 
 def default_journal_dir(config_dir: str | None) -> str:
@@ -85,7 +111,9 @@ def _journal_port(path: str) -> Any:
 async def serve(
     settings: HostSettings, *, ready: Callable[[Host, Table], None] | None = None, out: Any = sys.stdout
 ) -> int:
-    keys = Keys.load_or_create(settings.config_dir, "host")
+    keys = host_keys(settings.config_dir)
+    if keys is None:
+        return 2
     port = settings.port
     if settings.resume:
         try:
@@ -119,7 +147,10 @@ async def serve(
         host.add_table(table)
     else:
         lobby = Lobby(
-            RuleOptions.from_dict(settings.options), ClockSettings.from_dict(settings.clocks), admin=settings.admin
+            RuleOptions.from_dict(settings.options),
+            ClockSettings.from_dict(settings.clocks),
+            admin=settings.admin,
+            first_to_sit_admin=False,  # the admin is the key named, never whoever sits first
         )
         table = host.open_table(
             settings.name,

@@ -27,7 +27,7 @@ from modernart.net.clocks import ClockSettings
 from modernart.net.trust.identity import Keys, fingerprint
 from modernart.net.host.journal import Journal, read_journal
 from modernart.net.host.lobby import Lobby, LobbyError
-from modernart.net.protocol.frames import seat_description, table_info
+from modernart.net.protocol.frames import MAX_LISTED_WATCHERS, seat_description, table_info
 from modernart.net.host.game import HostedGame, LoggedEvent, Player
 from modernart.net.trust.shuffle import FixedDeal
 from modernart.net.trust.transcript import write_transcript
@@ -55,6 +55,7 @@ class Table:
         self.fixed_deal = fixed_deal  # chosen cards instead of the shuffle (see the module doc)
         self.hidden_hands = hidden_hands  # hands hidden even from this host (docs/fair-play.md)
         self.ended_at: float | None = None  # when the game's record was saved (time.monotonic())
+        self.done_seats: set[int] = set()  # seats whose player left the finished game or took its copy
         self.name = name
         self.host = host
         self.journal_dir = journal_dir
@@ -107,9 +108,12 @@ class Table:
         options = self.game.options if self.game else self.lobby.options
         return options.changed()
 
-    def lobby_description(self, connected: set[int], join: str, code: str, also: Sequence[str] = ()) -> dict[str, Any]:
+    def lobby_description(
+        self, connected: set[int], join: str, code: str, also: Sequence[str] = (), watchers: Sequence[bytes] = ()
+    ) -> dict[str, Any]:
         """The table as its lobby frame describes it (net/protocol/frames.py `lobby_frame`);
-        `also`: the join strings of the host's other addresses."""
+        `also`: the join strings of the host's other addresses; `watchers`: the keys of
+        those watching (listed in the lobby, for the admin to remove)."""
         base: dict[str, Any] = {
             "table": self.id,
             "name": self.name,
@@ -130,6 +134,9 @@ class Table:
             base["seats"] = [s.to_wire(i, lob.admin, i in connected) if s else None for i, s in enumerate(lob.seats)]
             base["options"] = lob.options.to_dict()
             base["admin"] = fingerprint(lob.admin) if lob.admin else None
+            base["watchers"] = sorted({fingerprint(vk) for vk in watchers})[:MAX_LISTED_WATCHERS]
+            if lob.locked is not None:
+                base["locked"] = True
         else:
             sess = self.game
             base["seats"] = [

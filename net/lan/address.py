@@ -2,6 +2,11 @@
 
 The host key is the host's raw 32-byte CURVE public key; a client given a join string
 connects only to a host holding that key (CURVE enforces it in the handshake).
+
+A table's join code (`table_code`) is 60 bits of a hash of the host key, the port and the
+table id: it authenticates the key as the key's own code did (`join_code`: a second
+preimage of 60 bits), and two tables are told apart by it even when one config dir (one
+host key) serves both, on two ports or as two tables of one host.
 """
 
 from __future__ import annotations
@@ -12,7 +17,29 @@ from dataclasses import dataclass
 
 from zmq.utils import z85
 
-from modernart.net.trust.identity import b32, join_code, unb32
+import hashlib
+
+from modernart.net.protocol.signed import HOST_KEY_DOMAIN
+from modernart.net.trust.identity import b32, unb32
+
+#: What a table's join code hashes after the host key's domain (see the module docstring)
+TABLE_CODE_DOMAIN = b"table\0"
+
+
+def table_code(host_key: bytes, port: int, table: str | None) -> str:
+    """The join code of table `table` (None: a join string that names none) served on
+    `port` by the host holding `host_key`, shown as 'XXXX-XXXX-XXXX'.
+
+    >>> key = bytes(32)
+    >>> table_code(key, 47000, "t1") != table_code(key, 47001, "t1") != table_code(key, 47000, "t2")
+    True
+    >>> len(table_code(key, 47000, "t1"))
+    14
+    """
+    data = HOST_KEY_DOMAIN + TABLE_CODE_DOMAIN + host_key + port.to_bytes(2, "big") + (table or "").encode("ascii")
+    digest = b32(hashlib.sha256(data).digest())[:12]
+    return f"{digest[:4]}-{digest[4:8]}-{digest[8:12]}"
+
 
 _JOIN = re.compile(
     r"^ma://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.\-]{1,253}):(\d{1,5})/([A-Za-z2-7]{52})(?:/([A-Za-z0-9_\-]{1,32}))?/?$"
@@ -42,7 +69,8 @@ class JoinTarget:
 
     @property
     def code(self) -> str:
-        return join_code(self.host_key)
+        """This table's join code (`table_code`)."""
+        return table_code(self.host_key, self.port, self.table)
 
     def __str__(self) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host

@@ -3,7 +3,7 @@
 Payload (at most 512 bytes): b"MART" | version byte | msgpack map {port, key (32-byte
 CURVE public key), table, name, state, taken, free, options, fpr}.  The sender's address
 is taken from the datagram.  Beacons are unauthenticated: the join code (derived from the
-key) is what a player checks.  Malformed or oversized datagrams are ignored; a listener
+key, the port and the table: net/lan/address.py `table_code`) is what a player checks.  Malformed or oversized datagrams are ignored; a listener
 never replies (no amplification).  Default targets are the directed broadcast address of
 every interface that is up (Wi-Fi, Ethernet, a VPN: net/lan/interfaces.py), looked up
 again every round, so an interface that comes up later is announced too; tests inject
@@ -23,7 +23,7 @@ import msgpack
 
 from modernart.net.lan.address import JoinTarget
 from modernart.net.lan.interfaces import broadcast_addresses
-from modernart.net.trust.identity import fingerprint, join_code
+from modernart.net.trust.identity import fingerprint
 
 log = logging.getLogger("modernart.net.lan.beacon")
 
@@ -70,7 +70,7 @@ class Heard:
 
     @property
     def code(self) -> str:
-        return join_code(self.target.host_key)
+        return self.target.code  # the table's own: two tables of one host key differ
 
 
 def decode_beacon(data: bytes, sender: str) -> Heard | None:

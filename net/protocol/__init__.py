@@ -24,10 +24,12 @@ VERSION = 3
 #: not change with protocol 2, so the signatures of older games still check
 BODY_VERSION = 1
 
-#: Milliseconds a CURVE handshake may take, at the host and at its clients (ZMQ_HANDSHAKE_IVL):
-#: a client's handshake that fails only after this long ran out of time (a host too busy to
-#: answer, a link gone quiet), where one refused for a wrong key fails at once
+#: Milliseconds a client's CURVE handshake may take (its ZMQ_HANDSHAKE_IVL)
 HANDSHAKE_MS = 5000
+#: ... and the host's, longer: the host's timer starts later (at its accept) and runs longer,
+#: so a handshake too slow for both always ends at the client's own timer, and a handshake the
+#: host closes was closed for a reason of the host's, a key it cannot open (net/client/client.py)
+HOST_HANDSHAKE_MS = HANDSHAKE_MS + 1000
 #: Largest frame the host accepts (ZMQ MAXMSGSIZE drops the connection above it).
 MAX_HOST_FRAME = 64 * 1024
 #: Largest frame a client accepts (catch-up batches are the biggest host frames).

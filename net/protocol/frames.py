@@ -124,6 +124,9 @@ CLIENT_SCHEMA: dict[str, Schema] = {
     "tail": {"id": (REQUEST, True), "evs": (is_list(is_bytes(1, MAX_TAIL_EVENT), MAX_TAIL_EVENTS), True)},
 }
 
+#: Watchers a lobby frame lists (a host serves at most this many without a seat per table)
+MAX_LISTED_WATCHERS = 64
+
 # lobby op -> {arg: (check, required)}
 LOBBY_OPS: dict[str, Schema] = {
     "sit": {"name": (is_text(1, MAX_NAME), True), "seat": (optional(SEAT), False)},
@@ -132,6 +135,9 @@ LOBBY_OPS: dict[str, Schema] = {
     "chat": {"text": (is_text(1, MAX_CHAT), True)},
     "add_bot": {"level": (is_text(1, 16), False), "seat": (optional(SEAT), False)},
     "remove_bot": {"seat": (SEAT, True)},
+    # the admin removes a seated person or bot, or a watcher, by its key's fingerprint
+    "remove": {"fpr": (is_text(1, 16), True)},
+    "lock": {"lock": (is_bool, True)},  # the admin locks the table to the keys seated, or opens it
     "options": {"options": (is_map(64), True)},  # every RuleOptions field (RuleOptions.from_dict checks them)
     "clocks": {"clocks": (is_map(16), True)},  # every ClockSettings field
     "start": {},
@@ -404,6 +410,10 @@ HOST_SCHEMA: dict[str, Schema] = {
         "seats": (is_list(optional(is_record(SEAT_DESCRIPTION)), 5), True),
         "options": (_OPTIONS, True),
         "admin": (optional(is_text(1, 16)), True),
+        # in the lobby: the fingerprints of its watchers (the admin may remove them), whether
+        # the admin locked it to the keys seated
+        "watchers": (is_list(is_text(1, 16), MAX_LISTED_WATCHERS), False),
+        "locked": (is_bool, False),
         "game": (_GAME_ID, False),
         "record": (is_str(MAX_TEXT), False),
         "fixed_deal": (is_record(FIXED_DEAL), False),

@@ -107,3 +107,46 @@ async def test_a_guest_pressing_s_is_told_only_the_host_starts():
     async with Screen(bea, dummy=True) as screen:
         await screen.keys("s")
         assert screen.cs.message is not None and screen.cs.message.text == "Only the host starts the game"
+
+
+@run_async
+async def test_the_host_removes_a_person_or_a_watcher_after_asking_and_locks_the_table():
+    """`x` on a person's seat or on a watcher asks "Remove ... from this table?" (n keeps, y
+    removes, for good at this table); `l` locks the table to the players seated.  On
+    a2b2fc2 `x` removed only bots ("Move to a bot's seat to remove it") and the lobby
+    listed no watchers (checked: fails)."""
+    from modernart.net.client.client import Client
+    from modernart.net.trust.identity import Keys, fingerprint
+
+    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], start=False)
+    lobby = table.here.table.lobby
+    watcher = Client(table.join_string, keys=Keys.generate(), spectate=True)
+    await watcher.connect()
+    try:
+        await until(lambda: ana.lobby is not None and len(ana.lobby.watchers) == 1)
+        async with Screen(ana, cols=80) as screen:
+            await screen.wait_for("watching: key " + fingerprint(watcher.keys.vk))
+            while lobby_rows(ana.lobby)[screen.cs.lobby_cursor] != ("seat", 1):
+                await screen.keys("down")
+            await screen.keys("x")
+            text = await screen.wait_for("Remove Bea from this table?")
+            assert "They cannot come back to this table" in text
+            await screen.keys("n")  # kept
+            await until(lambda: screen.cs.overlay is None)
+            assert lobby.seats[1] is not None and lobby.seats[1].name == "Bea"
+            await screen.keys("x")
+            await screen.wait_for("Remove Bea from this table?")
+            await screen.keys("y")
+            await until(lambda: lobby.seats[1] is None)
+            assert bea.client.keys.vk in lobby.removed
+            while lobby_rows(ana.lobby)[screen.cs.lobby_cursor][0] != "watcher":
+                await screen.keys("down")
+            await screen.keys("x")
+            await screen.wait_for("Remove this watcher from this table?")
+            await screen.keys("y")
+            await until(lambda: not ana.lobby.watchers)
+            await screen.keys("l")
+            await screen.wait_for("Locked: only the players seated may sit")
+            assert lobby.locked == frozenset({ana.client.keys.vk, cem.client.keys.vk})
+    finally:
+        await watcher.close()

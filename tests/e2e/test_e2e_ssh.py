@@ -158,6 +158,32 @@ def test_no_terminal_is_refused_politely(server, tmp_path):
     argv = [a for a in ssh_argv(port, key, "bob") if a != "-t"] + ["-T"]
     done = subprocess.run(argv, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
     assert "modernart needs a terminal: connect with ssh -t" in done.stdout + done.stderr
+    # a usage error, as OpenSSH users expect; 255 (a2b2fc2: no exit status sent) is ssh's own
+    # for a connection that failed
+    assert done.returncode == 2, done.returncode
+
+
+@pytest.mark.timeout(90)
+def test_a_second_ssh_session_with_one_key_takes_the_seat_over(server, tmp_path):
+    """Two SSH sessions with one key: the newer one plays the seat, the earlier one ends
+    saying so.  On a2b2fc2 both screens stayed on and both controlled the seat (checked:
+    the first screen still showed its seat after the second joined)."""
+    port, _ = server
+    key = keypair(tmp_path / "ana_key")
+    first, second = Tmux(), Tmux()
+    try:
+        first.start(ssh_argv(port, key, "ana"), env={"TERM": "screen", "LANG": "C.UTF-8"})
+        first.wait_for(r">1 ana \(you\)", timeout=20)
+        second.start(ssh_argv(port, key, "ana"), env={"TERM": "screen", "LANG": "C.UTF-8"})
+        second.wait_for(r">1 ana \(you\)", timeout=20)  # the same seat, by the same key
+        ended = first.wait_for("EXITED:", timeout=20)
+        assert "another SSH session with your key took this seat over" in ended, ended
+        assert "EXITED:0" in ended
+        second.send("r")
+        second.wait_for(r">1 ana \(you\) +person +READY")  # the newer session plays the seat
+    finally:
+        first.close()
+        second.close()
 
 
 @pytest.fixture
@@ -429,3 +455,68 @@ def test_the_command_lines_docs_give_for_macos_and_windows(server, tmp_path):
             pane.wait_for(r"Leave|EXITED", timeout=10)
         finally:
             pane.close()
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.timeout(180)
+def test_when_the_hosting_players_own_host_dies_she_and_her_ssh_guest_are_told_the_truth(tmp_path):
+    """`modernart host --ssh`: the host child is killed mid-game.  The hosting player is told
+    that her own host stopped and how to continue the game (never to "ask the host to
+    resume"); her SSH guest is told the table stopped on the host's machine and that the
+    session ends with it (never that the screen "reconnects by itself").  On a2b2fc2 both
+    saw "host silent ...: it may have stopped (ask the host to resume)" (checked)."""
+    from .test_e2e_tmux import LOOPBACK_HOST
+
+    config, ssh_port = tmp_path / "config", _free_port()
+    key = keypair(tmp_path / "bea_key")
+    ana, bea = Tmux(), Tmux()
+    try:
+        ana.start(
+            LOOPBACK_HOST
+            + ["--players", "3", "--bots", "1", "--bot-pace", "1000", "--journal-dir", str(tmp_path / "games")]
+            + ["--config-dir", str(config), "--player-name", "Ana", "--ssh", str(ssh_port), "--ssh-bind", "127.0.0.1"]
+            + ["--ssh-host-key", str(tmp_path / "hostkey")],
+            env={"TERM": "xterm-256color", "XDG_STATE_HOME": str(tmp_path)},
+            cwd=str(_repo()),
+        )
+        ana.wait_for(r"Ana \(you\) +person +not ready", timeout=30)
+        bea.start(ssh_argv(ssh_port, key, "bea"), env={"TERM": "screen", "LANG": "C.UTF-8"})
+        bea.wait_for(r"bea \(you\) +person +not ready", timeout=30)
+        bea.send("r")
+        ana.send("r")  # --players 3: the game starts
+        ana.wait_for("Your hand", timeout=30)
+        bea.wait_for("Your hand", timeout=30)
+        found = subprocess.run(
+            ["pgrep", "-f", f"cli.main host --until-stdin-closes .*{config}"], capture_output=True, text=True
+        )
+        pids = found.stdout.split()
+        assert len(pids) == 1, found
+        subprocess.run(["kill", "-9", pids[0]], check=True)
+        ana.wait_for(r"the host stopped \(see the log\)", timeout=20)
+        for _ in range(6):  # the log's entry is long (the whole command that continues the game)
+            if "Your host stopped unexpectedly" in ana.capture():
+                break
+            ana.send("PageUp")
+            time.sleep(0.5)
+        assert "Your host stopped unexpectedly" in ana.capture(), ana.capture()
+        guest = bea.wait_for("The host's table stopped unexpectedly", timeout=20)
+        assert "reconnects by itself" not in guest
+        time.sleep(11)  # past the 10 s after which a silent host's screen would say "ask the host"
+        assert "ask the host" not in ana.capture() and "ask the host" not in bea.capture()
+        ana.send("q")
+        ana.wait_for("Leave the table")
+        ana.send("y")
+        shell = ana.wait_for("EXITED:", timeout=30)
+        assert "Continue it with: modernart host --resume" in shell, shell
+        last = bea.wait_for("EXITED:", timeout=30)
+        assert "The host's table stopped unexpectedly" in last and "reconnects by itself" not in last, last
+    finally:
+        ana.close()
+        bea.close()

@@ -144,6 +144,7 @@ def lobby_rows(lobby: LobbyView) -> list[tuple[str, object]]:
     basic rules, then the rule sheets' deviations one by one (the box scrolls with the
     cursor: the first rows are the ones seen without moving)."""
     rows: list[tuple[str, object]] = [("seat", s.seat) for s in lobby.seats]
+    rows += [("watcher", fpr) for fpr in lobby.watchers]  # the admin may remove them (x)
     rows.append(("variant", "variant"))
     rows += [("clock", name) for name in CLOCK_CHOICES]
     names = [f.name for f in fields(RuleOptions) if f.name in OPTION_CHOICES]
@@ -236,23 +237,33 @@ def lobby_seats(cs: ClientState, width: int, height: int) -> list[Line]:
                 ("class:good" if ready == _("READY") else "class:dim", " " + ready),
             ]
         )
+    for fpr in lobby.watchers:
+        arrow = ">" if cursor == ("watcher", fpr) else " "
+        style = "class:selected" if arrow == ">" else "class:dim"
+        lines.append([(style, f"{arrow}  " + fit(_("watching: key {fpr}").format(fpr=fpr), max(4, width - 3)))])
+    at = next((i for i, line in enumerate(lines) if line and line[0][1].startswith(">")), 0)
     taken = len(lobby.filled)
-    lines.append([])
-    lines.append(
+    foot: list[Line] = [
+        [],
         [
             (
                 "class:dim",
                 " "
                 + _("{taken} of {seats} seats taken; a game needs 3-5.").format(taken=taken, seats=len(lobby.seats)),
             )
-        ]
-    )
+        ],
+    ]
+    if lobby.locked:
+        foot.append([("class:dim", " " + _("Locked: only the players seated may sit"))])
     if lobby.can_start:
         ready_words = _("Everyone is ready. Press s to start.") if lobby.admin else _("Everyone is ready.")
-        lines.append([("class:good", " " + ready_words)])
+        foot.append([("class:good", " " + ready_words)])
     if lobby.hidden_hands:  # what this table promises before anyone sits down
-        lines += [[("class:dim", " " + part)] for part in wrap(hidden_hands_text(), max(10, width - 1))]
-    return lines
+        foot += [[("class:dim", " " + part)] for part in wrap(hidden_hands_text(), max(10, width - 1))]
+    # many watchers: their rows scroll with the cursor (the seats always fit)
+    room = max(len(lobby.seats), height - len(foot))
+    start = min(max(0, at - room // 2), max(0, len(lines) - room))  # the cursor's row stays in view
+    return lines[start : start + room] + foot
 
 
 def lobby_rules(cs: ClientState, width: int, height: int) -> list[Line]:
@@ -265,7 +276,7 @@ def lobby_rules(cs: ClientState, width: int, height: int) -> list[Line]:
     lines: list[Line] = []
     at = 0  # the line of the cursor's row
     for kind, name in rows:
-        if kind == "seat":
+        if kind in ("seat", "watcher"):
             continue
         field_name = cast(str, name)  # variant, option and clock rows name a field
         if kind == "variant":
@@ -446,7 +457,7 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
     def change(step: int):
         def run(event) -> None:
             current = row()
-            if current is None or current[0] == "seat":
+            if current is None or current[0] in ("seat", "watcher"):
                 cs.say(_("Left/Right change the rules and clocks (below the seats)"))
                 return
             if not admin():
@@ -469,6 +480,9 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
 
     def seat_action(event) -> None:
         current = row()
+        if current is not None and current[0] == "watcher":
+            cs.say(_("Someone watching this table; the host may remove them with x"))
+            return
         if current is None or current[0] != "seat":
             change(1)(event)
             return
@@ -507,15 +521,42 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
         level = levels[(levels.index(info.bot_level) + 1) % len(levels)] if info.bot_level in levels else levels[0]
         controls.spawn(cs.session.add_bot(info.seat, level))
 
-    def unbot(event) -> None:
+    def unseat(event) -> None:
+        """`x`: a bot goes at once; a person or a watcher after the remove overlay's `y`."""
         current = row()
         view = cs.session.lobby if cs.session is not None else None  # not None when a row is shown
-        if current is None or current[0] != "seat" or view is None or view.seats[current[1]].kind != "bot":
-            cs.error(_("Move to a bot's seat to remove it"))
+        if current is None or view is None or current[0] not in ("seat", "watcher"):
+            cs.error(_("Move to a seat or a watcher to remove them"))
             return
+        if current[0] == "seat" and view.seats[cast(int, current[1])].empty:
+            cs.error(_("Move to a seat or a watcher to remove them"))
+            return
+        if not admin():
+            return
+        assert cs.session is not None  # admin() saw it
+        if current[0] == "watcher":
+            cs.removing = (_("this watcher"), str(current[1]))
+        else:
+            info = view.seats[cast(int, current[1])]
+            if info.kind == "bot":
+                controls.spawn(cs.session.remove_bot(info.seat))
+                return
+            if info.seat == cs.session.seat:
+                cs.error(_("You host this table: you cannot remove yourself"))
+                return
+            cs.removing = (info.name, info.fpr)
+        modes.set_overlay("remove")(event)
+
+    def lock(event) -> None:
         if admin():
-            assert cs.session is not None  # admin() saw it
-            controls.spawn(cs.session.remove_bot(current[1]))
+            assert cs.session is not None and cs.session.lobby is not None  # admin() saw both
+            flag = not cs.session.lobby.locked
+            controls.spawn(cs.session.lock(flag))
+            cs.say(
+                _("Locked: only the players seated may sit")
+                if flag
+                else _("Unlocked: anyone with the join code may sit")
+            )
 
     def start(event) -> None:
         if admin(starting=True):
@@ -536,10 +577,19 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
         Command(("up",), "Up/Dn", _("move"), lobby, move(-1), lambda: True, 10),
         Command(("down",), "", "", lobby, move(1)),
         Command(("enter", " "), "Enter", _("choose"), lobby, seat_action, lambda: True, 11),
-        Command(("left",), "<- ->", _("change"), lobby, change(-1), lambda: bool(row()) and row()[0] != "seat", 12),
+        Command(
+            ("left",),
+            "<- ->",
+            _("change"),
+            lobby,
+            change(-1),
+            lambda: bool(row()) and row()[0] not in ("seat", "watcher"),
+            12,
+        ),
         Command(("right",), "", "", lobby, change(1)),
         Command(("r",), "r", _("ready"), lobby, ready, lambda: True, 13),
         Command(("b",), "b", _("bot"), lobby, bot, is_admin, 14),
-        Command(("x",), "x", _("no bot"), lobby, unbot, is_admin, 15),
+        Command(("x",), "x", _("remove"), lobby, unseat, is_admin, 15),
+        Command(("l",), "l", _("lock"), lobby, lock, is_admin, 17),
         Command(("s",), "s", _("start"), lobby, start, is_admin, 16),
     ]

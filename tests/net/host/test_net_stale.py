@@ -322,7 +322,7 @@ def test_a_link_cut_mid_handshake_is_a_lost_link_not_a_wrong_key(tmp_path):
 
 
 async def _first_handshake_out_of_time(tmp_path) -> None:
-    from modernart.net.client.client import HANDSHAKE_OUT_OF_TIME, Client
+    from modernart.net.client.client import CLIENT_HANDSHAKE_MS, Client
 
     host, table = await in_process_host(tmp_path, autostart=False)
     link = await Link(host.port).start()
@@ -330,7 +330,7 @@ async def _first_handshake_out_of_time(tmp_path) -> None:
     client = Client(JoinTarget("127.0.0.1", link.port, host.keys.curve_public_raw, table.id), keys=Keys.generate())
     try:
         joining = asyncio.ensure_future(client.connect(timeout=30))
-        await asyncio.sleep(HANDSHAKE_OUT_OF_TIME + 2.0)  # past the handshake's timer, ours and the host's
+        await asyncio.sleep(CLIENT_HANDSHAKE_MS / 1000 + 2.5)  # past the handshake's timer, ours and the host's
         assert not joining.done() and not client.state.errors, client.state.errors
         link.release()
         state = await asyncio.wait_for(joining, 20)
@@ -348,3 +348,148 @@ def test_a_first_handshake_that_runs_out_of_time_is_tried_again_not_called_a_wro
     time (docs/benchmarks-net.md): that is no wrong key, and the client tries again until
     its own connect timeout."""
     run(_first_handshake_out_of_time(tmp_path), 50)
+
+
+class EarlyLink:
+    """A TCP proxy on 127.0.0.1, in a thread of its own (a stalled event loop does not stall
+    it), whose first connection to the host is opened before any client connects and held:
+    nothing passes until the host's handshake timer, started at that early accept, closes it,
+    and the proxy closes the client's side with it.  The client's first handshake is then
+    closed by the host a couple of seconds after its own connect, as a host looks to a
+    client whose event loop read the connect event late (the host's timer started long
+    before the client noticed).  Later connections pass at once."""
+
+    def __init__(self, host_port: int) -> None:
+        import socket
+        import threading
+
+        self.host_port = host_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.early = socket.create_connection(("127.0.0.1", host_port))  # the host accepts: its timer runs
+        self.opened = time.monotonic()
+        self.sockets = [self.listener, self.early]
+        self.closed = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        import socket
+        import threading
+
+        first = True
+        while not self.closed.is_set():
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            self.sockets.append(client)
+            if first:
+                first = False
+                threading.Thread(target=self._hold, args=(client,), daemon=True).start()
+                continue
+            upstream = socket.create_connection(("127.0.0.1", self.host_port))
+            self.sockets.append(upstream)
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    def _hold(self, client) -> None:
+        """Pass nothing; close the client's side once the host closed the early connection."""
+        try:
+            while self.early.recv(65536):
+                pass  # the host's greeting: kept, never passed on
+        except OSError:
+            pass
+        client.close()
+
+    @staticmethod
+    def _pump(src, dst) -> None:
+        try:
+            while data := src.recv(65536):
+                dst.sendall(data)
+        except OSError:
+            pass
+        finally:
+            try:
+                dst.shutdown(2)
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        self.closed.set()
+        for s in self.sockets:
+            try:
+                s.close()
+            except OSError:
+                pass
+        self.thread.join(5)
+
+
+async def _closed_by_a_host_that_timed_out(tmp_path) -> dict:
+    from modernart.net.client.client import Client
+    from modernart.net.protocol import HOST_HANDSHAKE_MS
+
+    host, table = await in_process_host(tmp_path, autostart=False)
+    link = EarlyLink(host.port)
+    client = Client(JoinTarget("127.0.0.1", link.port, host.keys.curve_public_raw, table.id), keys=Keys.generate())
+    try:
+        # the client connects 2.5 s into the host's 6 s timer: the host closes its handshake
+        # 3.5 s after the client's connect, before the client's own 5 s timer
+        await asyncio.sleep(max(0.0, link.opened + 2.5 - time.monotonic()))
+        started = time.monotonic()
+        state = await client.connect(timeout=20)
+        return {
+            "status": state.status,
+            "errors": list(state.errors),
+            "after host timer": time.monotonic() - link.opened >= HOST_HANDSHAKE_MS / 1000,
+            "seconds": time.monotonic() - started,
+        }
+    finally:
+        await client.close()
+        await asyncio.to_thread(link.close)
+        await host.close()
+
+
+@pytest.mark.timeout(60)
+def test_a_handshake_the_slow_host_closed_is_tried_again_not_called_a_wrong_key(tmp_path):
+    """A handshake that failed because the host gave up on it (its timer, started before the
+    client noticed its own connect: a loaded client's event loop reads the event late) is no
+    wrong key: the client tries again and gets in.  On a2b2fc2 the client timed the failure
+    from when it read the connect event, 2.5 s before the host's close, and reported
+    `host_key_mismatch` (checked: ConnectError host_key_mismatch, the host's timer being 5 s
+    there)."""
+    out = run(_closed_by_a_host_that_timed_out(tmp_path), 50)
+    assert out["status"] == "connected" and not out["errors"], out
+    assert out["after host timer"], out  # the first handshake was indeed the host's to close
+
+
+async def _wrong_key_through_a_slow_link(tmp_path) -> tuple[str, int]:
+    from modernart.net.client.client import Client, ConnectError
+    from modernart.net.protocol import HOST_HANDSHAKE_MS
+
+    host, table = await in_process_host(tmp_path, autostart=False)
+    link = await Link(host.port).start()
+    wrong = JoinTarget("127.0.0.1", link.port, Keys.generate().curve_public_raw, table.id)
+    client = Client(wrong, keys=Keys.generate())
+    try:
+        link.hold()  # slow: the first handshake runs out of time (ours), then the link flows
+        joining = asyncio.ensure_future(client.connect(timeout=30))
+        await asyncio.sleep(HOST_HANDSHAKE_MS / 1000 + 0.5)  # past both handshake timers
+        link.release()
+        try:
+            await joining
+        except ConnectError as exc:
+            return exc.code, len(client.state.errors)
+        return "connected", 0
+    finally:
+        await client.close()
+        await link.close()
+        await host.close()
+
+
+@pytest.mark.timeout(60)
+def test_a_real_wrong_key_is_still_told_however_slow_the_link(tmp_path):
+    """The host closes every handshake sealed to another key at once: the client says
+    `host_key_mismatch` after the second, through a link as slow as it may be."""
+    code, _errors = run(_wrong_key_through_a_slow_link(tmp_path), 50)
+    assert code == "host_key_mismatch"
