@@ -485,7 +485,7 @@ def announce(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     """The seller announces the auction for the card put up (FA-15, seller_chooses_auction)."""
     lines = [by_line(cs, obs)]
     if obs.my_turn:
-        lines.append([("class:turn", " " + _("Announce the auction: press its number"))])
+        lines.append([("class:turn", " " + _("Press the number of the auction:"))])
         lines += chain([[("class:turn", item)] for item in announced_auctions(obs)], width, sep="  ")
     else:
         lines.append([("class:dim", " " + _("{player} announces the auction").format(player=cs.name(obs.auctioneer)))])
