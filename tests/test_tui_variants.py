@@ -120,4 +120,3 @@ async def test_the_seller_announces_the_auction_by_its_number():
         await screen.keys("3")
         await screen.wait_for("SEALED auction")
     assert ana.obs.kind == 2 and bea.obs.phase.name == "SEALED"
-
