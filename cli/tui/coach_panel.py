@@ -1,6 +1,6 @@
 """The coach on screen: one player's review (modernart/coach.py) worked out in a worker thread
 with its progress, then shown on one screen: where the player lost most and the five
-costliest decisions.  Used by the game-over screen (key `c`) and the replay viewer (`c`).
+costliest decisions.  Used by the game-over screen (key `v`) and the replay viewer (`v`).
 
 The review is pure Python and takes seconds; it runs in the event loop's default executor
 (one thread), which tells the loop of each decision done (`call_soon_threadsafe`), and the

@@ -8,7 +8,7 @@ player's money, hand and purchases, the auction on the table, what the last move
 the log's words, cli/narrate.py) and, at a round's end, that round's scoring.  Keys: Right
 or `n` the next move, Left or `p` the one before, Down or PgDn the end of this round (again:
 of the next), Up or PgUp the start of this round (again: of the one before), Home and End
-the start and the end, `c` the coach's review of the player who made the move shown (1-5
+the start and the end, `v` the coach's review of the player who made the move shown (1-5
 then another player's; cli/tui/coach_panel.py), `q` or Esc leaves.  It fits 80x24 and uses more room when there is;
 every fact reads without colour.
 """
@@ -37,7 +37,7 @@ from modernart.cli.narrate import describe_events
 from modernart.cli.words import describe_card, local_edition
 from modernart.cli.tui.text import fit, wrap
 
-if TYPE_CHECKING:  # the coach and its engine load only when asked for (key c)
+if TYPE_CHECKING:  # the coach and its engine load only when asked for (key v)
     from modernart.cli.tui.coach_panel import CoachRun
 
 #: Lines of narration shown under the table
@@ -78,12 +78,12 @@ class Replay:
             self.steps.append(Step(tuple(dict.fromkeys(lines)), ended))
         self.final = state
         self.position = 0
-        self.coach: CoachRun | None = None  # the coach's review of one player (key c), once asked for
+        self.coach: CoachRun | None = None  # the coach's review of one player (key v), once asked for
         self.coach_shown = False
 
     def toggle_coach(self, changed: Callable[[], None], seat: int | None = None) -> None:
-        """c: the coach's review of the player who made the move shown last (the first
-        mover's, before any move), or of seat `seat` (1-5 while the coach is shown); c again
+        """v: the coach's review of the player who made the move shown last (the first
+        mover's, before any move), or of seat `seat` (1-5 while the coach is shown); v again
         goes back to the game."""
         if seat is None and self.coach_shown:
             self.coach_shown = False
@@ -138,7 +138,7 @@ class Replay:
             shown.append(
                 (
                     "class:hint",
-                    " " + _("c back to the game   1-{count} another player   q leave").format(count=len(self.names)),
+                    " " + _("v back to the game   1-{count} another player   q leave").format(count=len(self.names)),
                 )
             )
             return [(style, fit(text, width)) for style, text in shown]
@@ -163,7 +163,7 @@ class Replay:
         out += narration
         out = out[: height - 1]
         out += [("", "")] * (height - 1 - len(out))
-        keys = _("<- -> a move   Up/Down a round   Home/End   c coach   q leave")
+        keys = _("<- -> a move   Up/Down a round   Home/End   v coach   q leave")
         out.append(("class:hint", " " + keys))
         return [(style, fit(text, width)) for style, text in out]
 
@@ -261,7 +261,7 @@ def build_app(replay: Replay, *, color: bool = True) -> Application:
     for combo, act in moves.items():
         keys.add(*combo)((lambda act: lambda event: act())(act))
 
-    @keys.add("c")
+    @keys.add("v")
     def _coach(event) -> None:
         replay.toggle_coach(event.app.invalidate)
 

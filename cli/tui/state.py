@@ -22,7 +22,7 @@ from modernart.cli.words import local_edition
 from modernart.cli.tui.session import Finder, LogEntry, Session, Status
 from modernart.cli.tui.text import ASCII_BORDERS, UNICODE_BORDERS, Borders
 
-if TYPE_CHECKING:  # the coach and its engine load only when asked for (key c)
+if TYPE_CHECKING:  # the coach and its engine load only when asked for (key v)
     from modernart.cli.tui.coach_panel import CoachRun
 
 MIN_COLUMNS, MIN_ROWS = 80, 24
@@ -79,7 +79,7 @@ class ClientState:
         self.overlay: str | None = None  # "help", "scoring", "scores", "rules", "quit" or None
         self.scoring_round = -1  # round whose scoring the overlay shows
         self.game_comparison: str | None = None  # the game-over line comparing this game (None: not worked out)
-        self.coach: CoachRun | None = None  # the game-over screen's review of this seat, once asked for (key c)
+        self.coach: CoachRun | None = None  # the game-over screen's review of this seat, once asked for (key v)
         self.coach_shown = False  # the game-over screen shows the coach instead of the final result
         self.scoring_over: tuple | None = None  # the situation the scoring overlay was opened over
         self.results_seen: int | None = None  # round results already shown (None: nothing seen yet)

@@ -50,7 +50,7 @@ def comparison_text(cs: ClientState) -> str:
 
 
 def toggle_coach(cs: ClientState) -> None:
-    """c: show the coach's review of this seat (started the first time), or the result again."""
+    """v: show the coach's review of this seat (started the first time), or the result again."""
     if cs.coach_shown:
         cs.coach_shown = False
         return
@@ -172,8 +172,8 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
             40,
         ),
         Command(
-            ("c",),
-            "c",
+            ("v",),
+            "v",
             _("coach"),
             over,
             lambda e: toggle_coach(cs),
