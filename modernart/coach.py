@@ -8,7 +8,8 @@ the seat's final money by paired rollouts: it samples full games consistent with
 observation (`modernart.determinize`: the other hands, the stock and the unrevealed sealed
 bids are drawn, never read), plays the seat's move on one copy and the bot's on another,
 and plays both to the end of the game with the same fast policy and the same dice
-(`modernart.bots.rollout`).  The mean of the paired differences, with a 95% confidence
+(`modernart.bots.rollout`); when every round is dealt afresh, where nothing but money
+carries over, to the end of the round.  The mean of the paired differences, with a 95% confidence
 interval, is the decision's cost: what the bot's move would have added to the seat's final
 money.  Nothing here reads a hidden hand: every estimate comes from the observation alone
 (tests/test_coach.py plays two records that differ only in another player's unplayed cards).
@@ -57,6 +58,8 @@ STRONGEST: Final = "hard"
 COACH_BOT_OPTIONS: Final[Mapping[str, Any]] = {"budget": 0.25, "max_passes": 12}
 #: paired rollouts per decision where the bot would have played otherwise
 SAMPLES: Final = 24
+#: paired rollouts every decision gets before the interval may stop the sampling
+FIRST_SAMPLES: Final = 8
 #: the normal quantile of a two-sided 95% interval
 Z95: Final = 1.96
 
@@ -262,12 +265,20 @@ def _decide(
 
 
 def paired_difference(obs: Observation, played: Move, advised: Move, samples: int, seed: int) -> Estimate:
-    """The seat's final money after `advised` minus after `played`, over `samples` paired
-    rollouts from states sampled from `obs` (each pair: one sampled state, the same dice)."""
+    """The seat's final money after `advised` minus after `played`, over up to `samples`
+    paired rollouts from states sampled from `obs` (each pair: one sampled state, the same
+    dice).  After `FIRST_SAMPLES` pairs it stops as soon as the interval is narrow enough to
+    rank the decision (`precise`): most moves the bot would play otherwise lead to the same
+    sales, and their pairs agree to the coin."""
     rng = random.Random(seed)
     unseen = unseen_cards(obs)
+    # with fresh hands every round nothing but money carries over to the next one: the money
+    # at this round's end stands for the final money (and costs a fifth of the rollouts)
+    until = obs.round if obs.options.fresh_deal_each_round else None
     diffs: list[float] = []
     for _ in range(samples):
+        if len(diffs) >= FIRST_SAMPLES and precise(Estimate.of(diffs)):
+            break
         base = determinize(obs, rng, unseen=unseen)
         dice = rng.getrandbits(32)
         results: list[int] = []
@@ -275,10 +286,21 @@ def paired_difference(obs: Observation, played: Move, advised: Move, samples: in
             state = base.clone()
             state.apply(move)
             if not state.is_over():
-                RolloutPolicy(random.Random(dice)).run(state)
+                RolloutPolicy(random.Random(dice)).run(state, until_round=until)
             results.append(state.money[obs.seat])
         diffs.append(float(results[0] - results[1]))
     return Estimate.of(diffs)
+
+
+def precise(estimate: Estimate) -> bool:
+    """Narrow enough to rank a decision: the interval within 2 of money either way, or
+    within half its mean.
+
+    >>> precise(Estimate(10.0, 6.0, 14.0, 8)), precise(Estimate(3.0, -9.0, 15.0, 8))
+    (True, False)
+    """
+    half = (estimate.high - estimate.low) / 2
+    return half <= max(2.0, abs(estimate.mean) / 2)
 
 
 def _mix(seed: int, index: int, salt: int) -> int:
