@@ -117,7 +117,7 @@ def review_heading(review: Review) -> str:
     agreed = sum(1 for d in review.decisions if d.agreed)
     return _(
         "{player}: {count} decisions, {agreed} as the {level} bot would play; each other one measured by "
-        "{samples} paired games played out from what you saw"
+        "up to {samples} paired games played out from what you saw"
     ).format(
         player=review.players[review.seat],
         count=len(review.decisions),
