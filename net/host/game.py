@@ -23,7 +23,7 @@ import logging
 import secrets
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from modernart.auctions import NO_BID
 from modernart.errors import IllegalMove
@@ -45,7 +45,6 @@ from modernart.net.protocol.signed import (
 )
 from modernart.net.clocks import ClockSettings, default_moves
 from modernart.net.trust.identity import Keys, verify
-from modernart.net.host.hidden_hands import HiddenHands
 from modernart.net.host.journal import (
     Journal,
     drop_torn_line,
@@ -61,6 +60,9 @@ from modernart.net.protocol.frames import NOT_DECISIONS, clock_view, event_frame
 from modernart.net.trust.sealed import SealedRound, overlay
 from modernart.net.trust.shuffle import FixedDeal, SeedRound
 from modernart.net.protocol.game_data import event_to_wire, hidden_private_part, private_part, public_view
+
+if TYPE_CHECKING:  # a table that hides hands from its host loads the hidden deck (start-up: most do not)
+    from modernart.net.host.hidden_hands import HiddenHands
 
 log = logging.getLogger("modernart.net.host.game")
 
@@ -209,7 +211,11 @@ class HostedGame:
             fixed_deal.check(options.deck_table.size, len(players), deck_orders_needed(options))
         self.fixed_deal = fixed_deal  # set by the program running the host, never by a frame
         # hands hidden even from this host (docs/fair-play.md "The hidden deck")
-        self.hidden = HiddenHands(game_id, len(players), options) if hidden_hands else None
+        self.hidden: HiddenHands | None = None
+        if hidden_hands:
+            from modernart.net.host.hidden_hands import HiddenHands
+
+            self.hidden = HiddenHands(game_id, len(players), options)
         self.seeding = SeedRound(game_id, host.vk, len(players), host_seed, fixed_deal)
         self.salt_keys = salt_keys or [secrets.token_bytes(32) for _ in players]  # secret until the end
         self.seed_end: float | None = None
