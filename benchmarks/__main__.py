@@ -16,6 +16,7 @@ BENCHMARKS = {
     "client": "benchmarks.client",
     "memory": "benchmarks.memory",
     "tablebots": "benchmarks.table_bots",
+    "coach": "benchmarks.coach",
     "handshakes": "benchmarks.handshakes",
 }
 

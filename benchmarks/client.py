@@ -131,10 +131,19 @@ def startup_figures(repeat: int, against: str | None = None) -> dict[str, Any]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def entry_module(tree: Path) -> str:
+    """The module `python -m` starts the command of the checkout `tree` with: `modernart.cli.main`,
+    or `cli.main` for the older layout whose `cli` and `net` were top-level packages (before
+    they were installed under `modernart`, as at eedcaff)."""
+    main = tree / "cli" / "main.py"
+    if main.is_file() and "modernart.cli" not in main.read_text(encoding="utf-8"):
+        return "cli.main"
+    return "modernart.cli.main"
+
+
 def _startup_runs(repeat: int, against: str | None, tmp: str) -> dict[str, Any]:
     load_before = os.getloadavg()[0]
-    base = [sys.executable, "-m", "modernart.cli.main", "play", "--bot-pace", "1000", "--name", "Bench"]
-    base += ["--config-dir", os.path.join(tmp, "config")]
+    play = ["play", "--bot-pace", "1000", "--name", "Bench", "--config-dir", os.path.join(tmp, "config")]
     started = iter(range(1 << 30))
 
     def record_dir() -> list[str]:
@@ -149,6 +158,11 @@ def _startup_runs(repeat: int, against: str | None, tmp: str) -> dict[str, Any]:
         older = Path(tmp) / "before"
         commit = unpack_commit(against, older, CHECKOUT_PATHS)
         trees["before_"] = str(older)
+
+    def base(cwd: str | None) -> list[str]:
+        module = entry_module(Path(cwd)) if cwd is not None else "modernart.cli.main"
+        return [sys.executable, "-m", module, *play]
+
     variants = [
         (f"{prefix}startup_{kind}_s", extra, cwd)
         for prefix, cwd in trees.items()
@@ -156,14 +170,20 @@ def _startup_runs(repeat: int, against: str | None, tmp: str) -> dict[str, Any]:
     ]
     runs: dict[str, list[float]] = {label: [] for label, _extra, _cwd in variants}
     for cwd in trees.values():  # a first start-up makes the keys, compiles and warms the caches
-        startup_seconds(base + record_dir(), cwd=cwd)
+        startup_seconds(base(cwd) + record_dir(), cwd=cwd)
     for i in range(repeat):
         turn = i % len(variants)  # each variant first in turn, the rest in order after it
         for label, extra, cwd in variants[turn:] + variants[:turn]:
-            runs[label].append(startup_seconds(base + record_dir() + extra, cwd=cwd))
+            runs[label].append(startup_seconds(base(cwd) + record_dir() + extra, cwd=cwd))
     out = _ratio_of(runs, "")
     if commit is not None:
         out["before"] = {"commit": commit, **_ratio_of(runs, "before_")}
+        # this checkout's start-ups against the older commit's, pair by pair (issue 27: "N x eedcaff")
+        out["before"]["offline_vs"] = out["startup_offline_s"] / out["before"]["startup_offline_s"]
+        out["before"]["protocol_vs"] = out["startup_protocol_s"] / out["before"]["startup_protocol_s"]
+        out["before"]["offline_vs_pairs"] = [
+            a / b for a, b in zip(runs["startup_offline_s"], runs["before_startup_offline_s"])
+        ]
     out["runs"] = runs
     out["load_average"] = [load_before, os.getloadavg()[0]]  # 1-minute, at the start and at the end
     out["target_ratio"] = STARTUP_TARGET_RATIO
@@ -429,6 +449,11 @@ def _print(figures: dict[str, Any], as_json: bool) -> int:
             f"  the same run, commit {b['commit'][:10]}: offline {b['startup_offline_s'] * 1e3:.0f} ms, "
             f"host in a child process {b['startup_protocol_s'] * 1e3:.0f} ms = {b['ratio']:.2f}x offline "
             f"(pairs {' '.join(f'{r:.2f}' for r in b['pair_ratios'])})"
+        )
+        print(
+            f"  this checkout against {b['commit'][:7]}: play --offline {b['offline_vs']:.2f} x {b['commit'][:7]} "
+            f"(pairs {' '.join(f'{r:.2f}' for r in b['offline_vs_pairs'])}), "
+            f"play {b['protocol_vs']:.2f} x {b['commit'][:7]}"
         )
     if "ssh" not in figures:
         return 0

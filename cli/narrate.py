@@ -37,6 +37,8 @@ def describe_event(event: object, names: Sequence[str], edition: Edition, deck) 
     if isinstance(event, Move):
         if event.action == Action.FLIP_MYSTERY:
             return None  # the MysteryFlipped event that follows says which card
+        if event.action == Action.ANNOUNCE:
+            return None  # the AuctionStarted event that follows names the auction
         return _describe_move(event, names, edition, deck)
     if isinstance(event, AuctionStarted):
         cards = " + ".join(describe_card(edition, c) for c in event.cards)

@@ -8,12 +8,48 @@ only when `pyproject.toml` sits there too.  Nothing in
 this package imports them (imports flow cli -> net -> modernart).
 """
 
-from .cards import ARTISTS, AUCTION_TYPES, CLASSIC, CMON_2017, EDITIONS, Artist, AuctionType, Card, Edition
-from .errors import IllegalMove
-from .game import GameState
-from .moves import Action, Move
-from .phase import Phase
-from .rules import RuleOptions
+from typing import TYPE_CHECKING, Any
+
+#: the names this package exports, by the module that defines them: imported on first use
+#: (PEP 562), so that `import modernart.cli.main` (every command's start) does not load the
+#: engine until a command needs it
+_EXPORTS = {
+    "ARTISTS": "cards",
+    "AUCTION_TYPES": "cards",
+    "CLASSIC": "cards",
+    "CMON_2017": "cards",
+    "EDITIONS": "cards",
+    "Artist": "cards",
+    "AuctionType": "cards",
+    "Card": "cards",
+    "Edition": "cards",
+    "IllegalMove": "errors",
+    "GameState": "game",
+    "Action": "moves",
+    "Move": "moves",
+    "Phase": "phase",
+    "RuleOptions": "rules",
+}
+
+if TYPE_CHECKING:
+    from .cards import ARTISTS, AUCTION_TYPES, CLASSIC, CMON_2017, EDITIONS, Artist, AuctionType, Card, Edition
+    from .errors import IllegalMove
+    from .game import GameState
+    from .moves import Action, Move
+    from .phase import Phase
+    from .rules import RuleOptions
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'modernart' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ARTISTS",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .cards import AUCTION_TYPES, MAX_PLAYERS, AuctionType, Card
+from .cards import ANNOUNCED_KINDS, AUCTION_TYPES, MAX_PLAYERS, AuctionType, Card
 from .errors import (
     AlreadyBid,
     AlreadyPassed,
@@ -24,6 +24,7 @@ from .errors import (
     HighBidderCannotAct,
     MalformedMove,
     NotACandidate,
+    NotAnAuction,
     NotAuctioneer,
     NotYourTurn,
     PriceOutOfRange,
@@ -34,6 +35,7 @@ from .events import BANK, AuctionStarted, MysteryFlipped, Sale, SealedRevealed
 from .moves import (
     ACCEPT,
     ADD_SECOND,
+    ANNOUNCE,
     CHOOSE_BUYER,
     DECLINE,
     DECLINE_SECOND,
@@ -48,6 +50,9 @@ from .moves import (
 )
 from .phase import (
     CHOOSE_BUYER as CHOOSING,
+)
+from .phase import (
+    ANNOUNCE as ANNOUNCING,
 )
 from .phase import (
     DOUBLE_OFFER,
@@ -80,6 +85,7 @@ _PHASE_WORDS: Final = (
     "the seller is choosing the buyer",
     "a posted price is on offer",
     "the mystery hand may be turned up",
+    "the seller is announcing the auction",
 )
 _new: Final = tuple.__new__  # builds a NamedTuple from a tuple without its Python-level __new__
 # Final module constants are C constants under mypyc; imported names are dictionary lookups.
@@ -129,6 +135,10 @@ def play_card(state: BaseState, seat: int, arg: int) -> None:
     elif not state.hands[seat] and not state.last_card_auctioned and not any(state.hands):
         # (every hand is empty only if this seat's is: the cheap test first)
         state.end_round(seat, "exhausted", (card,))
+    elif state.seller_chooses_auction:  # FA-15: the seller announces the auction, Doubles sold alone
+        state.phase_id = ANNOUNCING
+        state.auctioneer = seat
+        state.kind = -1
     elif kind == DOUBLE and state.double_as_open:  # FA-14: a Double sold alone, as Open
         _start_auction(state, seat, OPEN_KIND)
     elif kind == DOUBLE:
@@ -176,6 +186,17 @@ def decline_second(state: BaseState, seat: int, arg: int) -> None:
         _keep_double(state)
     else:
         state.turn = nxt
+
+
+def announce(state: BaseState, seat: int, arg: int) -> None:
+    """The seller names the auction for the card on the table (FA-15)."""
+    if state.phase_id != ANNOUNCING:
+        raise _wrong_phase(state, "announce an auction")
+    if seat != state.auctioneer:
+        raise NotAuctioneer(f"seat {seat} is not the seller (seat {state.auctioneer})")
+    if arg not in ANNOUNCED_KINDS:
+        raise NotAnAuction(f"{arg} is none of the four auctions (0 Open, 1 Once-around, 2 Sealed, 3 Fixed price)")
+    _start_auction(state, seat, arg)
 
 
 def _keep_double(state: BaseState) -> None:
@@ -435,9 +456,9 @@ def set_price(state: BaseState, seat: int, arg: int) -> None:
         raise _wrong_phase(state, "set a price")
     if seat != state.auctioneer:
         raise NotYourTurn(f"seat {seat} is not the auctioneer (seat {state.auctioneer})")
-    money = state.money[seat]
-    if price > money or price < (1 if money > 0 else 0):
-        raise PriceOutOfRange(f"price {price} is outside 1..{money}")
+    lo, hi = price_range(state, seat)
+    if not lo <= price <= hi:
+        raise PriceOutOfRange(f"price {price} is outside {lo}..{hi}")
     state.price = price
     state.bids = [(seat, price)]
     if state.kind == ONCE_AROUND_KIND:  # a posted price (FA-12): everyone else answers at once
@@ -448,6 +469,22 @@ def set_price(state: BaseState, seat: int, arg: int) -> None:
         return
     state.phase_id = FIXED_OFFER
     state.turn = (seat + 1) % state.n
+
+
+def price_range(state: BaseState, seat: int) -> tuple[int, int]:
+    """(lowest, highest) price the auctioneer `seat` may name: 1 to its own money (0 only
+    when it holds nothing, §12.4), or, with `price_up_to_richest` and a price the seller
+    never pays itself (a posted price, or a Fixed price when `fixed_forced_buy` is off),
+    1 to the money of the richest other player (FA-11, FA-12)."""
+    money = state.money
+    if state.price_up_to_richest and (state.kind == ONCE_AROUND_KIND or not state.fixed_forced_buy):
+        richest = 0
+        for s in range(state.n):
+            if s != seat and money[s] > richest:
+                richest = money[s]
+        return 1, richest if richest > 1 else 1
+    own = money[seat]
+    return (1, own) if own > 0 else (0, 0)
 
 
 def accept(state: BaseState, seat: int, arg: int) -> None:
@@ -558,6 +595,8 @@ def rare_action(state: BaseState, action: int, seat: int, arg: int) -> None:
         flip_mystery(state, seat, arg)
     elif action == KEEP_MYSTERY:
         keep_mystery(state, seat, arg)
+    elif action == ANNOUNCE:
+        announce(state, seat, arg)
     else:
         sealed_forfeit(state, seat, arg)
 
@@ -699,6 +738,8 @@ def legal_moves(state: BaseState, seat: int) -> list[Move]:
         return [move_of(seat, CHOOSE_BUYER, c) for c in state.candidates] if seat == state.auctioneer else []
     if phase == MYSTERY_FLIP:
         return [move_of(seat, FLIP_MYSTERY), move_of(seat, KEEP_MYSTERY)] if seat == state.turn else []
+    if phase == ANNOUNCING:
+        return [move_of(seat, ANNOUNCE, k) for k in ANNOUNCED_KINDS] if seat == state.auctioneer else []
     return []  # SEALED (amounts only), FIXED_SET (amounts only), GAME_OVER
 
 
@@ -718,5 +759,6 @@ def amount_range(state: BaseState, seat: int) -> tuple[Action, int, int] | None:
     if phase == FIXED_SET:
         if seat != state.auctioneer:
             return None
-        return (Action.SET_PRICE, 1, money) if money > 0 else (Action.SET_PRICE, 0, 0)
+        lo, hi = price_range(state, seat)
+        return (Action.SET_PRICE, lo, hi)
     return None

@@ -47,6 +47,9 @@ class AuctionType(IntEnum):
 
 _TYPE_LABELS = ("Open", "Once-around", "Sealed", "Fixed price", "Double")
 AUCTION_TYPES: tuple[AuctionType, ...] = tuple(AuctionType)
+#: The auctions a seller may announce whatever the card (option seller_chooses_auction,
+#: docs/rules.md FA-15), as AuctionType values: every type but the Double.
+ANNOUNCED_KINDS: tuple[int, ...] = (0, 1, 2, 3)
 
 
 class Card(int):

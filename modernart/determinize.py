@@ -128,8 +128,10 @@ def determinize(
     state.auctioneer = obs.auctioneer
     state.original = obs.original
     state.kind = _KIND_OF_PHASE.get(obs.phase, -1)
-    if obs.phase in (Phase.FIXED_SET, Phase.POSTED_OFFER, Phase.CHOOSE_BUYER) and obs.lot:
-        state.kind = int(obs.lot[-1].kind)  # the card decides: Fixed price, posted price, Sealed
+    if obs.kind >= 0:
+        state.kind = obs.kind  # the running auction's type, as announced (FA-15) or printed
+    elif obs.phase in (Phase.FIXED_SET, Phase.POSTED_OFFER, Phase.CHOOSE_BUYER) and obs.lot:
+        state.kind = int(obs.lot[-1].kind)  # an older peer's observation: the card decides
     state.turn = obs.turn
     state.high = obs.high
     state.high_seat = obs.high_seat

@@ -81,7 +81,10 @@ class AlreadyBid(IllegalMove):
 
 class PriceOutOfRange(IllegalMove):
     code = "price_out_of_range"
-    rule = "§5.4/§12.4: the fixed price is 1..the auctioneer's money (0 only when they hold 0)"
+    rule = (
+        "§5.4/§12.4: the fixed price is 1..the auctioneer's money (0 only when they hold 0); "
+        "FA-11/FA-12 with price_up_to_richest: 1..the richest other player's money"
+    )
 
 
 class CannotAfford(IllegalMove):
@@ -92,3 +95,8 @@ class CannotAfford(IllegalMove):
 class NotACandidate(IllegalMove):
     code = "not_a_candidate"
     rule = "FA-10/FA-12: the seller chooses the buyer among the tied bidders or the takers"
+
+
+class NotAnAuction(IllegalMove):
+    code = "not_an_auction"
+    rule = "FA-15: the seller announces one of the four auctions: Open, Once-around, Sealed or Fixed price"

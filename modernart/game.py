@@ -17,7 +17,7 @@ from itertools import islice
 from typing import Final, Sequence
 
 from . import auctions
-from .cards import MAX_PLAYERS, MIN_PLAYERS, ROUNDS, Card, card_tables
+from .cards import AUCTION_TYPES, MAX_PLAYERS, MIN_PLAYERS, ROUNDS, Card, card_tables
 from .errors import GameOver, IllegalMove, MalformedMove, UnknownSeat
 from .moves import (
     ACCEPT,
@@ -236,6 +236,9 @@ class GameState(BaseState):
             return f"seat {seat} {words[action]}"
         if action == Action.CHOOSE_BUYER:
             return f"seat {seat} sells to seat {arg}"
+        if action == Action.ANNOUNCE:
+            kind = AUCTION_TYPES[arg].name.replace("_", " ").title() if 0 <= arg < len(AUCTION_TYPES) else str(arg)
+            return f"seat {seat} announces a {kind} auction"
         verbs: dict[int, str] = {
             Action.BID: "bids",
             Action.SEALED_BID: "seals a bid of",

@@ -23,6 +23,7 @@ class Action(IntEnum):
     CHOOSE_BUYER = 11  # the seller names the buyer among the candidates (arg: seat)
     FLIP_MYSTERY = 12  # mystery hand: flip its top card
     KEEP_MYSTERY = 13  # mystery hand: leave it
+    ANNOUNCE = 14  # the seller announces the auction (arg: AuctionType 0..3, FA-15)
 
     @property
     def takes_card(self) -> bool:
@@ -35,6 +36,10 @@ AMOUNT_ACTIONS = frozenset({Action.BID, Action.SEALED_BID, Action.SET_PRICE})
 CARD_ACTIONS = frozenset({Action.PLAY, Action.ADD_SECOND})
 #: Actions whose argument is a seat.
 SEAT_ACTIONS = frozenset({Action.CHOOSE_BUYER})
+#: Actions whose argument is an auction type (an `AuctionType` value).
+KIND_ACTIONS = frozenset({Action.ANNOUNCE})
+#: Actions that take an argument at all.
+ARG_ACTIONS = AMOUNT_ACTIONS | CARD_ACTIONS | SEAT_ACTIONS | KIND_ACTIONS
 
 
 class Move(NamedTuple):
@@ -49,7 +54,7 @@ class Move(NamedTuple):
     arg: int = 0
 
     def __repr__(self) -> str:
-        if self.action in AMOUNT_ACTIONS or self.action in CARD_ACTIONS or self.action in SEAT_ACTIONS:
+        if self.action in ARG_ACTIONS:
             return f"Move({self.seat}, {self.action.name}, {self.arg})"
         return f"Move({self.seat}, {self.action.name})"
 
@@ -107,6 +112,10 @@ class Move(NamedTuple):
         return Move.of(seat, Action.CHOOSE_BUYER, buyer)
 
     @classmethod
+    def announce(cls, seat: int, kind: int) -> "Move":
+        return Move.of(seat, Action.ANNOUNCE, int(kind))
+
+    @classmethod
     def flip_mystery(cls, seat: int) -> "Move":
         return Move.of(seat, Action.FLIP_MYSTERY)
 
@@ -133,7 +142,7 @@ class Move(NamedTuple):
         if not 0 <= seat < MAX_SEATS or not 0 <= arg < MAX_ARG:
             raise MalformedMove(f"move {data!r} is out of range")
         kind = _ACTIONS[action]
-        if arg and kind not in AMOUNT_ACTIONS and kind not in CARD_ACTIONS and kind not in SEAT_ACTIONS:
+        if arg and kind not in ARG_ACTIONS:
             raise MalformedMove(f"{_ACTIONS[action].name} takes no argument, got {arg}")
         return Move.of(seat, action, arg)
 
@@ -153,6 +162,7 @@ DECLINE: Final = 10
 CHOOSE_BUYER: Final = 11
 FLIP_MYSTERY: Final = 12
 KEEP_MYSTERY: Final = 13
+ANNOUNCE: Final = 14
 
 MAX_SEATS: Final = 5
 MAX_ARG: Final = 1 << 31  # amounts and card ids are far below this
@@ -178,15 +188,7 @@ def move_of(seat: int, action: int, arg: int = 0) -> Move:
 
 def _grow(seat: int, action: int, arg: int) -> Move:
     act = Action(action)
-    if (
-        seat < 0
-        or seat >= MAX_SEATS
-        or arg < 0
-        or arg >= _INTERN_LIMIT
-        or act not in AMOUNT_ACTIONS
-        and act not in CARD_ACTIONS
-        and act not in SEAT_ACTIONS
-    ):
+    if seat < 0 or seat >= MAX_SEATS or arg < 0 or arg >= _INTERN_LIMIT or act not in ARG_ACTIONS:
         return Move(seat, act, arg)
     row = MOVE_TABLE[action][seat]
     for a in range(len(row), arg + 1):

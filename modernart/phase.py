@@ -17,6 +17,7 @@ class Phase(IntEnum):
     CHOOSE_BUYER = 8  # the seller chooses the buyer among `candidates` (FA-10, FA-12)
     POSTED_OFFER = 9  # posted price: every seat but the seller takes it or leaves it (FA-12)
     MYSTERY_FLIP = 10  # mystery hand: `turn` flips its top card or not (§10.3)
+    ANNOUNCE = 11  # the seller announces the auction for the card put up (FA-15)
 
 
 #: `PHASES[i]` is the Phase whose value is i.
@@ -36,3 +37,4 @@ GAME_OVER: Final = 7
 CHOOSE_BUYER: Final = 8
 POSTED_OFFER: Final = 9
 MYSTERY_FLIP: Final = 10
+ANNOUNCE: Final = 11

@@ -37,6 +37,7 @@ PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
         "fixed_forced_buy": False,  # FA-11
         "once_around_posted": True,  # FA-12
         "double_as_open": True,  # FA-14
+        "price_up_to_richest": True,  # FA-11, FA-12: the seller never pays: any price another can pay
     },
 }
 PRESET_NAMES: Final = tuple(PRESETS)

@@ -16,7 +16,7 @@ from typing import Any, Iterable, Mapping
 from .errors import IllegalMove
 from .game import GameState, deck_order_rule, deck_orders_needed
 from .moves import Move
-from .presets import preset_of
+from .presets import PRESETS, preset_of
 from .rules import OptionError, RuleOptions
 from .serialize import result_to_dict
 
@@ -296,6 +296,18 @@ def variant_name(options: RuleOptions) -> str:
     return preset_of(options) or CUSTOM_VARIANT
 
 
+def _named_before(name: object, written: Mapping[str, Any], options: RuleOptions) -> bool:
+    """Whether `options`, read from a record whose options name the fields `written`, were
+    preset `name` when the record was made: a preset that has gained an option since
+    (fa_seed's `price_up_to_richest`) is matched on the options the record names (an
+    option it does not name was not there, and took its default)."""
+    if not isinstance(name, str) or name not in PRESETS:
+        return False
+    then = {k: v for k, v in PRESETS[name].items() if k in written}
+    changed = {k: v for k, v in options.changed().items() if k not in ("edition", "deck")}
+    return changed == then
+
+
 def _deck_order(state: GameState) -> list[int]:
     """The deck order that reproduces `state` from its start (deals, then the stock)."""
     if state.start_order:
@@ -320,7 +332,11 @@ def _header_from(data: Mapping[str, Any]) -> GameRecord:
         opts = RuleOptions.from_dict(options)
     except (OptionError, TypeError) as exc:
         raise RecordError(f"bad rule options: {exc}") from None
-    if "variant" in data and data["variant"] != variant_name(opts):
+    if (
+        "variant" in data
+        and data["variant"] != variant_name(opts)
+        and not _named_before(data["variant"], options, opts)
+    ):
         # the name is there for people and tools; the options decide, and must agree with it
         raise RecordError(f"field 'variant' says {data['variant']!r}, but the options are {variant_name(opts)!r}")
     first = data.get("first_auctioneer")

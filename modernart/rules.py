@@ -85,6 +85,14 @@ class RuleOptions:
                              the seller names a price, every other player says whether
                              they take it, and the seller chooses among several takers.
     double_as_open:          FA-14. A Double card is auctioned alone, as an Open painting.
+    price_up_to_richest:     FA-11, FA-12. A price the seller never pays (a posted price; a Fixed
+                             price when `fixed_forced_buy` is off) may be named from 1 up
+                             to the money of the richest other player, instead of up to
+                             the seller's own money.
+    seller_chooses_auction:  FA-15. After putting up a card the seller announces one of
+                             the four auctions (Open, Once-around, Sealed, Fixed price),
+                             whatever the card's symbol; a Double card is then sold alone
+                             in the announced auction.
     mystery_hand:            §10.3. Three players only: a fourth hand is dealt face down and
                              its cards may be flipped to count for their artist: "hig" (the
                              buyer of each auction decides) or "cmon" (the auctioneer
@@ -112,6 +120,8 @@ class RuleOptions:
     fixed_forced_buy: bool = True
     once_around_posted: bool = False
     double_as_open: bool = False
+    price_up_to_richest: bool = False
+    seller_chooses_auction: bool = False
     mystery_hand: str = ""
 
     def __post_init__(self) -> None:

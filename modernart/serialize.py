@@ -147,6 +147,7 @@ def public_observation_to_dict(obs: Observation) -> dict[str, Any]:
         "mystery_size": obs.mystery_size,
         "flipped": [int(c) for c in obs.flipped],
         "flipped_before": [int(c) for c in obs.flipped_before],
+        "kind": obs.kind,
     }
 
 
@@ -218,4 +219,5 @@ def observation_from_dict(data: Mapping[str, Any]) -> Observation:
         flipped_before=(
             cards_of(deck, _ints(data, "flipped_before", 70), "flipped_before") if "flipped_before" in data else ()
         ),
+        kind=_int(data, "kind", -1, 3) if "kind" in data else -1,
     )

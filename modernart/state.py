@@ -27,6 +27,7 @@ from .phase import (
     ONCE_AROUND,
     OPEN,
     PHASES,
+    ANNOUNCE,
     PLAY_CARD,
     POSTED_OFFER,
     SEALED,
@@ -56,6 +57,8 @@ MIRRORS: Final[tuple[str, ...]] = (
     "sealed_excludes_seller",
     "sealed_tie_seller_chooses",
     "fixed_forced_buy",
+    "price_up_to_richest",
+    "seller_chooses_auction",
     "pay_bank_always",
     "unsold_discarded",
     "mystery_hand",
@@ -166,6 +169,8 @@ class BaseState:
     sealed_excludes_seller: bool
     sealed_tie_seller_chooses: bool
     fixed_forced_buy: bool
+    price_up_to_richest: bool
+    seller_chooses_auction: bool
     pay_bank_always: bool
     unsold_discarded: bool
     mystery_hand: str
@@ -283,6 +288,8 @@ class BaseState:
         self.sealed_excludes_seller = options.sealed_excludes_seller
         self.sealed_tie_seller_chooses = options.sealed_tie_seller_chooses
         self.fixed_forced_buy = options.fixed_forced_buy
+        self.price_up_to_richest = options.price_up_to_richest
+        self.seller_chooses_auction = options.seller_chooses_auction
         self.pay_bank_always = options.pay_bank_always
         self.unsold_discarded = options.unsold_discarded
         self.mystery_hand = options.mystery_hand
@@ -306,6 +313,8 @@ class BaseState:
         self.sealed_excludes_seller = other.sealed_excludes_seller
         self.sealed_tie_seller_chooses = other.sealed_tie_seller_chooses
         self.fixed_forced_buy = other.fixed_forced_buy
+        self.price_up_to_richest = other.price_up_to_richest
+        self.seller_chooses_auction = other.seller_chooses_auction
         self.pay_bank_always = other.pay_bank_always
         self.unsold_discarded = other.unsold_discarded
         self.mystery_hand = other.mystery_hand
@@ -352,7 +361,7 @@ class BaseState:
     def to_move(self) -> tuple[int, ...]:
         """Seats that may act now: one seat, or several during Open and Sealed auctions."""
         phase = self.phase_id
-        if phase == PLAY_CARD or phase == FIXED_SET:
+        if phase == PLAY_CARD or phase == FIXED_SET or phase == ANNOUNCE:
             return (self.auctioneer,)
         if phase == DOUBLE_OFFER or phase == ONCE_AROUND or phase == FIXED_OFFER or phase == MYSTERY_FLIP:
             return (self.turn,)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Mapping
 
-from .cards import Card
+from .cards import ANNOUNCED_KINDS, AuctionType, Card
 from .events import Sale
 from .moves import Action, Move
 from .phase import Phase
@@ -60,6 +60,7 @@ class Observation:
     mystery_size: int = 0  # cards left in the face-down mystery hand
     flipped: tuple[Card, ...] = ()  # mystery cards turned up this round (they count)
     flipped_before: tuple[Card, ...] = ()  # mystery cards turned up in earlier rounds
+    kind: int = -1  # the running auction's AuctionType (announced, FA-15, or the card's); -1 between auctions
 
     @property
     def is_over(self) -> bool:
@@ -98,6 +99,18 @@ _BID_PHASES: Final = frozenset(
     {Phase.OPEN, Phase.ONCE_AROUND, Phase.FIXED_OFFER, Phase.POSTED_OFFER, Phase.CHOOSE_BUYER}
 )
 _PRICE_PHASES: Final = frozenset({Phase.FIXED_OFFER, Phase.POSTED_OFFER, Phase.CHOOSE_BUYER})
+#: The steps of a running auction, whose type an observation shows.
+_AUCTION_PHASES: Final = frozenset(
+    {
+        Phase.OPEN,
+        Phase.ONCE_AROUND,
+        Phase.SEALED,
+        Phase.FIXED_SET,
+        Phase.FIXED_OFFER,
+        Phase.POSTED_OFFER,
+        Phase.CHOOSE_BUYER,
+    }
+)
 
 
 def observation(state: BaseState, seat: int) -> Observation:
@@ -141,6 +154,7 @@ def observation(state: BaseState, seat: int) -> Observation:
         mystery_size=len(state.mystery),
         flipped=tuple(state.flipped),
         flipped_before=tuple(state.flipped_before),
+        kind=state.kind if phase in _AUCTION_PHASES else -1,
     )
 
 
@@ -171,6 +185,8 @@ def legal_moves_from(obs: Observation, *, amounts: bool = True) -> list[Move]:
             moves = [Move.choose_buyer(seat, c) for c in obs.candidates]
         elif phase == Phase.MYSTERY_FLIP:
             moves = [Move.flip_mystery(seat), Move.keep_mystery(seat)]
+        elif phase == Phase.ANNOUNCE:
+            moves = [Move.announce(seat, k) for k in ANNOUNCED_KINDS]
     if amounts:
         r = amount_range_from(obs)
         if r is not None:
@@ -192,8 +208,20 @@ def amount_range_from(obs: Observation) -> tuple[Action, int, int] | None:
     if phase == Phase.SEALED:
         return (Action.SEALED_BID, 0, money)
     if phase == Phase.FIXED_SET:
-        return (Action.SET_PRICE, 1, money) if money > 0 else (Action.SET_PRICE, 0, 0)
+        lo, hi = price_range_from(obs)
+        return (Action.SET_PRICE, lo, hi)
     return None
+
+
+def price_range_from(obs: Observation) -> tuple[int, int]:
+    """`auctions.price_range` for the observing seat, from what it sees: everyone's money
+    is public (`public_money`)."""
+    options = obs.options
+    if options.price_up_to_richest and (obs.kind == int(AuctionType.ONCE_AROUND) or not options.fixed_forced_buy):
+        money = public_money(obs)
+        richest = max([m for s, m in enumerate(money) if s != obs.seat], default=0)
+        return 1, max(1, richest)
+    return (1, obs.money) if obs.money > 0 else (0, 0)
 
 
 #: The amount each step takes from every seat (Fixed price: only from the auctioneer).

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, Iterable, Mapping
 
 from modernart.bots import make_bot
+from modernart.cards import AuctionType
 from modernart.game import GameState
 from modernart.moves import Move
 from modernart.phase import Phase
@@ -169,6 +170,9 @@ def default_moves(state: GameState, seats: tuple[int, ...], bot_level: str = "ra
             moves.append(Move.choose_buyer(seat, state.candidates[0]))
         elif phase == Phase.MYSTERY_FLIP:
             moves.append(Move.keep_mystery(seat))
+        elif phase == Phase.ANNOUNCE:  # the auction printed on the card (Open for a Double)
+            kind = state.lot[0].kind
+            moves.append(Move.announce(seat, kind if kind != AuctionType.DOUBLE else AuctionType.OPEN))
         elif phase == Phase.PLAY_CARD:
             moves.append(default_card(state.observation(seat), bot_level, state.move_count))
     return moves

@@ -16,6 +16,7 @@ from modernart.moves import Action, Move
 from modernart.phase import Phase
 
 from modernart.cli.i18n import _, ngettext
+from modernart.cli.tui.auction_panel import announced_auctions
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.waiting_for import (
     amount_problem,
@@ -144,6 +145,9 @@ class TableActions:
         if obs is not None and obs.phase == Phase.CHOOSE_BUYER and obs.seat >= 0:
             self.choose_buyer(int(d) - 1)  # the seller names the buyer by seat number
             return
+        if obs is not None and obs.phase == Phase.ANNOUNCE and obs.seat >= 0:
+            self.announce(int(d) - 1)  # the seller names the auction by its number
+            return
         if cs.digits_mean_amount():
             if cs.amount_refused:
                 cs.amount, cs.amount_refused = "", False
@@ -252,6 +256,19 @@ class TableActions:
             self.send(move)
         else:
             self.cs.error(why_no_buyer(obs, name, seat))
+
+    def announce(self, kind: int) -> None:
+        """1-4 while the seller announces: Open, Once-around, Sealed, Fixed price."""
+        obs, name, edition = self._ctx()
+        if obs is None or self._watching():
+            return
+        move = Move.announce(obs.seat, kind)
+        if kind >= 0 and move in self._legal():
+            self.send(move)
+        elif obs.seat != obs.auctioneer:
+            self.cs.error(_("Only the seller announces the auction"))
+        else:
+            self.cs.error(_("Announce one of: {choices}").format(choices=_(", ").join(announced_auctions(obs))))
 
     def flip_mystery(self) -> None:
         """m: turn up the mystery hand's top card."""

@@ -36,13 +36,28 @@ def kind_words(kind: AuctionType) -> tuple[str, str]:
 def sale_words(obs: Observation) -> tuple[str, str]:
     """The name of the sale the lot is in: the card's auction, or a variant's reading of it
     (a posted price for a Once-around card, an Open auction for a Double; docs/rules.md §10.2)."""
-    kind = obs.lot[-1].kind
+    if obs.phase == Phase.ANNOUNCE:
+        return _("AUCTION TO BE ANNOUNCED"), _("TO ANNOUNCE")
+    kind = running_kind(obs)
     options = obs.options
     if kind == AuctionType.ONCE_AROUND and options.once_around_posted:
         return _("POSTED PRICE"), _("POSTED")
     if kind == AuctionType.DOUBLE and options.double_as_open and len(obs.lot) == 1:
         return kind_words(AuctionType.OPEN)
     return kind_words(kind)
+
+
+def running_kind(obs: Observation) -> AuctionType:
+    """The auction the lot is in: as announced (option seller_chooses_auction) or printed."""
+    return AuctionType(obs.kind) if obs.kind >= 0 else obs.lot[-1].kind
+
+
+def announced_auctions(obs: Observation) -> list[str]:
+    """'1 Open', '2 Once-around' (or '2 Posted price'), '3 Sealed', '4 Fixed price': the
+    auctions the seller announces with the digit keys (option seller_chooses_auction)."""
+    posted = obs.options.once_around_posted
+    words = (_("Open"), _("Posted price") if posted else _("Once-around"), _("Sealed"), _("Fixed price"))
+    return [f"{i + 1} {w}" for i, w in enumerate(words)]
 
 
 def lot_line(cs: ClientState, obs: Observation, width: int = 99) -> Line:
@@ -134,6 +149,7 @@ def auction_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         Phase.POSTED_OFFER: posted_offer,
         Phase.CHOOSE_BUYER: choose_buyer,
         Phase.MYSTERY_FLIP: mystery_flip,
+        Phase.ANNOUNCE: announce,
     }[phase]
     lines = [lot_line(cs, obs, width)] + panel(cs, obs, width)
     clock = decision_clock(cs)
@@ -374,7 +390,7 @@ def fixed_set(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     r = obs.amount_range()
     if r is not None and r[0] == Action.SET_PRICE:
         _action, lo, hi = r
-        posted = obs.lot[-1].kind == AuctionType.ONCE_AROUND and obs.options.once_around_posted
+        posted = running_kind(obs) == AuctionType.ONCE_AROUND and obs.options.once_around_posted
         if posted:
             # TRANSLATORS: this line and the next are one sentence, cut to fit a narrow panel
             lines.append([("class:turn", " " + _("Post a price ({low}-{high}). Anyone may").format(low=lo, high=hi))])
@@ -462,6 +478,17 @@ def choose_buyer(cs: ClientState, obs: Observation, width: int) -> list[Line]:
         lines.append([("class:turn", " " + _("Press the buyer's seat number"))])
     else:
         lines.append([("class:dim", " " + _("{player} chooses the buyer").format(player=cs.name(obs.auctioneer)))])
+    return lines
+
+
+def announce(cs: ClientState, obs: Observation, width: int) -> list[Line]:
+    """The seller announces the auction for the card put up (FA-15, seller_chooses_auction)."""
+    lines = [by_line(cs, obs)]
+    if obs.my_turn:
+        lines.append([("class:turn", " " + _("Press the number of the auction:"))])
+        lines += chain([[("class:turn", item)] for item in announced_auctions(obs)], width, sep="  ")
+    else:
+        lines.append([("class:dim", " " + _("{player} announces the auction").format(player=cs.name(obs.auctioneer)))])
     return lines
 
 

@@ -8,15 +8,18 @@ player's money, hand and purchases, the auction on the table, what the last move
 the log's words, cli/narrate.py) and, at a round's end, that round's scoring.  Keys: Right
 or `n` the next move, Left or `p` the one before, Down or PgDn the end of this round (again:
 of the next), Up or PgUp the start of this round (again: of the one before), Home and End
-the start and the end, `q` or Esc leaves.  It fits 80x24 and uses more room when there is;
+the start and the end, `v` the coach's review of the player who made the move shown (1-5
+then another player's; cli/tui/coach_panel.py), `q` or Esc leaves.  It fits 80x24 and uses more room when there is;
 every fact reads without colour.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
 
 from prompt_toolkit.application import Application
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
@@ -33,6 +36,9 @@ from modernart.cli.i18n import _
 from modernart.cli.narrate import describe_events
 from modernart.cli.words import describe_card, local_edition
 from modernart.cli.tui.text import fit, wrap
+
+if TYPE_CHECKING:  # the coach and its engine load only when asked for (key v)
+    from modernart.cli.tui.coach_panel import CoachRun
 
 #: Lines of narration shown under the table
 NARRATION_LINES = 6
@@ -72,6 +78,27 @@ class Replay:
             self.steps.append(Step(tuple(dict.fromkeys(lines)), ended))
         self.final = state
         self.position = 0
+        self.coach: CoachRun | None = None  # the coach's review of one player (key v), once asked for
+        self.coach_shown = False
+
+    def toggle_coach(self, changed: Callable[[], None], seat: int | None = None) -> None:
+        """v: the coach's review of the player who made the move shown last (the first
+        mover's, before any move), or of seat `seat` (1-5 while the coach is shown); v again
+        goes back to the game."""
+        if seat is None and self.coach_shown:
+            self.coach_shown = False
+            return
+        if seat is None:
+            moves = self.record.moves
+            seat = moves[self.position - 1].seat if self.position else (moves[0].seat if moves else 0)
+        if not 0 <= seat < len(self.names):
+            return
+        if self.coach is None or self.coach.seat != seat:
+            from modernart.cli.tui.coach_panel import CoachRun
+
+            self.coach = CoachRun(self.record, seat)
+            self.coach.start(changed)
+        self.coach_shown = True
 
     @property
     def moves(self) -> int:
@@ -103,6 +130,18 @@ class Replay:
 
     def lines(self, width: int, height: int) -> list[tuple[str, str]]:
         """The screen, as (style, text) lines of at most `width` cells."""
+        if self.coach_shown and self.coach is not None:
+            from modernart.cli.tui.coach_panel import coach_lines
+
+            shown = coach_lines(self.coach, width, height - 1)
+            shown += [("", "")] * (height - 1 - len(shown))
+            shown.append(
+                (
+                    "class:hint",
+                    " " + _("v back to the game   1-{count} another player   q leave").format(count=len(self.names)),
+                )
+            )
+            return [(style, fit(text, width)) for style, text in shown]
         state = self.state_at(self.position)
         out: list[tuple[str, str]] = []
         head = _("Replay {file}: move {at} of {moves}, round {round} of {rounds}").format(
@@ -124,7 +163,7 @@ class Replay:
         out += narration
         out = out[: height - 1]
         out += [("", "")] * (height - 1 - len(out))
-        keys = _("<- -> a move   Up/Down a round   Home/End   q leave")
+        keys = _("<- -> a move   Up/Down a round   Home/End   v coach   q leave")
         out.append(("class:hint", " " + keys))
         return [(style, fit(text, width)) for style, text in out]
 
@@ -221,6 +260,16 @@ def build_app(replay: Replay, *, color: bool = True) -> Application:
     }
     for combo, act in moves.items():
         keys.add(*combo)((lambda act: lambda event: act())(act))
+
+    @keys.add("v")
+    def _coach(event) -> None:
+        replay.toggle_coach(event.app.invalidate)
+
+    for digit in "12345":
+
+        @keys.add(digit, filter=Condition(lambda: replay.coach_shown))
+        def _coach_seat(event) -> None:
+            replay.toggle_coach(event.app.invalidate, int(event.data) - 1)
 
     @keys.add("q")
     @keys.add("escape")

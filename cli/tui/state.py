@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
 
 from modernart.phase import Phase
 from modernart.cards import EDITIONS, Card, Edition
@@ -21,6 +21,9 @@ from modernart.cli.i18n import _
 from modernart.cli.words import local_edition
 from modernart.cli.tui.session import Finder, LogEntry, Session, Status
 from modernart.cli.tui.text import ASCII_BORDERS, UNICODE_BORDERS, Borders
+
+if TYPE_CHECKING:  # the coach and its engine load only when asked for (key v)
+    from modernart.cli.tui.coach_panel import CoachRun
 
 MIN_COLUMNS, MIN_ROWS = 80, 24
 
@@ -77,6 +80,8 @@ class ClientState:
         self.removing: tuple[str, str] | None = None  # who the remove overlay asks about: (name, key fingerprint)
         self.scoring_round = -1  # round whose scoring the overlay shows
         self.game_comparison: str | None = None  # the game-over line comparing this game (None: not worked out)
+        self.coach: CoachRun | None = None  # the game-over screen's review of this seat, once asked for (key v)
+        self.coach_shown = False  # the game-over screen shows the coach instead of the final result
         self.scoring_over: tuple | None = None  # the situation the scoring overlay was opened over
         self.results_seen: int | None = None  # round results already shown (None: nothing seen yet)
         self.chat_open = False

@@ -68,7 +68,7 @@ def expectation(obs: Observation, name: Names, edition: Edition, owed: Sequence[
                 return True, _("YOUR TURN: you cannot pay {price}: p to decline").format(price=obs.price)
             return True, _("YOUR TURN: buy for {price}? a = accept, p = decline").format(price=obs.price)
         return False, _others(obs, name, artist)
-    if phase in (Phase.POSTED_OFFER, Phase.CHOOSE_BUYER, Phase.MYSTERY_FLIP):
+    if phase in (Phase.POSTED_OFFER, Phase.CHOOSE_BUYER, Phase.MYSTERY_FLIP, Phase.ANNOUNCE):
         return (True, _variant_turn(obs)) if mine else (False, _others(obs, name, artist))
     return False, ""
 
@@ -82,6 +82,8 @@ def _variant_turn(obs: Observation) -> str:
     if obs.phase == Phase.CHOOSE_BUYER:
         seats = " ".join(str(s + 1) for s in obs.candidates)
         return _("YOUR TURN: choose the buyer (press {seats})").format(seats=seats)
+    if obs.phase == Phase.ANNOUNCE:
+        return _("YOUR TURN: announce the auction (press 1-4)")
     return _("YOUR TURN: m = turn up the mystery hand's top card, p = leave it")
 
 
@@ -133,6 +135,8 @@ def _others(obs: Observation, name: Names, artist: str, owed: Sequence[int] = ()
         return _("{player} chooses the buyer").format(player=name(obs.auctioneer))
     if phase == Phase.MYSTERY_FLIP:
         return _("{player} may turn up the mystery hand").format(player=name(obs.turn))
+    if phase == Phase.ANNOUNCE:
+        return _("{player} announces the auction").format(player=name(obs.auctioneer))
     return _("{player} decides whether to buy at {price}").format(player=name(obs.turn), price=obs.price)
 
 

@@ -180,8 +180,12 @@ class HardBot(MediumBot):
             for f in (0.0, 0.2, 0.35, 0.5, 0.65, 0.8, 0.95):
                 moves.append(Move.sealed_bid(seat, min(money, round(f * value))))
         elif phase == Phase.FIXED_SET:
+            r = obs.amount_range()
+            cap = r[2] if r is not None else money  # own money, or the richest other's (FA-11/12)
             for f in (0.3, 0.45, 0.6, 0.75, 0.9, 1.1):
-                moves.append(Move.set_price(seat, pricing.fixed_price(f / pricing.FIXED_SHARE * value, money)))
+                moves.append(Move.set_price(seat, pricing.fixed_price(f / pricing.FIXED_SHARE * value, cap)))
+        elif phase == Phase.ANNOUNCE:  # every auction the seller may announce (FA-15)
+            moves += obs.legal_moves()
         elif phase == Phase.FIXED_OFFER:
             moves += [Move.accept(seat), Move.decline(seat)] if obs.price <= money else [Move.decline(seat)]
         unique: list[Candidate] = []

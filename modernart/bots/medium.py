@@ -16,7 +16,7 @@ A decision takes well under a millisecond to a few milliseconds (`python -m benc
 
 from __future__ import annotations
 
-from ..cards import AuctionType, Card
+from ..cards import ANNOUNCED_KINDS, AuctionType, Card
 from ..events import Sale
 from ..moves import Action, Move
 from ..phase import Phase
@@ -121,6 +121,15 @@ class Situation:
         return best
 
 
+def best_auction(players: int) -> AuctionType:
+    """The auction with the best expected sale for the seller (`pricing.sale_gain`), among
+    the four a seller may announce (option seller_chooses_auction)."""
+    return max(ANNOUNCED_TYPES, key=lambda kind: pricing.sale_gain(1.0, kind, players))
+
+
+ANNOUNCED_TYPES = tuple(AuctionType(k) for k in ANNOUNCED_KINDS)
+
+
 class MediumBot(Bot):
     """Prices lots from expected artist values; see the module docstring."""
 
@@ -174,6 +183,8 @@ class MediumBot(Bot):
             return self._choose_buyer(obs)
         if phase == Phase.MYSTERY_FLIP:
             return self._mystery(obs)
+        if phase == Phase.ANNOUNCE:
+            return self._announce(obs)
         return None
 
     # ------------------------------------------------------------------ putting cards up
@@ -187,7 +198,9 @@ class MediumBot(Bot):
             if key in seen:
                 continue
             seen.add(key)
-            if card.kind == DOUBLE:
+            if obs.options.seller_chooses_auction:  # sold alone, in the auction this seat announces
+                gain = sit.play_gain(card.artist, 1, 1, best_auction(sit.k.n), 1)
+            elif card.kind == DOUBLE:
                 gain = (
                     max(sit.best_second(card.artist, 1)[0], sit.double_alone_gain(card.artist, 1))
                     if sit.k.counts[card.artist] + 1 < 5
@@ -288,9 +301,15 @@ class MediumBot(Bot):
             top = max(top, value * share)
         return round(top * RIVAL_MARGIN) + 1
 
+    def _announce(self, obs: Observation) -> Move:
+        """The auction that earns the seller most (option seller_chooses_auction)."""
+        return Move.announce(obs.seat, best_auction(obs.players))
+
     def _fixed_set(self, obs: Observation) -> Move:
         value = Situation(obs).lot_value()
-        return Move.set_price(obs.seat, pricing.fixed_price(value, obs.money, self.fixed_share))
+        r = obs.amount_range()
+        cap = r[2] if r is not None else obs.money  # the seller's money, or the richest other's (FA-11/12)
+        return Move.set_price(obs.seat, pricing.fixed_price(value, cap, self.fixed_share))
 
     def _fixed_offer(self, obs: Observation) -> Move:
         limit = self._limit_for(obs, Situation(obs))

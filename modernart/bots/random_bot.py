@@ -22,7 +22,7 @@ import random as _random
 from math import floor
 from typing import Any, Callable
 
-from ..auctions import second_cards
+from ..auctions import price_range, second_cards
 from ..game import GameState
 from ..moves import (
     ACCEPT,
@@ -40,6 +40,7 @@ from ..moves import (
     move_of,
 )
 from ..phase import (
+    ANNOUNCE,
     CHOOSE_BUYER,
     DOUBLE_OFFER,
     FIXED_OFFER,
@@ -121,9 +122,9 @@ def random_act(
                 action, arg = ADD_SECOND, adds[i]
         elif phase == FIXED_SET:
             seat = state.auctioneer if seat < 0 else seat
-            money = state.money[seat]
-            action, arg = SET_PRICE, 1 + floor(rand() * money) if money else 0
-        else:  # the variants' steps (choosing a buyer, a posted price, the mystery hand): rare
+            lo, hi = price_range(state, seat)
+            action, arg = SET_PRICE, lo + floor(rand() * (hi - lo + 1)) if hi else 0  # (0..0: no draw)
+        else:  # the variants' steps (choosing a buyer, a posted price, the mystery hand, announcing): rare
             seat, action, arg = _rare_step(state, rand, seat)
         if not play:
             row = MOVE_TABLE[action][seat]
@@ -140,7 +141,7 @@ def _rare_step(state: GameState, rand: Callable[[], float], seat: int) -> tuple[
     phase = state.phase_id
     if seat >= 0:
         pass
-    elif phase == CHOOSE_BUYER:
+    elif phase == CHOOSE_BUYER or phase == ANNOUNCE:
         seat = state.auctioneer
     elif phase == POSTED_OFFER:
         seat = state.responses.index(NO_BID)  # answered at once, like sealed bids

@@ -19,6 +19,7 @@ import time
 from typing import Any, Callable
 
 from ..cards import AuctionType
+from ..auctions import price_range
 from ..game import GameState
 from ..moves import ACCEPT, ADD_SECOND, BID, DECLINE, DECLINE_SECOND, HAMMER, PASS, PLAY, SEALED_BID, SET_PRICE
 from ..phase import Phase
@@ -213,7 +214,7 @@ class RolloutPolicy:
                 value = self.lot_value(state) * (1.0 + self.noise * (2.0 * self.rng.random() - 1.0))
                 if self.price_bias is not None:
                     value *= self.price_bias[seat]
-                price = pricing.fixed_price(value, state.money[seat])
+                price = pricing.fixed_price(value, price_range(state, seat)[1])
             apply(seat, _PRICE, price)
         elif phase == _FOFFER or phase == _POFFER:  # a posted price is taken like a fixed one
             seat = state.turn if phase == _FOFFER else state.to_move()[0]

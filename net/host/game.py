@@ -23,7 +23,7 @@ import logging
 import secrets
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from modernart.auctions import NO_BID
 from modernart.errors import IllegalMove
@@ -46,7 +46,6 @@ from modernart.net.protocol.signed import (
 from modernart.net.clocks import ClockSettings, default_moves
 from modernart.net.trust.identity import Keys, verify
 from modernart.net.host.deck_deadlines import DeckWaits, owed_steps
-from modernart.net.host.hidden_hands import HiddenHands, StepSigner
 from modernart.net.host.journal import (
     Journal,
     drop_torn_line,
@@ -62,6 +61,9 @@ from modernart.net.protocol.frames import NOT_DECISIONS, clock_view, event_frame
 from modernart.net.trust.sealed import SealedRound, overlay
 from modernart.net.trust.shuffle import FixedDeal, SeedRound
 from modernart.net.protocol.game_data import event_to_wire, hidden_private_part, private_part, public_view
+
+if TYPE_CHECKING:  # a table that hides hands from its host loads the hidden deck (start-up: most do not)
+    from modernart.net.host.hidden_hands import HiddenHands, StepSigner
 
 log = logging.getLogger("modernart.net.host.game")
 
@@ -213,7 +215,11 @@ class HostedGame:
             fixed_deal.check(options.deck_table.size, len(players), deck_orders_needed(options))
         self.fixed_deal = fixed_deal  # set by the program running the host, never by a frame
         # hands hidden even from this host (docs/fair-play.md "The hidden deck")
-        self.hidden = HiddenHands(game_id, len(players), options) if hidden_hands else None
+        self.hidden: HiddenHands | None = None
+        if hidden_hands:
+            from modernart.net.host.hidden_hands import HiddenHands
+
+            self.hidden = HiddenHands(game_id, len(players), options)
         self.deck_waits = DeckWaits()  # since when each seat owes its deck step (hidden hands)
         self.seeding = SeedRound(game_id, host.vk, len(players), host_seed, fixed_deal)
         self.salt_keys = salt_keys or [secrets.token_bytes(32) for _ in players]  # secret until the end
@@ -548,6 +554,8 @@ class HostedGame:
 
     def _step_signer(self, seat: int) -> StepSigner:
         """What seat `seat`'s signed deck step is checked against: its own key, this chain."""
+        from modernart.net.host.hidden_hands import StepSigner
+
         log = self.log
 
         def head_at(seq: int) -> bytes | None:

@@ -603,7 +603,7 @@ PUBLIC_VIEW: Schema = {
         "flipped": is_list(_INT, 70),
         "flipped_before": is_list(_INT, 70),
     }.items()
-}
+} | {"kind": (is_int(-1, 3), False)}  # the running auction's type (announced, FA-15); -1 between; older hosts omit it
 
 ENGINE_EVENT_KINDS = ("auction", "sealed", "sale", "round", "end", "dealt", "mystery")
 

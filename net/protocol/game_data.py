@@ -175,6 +175,10 @@ class ViewBuilder:
                 raise ValueError("field 'mystery_size' must be an integer")
             data["flipped"] = self._cards(pv["flipped"], 70)
             data["flipped_before"] = self._cards(pv["flipped_before"], 70)
+            kind = pv.get("kind", -1)  # the running auction's type (absent from older hosts)
+            if type(kind) is not int or not -1 <= kind <= 3:
+                raise ValueError("field 'kind' must be an auction type or -1")
+            data["kind"] = kind
             self._public = data
         return self._public
 

@@ -14,7 +14,7 @@ from modernart.phase import Phase
 from modernart.rules import RuleOptions
 from tests.engine.test_determinize import OPTION_SETS, random_positions
 
-VARIANT_PHASES = (Phase.CHOOSE_BUYER, Phase.POSTED_OFFER, Phase.MYSTERY_FLIP)
+VARIANT_PHASES = (Phase.CHOOSE_BUYER, Phase.POSTED_OFFER, Phase.MYSTERY_FLIP, Phase.ANNOUNCE)
 # a few samples (the fewest that may leave medium play): legality, not strength
 FAST_HARD = {"budget": 0.5, "max_passes": 3}
 

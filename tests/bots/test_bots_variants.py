@@ -15,7 +15,14 @@ from modernart.presets import PRESET_NAMES, preset_options
 from tests.engine.test_determinize import random_positions
 
 FAST_HARD = {"budget": 0.2, "max_passes": 1}
-VARIANTS = [(name, "") for name in PRESET_NAMES] + [("standard", "hig"), ("fa_seed", "cmon")]
+VARIANTS = [(name, "") for name in PRESET_NAMES] + [("standard", "hig"), ("fa_seed", "cmon"), ("fa_seed", "announce")]
+
+
+def variant_options(name: str, mystery: str):
+    """A preset, with a mystery hand ("hig", "cmon") or the seller announcing every auction ("announce")."""
+    if mystery == "announce":
+        return preset_options(name, seller_chooses_auction=True)
+    return preset_options(name, mystery_hand=mystery)
 
 
 def bot(level: str, seed: int):
@@ -24,7 +31,7 @@ def bot(level: str, seed: int):
 
 @pytest.mark.parametrize("name, mystery", VARIANTS, ids=lambda v: v or "-")
 def test_every_bot_plays_whole_games_of_every_variant(name, mystery):
-    options = preset_options(name, mystery_hand=mystery)
+    options = variant_options(name, mystery)
     for players in (3,) if mystery else (3, 5):
         levels = ["medium", "hard", "random", "medium", "random"][:players]
         outcome = play_game([bot(lv, seed=s) for s, lv in enumerate(levels)], seed=players, options=options)
@@ -34,7 +41,7 @@ def test_every_bot_plays_whole_games_of_every_variant(name, mystery):
 @pytest.mark.parametrize("name, mystery", VARIANTS, ids=lambda v: v or "-")
 def test_styled_bots_play_whole_games_of_every_variant(name, mystery):
     """The styled arena opponents (`styled.py`) too, two of each style in turn."""
-    options = preset_options(name, mystery_hand=mystery)
+    options = variant_options(name, mystery)
     styles = list(STYLED)
     for game, players in enumerate((3,) if mystery else (3, 4, 5)):
         levels = [styles[(game + s) % len(styles)] for s in range(players - 1)] + ["hard"]
@@ -44,10 +51,18 @@ def test_styled_bots_play_whole_games_of_every_variant(name, mystery):
 
 @pytest.mark.parametrize("level", ["random", "medium", "hard", *STYLED])
 def test_bots_decide_legally_in_the_variants_steps(level):
-    asked = {Phase.CHOOSE_BUYER: 0, Phase.POSTED_OFFER: 0, Phase.MYSTERY_FLIP: 0}
+    """Every step only variants take, and the Fixed and posted prices of `price_up_to_richest`
+    (up to the richest other player's money, which is more than the seller's own here and
+    there) and of the seller's own money without it."""
+    asked = {Phase.CHOOSE_BUYER: 0, Phase.POSTED_OFFER: 0, Phase.MYSTERY_FLIP: 0, Phase.ANNOUNCE: 0, Phase.FIXED_SET: 0}
     rng = random.Random(7)
-    for name, mystery in [("fa_seed", ""), ("fa_seed", "hig"), ("standard", "cmon")]:
-        options = preset_options(name, mystery_hand=mystery)
+    for name, mystery, more in [
+        ("fa_seed", "", {}),
+        ("fa_seed", "", {"price_up_to_richest": False}),
+        ("fa_seed", "hig", {"seller_chooses_auction": True}),
+        ("standard", "cmon", {"seller_chooses_auction": True}),
+    ]:
+        options = preset_options(name, mystery_hand=mystery, **more)
         for i, state in enumerate(random_positions(3 if mystery else 4, options, seed=rng.getrandbits(32))):
             if state.phase not in asked or (level == "hard" and asked[state.phase] > 6):
                 continue

@@ -101,3 +101,22 @@ async def test_the_lobby_sets_a_variant_and_explains_each_rule_in_one_line():
             await screen.keys("down")
         text = await screen.wait_for(">Mystery hand +off")
         assert "a face-down 4th hand" in text
+
+
+@run_async
+async def test_the_seller_announces_the_auction_by_its_number():
+    """seller_chooses_auction (FA-15): an Open card, announced as Sealed with key 3; a
+    watcher of the table sees whose announcement it waits for."""
+    options = RuleOptions(seller_chooses_auction=True)
+    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], [[(0, O), (1, O)]], options=options)
+    async with Screen(ana) as screen:
+        await choose(screen, card_of(ana, 0, O))
+        await screen.keys("enter")
+        text = await screen.wait_for("TO ANNOUNCE")
+        assert "1 Open" in text and "2 Once-around" in text and "3 Sealed" in text and "4 Fixed price" in text
+        assert "YOUR TURN: announce the auction (press 1-4)" in text
+        await screen.keys("5")
+        await screen.wait_for("Announce one of: 1 Open")
+        await screen.keys("3")
+        await screen.wait_for("SEALED auction")
+    assert ana.obs.kind == 2 and bea.obs.phase.name == "SEALED"

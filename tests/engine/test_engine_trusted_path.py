@@ -240,12 +240,17 @@ BEFORE_DIGEST = "ac7773c9c67e894327539d06cb249b96de89dd9463517d746aba818d4598780
 # ---------------------------------------------------------------------- a seed's games, pinned per preset
 
 
+#: the options presets have gained since the digest was pinned, at their values then
+PINNED_AS = {"fa_seed": {"price_up_to_richest": False}}
+
+
 def preset_games_digest(games: int = 8) -> str:
-    """A digest of how seeded random games end in every preset, for 3-5 players."""
+    """A digest of how seeded random games end in every preset (as it was when the digest
+    was pinned, `PINNED_AS`), for 3-5 players."""
     h = hashlib.sha256()
     for name in PRESET_NAMES:
         for players in (3, 4, 5):
-            options = preset_options(name)
+            options = preset_options(name, **PINNED_AS.get(name, {}))
             if not playable(options, players):
                 continue
             for seed in range(games):

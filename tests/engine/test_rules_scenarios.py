@@ -15,6 +15,7 @@ from modernart.errors import (
     BidTooLow,
     CannotAfford,
     NotACandidate,
+    NotAnAuction,
     NotAuctioneer,
     PriceOutOfRange,
     WrongPhase,
@@ -23,6 +24,7 @@ from modernart.events import BANK, MysteryFlipped, RoundEnded
 from modernart.game import GameState
 from modernart.moves import Move
 from modernart.phase import Phase
+from modernart.presets import preset_options
 from modernart.rules import RuleOptions
 from modernart.scoring import rank_artists, score_round
 
@@ -608,3 +610,99 @@ def test_t25_mystery_hand(reading, decider):
     state.apply(Move.flip_mystery(decider))
     assert state.round == 1 and state.results[0].ending_cards == (top,) and state.results[0].ender == decider
     assert state.auctioneer == (decider + 1) % 3 or not state.hands[(decider + 1) % 3]
+
+
+# ---------------------------------------------------------------- T26: a price up to the richest other player (fa_seed)
+
+
+def _fa(**more: object) -> RuleOptions:
+    return preset_options("fa_seed", **more)
+
+
+def test_t26_a_broke_seller_names_any_price_up_to_the_richest_other_players_money():
+    """The Persian sheet says only "the seller sets the price": with every price paid to the
+    bank and no forced buy, a seller with nothing may still ask up to what the richest
+    other player holds (before, a broke seller could name only 0 and gave paintings away)."""
+    state = table(hands=_hands(A=[(LM, F)]), money=[0, 40, 75, 10], options=_fa())
+    play(state, A, LM, F)
+    assert state.amount_range(A)[1:] == (1, 75)  # (the seat's own view: tests/engine/test_rules_variants.py)
+    for price in (0, 76):
+        with pytest.raises(PriceOutOfRange):
+            state.apply(Move.set_price(A, price))
+    state.apply(Move.set_price(A, 60))
+    assert Move.accept(B) not in state.legal_moves(B)  # 40 cannot pay 60
+    apply_all(state, [Move.decline(B), Move.accept(C)])
+    assert state.sales[-1].buyer == C and state.sales[-1].price == 60 and state.money == [0, 40, 15, 10]
+
+
+def test_t26_the_posted_price_too_and_the_cap_is_the_sellers_own_money_where_it_must_buy():
+    state = table(hands=_hands(A=[(LM, ONCE)]), money=[5, 40, 75, 10], options=_fa())
+    play(state, A, LM, ONCE)  # a posted price (FA-12)
+    assert state.amount_range(A)[1:] == (1, 75)
+    # without the option, or where the seller may have to buy its own price, its money caps it
+    for options in (_fa(price_up_to_richest=False), _opts(price_up_to_richest=True)):
+        state = table(hands=_hands(A=[(LM, F)]), money=[5, 40, 75, 10], options=options)
+        play(state, A, LM, F)
+        assert state.amount_range(A)[1:] == (1, 5)
+    # everyone else broke: 1 is the least price, and nobody can take it
+    state = table(hands=_hands(A=[(LM, F)]), money=[50, 0, 0, 0], options=_fa())
+    play(state, A, LM, F)
+    assert state.amount_range(A)[1:] == (1, 1)
+
+
+def test_t26_no_fixed_or_posted_painting_is_given_away_in_fa_seed():
+    """The issue's count: 17% of fa_seed's sales were free in random play, because a broke
+    seller could only ask 0.  Now no Fixed or posted price is below 1."""
+    sales = 0
+    for seed in range(30):
+        state = GameState(4, _fa(), seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over():
+            state.apply(random_step(state, rng.random))
+        priced = [s for s in state.sales if s.kind in (F, ONCE)]
+        assert all(s.price >= 1 for s in priced if s.buyer >= 0)
+        sales += len(priced)
+    assert sales > 500
+
+
+# ---------------------------------------------------------------- T27: the seller announces the auction
+
+
+def test_t27_the_seller_announces_any_of_the_four_auctions_for_any_card():
+    options = _fa(seller_chooses_auction=True)
+    state = table(hands=_hands(A=[(LM, O)]), options=options)
+    play(state, A, LM, O)
+    assert state.phase == Phase.ANNOUNCE and state.to_move() == (A,)
+    assert state.legal_moves() == [Move.announce(A, k) for k in (O, ONCE, S, F)]
+    assert state.observation(B).legal_moves() == [] and state.observation(A).legal_moves() == state.legal_moves()
+    with pytest.raises(NotAuctioneer):
+        state.apply(Move.announce(B, S))
+    with pytest.raises(NotAnAuction):
+        state.apply(Move.announce(A, D))
+    with pytest.raises(WrongPhase):
+        state.apply(Move.bid(B, 3))
+    state.apply(Move.announce(A, S))  # an Open card, sold by Sealed bids
+    assert state.phase == Phase.SEALED and state.observation(C).kind == S
+    apply_all(state, [Move.sealed_bid(s, b) for s, b in ((B, 9), (C, 12), (D_, 3))])
+    assert state.sales[-1].kind == S and state.sales[-1].buyer == C and state.sales[-1].price == 12
+
+
+def test_t27_a_double_is_sold_alone_in_the_announced_auction_and_once_around_is_posted():
+    options = _fa(seller_chooses_auction=True, double_as_open=False)
+    state = table(hands=_hands(A=[(LM, D), (LM, O)]), options=options)
+    play(state, A, LM, D)
+    assert state.phase == Phase.ANNOUNCE and len(state.lot) == 1  # no second card is offered
+    state.apply(Move.announce(A, ONCE))  # the sheet's "open" sale: a posted price (FA-12)
+    assert state.phase == Phase.FIXED_SET
+    state.apply(Move.set_price(A, 30))
+    assert state.phase == Phase.POSTED_OFFER and state.observation(B).kind == ONCE
+    apply_all(state, [Move.decline(B), Move.accept(C), Move.decline(D_)])
+    assert state.sales[-1].kind == ONCE and state.sales[-1].buyer == C and state.counts[LM] == 1
+    # the announcement is a move of the record like any other
+    assert Move.from_list([0, 14, 2]) == Move.announce(0, S) and repr(Move.announce(0, S)) == "Move(0, ANNOUNCE, 2)"
+
+
+def test_t27_a_fifth_card_still_ends_the_round_before_any_announcement():
+    state = table(hands=_hands(A=[(LM, O)]), counts={LM: 4}, options=_opts(seller_chooses_auction=True))
+    play(state, A, LM, O)
+    assert state.round == 1 and state.phase != Phase.ANNOUNCE

@@ -154,3 +154,51 @@ def test_new_actions_parse_and_print():
     assert Move.from_list([0, int(Action.CHOOSE_BUYER), 2]) == Move.choose_buyer(0, 2)
     assert repr(Move.choose_buyer(0, 2)) == "Move(0, CHOOSE_BUYER, 2)"
     assert Move.from_list([1, int(Action.FLIP_MYSTERY), 0]) == Move.flip_mystery(1)
+
+
+@pytest.mark.parametrize("more", [{}, {"seller_chooses_auction": True}, {"price_up_to_richest": False}])
+def test_every_seats_view_gives_the_engines_legal_moves_in_fa_seed(more):
+    """The observation's own legal moves (views.py, what bots and clients use) are the
+    engine's at every step, the price range up to the richest other player's money (read
+    from the public payments) and the seller's announcement included."""
+    from modernart.views import public_money
+
+    options = preset_options("fa_seed", **more)
+    for seed in range(6):
+        state = GameState(4, options, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over():
+            for seat in range(4):
+                obs = state.observation(seat)
+                assert public_money(obs) == tuple(state.money)
+                assert obs.legal_moves() == state.legal_moves(seat), (seat, state)
+            state.apply(random_step(state, rng.random))
+
+
+def test_an_fa_seed_record_from_before_the_price_up_to_the_richest_still_loads():
+    """A record of fa_seed made before the preset gained `price_up_to_richest` names the
+    options it had then: it loads as the game it was (the seller's money capped prices),
+    still named fa_seed; a record naming the option with another value is no fa_seed."""
+    import json
+
+    from modernart.record import RecordError
+
+    old = preset_options("fa_seed", price_up_to_richest=False)
+    state = GameState(4, old, seed=5)
+    rng = random.Random(5)
+    record = GameRecord.start(state, ["a", "b", "c", "d"])
+    while not state.is_over():
+        move = random_step(state, rng.random)
+        state.apply(move)
+        record.moves.append(move)
+    record.sync(state)
+    data = record.to_dict()
+    assert data["variant"] == "custom"
+    for name in ("price_up_to_richest", "seller_chooses_auction"):
+        del data["options"][name]
+    data["variant"] = "fa_seed"
+    again = load_record(json.dumps(data))
+    assert again.options == old and again.replay().money == state.money
+    data["options"]["price_up_to_richest"] = False
+    with pytest.raises(RecordError, match="variant"):
+        load_record(json.dumps(data))

@@ -49,10 +49,43 @@ def comparison_text(cs: ClientState) -> str:
     return ""
 
 
+def toggle_coach(cs: ClientState) -> None:
+    """v: show the coach's review of this seat (started the first time), or the result again."""
+    if cs.coach_shown:
+        cs.coach_shown = False
+        return
+    session, obs = cs.session, cs.obs
+    path = session.record_path if session is not None else None
+    if obs is None or obs.seat < 0:
+        cs.error(_("The coach reviews a player's decisions: watchers have none"))
+        return
+    if not path:
+        cs.error(_("The coach needs the record of the game, and the host keeps it on its machine"))
+        return
+    if cs.coach is None:
+        from modernart.record import RecordError, read_record
+
+        from modernart.cli.tui.coach_panel import CoachRun
+
+        try:
+            record = read_record(path)
+        except RecordError as exc:
+            cs.error(_("The coach cannot read the record: {error}").format(error=exc))
+            return
+        cs.coach = CoachRun(record, obs.seat)
+        changed = getattr(session, "changed", None)  # the listeners redraw (every session has them)
+        cs.coach.start(changed if callable(changed) else lambda: None)
+    cs.coach_shown = True
+
+
 def game_over_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     obs = cs.obs
     if obs is None:
         return []
+    if cs.coach_shown and cs.coach is not None:
+        from modernart.cli.tui.coach_panel import coach_lines
+
+        return [[line] for line in coach_lines(cs.coach, width, height)]
     money = obs.final_money or tuple(0 for _ in range(obs.players))
     winners = set(obs.winners)
     names = [cs.name(s) for s in sorted(winners)]
@@ -137,6 +170,15 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
             lambda e: cs.show_last_scoring(),
             lambda: bool(cs.obs and cs.obs.results),
             40,
+        ),
+        Command(
+            ("v",),
+            "v",
+            _("coach"),
+            over,
+            lambda e: toggle_coach(cs),
+            lambda: bool(cs.session is not None and cs.session.record_path and cs.obs and cs.obs.seat >= 0),
+            35,
         ),
         Command(("q", "c-c"), "q", _("quit"), over, lambda e: controls.exit(), modes.always, 80),
     ]

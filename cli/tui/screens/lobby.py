@@ -48,6 +48,8 @@ OPTION_CHOICES: dict[str, tuple[Any, ...]] = {
     "fixed_forced_buy": (True, False),
     "once_around_posted": (False, True),
     "double_as_open": (False, True),
+    "price_up_to_richest": (False, True),
+    "seller_chooses_auction": (False, True),
     "mystery_hand": ("", "hig", "cmon"),
 }
 OPTION_LABELS = {
@@ -72,6 +74,8 @@ OPTION_LABELS = {
     "fixed_forced_buy": N_("Fixed must buy"),
     "once_around_posted": N_("Posted price"),
     "double_as_open": N_("Double as Open"),
+    "price_up_to_richest": N_("Price to richest"),
+    "seller_chooses_auction": N_("Seller's auction"),
     "mystery_hand": N_("Mystery hand"),
 }
 #: The rule sheets' deviations (docs/rules.md §10): the lobby lists them after the other rules.
@@ -91,6 +95,8 @@ DEVIATIONS = frozenset(
         "fixed_forced_buy",
         "once_around_posted",
         "double_as_open",
+        "price_up_to_richest",
+        "seller_chooses_auction",
         "mystery_hand",
     }
 )
@@ -118,6 +124,9 @@ OPTION_HELP = {
     "fixed_forced_buy": N_("Fixed price: nobody takes it, the seller must buy it"),
     "once_around_posted": N_("Once-around cards: the seller posts a price anyone may take"),
     "double_as_open": N_("A Double is sold alone, as an Open painting"),
+    "price_up_to_richest": N_("A price the seller never pays may go up to the richest other player's money"),
+    # TRANSLATORS: the Persian rule sheet's own sentence (its fa translation is the sheet's words)
+    "seller_chooses_auction": N_("The active player reveals a card and announces the auction type"),
     "mystery_hand": N_("3 players: a face-down 4th hand, turned up by the buyer (hig) or seller (cmon)"),
 }
 #: Clock rows: fields of the host's `ClockSettings` (seconds; a decision clock of 0 is none)

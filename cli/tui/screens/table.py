@@ -135,10 +135,15 @@ class TableHints:
     def choosing_buyer(self) -> bool:
         return self._offers(Action.CHOOSE_BUYER)
 
+    def announcing(self) -> bool:
+        return self._offers(Action.ANNOUNCE)
+
     def digits_open(self) -> bool:
-        return self.amount_open() or self.choosing_buyer()
+        return self.amount_open() or self.choosing_buyer() or self.announcing()
 
     def digits_label(self) -> str:
+        if self.announcing():
+            return _("auction")
         return _("buyer's seat") if self.choosing_buyer() else _("amount")
 
     def card_or_amount(self) -> bool:

@@ -1,0 +1,107 @@
+"""The coach on screen: one player's review (modernart/coach.py) worked out in a worker thread
+with its progress, then shown on one screen: where the player lost most and the five
+costliest decisions.  Used by the game-over screen (key `v`) and the replay viewer (`v`).
+
+The review is pure Python and takes seconds; it runs in the event loop's default executor
+(one thread), which tells the loop of each decision done (`call_soon_threadsafe`), and the
+screen redraws from the run's state.  Nothing here changes the game or the record."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Callable
+
+from modernart.cards import EDITIONS, deck_cards
+from modernart.coach import SAMPLES, Review, review
+from modernart.record import GameRecord
+
+from modernart.cli.coach_words import decision_line, summary_line
+from modernart.cli.i18n import _
+from modernart.cli.tui.text import countdown_bar, wrap
+
+
+class CoachRun:
+    """One review of `seat` in `record`: running (`done` of `total` decisions), finished
+    (`result`) or failed (`error`, in words)."""
+
+    def __init__(self, record: GameRecord, seat: int, *, samples: int | None = None) -> None:
+        self.record = record
+        self.seat = seat
+        self.samples = samples
+        self.done = 0
+        self.total = 0
+        self.result: Review | None = None
+        self.error: str | None = None
+        self.future: asyncio.Future | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.future is not None and self.result is None and self.error is None
+
+    def start(self, changed: Callable[[], None]) -> None:
+        """Start the review in the running loop's executor; `changed` is called (in the loop)
+        after each decision and at the end."""
+        loop = asyncio.get_running_loop()
+
+        def progress(done: int, total: int) -> None:
+            def tell() -> None:
+                self.done, self.total = done, total
+                changed()
+
+            loop.call_soon_threadsafe(tell)
+
+        def work() -> Review:
+            samples = SAMPLES if self.samples is None else self.samples
+            return review(self.record, self.seat, samples=samples, progress=progress)
+
+        self.future = loop.run_in_executor(None, work)
+
+        def finished(future: asyncio.Future) -> None:
+            if future.cancelled():
+                self.error = _("The review was stopped")
+            elif future.exception() is not None:
+                self.error = _("The coach cannot review this game: {error}").format(error=future.exception())
+            else:
+                self.result = future.result()
+            changed()
+
+        self.future.add_done_callback(finished)
+
+
+def coach_lines(run: CoachRun, width: int, height: int) -> list[tuple[str, str]]:
+    """The coach's screen as (style, text) lines of at most `width` cells (wrapped, never
+    glued): whose review, its progress or its summary and the costliest decisions."""
+    names = run.record.players
+    player = names[run.seat] if 0 <= run.seat < len(names) else "?"
+    out: list[tuple[str, str]] = [("class:title", " " + _("Coach: {player}'s decisions").format(player=player))]
+    text_width = max(10, width - 3)
+
+    def say(style: str, text: str, indent: str = " ") -> None:
+        for chunk in wrap(text, text_width):
+            out.append((style, indent + chunk))
+            indent = " " * len(indent)
+
+    if run.error is not None:
+        say("", run.error)
+        return out[:height]
+    result = run.result
+    if result is None:
+        bar = countdown_bar(run.done, run.total or 1, 20)
+        say(
+            "",
+            _("Reviewing against the strongest bot: {done} of {total} decisions").format(
+                done=run.done, total=run.total
+            ),
+        )
+        out.append(("", f" [{bar}]"))
+        return out[:height]
+    deck = deck_cards(run.record.options.deck_table)
+    edition = EDITIONS[run.record.options.edition]
+    say("class:title", summary_line(result.summary()))
+    costly = result.costliest()
+    if costly:
+        say("", _("The five costliest decisions:") if len(costly) == 5 else _("The costliest decisions:"))
+        for place, d in enumerate(costly, start=1):
+            say("", decision_line(d, names, edition, deck), f" {place}. ")
+    say("class:dim", _("modernart review FILE --all lists every decision"))
+    return out[:height]
