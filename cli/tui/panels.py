@@ -316,6 +316,8 @@ def status_line(cs: ClientState, width: int) -> Line:
     call = cs.session.call_deadline if cs.session is not None else None
     if call is not None and obs.phase == Phase.OPEN:  # the hammer is falling: on every screen
         line.append(("class:status.turn", "[" + _("sold in {left}").format(left=clock_text(cs, call)) + "] "))
+    if cs.turn_came():  # an overlay hides the table: say why it should go
+        text = _("YOUR TURN has come: any key takes you back to the table")
     line.append(("class:status.turn" if mine else "class:status", text))
     if line_width(line) > width and obs.phase == Phase.SEALED and obs.seat in obs.sealed_done:
         waiting = obs.players - len(obs.sealed_done)  # five long names do not fit: count them
