@@ -265,7 +265,15 @@ async def test_lobby_screen():
         assert f"join code {code}" in screen.rows[0]
         assert re.search(r">1 Ana \(you\) +person +not ready", text)
         assert re.search(r" 2 Bea +person +READY", text)
-        assert "Open countdown  60s" in text and "Decision clock  none" in text and "Start money     100" in text
+        # each label in a column of its own, a space before the value (never "Unsold discardedoff")
+        assert "Open countdown   60s" in text and "Decision clock   none" in text and "Start money      100" in text
+        for _ in range(30):  # the rules box scrolls with the cursor
+            if "Unsold discarded" in screen.text:
+                break
+            await screen.keys("down")
+        assert re.search(r"Unsold discarded +off", screen.text), screen.text
+        while ">1 Ana" not in screen.text:
+            await screen.keys("up")
         await screen.keys("r")
         await screen.wait_for(r">1 Ana \(you\) +person +READY")
         assert " s start " in screen.rows[-1]

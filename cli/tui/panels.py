@@ -17,11 +17,11 @@ from modernart.phase import Phase
 from modernart.scoring import score_round
 from modernart.views import Observation
 
-from modernart.cli.i18n import _, ngettext
+from modernart.cli.i18n import _, ngettext, pgettext
 from modernart.cli.words import describe_card
 from modernart.cli.tui.waiting_for import expectation
 from modernart.cli.tui.state import ClientState
-from modernart.cli.tui.text import Line, cut, fit, line_width, width, wrap
+from modernart.cli.tui.text import COLUMN, Line, cut, fit, line_width, width, wrap
 from modernart.cli.tui.text import width as cell_width
 
 ARTIST_STYLE = tuple(f"class:artist-{i}" for i in range(len(ARTISTS)))
@@ -51,12 +51,15 @@ def artists_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     if obs is None:
         return []
     name_w = 14 if width >= 36 else 4
-    rounds = " ".join(f"R{r + 1}" for r in range(ROUNDS))
+    # TRANSLATORS: a round's column on the artists board, three cells wide ("R1")
+    rounds = "".join(fit(pgettext("board", "R{number}").format(number=r + 1), 3, "right") for r in range(ROUNDS))
     worth = values_now(obs)
     shows_value = worth is not None and width >= name_w + 24
-    head = fit("  " + _("Artist"), name_w) + " " + rounds + "  " + _("This round")
+    head = fit("  " + _("Artist"), name_w) + rounds + "  " + fit(_("This round"), width - name_w - 14)
     if shows_value:  # and what one painting would pay if the round ended now
-        head = fit("  " + _("Artist"), name_w) + " " + rounds + "  " + fit(_("Round"), 7) + fit(_("Now"), 3, "right")
+        # TRANSLATORS: the artists board's last column, three cells wide: what a painting would pay now
+        now = pgettext("board", "Now")
+        head = fit("  " + _("Artist"), name_w) + rounds + "  " + fit(_("Round"), 7) + fit(now, 3, "right")
     lines: list[Line] = [[("class:dim", head)]]
     for a in ARTISTS:
         line = artist_label(cs, a, name_w)
@@ -65,9 +68,9 @@ def artists_panel(cs: ClientState, width: int, height: int) -> list[Line]:
                 tile = obs.tiles[r][a]
                 line.append(("class:good" if tile else "class:dim", fit(str(tile) if tile else ".", 3, "right")))
             else:
-                line.append(("class:dim", fit(".", 3, "right") if r != obs.round else "  -"))
+                line.append(("class:dim", fit(".", 3, "right") if r != obs.round else fit("-", 3, "right")))
         count = obs.counts[a]
-        line.append(("", "  "))
+        line.append(("", "  " + COLUMN))
         # five cells: a painting each, "####+" past five (only empty hands end the round, §10.2)
         line.append((ARTIST_STYLE[a], "#" * count if count <= 5 else "####+"))
         line.append(("class:dim", "." * max(0, 5 - count)))
@@ -158,7 +161,7 @@ def players_panel(cs: ClientState, width: int, height: int) -> list[Line]:
                 + " "
                 + fit(_("Bought"), bought_w)
                 + " "
-                + _("Now"),
+                + fit(_("Now"), max(1, width - name_w - 2 - 10 - 1 - bought_w - 1)),
             )
         ]
     ]
@@ -170,7 +173,7 @@ def players_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         shown = str(money[s]) if money else (str(obs.money) if me else "?")
         style = "class:you" if me else ""
         line: Line = [("class:turn" if ">" in mark else "", mark), (style, fit(cs.name(s), name_w))]
-        line.append((style, fit(shown, 5, "right") + fit(str(obs.hand_sizes[s]), 5, "right") + " "))
+        line.append((style, fit(shown, 5, "right") + fit(str(obs.hand_sizes[s]), 5, "right") + " " + COLUMN))
         bought = bought_text(cs, obs.bought[s], spaced=bought_w >= 14, cells=bought_w)
         paid = worth[1][s] if worth is not None and obs.bought[s] else 0
         tail = f" ={paid}" if paid else ""  # the purchases' worth at the values of now, where it fits
@@ -178,7 +181,7 @@ def players_panel(cs: ClientState, width: int, height: int) -> list[Line]:
             bought.append(("class:good", tail))
         used = sum(len(t) for _, t in bought)
         line.extend(bought)
-        line.append(("", " " * max(1, bought_w - used + 1)))
+        line.append(("", " " * max(1, bought_w - used + 1) + COLUMN))
         assert cs.session is not None  # it holds obs
         if s in cs.session.away and not obs.is_over:  # why a bot or the clock plays for them
             line.append(("class:error", _("away")))
@@ -234,13 +237,13 @@ def hand_panel(cs: ClientState, width: int, height: int) -> list[Line]:
             n = index[int(card)] + 1
             token = f"{n}:{card.kind.letter}"
             chosen = selected is not None and int(card) == int(selected)
-            text = f"[{token}]" if chosen else f" {token} "
-            if used + len(text) > width:
+            text = COLUMN + (f"[{token}]" if chosen else f" {token} ")
+            if used + cell_width(text) > width:
                 rows.append(line)
                 line, used = [("", " " * label_w)], label_w
             style = "class:selected" if chosen else ("class:you" if int(card) in legal_cards else "")
             line.append((style, text))
-            used += len(text)
+            used += cell_width(text)
         rows.append(line)
     if selected is not None:
         described = describe_card(cs.edition, selected)
@@ -367,8 +370,8 @@ def sales_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         lines.append(
             [
                 (ARTIST_STYLE[artist], f" {ed.initials[artist]} {ed.artists[artist]}"),
-                ("", f" ({kinds})"),
-                ("", f"  {cs.name(sale.auctioneer)} -> {buyer} "),
+                ("", f" ({kinds})  " + COLUMN),
+                ("", _("{seller} -> {buyer}").format(seller=cs.name(sale.auctioneer), buyer=buyer) + " " + COLUMN),
                 ("class:title", price),
             ]
         )
