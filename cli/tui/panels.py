@@ -144,6 +144,15 @@ def bought_text(cs: ClientState, bought: tuple[Card, ...], spaced: bool, cells: 
     return cut_out + [("class:dim", "+")]
 
 
+def name_in(name: str, cells: int) -> str:
+    """`name` in at most `cells` cells, cut before a seat's number that tells it apart from
+    a namesake ("Playe #3"), so that the number is never what is cut."""
+    m = re.search(r" #\d+$", name)
+    if m is None or width(name) <= cells:
+        return name
+    return cut(name[: m.start()], max(1, cells - len(m.group(0)))) + m.group(0)
+
+
 def players_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     obs = cs.obs
     if obs is None:
@@ -172,7 +181,7 @@ def players_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         mark = ("*" if me else " ") + (">" if s in obs.to_move and not obs.is_over else " ")
         shown = str(money[s]) if money else (str(obs.money) if me else "?")
         style = "class:you" if me else ""
-        line: Line = [("class:turn" if ">" in mark else "", mark), (style, fit(cs.name(s), name_w))]
+        line: Line = [("class:turn" if ">" in mark else "", mark), (style, fit(name_in(cs.name(s), name_w), name_w))]
         line.append((style, fit(shown, 5, "right") + fit(str(obs.hand_sizes[s]), 5, "right") + " " + COLUMN))
         bought = bought_text(cs, obs.bought[s], spaced=bought_w >= 14, cells=bought_w)
         paid = worth[1][s] if worth is not None and obs.bought[s] else 0
@@ -321,6 +330,8 @@ def status_line(cs: ClientState, width: int) -> Line:
         line.append(("class:status.turn", "[" + _("sold in {left}").format(left=clock_text(cs, call)) + "] "))
     if cs.turn_came():  # an overlay hides the table: say why it should go
         text = _("YOUR TURN has come: any key takes you back to the table")
+    if obs.phase == Phase.OPEN and mine:
+        mine, text = _open_now(cs, obs, call is not None, text)
     line.append(("class:status.turn" if mine else "class:status", text))
     if line_width(line) > width and obs.phase == Phase.SEALED and obs.seat in obs.sealed_done:
         waiting = obs.players - len(obs.sealed_done)  # five long names do not fit: count them
@@ -337,6 +348,21 @@ def status_line(cs: ClientState, width: int) -> Line:
     if cs.notice:  # e.g. the host is out of touch: said first, so it is never cut off
         line[:0] = [("class:error", f" {cs.notice} ")]
     return _fit_status(line, width, "..." if cs.ascii else "…")
+
+
+def _open_now(cs: ClientState, obs: Observation, calling: bool, text: str) -> tuple[bool, str]:
+    """An Open auction in this client's own words: after `o` or `p` it no longer invites
+    a bid, and while the hammer is called it says what stops it (short enough for 80
+    columns beside the call's clock)."""
+    if cs.out_of_auction == obs.auction_no:
+        return False, _("OPEN AUCTION: you stay out (o: back in)")
+    if obs.seat in obs.passed:
+        return False, _("OPEN AUCTION: you passed (a bid brings you back in)")
+    if calling:
+        if obs.seat == obs.auctioneer:
+            return True, _("your hammer is falling; a bid stops it")
+        return True, _("a bid stops the hammer, p passes")
+    return True, text
 
 
 def _fit_status(line: Line, width: int, ellipsis: str) -> Line:

@@ -35,7 +35,7 @@ READ_IN_ORDER = ("Round {round}/{rounds}", "High bid: {high} by {player}", "Time
 
 def reads(lang: str, row: str, message: str) -> bool:
     """Whether `row` of a screen in `lang` reads `message` (translated, its placeholders
-    any words) in the message's own order: Chinese left to right as drawn, Persian as a
+    any words; cut to fit, its first words at least) in the message's own order: Chinese left to right as drawn, Persian as a
     Persian reader reads it (right to left, tests/test_tui_rtl.py `read_row`)."""
     with speaking(lang):
         text = _(message)
@@ -49,8 +49,8 @@ def reads(lang: str, row: str, message: str) -> bool:
     def match(i: int, j: int) -> bool:  # read[i:] starts with pattern[j:]
         if j == len(pattern):
             return True
-        if i == len(read):
-            return False
+        if i == len(read):  # the row ends: a sentence cut to fit its panel, read that far
+            return j >= min(len(pattern), 4)
         if pattern[j] is None:  # a placeholder: one word or more
             return match(i + 1, j + 1) or match(i + 1, j)
         return read[i] == pattern[j] and match(i + 1, j + 1)
@@ -66,7 +66,9 @@ def check_reading_order(lang: str, rows: set[str]) -> None:
     if lang == "fa":
         for row in rows:
             read = read_row(row)
-            if "بالاترین" in read and "پیشنهاد" in read:  # "High bid: ..."
+            at = [i for i in range(len(read) - 1) if read[i : i + 2] == ["بالاترین", "پیشنهاد"]]
+            amount = [i for i in at if any(read[j].isdigit() for j in (i - 1, i + 2) if 0 <= j < len(read))]
+            if amount:  # "High bid: 14 by Bot A", or the same words in another order
                 assert reads(lang, row, "High bid: {high} by {player}") or reads(
                     lang, row, "High bid: {high} by {player} (you)"
                 ), row

@@ -327,7 +327,7 @@ def lobby_header(cs: ClientState, width: int) -> Line:
         text = " " + _("MODERN ART")
     else:
         text = " " + _("MODERN ART - {table}").format(table=name)
-    if lobby.join_code:
+    if lobby.join_code and not (session is not None and session.local_only):  # nobody could use it
         text += " | " + _("join code {code}").format(code=lobby.join_code)
     return ([("class:error", f" {cs.notice} ")] if cs.notice else []) + [("class:status", text)]
 
@@ -346,10 +346,18 @@ def join_lines(lobby: LobbyView | None, width: int) -> tuple[list[str], list[str
         return [], []
     by_string = lobby.join_string.startswith("ma://")
     if lobby.join_code:
+        # two ways, each a whole command: the code (the table heard on this network), or
+        # the join string (where broadcast does not reach)
         if by_string and lobby.other_joins:
-            words = _("Friends join with the code {code}: modernart join followed by (the one of their network)")
+            words = _(
+                "Friends join with: modernart join {code}. Or, where that finds no table: modernart join"
+                " followed by the join string of their network:"
+            )
         elif by_string:
-            words = _("Friends join with the code {code}: modernart join followed by")
+            words = _(
+                "Friends join with: modernart join {code}. Or, where that finds no table: modernart join"
+                " followed by this join string:"
+            )
         else:
             words = _("Friends join with the code {code}:")
     elif by_string and lobby.other_joins:
