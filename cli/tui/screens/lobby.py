@@ -327,7 +327,7 @@ def lobby_header(cs: ClientState, width: int) -> Line:
         text = " " + _("MODERN ART")
     else:
         text = " " + _("MODERN ART - {table}").format(table=name)
-    if lobby.join_code and not (session is not None and session.local_only):  # nobody could use it
+    if lobby.join_code and not getattr(session, "local_only", False):  # nobody could use it
         text += " | " + _("join code {code}").format(code=lobby.join_code)
     return ([("class:error", f" {cs.notice} ")] if cs.notice else []) + [("class:status", text)]
 
