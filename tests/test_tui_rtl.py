@@ -140,6 +140,16 @@ def rows_sent(screen: Screen, left: int = 0, right: int | None = None) -> list[s
     return ["".join(last.data_buffer[y][x].char for x in range(left, right)) for y in range(screen.size.rows)]
 
 
+async def sent(screen: Screen, text: str, timeout: float = 10.0) -> None:
+    """Until the client has drawn `text` (as sent: see `rows_sent`)."""
+    for _ in range(int(timeout / 0.05)):
+        await screen.drawn()
+        if any(text in row for row in rows_sent(screen)):
+            return
+        await screen.settle(0.05)
+    raise AssertionError(f"{text!r} never drawn:\n" + "\n".join(rows_sent(screen)))
+
+
 def check(drawn: Screen, logical: Screen, what: str, overlay: int | None = None) -> None:
     """Every row of `drawn` (client mode) reads as the same row of `logical` (terminal
     mode) says, and every Persian piece of it keeps a catalog sentence's order.  With an
@@ -300,3 +310,54 @@ async def test_the_lobby_reads_in_order_in_persian():
         await both(screens, "?")
         assert drawn.cs.overlay == "help" == logical.cs.overlay, drawn.cs.message
         check(drawn, logical, "lobby help", 78)
+
+
+@run_async
+async def test_the_join_screen_reads_in_order_in_persian():
+    from tests.e2e.screen import HostFinder
+
+    table, _sessions = await table_with(["Ana", "Bea", "Cem"], start=False)
+    table.announce(name="Cem's table")
+    finders = (HostFinder([table], name="Dai"), HostFinder([table], name="Dai"))
+    async with Screen(finder=finders[0], lang="fa", bidi="client") as drawn:
+        async with Screen(finder=finders[1], lang="fa", bidi="terminal") as logical:
+            for screen in (drawn, logical):
+                await sent(screen, "Cem's table")
+            check(drawn, logical, "join screen")
+            await both((drawn, logical), "enter")
+            check(drawn, logical, "join screen, the code asked")
+
+
+@run_async
+async def test_the_final_result_reads_in_order_in_persian(tmp_path):
+    from modernart.bots import make_bot
+    from modernart.cli.tui.in_process_host import HostGameSettings, play_here
+
+    settings = HostGameSettings(
+        players=3,
+        levels=["random", "random"],
+        bot_pace=0,
+        journal_dir=str(tmp_path),
+        config_dir=str(tmp_path / "config"),
+        clocks={"open_countdown": 0.05, "decision": 0},
+    )
+    with speaking("fa"):
+        host, session = await play_here(settings, "Ana")
+    try:
+        async with two_clients(session) as screens:
+            drawn, logical = screens
+            me = make_bot("random", 3)
+            for _ in range(20000):
+                obs = session.obs
+                if obs is not None and obs.is_over:
+                    break
+                if obs is not None and obs.my_turn:
+                    move = me.choose(obs)
+                    if move is not None:
+                        await session.send_move(move)
+                await drawn.settle(0.002)
+            await both(screens)
+            assert drawn.cs.screen() == "over"
+            check(drawn, logical, "the final result")
+    finally:
+        await host.close()
