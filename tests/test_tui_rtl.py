@@ -26,7 +26,7 @@ from babel.messages.pofile import read_po
 
 from modernart.cli.i18n import speaking
 from modernart.moves import Move
-from tests.e2e.screen import D, F, O, ONE, S, Screen, run_async, table_with
+from tests.e2e.screen import D, F, O, ONE, S, Screen, play_to_the_end, run_async, table_with
 from tests.test_tui_keys import ANA_HAND, ROUND_END_HANDS, card_of, play_to_round_end
 
 pytestmark = pytest.mark.timeout(120)
@@ -330,7 +330,6 @@ async def test_the_join_screen_reads_in_order_in_persian():
 
 @run_async
 async def test_the_final_result_reads_in_order_in_persian(tmp_path):
-    from modernart.bots import make_bot
     from modernart.cli.tui.in_process_host import HostGameSettings, play_here
 
     settings = HostGameSettings(
@@ -346,16 +345,7 @@ async def test_the_final_result_reads_in_order_in_persian(tmp_path):
     try:
         async with two_clients(session) as screens:
             drawn, logical = screens
-            me = make_bot("random", 3)
-            for _ in range(20000):
-                obs = session.obs
-                if obs is not None and obs.is_over:
-                    break
-                if obs is not None and obs.my_turn:
-                    move = me.choose(obs)
-                    if move is not None:
-                        await session.send_move(move)
-                await drawn.settle(0.002)
+            await play_to_the_end(session, drawn)
             await both(screens)
             assert drawn.cs.screen() == "over"
             check(drawn, logical, "the final result")

@@ -11,7 +11,21 @@ from prompt_toolkit.utils import get_cwidth
 
 from modernart.net.clocks import ClockSettings
 from modernart.moves import Move
-from tests.e2e.screen import SGR, D, F, O, ONE, S, HostFinder, Screen, colour_codes, run_async, squeezed, table_with
+from tests.e2e.screen import (
+    SGR,
+    D,
+    F,
+    O,
+    ONE,
+    S,
+    HostFinder,
+    Screen,
+    colour_codes,
+    play_to_the_end,
+    run_async,
+    squeezed,
+    table_with,
+)
 from tests.test_tui_keys import ANA_HAND, ROUND_END_HANDS, card_of, choose, play_to_round_end
 
 pytestmark = pytest.mark.timeout(60)
@@ -202,7 +216,6 @@ async def test_round_scoring_overlay():
 @run_async
 async def test_game_over_screen(tmp_path):
     from modernart.cli.tui.in_process_host import HostGameSettings, play_here
-    from modernart.bots import make_bot
 
     settings = HostGameSettings(
         players=3,
@@ -215,19 +228,7 @@ async def test_game_over_screen(tmp_path):
     host, session = await play_here(settings, "Ana")
     try:
         async with Screen(session) as screen:
-            me = make_bot("random", 3)
-            for _ in range(20000):
-                obs = session.obs
-                if obs is None:  # not dealt yet
-                    await screen.settle(0.002)
-                    continue
-                if obs.is_over:
-                    break
-                if obs.my_turn:
-                    move = me.choose(obs)
-                    if move is not None:
-                        await session.send_move(move)
-                await screen.settle(0.002)
+            await play_to_the_end(session, screen)
             text = await screen.wait_for("GAME OVER")
             obs = session.obs
             assert ("Winner: " if len(obs.winners) == 1 else "Co-winners: ") in text

@@ -282,6 +282,23 @@ class Screen:
         self.client.app._on_resize()
 
 
+async def play_to_the_end(session, screen: "Screen", moves: int = 20000) -> None:
+    """Play `session`'s seat as a random bot until the game is over (the others are the
+    table's own bots), a little at a time so that `screen` keeps drawing."""
+    from modernart.bots import make_bot
+
+    me = make_bot("random", 3)
+    for _ in range(moves):
+        obs = session.obs
+        if obs is not None and obs.is_over:
+            return
+        if obs is not None and obs.my_turn:  # None: not dealt yet
+            move = me.choose(obs)
+            if move is not None:
+                await session.send_move(move)
+        await screen.settle(0.002)
+
+
 # ---------------------------------------------------------------------- tables with a chosen deal
 
 
