@@ -60,9 +60,9 @@ _process_mode = "client"
 _mode: ContextVar[str | None] = ContextVar("modernart_bidi", default=None)
 
 # Letters written right to left, in logical order: Hebrew and Arabic (Persian included), not
-# their presentation forms, which only shaped text (`visual`'s result) holds: so `visual` of
-# its own result changes nothing, and a piece drawn twice is reordered once.  Letters only: the
-# Arabic comma and semicolon (، ؛) are not shaped, so a shaped text still holds them.
+# their presentation forms, which only shaped text (`visual`'s result) holds: a piece without
+# them is drawn in its own order.  Letters only: the Arabic comma and semicolon (، ؛) are not
+# shaped, so a shaped text still holds them.
 # (Translations write numbers in Latin digits, which read the same in both directions.)
 _RTL = re.compile("[\u05d0-\u05ea\u0620-\u064a\u066e\u066f\u0671-\u06d3\u06d5\u06ee\u06ef\u06fa-\u06fc\u06ff]")
 # A run of Latin words and numbers ("Ana 30", "[3:S]", "L Y", "2/4", "$100", "+:+1", "`play --seed`"): kept
@@ -148,7 +148,7 @@ _MIRRORED_FRAME = str.maketrans("┌┐└┘", "┐┌┘└")
 def visual_line(line: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     """A line of (style, text) fragments, in logical order, as this client draws it.  In
     client mode with a right-to-left language the whole line is mirrored: its pieces (they
-    meet at two spaces or more, " | " and borders) in reverse order, each piece shaped and
+    meet at cells' marks, two spaces or more, " | " and borders) in reverse order, each piece shaped and
     put in display order as one right-to-left paragraph across its fragments, which keep
     their styles; a piece without right-to-left letters keeps its own order.  Otherwise
     the line unchanged.  Each fragment's cells stay as many in all."""

@@ -224,11 +224,6 @@ class ClientState:
     def error(self, text: str) -> None:
         self.say(text, "error")
 
-    def _note(self, text: str) -> None:
-        """Say `text` and keep it in this client's log (the message line soon clears)."""
-        self.say(text)
-        self.notes.append(LogEntry(text, "system"))
-
     def _select_playable(self, obs: Observation) -> None:
         """When a card is to be chosen (your sale, a Double offered to you) and the chosen
         one cannot be used, choose the first card that can."""
