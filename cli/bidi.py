@@ -92,6 +92,37 @@ _LRE, _PDF = "\u202a", "\u202c"
 _RLM = "\u200f"
 
 
+def _balanced(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The Latin run `text[start:end]` in parts without a bracket whose partner is outside
+    it: "(type + Enter)" in a Persian line embeds "+ Enter", "Enter (Esc: back)." embeds
+    "Enter" and "Esc:"; the brackets left out are mirrored as the right-to-left text around
+    them (never two ")")."""
+    opened: list[int] = []
+    alone: list[int] = []
+    for i in range(start, end):
+        if text[i] in "([":
+            opened.append(i)
+        elif text[i] in ")]":
+            if opened and text[opened[-1]] == "([ "[")]".index(text[i])]:
+                opened.pop()
+            else:
+                alone.append(i)
+    parts, at = [], start
+    for i in sorted(alone + opened):
+        parts.append((at, i))
+        at = i + 1
+    parts.append((at, end))
+    out = []
+    for a, b in parts:  # without the spaces a cut left at either end
+        while a < b and text[a] == " ":
+            a += 1
+        while b > a and text[b - 1] == " ":
+            b -= 1
+        if a < b:
+            out.append((a, b))
+    return out
+
+
 def set_bidi(mode: str) -> None:
     """This process's mode (for every context that did not `use_bidi`)."""
     global _process_mode
@@ -209,10 +240,11 @@ def _visual_piece(piece: str, styles: tuple[str, ...]) -> tuple[tuple[str, str],
     marked: list[tuple[str, str]] = []
     at = 0
     for m in _LTR_RUN.finditer(plain):
-        marked += kept[at : m.start()]
-        first, last = kept[m.start()][1], kept[m.end() - 1][1]
-        marked += [(_RLM, first), (_LRE, first), *kept[m.start() : m.end()], (_PDF, last), (_RLM, last)]
-        at = m.end()
+        for start, end in _balanced(plain, m.start(), m.end()):
+            marked += kept[at:start]
+            first, last = kept[start][1], kept[end - 1][1]
+            marked += [(_RLM, first), (_LRE, first), *kept[start:end], (_PDF, last), (_RLM, last)]
+            at = end
     marked += kept[at:]
     # shaped a style's run at a time (a ligature makes one character of two)
     shaped: list[tuple[str, str]] = []

@@ -63,10 +63,18 @@ def read_piece(piece: str) -> list[str]:
     if not ARABIC.search(piece):
         return words_of(piece)
     groups: list[list[str]] = []
+    tokens: list[str] = []
     for word in RTL_PUNCTUATION.sub(r" \1 ", piece).split():
-        if ARABIC.search(word) or RTL_PUNCTUATION.fullmatch(word):
+        if not ARABIC.search(word) and not nested(word):  # a bracket of the Persian text around
+            tokens += [t for t in re.split(r"([()])", word) if t]
+        else:
+            tokens.append(word)
+    for word in tokens:
+        if ARABIC.search(word) or RTL_PUNCTUATION.fullmatch(word) or word in "()":
             groups.append([word[::-1]])
-        elif groups and not (ARABIC.search(groups[-1][-1]) or RTL_PUNCTUATION.fullmatch(groups[-1][-1])):
+        elif groups and not (
+            ARABIC.search(groups[-1][-1]) or RTL_PUNCTUATION.fullmatch(groups[-1][-1]) or groups[-1][-1] in "()"
+        ):
             groups[-1].append(word)
         else:
             groups.append([word])
@@ -140,6 +148,16 @@ def rows_sent(screen: Screen, left: int = 0, right: int | None = None) -> list[s
     return ["".join(last.data_buffer[y][x].char for x in range(left, right)) for y in range(screen.size.rows)]
 
 
+def nested(row: str) -> bool:
+    """Every bracket of `row` closes one opened before it, left to right."""
+    depth = 0
+    for ch in row:
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 async def sent(screen: Screen, text: str, timeout: float = 10.0) -> None:
     """Until the client has drawn `text` (as sent: see `rows_sent`)."""
     for _ in range(int(timeout / 0.05)):
@@ -167,6 +185,8 @@ def check(drawn: Screen, logical: Screen, what: str, overlay: int | None = None)
         rows = rows[top : edge.index("└", top) + 1]  # the box's rows
     for i, (shown, plain) in enumerate(rows):
         assert read_row(shown) == logical_row(plain), (what, i, shown, plain)
+        # brackets that enclose in logical order still enclose as drawn (never "+ Enter) ...)")
+        assert nested(shown) or not nested(plain), (what, i, shown, plain)
         for piece in PIECES.split(plain):
             words = words_of(piece)
             if any(ARABIC.search(w) for w in words) and not piece.rstrip().endswith("…"):  # a cut one has a mark
@@ -205,6 +225,8 @@ def test_the_reader_reads_a_mirrored_sentence_and_not_a_glued_one():
         glued = visual("بالاترین پیشنهاد:") + " " + "14" + " " + visual("از Bot A")
         assert read_row(glued) != logical_row(logical)
         assert read_row(" " + visual("Ana 12  کارت 3:S")) == ["Ana", "12", "کارت", "3:S"]  # columns mirrored
+        sealed = visual("نوبت شما: پیشنهاد مخفی 0-100 (بنویسید + Enter)")  # a2b2fc2: "+ Enter) ...)"
+        assert nested(sealed) and sealed.count("(") == 1, sealed
 
 
 @run_async
