@@ -26,6 +26,7 @@ from babel.messages.pofile import read_po
 
 from modernart.cli.i18n import speaking
 from modernart.moves import Move
+from modernart.phase import Phase
 from tests.e2e.screen import D, F, O, ONE, S, Screen, play_to_the_end, run_async, table_with
 from tests.test_tui_keys import ANA_HAND, ROUND_END_HANDS, card_of, play_to_round_end
 
@@ -373,3 +374,30 @@ async def test_the_final_result_reads_in_order_in_persian(tmp_path):
             check(drawn, logical, "the final result")
     finally:
         await host.close()
+
+
+@run_async
+async def test_a_posted_price_and_the_choice_of_buyer_read_in_order_in_persian():
+    """The Persian sheet's reading of a Once-around card (docs/rules.md §10): a posted price;
+    two takers, and the seller chooses the buyer."""
+    from modernart.rules import RuleOptions
+
+    hands = [ANA_HAND, [(1, ONE)], [(2, S)]]
+    with speaking("fa"):
+        table, (ana, bea, cem) = await table_with(
+            ["Ana", "Bot A", "Cem"], hands, first=1, options=RuleOptions(once_around_posted=True)
+        )
+    async with two_clients(ana) as screens:
+        drawn, logical = screens
+        await bea.send_move(Move.play(1, card_of(bea, 1, ONE)))
+        await both(screens)
+        check(drawn, logical, "posted price being set")
+        await bea.send_move(Move.set_price(1, 4))
+        await both(screens)
+        assert ana.obs.phase == Phase.POSTED_OFFER
+        check(drawn, logical, "posted price offered")
+        await cem.send_move(Move.accept(2))
+        await ana.send_move(Move.accept(0))
+        await both(screens)
+        assert ana.obs.phase == Phase.CHOOSE_BUYER
+        check(drawn, logical, "the seller chooses the buyer")
