@@ -27,7 +27,7 @@ from babel.messages.pofile import read_po
 from modernart.cli.i18n import speaking
 from modernart.moves import Move
 from modernart.phase import Phase
-from tests.e2e.screen import D, F, O, ONE, S, Screen, play_to_the_end, run_async, table_with
+from tests.e2e.screen import D, F, O, ONE, S, Screen, play_to_the_end, quick_game, run_async, table_with
 from tests.test_tui_keys import ANA_HAND, ROUND_END_HANDS, card_of, play_to_round_end
 
 pytestmark = pytest.mark.timeout(120)
@@ -353,16 +353,9 @@ async def test_the_join_screen_reads_in_order_in_persian():
 
 @run_async
 async def test_the_final_result_reads_in_order_in_persian(tmp_path):
-    from modernart.cli.tui.in_process_host import HostGameSettings, play_here
+    from modernart.cli.tui.in_process_host import play_here
 
-    settings = HostGameSettings(
-        players=3,
-        levels=["random", "random"],
-        bot_pace=0,
-        journal_dir=str(tmp_path),
-        config_dir=str(tmp_path / "config"),
-        clocks={"open_countdown": 0.05, "decision": 0},
-    )
+    settings = quick_game(tmp_path)
     with speaking("fa"):
         host, session = await play_here(settings, "Ana")
     try:

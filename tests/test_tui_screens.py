@@ -22,6 +22,7 @@ from tests.e2e.screen import (
     Screen,
     colour_codes,
     play_to_the_end,
+    quick_game,
     run_async,
     squeezed,
     table_with,
@@ -215,16 +216,9 @@ async def test_round_scoring_overlay():
 
 @run_async
 async def test_game_over_screen(tmp_path):
-    from modernart.cli.tui.in_process_host import HostGameSettings, play_here
+    from modernart.cli.tui.in_process_host import play_here
 
-    settings = HostGameSettings(
-        players=3,
-        levels=["random", "random"],
-        bot_pace=0,
-        journal_dir=str(tmp_path),
-        config_dir=str(tmp_path / "config"),
-        clocks={"open_countdown": 0.05, "decision": 0},
-    )
+    settings = quick_game(tmp_path)
     host, session = await play_here(settings, "Ana")
     try:
         async with Screen(session) as screen:
