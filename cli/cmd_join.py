@@ -14,6 +14,7 @@ import sys
 
 from modernart.cli.cmd_play import default_name
 
+from modernart.cli.i18n import _
 from modernart.cli.language_options import apply_language_arguments
 from modernart.cli.screen_options import add_screen_arguments
 from modernart.cli.subcommands import Subcommands
@@ -81,11 +82,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _list(heard, out) -> None:
     for h in heard:
-        hidden = "  hands hidden even from the host" if h.hidden else ""
-        print(
-            f"{h.name!r:24} {h.state:8} seats {h.taken} taken {h.free} free  code {h.code}  {h.target}{hidden}",
-            file=out,
-        )
+        hidden = "  " + _("hands hidden even from the host") if h.hidden else ""
+        seats = _("seats {taken} taken {free} free  code {code}").format(taken=h.taken, free=h.free, code=h.code)
+        print(f"{h.name!r:24} {h.state:8} {seats}  {h.target}{hidden}", file=out)
 
 
 async def _print(args: argparse.Namespace, is_string: bool) -> int:
@@ -105,20 +104,20 @@ async def _print(args: argparse.Namespace, is_string: bool) -> int:
         every = await discover(args.listen, port=args.beacon_port)
         heard = [h for h in every if code is None or h.code == code]
         if code is not None and not heard:
-            print(
-                f"modernart join: no table with join code {code} was heard in {args.listen:g} s"
-                + (
-                    "; the tables heard:"
-                    if every
-                    else "; no table at all was heard (a join string works where broadcast does not reach)"
-                ),
-                file=sys.stderr,
+            heard_words = (
+                _("modernart join: no table with join code {code} was heard in {seconds} s; the tables heard:")
+                if every
+                else _(
+                    "modernart join: no table with join code {code} was heard in {seconds} s; no table at all was heard"
+                    " (a join string works where broadcast does not reach)"
+                )
             )
+            print(heard_words.format(code=code, seconds=f"{args.listen:g}"), file=sys.stderr)
             _list(every, sys.stderr)
             return 1
         if args.print_only or not heard:
             if not heard:
-                print("no tables heard (use a join string where broadcast does not reach)")
+                print(_("no tables heard (use a join string where broadcast does not reach)"))
             _list(heard, sys.stdout)
             return 0
         target = heard[0].target
@@ -135,13 +134,17 @@ async def _print(args: argparse.Namespace, is_string: bool) -> int:
         except TimeoutError:
             pass  # printed as far as it is known
         table = client.state.table
-        print(f"connected to {table.get('name')!r} ({table.get('state')}), code {table.get('code') or target.code}")
+        print(
+            _("connected to {table} ({state}), code {code}").format(
+                table=repr(table.get("name")), state=table.get("state"), code=table.get("code") or target.code
+            )
+        )
         for seat in table.get("seats") or []:
             if seat:
-                print(
-                    f"  seat {seat['seat']}: {seat['name']}{' (bot)' if seat['bot'] else ''}"
-                    f"{' ready' if seat['ready'] else ''}"
-                )
+                about = [_("bot")] if seat["bot"] else []
+                about += [_("ready")] if seat["ready"] else []
+                told = f" ({', '.join(about)})" if about else ""
+                print("  " + _("seat {seat}: {name}").format(seat=seat["seat"], name=seat["name"]) + told)
     finally:
         await client.close()
     return 0

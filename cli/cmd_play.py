@@ -18,6 +18,7 @@ import getpass
 import random
 import sys
 
+from modernart.cli.i18n import _
 from modernart.cli.language_options import apply_language_arguments
 from modernart.cli.screen_options import add_screen_arguments
 from modernart.cli.local_table import run_table
@@ -143,17 +144,23 @@ def run(args: argparse.Namespace) -> int:
     if args.ssh is not None:
         return serve_over_ssh(args)
     if args.open_seconds <= 0:
-        print(f"modernart play: --open-seconds must be positive, not {args.open_seconds:g}", file=sys.stderr)
+        print(
+            _("modernart play: --open-seconds must be positive, not {seconds}").format(
+                seconds=f"{args.open_seconds:g}"
+            ),
+            file=sys.stderr,
+        )
         return 2
     if args.decision_seconds is not None and args.decision_seconds <= 0:
         print(
-            f"modernart play: --decision-seconds must be positive, not {args.decision_seconds:g} "
-            "(leave it out for no decision clock)",
+            _(
+                "modernart play: --decision-seconds must be positive, not {seconds} (leave it out for no decision clock)"
+            ).format(seconds=f"{args.decision_seconds:g}"),
             file=sys.stderr,
         )
         return 2
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print("modernart play needs a terminal (over SSH, use: ssh -t HOST modernart play)", file=sys.stderr)
+        print(_("modernart play needs a terminal (over SSH, use: ssh -t HOST modernart play)"), file=sys.stderr)
         return 2
     levels = bot_level_list(args.bots, args.players - 1)
     name = args.name or default_name()
@@ -175,7 +182,7 @@ def seeded_deal(seed: int, players: int, options: dict | None = None) -> tuple[l
     order = list(range(rules.deck_table.size))
     rng.shuffle(order)
     first = rng.randrange(players)
-    for _ in range(deck_orders_needed(rules) - 1):
+    for _order in range(deck_orders_needed(rules) - 1):
         more = list(range(rules.deck_table.size))
         rng.shuffle(more)
         order += more
@@ -223,7 +230,10 @@ def serve_over_ssh(args: argparse.Namespace) -> int:
 
     def ready(port: int) -> None:
         print(
-            f"modernart: SSH table listening on port {port}; guests connect with: ssh -p {port} NAME@HOST", flush=True
+            _("modernart: SSH table listening on port {port}; guests connect with: ssh -p {port} NAME@HOST").format(
+                port=port
+            ),
+            flush=True,
         )
 
     async def main() -> None:

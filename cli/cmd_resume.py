@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from modernart.cli.cmd_play import default_name
 from modernart.cli.i18n import _
+from modernart.cli.invocation import program
 from modernart.cli.language_options import apply_language_arguments
 from modernart.cli.screen_options import add_screen_arguments
 from modernart.cli.local_table import run_table, search_dirs, settings_for, your_unfinished_games
@@ -83,7 +84,10 @@ def listing(games: list[SavedGame], config_dir: str | None) -> list[str]:
         lines.append(f"    {game.path}")
         if not game.local:
             lines.append(
-                "    " + _("a LAN table: continue it with: modernart host --resume {path}").format(path=game.path)
+                "    "
+                + _("a LAN table: continue it with: {program} host --resume {path}").format(
+                    program=program(), path=shlex.quote(game.path)
+                )
             )
     return lines
 
@@ -100,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         for line in listing(games, args.config_dir):
             print(line)
         if args.list or not (sys.stdin.isatty() and sys.stdout.isatty()):
-            print(_("Continue one with: modernart resume N"))
+            print(_("Continue one with: {program} resume N").format(program=program()))
             return 0
         chosen = ask_which(games)
         if chosen is None:

@@ -9,11 +9,13 @@ from __future__ import annotations
 import asyncio
 import importlib
 import os
+import shlex
 import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from modernart.cli.i18n import _
+from modernart.cli.invocation import program
 from modernart.net import user_dirs
 
 if TYPE_CHECKING:  # the engine is imported only when a game is read (`modernart --help` stays quick)
@@ -112,16 +114,24 @@ def after_words(session, journal: str | None, *, resumable: bool) -> str:
     obs = session.obs
     record = session.record_path
     if record is not None:
-        return _(
-            "modernart: the game's record is saved in {path}\nSee it again with: modernart replay {path} --view"
-        ).format(path=record)
+        return record_words(record)
     if obs is None or journal is None:
         return _("modernart: no game was played")
     if not resumable:
         return _(
             "modernart: the game was journaled in {path}, but --offline without --config-dir keeps no keys, so it cannot be continued"
         ).format(path=journal)
-    return _("modernart: the game is saved ({path}).\nContinue it with: modernart resume").format(path=journal)
+    return _("modernart: the game is saved ({path}).\nContinue it with: {program} resume").format(
+        path=journal, program=program()
+    )
+
+
+def record_words(record: str) -> str:
+    """The shell's line about a finished game's record: the file the final screen named
+    "the record" (the client's own copy), and the command that shows it again."""
+    return _(
+        "modernart: the game's record is saved in {path}\nSee it again with: {program} replay {path} --view"
+    ).format(path=shlex.quote(record), program=program())
 
 
 def search_dirs(record_dir: str | None) -> list[str]:
@@ -168,7 +178,7 @@ def offer_to_continue(settings):
     me = Keys.load_or_create(settings.config_dir, "player").vk.hex()
     print(_("You have an unfinished game: {game}").format(game=newest.describe(newest.seat_of(me))))
     if len(games) > 1:
-        print(_("({count} unfinished in all: modernart resume lists them)").format(count=len(games)))
+        print(_("({count} unfinished in all: {program} resume lists them)").format(count=len(games), program=program()))
     try:
         answer = input(_("Continue it? [Y/n] (n: a new game) ")).strip().lower()
     except EOFError:

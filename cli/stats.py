@@ -58,14 +58,33 @@ def game_dirs(config_dir: str | None = None, record_dir: str | None = None) -> l
 
 
 def variant_of(options: dict) -> str:
-    """A variant's name: the edition and deck, and every rule option that is not the default
-    ("classic, consensus" for the standard game)."""
+    """A variant's name as the lobby and `--variant` name it: its preset ("standard",
+    "fa_seed"), else the rule options that differ from the standard game; the edition and
+    the deck only where they are not the classic ones.
+
+    >>> variant_of(RuleOptions().to_dict())
+    'standard'
+    >>> variant_of(RuleOptions(double_split=True, edition="cmon2017").to_dict())
+    'double_split=True, edition cmon2017'
+    """
+    from modernart.presets import preset_of
+
     default = RuleOptions().to_dict()
-    parts = [str(options.get("edition", default["edition"])), str(options.get("deck", default["deck"]))]
-    for name, value in sorted(options.items()):
-        if name not in ("edition", "deck") and name in default and value != default[name]:
-            parts.append(f"{name}={value}")
-    return ", ".join(parts)
+    try:
+        preset = preset_of(RuleOptions.from_dict(options))
+    except (TypeError, ValueError):  # a record of options this version does not know
+        preset = None
+    parts = [preset] if preset else []
+    if not preset:
+        parts += [
+            f"{name}={value}"
+            for name, value in sorted(options.items())
+            if name not in ("edition", "deck") and name in default and value != default[name]
+        ]
+    for name in ("edition", "deck"):
+        if options.get(name, default[name]) != default[name]:
+            parts.append(f"{name} {options[name]}")
+    return ", ".join(parts) or "standard"
 
 
 def opponents_of(game: SavedGame, seat: int) -> set[str]:

@@ -10,11 +10,13 @@ are the colourless twins of the colours, and read the same in a right-to-left li
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
+from typing import Sequence
 
 from modernart.cards import AuctionType, Card, Edition
 
-from modernart.cli.i18n import language, pgettext
+from modernart.cli.i18n import _, language, pgettext
 
 
 def _artist_words() -> dict[str, tuple[str, str]]:
@@ -62,4 +64,18 @@ def describe_card(edition: Edition, card: Card) -> str:
     """'Yoko (Sealed)', readable without colour, for an edition from `local_edition`."""
     return pgettext("card", "{artist} ({auction})").format(
         artist=edition.artists[card.artist], auction=auction_word(card.kind)
+    )
+
+
+def distinct_names(names: Sequence[str]) -> tuple[str, ...]:
+    """Player names by seat, each told apart: a name two seats share (two logins "root",
+    both "Player") gets its seat's number ("Player #1", "Player #3").
+
+    >>> distinct_names(["Player", "Bot A", "Player"])
+    ('Player #1', 'Bot A', 'Player #3')
+    """
+    counts = Counter(names)
+    return tuple(
+        _("{name} #{seat}").format(name=name, seat=seat + 1) if counts[name] > 1 else name
+        for seat, name in enumerate(names)
     )

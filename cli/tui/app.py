@@ -21,7 +21,7 @@ from prompt_toolkit.styles import DynamicStyle
 from modernart.cli.bidi import EXPLICIT_MODE_OFF, EXPLICIT_MODE_ON, reorders_here, reordering
 from modernart.cli.i18n import _, speaking
 from modernart.cli.tui.chat import commands as chat_commands
-from modernart.cli.tui.keys import Command, Modes, bind, everywhere, hint_line
+from modernart.cli.tui.keys import Command, Modes, bind, everywhere, hint_line, turn_came_commands
 from modernart.cli.tui.layout import ClientLayout
 from modernart.cli.tui.screens import connecting, game_over, join, lobby, scores, scoring, table, too_small
 from modernart.cli.tui.screens import help as help_screen
@@ -130,6 +130,7 @@ class ClientApp:
             *help_screen.commands(modes),
             *quit_screen.commands(cs, self, modes),
             *remove_screen.commands(cs, self, modes),
+            *turn_came_commands(modes),
             *chat_commands(cs, self, modes),
             *lobby.commands(cs, self, modes),
             *join.commands(cs, self, modes),

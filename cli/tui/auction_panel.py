@@ -18,7 +18,7 @@ from modernart.views import Observation
 from modernart.cli.i18n import _
 from modernart.cli.tui.panels import ARTIST_STYLE, artist_names, clock_text, seconds_left
 from modernart.cli.tui.state import ClientState
-from modernart.cli.tui.text import Line, countdown_bar, line_width, wrap
+from modernart.cli.tui.text import COLUMN, Line, countdown_bar, line_width, sentence, wrap
 
 
 def kind_words(kind: AuctionType) -> tuple[str, str]:
@@ -75,10 +75,13 @@ def lot_line(cs: ClientState, obs: Observation, width: int = 99) -> Line:
         (ed.artists[artist], short_kind),
         (artist_names(ed, 10)[artist], short_kind),
     ):
+        # TRANSLATORS: the lot on the auction panel: the artist's initial and name, its auction letters
+        lot = _("{initial} {artist} ({letters})")
+        lot_style = ARTIST_STYLE[artist]
         line = [
             ("", " "),
-            (ARTIST_STYLE[artist], f"{ed.initials[artist]} {name}"),
-            ("", f" ({letters})  "),
+            *sentence(lot, initial=(lot_style, ed.initials[artist]), artist=(lot_style, name), letters=letters),
+            ("", "  "),
             ("class:title", words),
         ]
         if line_width(line) <= width:
@@ -86,13 +89,17 @@ def lot_line(cs: ClientState, obs: Observation, width: int = 99) -> Line:
     return line
 
 
-def chain(items: list[Line], width: int, sep: str = " > ") -> list[Line]:
-    """`items` joined by `sep` on as many lines of `width` cells as they need."""
+def chain(items: list[Line], width: int, sep: str | None = None) -> list[Line]:
+    """`items` joined by `sep` (default: the order of turns' arrow, " > ", which points the
+    way the language reads) on as many lines of `width` cells as they need; each item and
+    each `sep` a cell of its own, so that a mirrored line reverses their order."""
+    # TRANSLATORS: between players in the order of turns; the arrow points the way your lines are read
+    sep = COLUMN + (_(" > ") if sep is None else sep) + COLUMN
     lines: list[Line] = [[("", " ")]]
     for i, item in enumerate(items):
         piece = ([("class:dim", sep)] if i else []) + item
         if i and line_width(lines[-1]) + line_width(piece) > width:
-            lines.append([("", " "), ("class:dim", sep.lstrip())] + item)  # the order goes on
+            lines.append([("", " "), ("class:dim", sep.lstrip(" " + COLUMN) + COLUMN)] + item)  # the order goes on
         else:
             lines[-1] += piece
     return lines
@@ -110,11 +117,12 @@ def by_line(cs: ClientState, obs: Observation) -> Line:
 
 
 def entry_line(cs: ClientState, obs: Observation, label: str, masked: bool = False) -> Line:
+    """`label` ("Your bid: {amount}") with the digits typed so far, and the money you have."""
     typed = cs.amount
     shown = ("*" * len(typed) if masked else typed) + "_"
     return [
-        ("", f" {label}: "),
-        ("class:you", shown),
+        ("", " "),
+        *sentence(label, amount=("class:you", shown)),
         ("class:dim", "   " + _("you have {money}").format(money=obs.money)),
     ]
 
@@ -189,7 +197,7 @@ def double_offer(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     if obs.card_action() == Action.ADD_SECOND:
         # TRANSLATORS: these three lines are one sentence, cut to fit a narrow panel
         lines.append([("class:turn", " " + _("Offered to YOU: add a second"))])
-        lines.append([("class:turn", f" {artist}"), ("", " " + _("(not a Double) and"))])
+        lines.append([("", " "), *sentence(_("{artist} (not a Double) and"), artist=("class:turn", artist))])
         lines.append([("", " " + _("auction both, or p to pass it on"))])
     else:
         offer = " " + _("Offered to {player}: a second {artist}").format(player=cs.name(obs.turn), artist=artist)
@@ -211,10 +219,10 @@ def open_auction(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     lines = [by_line(cs, obs)]
     if obs.high_seat >= 0:
         if obs.high_seat == obs.seat:
-            by = _("by {player} (you)").format(player=cs.name(obs.high_seat))
+            high = _("High bid: {high} by {player} (you)")
         else:
-            by = _("by {player}").format(player=cs.name(obs.high_seat))
-        lines.append([("", " " + _("High bid:") + " "), ("class:title", f"{obs.high}"), ("", " " + by)])
+            high = _("High bid: {high} by {player}")
+        lines.append([("", " "), *sentence(high, high=("class:title", obs.high), player=cs.name(obs.high_seat))])
     else:
         lines.append([("", " " + _("No bid yet"))])
     deadline = cs.session.open_deadline if cs.session is not None else None
@@ -224,18 +232,18 @@ def open_auction(cs: ClientState, obs: Observation, width: int) -> list[Line]:
         total = _open_total(cs)
         style = "class:countdown.low" if secs <= 3 else "class:countdown"
         bar = countdown_bar(left, total, max(4, min(20, width - 30)))
-        after = [("class:dim", bar), ("class:dim", " " + _("resets on bid"))]
+        clock = (style, f"{clock_text(cs, deadline):>3}")
         if cs.notice:  # out of touch: the host's clock runs on unseen
-            style, after = "class:countdown", [("class:dim", _("(waiting for the host)"))]
-        lines.append(
-            [(style, " " + _("Time left {clock}").format(clock=f"{clock_text(cs, deadline):>3}") + " "), *after]
-        )
+            told = sentence(_("Time left {clock} (waiting for the host)"), "class:dim", clock=clock)
+        else:
+            told = sentence(_("Time left {clock} {bar} resets on bid"), "class:dim", clock=clock, bar=bar)
+        lines.append([("", " "), *told])
     call = hammer_call_lines(cs, obs)
     lines += call
     can_sell = Move.hammer(obs.seat) in obs.legal_moves(amounts=False) and not call
     if obs.amount_range() is not None:
-        lines.append(entry_line(cs, obs, _("Your bid")))
-        sell = " " + _("h:sell") if can_sell else ""
+        lines.append(entry_line(cs, obs, _("Your bid: {amount}")))
+        sell = " " + COLUMN + _("h:sell") if can_sell else ""  # a hint of its own
         hint = " " + _("+:+1 f:+5 t:+10 Enter:bid p:pass") + sell
         if line_width([("", hint)]) > width:
             hint = " " + _("Enter:bid +/f/t:+1/5/10 p:pass") + sell
@@ -285,7 +293,8 @@ def once_around(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     for i, s in enumerate(order):
         name = cs.name(s)
         if i < turn_index:
-            items.append([("class:dim", f"{name} {bids[s] if s in bids else _('pass')}")])
+            said = _("{player} {amount}").format(player=name, amount=bids[s]) if s in bids else None
+            items.append([("class:dim", said or _("{player} passed").format(player=name))])
         elif i == turn_index:
             items.append([("class:turn", f"[{name}]")])
         else:
@@ -293,7 +302,7 @@ def once_around(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     lines += chain(items, width)
     if obs.my_turn:
         if obs.amount_range() is not None:
-            lines.append(entry_line(cs, obs, _("Your bid")))
+            lines.append(entry_line(cs, obs, _("Your bid: {amount}")))
             lines.append([("class:dim", " " + _("Enter:bid +:+1 f:+5 t:+10 p:pass"))])
         else:
             lines.append([("class:turn", " " + _("You cannot beat {high}: p to pass").format(high=obs.high))])
@@ -309,7 +318,7 @@ def sealed(cs: ClientState, obs: Observation, width: int) -> list[Line]:
         owed = cs.session.reveals_owed if cs.session is not None else ()
         lines.append([("", " " + _("All bids sealed."))])
         if owed:
-            lines += _names(cs, " " + _("Reveal awaited from:") + " ", owed, width)
+            lines += _names(cs, _("Reveal awaited from: {players}"), owed, width)
         else:
             lines.append([("class:dim", " " + _("Opening the bids..."))])
         own = own_sealed(cs, obs)
@@ -322,8 +331,10 @@ def sealed(cs: ClientState, obs: Observation, width: int) -> list[Line]:
         return lines
 
     done = [cs.name(s) for s in range(obs.players) if s in obs.sealed_done]
-    lines.append([("", " " + _("Sealed:") + " "), ("class:good", _(", ").join(done) or _("nobody yet"))])
-    lines += _names(cs, " " + _("Waiting for:") + " ", waiting, width)
+    lines.append(
+        [("", " "), *sentence(_("Sealed: {players}"), players=("class:good", _(", ").join(done) or _("nobody yet")))]
+    )
+    lines += _names(cs, _("Waiting for: {players}"), waiting, width)
     if obs.seat < 0:  # watching
         return lines
     if obs.options.sealed_excludes_seller and obs.seat == obs.auctioneer:
@@ -337,7 +348,7 @@ def sealed(cs: ClientState, obs: Observation, width: int) -> list[Line]:
             lines.append([("class:dim", " " + _("Your bid is sealed. Bids are shown"))])
             lines.append([("class:dim", " " + _("together once everyone has sealed."))])
     else:
-        lines.append(entry_line(cs, obs, _("Your sealed bid"), masked=True))
+        lines.append(entry_line(cs, obs, _("Your sealed bid: {amount}"), masked=True))
         lines.append([("class:dim", " " + _("Digits are hidden. 0 = no bid. Enter"))])
     return lines
 
@@ -347,9 +358,8 @@ def own_sealed(cs: ClientState, obs: Observation) -> list[Line]:
     mine = cs.my_sealed
     if mine is None or mine[0] != obs.auction_no:
         return []
-    if cs.show_sealed:
-        return [[("", " " + _("Your bid: ")), ("class:you", str(mine[1])), ("class:dim", "  " + _("(b hides it)"))]]
-    return [[("", " " + _("Your bid: ")), ("class:you", "**"), ("class:dim", "  " + _("(b shows it)"))]]
+    shown, how = (str(mine[1]), _("(b hides it)")) if cs.show_sealed else ("**", _("(b shows it)"))
+    return [[("", " "), *sentence(_("Your bid: {amount}"), amount=("class:you", shown)), ("class:dim", "  " + how)]]
 
 
 def sealed_result(cs: ClientState, obs: Observation) -> list[Line]:
@@ -376,13 +386,15 @@ def sealed_result(cs: ClientState, obs: Observation) -> list[Line]:
 
 
 def _names(cs: ClientState, label: str, seats: Sequence[int], width: int) -> list[Line]:
-    """`label` and the names of `seats` on one line, or the names on lines of their own
-    below it when they do not fit (five players)."""
+    """`label` ("Waiting for: {players}") with the names of `seats` on one line, or the
+    names on lines of their own below it when they do not fit (five players)."""
     names = _(", ").join(cs.name(s) for s in seats)
-    line: Line = [("", label), ("class:dim", names)]
+    line: Line = [("", " "), *sentence(label, players=("class:dim", names))]
     if line_width(line) <= width:
         return [line]
-    return [[("", label.rstrip())]] + [[("class:dim", "  " + t)] for t in wrap(names, width - 2)]
+    return [[("", " " + label.format(players="").strip())]] + [
+        [("class:dim", "  " + t)] for t in wrap(names, width - 2)
+    ]
 
 
 def fixed_set(cs: ClientState, obs: Observation, width: int) -> list[Line]:
@@ -405,7 +417,7 @@ def fixed_set(cs: ClientState, obs: Observation, width: int) -> list[Line]:
                 [("class:turn", " " + _("Set the price ({low}-{high}). If nobody buys,").format(low=lo, high=hi))]
             )
             lines.append([("class:turn", " " + _("you must buy it yourself."))])
-        lines.append(entry_line(cs, obs, _("Price")))
+        lines.append(entry_line(cs, obs, _("Price: {amount}")))
     else:
         lines.append([("", " " + _("{player} is setting the price").format(player=cs.name(obs.auctioneer)))])
     return lines
@@ -413,7 +425,7 @@ def fixed_set(cs: ClientState, obs: Observation, width: int) -> list[Line]:
 
 def fixed_offer(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     lines = [by_line(cs, obs)]
-    lines.append([("", " " + _("Price:") + " "), ("class:title", str(obs.price))])
+    lines.append([("", " "), *sentence(_("Price: {amount}"), amount=("class:title", obs.price))])
     n = obs.players
     order = [(obs.auctioneer + i) % n for i in range(1, n)]
     before = order.index(obs.turn) if obs.turn in order else len(order)
@@ -445,7 +457,7 @@ def fixed_offer(cs: ClientState, obs: Observation, width: int) -> list[Line]:
 def posted_offer(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     """A posted price (FA-12): everyone but the seller takes it or leaves it, at once."""
     lines = [by_line(cs, obs)]
-    lines.append([("", " " + _("Price:") + " "), ("class:title", str(obs.price))])
+    lines.append([("", " "), *sentence(_("Price: {amount}"), amount=("class:title", obs.price))])
     items: list[Line] = []
     n = obs.players
     for s in [(obs.auctioneer + i) % n for i in range(1, n)]:
@@ -470,8 +482,10 @@ def posted_offer(cs: ClientState, obs: Observation, width: int) -> list[Line]:
 def choose_buyer(cs: ClientState, obs: Observation, width: int) -> list[Line]:
     """The seller chooses among tied high Sealed bids or posted-price takers (FA-10, FA-12)."""
     lines = [by_line(cs, obs)]
-    lines.append([("", " " + _("Price:") + " "), ("class:title", str(obs.price))])
-    items: list[Line] = [[("class:turn", f"{s + 1} {cs.name(s)}")] for s in obs.candidates]
+    lines.append([("", " "), *sentence(_("Price: {amount}"), amount=("class:title", obs.price))])
+    items: list[Line] = [
+        [("class:turn", _("{seat} {player}").format(seat=s + 1, player=cs.name(s)))] for s in obs.candidates
+    ]
     lines.append([("", " " + _("To choose from:"))])
     lines += chain(items, width, sep="  ")
     if obs.my_turn:

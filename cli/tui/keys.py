@@ -82,7 +82,12 @@ class Modes:
         )
 
     def overlay(self, name: str) -> Pred:
-        return lambda: self.cs.overlay == name and self.controls.current() != "small"
+        """Overlay `name`'s own keys: while it is up, unless your turn came meanwhile (then
+        any key closes it: `turn_came_commands`)."""
+        return lambda: self.cs.overlay == name and self.controls.current() != "small" and not self.cs.turn_came()
+
+    def turn_came(self) -> bool:
+        return self.controls.current() != "small" and not self.cs.chat_open and self.cs.turn_came()
 
     @staticmethod
     def always() -> bool:
@@ -105,6 +110,17 @@ def view_commands(modes: Modes, name: str, key: str) -> list[Command]:
     return [
         Command(("enter", "escape", " "), "Enter", _("back to the table"), shown, close, modes.always, 1),
         Command((key,), "", "", shown, close),
+    ]
+
+
+def turn_came_commands(modes: Modes) -> list[Command]:
+    """Your decision came while an overlay was up: the next key, whichever it is, closes it
+    and does nothing else (it was meant for the overlay, not for the table)."""
+    close = modes.set_overlay(None)
+    return [
+        Command(("enter",), "Enter", _("back to the table"), modes.turn_came, close, modes.always, 1),
+        Command(("<any>",), "", "", modes.turn_came, close),
+        Command(("escape",), "", "", modes.turn_came, close),
     ]
 
 

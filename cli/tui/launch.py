@@ -41,11 +41,9 @@ def join_table(
     session = NetSession(target, name=name, config_dir=config_dir, accept_new_host_key=accept_new_host_key)
     code = asyncio.run(run_client_async(session, ascii=ascii, color=color, alerts=alerts))
     if session.record_path is not None:  # this client's own copy of the finished game
-        print(
-            _(
-                "modernart: your copy of the game's record is {path}\nSee it again with: modernart replay {path} --view"
-            ).format(path=session.record_path)
-        )
+        from modernart.cli.local_table import record_words
+
+        print(record_words(session.record_path))
     return code
 
 
@@ -181,11 +179,20 @@ async def _host_and_play(
         await _stop_host(proc)
         await told.finish()
         over = session is not None and session.obs is not None and session.obs.is_over
-        if told.record:
-            print(f"The game's record: {told.record}")
+        from modernart.cli.invocation import program
+        from modernart.cli.local_table import record_words
+
+        # the record the final screen named: this client's own copy, else the host's
+        record = (session.record_path if session is not None else None) or told.record
+        if record:
+            print(record_words(record))
         elif told.journal and not over:  # left mid-game: the journal holds every move so far
             again = " ".join(shlex.quote(a) for a in ("--resume", told.journal, *resume_flags))
-            print(f"The game so far is in its journal: {told.journal}\nContinue it with: modernart host {again}")
+            print(
+                _(
+                    "modernart: the game so far is in its journal: {path}\nContinue it with: {program} host {flags}"
+                ).format(path=told.journal, program=program(), flags=again)
+            )
 
 
 async def _tell_if_host_ends(

@@ -26,6 +26,7 @@ from modernart.views import Observation
 from modernart.cli.i18n import _, language, ngettext, speaking
 from modernart.cli.narrate import describe_events, timeout_of
 from modernart.cli.refusals import forfeit_reason, refusal_text
+from modernart.cli.words import distinct_names
 from modernart.net.clocks import ClockSettings
 
 from modernart.cli.tui.session import (
@@ -309,7 +310,7 @@ class NetSession(SessionBase):
             return
         self._narrated_seq = info.seq
         st = self.client.state
-        names = [p["name"] for p in st.players] if st.players else []
+        names = list(distinct_names([p["name"] for p in st.players])) if st.players else []
         if info.kind == "start":
             append_log(
                 self.log, LogEntry(_("The game begins: {players}").format(players=_(", ").join(names)), "system")
@@ -471,7 +472,7 @@ class NetSession(SessionBase):
             self.notice = ""
         if table:
             self.lobby = lobby_view(table, self.my_fpr)
-        self.names = tuple(p["name"] for p in st.players) if st.players else ()
+        self.names = distinct_names([p["name"] for p in st.players]) if st.players else ()
         self._note_presence(table)
         self.obs = st.observation
         self.cards_coming = st.role in ("player", "standin") and not self.client.hand_ready

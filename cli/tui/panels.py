@@ -17,11 +17,11 @@ from modernart.phase import Phase
 from modernart.scoring import score_round
 from modernart.views import Observation
 
-from modernart.cli.i18n import _, ngettext
+from modernart.cli.i18n import _, ngettext, pgettext
 from modernart.cli.words import describe_card
 from modernart.cli.tui.waiting_for import expectation, hidden_wait
 from modernart.cli.tui.state import ClientState
-from modernart.cli.tui.text import Line, cut, fit, line_width, width, wrap
+from modernart.cli.tui.text import COLUMN, Line, cut, fit, line_width, width, wrap
 from modernart.cli.tui.text import width as cell_width
 
 ARTIST_STYLE = tuple(f"class:artist-{i}" for i in range(len(ARTISTS)))
@@ -51,12 +51,15 @@ def artists_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     if obs is None:
         return []
     name_w = 14 if width >= 36 else 4
-    rounds = " ".join(f"R{r + 1}" for r in range(ROUNDS))
+    # TRANSLATORS: a round's column on the artists board, three cells wide ("R1")
+    rounds = "".join(fit(pgettext("board", "R{number}").format(number=r + 1), 3, "right") for r in range(ROUNDS))
     worth = values_now(obs)
     shows_value = worth is not None and width >= name_w + 24
-    head = fit("  " + _("Artist"), name_w) + " " + rounds + "  " + _("This round")
+    head = fit("  " + _("Artist"), name_w) + rounds + "  " + fit(_("This round"), width - name_w - 14)
     if shows_value:  # and what one painting would pay if the round ended now
-        head = fit("  " + _("Artist"), name_w) + " " + rounds + "  " + fit(_("Round"), 7) + fit(_("Now"), 3, "right")
+        # TRANSLATORS: the artists board's last column, three cells wide: what a painting would pay now
+        now = pgettext("board", "Now")
+        head = fit("  " + _("Artist"), name_w) + rounds + "  " + fit(_("Round"), 7) + fit(now, 3, "right")
     lines: list[Line] = [[("class:dim", head)]]
     for a in ARTISTS:
         line = artist_label(cs, a, name_w)
@@ -65,9 +68,9 @@ def artists_panel(cs: ClientState, width: int, height: int) -> list[Line]:
                 tile = obs.tiles[r][a]
                 line.append(("class:good" if tile else "class:dim", fit(str(tile) if tile else ".", 3, "right")))
             else:
-                line.append(("class:dim", fit(".", 3, "right") if r != obs.round else "  -"))
+                line.append(("class:dim", fit(".", 3, "right") if r != obs.round else fit("-", 3, "right")))
         count = obs.counts[a]
-        line.append(("", "  "))
+        line.append(("", "  " + COLUMN))
         # five cells: a painting each, "####+" past five (only empty hands end the round, §10.2)
         line.append((ARTIST_STYLE[a], "#" * count if count <= 5 else "####+"))
         line.append(("class:dim", "." * max(0, 5 - count)))
@@ -141,6 +144,15 @@ def bought_text(cs: ClientState, bought: tuple[Card, ...], spaced: bool, cells: 
     return cut_out + [("class:dim", "+")]
 
 
+def name_in(name: str, cells: int) -> str:
+    """`name` in at most `cells` cells, cut before a seat's number that tells it apart from
+    a namesake ("Playe #3"), so that the number is never what is cut."""
+    m = re.search(r" #\d+$", name)
+    if m is None or width(name) <= cells:
+        return name
+    return cut(name[: m.start()], max(1, cells - len(m.group(0)))) + m.group(0)
+
+
 def players_panel(cs: ClientState, width: int, height: int) -> list[Line]:
     obs = cs.obs
     if obs is None:
@@ -158,7 +170,7 @@ def players_panel(cs: ClientState, width: int, height: int) -> list[Line]:
                 + " "
                 + fit(_("Bought"), bought_w)
                 + " "
-                + _("Now"),
+                + fit(_("Now"), max(1, width - name_w - 2 - 10 - 1 - bought_w - 1)),
             )
         ]
     ]
@@ -169,8 +181,8 @@ def players_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         mark = ("*" if me else " ") + (">" if s in obs.to_move and not obs.is_over else " ")
         shown = str(money[s]) if money else (str(obs.money) if me else "?")
         style = "class:you" if me else ""
-        line: Line = [("class:turn" if ">" in mark else "", mark), (style, fit(cs.name(s), name_w))]
-        line.append((style, fit(shown, 5, "right") + fit(str(obs.hand_sizes[s]), 5, "right") + " "))
+        line: Line = [("class:turn" if ">" in mark else "", mark), (style, fit(name_in(cs.name(s), name_w), name_w))]
+        line.append((style, fit(shown, 5, "right") + fit(str(obs.hand_sizes[s]), 5, "right") + " " + COLUMN))
         bought = bought_text(cs, obs.bought[s], spaced=bought_w >= 14, cells=bought_w)
         paid = worth[1][s] if worth is not None and obs.bought[s] else 0
         tail = f" ={paid}" if paid else ""  # the purchases' worth at the values of now, where it fits
@@ -178,7 +190,7 @@ def players_panel(cs: ClientState, width: int, height: int) -> list[Line]:
             bought.append(("class:good", tail))
         used = sum(len(t) for _, t in bought)
         line.extend(bought)
-        line.append(("", " " * max(1, bought_w - used + 1)))
+        line.append(("", " " * max(1, bought_w - used + 1) + COLUMN))
         assert cs.session is not None  # it holds obs
         if s in cs.session.away and not obs.is_over:  # why a bot or the clock plays for them
             line.append(("class:error", _("away")))
@@ -234,13 +246,13 @@ def hand_panel(cs: ClientState, width: int, height: int) -> list[Line]:
             n = index[int(card)] + 1
             token = f"{n}:{card.kind.letter}"
             chosen = selected is not None and int(card) == int(selected)
-            text = f"[{token}]" if chosen else f" {token} "
-            if used + len(text) > width:
+            text = COLUMN + (f"[{token}]" if chosen else f" {token} ")
+            if used + cell_width(text) > width:
                 rows.append(line)
                 line, used = [("", " " * label_w)], label_w
             style = "class:selected" if chosen else ("class:you" if int(card) in legal_cards else "")
             line.append((style, text))
-            used += len(text)
+            used += cell_width(text)
         rows.append(line)
     if selected is not None:
         described = describe_card(cs.edition, selected)
@@ -326,6 +338,10 @@ def status_line(cs: ClientState, width: int) -> Line:
     call = cs.session.call_deadline if cs.session is not None else None
     if call is not None and obs.phase == Phase.OPEN:  # the hammer is falling: on every screen
         line.append(("class:status.turn", "[" + _("sold in {left}").format(left=clock_text(cs, call)) + "] "))
+    if cs.turn_came():  # an overlay hides the table: say why it should go
+        text = _("YOUR TURN has come: any key takes you back to the table")
+    if obs.phase == Phase.OPEN and mine:
+        mine, text = _open_now(cs, obs, call is not None, text)
     line.append(("class:status.turn" if mine else "class:status", text))
     if line_width(line) > width and obs.phase == Phase.SEALED and obs.seat in obs.sealed_done:
         waiting = obs.players - len(obs.sealed_done)  # five long names do not fit: count them
@@ -342,6 +358,21 @@ def status_line(cs: ClientState, width: int) -> Line:
     if cs.notice:  # e.g. the host is out of touch: said first, so it is never cut off
         line[:0] = [("class:error", f" {cs.notice} ")]
     return _fit_status(line, width, "..." if cs.ascii else "…")
+
+
+def _open_now(cs: ClientState, obs: Observation, calling: bool, text: str) -> tuple[bool, str]:
+    """An Open auction in this client's own words: after `o` or `p` it no longer invites
+    a bid, and while the hammer is called it says what stops it (short enough for 80
+    columns beside the call's clock)."""
+    if cs.out_of_auction == obs.auction_no:
+        return False, _("OPEN AUCTION: you stay out (o: back in)")
+    if obs.seat in obs.passed:
+        return False, _("OPEN AUCTION: you passed (a bid brings you back in)")
+    if calling:
+        if obs.seat == obs.auctioneer:
+            return True, _("your hammer is falling; a bid stops it")
+        return True, _("a bid stops the hammer, p passes")
+    return True, text
 
 
 def _fit_status(line: Line, width: int, ellipsis: str) -> Line:
@@ -375,8 +406,8 @@ def sales_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         lines.append(
             [
                 (ARTIST_STYLE[artist], f" {ed.initials[artist]} {ed.artists[artist]}"),
-                ("", f" ({kinds})"),
-                ("", f"  {cs.name(sale.auctioneer)} -> {buyer} "),
+                ("", f" ({kinds})  " + COLUMN),
+                ("", _("{seller} -> {buyer}").format(seller=cs.name(sale.auctioneer), buyer=buyer) + " " + COLUMN),
                 ("class:title", price),
             ]
         )

@@ -52,6 +52,18 @@ class Step:
     round_ended: int | None
 
 
+def told_once(lines: list[str]) -> tuple[str, ...]:
+    """A step's lines, each happening told once: a move's own line gives way to the event
+    line that tells it and more ("Cem puts up Krypto (Open)" to "Cem puts up Krypto (Open):
+    Open auction").
+
+    >>> told_once(["Ana puts up Yoko (Open)", "Ana puts up Yoko (Open): Open auction", "Bea bids 3", "Bea bids 3"])
+    ('Ana puts up Yoko (Open): Open auction', 'Bea bids 3')
+    """
+    unique = list(dict.fromkeys(lines))
+    return tuple(line for line in unique if not any(other.startswith(line + ":") for other in unique))
+
+
 class Replay:
     """A record's moves, replayed once; `state_at(i)` is the game after `i` moves."""
 
@@ -75,7 +87,7 @@ class Replay:
                 lines += [line for line in describe_events(new, self.names, state.edition, self.deck) if line != hidden]
             else:
                 lines = describe_events([move, *new], self.names, state.edition, self.deck)
-            self.steps.append(Step(tuple(dict.fromkeys(lines)), ended))
+            self.steps.append(Step(told_once(lines), ended))
         self.final = state
         self.position = 0
         self.coach: CoachRun | None = None  # the coach's review of one player (key v), once asked for

@@ -76,13 +76,13 @@ class ClientState:
         self.amount_refused = False  # the typed amount was refused: a digit starts afresh
         self.message: Message | None = None
         self.situation: tuple | None = None  # what the message line's words were about (see sync)
-        self.overlay: str | None = None  # "help", "scoring", "scores", "rules", "quit", "remove" or None
+        self._overlay: str | None = None  # "help", "scoring", "scores", "rules", "quit", "remove" or None
+        self.overlay_over: tuple | None = None  # the situation an overlay was opened over (None: a turn came with it)
         self.removing: tuple[str, str] | None = None  # who the remove overlay asks about: (name, key fingerprint)
         self.scoring_round = -1  # round whose scoring the overlay shows
         self.game_comparison: str | None = None  # the game-over line comparing this game (None: not worked out)
         self.coach: CoachRun | None = None  # the game-over screen's review of this seat, once asked for (key v)
         self.coach_shown = False  # the game-over screen shows the coach instead of the final result
-        self.scoring_over: tuple | None = None  # the situation the scoring overlay was opened over
         self.results_seen: int | None = None  # round results already shown (None: nothing seen yet)
         self.chat_open = False
         self.log_scroll = 0  # lines scrolled back from the newest
@@ -105,6 +105,29 @@ class ClientState:
         self.notes: list[LogEntry] = []  # lines this client adds to the log it shows (not the table's)
 
     # ------------------------------------------------------------------ derived views
+
+    @property
+    def overlay(self) -> str | None:
+        """The overlay up ("help", "scoring", "scores", "rules", "quit") or None."""
+        return self._overlay
+
+    @overlay.setter
+    def overlay(self, name: str | None) -> None:
+        if name is not None and name != self._overlay:
+            self.overlay_over = self.situation
+        self._overlay = name
+
+    def turn_came(self) -> bool:
+        """A decision of this seat came while an overlay (not the leave question) is up: the
+        overlay stays (it never gives the table a key meant for it), the status line says
+        so, and the next key, whichever it is, closes it."""
+        obs = self.obs
+        return (
+            self._overlay not in (None, "quit")
+            and obs is not None
+            and needed(obs)
+            and self.overlay_over != self.situation
+        )
 
     @property
     def borders(self) -> Borders:
@@ -207,11 +230,6 @@ class ClientState:
     def error(self, text: str) -> None:
         self.say(text, "error")
 
-    def _note(self, text: str) -> None:
-        """Say `text` and keep it in this client's log (the message line soon clears)."""
-        self.say(text)
-        self.notes.append(LogEntry(text, "system"))
-
     def _select_playable(self, obs: Observation) -> None:
         """When a card is to be chosen (your sale, a Double offered to you) and the chosen
         one cannot be used, choose the first card that can."""
@@ -225,16 +243,14 @@ class ClientState:
         self.select(next(i for i, c in enumerate(hand) if int(c) in usable))
 
     def open_scoring(self, round_: int, *, asked: bool = False) -> None:
-        """Show round `round_`'s scoring over the table (until Enter, or until the table needs
-        you); unless `asked` (the s key), when the table needs you already (you open the next
-        round) only say so."""
+        """Show round `round_`'s scoring over the table, until a key closes it.  When the
+        table needs you already (you open the next round), it opens all the same: the status
+        line says that your turn has come, and any key closes it (`turn_came`)."""
         self.scoring_round = round_
+        self.overlay = "scoring"
         obs = self.obs
         if not asked and obs is not None and needed(obs):
-            self._note(_("Round {round} scored (in the log): s shows it").format(round=round_ + 1))
-            return
-        self.overlay = "scoring"
-        self.scoring_over = self.situation
+            self.overlay_over = None  # the decision came with it
 
     def show_last_scoring(self) -> None:
         """The `s` key: the newest round's scoring, or why there is none."""
@@ -294,12 +310,6 @@ class ClientState:
                     self.overlay = None
             elif self.overlay is None:
                 self.open_scoring(len(obs.results) - 1)
-        if self.overlay == "scoring" and self.scoring_over != self.situation and needed(obs):
-            # the table needs this player now (their turn, an auction they may bid in): never block it
-            self.overlay = None
-            self._note(
-                _("Round {round} scoring closed: you are needed. s shows it again").format(round=self.scoring_round + 1)
-            )
         session = self.session
         if session is not None:
             newest = next((e for e in reversed(session.log) if e.kind == "error"), None)

@@ -4,22 +4,49 @@ Every piece of text the client draws goes through `fit`/`fit_line`, which measur
 prompt_toolkit's `get_cwidth` (wide CJK characters take two cells, combining marks none)
 and never let a wide character straddle a panel's edge.  Layout-critical symbols are
 plain ASCII (`#`, `.`, `*`, `>`), because East Asian "ambiguous" characters are drawn
-double-width by some terminals.  Right-to-left text (Persian) is cut in logical order
-and then put in display order (`modernart.cli.bidi.visual`), so a cut keeps the start
-of a sentence wherever the terminal draws it.
+double-width by some terminals.  Lines are built, cut and padded in logical order; a
+right-to-left client puts each whole line in display order once, as it is drawn
+(`shown`, which is `modernart.cli.bidi.visual_line`), so a cut keeps the start of a
+sentence wherever the terminal draws it, and a sentence made of several styled fragments
+is still reordered as one.
 """
 
 from __future__ import annotations
 
+import string
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Union
 
 from prompt_toolkit.utils import get_cwidth
 
-from modernart.cli.bidi import visual
+from modernart.cli.bidi import COLUMN, visual_line
 
 Fragment = tuple[str, str]
 Line = list[Fragment]
+
+
+#: A placeholder's value in `sentence`: its text (in the sentence's style), or (style, text).
+Part = Union[str, int, tuple[str, Union[str, int]]]
+
+
+def sentence(template: str, style: str = "", **parts: Part) -> Line:
+    """A translated message with its named placeholders filled, as fragments: the message's
+    own words in `style`, each part in its own style where it names one.  One sentence
+    whatever its styles: a right-to-left client reorders the line as a whole, so the
+    translation's word order is the order read.
+
+    >>> sentence("High bid: {high} by {player}", high=("class:title", 14), player="Ana")
+    [('', 'High bid: '), ('class:title', '14'), ('', ' by '), ('', 'Ana')]
+    """
+    out: Line = []
+    for literal, field, spec, _conversion in string.Formatter().parse(template):
+        if literal:
+            out.append((style, literal))
+        if field is not None:
+            value = parts[field]
+            part_style, text = value if isinstance(value, tuple) else (style, value)
+            out.append((part_style, format(text, spec or "")))
+    return out
 
 
 def width(text: str) -> int:
@@ -43,14 +70,15 @@ def cut(text: str, cells: int) -> str:
 
 
 def fit(text: str, cells: int, align: str = "left") -> str:
-    """`text` cut or padded with spaces to exactly `cells` cells."""
-    text = visual(cut(text, cells))
+    """`text` cut or padded with spaces to exactly `cells` cells (in logical order): a
+    table's cell, marked as one (`COLUMN`, which a mirrored row needs and nobody sees)."""
+    text = cut(text, cells)
     pad = cells - width(text)
     if align == "right":
-        return " " * pad + text
+        return COLUMN + " " * pad + text
     if align == "center":
-        return " " * (pad // 2) + text + " " * (pad - pad // 2)
-    return text + " " * pad
+        return COLUMN + " " * (pad // 2) + text + " " * (pad - pad // 2)
+    return COLUMN + text + " " * pad
 
 
 def line_width(line: Iterable[Fragment]) -> int:
@@ -58,7 +86,8 @@ def line_width(line: Iterable[Fragment]) -> int:
 
 
 def fit_line(line: Iterable[Fragment], cells: int, fill_style: str = "") -> Line:
-    """Fragments cut to `cells` cells (across fragments) and padded to exactly that."""
+    """Fragments cut to `cells` cells (across fragments) and padded to exactly that, in
+    logical order (`shown` puts a whole line in display order)."""
     out: Line = []
     left = cells
     for style, text in line:
@@ -66,9 +95,8 @@ def fit_line(line: Iterable[Fragment], cells: int, fill_style: str = "") -> Line
             break
         piece = cut(text, left)
         if piece:
-            shown = visual(piece)
-            out.append((style, shown))
-            left -= width(shown)
+            out.append((style, piece))
+            left -= width(piece)
         if len(piece) < len(text):
             break
     if left > 0:
@@ -76,8 +104,15 @@ def fit_line(line: Iterable[Fragment], cells: int, fill_style: str = "") -> Line
     return out
 
 
+def shown(line: Iterable[Fragment]) -> Line:
+    """A whole line as this client draws it: mirrored for a right-to-left client in client
+    mode (`modernart.cli.bidi.visual_line`), else as it is."""
+    return visual_line(list(line))
+
+
 def plain(line: Iterable[Fragment]) -> str:
-    return "".join(text for _, text in line)
+    """A line's text, as in logical order (without the cells' marks)."""
+    return "".join(text for _, text in line).replace(COLUMN, "")
 
 
 def wrap(text: str, cells: int) -> list[str]:

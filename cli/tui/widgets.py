@@ -13,10 +13,21 @@ from typing import TYPE_CHECKING, Callable, cast
 
 from prompt_toolkit.application import get_app
 from prompt_toolkit.filters import Condition
-from prompt_toolkit.layout import AnyContainer, ConditionalContainer, Float, UIContent, UIControl, Window
+from prompt_toolkit.layout import (
+    AnyContainer,
+    ConditionalContainer,
+    DynamicContainer,
+    Float,
+    UIContent,
+    UIControl,
+    VSplit,
+    Window,
+)
+
+from modernart.cli.bidi import reorders_here
 
 from modernart.cli.tui.state import ClientState
-from modernart.cli.tui.text import Line, cut, fit_line
+from modernart.cli.tui.text import Line, cut, fit_line, shown
 from modernart.cli.tui.text import width as text_width
 
 if TYPE_CHECKING:
@@ -27,7 +38,8 @@ Panel = Callable[[ClientState, int, int], list[Line]]
 
 
 class PanelControl(UIControl):
-    """Draws `render(width, height)` cut and padded to the window."""
+    """Draws `render(width, height)` cut and padded to the window, each line put in display
+    order (mirrored for a right-to-left client) as a whole, once."""
 
     def __init__(self, render: Render, focusable: bool = False) -> None:
         self.render = render
@@ -36,7 +48,7 @@ class PanelControl(UIControl):
     def create_content(self, width: int, height: int) -> UIContent:
         # a Line (style, text pairs) is formatted text; a list of them is not one to the checker (lists are invariant)
         lines = cast(
-            "list[StyleAndTextTuples]", [fit_line(line, width) for line in self.render(width, height)[:height]]
+            "list[StyleAndTextTuples]", [shown(fit_line(line, width)) for line in self.render(width, height)[:height]]
         )
         while len(lines) < height:
             lines.append([("", " " * width)])
@@ -66,6 +78,14 @@ def boxed(cs: ClientState, title: str | Callable[[], str], inner: Panel) -> Rend
     return render
 
 
+def side_by_side(children: Callable[[], list[AnyContainer]]) -> AnyContainer:
+    """`children()` side by side, the first at the left; for a client that mirrors
+    right-to-left text (modernart.cli.bidi), the first at the right, as a right-to-left
+    table reads (each order has windows of its own, as a window has one place)."""
+    left_to_right, right_to_left = VSplit(children()), VSplit(children()[::-1])
+    return DynamicContainer(lambda: right_to_left if reorders_here() else left_to_right)
+
+
 def window(render: Render, **kw) -> Window:
     return Window(PanelControl(render), **kw)
 
@@ -88,14 +108,23 @@ def overlay(
     cs: ClientState, shown: Callable[[], bool], title: str | Callable[[], str], inner: Panel, width: int
 ) -> Float:
     """`inner` boxed over the screen while `shown()`: as tall as its text, at most the
-    terminal, and at most `width` wide."""
-    content = ConditionalContainer(window(boxed(cs, title, inner), style="class:overlay"), filter=Condition(shown))
+    terminal, and at most `width` wide, with a blank cell on either side, so that no
+    border of the screen under it stands against its own (at 80 columns a 78-wide box
+    covers the whole row)."""
+    box = boxed(cs, title, inner)
+
+    def render(w: int, h: int) -> list[Line]:
+        return [[("", " ")] + line + [("", " ")] for line in box(max(0, w - 2), h)]
+
+    content = ConditionalContainer(window(render, style="class:overlay"), filter=Condition(shown))
+
+    def outer() -> int:
+        return min(width + 2, size()[0])
 
     def height() -> int:
-        w = min(width, size()[0])
-        return min(len(inner(cs, w - 2, size()[1])) + 2, size()[1])
+        return min(len(inner(cs, outer() - 4, size()[1])) + 2, size()[1])
 
-    return Float(content, width=lambda: min(width, size()[0]), height=height)
+    return Float(content, width=outer, height=height)
 
 
 @dataclass(frozen=True)

@@ -157,6 +157,21 @@ class Journal:
                 pass
 
 
+#: The files beside a journal that only a resume reads (the event log, the held file, the
+#: boot marker): a finished game, its record and transcript saved, needs none of them.
+RESUME_SUFFIXES = (".events", ".held", ".boot")
+
+
+def discard_resume_files(path: str) -> None:
+    """Remove the resume-only files beside the finished journal `path` (its record and its
+    transcript hold what they held that anyone may read; a finished game is not resumed)."""
+    for suffix in RESUME_SUFFIXES:
+        try:
+            os.remove(path + suffix)
+        except FileNotFoundError:
+            pass
+
+
 def _fsync(f: Any) -> None:
     try:
         os.fsync(f.fileno())

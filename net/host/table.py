@@ -25,7 +25,7 @@ from modernart.rules import OptionError
 
 from modernart.net.clocks import ClockSettings
 from modernart.net.trust.identity import Keys, fingerprint
-from modernart.net.host.journal import Journal, read_journal
+from modernart.net.host.journal import Journal, discard_resume_files, read_journal
 from modernart.net.host.lobby import Lobby, LobbyError
 from modernart.net.protocol.frames import MAX_LISTED_WATCHERS, seat_description, table_info
 from modernart.net.host.game import HostedGame, LoggedEvent, Player
@@ -222,6 +222,7 @@ class Table:
         self.record_path = base + ".json"
         if sess.journal is not None:
             sess.journal.close()
+        discard_resume_files(self.journal_path)  # no .events/.held/.boot beside a finished journal
         return self.record_path
 
     @classmethod

@@ -83,3 +83,22 @@ def test_hands_are_all_shown():
     for s in range(3):
         for card in state.hands[s][:3]:
             assert f"{ed.initials[card.artist]}:{'O1SFD'[int(card.kind)]}" in text
+
+
+def test_each_happening_is_told_once():
+    """Issue 27: a painting put up was told twice, by the move and by its auction's event
+    ("Cem puts up Karl Gitter (Once-around)" above "... (Once-around): the fifth ... ends the round")."""
+    import doctest
+
+    from modernart.cli.tui import replay_view
+
+    assert doctest.testmod(replay_view).failed == 0
+    for seed in (2, 5):
+        replay = Replay(recorded_game(4, seed), "game.json")
+        for step in replay.steps:
+            assert len(set(step.lines)) == len(step.lines)
+            assert not any(a != b and b.startswith(a + ":") for a in step.lines for b in step.lines), step.lines
+        replay.go(replay.round_ends()[0])
+        rows = [r.strip() for r in text_of(replay).split("\n") if r.strip()]
+        puts = [r for r in rows if " puts up " in r]
+        assert len({r.split(":")[0] for r in puts}) == len(puts), puts

@@ -1,5 +1,6 @@
-"""The round's scoring overlay never keeps a player from the table when the table needs
-them: it closes (saying so) as soon as their turn comes or an auction they may bid in opens."""
+"""The round's scoring overlay never gives the table a key meant for it: when the player's
+decision comes while it is up, it stays, the status line says that their turn has come, and
+the next key, whichever it is, only closes it."""
 
 from __future__ import annotations
 
@@ -14,8 +15,11 @@ from tests.cli.test_tui_keys import ROUND_END_HANDS, card_of, mine, play_to_roun
 pytestmark = pytest.mark.timeout(60)
 
 
+@pytest.mark.parametrize("key", ["enter", "7", "p"])
 @run_async
-async def test_scoring_overlay_gives_way_when_the_player_is_needed():
+async def test_scoring_overlay_stays_when_the_turn_comes_and_the_closing_key_does_nothing_else(key):
+    """Issue 27 item 2: on a2b2fc2 the overlay closed by itself when Ana's Sealed bid was
+    asked, and the Enter meant to close it acted at the table."""
     table, sessions = await table_with(["Ana", "Bea", "Cem"], ROUND_END_HANDS)
     ana, bea, cem = sessions
     async with Screen(ana) as screen:
@@ -27,15 +31,39 @@ async def test_scoring_overlay_gives_way_when_the_player_is_needed():
         # a Sealed auction needs Ana's bid (an Open one needs nobody: see the test below)
         card = next(c for c in seller.obs.hand if c.kind == AuctionType.SEALED)
         await seller.send_move(Move.play(seller.obs.seat, card))
-        text = await screen.wait_for("scoring closed: you are needed")
-        assert screen.cs.overlay is None and ana.obs.phase == Phase.SEALED
-        assert "SEALED auction" in text
-        log = text.split("Log and chat")[1]
-        assert "Round 1 scoring closed: you are needed" in log  # a note in the log too
+        text = await screen.wait_for("YOUR TURN has come: any key takes you back to the table")
+        assert screen.cs.overlay == "scoring" and ana.obs.phase == Phase.SEALED
+        assert "Round 1 scoring" in text and "Enter back to the table" in screen.rows[-1]
+        await screen.keys(key)  # closes the overlay, and nothing else
+        assert screen.cs.overlay is None and screen.cs.amount == "" and mine(screen, table) == []
+        assert "YOUR TURN has come" not in (await screen.wait_for("SEALED auction"))
         await screen.keys("7")  # the keys are the table's again
         assert screen.cs.amount == "7"
-        await screen.keys("s")  # and it can still be seen again
+        await screen.keys("backspace", "s")  # and it can still be seen again
         assert screen.cs.overlay == "scoring"
+        await screen.keys("up")  # asked for during the turn: its own keys (Up does nothing)
+        assert screen.cs.overlay == "scoring"
+        await screen.keys("enter")
+        assert screen.cs.overlay is None and mine(screen, table) == []
+
+
+@run_async
+async def test_the_rules_overlay_also_stays_and_its_own_keys_wait_for_the_turn_to_be_seen():
+    table, sessions = await table_with(["Ana", "Bea", "Cem"], ROUND_END_HANDS)
+    ana = sessions[0]
+    async with Screen(ana, dummy=True) as screen:
+        await play_to_round_end(sessions)
+        await screen.settle()
+        await screen.keys("enter")
+        await screen.keys("r")
+        assert screen.cs.overlay == "rules"
+        seller = next(s for s in sessions if s.obs.seat == ana.obs.auctioneer)
+        card = next(c for c in seller.obs.hand if c.kind == AuctionType.SEALED)
+        await seller.send_move(Move.play(seller.obs.seat, card))
+        await screen.settle()
+        assert screen.cs.overlay == "rules" and screen.cs.turn_came()
+        await screen.keys("down")  # would scroll the rules: now it only closes them
+        assert screen.cs.overlay is None and screen.cs.rules_scroll == 0 and mine(screen, table) == []
 
 
 @run_async
@@ -74,11 +102,11 @@ async def test_scoring_overlay_stays_while_others_act():
 
 
 @run_async
-async def test_the_player_who_opens_the_next_round_is_told_not_blocked_and_keeps_the_chosen_card():
+async def test_the_player_who_opens_the_next_round_sees_the_scoring_and_keeps_the_chosen_card():
     hands = [*ROUND_END_HANDS[:2], [*ROUND_END_HANDS[2], (4, AuctionType.FIXED_PRICE)]]
     table, sessions = await table_with(["Ana", "Bea", "Cem"], hands)
     cem = sessions[2]
-    async with Screen(cem, dummy=True) as screen:
+    async with Screen(cem) as screen:
         hand = screen.cs.sorted_hand()
         kept = card_of(cem, 4, AuctionType.FIXED_PRICE)  # a Krypto he keeps: new cards sort before it
         before = next(i for i, c in enumerate(hand) if c == kept)
@@ -87,8 +115,10 @@ async def test_the_player_who_opens_the_next_round_is_told_not_blocked_and_keeps
         await play_to_round_end(sessions)
         await screen.settle()
         assert cem.obs.seat in cem.obs.to_move and cem.obs.round == 1  # Cem opens round 2
-        assert screen.cs.overlay is None  # nothing hides his hand or clock
-        assert screen.cs.message is not None and "Round 1 scored" in screen.cs.message.text
+        assert screen.cs.overlay == "scoring" and screen.cs.turn_came()
+        await screen.wait_for("YOUR TURN has come")
+        await screen.keys("enter")  # closes it: no painting is put up
+        assert screen.cs.overlay is None and screen.cs.sent == [] and cem.obs.phase == Phase.PLAY_CARD
         after = screen.cs.sorted_hand()
         assert after.index(chosen) != before  # the deal sorted cards in before it
         assert screen.cs.selected_card() == chosen  # and the choice followed the card

@@ -11,7 +11,22 @@ from prompt_toolkit.utils import get_cwidth
 
 from modernart.net.clocks import ClockSettings
 from modernart.moves import Move
-from tests.e2e.screen import SGR, D, F, O, ONE, S, HostFinder, Screen, colour_codes, run_async, squeezed, table_with
+from tests.e2e.screen import (
+    SGR,
+    D,
+    F,
+    O,
+    ONE,
+    S,
+    HostFinder,
+    Screen,
+    colour_codes,
+    play_to_the_end,
+    quick_game,
+    run_async,
+    squeezed,
+    table_with,
+)
 from tests.cli.test_tui_keys import ANA_HAND, ROUND_END_HANDS, card_of, choose, play_to_round_end
 
 pytestmark = pytest.mark.timeout(60)
@@ -201,33 +216,13 @@ async def test_round_scoring_overlay():
 
 @run_async
 async def test_game_over_screen(tmp_path):
-    from modernart.cli.tui.in_process_host import HostGameSettings, play_here
-    from modernart.bots import make_bot
+    from modernart.cli.tui.in_process_host import play_here
 
-    settings = HostGameSettings(
-        players=3,
-        levels=["random", "random"],
-        bot_pace=0,
-        journal_dir=str(tmp_path),
-        config_dir=str(tmp_path / "config"),
-        clocks={"open_countdown": 0.05, "decision": 0},
-    )
+    settings = quick_game(tmp_path)
     host, session = await play_here(settings, "Ana")
     try:
         async with Screen(session) as screen:
-            me = make_bot("random", 3)
-            for _ in range(20000):
-                obs = session.obs
-                if obs is None:  # not dealt yet
-                    await screen.settle(0.002)
-                    continue
-                if obs.is_over:
-                    break
-                if obs.my_turn:
-                    move = me.choose(obs)
-                    if move is not None:
-                        await session.send_move(move)
-                await screen.settle(0.002)
+            await play_to_the_end(session, screen)
             text = await screen.wait_for("GAME OVER")
             obs = session.obs
             assert ("Winner: " if len(obs.winners) == 1 else "Co-winners: ") in text
@@ -265,7 +260,15 @@ async def test_lobby_screen():
         assert f"join code {code}" in screen.rows[0]
         assert re.search(r">1 Ana \(you\) +person +not ready", text)
         assert re.search(r" 2 Bea +person +READY", text)
-        assert "Open countdown  60s" in text and "Decision clock  none" in text and "Start money     100" in text
+        # each label in a column of its own, a space before the value (never "Unsold discardedoff")
+        assert "Open countdown   60s" in text and "Decision clock   none" in text and "Start money      100" in text
+        for _ in range(30):  # the rules box scrolls with the cursor
+            if "Unsold discarded" in screen.text:
+                break
+            await screen.keys("down")
+        assert re.search(r"Unsold discarded +off", screen.text), screen.text
+        while ">1 Ana" not in screen.text:
+            await screen.keys("up")
         await screen.keys("r")
         await screen.wait_for(r">1 Ana \(you\) +person +READY")
         assert " s start " in screen.rows[-1]

@@ -11,6 +11,7 @@ import subprocess
 from modernart.bots.random_bot import random_step
 from modernart.game import GameState
 from modernart.record import GameRecord
+from modernart.presets import preset_options
 from modernart.rules import RuleOptions
 from modernart.net.trust.identity import Keys
 
@@ -53,7 +54,10 @@ def test_counts_by_players_variant_and_opponent(tmp_path):
     assert {n: t.played for n, t in stats.by_players.items()} == {3: 2, 4: 1}
     assert {k: t.played for k, t in stats.by_opponent.items()} == {"medium": 3, "hard": 1, "person": 1}
     assert stats.by_variant[variant_of(RuleOptions(double_split=True).to_dict())].played == 1
-    assert variant_of(RuleOptions().to_dict()) == "classic, consensus"
+    assert variant_of(RuleOptions().to_dict()) == "standard"  # grouped by the variant's own name
+    assert variant_of(preset_options("fa_seed").to_dict()) == "fa_seed"
+    assert variant_of(RuleOptions(double_split=True).to_dict()) == "double_split=True"
+    assert variant_of(RuleOptions(edition="cmon2017").to_dict()) == "standard, edition cmon2017"
     text = "\n".join(report(stats))
     assert "all games" in text and "3 players" in text and "a person" in text and "hard bot" in text
 

@@ -73,6 +73,7 @@ class Seen:
     rounds_reached: set[int] = field(default_factory=set)  # "Round N/4" seen in the status line
     keys: int = 0
     screens: dict[str, str] = field(default_factory=dict)  # first screen of each kind, for asserts
+    rows: set[str] = field(default_factory=set)  # every row seen during the game (its order is read)
 
 
 def records_in(directory: Path, timeout: float = 10.0) -> list[Path]:
@@ -108,6 +109,7 @@ def play_until_over(term: Tmux, timeout: float = 240.0, words: Words = ENGLISH) 
     last_key_at = 0.0
     while True:
         screen = term.capture()
+        seen.rows.update(screen.split("\n"))
         if time.monotonic() > end:
             raise AssertionError(f"game not over after {timeout}s; screen:\n{screen}")
         if "EXITED:" in screen:

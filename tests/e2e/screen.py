@@ -284,6 +284,35 @@ class Screen:
         self.client.app._on_resize()
 
 
+def quick_game(directory) -> HostGameSettings:
+    """A game of Ana and two random bots played at full speed, journaled in `directory`."""
+    return HostGameSettings(
+        players=3,
+        levels=["random", "random"],
+        bot_pace=0,
+        journal_dir=str(directory),
+        config_dir=str(directory / "config"),
+        clocks={"open_countdown": 0.05, "decision": 0},
+    )
+
+
+async def play_to_the_end(session, screen: "Screen", moves: int = 20000) -> None:
+    """Play `session`'s seat as a random bot until the game is over (the others are the
+    table's own bots), a little at a time so that `screen` keeps drawing."""
+    from modernart.bots import make_bot
+
+    me = make_bot("random", 3)
+    for _ in range(moves):
+        obs = session.obs
+        if obs is not None and obs.is_over:
+            return
+        if obs is not None and obs.my_turn:  # None: not dealt yet
+            move = me.choose(obs)
+            if move is not None:
+                await session.send_move(move)
+        await screen.settle(0.002)
+
+
 # ---------------------------------------------------------------------- tables with a chosen deal
 
 

@@ -16,6 +16,8 @@ from prompt_toolkit.utils import get_cwidth
 from modernart.cli.bidi import reordering, visual
 from modernart.cli.i18n import _, speaking
 
+from tests.cli.test_tui_rtl import read_row, words_of
+
 from .player import Seen, answer, play_until_over, records_in
 from .test_e2e_tmux import LOOPBACK_HOST, MODERNART, _repo, play_argv
 from .tmux import Tmux
@@ -25,6 +27,51 @@ from .words import words_in
 def drawn_as(lang: str, message: str, **values: object) -> str:
     with speaking(lang), reordering("client"):
         return visual(_(message).format(**values))
+
+
+#: Lines every game against bots shows, read for their order (a placeholder: any words)
+READ_IN_ORDER = ("Round {round}/{rounds}", "High bid: {high} by {player}", "Time left {clock} {bar} resets on bid")
+
+
+def reads(lang: str, row: str, message: str) -> bool:
+    """Whether `row` of a screen in `lang` reads `message` (translated, its placeholders
+    any words; cut to fit, its first words at least) in the message's own order: Chinese left to right as drawn, Persian as a
+    Persian reader reads it (right to left, tests/cli/test_tui_rtl.py `read_row`)."""
+    with speaking(lang):
+        text = _(message)
+    if lang != "fa":
+        pattern = ".+?".join(re.escape(part) for part in re.split(r"\{[^}]*\}", text))
+        return re.search(pattern, row) is not None
+    pattern = [None if re.search(r"\{", w) else w for w in text.split()]
+    pattern = [None if p is None else (words_of(p) or [None])[0] for p in pattern]
+    read = read_row(row)
+
+    def match(i: int, j: int) -> bool:  # read[i:] starts with pattern[j:]
+        if j == len(pattern):
+            return True
+        if i == len(read):  # the row ends: a sentence cut to fit its panel, read that far
+            return j >= min(len(pattern), 4)
+        if pattern[j] is None:  # a placeholder: one word or more
+            return match(i + 1, j + 1) or match(i + 1, j)
+        return read[i] == pattern[j] and match(i + 1, j + 1)
+
+    return any(match(i, 0) for i in range(len(read)))
+
+
+def check_reading_order(lang: str, rows: set[str]) -> None:
+    """Each of READ_IN_ORDER is on some row seen, read in its order; and no row holding
+    its first word reads it in another order (a sentence glued of pieces would)."""
+    for message in READ_IN_ORDER:
+        assert any(reads(lang, row, message) for row in rows), (lang, message)
+    if lang == "fa":
+        for row in rows:
+            read = read_row(row)
+            at = [i for i in range(len(read) - 1) if read[i : i + 2] == ["بالاترین", "پیشنهاد"]]
+            amount = [i for i in at if any(read[j].isdigit() for j in (i - 1, i + 2) if 0 <= j < len(read))]
+            if amount:  # "High bid: 14 by Bot A", or the same words in another order
+                assert reads(lang, row, "High bid: {high} by {player}") or reads(
+                    lang, row, "High bid: {high} by {player} (you)"
+                ), row
 
 
 @pytest.fixture
@@ -57,9 +104,10 @@ def test_whole_game_by_key_presses_in_chinese_and_persian(term, tmp_path, lang):
         for artist in ("轻金属", "针织风", "天启印象", "玻璃砖", "隐晦主义"):  # the Chinese sheet's names
             assert artist in first, artist
     else:
-        assert drawn_as("fa", "لایت متال") in first and "L " in first  # the initials stay Latin
+        assert drawn_as("fa", "لایت متال").strip() in first and " L│" in first  # the initials stay Latin, at the right
         assert "English" not in first and not re.search(r"\bYOUR TURN\b|\bRound\b", first)
     seen, final = play_until_over(term, words=words)
+    check_reading_order(lang, seen.rows)
     records = records_in(tmp_path)
     time.sleep(0.5)
     final = term.capture()

@@ -8,7 +8,7 @@ import re
 
 from modernart.cards import AuctionType
 from modernart.cli.bidi import reordering, visual
-from modernart.cli.i18n import _, speaking
+from modernart.cli.i18n import _, is_right_to_left, speaking
 from modernart.cli.tui.auction_panel import kind_words
 from modernart.cli.words import auction_word
 
@@ -52,10 +52,14 @@ def words_in(lang: str) -> Words:
             "FIXED PRICE": AuctionType.FIXED_PRICE,
             "DOUBLE": AuctionType.DOUBLE,
         }
-        panels = tuple(
-            (name, r"\([O1SFD](?:\+[O1SFD])*\)  (?:" + "|".join(re.escape(drawn(w)) for w in kind_words(kind)) + ")")
-            for name, kind in kinds.items()
-        )
+        letters = r"\([O1SFD](?:\+[O1SFD])*\)"
+
+        def lot(kind: AuctionType) -> str:
+            """The lot's auction letters, then the auction's name (mirrored right to left)."""
+            named = "(?:" + "|".join(re.escape(drawn(w)) for w in kind_words(kind)) + ")"
+            return f"{named}  {letters}" if is_right_to_left() else f"{letters}  {named}"
+
+        panels = tuple((name, lot(kind)) for name, kind in kinds.items())
         logged = tuple((re.escape(drawn(auction_word(kind))), name) for name, kind in kinds.items())
         turns = (
             ("sell", chunk_of("YOUR TURN: put up a painting (<- -> choose, Enter)")),
@@ -72,7 +76,7 @@ def words_in(lang: str) -> Words:
         return Words(
             game_over=re.escape(drawn(_("GAME OVER. {headline}").split("{")[0].strip())),
             scoring_title=r"[─-] " + numbered("Round {round} scoring", round=None) + r" [─-]",
-            scoring_close="Enter " + drawn(_("back to the table")),
+            scoring_close=drawn("Enter " + _("back to the table")),
             round_status=numbered("Round {round}/{rounds}", round=None, rounds=4),
             scrolled=numbered("Log and chat (scrolled {lines})", r"(\d+)", lines=None),
             panels=panels,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import fields, replace
 from typing import Any, Awaitable, TypeVar, cast
 
-from prompt_toolkit.layout import AnyContainer, HSplit, VSplit
+from prompt_toolkit.layout import AnyContainer, HSplit
 
 from modernart.cards import DECK_TABLES, EDITIONS
 from modernart.presets import PRESET_NAMES, preset_of, preset_options
@@ -21,7 +21,7 @@ from modernart.cli.tui.session import LobbyView, hidden_hands_text
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.text import Line, cut, fit, wrap
 from modernart.cli.tui.text import width as cell_width
-from modernart.cli.tui.widgets import Parts, boxed, one_line, size, window
+from modernart.cli.tui.widgets import Parts, boxed, one_line, side_by_side, size, window
 # ---------------------------------------------------------------------- lobby
 
 #: Values the lobby offers for each rule option and clock, in order (Left/Right step through them).
@@ -170,6 +170,8 @@ def value_text(value: object, seconds: bool = False) -> str:
         return _("on") if value else _("off")
     if seconds and isinstance(value, (int, float)):
         return f"{value:g}s"
+    if isinstance(value, str) and value in VALUE_WORDS:
+        return _(VALUE_WORDS[value])
     return str(value)
 
 
@@ -185,9 +187,24 @@ def next_options(options: RuleOptions, name: str, step: int) -> RuleOptions:
     return replace(options, **{name: cycled(OPTION_CHOICES[name], getattr(options, name), step)})
 
 
+#: The presets' and the option values' names in the lobby (each language's own words).
+VALUE_WORDS = {
+    "standard": N_("standard"),
+    # TRANSLATORS: the variant of the Chinese rule sheet (docs/rules.md §10)
+    "zh_seed": N_("zh_seed"),
+    # TRANSLATORS: the variant of the Persian rule sheet (docs/rules.md §10)
+    "fa_seed": N_("fa_seed"),
+    # TRANSLATORS: the edition of the game (its artists), as the lobby names it
+    "classic": N_("classic"),
+    # TRANSLATORS: the table of the cards' auction symbols, as the lobby names it
+    "consensus": N_("consensus"),
+}
+
+
 def variant_text(options: RuleOptions) -> str:
     """The preset these options are, or 'custom'."""
-    return preset_of(options) or _("custom")
+    name = preset_of(options)
+    return _(VALUE_WORDS.get(name, name)) if name else _("custom")
 
 
 def next_variant(options: RuleOptions, step: int) -> RuleOptions:
@@ -298,7 +315,9 @@ def lobby_rules(cs: ClientState, width: int, height: int) -> list[Line]:
         if arrow == ">":
             at = len(lines)
         style = "class:selected" if arrow == ">" else ""
-        lines.append([(style, f"{arrow}{fit(label, 16)}" + fit(shown, max(4, width - 17)))])
+        # the labels' column (16 cells, the longest label's) keeps a space before the value:
+        # never "Unsold discardedoff"
+        lines.append([(style, f"{arrow}{fit(label, 16)} " + fit(shown, max(4, width - 18)))])
     foot: list[Line] = [] if lobby.admin else [[("class:dim", " " + _("Only the host changes these."))]]
     room = max(1, height - len(foot))
     start = min(max(0, at - room // 2), max(0, len(lines) - room))  # the cursor's row stays in view
@@ -328,7 +347,7 @@ def lobby_header(cs: ClientState, width: int) -> Line:
         text = " " + _("MODERN ART")
     else:
         text = " " + _("MODERN ART - {table}").format(table=name)
-    if lobby.join_code:
+    if lobby.join_code and not getattr(session, "local_only", False):  # nobody could use it
         text += " | " + _("join code {code}").format(code=lobby.join_code)
     return ([("class:error", f" {cs.notice} ")] if cs.notice else []) + [("class:status", text)]
 
@@ -347,10 +366,18 @@ def join_lines(lobby: LobbyView | None, width: int) -> tuple[list[str], list[str
         return [], []
     by_string = lobby.join_string.startswith("ma://")
     if lobby.join_code:
+        # two ways, each a whole command: the code (the table heard on this network), or
+        # the join string (where broadcast does not reach)
         if by_string and lobby.other_joins:
-            words = _("Friends join with the code {code}: modernart join followed by (the one of their network)")
+            words = _(
+                "Friends join with: modernart join {code}. Or, where that finds no table: modernart join"
+                " followed by the join string of their network:"
+            )
         elif by_string:
-            words = _("Friends join with the code {code}: modernart join followed by")
+            words = _(
+                "Friends join with: modernart join {code}. Or, where that finds no table: modernart join"
+                " followed by this join string:"
+            )
         else:
             words = _("Friends join with the code {code}:")
     elif by_string and lobby.other_joins:
@@ -395,8 +422,8 @@ def container(cs: ClientState, parts: Parts) -> AnyContainer:
         [
             one_line(lobby_header, cs, style="class:status"),
             window(lambda w, h: lobby_join(cs, w, h), height=lambda: len(lobby_join(cs, size()[0], 0))),
-            VSplit(
-                [
+            side_by_side(
+                lambda: [
                     window(boxed(cs, _("Seats"), lobby_seats), height=12),
                     window(boxed(cs, _("Rules and clocks"), lobby_rules), height=12),
                 ]

@@ -7,7 +7,7 @@ the log is a third column of full height and a "Sales this round" panel appears.
 
 from __future__ import annotations
 
-from prompt_toolkit.layout import AnyContainer, DynamicContainer, HSplit, VSplit
+from prompt_toolkit.layout import AnyContainer, DynamicContainer, HSplit
 
 from modernart.moves import Action
 from modernart.phase import Phase
@@ -18,7 +18,7 @@ from modernart.cli.tui.auction_panel import auction_panel
 from modernart.cli.tui.panels import artists_panel, hand_panel, log_panel, players_panel, sales_panel, status_line
 from modernart.cli.tui.keys import Command, Controls, Modes
 from modernart.cli.tui.state import ClientState
-from modernart.cli.tui.widgets import Parts, boxed, one_line, size, window
+from modernart.cli.tui.widgets import Parts, boxed, one_line, side_by_side, size, window
 
 WIDE = 132  # from this many columns the log is a column of its own
 
@@ -28,24 +28,28 @@ def container(cs: ClientState, parts: Parts) -> AnyContainer:
     # narrow (80-131 columns): board and auction, players and hand, log below;
     # wide (132+): the same two columns, and the log as a third column of full height
     left_w = lambda: 40 if size()[0] < 100 or size()[0] >= WIDE else size()[0] // 2  # noqa: E731
-    top = VSplit(
-        [
+    top = side_by_side(
+        lambda: [
             window(boxed(cs, _("Artists"), artists_panel), height=8, width=left_w),
             window(boxed(cs, _("Auction"), auction_panel), height=8),
         ]
     )
-    middle = VSplit(
-        [
+    middle = side_by_side(
+        lambda: [
             window(boxed(cs, _("Players"), players_panel), height=8, width=left_w),
             window(boxed(cs, _("Your hand"), hand_panel), height=8),
         ]
     )
     narrow = HSplit([status, top, middle, parts.log, *parts.footer])
-    side_log = window(boxed(cs, _("Log and chat"), log_panel), width=lambda: max(40, size()[0] - 92))
     wide = HSplit(
         [
             status,
-            VSplit([HSplit([top, middle, window(boxed(cs, _("Sales this round"), sales_panel))], width=92), side_log]),
+            side_by_side(
+                lambda: [
+                    HSplit([top, middle, window(boxed(cs, _("Sales this round"), sales_panel))], width=92),
+                    window(boxed(cs, _("Log and chat"), log_panel), width=lambda: max(40, size()[0] - 92)),
+                ]
+            ),
             *parts.footer,
         ]
     )

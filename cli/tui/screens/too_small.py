@@ -6,12 +6,14 @@ from prompt_toolkit.layout import AnyContainer, HSplit
 
 from modernart.cli.i18n import _
 from modernart.cli.tui.keys import Command, Controls, Modes
-from modernart.cli.tui.state import MIN_COLUMNS, MIN_ROWS, ClientState
+from modernart.cli.tui.state import MIN_COLUMNS, MIN_ROWS, ClientState, needed
 from modernart.cli.tui.text import Line
 from modernart.cli.tui.widgets import Parts, window
 
 
-def too_small_text(width: int, height: int, asking: bool = False) -> list[Line]:
+def too_small_text(width: int, height: int, asking: bool = False, your_turn: bool = False) -> list[Line]:
+    """Why nothing else is shown; and, when the table waits for you, that it does (the
+    table's clocks run on: a decision clock may play for you)."""
     if asking:  # q asks first, as at the table
         return [
             [("class:title", " " + _("Leave the table?"))],
@@ -27,11 +29,15 @@ def too_small_text(width: int, height: int, asking: bool = False) -> list[Line]:
             )
         ],
         [("", " " + _("Enlarge the window, or press q to leave."))],
-    ]
+    ] + ([[("class:turn", " " + _("YOUR TURN: the table is waiting for you"))]] if your_turn else [])
 
 
 def container(cs: ClientState, parts: Parts) -> AnyContainer:
-    return HSplit([window(lambda w, h: too_small_text(w, h, cs.overlay == "quit")), parts.hint_bar])
+    def your_turn() -> bool:
+        obs = cs.obs
+        return cs.screen() == "table" and obs is not None and not obs.is_over and needed(obs)
+
+    return HSplit([window(lambda w, h: too_small_text(w, h, cs.overlay == "quit", your_turn())), parts.hint_bar])
 
 
 def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]:

@@ -9,6 +9,7 @@ auction resolves; a spectator sees public parts only.
 from __future__ import annotations
 
 import subprocess
+from pathlib import Path
 from dataclasses import replace
 
 import pytest
@@ -94,6 +95,13 @@ def test_complete_game_replays_to_the_same_result(tmp_path, players):
     assert done.returncode == 0, done.stderr
     report = audit_files(table.record_path)  # signatures, chain, commit-reveal, shuffle, rules
     assert report.ok and not report.notes, (report.problems, report.notes)
+    # beside the finished journal only what is read after the game: the record and its
+    # transcript (issue 27: the event log, the held file and the boot marker were left)
+    beside = sorted(
+        p.name for p in Path(table.journal_path).parent.iterdir() if p.name.startswith(Path(table.journal_path).stem)
+    )
+    stem = Path(table.journal_path).stem
+    assert beside == [f"{stem}.json", f"{stem}.jsonl", f"{stem}.transcript"], beside
 
 
 def commit_progress(table):
