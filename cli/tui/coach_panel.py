@@ -2,13 +2,14 @@
 with its progress, then shown on one screen: where the player lost most and the five
 costliest decisions.  Used by the game-over screen (key `v`) and the replay viewer (`v`).
 
-The review is pure Python and takes seconds; it runs in the event loop's default executor
-(one thread), which tells the loop of each decision done (`call_soon_threadsafe`), and the
-screen redraws from the run's state.  Nothing here changes the game or the record."""
+The review is pure Python and takes seconds; it runs in a daemon thread of its own (never
+the loop's executor, which the program would wait for on leaving), which tells the loop of
+each decision done (`call_soon_threadsafe`), and the screen redraws from the run's state.  Nothing here changes the game or the record."""
 
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Callable
 
 from modernart.cards import EDITIONS, deck_cards
@@ -39,33 +40,67 @@ class CoachRun:
         return self.future is not None and self.result is None and self.error is None
 
     def start(self, changed: Callable[[], None]) -> None:
-        """Start the review in the running loop's executor; `changed` is called (in the loop)
-        after each decision and at the end."""
+        """Start the review in a thread of its own; `changed` is called (in the loop) after
+        each decision and at the end.  The thread is a daemon that stops at its next decision
+        once `future` is cancelled (or the program leaves meanwhile: nothing waits for it)."""
         loop = asyncio.get_running_loop()
+        future: asyncio.Future = loop.create_future()
+        self.future = future
+        stop = threading.Event()
 
         def progress(done: int, total: int) -> None:
+            if stop.is_set():
+                raise _Stopped
+
             def tell() -> None:
                 self.done, self.total = done, total
                 changed()
 
-            loop.call_soon_threadsafe(tell)
+            _call(loop, tell)
 
-        def work() -> Review:
-            samples = SAMPLES if self.samples is None else self.samples
-            return review(self.record, self.seat, samples=samples, progress=progress)
-
-        self.future = loop.run_in_executor(None, work)
-
-        def finished(future: asyncio.Future) -> None:
-            if future.cancelled():
-                self.error = _("The review was stopped")
-            elif future.exception() is not None:
-                self.error = _("The coach cannot review this game: {error}").format(error=future.exception())
+        def deliver(result: Review | None, error: BaseException | None) -> None:
+            if future.done():
+                return
+            if error is not None:
+                future.set_exception(error)
             else:
-                self.result = future.result()
+                future.set_result(result)
+
+        def work() -> None:
+            samples = SAMPLES if self.samples is None else self.samples
+            try:
+                result = review(self.record, self.seat, samples=samples, progress=progress)
+            except _Stopped:
+                return
+            except Exception as exc:  # (told on screen: a record that does not replay, say)
+                _call(loop, deliver, None, exc)
+                return
+            _call(loop, deliver, result, None)
+
+        def finished(done: asyncio.Future) -> None:
+            if done.cancelled():
+                stop.set()
+                self.error = _("The review was stopped")
+            elif done.exception() is not None:
+                self.error = _("The coach cannot review this game: {error}").format(error=done.exception())
+            else:
+                self.result = done.result()
             changed()
 
-        self.future.add_done_callback(finished)
+        future.add_done_callback(finished)
+        threading.Thread(target=work, name="coach", daemon=True).start()
+
+
+class _Stopped(Exception):
+    """Raised in the review's thread to end it early (its future was cancelled)."""
+
+
+def _call(loop: asyncio.AbstractEventLoop, fn: Callable[..., None], *args: object) -> None:
+    """`fn(*args)` in `loop`, unless the loop has closed meanwhile (the program has left)."""
+    try:
+        loop.call_soon_threadsafe(fn, *args)
+    except RuntimeError:
+        pass
 
 
 def coach_lines(run: CoachRun, width: int, height: int) -> list[tuple[str, str]]:

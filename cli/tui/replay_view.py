@@ -108,6 +108,9 @@ class Replay:
         if self.coach is None or self.coach.seat != seat:
             from modernart.cli.tui.coach_panel import CoachRun
 
+            if self.coach is not None and self.coach.future is not None:
+                self.coach.future.cancel()  # one review at a time: the other player's stops
+
             self.coach = CoachRun(self.record, seat)
             self.coach.start(changed)
         self.coach_shown = True

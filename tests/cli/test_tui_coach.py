@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import threading
 
 import pytest
 from prompt_toolkit.utils import get_cwidth
@@ -46,7 +47,16 @@ async def test_the_replay_viewers_coach_for_the_player_of_the_move_shown():
     assert "Replay game.json: move 5 of" in screen_text(replay)
     replay.toggle_coach(lambda: None, (seat + 1) % 3)  # another player's review
     assert f"Coach: {record.players[(seat + 1) % 3]}'s decisions" in screen_text(replay)
+    # leaving meanwhile: the review's thread is a daemon that stops at its next decision
+    coach_threads = [t for t in threading.enumerate() if t.name == "coach"]
+    assert coach_threads and all(t.daemon for t in coach_threads)
     replay.coach.future.cancel()
+    await asyncio.sleep(0)
+    assert "The review was stopped" in screen_text(replay)
+    end = asyncio.get_running_loop().time() + 60
+    while any(t.is_alive() for t in coach_threads):
+        assert asyncio.get_running_loop().time() < end, "the cancelled review goes on"
+        await asyncio.sleep(0.05)
 
 
 @run_async

@@ -4,6 +4,8 @@ without the seller, and the lobby's variant row with its one-line explanations."
 
 from __future__ import annotations
 
+import re
+
 from modernart.moves import Move
 from modernart.rules import RuleOptions
 from tests.e2e.screen import O, ONE, S, Screen, run_async, table_with
@@ -104,9 +106,36 @@ async def test_the_lobby_sets_a_variant_and_explains_each_rule_in_one_line():
 
 
 @run_async
+async def test_fa_seeds_lobby_offers_the_seller_announcing_the_auction_with_the_sheets_sentence():
+    from modernart.cli.i18n import translations
+    from modernart.cli.tui.screens.lobby import OPTION_HELP, lobby_rows
+
+    table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], start=False)
+    async with Screen(ana) as screen:
+        await screen.wait_for("Seats")
+        rows = lobby_rows(ana.lobby)
+        for _ in range(rows.index(("variant", "variant"))):
+            await screen.keys("down")
+        await screen.wait_for(">Variant")
+        await screen.keys("right", "right")
+        await screen.wait_for(">Variant +fa_seed")
+        assert ana.lobby.options.price_up_to_richest is True and ana.lobby.options.seller_chooses_auction is False
+        for _ in range(rows.index(("option", "seller_chooses_auction")) - rows.index(("variant", "variant"))):
+            await screen.keys("down")
+        text = await screen.wait_for("The active player reveals a card and announces the auction type")
+        assert re.search(r">Seller's auction *off", text) and re.search(r"Price to richest *on", text)
+        await screen.keys("right")
+        await screen.wait_for(r">Seller's auction *on")
+        assert ana.lobby.options.seller_chooses_auction is True and ana.lobby.options.double_as_open is True
+    # in Persian the line is the sheet's own sentence
+    fa = translations("fa").gettext(OPTION_HELP["seller_chooses_auction"])
+    assert fa == "بازیکن فعال یک کارت از دست خود را رو میکند و نوع حراج را اعلام میکند"
+
+
+@run_async
 async def test_the_seller_announces_the_auction_by_its_number():
-    """seller_chooses_auction (FA-15): an Open card, announced as Sealed with key 3; a
-    watcher of the table sees whose announcement it waits for."""
+    """seller_chooses_auction (FA-15): an Open card, announced as Sealed with key 3; a key
+    that names no auction is refused and says which do."""
     options = RuleOptions(seller_chooses_auction=True)
     table, (ana, bea, cem) = await table_with(["Ana", "Bea", "Cem"], [[(0, O), (1, O)]], options=options)
     async with Screen(ana) as screen:
