@@ -257,6 +257,29 @@ def test_modernart_host_serves_the_client_over_ssh(lan_host, tmp_path):
         term.close()
 
 
+@pytest.mark.timeout(120)
+def test_an_ssh_guest_whose_host_closes_mid_game_is_not_told_its_screen_reconnects(lan_host, tmp_path):
+    """A `--headless --ssh` host stopped mid-game says goodbye with its journal: an SSH
+    guest's session closes with it, so its last line says to log in again once the host
+    resumes, never that the screen "reconnects by itself" (a2b2fc2 said so: checked)."""
+    port, _ = lan_host()
+    term = Tmux()
+    try:
+        term.start(ssh_argv(port, keypair(tmp_path / "bea_key"), "bea"), env={"TERM": "xterm", "LANG": "C"})
+        term.wait_for(r"bea \(you\)", timeout=30)
+        term.send("r")
+        term.wait_for("Your hand", timeout=30)
+        found = subprocess.run(["pgrep", "-f", f"cli.main host .*{tmp_path / 'cfg'}"], capture_output=True, text=True)
+        assert len(found.stdout.split()) == 1, found
+        subprocess.run(["kill", "-TERM", found.stdout.split()[0]], check=True)
+        last = term.wait_for("EXITED:", timeout=40)
+        words = "".join(last.split())  # the terminal wraps the line anywhere
+        assert "Thehostclosedthetable" in words and "loginagainthesameway" in words, last
+        assert "reconnectsbyitself" not in words, last
+    finally:
+        term.close()
+
+
 def impostor_argv(port: int, public_only: str, user: str, log: str) -> list[str]:
     """OpenSSH offering `public_only` (a public key file without its private half, mode 0600
     so that ssh reads it) and then answering the password prompt from SSH_ASKPASS."""
