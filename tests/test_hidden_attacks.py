@@ -7,8 +7,9 @@ reaches the host before it is played.
 
 Each docstring says what the same attack did on the base commit a2b2fc2, run there once
 (this file and tests/hostile_hidden.py copied into a worktree of a2b2fc2 with this
-commit's tests/net_helpers.py): every one of these tests failed there, the attack
-succeeding as its docstring says.
+commit's tests/net_helpers.py): every attack on the hidden deck failed there, the attack
+succeeding as its docstring says; the last test, a stacked deck at a table whose host sees
+the hands, passed there too (the promise had no test of its own; its check is older).
 """
 
 from __future__ import annotations
