@@ -84,6 +84,8 @@ class CardClock:
             return None
         if game is None or game.deck is None:  # the host sees the hands: its own clock plays
             return None
+        if game.pending_play is not None:  # a card play committed to: it is being opened
+            return None
         return (obs.round, obs.auction_no, obs.seat), st.deadlines.get("decide")
 
     def look(self) -> None:

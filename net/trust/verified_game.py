@@ -6,7 +6,12 @@ chain link, the host signature, the seat's own private part, every relayed playe
 signature and counter, every seed and sealed-bid commitment, the commitment set and its
 digest, every reveal, the host's verdict on it (money limit included, from public
 payments) and the winner; at the end the disclosed seeds against their commitments and
-the deal they give.  It returns what the event means: the move, the engine events and
+the deal they give (a disclosure before the game is over is the host's lie).  At a table
+that hides hands (protocol 3) also every deck step's signature and binding
+(net/trust/deck_steps.py; a step of this client's own seat must be one it sent, byte for
+byte), every round's deal counts against the rules, and every card play: the `play` event
+the host commits to (the owner's signed action naming the slot), then the `move` that
+opens that very slot and nothing else in between.  It returns what the event means: the move, the engine events and
 the seat's new Observation.  Proof that the host broke the protocol raises ChainError;
 what the host cannot hide but may not be its fault (a reveal against a different
 commitment set) comes back as warnings in `EventInfo.warnings`.

@@ -7,12 +7,14 @@ reaches the host before it is played.
 
 Each docstring says what the same attack did on the base commit a2b2fc2, run there once
 (this file and tests/hostile_hidden.py copied into a worktree of a2b2fc2 with this
-commit's tests/net_helpers.py): every one of these tests failed there, the attack
-succeeding as its docstring says.
+commit's tests/net_helpers.py): every attack on the hidden deck failed there, the attack
+succeeding as its docstring says; the last test, a stacked deck at a table whose host sees
+the hands, passed there too (the promise had no test of its own; its check is older).
 """
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import subprocess
 from pathlib import Path
@@ -479,3 +481,53 @@ def test_a_seat_that_withholds_its_deck_step_is_named_by_every_client(
             await hostile.close()
 
     run(main(), 120)
+
+
+def test_a_host_that_stacks_the_deck_is_caught_by_every_player_at_the_disclosure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "What the host cannot do": stack the deck (a table whose host sees the hands).  The
+    host deals the cards in an order of its own choosing, not the one its committed seed and
+    the players' seeds give (the first auctioneer as they give it, so nothing shows during
+    the game).  At the disclosure every player's client derives the deck from the seeds,
+    finds the cards it was dealt differ, and stops trusting the host, naming the round and
+    its seat; the audit of such a game fails the same way (tests/test_fair_audit.py).
+    On a2b2fc2 this was caught the same way: the test was missing, not the check."""
+    from modernart.net.client.bot import BotClient
+    from modernart.net.trust import shuffle
+
+    honest = shuffle.SeedRound.derive
+
+    def stacked(self: Any, size: int, rounds: int = 1) -> tuple[list[int], int]:
+        _order, first = honest(self, size, rounds)
+        return list(range(size)) * rounds, first  # the cards in their own order
+
+    async def main() -> None:
+        monkeypatch.setattr(shuffle.SeedRound, "derive", stacked)
+        from .net_helpers import in_process_host
+
+        host, _table = await in_process_host(tmp_path)
+        players = [
+            BotClient(
+                str(host.target()),
+                level="random",
+                name=f"P{i}",
+                pace_scale=0.0,
+                keys=None,
+                config_dir=str(tmp_path / f"p{i}"),
+            )
+            for i in range(3)
+        ]
+        runs = [asyncio.ensure_future(p.run()) for p in players]
+        try:
+            await until(lambda: all(p.client.state.status == "failed" for p in players), 120)
+            for p in players:
+                said = next(m for code, m in p.client.state.errors if code == "untrusted_host")
+                assert f"deal for seat {p.client.state.seat} differs from the shuffle" in said, said
+        finally:
+            for run_ in runs:
+                run_.cancel()
+            await asyncio.gather(*runs, return_exceptions=True)
+            await host.close()
+
+    run(main(), 150)

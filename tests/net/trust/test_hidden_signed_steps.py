@@ -193,3 +193,24 @@ def test_the_audit_names_a_deck_step_that_its_seat_did_not_sign(tmp_path: Path) 
         f"event {frames[at]['seq']}: seat {seat}'s shares step was signed for another value than the one "
         "it carries (deck_wrong_value)"
     ], report.problems
+
+
+def test_a_client_takes_a_shuffle_relayed_for_its_own_seat_only_if_it_made_it(tmp_path: Path) -> None:
+    """A host that relays (`dnext`) a shuffle of its own for a client's seat would have that
+    client skip its own shuffle; the client leaves it, and takes back only the one it made."""
+    from modernart.net.trust.deck import shuffle_deck
+
+    sess, keys, decks, driver = hidden_session(tmp_path)
+    keyed(sess, keys, decks, driver)
+    follower = VerifiedGame(sess.game_id, sess.host.vk)
+    for event in sess.log:
+        follower.apply(event.frame_for(0), 0)
+    follower.own_deck = decks[0]
+    ledger = follower.deck
+    hosts = shuffle_deck(sess.game_id, 0, ledger.joint, ledger.deck)[0]
+    follower.relayed_shuffle(0, hosts.to_wire())
+    assert ledger.proposed == [] and ledger.next_proposer == 0
+    mine = decks[0].shuffle(ledger)[0]
+    follower.own_shuffles.append(mine)
+    follower.relayed_shuffle(0, mine.to_wire())
+    assert ledger.proposed == [mine] and ledger.next_proposer == 1
