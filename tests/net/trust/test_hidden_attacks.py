@@ -491,7 +491,7 @@ def test_a_host_that_stacks_the_deck_is_caught_by_every_player_at_the_disclosure
     the players' seeds give (the first auctioneer as they give it, so nothing shows during
     the game).  At the disclosure every player's client derives the deck from the seeds,
     finds the cards it was dealt differ, and stops trusting the host, naming the round and
-    its seat; the audit of such a game fails the same way (tests/test_fair_audit.py).
+    its seat; the audit of such a game fails the same way (tests/net/trust/test_fair_audit.py).
     On a2b2fc2 this was caught the same way: the test was missing, not the check."""
     from modernart.net.client.bot import BotClient
     from modernart.net.trust import shuffle
@@ -504,7 +504,7 @@ def test_a_host_that_stacks_the_deck_is_caught_by_every_player_at_the_disclosure
 
     async def main() -> None:
         monkeypatch.setattr(shuffle.SeedRound, "derive", stacked)
-        from .net_helpers import in_process_host
+        from tests.net_helpers import in_process_host
 
         host, _table = await in_process_host(tmp_path)
         players = [
