@@ -309,6 +309,8 @@ class _Audit:
             pv = public_view(state)
             if state.phase == Phase.SEALED and state.auction_no == auction:
                 overlay(pv, committed, complete)
+            if self.protocol < 3 and "kind" not in pub.get("pv", {}):
+                pv.pop("kind", None)  # the running auction's type came with protocol 3's hosts
             if pub.get("pv") != pv:
                 fields = sorted(k for k in pv if pub.get("pv", {}).get(k) != pv[k])
                 self.problems.append(f"event {seq}: the public view differs from the rules' ({', '.join(fields)})")

@@ -113,8 +113,8 @@ def test_whole_game_over_ssh_with_a_dropped_connection(server, tmp_path):
     try:
         first.start(ssh_argv(port, key, "ana"), env={"TERM": "screen", "LANG": "C.UTF-8"})
         lobby = first.wait_for(r">1 ana \(you\)", timeout=20)
-        # the table is the real host's: its join string, on its own line, whole
-        assert re.search(r"^ ma://127\.0\.0\.1:\d+/\S+/t1 *$", "\n".join(lobby.split("\n")[1:3]), re.M), lobby
+        # the table is the real host's: its join string in the title's lines, on its own line, whole
+        assert re.search(r"^ ma://127\.0\.0\.1:\d+/\S+/t1 *$", "\n".join(lobby.split("\n")[1:5]), re.M), lobby
         assert re.search(r"2 Bot A +bot random +READY", lobby)
         first.send("r")
         first.wait_for(r">1 ana \(you\) +person +READY")

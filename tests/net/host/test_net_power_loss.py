@@ -7,9 +7,14 @@ would; tests/net/host/test_net_procs.py has the same with a killed host process 
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from modernart.net.clocks import ClockSettings
+from modernart.record import read_record
+from modernart.net.trust.audit import transcript_path_for
+from modernart.net.trust.transcript import read_transcript
 from modernart.net.host.journal import read_events, same_boot, truncate_events
 from modernart.net.host.lobby import Lobby
 from modernart.net.host.table import Table
@@ -300,13 +305,15 @@ def test_a_killed_host_whose_journal_lost_its_tail_recovers_it_from_the_clients(
         assert procs.procs[-1].wait(timeout=60) == 0, procs.errors("host2")
         assert "resumed after a restart of the machine" in procs.errors("host2")
         assert "recovered:" in procs.errors("host2")
-        chain = {e[0]: e[4] for e in read_events(journal)}  # seq -> the head the host signed
+        record = journal[: -len(".jsonl")] + ".json"
+        # seq -> the head the host signed: its transcript (the event log is gone with the game)
+        chain = {f["seq"]: f["h"] for f in read_transcript(transcript_path_for(record, read_record(record)))}
         for c in clients:
             assert not [e for e in c.state.errors if e[0] in ("untrusted_host", "forked_history", "tail_lost")]
             frames = c.receiving.game.frames
             assert [f["seq"] for f in frames] == list(range(1, len(chain) + 1))
             assert all(chain[f["seq"]] == f["h"] for f in frames)  # one event per number, the same for all
-        record = journal[: -len(".jsonl")] + ".json"
+        assert not any(os.path.exists(journal + suffix) for suffix in (".events", ".held", ".boot"))
         report = audit_files(record)
         assert report.ok, report.problems
     finally:
