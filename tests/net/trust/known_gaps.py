@@ -1,0 +1,347 @@
+"""The open faults of docs/fair-play.md "Known gaps against a host that runs changed code",
+each shown as the attack that still works: every test here passes while its attack
+succeeds, its assertions stating what the host got away with.
+
+Not part of the suite (the file's name is not test_*.py, so the suite's run leaves it out:
+a suite that passes because an attack works would say nothing true).  Run it by path,
+`pytest tests/net/trust/known_gaps.py`, to see which gaps are still open.  When a gap is
+closed its demonstration fails here: turn it round into an attack test in
+test_hidden_attacks.py that expects the honest client or the audit to catch the host, and
+remove it from this file and from the docs' list.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from modernart.cards import AuctionType
+from modernart.moves import Action, Move
+from modernart.net.protocol import decode_host_inner
+from modernart.net.protocol.signed import ACT_TAG, decode_action_body, encode_action_body
+from modernart.net.trust.group import read_scalar
+from modernart.net.trust.identity import Keys
+from modernart.phase import Phase
+
+from tests.hostile_hidden import HostileHost, close_clients, honest_clients
+from tests.net_helpers import run, until
+from tests.net.trust.test_hidden_attacks import auctioneer, dealt, is_card_play
+
+pytestmark = pytest.mark.timeout(150)
+
+
+def test_a_faked_game_over_gets_every_deck_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`VerifiedGame.game_over` is the host's own public view (`pv.phase`), which no client
+    checks against the rules.  Right after the deal the host sends one unsigned move "by
+    clock" whose pv says GAME_OVER, then its true `disclose`.  Every client takes both and
+    sends its secret deck key: the host reads every card of every hand (and the stock)."""
+    from modernart.net.host import game as game_module
+
+    async def main() -> None:
+        hostile = await HostileHost.open(tmp_path, monkeypatch)
+        clients: list[Any] = []
+        try:
+            clients += await honest_clients(hostile, 3, state_dirs=tmp_path)
+            await dealt(clients)
+            sess = hostile.game
+            real_pv = game_module.public_view
+            monkeypatch.setattr(
+                game_module, "public_view", lambda state: {**real_pv(state), "phase": int(Phase.GAME_OVER)}
+            )
+            seat = (sess.state.auctioneer + 1) % 3
+            hostile.inject("move", {"m": Move.pass_(seat).to_list(), "by": "clock"})
+            hostile.host.fanout.publish_all(hostile.table, [sess._disclose(hostile.host.clock.now())])
+            monkeypatch.setattr(game_module, "public_view", real_pv)
+            await until(
+                lambda: (
+                    len(hostile.frames_of("deck", "secret")) == 3 or any(c.state.status == "failed" for c in clients)
+                ),
+                30,
+                what=lambda: [
+                    (
+                        c.state.status,
+                        c.game.game_over,
+                        c.game.shuffle is not None,
+                        c.game.pending_play,
+                        c.state.errors[-3:],
+                        c.state.head_seq,
+                        sess.seq,
+                    )
+                    for c in clients
+                ],
+            )
+            assert all(c.state.status == "connected" for c in clients), [c.state.errors for c in clients]
+            for r in hostile.frames_of("deck", "secret"):
+                hostile.known_secrets[r.seat] = read_scalar(r.msg["secret"])
+            assert sorted(hostile.known_secrets) == [0, 1, 2]
+            learned = hostile.learned()
+            ledger = sess.hidden.ledger
+            assert len(learned) == ledger.dealt  # every card of every hand, none played
+            for c in clients:  # and each matches what the owner itself reads
+                own = set(c.state.observation.hand)
+                assert {learned[k] for k in ledger.slots_of(c.state.seat)} == own
+            # and the game goes on: one event with the true view, and the auctioneer plays
+            sess.disclosed = False
+            hostile.inject("delegate", {"seat": 0, "vk": None})
+            player = clients[sess.state.auctioneer]
+            await player.wait_until(lambda s: s.head_seq >= sess.seq, 30)
+            card = sorted(player.state.observation.hand)[0]
+            assert (await player.send_move(Move.play(player.state.seat, card))).ok
+            assert all(c.state.status == "connected" for c in clients)
+            assert all(code != "untrusted_host" for c in clients for code, _m in c.state.errors)
+        finally:
+            await close_clients(clients)
+            await hostile.close()
+
+    run(main(), 120)
+
+
+def test_a_refused_card_play_is_committed_later_in_place_of_the_players_new_choice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A card play refused ("stale") stays a valid signed action: its counter was never
+    used and nothing checks that the player withdrew it.  The player picks card A (refused),
+    then card B (refused); the host then runs A through its own real `submit` (its ref is
+    still fresh: refusals make no event).  Every client takes the `play` event, the owner
+    opens A, and A is played although the player's last choice was B."""
+
+    async def main() -> None:
+        hostile = await HostileHost.open(tmp_path, monkeypatch)
+        clients: list[Any] = []
+        refusing = [True]
+        hostile.on_frame = lambda seat, kind, msg: (
+            "stale" if refusing[0] and kind == "act" and is_card_play(msg) else msg
+        )
+        try:
+            clients += await honest_clients(hostile, 3)
+            await dealt(clients)
+            player = await auctioneer(hostile, clients)
+            seat = player.state.seat
+            a, b = sorted(player.state.observation.hand)[:2]
+            assert (await player.send_move(Move.play(seat, a))).code == "stale"
+            assert (await player.send_move(Move.play(seat, b))).code == "stale"
+            refusing[0] = False
+            first = hostile.frames_of("act")[0].msg  # the withdrawn play of card A
+            sess = hostile.game
+            events, _ctr = sess.submit(player.keys.vk, seat, first["b"], first["s"], hostile.host.clock.now())
+            hostile.host.fanout.publish_all(hostile.table, events)
+            await until(lambda: len(hostile.frames_of("open")) > 0, 30)
+            await until(lambda: sess.hidden.pending is None, 30)
+            played = [decode_host_inner(e.public)["m"] for e in sess.log if decode_host_inner(e.public)["k"] == "move"]
+            assert played and played[-1][0] == seat and played[-1][2] == int(a), played  # A, not B
+            assert all(c.state.status == "connected" for c in clients)
+            assert player.fair.shown == {int(a)}
+        finally:
+            await close_clients(clients)
+            await hostile.close()
+
+    run(main(), 120)
+
+
+def test_a_stand_in_named_at_a_hidden_table_speaks_for_a_seated_player(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hidden-hands table starts no stand-in (docs/fair-play.md "Absent seats"), yet every
+    client takes a `delegate` event for any seat, its own included, while that player is
+    connected.  The host names a key of its own for seat V and bids in V's name: V's own
+    client, the others and their checks take the bid as V's."""
+
+    async def main() -> None:
+        hostile = await HostileHost.open(tmp_path, monkeypatch)
+        clients: list[Any] = []
+        try:
+            clients += await honest_clients(hostile, 3)
+            await dealt(clients)
+            player = await auctioneer(hostile, clients)
+            seat = player.state.seat
+            cards = [c for c in player.state.observation.hand if c.kind in (AuctionType.OPEN, AuctionType.ONCE_AROUND)]
+            if not cards:
+                pytest.skip("the auctioneer holds no Open or Once-around card in this deal")
+            sess = hostile.game
+            victim = (seat + 1) % 3
+            stand_in = Keys.generate()
+            hostile.host.fanout.publish_all(
+                hostile.table, [sess.set_delegate(victim, stand_in.vk, hostile.host.clock.now())]
+            )
+            assert (await player.send_move(Move.play(seat, cards[0]))).ok
+            body = encode_action_body(sess.game_id, victim, 10**6, Move.bid(victim, 7).to_list(), sess.seq, None)
+            events, _ = sess.submit(stand_in.vk, victim, body, stand_in.sign(ACT_TAG, body), hostile.host.clock.now())
+            hostile.host.fanout.publish_all(hostile.table, events)
+            target = events[0].seq
+            for c in clients:
+                await c.wait_until(lambda s: s.head_seq >= target or s.status == "failed", 30)
+            assert all(c.state.status == "connected" for c in clients), [c.state.errors for c in clients]
+            last = decode_host_inner(sess.log[-1].public)
+            assert last["m"] == [victim, int(Action.BID), 7] and last["signer"] == 1, last
+            assert decode_action_body(body)["move"] == [victim, int(Action.BID), 7]
+            # the victim's own checked record holds the bid as its seat's, with no word of it
+            assert clients[victim].game.counters[victim] == 10**6
+            assert clients[victim].state.errors == []
+        finally:
+            await close_clients(clients)
+            await hostile.close()
+
+    run(main(), 120)
+
+
+def test_a_clock_move_in_a_present_players_name_is_any_move_the_host_likes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move `by` "clock" carries no signature and no client checks what it is nor when it
+    comes: the host bids 7 in a present, connected player's name the moment the auction
+    opens (its decision clock has not run), through its own `move_events` as
+    `apply_defaults` does.  Every client, the victim's included, takes it as the victim's bid."""
+
+    async def main() -> None:
+        hostile = await HostileHost.open(tmp_path, monkeypatch)
+        clients: list[Any] = []
+        try:
+            clients += await honest_clients(hostile, 3)
+            await dealt(clients)
+            player = await auctioneer(hostile, clients)
+            seat = player.state.seat
+            cards = [c for c in player.state.observation.hand if c.kind in (AuctionType.OPEN, AuctionType.ONCE_AROUND)]
+            if not cards:
+                pytest.skip("the auctioneer holds no Open or Once-around card in this deal")
+            assert (await player.send_move(Move.play(seat, cards[0]))).ok
+            sess = hostile.game
+            victim = (seat + 1) % 3
+            move = Move.bid(victim, 7)
+            sess.state.apply(move)
+            events = sess.move_events(move, hostile.host.clock.now(), {"m": move.to_list(), "by": "clock"})
+            hostile.host.fanout.publish_all(hostile.table, events)
+            target = events[-1].seq
+            for c in clients:
+                await c.wait_until(lambda s: s.head_seq >= target or s.status == "failed", 30)
+            assert all(c.state.status == "connected" for c in clients), [c.state.errors for c in clients]
+            assert clients[victim].state.errors == []
+            last = decode_host_inner(sess.log[-1].public)
+            assert last["m"] == [victim, int(Action.BID), 7] and last["by"] == "clock"
+        finally:
+            await close_clients(clients)
+            await hostile.close()
+
+    run(main(), 120)
+
+
+def test_a_play_committed_in_a_fork_shown_to_its_owner_alone_gets_the_opening_unseen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An opening (like an action) names no chain head, so a fork shown to one player is
+    exposed only by that player's next deck step.  The host refuses the owner's play of
+    card A ("stale"), then commits it (its real `submit`) in a fork shown to the owner
+    alone: the other two are sent a harmless `delegate` revocation in its place.  The owner
+    opens A; the host refuses the opening.  The host now holds card A, which nobody else
+    knows was ever offered, while the other clients play on trusting it."""
+
+    async def main() -> None:
+        hostile = await HostileHost.open(tmp_path, monkeypatch)
+        clients: list[Any] = []
+        refusing = [True]
+
+        def on_frame(seat: int | None, kind: str, msg: dict[str, Any]) -> Any:
+            if kind == "act" and refusing[0] and is_card_play(msg):
+                return "stale"
+            if kind == "open":
+                return "bad_opening"
+            return msg
+
+        hostile.on_frame = on_frame
+        try:
+            clients += await honest_clients(hostile, 3)
+            await dealt(clients)
+            player = await auctioneer(hostile, clients)
+            seat = player.state.seat
+
+            def fork(to: int | None, seq: int, pub: dict[str, Any]) -> dict[str, Any] | None:
+                if to != seat and pub["k"] == "play":
+                    out = {k: v for k, v in pub.items() if k not in ("m", "deck", "signer", "act")}
+                    return {**out, "k": "delegate", "seat": seat, "vk": None}
+                return None
+
+            hostile.rewrite = fork
+            a = sorted(player.state.observation.hand)[0]
+            assert (await player.send_move(Move.play(seat, a))).code == "stale"
+            refusing[0] = False
+            first = hostile.frames_of("act")[0].msg
+            sess = hostile.game
+            events, _ = sess.submit(player.keys.vk, seat, first["b"], first["s"], hostile.host.clock.now())
+            hostile.host.fanout.publish_all(hostile.table, events)
+            await until(lambda: len(hostile.frames_of("open")) > 0, 30)
+            assert int(a) in hostile.learned().values()  # an unplayed card of the owner's hand
+            others = [c for c in clients if c.state.seat != seat]
+            for c in others:
+                await c.wait_until(lambda s: s.head_seq >= events[0].seq or s.status == "failed", 30)
+                assert c.state.status == "connected" and c.game.pending_play is None
+            assert player.state.status == "connected"
+        finally:
+            await close_clients(clients)
+            await hostile.close()
+
+    run(main(), 120)
+
+
+def test_the_audit_of_a_replaced_shuffle_says_ok_when_the_transcript_calls_itself_version_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The audit takes the protocol from the transcript file's own header, which nobody
+    signs.  The evidence of issue 24's first attack (a host that put its own shuffle in seat
+    0's place) fails the audit as saved; the very same host-signed events under a header
+    saying version 2 (and without the saving client's note) check out: protocol 2's deck
+    steps carry no signature, so none is checked."""
+    from modernart.net.trust.audit import audit_evidence
+    from modernart.net.trust.transcript import read_transcript_and_header, write_transcript
+
+    from tests.hostile_hidden import evidence_audited, untrusted
+    from tests.net.trust.test_hidden_attacks import replace_shuffles
+
+    async def main() -> None:
+        hostile = await HostileHost.open(tmp_path, monkeypatch)
+        clients: list[Any] = []
+        try:
+            replace_shuffles(hostile)
+            clients += await honest_clients(hostile, 3, state_dirs=tmp_path)
+            await untrusted(clients)
+            problems = await evidence_audited(clients)
+            assert problems[1] and "seat 0's shuffle step" in problems[1][0]
+            header, frames = read_transcript_and_header(clients[1].state.saved_evidence)
+            relabelled = str(tmp_path / "relabelled.transcript")
+            write_transcript(relabelled, frames, {"version": 2, "host_vk": header["host_vk"]})
+            report = audit_evidence(relabelled)
+            assert report.ok, report.problems  # the host's own shuffle in seat 0's place passes
+        finally:
+            await close_clients(clients)
+            await hostile.close()
+
+    run(main(), 120)
+
+
+def test_a_host_that_drops_an_honest_seats_shuffle_has_every_client_blame_that_seat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host drops (never answers, never relays) seat 1's shuffle.  Every other client's
+    own record names seat 1 as the one the table waits for, exactly as for a seat that
+    withholds it; seat 1's own client, which sent it, says nothing of a host that sits on
+    its step: the host stalls the table and an honest player takes the blame."""
+
+    async def main() -> None:
+        hostile = await HostileHost.open(tmp_path, monkeypatch)
+        clients: list[Any] = []
+        hostile.on_frame = lambda seat, kind, msg: None if kind == "deck" and seat == 1 and "shuffle" in msg else msg
+        try:
+            clients += await honest_clients(hostile, 3)
+
+            def named(c: Any) -> bool:
+                deck = c.game.deck if c.game is not None else None
+                return deck is not None and deck.waiting_for() == ("shuffle", (1,))
+
+            await until(lambda: all(named(c) for c in clients) and hostile.frames_of("deck", "shuffle"), 60)
+            assert any(r.seat == 1 for r in hostile.frames_of("deck", "shuffle"))  # it did send it
+            assert clients[1].state.errors == [] and clients[1].state.status == "connected"
+        finally:
+            await close_clients(clients)
+            await hostile.close()
+
+    run(main(), 120)
