@@ -55,10 +55,11 @@ def run(coro: Awaitable[Any], timeout: float, cleanup: float = 5.0) -> Any:
 
     try:
         task = loop.create_task(coro)  # type: ignore[arg-type]
-        if within(timeout, task):
+        limit = scaled(timeout)  # a backstop against a hang, stretched like the waits inside it
+        if within(limit, task):
             task.cancel()
             hung = f"; its clean-up did not end within {cleanup:g} s either" if within(cleanup, task) else ""
-            raise TimeoutError(f"not done within {timeout:g} s{hung}")
+            raise TimeoutError(f"not done within {limit:.0f} s{hung}")
         return task.result()
     finally:
         try:
