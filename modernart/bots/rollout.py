@@ -23,7 +23,7 @@ from ..game import GameState
 from ..moves import ACCEPT, ADD_SECOND, BID, DECLINE, DECLINE_SECOND, HAMMER, PASS, PLAY, SEALED_BID, SET_PRICE
 from ..phase import Phase
 from ..state import NO_BID
-from . import pricing
+from . import pricing, searchers
 from .opponents import Rivals
 from .valuation import artist_values, final_values
 
@@ -63,6 +63,7 @@ class RolloutPolicy:
         "_key",
         "_prev",
         "_prev_round",
+        "searching",
     )
 
     def __init__(
@@ -72,8 +73,12 @@ class RolloutPolicy:
         limits: dict[tuple[int, int], int] | None = None,
         cache: dict[tuple[Any, ...], list[float]] | None = None,
         rivals: Rivals | None = None,
+        searching: frozenset[int] = frozenset(),
     ) -> None:
         self.rng = rng
+        #: seats that search (other hard bots): played by `searchers.py`'s fitted policy,
+        #: not by their factors (which read the same habit a second time)
+        self.searching = searching
         self.noise = noise
         self.limits = limits or {}
         #: artist values by (counts, supply, earlier tiles): rollouts of one search share it
@@ -123,13 +128,18 @@ class RolloutPolicy:
         if fixed is not None:
             return fixed
         limit = 1.0 + self.noise * (2.0 * self.rng.random() - 1.0)
+        searching = seat in self.searching
         if seat == state.auctioneer:
             limit *= pricing.auctioneer_limit(value, state.n)
-            if self.keep_bias is not None:
+            if searching:
+                limit *= searchers.draw(searchers.KEEP, self.rng)
+            elif self.keep_bias is not None:
                 limit *= self.keep_bias[seat]
         else:
             limit *= _BL * value
-            if self.bias is not None:
+            if searching:
+                limit *= searchers.draw(searchers.BID, self.rng)
+            elif self.bias is not None:
                 limit *= self.bias[seat][state.lot[0].artist]
         return min(state.money[seat], int(limit))
 
@@ -199,7 +209,9 @@ class RolloutPolicy:
                         amount = fixed
                     elif seat == auctioneer:
                         amount = int(value * _AS * (1.0 + self.noise * (2.0 * self.rng.random() - 1.0)))
-                        if self.keep_bias is not None:
+                        if seat in self.searching:
+                            amount = int(amount * searchers.draw(searchers.KEEP, self.rng))
+                        elif self.keep_bias is not None:
                             amount = int(amount * self.keep_bias[seat])
                     else:
                         amount = int(self.limit(state, seat, value) * _SS)
@@ -211,7 +223,9 @@ class RolloutPolicy:
                 price = fixed
             else:
                 value = self.lot_value(state) * (1.0 + self.noise * (2.0 * self.rng.random() - 1.0))
-                if self.price_bias is not None:
+                if seat in self.searching:
+                    value *= searchers.draw(searchers.PRICE, self.rng)
+                elif self.price_bias is not None:
                     value *= self.price_bias[seat]
                 price = pricing.fixed_price(value, state.money[seat])
             apply(seat, _PRICE, price)
