@@ -17,7 +17,9 @@ def _p(value: float) -> str:
     return f"{value:.2g}" if value < 0.01 else f"{value:.3f}".rstrip("0").rstrip(".")
 
 
-def league_rows(records: Sequence[dict[str, Any]], anchor: str = "medium") -> list[tuple[str, int, float, float, float, float, float]]:
+def league_rows(
+    records: Sequence[dict[str, Any]], anchor: str = "medium"
+) -> list[tuple[str, int, float, float, float, float, float]]:
     """Per bot of the duplicate cells: (bot, deals, win share, its 95% interval low and
     high, Elo-style rating, its interval low and high...), best first.  The win share is
     the mean deal score against every other bot (0.5: even)."""

@@ -75,7 +75,15 @@ def read_records(path: str) -> list[dict[str, Any]]:
 
 
 def plan_cell(
-    kind: str, a: str, b: str, pool: Sequence[str], k: int, n: int, deals: int, seed: int, hard: dict[str, Any],
+    kind: str,
+    a: str,
+    b: str,
+    pool: Sequence[str],
+    k: int,
+    n: int,
+    deals: int,
+    seed: int,
+    hard: dict[str, Any],
     rules: dict[str, Any],
 ) -> tuple[str, list[DealTask]]:
     """The cell's key and its deals' tasks."""

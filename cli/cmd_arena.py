@@ -380,8 +380,9 @@ def run(args: argparse.Namespace) -> int:
         if not 1 <= k <= len(pool):
             return fail(f"--candidate-seats must be 1 to {len(pool)} (the pool keeps at least as many seats)")
         RuleOptions.from_dict(rules).check_players(len(pool) + k)
-        _key, tasks = plan_cell("compare", candidates[0], candidates[1], pool, k, len(pool) + k, args.games,
-                                args.seed, hard, rules)
+        _key, tasks = plan_cell(
+            "compare", candidates[0], candidates[1], pool, k, len(pool) + k, args.games, args.seed, hard, rules
+        )
         records = run_tasks(tasks, args.results, jobs, progress)
         print(f"arena: {len(records)} of {args.games} paired deals in {args.results}, seed {args.seed}{search}")
         print(f"machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}, {m['date']}")
@@ -406,7 +407,9 @@ def run_league_command(args: argparse.Namespace, fail: Any) -> int:
     from modernart.cli.machine import machine
 
     try:
-        bots = parse_bots(args.league_bots, count=(2, 40), what="--league-bots") if args.league_bots else list(LEAGUE_BOTS)
+        bots = (
+            parse_bots(args.league_bots, count=(2, 40), what="--league-bots") if args.league_bots else list(LEAGUE_BOTS)
+        )
         from modernart.rules import RuleOptions
 
         rules = options_from_args(args)
@@ -426,8 +429,10 @@ def run_league_command(args: argparse.Namespace, fail: Any) -> int:
     progress = Progress(len(tasks) * 2, "games", sys.stderr, enabled=shown)
     records = run_tasks(tasks, args.results, jobs, progress)
     m = machine()
-    print(f"league: {len(bots)} bots, {args.games} duplicate deals a pair, {args.players} seats, seed {args.seed}; "
-          f"{len(records)} deals in {args.results}")
+    print(
+        f"league: {len(bots)} bots, {args.games} duplicate deals a pair, {args.players} seats, seed {args.seed}; "
+        f"{len(records)} deals in {args.results}"
+    )
     print(f"machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}, {m['date']}")
     print("\n".join(league_lines(records)))
     return 0

@@ -63,9 +63,9 @@ def duplicate_seats(n: int, index: int) -> tuple[int, ...]:
     return choices[index % len(choices)]
 
 
-def seatings_of(kind: str, a: str, b: str, pool: Sequence[str], k: int, n: int, index: int) -> tuple[
-    tuple[int, ...], tuple[str, ...], tuple[str, ...]
-]:
+def seatings_of(
+    kind: str, a: str, b: str, pool: Sequence[str], k: int, n: int, index: int
+) -> tuple[tuple[int, ...], tuple[str, ...], tuple[str, ...]]:
     """(side A's seats in game 1, game 1's seating, game 2's seating) of one deal."""
     if kind == COMPARE:
         seats, first = compare_seating(a, pool, k, index)

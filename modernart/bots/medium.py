@@ -321,7 +321,7 @@ class MediumBot(Bot):
 
     def pace(self, obs: Observation, move: Move) -> float:
         """Think time: quick to open, slower near its limit, slowest to put up a card.  In an
-        Open auction a bid takes 0.5-1.8 s and a pass 0.8-1.4 s, so that a table of bots,
+        Open auction a bid takes 0.4-1.3 s and a pass 0.6-1.1 s, so that a table of bots,
         jumping towards their limits, settles one in a few seconds (`tempo.py`); with
         `jumps` off the old pace (bids 0.7-2.9 s, passes 1.2-2 s)."""
         r = self.rng.random()
@@ -329,10 +329,10 @@ class MediumBot(Bot):
         if action == Action.BID and obs.phase == Phase.OPEN:
             closeness = move.arg / self._limit if self._limit > 0 else 1.0
             if self.jumps:
-                return 0.5 + 0.9 * closeness * closeness + 0.4 * r
+                return 0.4 + 0.6 * closeness * closeness + 0.3 * r
             return 0.7 + 1.6 * closeness * closeness + 0.6 * r
         if obs.phase == Phase.OPEN:
-            return 0.8 + 0.6 * r if self.jumps else 1.2 + 0.8 * r
+            return 0.6 + 0.5 * r if self.jumps else 1.2 + 0.8 * r
         if obs.phase == Phase.PLAY_CARD:
             return 1.5 + 2.0 * r
         if obs.phase == Phase.SEALED:

@@ -60,10 +60,12 @@ def fixed_price(lot_value: float, money: int, share: float = FIXED_SHARE) -> int
 
 
 #: an Open bidder opens at this share of its limit, then jumps this share of the way from the
-#: high bid to its limit (at least one step): a person who wants a painting bids towards its
-#: price in a few jumps, so a table of bots settles an Open auction in a few bids
-OPEN_OPENING = 0.5
+#: high bid to its limit (at least one step), and bids its limit once it is within
+#: `OPEN_CLOSE_STEPS` steps of it: a person who wants a painting bids towards its price in a
+#: few jumps, so a table of bots settles an Open auction in a few bids
+OPEN_OPENING = 0.6
 OPEN_JUMP = 0.5
+OPEN_CLOSE_STEPS = 2
 #: the old manners (until 2026-12-04): open at about a third of the limit, then steps only
 CREEP_OPENING = 0.35
 
@@ -75,12 +77,13 @@ def open_step(high: int) -> int:
 
 def open_raise(high: int, limit: int, jumps: bool = True) -> int:
     """Next bid in an Open auction, never above `limit` (0 when the limit does not beat the
-    high bid): open at half the limit, then jump half the way to the limit, or raise by one
-    step (`open_step`) where that is more.  With `jumps=False` the old manners: open at
-    about a third of the limit and raise by one step at a time.
+    high bid): open at 0.6 of the limit, then jump half the way to the limit, or raise by one
+    step (`open_step`) where that is more, and bid the limit itself once it is within two
+    steps.  With `jumps=False` the old manners: open at about a third of the limit and
+    raise by one step at a time.
 
-    >>> [open_raise(h, 40) for h in (0, 21, 32, 38, 40)]
-    [20, 31, 37, 40, 0]
+    >>> [open_raise(h, 40) for h in (0, 21, 26, 32, 40)]
+    [24, 31, 33, 40, 0]
     >>> [open_raise(h, 40, jumps=False) for h in (0, 21, 32, 38)]
     [14, 23, 37, 40]
     """
@@ -90,6 +93,8 @@ def open_raise(high: int, limit: int, jumps: bool = True) -> int:
         return max(1, min(limit, round(limit * (OPEN_OPENING if jumps else CREEP_OPENING))))
     step = open_step(high)
     if jumps:
+        if limit - high <= OPEN_CLOSE_STEPS * step:
+            return limit
         step = max(step, round(OPEN_JUMP * (limit - high)))
     return min(limit, high + step)
 

@@ -199,36 +199,9 @@ class RolloutPolicy:
             else:
                 apply(seat, _BID, max(high + 1, min(limit, int(limit * _OS))))
         elif phase == _SEALED:
-            value = self.lot_value(state)
-            sealed = state.sealed
-            auctioneer = state.auctioneer
-            for seat in range(state.n):
-                if sealed[seat] == NO_BID:
-                    fixed = self.limits.get((seat, state.auction_no))
-                    if fixed is not None:
-                        amount = fixed
-                    elif seat == auctioneer:
-                        amount = int(value * _AS * (1.0 + self.noise * (2.0 * self.rng.random() - 1.0)))
-                        if seat in self.searching:
-                            amount = int(amount * searchers.draw(searchers.KEEP, self.rng))
-                        elif self.keep_bias is not None:
-                            amount = int(amount * self.keep_bias[seat])
-                    else:
-                        amount = int(self.limit(state, seat, value) * _SS)
-                    apply(seat, _SBID, max(0, min(state.money[seat], amount)))
+            self.seal_all(state)
         elif phase == _FSET:
-            seat = state.auctioneer
-            fixed = self.limits.get((seat, state.auction_no))
-            if fixed is not None:
-                price = fixed
-            else:
-                value = self.lot_value(state) * (1.0 + self.noise * (2.0 * self.rng.random() - 1.0))
-                if seat in self.searching:
-                    value *= searchers.draw(searchers.PRICE, self.rng)
-                elif self.price_bias is not None:
-                    value *= self.price_bias[seat]
-                price = pricing.fixed_price(value, state.money[seat])
-            apply(seat, _PRICE, price)
+            self.set_price(state)
         elif phase == _FOFFER or phase == _POFFER:  # a posted price is taken like a fixed one
             seat = state.turn if phase == _FOFFER else state.to_move()[0]
             ok = state.price <= state.money[seat] and state.price <= self.limit(state, seat, self.lot_value(state))
@@ -236,6 +209,43 @@ class RolloutPolicy:
         elif phase != _OVER:  # the variants' other steps (the seller's choice, the mystery hand)
             seat = state.to_move()[0]
             state.apply(state.legal_moves(seat, amounts=False)[0])
+
+    def seal_all(self, state: GameState) -> None:
+        """Every seat's sealed bid: the auctioneer's to keep its lot, the others' shaded limits."""
+        apply = state.apply_trusted
+        value = self.lot_value(state)
+        sealed = state.sealed
+        auctioneer = state.auctioneer
+        for seat in range(state.n):
+            if sealed[seat] == NO_BID:
+                fixed = self.limits.get((seat, state.auction_no))
+                if fixed is not None:
+                    amount = fixed
+                elif seat == auctioneer:
+                    amount = int(value * _AS * (1.0 + self.noise * (2.0 * self.rng.random() - 1.0)))
+                    if seat in self.searching:
+                        amount = int(amount * searchers.draw(searchers.KEEP, self.rng))
+                    elif self.keep_bias is not None:
+                        amount = int(amount * self.keep_bias[seat])
+                else:
+                    amount = int(self.limit(state, seat, value) * _SS)
+                apply(seat, _SBID, max(0, min(state.money[seat], amount)))
+
+    def set_price(self, state: GameState) -> None:
+        """The Fixed price the auctioneer asks."""
+        apply = state.apply_trusted
+        seat = state.auctioneer
+        fixed = self.limits.get((seat, state.auction_no))
+        if fixed is not None:
+            price = fixed
+        else:
+            value = self.lot_value(state) * (1.0 + self.noise * (2.0 * self.rng.random() - 1.0))
+            if seat in self.searching:
+                value *= searchers.draw(searchers.PRICE, self.rng)
+            elif self.price_bias is not None:
+                value *= self.price_bias[seat]
+            price = pricing.fixed_price(value, state.money[seat])
+        apply(seat, _PRICE, price)
 
     def settle_open(self, state: GameState) -> None:
         value = self.lot_value(state)
