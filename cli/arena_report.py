@@ -64,7 +64,7 @@ def league_lines(records: Sequence[dict[str, Any]]) -> list[str]:
     rows = league_rows(records)
     width = max([len(r[0]) for r in rows] + [3]) + 1
     out = [
-        "win share: mean deal score against every other bot (0.5 even); rating: Elo-style, medium = 0",
+        "share: mean deal score against the others (0.5 even); rating: Elo-style, medium 0",
         f"{'bot':<{width}}{'deals':>6}{'share':>7}{'95% CI':>15}{'rating':>7}{'95% CI':>13}",
     ]
     for bot, n, mean, lo, hi, elo, elo_lo, elo_hi, *_ in rows:  # type: ignore[misc]
@@ -114,3 +114,30 @@ def report_markdown(paths: Sequence[str]) -> list[str]:
 def print_report(paths: Sequence[str]) -> int:
     print("\n".join(report_markdown(paths)))
     return 0
+
+
+#: the generated block of docs/bots.md: `docs_block(benchmarks/results)` between these lines
+DOCS_BEGIN = "<!-- generated: modernart arena --report benchmarks/results/*.jsonl (do not edit by hand) -->"
+DOCS_END = "<!-- end of the generated tables -->"
+#: what each results file holds, as the block's headings say it
+SECTIONS = {
+    "league.jsonl": "The league: every bot against every other, duplicate deals (seats swapped)",
+    "hard-vs-old.jsonl": "The hard bot against the old one (no searching rivals, Open raises by one step)",
+    "pools.jsonl": "hard against medium, pool by pool (x2: a pair of each against two of the pool)",
+    "rivals.jsonl": "The opponent model on and off",
+    "jumps.jsonl": "medium's Open jumps on and off",
+}
+
+
+def docs_block(directory: Any) -> str:
+    """The block of docs/bots.md: every results file of `directory` in `SECTIONS`' order."""
+    from pathlib import Path
+
+    out = [DOCS_BEGIN]
+    for name, heading in SECTIONS.items():
+        path = Path(directory) / name
+        lines = report_markdown([str(path)]) if path.exists() else []
+        if lines:
+            out += ["", f"**{heading}** (`{name}`)", "", *lines]
+    out += ["", DOCS_END]
+    return "\n".join(out)

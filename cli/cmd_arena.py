@@ -24,6 +24,7 @@ import json
 import logging
 import os
 import sys
+import textwrap
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, Sequence
@@ -35,6 +36,8 @@ from modernart.cli.variant_args import add_variant_arguments, options_from_args
 log = logging.getLogger("modernart.arena")
 
 DEFAULT_BOTS = "hard,medium,random,random"
+#: the width the tables and lines printed are kept to (a terminal's, issue 27)
+COLUMNS = 80
 #: the table's hard bot searches this many samples a decision (`modernart.bots.hard.DEFAULT_PASSES`,
 #: not imported here: the command line loads no bot before it runs one; a test checks they agree)
 DEFAULT_PASSES = 12
@@ -384,9 +387,10 @@ def run(args: argparse.Namespace) -> int:
             "compare", candidates[0], candidates[1], pool, k, len(pool) + k, args.games, args.seed, hard, rules
         )
         records = run_tasks(tasks, args.results, jobs, progress)
-        print(f"arena: {len(records)} of {args.games} paired deals in {args.results}, seed {args.seed}{search}")
-        print(f"machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}, {m['date']}")
-        print("\n".join(summary_lines(records)))
+        say(f"arena: {len(records)} of {args.games} paired deals in {args.results}, seed {args.seed}{search}")
+        say(f"machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}, {m['date']}")
+        for line in summary_lines(records):
+            say(line)
         return 0
     if compare:
         log.info("arena compare %s against %s deals=%d seed=%d jobs=%d", candidates, pool, args.games, args.seed, jobs)
@@ -429,12 +433,13 @@ def run_league_command(args: argparse.Namespace, fail: Any) -> int:
     progress = Progress(len(tasks) * 2, "games", sys.stderr, enabled=shown)
     records = run_tasks(tasks, args.results, jobs, progress)
     m = machine()
-    print(
+    say(
         f"league: {len(bots)} bots, {args.games} duplicate deals a pair, {args.players} seats, seed {args.seed}; "
         f"{len(records)} deals in {args.results}"
     )
-    print(f"machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}, {m['date']}")
-    print("\n".join(league_lines(records)))
+    say(f"machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}, {m['date']}")
+    for line in league_lines(records):
+        say(line)
     return 0
 
 
@@ -491,25 +496,30 @@ def print_table(
         )
         return 0
     width = max(8, max(len(s.name) for s in stats.values()) + 1)
-    print(
+    say(
         f"arena: {args.games} games, bots {','.join(names)}, seed {args.seed}{search}"
         f"; {len(set(o.seating for o in outcomes))} seatings, {jobs} processes, {elapsed:.1f} s"
     )
-    print(f"machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}, {m['date']}")
-    print("wins: co-winners count as a win each; share: a win split 1/k between k co-winners")
-    print("times are wall-clock per decision; cpu max is the most CPU time one decision used")
+    say(f"machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}, {m['date']}")
+    print("wins: a co-winner counts a win; share: a win split 1/k among k co-winners")
+    print("p95: wall clock of a decision (ms); cpu max: the most CPU ms one decision used")
     print(
-        f"{'bot':<{width}}{'games':>7}{'wins':>7}{'share':>8}{'win rate':>10}{'95% CI':>17}"
-        f"{'money':>8}{'dec/s':>9}{'p95 ms':>9}{'max ms':>9}{'cpu max':>9}"
+        f"{'bot':<{width}}{'games':>6}{'wins':>6}{'share':>7}{'win %':>7}{'95% CI':>14}"
+        f"{'money':>7}{'dec/s':>7}{'p95':>7}{'cpu max':>8}"
     )
     for s in stats.values():
         lo, hi = s.interval
         print(
-            f"{s.name:<{width}}{s.games:>7}{s.wins:>7}{s.share:>8.1f}{s.win_rate:>9.1%} "
-            f"{f'[{lo:.1%}, {hi:.1%}]':>17}{s.mean_money:>8.1f}{s.decisions_per_s:>9.0f}"
-            f"{s.percentile(0.95) * 1000:>9.2f}{s.percentile(1.0) * 1000:>9.2f}{s.cpu_max * 1000:>9.2f}"
+            f"{s.name:<{width}}{s.games:>6}{s.wins:>6}{s.share:>7.1f}{s.win_rate * 100:>7.1f}"
+            f"{f'[{lo * 100:.1f}, {hi * 100:.1f}]':>14}{s.mean_money:>7.1f}{min(s.decisions_per_s, 999999):>7.0f}"
+            f"{s.percentile(0.95) * 1000:>7.2f}{s.cpu_max * 1000:>8.2f}"
         )
     return 0
+
+
+def say(text: str, width: int = COLUMNS) -> None:
+    """Print a long line wrapped to the terminal's 80 columns (continuations indented)."""
+    print(textwrap.fill(text, width, subsequent_indent="  ", break_on_hyphens=False))
 
 
 def print_compare(
@@ -578,12 +588,12 @@ def print_compare(
         )
         return 0
     n = len(pool) + 1
-    print(
+    say(
         f"arena: {candidates[0]} and {candidates[1]} on the same {args.games} deals against {','.join(pool)}, "
         f"seed {args.seed}{search}; {n} seats rotated, {jobs} processes, {elapsed:.1f} s"
     )
-    print(f"machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}, {m['date']}")
-    print(f"fair share of wins: {1 / n:.0%}; wins: co-winners count as a win each; share splits a win 1/k")
+    say(f"machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}, {m['date']}")
+    say(f"fair share of wins: {1 / n:.0%}; wins: co-winners count as a win each; share splits a win 1/k")
     width = max(10, max(len(s.name) for s in sides) + 1)
     print("margin: final money minus the richest other seat's, per deal (>= 0: won)")
     print(
@@ -596,14 +606,14 @@ def print_compare(
             f"{s.name:<{width}}{s.deals:>7}{s.wins:>7}{s.share:>8.1f}{s.win_rate:>9.1%} "
             f"{f'[{lo:.1%}, {hi:.1%}]':>17}{s.mean_money:>8.1f}{s.mean_margin:>8.1f}"
         )
-    print(
+    say(
         f"discordant deals: {result.a.name} won and {result.b.name} lost {result.a_only}, "
         f"{result.b.name} won and {result.a.name} lost {result.b_only} "
         f"(both won {result.both}, neither {result.neither})"
     )
-    print(f"sign test (exact, two-sided): p = {result.p_value:.4g}; {result.verdict()}")
+    say(f"sign test (exact, two-sided): p = {result.p_value:.4g}; {result.verdict()}")
     larger_a, larger_b, equal = result.margin_counts
-    print(
+    say(
         f"margins: {result.a.name}'s larger on {larger_a} deals, {result.b.name}'s on {larger_b}, equal on {equal}; "
         f"Wilcoxon signed-rank (two-sided): p = {result.margin_p_value:.4g}; {result.margin_verdict()}"
     )

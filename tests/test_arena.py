@@ -94,7 +94,9 @@ def test_arena_command_prints_a_table() -> None:
     assert "8 games" in lines[0] and "seed 3" in lines[0]
     rows = {line.split()[0]: line.split() for line in lines if line.split()[:1] in (["medium"], ["random"])}
     assert rows["medium"][1] == "8" and rows["random"][1] == "24"
-    assert "%" in rows["medium"][4]
+    assert 0 <= float(rows["medium"][4]) <= 100 and rows["medium"][5].startswith("[")
+    # the table fits a terminal of 80 columns (it was ~100 wide and wrapped: issue 27)
+    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
 
 
 @pytest.mark.timeout(150)
@@ -254,10 +256,12 @@ def test_arena_compare_pairs_deals_and_is_deterministic() -> None:
     assert runs[0] == runs[1]
     done = arena("--compare", "hard:rivals=off,hard", "--against", "random,random", "--games", "3", "--passes", "2")
     assert done.returncode == 0, done.stderr
-    assert "hard:rivals=off and hard on the same 3 deals" in done.stdout
-    assert "sign test (exact, two-sided): p = " in done.stdout and "discordant deals" in done.stdout
-    assert "Wilcoxon signed-rank (two-sided): p = " in done.stdout
-    assert "hard searches 2 samples per decision" in done.stdout
+    assert all(len(line) <= 80 for line in done.stdout.splitlines())  # long lines are wrapped
+    flat = " ".join(done.stdout.split())
+    assert "hard:rivals=off and hard on the same 3 deals" in flat
+    assert "sign test (exact, two-sided): p = " in flat and "discordant deals" in flat
+    assert "Wilcoxon signed-rank (two-sided): p = " in flat
+    assert "hard searches 2 samples per decision" in flat
 
 
 @pytest.mark.timeout(300)
@@ -273,6 +277,10 @@ def test_arena_defaults_repeat_exactly_for_a_seed() -> None:
     assert isinstance(bot, HardBot) and isinstance(table, HardBot)
     assert (bot.max_passes, bot.budget, bot.clock_name) == (table.max_passes, table.budget, table.clock_name)
     assert (table.max_passes, table.clock_name) == (DEFAULT_PASSES, "cpu")
+    from modernart.cli.tui.screens.lobby import LOBBY_HELP
+
+    said = dict(LOBBY_HELP)["Bots"]  # the lobby says the table's setting
+    assert f"{DEFAULT_PASSES} sampled deals a move" in said and f"{table.budget:g} s of CPU" in said
     runs = []
     for jobs in ("1", "2"):
         done = arena("--games", "2", "--seed", "9", "--passes", "2", "--jobs", jobs, "--json")

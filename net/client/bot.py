@@ -104,7 +104,13 @@ class BotClient:
     async def _play(self) -> Any:
         client = self.client
         st = client.state
+        loop = asyncio.get_running_loop()
         failures = 0
+        #: the move this bot is pausing before, and when the pause ends: when the table moves
+        #: on meanwhile (another seat passes) and the bot, thinking again, makes the same move,
+        #: it sends it when that first pause ends instead of starting it over (a person about
+        #: to bid 18 still bids 18 after someone else passes); a different move gets its own pause
+        pending: tuple[Any, float] | None = None
         while True:
             obs = st.observation
             if obs is not None and obs.is_over:
@@ -124,11 +130,21 @@ class BotClient:
                 client.changed.clear()  # nothing to do (or our hammer is being called): wait
                 await client.changed.wait()
                 continue
-            pause = self.bot.pace(obs, move) * self.pace_scale
-            if pause > 0:
-                await asyncio.sleep(pause)
+            if pending is not None and pending[0] == move:
+                due = pending[1]
+            else:
+                due = loop.time() + self.bot.pace(obs, move) * self.pace_scale
+                pending = (move, due)
+            moved_on = False
+            while loop.time() < due:  # the pause, cut short when the table moves on
+                client.changed.clear()
+                await wait_event(client.changed, due - loop.time())
                 if st.decision_seq != seen:
-                    continue  # the table moved on while we were thinking
+                    moved_on = True
+                    break
+            if moved_on:
+                continue  # think again (the same move keeps its pause's end)
+            pending = None
             reply = await client.send_move(move)
             if reply.ok:
                 failures = 0
