@@ -1,17 +1,19 @@
-"""The hard bot: determinized Monte Carlo search within a time budget per decision.
+"""The hard bot: determinized Monte Carlo search, 12 samples a decision (within a budget).
 
 For each decision it lists a handful of candidate moves (the cards worth putting up, a
 spread of bids, prices or limits around the medium bot's choice, which always comes
-first), then until the budget runs out: samples a full game consistent with its
+first), then for each of its samples (`DEFAULT_PASSES`, within `DEFAULT_BUDGET` seconds of
+the deciding thread's CPU time, or until a budget runs out): samples a full game consistent with its
 observation (`modernart.determinize`), plays every candidate on a copy of that sample
 and rolls the game out to the end of the round with fast medium-like play
 (`rollout.py`), scoring its money against the others'.  The rollouts play each rival as
 it has been seen to bid in this game (`opponents.py`: factors on its limits, sealed bids
-and prices, read from the public sales of the observation).  All candidates see the same
+and prices, read from the public sales of the observation), and each other seat known to
+search (another hard bot) by the policy fitted to hard's own decisions (`searchers.py`).  All candidates see the same
 samples and the same rollout dice, so their differences are measured, not drowned in
 the luck of the deal; candidates clearly behind the leader are dropped as it goes (at
 passes 6, 9, 13, 19, ...).
-In an Open auction it searches once for its limit, then raises in steps up to it.
+In an Open auction it searches once for its limit, then bids towards it (`pricing.open_raise`).
 
 The clock is read every few moves of every rollout; a rollout still running at the
 deadline (the budget less a safety margin) is dropped with its whole pass.  The search
