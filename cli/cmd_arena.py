@@ -597,14 +597,13 @@ def print_compare(
     width = max(10, max(len(s.name) for s in sides) + 1)
     print("margin: final money minus the richest other seat's, per deal (>= 0: won)")
     print(
-        f"{'candidate':<{width}}{'deals':>7}{'wins':>7}{'share':>8}{'win rate':>10}{'95% CI':>17}"
-        f"{'money':>8}{'margin':>8}"
+        f"{'candidate':<{width}}{'deals':>6}{'wins':>6}{'share':>7}{'win %':>7}{'95% CI':>14}{'money':>8}{'margin':>8}"
     )
     for s in sides:
         lo, hi = s.interval
         print(
-            f"{s.name:<{width}}{s.deals:>7}{s.wins:>7}{s.share:>8.1f}{s.win_rate:>9.1%} "
-            f"{f'[{lo:.1%}, {hi:.1%}]':>17}{s.mean_money:>8.1f}{s.mean_margin:>8.1f}"
+            f"{s.name:<{width}}{s.deals:>6}{s.wins:>6}{s.share:>7.1f}{s.win_rate * 100:>7.1f}"
+            f"{f'[{lo * 100:.1f}, {hi * 100:.1f}]':>14}{s.mean_money:>8.1f}{s.mean_margin:>8.1f}"
         )
     say(
         f"discordant deals: {result.a.name} won and {result.b.name} lost {result.a_only}, "
