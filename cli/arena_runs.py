@@ -18,17 +18,20 @@ from typing import Any, Iterable, Sequence
 from modernart.cli.progress import Progress
 
 #: the league's bots: every level a table offers but random (which every bot beats every
-#: time: its games say nothing), the old hard bot (this file's commit's predecessor:
-#: no searching rivals, Open raises by one step) and every styled arena opponent
+#: time: its games say nothing), the old hard bot (no searching rivals, Open raises by one
+#: step: the bot of 2026-12-03) and the old medium bot (one step), every styled arena
+#: opponent and the outside-style `plain`
 LEAGUE_BOTS = (
     "hard",
     "hard:searchers=off:jumps=off",
     "medium",
+    "medium:jumps=off",
     "overbidder",
     "underbidder",
     "hoarder",
     "highseller",
     "earlycloser",
+    "plain",
 )
 
 #: one deal: (run seed, cell key, deal index, seats, game 1's and game 2's seatings,
