@@ -21,6 +21,7 @@ from typing import Any
 import zmq.asyncio
 
 from modernart.bots import make_bot
+from modernart.bots.hard import HardBot
 from modernart.moves import MAX_SEATS, Action
 
 from modernart.net.lan.address import JoinTarget
@@ -123,6 +124,7 @@ class BotClient:
             # changes nothing of it (NOT_DECISIONS), so the bots of a Sealed auction all
             # think and commit at once instead of starting again after each other's commit
             seen = st.decision_seq
+            self._tell_searching()
             move = await asyncio.get_running_loop().run_in_executor(THINKERS, self.bot.choose, obs)
             if st.decision_seq != seen:
                 continue  # the table moved on while we were thinking: think again
@@ -159,6 +161,19 @@ class BotClient:
                     fallback = obs.legal_moves(amounts=False)
                     if fallback:
                         await client.send_move(fallback[-1])
+
+    def _tell_searching(self) -> None:
+        """Tell a searching bot which seats are hard bots (the table's lobby frame shows each
+        seat's bot level, in game seat order once the game runs), as the arena tells it from
+        its seating: its rollouts play those seats as searchers (modernart/bots/searchers.py)."""
+        if not isinstance(self.bot, HardBot):
+            return
+        seats = self.client.state.table.get("seats")
+        if not isinstance(seats, list) or self.client.state.table.get("game") is None:
+            return
+        self.bot.searching = frozenset(
+            i for i, raw in enumerate(seats) if isinstance(raw, dict) and raw.get("bot") == "hard"
+        )
 
     async def _wait_change(self, seconds: float) -> None:
         self.client.changed.clear()
