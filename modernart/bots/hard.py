@@ -87,6 +87,8 @@ class HardBot(MediumBot):
     arena's seating say which); with `searchers=True` the rollouts play them by the policy
     fitted to the hard bot's own decisions (`searchers.py`) instead of as scaled medium
     bots.  `jumps=False` raises by one step at a time in Open auctions (the old manners).
+    `outbid_searchers=False` (an experiment, not the default): facing another searching
+    seat as a bidder, try no bid above medium's limit share of the lot's value.
     """
 
     level = "hard"
@@ -105,6 +107,7 @@ class HardBot(MediumBot):
         searching: Iterable[int] = (),
         searchers: bool = True,
         jumps: bool = True,
+        outbid_searchers: bool = True,
     ) -> None:
         super().__init__(seed, jumps=jumps)
         if not budget > 0:
@@ -124,6 +127,7 @@ class HardBot(MediumBot):
         self._clock = CLOCKS[clock]
         self.searching = frozenset(searching)
         self.model_searchers = searchers
+        self.outbid_searchers = outbid_searchers
         self._open_limits: dict[int, int] = {}  # auction number -> limit found by the search
         self._thought = 0.0  # seconds the last decision took
         self._values_cache: dict[tuple[Any, ...], list[float]] = {}  # artist values, shared by one search's rollouts
@@ -159,6 +163,14 @@ class HardBot(MediumBot):
         best = self._search(obs, sit, cands, deadline)
         self._note_choice(obs, fallback, cands[best].move)
         return cands[best].move
+
+    def _bid_cap(self, obs: Observation, value: float) -> float:
+        """The most a candidate bid may be: with `outbid_searchers` off, a bidder facing
+        another searching seat tries nothing above medium's limit share of the lot's value
+        (a bidding war between searchers pays the auctioneer); otherwise no cap."""
+        if self.outbid_searchers or obs.seat == obs.auctioneer or not self.searching - {obs.seat}:
+            return math.inf
+        return pricing.BIDDER_LIMIT * value
 
     def _note_choice(self, obs: Observation, medium: Move | None, chosen: Move | None) -> None:
         """Keep (role, medium's amount, the amount chosen) of an amount decision, for
@@ -209,12 +221,15 @@ class HardBot(MediumBot):
             moves.append(Move.decline_second(seat))
         elif phase == Phase.ONCE_AROUND:
             moves.append(Move.pass_(seat))
+            cap = self._bid_cap(obs, value)
             for amount in [obs.high + 1] + [round(f * value) for f in (0.4, 0.55, 0.7, 0.85, 1.0)]:
-                if obs.high < amount <= money:
+                if obs.high < amount <= money and amount <= cap:
                     moves.append(Move.bid(seat, amount))
         elif phase == Phase.SEALED:
+            cap = self._bid_cap(obs, value)
             for f in (0.0, 0.2, 0.35, 0.5, 0.65, 0.8, 0.95):
-                moves.append(Move.sealed_bid(seat, min(money, round(f * value))))
+                if f * value <= cap:
+                    moves.append(Move.sealed_bid(seat, min(money, round(f * value))))
         elif phase == Phase.FIXED_SET:
             for f in (0.3, 0.45, 0.6, 0.75, 0.9, 1.1):
                 moves.append(Move.set_price(seat, pricing.fixed_price(f / pricing.FIXED_SHARE * value, money)))
@@ -235,7 +250,10 @@ class HardBot(MediumBot):
             sit = Situation(obs)
             medium_limit = self._limit_for(obs, sit)
             value = sit.lot_value()
-            limits = [medium_limit] + [min(obs.money, round(f * value)) for f in (0.0, 0.5, 0.7, 0.85, 1.0, 1.15)]
+            cap = self._bid_cap(obs, value)
+            limits = [medium_limit] + [
+                min(obs.money, round(f * value)) for f in (0.0, 0.5, 0.7, 0.85, 1.0, 1.15) if f * value <= cap
+            ]
             cands: list[Candidate] = []
             for x in limits:
                 x = x if x > obs.high else 0
