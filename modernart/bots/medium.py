@@ -134,12 +134,17 @@ class MediumBot(Bot):
     #: the announced fixed price as a share of the lot's value
     fixed_share = pricing.FIXED_SHARE
 
-    def __init__(self, seed: int | None = None, read_rivals: bool = False, jumps: bool = True) -> None:
+    def __init__(
+        self, seed: int | None = None, read_rivals: bool = False, jumps: bool = True, opening: float | None = None
+    ) -> None:
         super().__init__(seed)
         self._limit = 0  # the limit behind the last bid or pass, for `pace`
         #: Open auctions: jump towards the limit (`pricing.open_raise`); off: the old manners,
         #: raising by one step at a time (for the arena's before/after comparison)
         self.jumps = jumps
+        #: the opening bid's share of the limit with jumps (None: `pricing.OPEN_OPENING`; an
+        #: arena experiment's option, `medium:opening=0.4`)
+        self.opening = pricing.OPEN_OPENING if opening is None else opening
         #: shade Sealed bids to what the rivals have been seen to bid (`opponents.py`)
         self.read_rivals = read_rivals
         self._rivals_key: tuple[int, ...] = ()
@@ -242,7 +247,7 @@ class MediumBot(Bot):
         if seat == obs.high_seat:
             return None  # the auctioneer holding the high bid waits (never hammers its own lot)
         limit = self._limit_for(obs, Situation(obs))
-        amount = pricing.open_raise(obs.high, limit, self.jumps)
+        amount = pricing.open_raise(obs.high, limit, self.jumps, self.opening)
         if amount and obs.amount_range() is not None:  # not out of it (open_pass_is_final)
             return Move.bid(seat, amount)
         if seat not in obs.passed:
