@@ -70,7 +70,11 @@ def test_open_auction_jumps_towards_the_limit_and_stops_there(level: str, option
         for high, amount, _ in bids[1:]:
             assert high < amount <= limit  # raises, never above its limit
             assert amount - high >= min(pricing.open_step(high), limit - high)  # at least a step
-            assert amount - high <= max(pricing.open_step(high), (limit - high + 1) // 2 + 1)  # at most half the way
+            step = pricing.open_step(high)
+            if limit - high <= pricing.OPEN_CLOSE_STEPS * step:
+                assert amount == limit  # within two steps of its limit: it bids the limit itself
+            else:
+                assert amount - high <= max(step, (limit - high + 1) // 2 + 1)  # at most half the way
         # jumps: against a rival that outbids it by 1 it reaches its limit in a few bids
         assert len(bids) <= 2 + math.ceil(math.log2(max(2, limit))), bids
         assert bids[-1][1] <= limit < bids[-1][1] + 2  # the rival's +1 took it to the limit
