@@ -110,7 +110,7 @@ def run_tasks(tasks: Sequence[DealTask], path: str, jobs: int, progress: Progres
     appending each record as it comes; returns every record of the file for these cells."""
     done = {(r["cell"], r["deal"], r.get("seed")) for r in read_records(path)}
     todo = [t for t in tasks if (t[1], t[2], t[0]) not in done]
-    progress.total = len(todo) * 2
+    progress.total = max(1, len(todo) * 2)  # nothing left to play: a bar of one, closed at once
     with open(path, "a", encoding="utf-8") as out:
 
         def keep(record: dict[str, Any]) -> None:
