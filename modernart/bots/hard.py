@@ -42,9 +42,9 @@ from .searchers import AMOUNT_PHASES, BID, KEEP, PRICE
 #: the one hard bot, at a table and in the arena: this many samples a decision, within at
 #: most `DEFAULT_BUDGET` seconds of the deciding thread's CPU time.  Samples, not seconds:
 #: the same search on an idle machine and a loaded one (a table's bot used to search 1 s of
-#: wall clock, 2,000 rollouts idle and 100 under load).  12 samples cost about 20 ms of CPU
-#: a searched decision (docs/bots.md), which is what lets the arena measure this very bot
-#: over hundreds of deals.
+#: wall clock, 2,000 rollouts idle and 100 under load).  12 samples cost 33 ms of CPU a
+#: decision at the p95 and 123 ms at the most seen (docs/bots.md), which is what lets the
+#: arena measure this very bot over hundreds of deals.
 DEFAULT_PASSES = 12
 DEFAULT_BUDGET = 1.0
 DEFAULT_CLOCK = "cpu"
