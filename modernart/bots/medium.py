@@ -135,7 +135,12 @@ class MediumBot(Bot):
     fixed_share = pricing.FIXED_SHARE
 
     def __init__(
-        self, seed: int | None = None, read_rivals: bool = False, jumps: bool = True, opening: float | None = None
+        self,
+        seed: int | None = None,
+        read_rivals: bool = False,
+        jumps: bool = True,
+        opening: float | None = None,
+        close_steps: int | None = None,
     ) -> None:
         super().__init__(seed)
         self._limit = 0  # the limit behind the last bid or pass, for `pace`
@@ -145,6 +150,7 @@ class MediumBot(Bot):
         #: the opening bid's share of the limit with jumps (None: `pricing.OPEN_OPENING`; an
         #: arena experiment's option, `medium:opening=0.4`)
         self.opening = pricing.OPEN_OPENING if opening is None else opening
+        self.close_steps = pricing.OPEN_CLOSE_STEPS if close_steps is None else close_steps
         #: shade Sealed bids to what the rivals have been seen to bid (`opponents.py`)
         self.read_rivals = read_rivals
         self._rivals_key: tuple[int, ...] = ()
@@ -247,7 +253,7 @@ class MediumBot(Bot):
         if seat == obs.high_seat:
             return None  # the auctioneer holding the high bid waits (never hammers its own lot)
         limit = self._limit_for(obs, Situation(obs))
-        amount = pricing.open_raise(obs.high, limit, self.jumps, self.opening)
+        amount = pricing.open_raise(obs.high, limit, self.jumps, self.opening, self.close_steps)
         if amount and obs.amount_range() is not None:  # not out of it (open_pass_is_final)
             return Move.bid(seat, amount)
         if seat not in obs.passed:

@@ -75,12 +75,15 @@ def open_step(high: int) -> int:
     return 1 if high < 10 else 2 if high < 30 else 5
 
 
-def open_raise(high: int, limit: int, jumps: bool = True, opening: float = OPEN_OPENING) -> int:
+def open_raise(
+    high: int, limit: int, jumps: bool = True, opening: float = OPEN_OPENING, close_steps: int = OPEN_CLOSE_STEPS
+) -> int:
     """Next bid in an Open auction, never above `limit` (0 when the limit does not beat the
     high bid): open at 0.6 of the limit, then jump half the way to the limit, or raise by one
     step (`open_step`) where that is more, and bid the limit itself once it is within two
     steps.  With `jumps=False` the old manners: open at about a third of the limit and
-    raise by one step at a time.  `opening`: the opening share with jumps (an experiment's).
+    raise by one step at a time.  `opening`, `close_steps`: the opening share and the steps
+    from the limit at which it bids the limit, with jumps (for the arena's experiments).
 
     >>> [open_raise(h, 40) for h in (0, 21, 26, 32, 40)]
     [24, 31, 33, 40, 0]
@@ -93,7 +96,7 @@ def open_raise(high: int, limit: int, jumps: bool = True, opening: float = OPEN_
         return max(1, min(limit, round(limit * (opening if jumps else CREEP_OPENING))))
     step = open_step(high)
     if jumps:
-        if limit - high <= OPEN_CLOSE_STEPS * step:
+        if limit - high <= close_steps * step:
             return limit
         step = max(step, round(OPEN_JUMP * (limit - high)))
     return min(limit, high + step)
