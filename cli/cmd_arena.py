@@ -24,6 +24,7 @@ import json
 import logging
 import os
 import sys
+import textwrap
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, Sequence
@@ -35,7 +36,10 @@ from modernart.cli.variant_args import add_variant_arguments, options_from_args
 log = logging.getLogger("modernart.arena")
 
 DEFAULT_BOTS = "hard,medium,random,random"
-#: samples per decision of the hard bots when no --budget is given: repeatable results
+#: the width the tables and lines printed are kept to (a terminal's, issue 27)
+COLUMNS = 80
+#: the table's hard bot searches this many samples a decision (`modernart.bots.hard.DEFAULT_PASSES`,
+#: not imported here: the command line loads no bot before it runs one; a test checks they agree)
 DEFAULT_PASSES = 12
 #: the most seconds one decision may take in --passes mode (a guard, never reached in play)
 PASSES_BUDGET = 600.0
@@ -69,20 +73,20 @@ def register(sub: Subcommands) -> None:
         "--budget",
         type=float,
         default=None,
-        help="hard bots: seconds per decision, read from the clock (results then depend on the machine)",
+        help="hard bots: seconds per decision instead of the table's fixed number of samples",
     )
     p.add_argument(
         "--budget-clock",
         choices=("wall", "cpu"),
-        default="wall",
-        help="with --budget: count it in wall-clock time (default; what a table gives) or in the "
-        "deciding thread's CPU time (what an idle machine gives: figures that do not depend on the load)",
+        default=None,
+        help="with --budget: count it in the deciding thread's CPU time (default; what an idle machine "
+        "gives, figures that do not depend on the load) or in wall-clock time (results then depend on the machine)",
     )
     p.add_argument(
         "--passes",
         type=int,
         default=None,
-        help=f"hard bots: samples searched per decision, no clock (default {DEFAULT_PASSES} without --budget)",
+        help=f"hard bots: samples searched per decision, no clock (default {DEFAULT_PASSES}, the table's hard bot)",
     )
     p.add_argument("--jobs", type=int, default=0, help="worker processes (default: every core)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -91,6 +95,40 @@ def register(sub: Subcommands) -> None:
         choices=("auto", "on", "off"),
         default="auto",
         help="progress bar on stderr: auto shows it on a terminal only (default auto)",
+    )
+    p.add_argument(
+        "--candidate-seats",
+        type=int,
+        default=1,
+        metavar="K",
+        help="with --compare: each candidate holds K seats (2: as a pair, 2 vs 2 at four seats; default 1)",
+    )
+    p.add_argument(
+        "--results",
+        default=None,
+        metavar="FILE",
+        help="with --compare or --league: append each paired deal to FILE as it is played (JSON lines); "
+        "the same command again plays only the deals not yet there",
+    )
+    p.add_argument(
+        "--league",
+        action="store_true",
+        help="self-play league: every pair of --league-bots on --games duplicate deals each (seats swapped), "
+        "then win shares and Elo-style ratings with 95%% intervals (needs --results)",
+    )
+    p.add_argument(
+        "--league-bots",
+        default=None,
+        metavar="LIST",
+        help="the league's bots, comma-separated (default: every level but random, the old hard bot, every style)",
+    )
+    p.add_argument("--players", type=int, default=4, help="with --league: seats per game (default 4)")
+    p.add_argument(
+        "--report",
+        nargs="+",
+        default=None,
+        metavar="FILE",
+        help="print the tables of docs/bots.md (markdown) from results files, and play nothing",
     )
     add_variant_arguments(p)
     p.set_defaults(func=run)
@@ -127,16 +165,19 @@ def _option_value(raw: str) -> Any:
     return raw
 
 
-def build_bot(spec: str, seed: int, hard: HardOptions) -> Any:
-    """The bot a spec names; hard bots get the run's search settings unless the spec sets them."""
+def build_bot(spec: str, seed: int, hard: HardOptions, seating: Sequence[str] = ()) -> Any:
+    """The bot a spec names; hard bots get the run's search settings unless the spec sets
+    them, and the seats of the seating that search (the other hard bots: a table's lobby
+    shows them too)."""
     from modernart.bots import make_bot
 
     level, options = parse_spec(spec)
     if level == "hard":
         merged = {**hard, **options}
-        if "budget" in options and "max_passes" not in options and hard.get("budget") == PASSES_BUDGET:
-            merged.pop("max_passes", None)  # a budget in the spec means the clock decides
-        options = merged
+        if "budget" in options and "max_passes" not in options:
+            merged["max_passes"] = None  # a budget in the spec means the clock decides
+        searching = [s for s, other in enumerate(seating) if parse_spec(other)[0] == "hard"]
+        options = {"searching": searching, **merged}
     return make_bot(level, seed=seed, **options)
 
 
@@ -175,7 +216,7 @@ def play_one(task: Task) -> dict[str, Any]:
 
     seed, index, seating, hard, rules = task
     gseed = game_seed(seed, index)
-    bots = [build_bot(spec, gseed * 8 + seat, hard) for seat, spec in enumerate(seating)]
+    bots = [build_bot(spec, gseed * 8 + seat, hard, seating) for seat, spec in enumerate(seating)]
     outcome = play_game(bots, seed=gseed, names=seating, options=RuleOptions.from_dict(rules))
     return {
         "seating": seating,
@@ -258,12 +299,14 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def hard_options(budget: float | None, passes: int | None, clock: str = "wall") -> HardOptions:
-    """The search settings of every hard bot in the run (`clock`: what the budget counts)."""
+def hard_options(budget: float | None, passes: int | None, clock: str = "cpu") -> HardOptions:
+    """The search settings of every hard bot in the run (`clock`: what the budget counts);
+    none given: the table's hard bot (`hard.DEFAULT_PASSES` samples within its CPU budget)."""
     if budget is not None:
-        options: HardOptions = {"budget": budget} if passes is None else {"budget": budget, "max_passes": passes}
-        return options if clock == "wall" else {**options, "clock": clock}
-    return {"budget": PASSES_BUDGET, "max_passes": passes or DEFAULT_PASSES}
+        return {"budget": budget, "max_passes": passes, "clock": clock}
+    if passes is not None:
+        return {"budget": PASSES_BUDGET, "max_passes": passes}
+    return {}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -273,7 +316,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"modernart arena: {message}", file=sys.stderr)
         return 2
 
+    if args.report is not None:
+        from modernart.cli.arena_report import print_report
+
+        return print_report(args.report)
+    if args.results is None and args.league:
+        return fail("--league needs --results FILE (its deals are kept there, so that it can resume)")
+    if args.league:
+        return run_league_command(args, fail)
     compare = args.compare is not None
+    if args.candidate_seats != 1 and not (compare and args.results):
+        return fail("--candidate-seats goes with --compare and --results")
     try:
         if compare:
             if args.bots is not None:
@@ -301,9 +354,10 @@ def run(args: argparse.Namespace) -> int:
         return fail("--budget must be in (0, 60] seconds")
     if args.passes is not None and not 1 <= args.passes <= 10_000:
         return fail("--passes must be 1 to 10000")
-    if args.budget_clock != "wall" and args.budget is None:
+    if args.budget_clock is not None and args.budget is None:
         return fail("--budget-clock goes with --budget (without it the hard bots search a fixed number of samples)")
-    hard = hard_options(args.budget, args.passes, args.budget_clock)
+    clock = args.budget_clock or "cpu"
+    hard = hard_options(args.budget, args.passes, clock)
     jobs = args.jobs if args.jobs > 0 else default_jobs()
     shown = {"auto": None, "on": True, "off": False}[args.progress]
     total = args.games * (2 if compare else 1)
@@ -314,13 +368,30 @@ def run(args: argparse.Namespace) -> int:
         ""
         if not any(parse_spec(spec)[0] == "hard" for spec in specs)
         else f", hard budget {args.budget:g} s"
-        + (" of CPU time (what an idle machine gives)" if args.budget_clock == "cpu" else "")
+        + (" of CPU time (what an idle machine gives)" if clock == "cpu" else " of wall clock")
         + (f" and at most {args.passes} samples" if args.passes else "")
         if args.budget is not None
-        else f", hard searches {hard['max_passes']} samples per decision"
+        else f", hard searches {args.passes or DEFAULT_PASSES} samples per decision"
+        + ("" if args.passes else " (the table's hard bot)")
     )
     m = machine()
     start = time.perf_counter()
+    if compare and args.results is not None:
+        from modernart.cli.arena_runs import plan_cell, run_tasks, summary_lines
+
+        k = args.candidate_seats
+        if not 1 <= k <= len(pool):
+            return fail(f"--candidate-seats must be 1 to {len(pool)} (the pool keeps at least as many seats)")
+        RuleOptions.from_dict(rules).check_players(len(pool) + k)
+        _key, tasks = plan_cell(
+            "compare", candidates[0], candidates[1], pool, k, len(pool) + k, args.games, args.seed, hard, rules
+        )
+        records = run_tasks(tasks, args.results, jobs, progress)
+        say(f"arena: {len(records)} of {args.games} paired deals in {args.results}, seed {args.seed}{search}")
+        say(f"machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}, {m['date']}")
+        for line in summary_lines(records):
+            say(line)
+        return 0
     if compare:
         log.info("arena compare %s against %s deals=%d seed=%d jobs=%d", candidates, pool, args.games, args.seed, jobs)
         seats, a_out, b_out = run_compare(candidates, pool, args.games, args.seed, hard, jobs, progress, rules)
@@ -331,6 +402,45 @@ def run(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - start
     log.info("arena done games=%d seconds=%.1f", len(outcomes), elapsed)
     return print_table(args, names, outcomes, elapsed, jobs, search, m)
+
+
+def run_league_command(args: argparse.Namespace, fail: Any) -> int:
+    """`--league`: every pair of the league's bots on duplicate deals, then the ratings."""
+    from modernart.cli.arena_report import league_lines
+    from modernart.cli.arena_runs import LEAGUE_BOTS, league_cells, plan_cell, run_tasks
+    from modernart.cli.machine import machine
+
+    try:
+        bots = (
+            parse_bots(args.league_bots, count=(2, 40), what="--league-bots") if args.league_bots else list(LEAGUE_BOTS)
+        )
+        from modernart.rules import RuleOptions
+
+        rules = options_from_args(args)
+        RuleOptions.from_dict(rules).check_players(args.players)
+    except ValueError as exc:
+        return fail(str(exc))
+    if args.compare or args.against or args.bots:
+        return fail("--league plays its own pairs: not with --bots, --compare or --against")
+    if args.games < 1:
+        return fail("--games must be at least 1")
+    hard = hard_options(args.budget, args.passes, args.budget_clock or "cpu")
+    jobs = args.jobs if args.jobs > 0 else default_jobs()
+    tasks = []
+    for a, b in league_cells(bots, args.players):
+        tasks += plan_cell("duplicate", a, b, (), 0, args.players, args.games, args.seed, hard, rules)[1]
+    shown = {"auto": None, "on": True, "off": False}[args.progress]
+    progress = Progress(len(tasks) * 2, "games", sys.stderr, enabled=shown)
+    records = run_tasks(tasks, args.results, jobs, progress)
+    m = machine()
+    say(
+        f"league: {len(bots)} bots, {args.games} duplicate deals a pair, {args.players} seats, seed {args.seed}; "
+        f"{len(records)} deals in {args.results}"
+    )
+    say(f"machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}, {m['date']}")
+    for line in league_lines(records):
+        say(line)
+    return 0
 
 
 # ---------------------------------------------------------------------- output
@@ -358,7 +468,7 @@ def print_table(
                     "games": args.games,
                     "seed": args.seed,
                     "budget": args.budget,
-                    "budget_clock": args.budget_clock,
+                    "budget_clock": (args.budget_clock or "cpu") if args.budget is not None else None,
                     "passes": args.passes,
                     "jobs": jobs,
                     "seconds": elapsed,
@@ -386,25 +496,30 @@ def print_table(
         )
         return 0
     width = max(8, max(len(s.name) for s in stats.values()) + 1)
-    print(
+    say(
         f"arena: {args.games} games, bots {','.join(names)}, seed {args.seed}{search}"
         f"; {len(set(o.seating for o in outcomes))} seatings, {jobs} processes, {elapsed:.1f} s"
     )
-    print(f"machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}, {m['date']}")
-    print("wins: co-winners count as a win each; share: a win split 1/k between k co-winners")
-    print("times are wall-clock per decision; cpu max is the most CPU time one decision used")
+    say(f"machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}, {m['date']}")
+    print("wins: a co-winner counts a win; share: a win split 1/k among k co-winners")
+    print("p95: wall clock of a decision (ms); cpu max: the most CPU ms one decision used")
     print(
-        f"{'bot':<{width}}{'games':>7}{'wins':>7}{'share':>8}{'win rate':>10}{'95% CI':>17}"
-        f"{'money':>8}{'dec/s':>9}{'p95 ms':>9}{'max ms':>9}{'cpu max':>9}"
+        f"{'bot':<{width}}{'games':>6}{'wins':>6}{'share':>7}{'win %':>7}{'95% CI':>14}"
+        f"{'money':>7}{'dec/s':>7}{'p95':>7}{'cpu max':>8}"
     )
     for s in stats.values():
         lo, hi = s.interval
         print(
-            f"{s.name:<{width}}{s.games:>7}{s.wins:>7}{s.share:>8.1f}{s.win_rate:>9.1%} "
-            f"{f'[{lo:.1%}, {hi:.1%}]':>17}{s.mean_money:>8.1f}{s.decisions_per_s:>9.0f}"
-            f"{s.percentile(0.95) * 1000:>9.2f}{s.percentile(1.0) * 1000:>9.2f}{s.cpu_max * 1000:>9.2f}"
+            f"{s.name:<{width}}{s.games:>6}{s.wins:>6}{s.share:>7.1f}{s.win_rate * 100:>7.1f}"
+            f"{f'[{lo * 100:.1f}, {hi * 100:.1f}]':>14}{s.mean_money:>7.1f}{min(s.decisions_per_s, 999999):>7.0f}"
+            f"{s.percentile(0.95) * 1000:>7.2f}{s.cpu_max * 1000:>8.2f}"
         )
     return 0
+
+
+def say(text: str, width: int = COLUMNS) -> None:
+    """Print a long line wrapped to the terminal's 80 columns (continuations indented)."""
+    print(textwrap.fill(text, width, subsequent_indent="  ", break_on_hyphens=False))
 
 
 def print_compare(
@@ -432,7 +547,7 @@ def print_compare(
                     "deals": args.games,
                     "seed": args.seed,
                     "budget": args.budget,
-                    "budget_clock": args.budget_clock,
+                    "budget_clock": (args.budget_clock or "cpu") if args.budget is not None else None,
                     "passes": args.passes,
                     "jobs": jobs,
                     "seconds": elapsed,
@@ -473,32 +588,31 @@ def print_compare(
         )
         return 0
     n = len(pool) + 1
-    print(
+    say(
         f"arena: {candidates[0]} and {candidates[1]} on the same {args.games} deals against {','.join(pool)}, "
         f"seed {args.seed}{search}; {n} seats rotated, {jobs} processes, {elapsed:.1f} s"
     )
-    print(f"machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}, {m['date']}")
-    print(f"fair share of wins: {1 / n:.0%}; wins: co-winners count as a win each; share splits a win 1/k")
+    say(f"machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}, {m['date']}")
+    say(f"fair share of wins: {1 / n:.0%}; wins: co-winners count as a win each; share splits a win 1/k")
     width = max(10, max(len(s.name) for s in sides) + 1)
     print("margin: final money minus the richest other seat's, per deal (>= 0: won)")
     print(
-        f"{'candidate':<{width}}{'deals':>7}{'wins':>7}{'share':>8}{'win rate':>10}{'95% CI':>17}"
-        f"{'money':>8}{'margin':>8}"
+        f"{'candidate':<{width}}{'deals':>6}{'wins':>6}{'share':>7}{'win %':>7}{'95% CI':>14}{'money':>8}{'margin':>8}"
     )
     for s in sides:
         lo, hi = s.interval
         print(
-            f"{s.name:<{width}}{s.deals:>7}{s.wins:>7}{s.share:>8.1f}{s.win_rate:>9.1%} "
-            f"{f'[{lo:.1%}, {hi:.1%}]':>17}{s.mean_money:>8.1f}{s.mean_margin:>8.1f}"
+            f"{s.name:<{width}}{s.deals:>6}{s.wins:>6}{s.share:>7.1f}{s.win_rate * 100:>7.1f}"
+            f"{f'[{lo * 100:.1f}, {hi * 100:.1f}]':>14}{s.mean_money:>8.1f}{s.mean_margin:>8.1f}"
         )
-    print(
+    say(
         f"discordant deals: {result.a.name} won and {result.b.name} lost {result.a_only}, "
         f"{result.b.name} won and {result.a.name} lost {result.b_only} "
         f"(both won {result.both}, neither {result.neither})"
     )
-    print(f"sign test (exact, two-sided): p = {result.p_value:.4g}; {result.verdict()}")
+    say(f"sign test (exact, two-sided): p = {result.p_value:.4g}; {result.verdict()}")
     larger_a, larger_b, equal = result.margin_counts
-    print(
+    say(
         f"margins: {result.a.name}'s larger on {larger_a} deals, {result.b.name}'s on {larger_b}, equal on {equal}; "
         f"Wilcoxon signed-rank (two-sided): p = {result.margin_p_value:.4g}; {result.margin_verdict()}"
     )

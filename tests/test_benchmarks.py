@@ -33,9 +33,10 @@ def test_bench_bots_prints_its_figures_as_json():
     figures = json.loads(done.stdout)
     assert figures["machine"]["cores"] and figures["medium"]["decisions"] > 0
     assert 0 < figures["medium"]["p50_ms"] <= figures["medium"]["p95_ms"] <= figures["medium"]["max_ms"]
-    assert figures["hard"]["budget_s"] == 0.1 and figures["hard"]["decisions"] > 0
+    assert figures["hard"]["setting"] == "the table's" and figures["hard"]["decisions"] > 0
+    assert figures["hard"]["budget_s"] == 1.0 and 0 < figures["hard"]["cpu_p95_ms"] <= figures["hard"]["cpu_max_ms"]
     # every level's decision times, the styled arena opponents' too, and hard's rollout rate
-    for level in ("random", "overbidder", "underbidder", "hoarder", "highseller", "earlycloser"):
+    for level in ("random", "overbidder", "underbidder", "hoarder", "highseller", "earlycloser", "plain"):
         assert 0 <= figures[level]["p50_ms"] <= figures[level]["p95_ms"], level
     assert figures["hard"]["p50_ms"] <= figures["hard"]["p95_ms"]
     assert figures["hard"]["rollouts_per_s"] > 0 and figures["hard"]["rollouts_per_cpu_s"] > 0

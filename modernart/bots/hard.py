@@ -1,17 +1,19 @@
-"""The hard bot: determinized Monte Carlo search within a time budget per decision.
+"""The hard bot: determinized Monte Carlo search, 12 samples a decision (within a budget).
 
 For each decision it lists a handful of candidate moves (the cards worth putting up, a
 spread of bids, prices or limits around the medium bot's choice, which always comes
-first), then until the budget runs out: samples a full game consistent with its
+first), then for each of its samples (`DEFAULT_PASSES`, within `DEFAULT_BUDGET` seconds of
+the deciding thread's CPU time, or until a budget runs out): samples a full game consistent with its
 observation (`modernart.determinize`), plays every candidate on a copy of that sample
 and rolls the game out to the end of the round with fast medium-like play
 (`rollout.py`), scoring its money against the others'.  The rollouts play each rival as
 it has been seen to bid in this game (`opponents.py`: factors on its limits, sealed bids
-and prices, read from the public sales of the observation).  All candidates see the same
+and prices, read from the public sales of the observation), and each other seat known to
+search (another hard bot) by the policy fitted to hard's own decisions (`searchers.py`).  All candidates see the same
 samples and the same rollout dice, so their differences are measured, not drowned in
 the luck of the deal; candidates clearly behind the leader are dropped as it goes (at
 passes 6, 9, 13, 19, ...).
-In an Open auction it searches once for its limit, then raises in steps up to it.
+In an Open auction it searches once for its limit, then bids towards it (`pricing.open_raise`).
 
 The clock is read every few moves of every rollout; a rollout still running at the
 deadline (the budget less a safety margin) is dropped with its whole pass.  The search
@@ -24,7 +26,7 @@ import gc
 import math
 import random
 import time
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, Iterable, NamedTuple
 
 from ..determinize import determinize, unseen_cards
 from ..game import GameState
@@ -35,8 +37,17 @@ from . import pricing
 from .medium import DOUBLE, MediumBot, Situation
 from .opponents import Rivals
 from .rollout import RolloutPolicy
+from .searchers import AMOUNT_PHASES, BID, KEEP, PRICE
 
+#: the one hard bot, at a table and in the arena: this many samples a decision, within at
+#: most `DEFAULT_BUDGET` seconds of the deciding thread's CPU time.  Samples, not seconds:
+#: the same search on an idle machine and a loaded one (a table's bot used to search 1 s of
+#: wall clock, 2,000 rollouts idle and 100 under load).  12 samples cost 33 ms of CPU a
+#: decision at the p95 and 123 ms at the most seen (docs/bots.md), which is what lets the
+#: arena measure this very bot over hundreds of deals.
+DEFAULT_PASSES = 12
 DEFAULT_BUDGET = 1.0
+DEFAULT_CLOCK = "cpu"
 #: worth of a card kept in hand at the end of a rounds 1-3 rollout: a later auction of
 #: one's own, worth more for an artist with tiles on the board (tuned in the arena)
 HAND_BASE = 8.0
@@ -68,9 +79,16 @@ class HardBot(MediumBot):
     `evidence` / sqrt(samples): with few samples the best-looking candidate is mostly luck
     (at least `MIN_PASSES` samples are needed at all).
     `rivals=False` rolls every rival out as a medium bot (no opponent model).
-    `clock="cpu"` counts the budget in CPU time of the deciding thread instead of wall
-    time: the search an idle machine would give, whatever else the machine runs (for
-    reproducible arena figures on a shared machine; a table keeps the wall clock).
+    `clock="cpu"` (the default) counts the budget in CPU time of the deciding thread, the
+    search an idle machine would give whatever else the machine runs; `clock="wall"` in
+    wall time.  The defaults are the one hard bot of a table and of the arena: 12 samples,
+    within 1 s of CPU time.
+    `searching`: the other seats known to search (hard bots: a table's lobby and the
+    arena's seating say which); with `searchers=True` the rollouts play them by the policy
+    fitted to the hard bot's own decisions (`searchers.py`) instead of as scaled medium
+    bots.  `jumps=False` raises by one step at a time in Open auctions (the old manners).
+    `outbid_searchers=False` (an experiment, not the default): facing another searching
+    seat as a bidder, try no bid above medium's limit share of the lot's value.
     """
 
     level = "hard"
@@ -80,14 +98,18 @@ class HardBot(MediumBot):
         seed: int | None = None,
         budget: float = DEFAULT_BUDGET,
         max_candidates: int = 7,
-        max_passes: int | None = None,
+        max_passes: int | None = DEFAULT_PASSES,
         horizon: str = "round",
         confidence: float = 1.0,
         evidence: float = 2.0,
         rivals: bool = True,
-        clock: str = "wall",
+        clock: str = DEFAULT_CLOCK,
+        searching: Iterable[int] = (),
+        searchers: bool = True,
+        jumps: bool = True,
+        outbid_searchers: bool = True,
     ) -> None:
-        super().__init__(seed)
+        super().__init__(seed, jumps=jumps)
         if not budget > 0:
             raise ValueError("budget must be positive")
         self.budget = float(budget)
@@ -103,12 +125,17 @@ class HardBot(MediumBot):
             raise ValueError(f"clock is one of {', '.join(CLOCKS)}")
         self.clock_name = clock
         self._clock = CLOCKS[clock]
+        self.searching = frozenset(searching)
+        self.model_searchers = searchers
+        self.outbid_searchers = outbid_searchers
         self._open_limits: dict[int, int] = {}  # auction number -> limit found by the search
         self._thought = 0.0  # seconds the last decision took
         self._values_cache: dict[tuple[Any, ...], list[float]] = {}  # artist values, shared by one search's rollouts
         self.last_rollouts = 0  # rollouts of the last search
         self.last_search_seconds = 0.0  # how long the last search took (wall clock)
         self.last_search_cpu = 0.0  # and how much CPU time it used
+        #: (role, medium's amount, the amount chosen) of the last searched amount decision
+        self.last_choice: tuple[str, float, float] | None = None
 
     def choose(self, obs: Observation) -> Move | None:
         start, counted = time.perf_counter(), self._clock()
@@ -134,7 +161,28 @@ class HardBot(MediumBot):
         if len(cands) <= 1:
             return fallback
         best = self._search(obs, sit, cands, deadline)
+        self._note_choice(obs, fallback, cands[best].move)
         return cands[best].move
+
+    def _bid_cap(self, obs: Observation, value: float) -> float:
+        """The most a candidate bid may be: with `outbid_searchers` off, a bidder facing
+        another searching seat tries nothing above medium's limit share of the lot's value
+        (a bidding war between searchers pays the auctioneer); otherwise no cap."""
+        if self.outbid_searchers or obs.seat == obs.auctioneer or not self.searching - {obs.seat}:
+            return math.inf
+        return pricing.BIDDER_LIMIT * value
+
+    def _note_choice(self, obs: Observation, medium: Move | None, chosen: Move | None) -> None:
+        """Keep (role, medium's amount, the amount chosen) of an amount decision, for
+        `searchers.fit` (the policy the rollouts play a searching rival by)."""
+        if medium is None or chosen is None or not medium.arg or obs.phase not in AMOUNT_PHASES:
+            return
+        if obs.phase == Phase.FIXED_SET:
+            role = PRICE
+        else:
+            role = KEEP if obs.seat == obs.auctioneer else BID
+        amount = chosen.arg if chosen.action == medium.action else 0
+        self.last_choice = (role, float(medium.arg), float(amount))
 
     def pace(self, obs: Observation, move: Move) -> float:
         """The medium bot's think time, less the time the search has already taken."""
@@ -173,12 +221,15 @@ class HardBot(MediumBot):
             moves.append(Move.decline_second(seat))
         elif phase == Phase.ONCE_AROUND:
             moves.append(Move.pass_(seat))
+            cap = self._bid_cap(obs, value)
             for amount in [obs.high + 1] + [round(f * value) for f in (0.4, 0.55, 0.7, 0.85, 1.0)]:
-                if obs.high < amount <= money:
+                if obs.high < amount <= money and amount <= cap:
                     moves.append(Move.bid(seat, amount))
         elif phase == Phase.SEALED:
+            cap = self._bid_cap(obs, value)
             for f in (0.0, 0.2, 0.35, 0.5, 0.65, 0.8, 0.95):
-                moves.append(Move.sealed_bid(seat, min(money, round(f * value))))
+                if f * value <= cap:
+                    moves.append(Move.sealed_bid(seat, min(money, round(f * value))))
         elif phase == Phase.FIXED_SET:
             r = obs.amount_range()
             cap = r[2] if r is not None else money  # own money, or the richest other's (FA-11/12)
@@ -203,7 +254,10 @@ class HardBot(MediumBot):
             sit = Situation(obs)
             medium_limit = self._limit_for(obs, sit)
             value = sit.lot_value()
-            limits = [medium_limit] + [min(obs.money, round(f * value)) for f in (0.0, 0.5, 0.7, 0.85, 1.0, 1.15)]
+            cap = self._bid_cap(obs, value)
+            limits = [medium_limit] + [
+                min(obs.money, round(f * value)) for f in (0.0, 0.5, 0.7, 0.85, 1.0, 1.15) if f * value <= cap
+            ]
             cands: list[Candidate] = []
             for x in limits:
                 x = x if x > obs.high else 0
@@ -211,8 +265,11 @@ class HardBot(MediumBot):
                     cands.append(Candidate(None, x))
             limit = cands[self._search(obs, sit, cands, deadline)].limit if len(cands) > 1 else cands[0].limit
             self._open_limits = {obs.auction_no: limit or 0}
+            if medium_limit > obs.high:
+                role = KEEP if seat == obs.auctioneer else BID
+                self.last_choice = (role, float(medium_limit), float(limit or 0))
         self._limit = limit or 0
-        amount = pricing.open_raise(obs.high, self._limit)
+        amount = pricing.open_raise(obs.high, self._limit, self.jumps)
         if amount and obs.high_seat in (-1, obs.auctioneer) and self._closes_early(obs):
             amount = obs.high + 1  # the first bid may take the lot: make it the least one
         if amount and obs.amount_range() is not None:  # not out of it (open_pass_is_final)
@@ -304,7 +361,10 @@ class HardBot(MediumBot):
         """Score of one candidate on one sample, or None if the deadline came first."""
         state = world.clone()
         limits = {(seat, state.auction_no): cand.limit} if cand.limit is not None else None
-        policy = RolloutPolicy(random.Random(dice), limits=limits, cache=self._values_cache, rivals=rivals)
+        searching = self.searching - {seat} if self.model_searchers else frozenset()
+        policy = RolloutPolicy(
+            random.Random(dice), limits=limits, cache=self._values_cache, rivals=rivals, searching=searching
+        )
         if cand.move is not None:
             state.apply(cand.move)
         if not policy.run(state, world.round if self.horizon == "round" else None, deadline, self._clock):

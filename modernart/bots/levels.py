@@ -13,6 +13,7 @@ from typing import Any, Callable
 from .base import Bot, RandomBot
 from .hard import HardBot
 from .medium import MediumBot
+from .plain import PlainBot
 from .styled import STYLED
 
 _FACTORIES: dict[str, Callable[..., Bot]] = {"random": RandomBot, "medium": MediumBot, "hard": HardBot}
@@ -32,6 +33,7 @@ def register_level(level: str, factory: Callable[..., Bot], *, players: bool = T
 
 for _level, _cls in STYLED.items():
     register_level(_level, _cls, players=False)
+register_level(PlainBot.level, PlainBot, players=False)
 
 
 def bot_levels() -> tuple[str, ...]:

@@ -24,7 +24,7 @@ from ..game import GameState
 from ..moves import ACCEPT, ADD_SECOND, BID, DECLINE, DECLINE_SECOND, HAMMER, PASS, PLAY, SEALED_BID, SET_PRICE
 from ..phase import Phase
 from ..state import NO_BID
-from . import pricing
+from . import pricing, searchers
 from .opponents import Rivals
 from .valuation import artist_values, final_values
 
@@ -64,6 +64,7 @@ class RolloutPolicy:
         "_key",
         "_prev",
         "_prev_round",
+        "searching",
     )
 
     def __init__(
@@ -73,8 +74,12 @@ class RolloutPolicy:
         limits: dict[tuple[int, int], int] | None = None,
         cache: dict[tuple[Any, ...], list[float]] | None = None,
         rivals: Rivals | None = None,
+        searching: frozenset[int] = frozenset(),
     ) -> None:
         self.rng = rng
+        #: seats that search (other hard bots): played by `searchers.py`'s fitted policy,
+        #: not by their factors (which read the same habit a second time)
+        self.searching = searching
         self.noise = noise
         self.limits = limits or {}
         #: artist values by (counts, supply, earlier tiles): rollouts of one search share it
@@ -124,13 +129,18 @@ class RolloutPolicy:
         if fixed is not None:
             return fixed
         limit = 1.0 + self.noise * (2.0 * self.rng.random() - 1.0)
+        searching = seat in self.searching
         if seat == state.auctioneer:
             limit *= pricing.auctioneer_limit(value, state.n)
-            if self.keep_bias is not None:
+            if searching:
+                limit *= searchers.draw(searchers.KEEP, self.rng)
+            elif self.keep_bias is not None:
                 limit *= self.keep_bias[seat]
         else:
             limit *= _BL * value
-            if self.bias is not None:
+            if searching:
+                limit *= searchers.draw(searchers.BID, self.rng)
+            elif self.bias is not None:
                 limit *= self.bias[seat][state.lot[0].artist]
         return min(state.money[seat], int(limit))
 
@@ -190,32 +200,9 @@ class RolloutPolicy:
             else:
                 apply(seat, _BID, max(high + 1, min(limit, int(limit * _OS))))
         elif phase == _SEALED:
-            value = self.lot_value(state)
-            sealed = state.sealed
-            auctioneer = state.auctioneer
-            for seat in range(state.n):
-                if sealed[seat] == NO_BID:
-                    fixed = self.limits.get((seat, state.auction_no))
-                    if fixed is not None:
-                        amount = fixed
-                    elif seat == auctioneer:
-                        amount = int(value * _AS * (1.0 + self.noise * (2.0 * self.rng.random() - 1.0)))
-                        if self.keep_bias is not None:
-                            amount = int(amount * self.keep_bias[seat])
-                    else:
-                        amount = int(self.limit(state, seat, value) * _SS)
-                    apply(seat, _SBID, max(0, min(state.money[seat], amount)))
+            self.seal_all(state)
         elif phase == _FSET:
-            seat = state.auctioneer
-            fixed = self.limits.get((seat, state.auction_no))
-            if fixed is not None:
-                price = fixed
-            else:
-                value = self.lot_value(state) * (1.0 + self.noise * (2.0 * self.rng.random() - 1.0))
-                if self.price_bias is not None:
-                    value *= self.price_bias[seat]
-                price = pricing.fixed_price(value, price_range(state, seat)[1])
-            apply(seat, _PRICE, price)
+            self.set_price(state)
         elif phase == _FOFFER or phase == _POFFER:  # a posted price is taken like a fixed one
             seat = state.turn if phase == _FOFFER else state.to_move()[0]
             ok = state.price <= state.money[seat] and state.price <= self.limit(state, seat, self.lot_value(state))
@@ -223,6 +210,43 @@ class RolloutPolicy:
         elif phase != _OVER:  # the variants' other steps (the seller's choice, the mystery hand)
             seat = state.to_move()[0]
             state.apply(state.legal_moves(seat, amounts=False)[0])
+
+    def seal_all(self, state: GameState) -> None:
+        """Every seat's sealed bid: the auctioneer's to keep its lot, the others' shaded limits."""
+        apply = state.apply_trusted
+        value = self.lot_value(state)
+        sealed = state.sealed
+        auctioneer = state.auctioneer
+        for seat in range(state.n):
+            if sealed[seat] == NO_BID:
+                fixed = self.limits.get((seat, state.auction_no))
+                if fixed is not None:
+                    amount = fixed
+                elif seat == auctioneer:
+                    amount = int(value * _AS * (1.0 + self.noise * (2.0 * self.rng.random() - 1.0)))
+                    if seat in self.searching:
+                        amount = int(amount * searchers.draw(searchers.KEEP, self.rng))
+                    elif self.keep_bias is not None:
+                        amount = int(amount * self.keep_bias[seat])
+                else:
+                    amount = int(self.limit(state, seat, value) * _SS)
+                apply(seat, _SBID, max(0, min(state.money[seat], amount)))
+
+    def set_price(self, state: GameState) -> None:
+        """The Fixed price the auctioneer asks."""
+        apply = state.apply_trusted
+        seat = state.auctioneer
+        fixed = self.limits.get((seat, state.auction_no))
+        if fixed is not None:
+            price = fixed
+        else:
+            value = self.lot_value(state) * (1.0 + self.noise * (2.0 * self.rng.random() - 1.0))
+            if seat in self.searching:
+                value *= searchers.draw(searchers.PRICE, self.rng)
+            elif self.price_bias is not None:
+                value *= self.price_bias[seat]
+            price = pricing.fixed_price(value, price_range(state, seat)[1])
+        apply(seat, _PRICE, price)
 
     def settle_open(self, state: GameState) -> None:
         value = self.lot_value(state)

@@ -21,6 +21,7 @@ from typing import Any
 import zmq.asyncio
 
 from modernart.bots import make_bot
+from modernart.bots.hard import HardBot
 from modernart.moves import MAX_SEATS, Action
 
 from modernart.net.lan.address import JoinTarget
@@ -104,7 +105,13 @@ class BotClient:
     async def _play(self) -> Any:
         client = self.client
         st = client.state
+        loop = asyncio.get_running_loop()
         failures = 0
+        #: the move this bot is pausing before, and when the pause ends: when the table moves
+        #: on meanwhile (another seat passes) and the bot, thinking again, makes the same move,
+        #: it sends it when that first pause ends instead of starting it over (a person about
+        #: to bid 18 still bids 18 after someone else passes); a different move gets its own pause
+        pending: tuple[Any, float] | None = None
         while True:
             obs = st.observation
             if obs is not None and obs.is_over:
@@ -118,6 +125,7 @@ class BotClient:
             # changes nothing of it (NOT_DECISIONS), so the bots of a Sealed auction all
             # think and commit at once instead of starting again after each other's commit
             seen = st.decision_seq
+            self._tell_searching()
             move = await asyncio.get_running_loop().run_in_executor(THINKERS, self.bot.choose, obs)
             if st.decision_seq != seen:
                 continue  # the table moved on while we were thinking: think again
@@ -125,11 +133,21 @@ class BotClient:
                 client.changed.clear()  # nothing to do (or our hammer is being called): wait
                 await client.changed.wait()
                 continue
-            pause = self.bot.pace(obs, move) * self.pace_scale
-            if pause > 0:
-                await asyncio.sleep(pause)
+            if pending is not None and pending[0] == move:
+                due = pending[1]
+            else:
+                due = loop.time() + self.bot.pace(obs, move) * self.pace_scale
+                pending = (move, due)
+            moved_on = False
+            while loop.time() < due:  # the pause, cut short when the table moves on
+                client.changed.clear()
+                await wait_event(client.changed, due - loop.time())
                 if st.decision_seq != seen:
-                    continue  # the table moved on while we were thinking
+                    moved_on = True
+                    break
+            if moved_on:
+                continue  # think again (the same move keeps its pause's end)
+            pending = None
             reply = await client.send_move(move)
             if reply.ok:
                 failures = 0
@@ -144,6 +162,19 @@ class BotClient:
                     fallback = obs.legal_moves(amounts=False)
                     if fallback:
                         await client.send_move(fallback[-1])
+
+    def _tell_searching(self) -> None:
+        """Tell a searching bot which seats are hard bots (the table's lobby frame shows each
+        seat's bot level, in game seat order once the game runs), as the arena tells it from
+        its seating: its rollouts play those seats as searchers (modernart/bots/searchers.py)."""
+        if not isinstance(self.bot, HardBot):
+            return
+        seats = self.client.state.table.get("seats")
+        if not isinstance(seats, list) or self.client.state.table.get("game") is None:
+            return
+        self.bot.searching = frozenset(
+            i for i, raw in enumerate(seats) if isinstance(raw, dict) and raw.get("bot") == "hard"
+        )
 
     async def _wait_change(self, seconds: float) -> None:
         self.client.changed.clear()

@@ -37,7 +37,7 @@ def test_every_decision_of_a_game_stays_within_the_budget() -> None:
     """CPU time is what the bot controls: it must stay within the budget every time.  Wall
     time also includes the machine's other work, so it gets slack for a shared machine."""
     budget = 0.05
-    hard = Timed(make_bot("hard", seed=1, budget=budget))
+    hard = Timed(make_bot("hard", seed=1, budget=budget, max_passes=None, clock="wall"))
     play_game([hard] + [make_bot("medium", seed=s) for s in range(3)], seed=12)
     assert len(hard.cpu) > 30
     assert max(hard.cpu) < budget + 0.005, f"slowest decision used {max(hard.cpu):.3f} s of CPU"
@@ -52,7 +52,7 @@ def test_a_longer_budget_buys_more_rollouts() -> None:
     obs = state.observation(state.to_move()[0])
     counts = []
     for budget in (0.02, 0.2):
-        bot = make_bot("hard", seed=3, budget=budget)
+        bot = make_bot("hard", seed=3, budget=budget, max_passes=None, clock="wall")
         bot.choose(obs)
         counts.append(bot.last_rollouts)
     assert counts[1] > 3 * max(1, counts[0])
@@ -82,7 +82,7 @@ def test_a_cpu_clock_budget_counts_the_threads_cpu_time_under_contention() -> No
     rival = threading.Thread(target=busy, daemon=True)
     rival.start()
     try:
-        bot = make_bot("hard", seed=3, budget=budget, clock="cpu")
+        bot = make_bot("hard", seed=3, budget=budget, max_passes=None, clock="cpu")
         bot.choose(obs)
     finally:
         stop.set()

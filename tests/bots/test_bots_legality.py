@@ -38,7 +38,7 @@ def test_styled_bots_are_arena_opponents_not_offered_to_players() -> None:
         assert make_bot(level, seed=1).level == level
 
 
-@pytest.mark.parametrize("level", list(STYLED))
+@pytest.mark.parametrize("level", [*STYLED, "plain"])
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_styled_bots_play_whole_games_legally(level: str, players: int) -> None:
     for game, options in enumerate(OPTION_SETS[:: 2 if players != 4 else 1]):
@@ -66,7 +66,7 @@ def test_hard_plays_a_whole_game_legally(players: int) -> None:
     assert outcome.winners
 
 
-@pytest.mark.parametrize("level", ["random", "medium", "hard", *STYLED])
+@pytest.mark.parametrize("level", ["random", "medium", "hard", *STYLED, "plain"])
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_decisions_in_random_positions_are_legal(level: str, players: int) -> None:
     rng = random.Random(players)
@@ -95,7 +95,7 @@ def test_bots_do_not_act_out_of_turn() -> None:
         if state.is_over():
             break
         for seat in set(range(4)) - set(state.to_move()):
-            for level in ("random", "medium", "hard", *STYLED):
+            for level in ("random", "medium", "hard", *STYLED, "plain"):
                 assert bot(level, 0).choose(state.observation(seat)) is None
 
 

@@ -1,7 +1,10 @@
-"""Real-time manners in an Open auction: a bot raises in sensible steps, takes time to
-think (more near its limit), waits while it holds the high bid, and stops at its limit."""
+"""Real-time manners in an Open auction: a bot that wants the painting jumps towards its
+price (a few bids, not a creep by 1-2), takes time to think (more near its limit), waits
+while it holds the high bid, and stops at its limit."""
 
 from __future__ import annotations
+
+import math
 
 import pytest
 
@@ -51,8 +54,8 @@ def duel(
         state.apply(Move.bid(rival, state.high + 1))
 
 
-@pytest.mark.parametrize("level,options", [("medium", {}), ("hard", {"budget": 0.3})])
-def test_open_auction_raises_in_steps_and_stops_at_the_limit(level: str, options: dict) -> None:
+@pytest.mark.parametrize("level,options", [("medium", {}), ("hard", {"max_passes": 4})])
+def test_open_auction_jumps_towards_the_limit_and_stops_there(level: str, options: dict) -> None:
     for state, bidder, rival in open_auctions(min_value=20, count=4):
         value = Situation(state.observation(bidder)).lot_value()
         bids, last, limit = duel(state, level, bidder, rival, **options)
@@ -63,15 +66,33 @@ def test_open_auction_raises_in_steps_and_stops_at_the_limit(level: str, options
         assert bids, "a bot with a limit opens the bidding"
         first_high, first, _ = bids[0]
         assert first_high == 0 and 1 <= first < limit  # opens below its limit, not at it
+        assert first >= 0.4 * limit  # but near enough to it to mean it
         for high, amount, _ in bids[1:]:
-            assert high < amount <= high + 5  # then raises in small steps
-            assert amount <= limit  # never above its limit
+            assert high < amount <= limit  # raises, never above its limit
+            assert amount - high >= min(pricing.open_step(high), limit - high)  # at least a step
+            step = pricing.open_step(high)
+            if limit - high <= pricing.OPEN_CLOSE_STEPS * step:
+                assert amount == limit  # within two steps of its limit: it bids the limit itself
+            else:
+                assert amount - high <= max(step, (limit - high + 1) // 2 + 1)  # at most half the way
+        # jumps: against a rival that outbids it by 1 it reaches its limit in a few bids
+        assert len(bids) <= 2 + math.ceil(math.log2(max(2, limit))), bids
         assert bids[-1][1] <= limit < bids[-1][1] + 2  # the rival's +1 took it to the limit
         assert last is not None and last.action == Action.PASS  # and there it stops
         paces = [p for _, _, p in bids]
-        assert all(0.5 <= p <= 5.0 for p in paces)  # never instant, never asleep
-        if len(paces) >= 6:  # slower near the limit than at the start
-            assert sum(paces[-3:]) > sum(paces[:3])
+        assert all(0.5 <= p <= 2.0 for p in paces)  # never instant, never long
+        if len(paces) >= 4:  # slower near the limit than at the start
+            assert sum(paces[-2:]) > sum(paces[:2])
+
+
+def test_open_auction_creeps_by_steps_with_jumps_off() -> None:
+    """jumps=False keeps the old manners (for the arena's before/after comparison)."""
+    for state, bidder, rival in open_auctions(min_value=20, count=2):
+        bids, last, limit = duel(state, "medium", bidder, rival, jumps=False)
+        assert bids and bids[0][1] == max(1, min(limit, round(limit * pricing.CREEP_OPENING)))
+        for high, amount, _ in bids[1:]:
+            assert amount == min(limit, high + pricing.open_step(high))
+        assert last is not None and last.action == Action.PASS
 
 
 def test_pace_is_never_instant_in_any_phase() -> None:

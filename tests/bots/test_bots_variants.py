@@ -42,14 +42,14 @@ def test_every_bot_plays_whole_games_of_every_variant(name, mystery):
 def test_styled_bots_play_whole_games_of_every_variant(name, mystery):
     """The styled arena opponents (`styled.py`) too, two of each style in turn."""
     options = variant_options(name, mystery)
-    styles = list(STYLED)
+    styles = [*STYLED, "plain"]
     for game, players in enumerate((3,) if mystery else (3, 4, 5)):
         levels = [styles[(game + s) % len(styles)] for s in range(players - 1)] + ["hard"]
         outcome = play_game([bot(lv, seed=s) for s, lv in enumerate(levels)], seed=players, options=options)
         assert outcome.winners and len(outcome.money) == players
 
 
-@pytest.mark.parametrize("level", ["random", "medium", "hard", *STYLED])
+@pytest.mark.parametrize("level", ["random", "medium", "hard", *STYLED, "plain"])
 def test_bots_decide_legally_in_the_variants_steps(level):
     """Every step only variants take, and the Fixed and posted prices of `price_up_to_richest`
     (up to the richest other player's money, which is more than the seller's own here and

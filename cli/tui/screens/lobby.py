@@ -412,6 +412,11 @@ LOBBY_HELP = [
         N_("Host"),
         N_("b seats a bot (again: next level), x removes it, <- -> change a rule or clock, s starts the game"),
     ),
+    (
+        N_("Bots"),
+        # TRANSLATORS: the hard bot's search, the same at every table (modernart.bots.hard.DEFAULT_PASSES)
+        N_("hard searches 12 sampled deals a move (at most 1 s of CPU time): the same bot as in modernart arena"),
+    ),
     (N_("Talk"), N_("c chat, ? help")),
     (N_("Leave"), N_("q or Ctrl-C (asks first)")),
 ]
