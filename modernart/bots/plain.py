@@ -17,7 +17,7 @@ from __future__ import annotations
 from ..cards import RANK_VALUES, AuctionType
 from ..moves import Move
 from ..phase import Phase
-from ..views import Observation
+from ..views import Observation, price_range_from
 from .base import Bot
 
 LIMIT = 0.8
@@ -78,7 +78,8 @@ class PlainBot(Bot):
             share = KEEP if seat == obs.auctioneer else SEALED
             return Move.sealed_bid(seat, max(0, min(obs.money, int(value * share))))
         if phase == Phase.FIXED_SET:
-            return Move.set_price(seat, max(1, min(obs.money, round(value * PRICE))) if obs.money > 0 else 0)
+            low, high = price_range_from(obs)  # the rules' range: one's own money, or the richest other's
+            return Move.set_price(seat, max(low, min(high, round(value * PRICE))))
         if phase in (Phase.FIXED_OFFER, Phase.POSTED_OFFER):
             return Move.accept(seat) if obs.price <= limit else Move.decline(seat)
         moves = obs.legal_moves(amounts=False)

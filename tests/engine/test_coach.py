@@ -16,6 +16,7 @@ from modernart import coach
 from modernart.bots import make_bot
 from modernart.game import GameState
 from modernart.moves import Action, Move
+from modernart.phase import Phase
 from modernart.presets import preset_options
 from modernart.record import GameRecord, load_record
 from modernart.rules import RuleOptions
@@ -76,15 +77,21 @@ def test_the_review_never_reads_another_players_hidden_cards():
     second = coach.review(other, 0, samples=3, seed=5, bot_options=STEADY_HARD)
     assert first.decisions and any(not d.agreed for d in first.decisions)
     assert first.decisions == second.decisions and first.summary() == second.summary()
-    # and the exchange is seen where it may be: seat 1 reviewed holds another hand
-    assert coach.decisions_of(record, 1) == coach.decisions_of(other, 1)
 
 
 def test_the_costliest_decisions_come_first_with_their_intervals():
     record = bot_game(4, players=3)
     review = coach.review(record, 0, samples=6, seed=1, level="medium")
     decisions = coach.decisions_of(record, 0)
-    assert [d.index for d in review.decisions] == decisions  # every decision with a choice, in order
+    reviewed = [d.index for d in review.decisions]
+    assert reviewed and reviewed == [i for i in decisions if i in reviewed]  # decisions with a choice, in order
+    # the only ones left out: an Open auction where the advisor would wait and no pass is open
+    state = record.new_state()
+    for index, move in enumerate(record.moves):
+        if index in decisions and index not in reviewed:
+            obs = state.observation(0)
+            assert obs.phase == Phase.OPEN and Move.pass_(0) not in obs.legal_moves(), index
+        state.apply(move)
     costly = review.costliest()
     assert 0 < len(costly) <= 5
     assert [d.cost.mean for d in costly] == sorted((d.cost.mean for d in costly), reverse=True)
