@@ -41,7 +41,7 @@ DealTask = tuple[int, str, int, tuple[int, ...], tuple[str, ...], tuple[str, ...
 
 def play_deal(task: DealTask) -> dict[str, Any]:
     """Worker: both games of one deal, as a record (`league.deal_record`)."""
-    from modernart.cli.cmd_arena import play_one
+    from modernart.cli.arena_games import play_one
     from modernart.bots.league import deal_record
 
     seed, cell, index, seats, first, second, hard, rules = task

@@ -29,6 +29,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, Sequence
 
+from modernart.cli.arena_games import HardOptions, Task, build_bot, parse_spec, play_one
 from modernart.cli.progress import Progress
 from modernart.cli.subcommands import Subcommands
 from modernart.cli.variant_args import add_variant_arguments, options_from_args
@@ -43,8 +44,6 @@ COLUMNS = 80
 DEFAULT_PASSES = 12
 #: the most seconds one decision may take in --passes mode (a guard, never reached in play)
 PASSES_BUDGET = 600.0
-
-HardOptions = dict[str, Any]
 
 
 def register(sub: Subcommands) -> None:
@@ -134,53 +133,6 @@ def register(sub: Subcommands) -> None:
     p.set_defaults(func=run)
 
 
-# ---------------------------------------------------------------------- bot specifications
-
-
-def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
-    """'hard:budget=0.1:rivals=off' -> ('hard', {'budget': 0.1, 'rivals': False})."""
-    from modernart.bots import arena_levels
-
-    level, *parts = text.strip().split(":")
-    if level not in arena_levels():
-        raise ValueError(f"unknown bot level {level!r}; choose from {', '.join(arena_levels())}")
-    options: dict[str, Any] = {}
-    for part in parts:
-        key, sep, raw = part.partition("=")
-        if not sep or not key.isidentifier():
-            raise ValueError(f"bot option {part!r} in {text!r} is not KEY=VALUE")
-        options[key] = _option_value(raw)
-    return level, options
-
-
-def _option_value(raw: str) -> Any:
-    words = {"on": True, "true": True, "yes": True, "off": False, "false": False, "no": False}
-    if raw.lower() in words:
-        return words[raw.lower()]
-    for kind in (int, float):
-        try:
-            return kind(raw)
-        except ValueError:
-            pass
-    return raw
-
-
-def build_bot(spec: str, seed: int, hard: HardOptions, seating: Sequence[str] = ()) -> Any:
-    """The bot a spec names; hard bots get the run's search settings unless the spec sets
-    them, and the seats of the seating that search (the other hard bots: a table's lobby
-    shows them too)."""
-    from modernart.bots import make_bot
-
-    level, options = parse_spec(spec)
-    if level == "hard":
-        merged = {**hard, **options}
-        if "budget" in options and "max_passes" not in options:
-            merged["max_passes"] = None  # a budget in the spec means the clock decides
-        searching = [s for s, other in enumerate(seating) if parse_spec(other)[0] == "hard"]
-        options = {"searching": searching, **merged}
-    return make_bot(level, seed=seed, **options)
-
-
 def parse_bots(text: str, *, count: tuple[int, int] = (3, 5), what: str = "--bots") -> list[str]:
     """Bot specs from a comma-separated list, each checked by building one bot."""
     specs = [b.strip() for b in text.split(",") if b.strip()]
@@ -196,36 +148,6 @@ def parse_bots(text: str, *, count: tuple[int, int] = (3, 5), what: str = "--bot
         takes = f"{lo}" if lo == hi else f"{lo} to {hi}"
         raise ValueError(f"{what} takes {takes} bots (a game has 3 to 5 seats); it names {len(specs)}")
     return specs
-
-
-def game_seed(seed: int, index: int) -> int:
-    return (seed * 1_000_003 + index) & ((1 << 62) - 1)
-
-
-# ---------------------------------------------------------------------- playing
-
-
-#: (seed, game index, seating, hard bots' settings, rule options as RuleOptions.changed())
-Task = tuple[int, int, tuple[str, ...], HardOptions, dict[str, Any]]
-
-
-def play_one(task: Task) -> dict[str, Any]:
-    """Worker: play game `index` of the run with the given seating and rule options."""
-    from modernart.bots.arena import play_game
-    from modernart.rules import RuleOptions
-
-    seed, index, seating, hard, rules = task
-    gseed = game_seed(seed, index)
-    bots = [build_bot(spec, gseed * 8 + seat, hard, seating) for seat, spec in enumerate(seating)]
-    outcome = play_game(bots, seed=gseed, names=seating, options=RuleOptions.from_dict(rules))
-    return {
-        "seating": seating,
-        "money": outcome.money,
-        "winners": outcome.winners,
-        "times": outcome.times,
-        "moves": outcome.moves,
-        "cpu": outcome.cpu,
-    }
 
 
 def play_all(tasks: Sequence[Task], jobs: int, progress: Progress) -> list[Any]:

@@ -174,7 +174,7 @@ class HardBot(MediumBot):
 
     def _note_choice(self, obs: Observation, medium: Move | None, chosen: Move | None) -> None:
         """Keep (role, medium's amount, the amount chosen) of an amount decision, for
-        `searchers.fit` (the policy the rollouts play a searching rival by)."""
+        `searcher_fit.fit` (the policy the rollouts play a searching rival by)."""
         if medium is None or chosen is None or not medium.arg or obs.phase not in AMOUNT_PHASES:
             return
         if obs.phase == Phase.FIXED_SET:

@@ -12,7 +12,7 @@ bots and of what level; in the arena the seating says it) is rolled out by this 
 each time it would set a limit, a sealed bid or a Fixed price, its medium amount is
 multiplied by a ratio drawn from `RATIOS`, the ratios of the amount the hard bot chose to
 the amount the medium bot would have chosen in the same position, recorded over hard
-self-play games (`fit`; ratio 0: it passed or bid nothing where medium would bid).  The
+self-play games (`searcher_fit.fit`; ratio 0: it passed or bid nothing where medium would bid).  The
 draws keep the hard bot's mixture: mostly medium's own amount (ratio 1), sometimes far
 above or below it, so the searching rival in a rollout overpays where the real one would.
 
@@ -64,24 +64,3 @@ def quantiles(values: Sequence[float], count: int = 20) -> tuple[float, ...]:
     if not ordered:
         return (1.0,) * count
     return tuple(ordered[min(len(ordered) - 1, int((i + 0.5) / count * len(ordered)))] for i in range(count))
-
-
-def fit(games: int, seed: int = 2812, players: int = 4, **hard_options: object) -> dict[str, list[float]]:
-    """The ratios hard's amount / medium's amount of every searched amount decision, per
-    role, over `games` games of `players` hard bots (`hard_options` as `HardBot` takes)."""
-    from .arena import play_game
-    from .hard import HardBot
-
-    found: dict[str, list[float]] = {role: [] for role in ROLES}
-    for game in range(games):
-        bots = [HardBot(seed=seed * 1000 + game * 8 + s, **hard_options) for s in range(players)]  # type: ignore[arg-type]
-
-        def note(_state: object, move: object, bots: list[HardBot] = bots) -> None:
-            for bot in bots:
-                if bot.last_choice is not None:
-                    role, medium, chosen = bot.last_choice
-                    found[role].append(round(chosen / medium, 3))
-                    bot.last_choice = None
-
-        play_game(bots, seed=seed + game, on_move=note)
-    return found

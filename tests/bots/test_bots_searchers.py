@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from modernart.bots import make_bot, searchers
+from modernart.bots import make_bot, searcher_fit, searchers
 from modernart.bots.hard import HardBot
 from modernart.bots.rollout import RolloutPolicy
 from modernart.phase import Phase
@@ -53,7 +53,7 @@ def test_the_fitted_ratios_are_a_distribution_of_hards_amounts() -> None:
 
 
 def test_fit_reads_hards_amounts_against_mediums() -> None:
-    found = searchers.fit(1, seed=3, players=3, max_passes=3)
+    found = searcher_fit.fit(1, seed=3, players=3, max_passes=3)
     assert found[searchers.BID], found
     assert all(r >= 0 for values in found.values() for r in values)
     assert searchers.quantiles(found[searchers.BID]) == tuple(sorted(searchers.quantiles(found[searchers.BID])))
