@@ -571,14 +571,8 @@ class DeckLedger:
 
     def check_open(self, seat: int, share: Share, card: int) -> int:
         """`open`'s checks alone, changing nothing: the slot the card comes from."""
-        slot = self.slot_of_play(seat, share)
-        if not self.readable(slot):
-            raise DeckStepError("not_readable", f"slot {slot} still waits for other seats' shares")
+        slot = self._proven_slot(seat, share)
         if self.checking:
-            try:
-                check_share(self.game, self.key(seat).h, self.deck[slot], share)
-            except DeckError as exc:
-                raise DeckStepError("bad_opening", str(exc)) from None
             found = self._card_in(slot, share)
             if found is None:
                 raise DeckStepError("no_card", f"slot {slot} opens to no card of the game: a shuffle was false")
@@ -592,6 +586,15 @@ class DeckLedger:
         """The card that `seat`'s own proven share of its slot opens (DeckStepError, nothing
         changed, unless the share is its own, of a readable slot dealt to it and not played,
         its proof verifies and the slot holds a card of the game)."""
+        slot = self._proven_slot(seat, share)
+        found = self._card_in(slot, share)
+        if found is None:
+            raise DeckStepError("no_card", f"slot {slot} opens to no card of the game: a shuffle was false")
+        return found
+
+    def _proven_slot(self, seat: int, share: Share) -> int:
+        """The slot of `seat`'s card play that its own share names: dealt to it, not played,
+        readable, and (when checking) the share's proof verified."""
         slot = self.slot_of_play(seat, share)
         if not self.readable(slot):
             raise DeckStepError("not_readable", f"slot {slot} still waits for other seats' shares")
@@ -600,10 +603,7 @@ class DeckLedger:
                 check_share(self.game, self.key(seat).h, self.deck[slot], share)
             except DeckError as exc:
                 raise DeckStepError("bad_opening", str(exc)) from None
-        found = self._card_in(slot, share)
-        if found is None:
-            raise DeckStepError("no_card", f"slot {slot} opens to no card of the game: a shuffle was false")
-        return found
+        return slot
 
     def commit_open(self, seat: int, share: Share, card: int) -> None:
         """Record a play that `check_open` passed."""
