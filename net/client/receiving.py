@@ -349,10 +349,7 @@ class Receiving:
 
     def _follower(self, game_id: bytes) -> VerifiedGame:
         assert self.host_vk is not None
-        game = VerifiedGame(game_id, self.host_vk, keep=self.keep_transcript, every_signature=False)
-        self.game = game
-        self._hold_seat()
-        return game
+        return VerifiedGame(game_id, self.host_vk, keep=self.keep_transcript, every_signature=False)
 
     def _hold_seat(self) -> None:
         """Welcomed as its seat's player, this client plays the seat itself from the host's
@@ -422,6 +419,7 @@ class Receiving:
         if seq == 1 and self.game is None and self.host_vk is not None:  # the game starts now
             st.game_id = decode_event_public(msg["pub"])["g"]
             self.game = self._follower(st.game_id)
+            self._hold_seat()
         if seq != st.head_seq + 1 or self.game is None:
             if time.monotonic() - self.greeting.last_hello > 1.0:
                 self.greeting.hello()  # a gap: ask for the missing events

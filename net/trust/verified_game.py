@@ -324,7 +324,7 @@ class VerifiedGame:
         while a Sealed auction's commitments come in may still have signed the seat's
         commitment in its set: it is kept for that set.
 
-        None is ever started at a table that hides hands (it would hold no deck key: the
+        No stand-in is ever started at a table that hides hands (it would hold no deck key: the
         clocks' defaults play for a seat away), nor for this client's own seat while its
         player is connected (`held_after`): either is a key of the host's own speaking for
         a seated player."""
