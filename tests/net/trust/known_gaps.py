@@ -31,8 +31,8 @@ pytestmark = pytest.mark.timeout(150)
 
 def test_a_faked_game_over_gets_every_deck_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`VerifiedGame.game_over` is the host's own public view (`pv.phase`), which no client
-    checks against the rules.  Right after the deal the host sends one unsigned move "by
-    clock" whose pv says GAME_OVER, then its true `disclose`.  Every client takes both and
+    checks against the rules.  Right after the deal the host sends one event that moves
+    nothing (a `dlate`) whose pv says GAME_OVER, then its true `disclose`.  Every client takes both and
     sends its secret deck key: the host reads every card of every hand (and the stock)."""
     from modernart.net.host import game as game_module
 
@@ -48,7 +48,7 @@ def test_a_faked_game_over_gets_every_deck_key(tmp_path: Path, monkeypatch: pyte
                 game_module, "public_view", lambda state: {**real_pv(state), "phase": int(Phase.GAME_OVER)}
             )
             seat = (sess.state.auctioneer + 1) % 3
-            hostile.inject("move", {"m": Move.pass_(seat).to_list(), "by": "clock"})
+            hostile.inject("dlate", {"seat": seat, "step": "card", "waited": 0.0})
             hostile.host.fanout.publish_all(hostile.table, [sess._disclose(hostile.host.clock.now())])
             monkeypatch.setattr(game_module, "public_view", real_pv)
             await until(
@@ -81,7 +81,7 @@ def test_a_faked_game_over_gets_every_deck_key(tmp_path: Path, monkeypatch: pyte
                 assert {learned[k] for k in ledger.slots_of(c.state.seat)} == own
             # and the game goes on: one event with the true view, and the auctioneer plays
             sess.disclosed = False
-            hostile.inject("delegate", {"seat": 0, "vk": None})
+            hostile.inject("dlate", {"seat": 0, "step": "card", "waited": 0.0})
             player = clients[sess.state.auctioneer]
             await player.wait_until(lambda s: s.head_seq >= sess.seq, 30)
             card = sorted(player.state.observation.hand)[0]
@@ -143,7 +143,7 @@ def test_a_play_committed_in_a_fork_shown_to_its_owner_alone_gets_the_opening_un
     """An opening (like an action) names no chain head, so a fork shown to one player is
     exposed only by that player's next deck step.  The host refuses the owner's play of
     card A ("stale"), then commits it (its real `submit`) in a fork shown to the owner
-    alone: the other two are sent a harmless `delegate` revocation in its place.  The owner
+    alone: the other two are sent a harmless `dlate` (the seat is late with its card) in its place.  The owner
     opens A; the host refuses the opening.  The host now holds card A, which nobody else
     knows was ever offered, while the other clients play on trusting it."""
 
@@ -169,7 +169,7 @@ def test_a_play_committed_in_a_fork_shown_to_its_owner_alone_gets_the_opening_un
             def fork(to: int | None, seq: int, pub: dict[str, Any]) -> dict[str, Any] | None:
                 if to != seat and pub["k"] == "play":
                     out = {k: v for k, v in pub.items() if k not in ("m", "deck", "signer", "act")}
-                    return {**out, "k": "delegate", "seat": seat, "vk": None}
+                    return {**out, "k": "dlate", "seat": seat, "step": "card", "waited": 0.0}
                 return None
 
             hostile.rewrite = fork
