@@ -146,36 +146,46 @@ class ManualClock(MonotonicClock):
 
 def default_moves(state: GameState, seats: tuple[int, ...], bot_level: str = "random") -> list[Move]:
     """The moves the host plays for `seats` whose decision time ran out (in order)."""
-    phase = state.phase
     moves: list[Move] = []
     for seat in seats:
         if seat not in state.to_move():
             continue
-        if phase == Phase.OPEN:
+        if state.phase == Phase.OPEN:
             return [Move.hammer(state.auctioneer)]
-        if phase == Phase.ONCE_AROUND:
-            moves.append(Move.pass_(seat))
-        elif phase == Phase.FIXED_OFFER:
-            moves.append(Move.decline(seat))
-        elif phase == Phase.FIXED_SET:
-            _, lo, _hi = state.amount_range(seat)  # type: ignore[misc]
-            moves.append(Move.set_price(seat, lo))
-        elif phase == Phase.SEALED:
-            moves.append(Move.sealed_bid(seat, 0))
-        elif phase == Phase.DOUBLE_OFFER:
-            moves.append(Move.decline_second(seat))
-        elif phase == Phase.POSTED_OFFER:
-            moves.append(Move.decline(seat))
-        elif phase == Phase.CHOOSE_BUYER:  # the first of the tied bidders or takers, clockwise
-            moves.append(Move.choose_buyer(seat, state.candidates[0]))
-        elif phase == Phase.MYSTERY_FLIP:
-            moves.append(Move.keep_mystery(seat))
-        elif phase == Phase.ANNOUNCE:  # the auction printed on the card (Open for a Double)
-            kind = state.lot[0].kind
-            moves.append(Move.announce(seat, kind if kind != AuctionType.DOUBLE else AuctionType.OPEN))
-        elif phase == Phase.PLAY_CARD:
-            moves.append(default_card(state.observation(seat), bot_level, state.move_count))
+        obs = state.observation(seat)
+        fixed = fixed_default(obs)
+        if fixed is not None:
+            moves.append(fixed)
+        elif state.phase == Phase.PLAY_CARD:
+            moves.append(default_card(obs, bot_level, state.move_count))
     return moves
+
+
+def fixed_default(obs: Observation) -> Move | None:
+    """The default the rules fix for the step of `obs`'s seat, read from what that seat sees
+    (None: an Open auction, whose countdown brings the auctioneer's hammer down, or a card to
+    put up, which is a choice).  Only these may come "by clock" at a table that hides hands
+    (net/trust/verified_game.py checks them from the public view and the public money)."""
+    seat, phase = obs.seat, obs.phase
+    if phase == Phase.ONCE_AROUND:
+        return Move.pass_(seat)
+    if phase in (Phase.FIXED_OFFER, Phase.POSTED_OFFER):
+        return Move.decline(seat)
+    if phase == Phase.FIXED_SET:
+        price = obs.amount_range()
+        return Move.set_price(seat, price[1]) if price is not None else None
+    if phase == Phase.SEALED:
+        return Move.sealed_bid(seat, 0)
+    if phase == Phase.DOUBLE_OFFER:
+        return Move.decline_second(seat)
+    if phase == Phase.CHOOSE_BUYER and obs.candidates:  # the first of the tied bidders or takers, clockwise
+        return Move.choose_buyer(seat, obs.candidates[0])
+    if phase == Phase.MYSTERY_FLIP:
+        return Move.keep_mystery(seat)
+    if phase == Phase.ANNOUNCE and obs.lot:  # the auction printed on the card (Open for a Double)
+        kind = obs.lot[0].kind
+        return Move.announce(seat, kind if kind != AuctionType.DOUBLE else AuctionType.OPEN)
+    return None
 
 
 def default_card(obs: Observation, bot_level: str, seed: int) -> Move:

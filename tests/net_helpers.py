@@ -273,6 +273,7 @@ class SessionDriver:
         self.rng = random.Random(seed)
         self.now = now
         self.bids: dict[tuple[int, int], tuple[int, bytes]] = {}  # (auction, seat) -> (amount, nonce)
+        self.ctr = [100] * len(keys)  # each seat's last action counter (signed moves, hidden hands)
 
     def seed(self, seat: int) -> tuple[list[Any], bytes]:
         """Seat `seat` sends a fresh signed seed: (the events, the seed)."""
@@ -330,8 +331,20 @@ class SessionDriver:
                     events += self.reveal(seat)
             return events
         move = random_move(state, state.to_move()[0], self.rng.random)
+        if sess.hidden is not None and not clock_may_play(state, move):
+            return self.signed(move)  # a table that hides hands takes only the rules' default by the clock
         state.apply(move)
         return sess.move_events(move, self.now, {"m": move.to_list(), "by": "clock"})
+
+    def signed(self, move: Any) -> list[Any]:
+        """`move` as its seat's client sends it: signed, with the seat's next counter."""
+        from modernart.net.protocol.signed import ACT_TAG, encode_action_body
+
+        sess, seat = self.sess, move.seat
+        self.ctr[seat] += 1
+        body = encode_action_body(sess.game_id, seat, self.ctr[seat], move.to_list(), sess.seq, None)
+        events, _ctr = sess.submit(self.keys[seat].vk, seat, body, self.keys[seat].sign(ACT_TAG, body), self.now)
+        return list(events)
 
     def play(self, moves: int) -> None:
         """Play until at least `moves` engine moves are applied, stopping outside a Sealed auction."""
@@ -340,6 +353,18 @@ class SessionDriver:
         state = self.sess.state
         while (state.move_count < moves or state.phase == Phase.SEALED) and not state.is_over():
             self.step()
+
+
+def clock_may_play(state: Any, move: Any) -> bool:
+    """Whether a client at a table that hides hands takes `move` "by clock": a pass or the
+    hammer in an Open auction, else the rules' default for the step (net/clocks.py)."""
+    from modernart.moves import Action
+    from modernart.net.clocks import fixed_default
+    from modernart.phase import Phase
+
+    if state.phase == Phase.OPEN:
+        return bool(move.action in (Action.PASS, Action.HAMMER))
+    return bool(move == fixed_default(state.observation(move.seat)))
 
 
 async def seated_clients(host: Host, count: int, tmp: Path | None = None, **options: Any) -> list[Any]:

@@ -305,6 +305,7 @@ class Receiving:
         self.welcomed(int(msg.get("ctr") or 0))
         st.goodbye = None
         self.catch_up_head = int(msg.get("head") or 0)
+        self._hold_seat()
         self.conn = msg["conn"]
         self.memo.remember(str(st.table.get("name", "")))
         if self.game is not None and self.game.deck is not None:
@@ -349,6 +350,14 @@ class Receiving:
     def _follower(self, game_id: bytes) -> VerifiedGame:
         assert self.host_vk is not None
         return VerifiedGame(game_id, self.host_vk, keep=self.keep_transcript, every_signature=False)
+
+    def _hold_seat(self) -> None:
+        """Welcomed as its seat's player, this client plays the seat itself from the host's
+        head at the welcome on: the host hands a stand-in's seat back before it welcomes the
+        player (net/host/presence.py `player_returns`), and starts one only once the player's
+        connection has gone, so a stand-in named for the seat later is refused."""
+        if self.game is not None:
+            self.game.held_after = self.catch_up_head if self.state.role == "player" else None
 
     def _set_deadlines(self, clk: dict[str, Any]) -> bool:
         """Take the host's remaining times as deadlines on this loop's clock; True when one
@@ -410,6 +419,7 @@ class Receiving:
         if seq == 1 and self.game is None and self.host_vk is not None:  # the game starts now
             st.game_id = decode_event_public(msg["pub"])["g"]
             self.game = self._follower(st.game_id)
+            self._hold_seat()
         if seq != st.head_seq + 1 or self.game is None:
             if time.monotonic() - self.greeting.last_hello > 1.0:
                 self.greeting.hello()  # a gap: ask for the missing events

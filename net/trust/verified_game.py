@@ -31,6 +31,7 @@ from modernart.phase import Phase
 from modernart.rules import RuleOptions
 from modernart.views import Observation, public_money
 
+from modernart.net.clocks import fixed_default
 from modernart.net.trust.chain import ChainError, ChainVerifier
 from modernart.net.protocol import VERSION
 from modernart.net.protocol.frames import decode_event_private, decode_event_public
@@ -104,6 +105,11 @@ class VerifiedGame:
         self.chain = ChainVerifier(game_id, host_vk)
         self.players: list[dict[str, Any]] = []
         self.delegates: dict[int, bytes] = {}
+        # the event after which this client's own seat is played by this client itself (its
+        # player welcomed by the host, which hands a stand-in's seat back before it welcomes):
+        # a stand-in named for the seat later is the host's lie.  None: not known (a stand-in,
+        # a watcher, the audit)
+        self.held_after: int | None = None
         # (auction, seat) -> stand-in keys that spoke for the seat during that Sealed auction's
         # commitments and have gone since: a commitment in the set may be signed by one
         self.sealed_keys: dict[tuple[int, int], list[bytes]] = {}
@@ -235,7 +241,7 @@ class VerifiedGame:
             raise ChainError(f"event {seq} comes before the game's start")
         events = tuple(event_from_wire(e, self.view.options) for e in pub.get("ev", []))
         if kind == "delegate":
-            self._delegate(pub["seat"], pub.get("vk"))
+            self._delegate(seq, pub["seat"], pub.get("vk"), own)
         elif kind == "seed":
             self.seeds.seed_event(pub["seat"], pub["c"], self.keys(pub["seat"]))
         elif kind == "deal":
@@ -313,11 +319,22 @@ class VerifiedGame:
                 f"event {seq}: the host moved on before seat {self.pending_play[0]}'s card play was opened"
             )
 
-    def _delegate(self, seat: int, vk: bytes | None) -> None:
+    def _delegate(self, seq: int, seat: int, vk: bytes | None, own: int | None) -> None:
         """A stand-in takes `seat` (`vk`), or gives it back (None).  A stand-in key that goes
         while a Sealed auction's commitments come in may still have signed the seat's
-        commitment in its set: it is kept for that set."""
+        commitment in its set: it is kept for that set.
+
+        No stand-in is ever started at a table that hides hands (it would hold no deck key: the
+        clocks' defaults play for a seat away), nor for this client's own seat while its
+        player is connected (`held_after`): either is a key of the host's own speaking for
+        a seated player."""
         assert self.view is not None
+        if self.deck is not None:
+            raise ChainError(f"event {seq}: the host named a stand-in for seat {seat} at a table that hides hands")
+        if vk is not None and seat == own and self.held_after is not None and seq > self.held_after:
+            raise ChainError(
+                f"event {seq}: the host named a stand-in for seat {seat}, this client's own, while its player is connected"
+            )
         gone = self.delegates.get(seat)
         pv = self.view.pv or {}
         if gone is not None and pv.get("phase") == Phase.SEALED:
@@ -617,7 +634,28 @@ class VerifiedGame:
             raise ValueError(f"a move made by {by!r}")
         elif by in ("reveal", "offender") and action not in _SEALED:
             raise ValueError(f"a move of seat {seat} settled as a sealed bid, but it is not one")
+        elif by == "clock" and self.deck is not None:
+            self._check_clock_default(move)
         return move
+
+    def _check_clock_default(self, move: Move) -> None:
+        """A move `by` "clock" at a table that hides hands, where no stand-in plays for a seat
+        away: only the default the rules fix for that seat's step (net/clocks.py
+        `fixed_default`: a pass, a decline, the lowest price...), or in an Open auction a
+        seat's pass or its auctioneer's hammer; never a bid, a card or a choice of the host's.
+        (At an open table a stand-in's or the clock's bot may choose a card: not checked.)"""
+        assert self.view is not None
+        seat = move.seat
+        pv = self.view.watcher()
+        if pv.phase == Phase.OPEN:
+            fixed = move == Move.hammer(pv.auctioneer) or (move == Move.pass_(seat) and seat in pv.to_move)
+        else:
+            obs = self.view.observation(seat, [], self._money()[seat])
+            fixed = seat in pv.to_move and move == fixed_default(obs)
+        if not fixed:
+            raise ValueError(
+                f"the host made {move.to_list()} by the clock for seat {seat}: not the rules' default for its step"
+            )
 
     def _check_signed(self, pub: dict[str, Any], seat: int) -> None:
         """Verify the player's signature and counter on the action an event relays."""

@@ -187,7 +187,7 @@ class HiddenDriver:
 
         self.sess, self.keys, self.decks, self.driver = sess, keys, decks, driver
         self.rng = random.Random(5)
-        self.ctr = [100] * len(keys)
+        self.ctr = driver.ctr  # one counter per seat for every action it signs
 
     def share(self) -> None:
         ledger = self.sess.hidden.ledger
