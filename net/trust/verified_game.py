@@ -48,6 +48,37 @@ from modernart.net.trust.shuffle_checks import ShuffleChecks
 _SEALED = (Action.SEALED_BID, Action.SEALED_FORFEIT)
 log = logging.getLogger("modernart.net.trust.verified_game")
 
+#: the first protocol whose event 1 (`start`) names it (`v`), signed by the host with the rest
+SIGNED_VERSION = 3
+
+
+def signed_protocol(start: dict[str, Any], claimed: int) -> int:
+    """The protocol a game was played in, from its event 1 (`start`, signed by the host):
+    its `v`, which `claimed` (a transcript's header, or the protocol a client speaks) must
+    equal; a start that names none is of protocol 1 or 2 (theirs did not), which `claimed`
+    chooses between.  Deck steps are signed from protocol 3 on, so a table that hides hands
+    at a lower one is refused (ValueError).
+
+    >>> signed_protocol({"v": 3}, 3), signed_protocol({}, 1), signed_protocol({}, 3)
+    (3, 1, 2)
+    >>> signed_protocol({"v": 3}, 2)
+    Traceback (most recent call last):
+    ValueError: the host signed it as protocol 3; the transcript's header says version 2
+    """
+    version = start.get("v")
+    if version is not None and version != claimed:
+        raise ValueError(
+            f"the host signed it as protocol {version}; the transcript's header says version {claimed}"
+        )
+    protocol = version if version is not None else min(claimed, SIGNED_VERSION - 1)
+    if start.get("hidden") and protocol < SIGNED_VERSION:
+        raise ValueError(
+            f"a table that hides hands at protocol {protocol} (event 1 names no version): "
+            "deck steps unsigned"
+        )
+    return int(protocol)
+
+
 #: the hidden deck's events (net/host/hidden_hands.py)
 DECK_EVENTS = ("dkey", "dshuffle", "dshares", "dsecret")
 #: what each deck step a seat can be late with is (event `dlate`, net/host/deck_deadlines.py)
@@ -271,7 +302,8 @@ class VerifiedGame:
 
     def _start(self, pub: dict[str, Any]) -> None:
         """Event 1: the players, the rules, the fixed deal if any, the host's seed commitment,
-        and at a table that hides hands the deck's ledger."""
+        and at a table that hides hands the deck's ledger; the protocol, from event 1 itself."""
+        self.protocol = signed_protocol(pub, self.protocol)
         self.players = pub["players"]
         options = RuleOptions.from_dict(pub["options"])
         self.view = ViewBuilder(len(self.players), options)
