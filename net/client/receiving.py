@@ -348,7 +348,9 @@ class Receiving:
 
     def _follower(self, game_id: bytes) -> VerifiedGame:
         assert self.host_vk is not None
-        return VerifiedGame(game_id, self.host_vk, keep=self.keep_transcript, every_signature=False)
+        game = VerifiedGame(game_id, self.host_vk, keep=self.keep_transcript, every_signature=False)
+        game.withdrawn = self.fair.withdrawn  # this seat's refused card plays, across resets
+        return game
 
     def _set_deadlines(self, clk: dict[str, Any]) -> bool:
         """Take the host's remaining times as deadlines on this loop's clock; True when one

@@ -67,14 +67,11 @@ def signed_protocol(start: dict[str, Any], claimed: int) -> int:
     """
     version = start.get("v")
     if version is not None and version != claimed:
-        raise ValueError(
-            f"the host signed it as protocol {version}; the transcript's header says version {claimed}"
-        )
+        raise ValueError(f"the host signed it as protocol {version}; the transcript's header says version {claimed}")
     protocol = version if version is not None else min(claimed, SIGNED_VERSION - 1)
     if start.get("hidden") and protocol < SIGNED_VERSION:
         raise ValueError(
-            f"a table that hides hands at protocol {protocol} (event 1 names no version): "
-            "deck steps unsigned"
+            f"a table that hides hands at protocol {protocol} (event 1 names no version): deck steps unsigned"
         )
     return int(protocol)
 
@@ -162,6 +159,9 @@ class VerifiedGame:
         # (protocol 3) the card play the host committed to (its `play` event) and that waits
         # for its owner's opening: (seat, action, slot, seq of the play event)
         self.pending_play: tuple[int, int, int, int] | None = None
+        # (protocol 3) bodies of this client's card plays that the host refused: withdrawn,
+        # never to be committed (net/client/fair_duties.py `withdraw`)
+        self.withdrawn: dict[bytes, None] = {}
         self.heads: list[bytes] = []  # the chain head after each event, oldest first
         self.own_shuffles: list[Shuffle] = []  # the shuffles this client made for its seat (this run)
 
@@ -290,7 +290,7 @@ class VerifiedGame:
             self._deck_step(kind, pub, seq, own)
             self.late.pop(pub["seat"], None)
         elif kind == "play":
-            self._check_play(pub)
+            self._check_play(pub, own)
         elif kind != "start":
             raise ValueError(f"unknown event kind {kind!r}")
         self._check_nothing_passes_a_pending_play(seq, kind, move)
@@ -498,10 +498,11 @@ class VerifiedGame:
                 ) from None
             raise ChainError(f"event {seq}: {exc.message} ({exc.code})") from None
 
-    def _check_play(self, pub: dict[str, Any]) -> None:
+    def _check_play(self, pub: dict[str, Any], own: int | None) -> None:
         """(protocol 3) The host commits to a card play: the owner's own signed action names a
         slot dealt to it, unplayed and readable, of the deck in hand, at its turn to play a
-        card; only then does the owner open the card (net/client/fair_duties.py)."""
+        card, and (checked by the owner's client, `own`) not one the host refused before;
+        only then does the owner open the card (net/client/fair_duties.py)."""
         deck, view = self.deck, self.view
         if deck is None or view is None or self.protocol < 3:
             raise ValueError("a card play committed to at a table that does not hide hands")
@@ -510,6 +511,11 @@ class VerifiedGame:
             raise ChainError(f"the host committed to a card play of seat {seat} that another key signed")
         if self.pending_play is not None:
             raise ChainError(f"the host committed to a second card play while seat {self.pending_play[0]}'s waits")
+        if seat == own and pub["act"]["b"] in self.withdrawn:
+            raise ChainError(
+                f"the host committed to a card play of this seat (seat {seat}) that it had refused: "
+                "that play was withdrawn"
+            )
         self._check_signed(pub, seat)
         body = decode_action_body(pub["act"]["b"])
         if body["extra"].get("deck") != pub["deck"] or pub["deck"] != deck.epoch or deck.waiting:

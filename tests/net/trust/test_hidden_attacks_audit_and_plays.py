@@ -22,7 +22,7 @@ from modernart.net.trust.transcript import read_transcript_and_header, write_tra
 
 from tests.hostile_hidden import HostileHost, close_clients, evidence_audited, honest_clients, untrusted
 from tests.net.trust.test_hidden_attacks import auctioneer, dealt, is_card_play, replace_shuffles
-from tests.net_helpers import run, until
+from tests.net_helpers import run
 
 pytestmark = pytest.mark.timeout(150)
 
@@ -119,7 +119,7 @@ def test_a_refused_card_play_committed_later_is_refused_by_its_owner_who_opens_n
             events, _ctr = sess.submit(player.keys.vk, seat, first["b"], first["s"], hostile.host.clock.now())
             hostile.host.fanout.publish_all(hostile.table, events)
             said = await untrusted([player])
-            assert "withdrew" in said[0], said
+            assert "withdrawn" in said[0], said
             assert hostile.frames_of("open") == []
             assert hostile.learned() == {}
             assert player.fair.shown == set()
@@ -167,7 +167,7 @@ def test_a_refused_play_committed_in_a_fork_shown_to_its_owner_alone_gets_no_ope
             events, _ = sess.submit(player.keys.vk, seat, first["b"], first["s"], hostile.host.clock.now())
             hostile.host.fanout.publish_all(hostile.table, events)
             said = await untrusted([player])
-            assert "withdrew" in said[0], said
+            assert "withdrawn" in said[0], said
             assert hostile.frames_of("open") == []
             assert hostile.learned() == {}
         finally:
