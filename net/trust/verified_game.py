@@ -63,11 +63,13 @@ def signed_protocol(start: dict[str, Any], claimed: int) -> int:
     (3, 1, 2)
     >>> signed_protocol({"v": 3}, 2)
     Traceback (most recent call last):
-    ValueError: the host signed it as protocol 3; the transcript's header says version 2
+    ValueError: the host signed it as protocol 3; the transcript's header (or the client) says version 2
     """
     version = start.get("v")
     if version is not None and version != claimed:
-        raise ValueError(f"the host signed it as protocol {version}; the transcript's header says version {claimed}")
+        raise ValueError(
+            f"the host signed it as protocol {version}; the transcript's header (or the client) says version {claimed}"
+        )
     protocol = version if version is not None else min(claimed, SIGNED_VERSION - 1)
     if start.get("hidden") and protocol < SIGNED_VERSION:
         raise ValueError(
@@ -123,9 +125,10 @@ class VerifiedGame:
         protocol: int = VERSION,
     ) -> None:
         self.game_id = game_id
-        # the protocol the game was played in: 1 published each commitment as an event and
-        # settled a Sealed auction in one move event per seat (old transcripts, for the audit);
-        # 2 (this one) publishes the commitments in the complete set only and settles in one event
+        # the protocol the game was played in (as event 1 says, `signed_protocol`): 1 published
+        # each commitment as an event and settled a Sealed auction in one move event per seat
+        # (old transcripts, for the audit); 2 publishes the commitments in the complete set only
+        # and settles in one event; 3 (this one) also signs the hidden deck's steps
         self.protocol = protocol
         self.every_signature = every_signature  # False: a client (net/trust/sealed.py `SealedVerifier`)
         self.host_vk = host_vk
