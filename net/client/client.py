@@ -141,6 +141,9 @@ from modernart.net.trust.verified_game import EventInfo, VerifiedGame
 __all__ = ["Client", "ConnectionState", "ConnectError", "EventInfo", "Reply", "Update"]
 log = logging.getLogger("modernart.net.client.client")
 
+#: the replies that are no answer of the host's (it may yet have taken the move: in doubt)
+NO_ANSWER = ("connection_lost", "host_closed", "timeout", "closed")
+
 
 HOST_SILENCE = 4.0
 #: Seconds between two pings (the host counts a peer silent after 6 s, net/host/presence.py
@@ -622,6 +625,8 @@ class Client:
         if game is not None:
             game.sent(body, sig, self.keys.vk)
         reply = await self.requests.request(act_frame(body, sig, self.receiving.conn))
+        if not reply.ok and extra is not None and reply.code not in NO_ANSWER:
+            self.fair.withdraw(body)  # refused by the host: it may never commit it later
         if reply.ok and extra is not None and game is not None:
             reply = await self._played(game, move, reply)
         if reply.code == "connection_lost":

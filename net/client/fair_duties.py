@@ -91,6 +91,11 @@ def tail_chunks(frames: list[dict[str, Any]]) -> list[list[bytes]]:
     return chunks
 
 
+#: the refused card plays a client remembers (a player makes a few a turn; the host gains
+#: nothing by refusing more, as each is refused before any card leaves)
+MAX_WITHDRAWN = 256
+
+
 class FairPlay:
     """The duties of one client (see the module docstring)."""
 
@@ -124,8 +129,23 @@ class FairPlay:
         # cards whose opening left this client and that are not played yet: from then on the
         # host has seen them, so only such a card is offered (`Client.send_move`)
         self.shown: set[int] = set()
+        # bodies of this seat's card plays that the host refused (in the order refused, the
+        # oldest forgotten past MAX_WITHDRAWN): a `play` event carrying one is refused
+        # (net/trust/verified_game.py `_check_play`); kept here, so that a new checked copy
+        # of the game (after a reset) still knows them
+        self.withdrawn: dict[bytes, None] = {}
         self.tasks: set[asyncio.Task] = set()
         self.save_task: asyncio.Task | None = None
+
+    def withdraw(self, body: bytes) -> None:
+        """Note a card play of this seat that the host refused: withdrawn, it can never be
+        committed (its counter was not used, so its signature alone would still pass)."""
+        self.withdrawn[body] = None
+        while len(self.withdrawn) > MAX_WITHDRAWN:
+            del self.withdrawn[next(iter(self.withdrawn))]
+        follower = self.follower()
+        if follower is not None:
+            follower.own_actions.pop(body, None)
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)

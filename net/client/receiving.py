@@ -349,7 +349,9 @@ class Receiving:
 
     def _follower(self, game_id: bytes) -> VerifiedGame:
         assert self.host_vk is not None
-        return VerifiedGame(game_id, self.host_vk, keep=self.keep_transcript, every_signature=False)
+        game = VerifiedGame(game_id, self.host_vk, keep=self.keep_transcript, every_signature=False)
+        game.withdrawn = self.fair.withdrawn  # this seat's refused card plays, across resets
+        return game
 
     def _hold_seat(self) -> None:
         """Welcomed as its seat's player, this client plays the seat itself from the host's

@@ -56,7 +56,7 @@ from modernart.net.host.journal import (
     truncate_events,
     truncate_moves,
 )
-from modernart.net.protocol import ProtocolError, decode_host_inner, pack
+from modernart.net.protocol import VERSION, ProtocolError, decode_host_inner, pack
 from modernart.net.protocol.frames import NOT_DECISIONS, clock_view, event_frame, event_public
 from modernart.net.trust.sealed import SealedRound, overlay
 from modernart.net.trust.shuffle import FixedDeal, SeedRound
@@ -499,6 +499,7 @@ class HostedGame:
         against it and says the cards were not shuffled)."""
         self.seed_end = now + self.clocks.reveal if self.clocks.reveal > 0 else None
         facts: dict[str, Any] = {
+            "v": VERSION,  # signed with the rest: the audit reads the protocol here, not in a file's header
             "players": [p.to_wire() for p in self.players],
             "options": self.options.to_dict(),
             "hseed": self.seeding.host_commitment,

@@ -638,6 +638,8 @@ _AFTER_DEAL: Schema = {
 #: event kind (`k`) -> its own fields, besides `k`, `g` (the game id) and `_AFTER_DEAL`
 EVENT_SCHEMA: dict[str, Schema] = {
     "start": {
+        # (protocol 3 on) the protocol the host plays, signed with event 1 (none: protocol 1 or 2)
+        "v": (is_int(3, 255), False),
         "players": (is_list(is_record(PLAYER), 5, 1), True),
         "options": (_OPTIONS, True),
         "hseed": (is_bytes(32), True),

@@ -177,7 +177,8 @@ class _Audit:
         protocol: int,
     ) -> None:
         self.record, self.frames, self.report = record, frames, report
-        self.protocol = protocol  # the transcript's version: the protocol the game was played in
+        # the transcript's version: the protocol the game was played in, if event 1 agrees
+        self.protocol = protocol
         self.pinned = host_vk
         self.problems = report.problems
 
@@ -201,6 +202,7 @@ class _Audit:
                 self.problems.append(_where(frame, exc))
                 return
             self.report.notes.extend(info.warnings)
+        self.protocol = follower.protocol  # as event 1, signed by the host, says (`signed_protocol`)
         if follower.shuffle is None:
             self.problems.append(f"event {len(self.frames)}: the transcript ends before the seeds are disclosed")
             return

@@ -49,6 +49,36 @@ from modernart.net.trust.shuffle_checks import ShuffleChecks
 _SEALED = (Action.SEALED_BID, Action.SEALED_FORFEIT)
 log = logging.getLogger("modernart.net.trust.verified_game")
 
+#: the first protocol whose event 1 (`start`) names it (`v`), signed by the host with the rest
+SIGNED_VERSION = 3
+
+
+def signed_protocol(start: dict[str, Any], claimed: int) -> int:
+    """The protocol a game was played in, from its event 1 (`start`, signed by the host):
+    its `v`, which `claimed` (a transcript's header, or the protocol a client speaks) must
+    equal; a start that names none is of protocol 1 or 2 (theirs did not), which `claimed`
+    chooses between.  Deck steps are signed from protocol 3 on, so a table that hides hands
+    at a lower one is refused (ValueError).
+
+    >>> signed_protocol({"v": 3}, 3), signed_protocol({}, 1), signed_protocol({}, 3)
+    (3, 1, 2)
+    >>> signed_protocol({"v": 3}, 2)
+    Traceback (most recent call last):
+    ValueError: the host signed it as protocol 3; the transcript's header (or the client) says version 2
+    """
+    version = start.get("v")
+    if version is not None and version != claimed:
+        raise ValueError(
+            f"the host signed it as protocol {version}; the transcript's header (or the client) says version {claimed}"
+        )
+    protocol = version if version is not None else min(claimed, SIGNED_VERSION - 1)
+    if start.get("hidden") and protocol < SIGNED_VERSION:
+        raise ValueError(
+            f"a table that hides hands at protocol {protocol} (event 1 names no version): deck steps unsigned"
+        )
+    return int(protocol)
+
+
 #: the hidden deck's events (net/host/hidden_hands.py)
 DECK_EVENTS = ("dkey", "dshuffle", "dshares", "dsecret")
 #: what each deck step a seat can be late with is (event `dlate`, net/host/deck_deadlines.py)
@@ -96,9 +126,10 @@ class VerifiedGame:
         protocol: int = VERSION,
     ) -> None:
         self.game_id = game_id
-        # the protocol the game was played in: 1 published each commitment as an event and
-        # settled a Sealed auction in one move event per seat (old transcripts, for the audit);
-        # 2 (this one) publishes the commitments in the complete set only and settles in one event
+        # the protocol the game was played in (as event 1 says, `signed_protocol`): 1 published
+        # each commitment as an event and settled a Sealed auction in one move event per seat
+        # (old transcripts, for the audit); 2 publishes the commitments in the complete set only
+        # and settles in one event; 3 (this one) also signs the hidden deck's steps
         self.protocol = protocol
         self.every_signature = every_signature  # False: a client (net/trust/sealed.py `SealedVerifier`)
         self.host_vk = host_vk
@@ -137,6 +168,9 @@ class VerifiedGame:
         # (protocol 3) the card play the host committed to (its `play` event) and that waits
         # for its owner's opening: (seat, action, slot, seq of the play event)
         self.pending_play: tuple[int, int, int, int] | None = None
+        # (protocol 3) bodies of this client's card plays that the host refused: withdrawn,
+        # never to be committed (net/client/fair_duties.py `withdraw`)
+        self.withdrawn: dict[bytes, None] = {}
         self.heads: list[bytes] = []  # the chain head after each event, oldest first
         self.own_shuffles: list[Shuffle] = []  # the shuffles this client made for its seat (this run)
 
@@ -265,7 +299,7 @@ class VerifiedGame:
             self._deck_step(kind, pub, seq, own)
             self.late.pop(pub["seat"], None)
         elif kind == "play":
-            self._check_play(pub)
+            self._check_play(pub, own)
         elif kind != "start":
             raise ValueError(f"unknown event kind {kind!r}")
         self._check_nothing_passes_a_pending_play(seq, kind, move)
@@ -277,7 +311,8 @@ class VerifiedGame:
 
     def _start(self, pub: dict[str, Any]) -> None:
         """Event 1: the players, the rules, the fixed deal if any, the host's seed commitment,
-        and at a table that hides hands the deck's ledger."""
+        and at a table that hides hands the deck's ledger; the protocol, from event 1 itself."""
+        self.protocol = signed_protocol(pub, self.protocol)
         self.players = pub["players"]
         options = RuleOptions.from_dict(pub["options"])
         self.view = ViewBuilder(len(self.players), options)
@@ -483,10 +518,11 @@ class VerifiedGame:
                 ) from None
             raise ChainError(f"event {seq}: {exc.message} ({exc.code})") from None
 
-    def _check_play(self, pub: dict[str, Any]) -> None:
+    def _check_play(self, pub: dict[str, Any], own: int | None) -> None:
         """(protocol 3) The host commits to a card play: the owner's own signed action names a
         slot dealt to it, unplayed and readable, of the deck in hand, at its turn to play a
-        card; only then does the owner open the card (net/client/fair_duties.py)."""
+        card, and (checked by the owner's client, `own`) not one the host refused before;
+        only then does the owner open the card (net/client/fair_duties.py)."""
         deck, view = self.deck, self.view
         if deck is None or view is None or self.protocol < 3:
             raise ValueError("a card play committed to at a table that does not hide hands")
@@ -495,6 +531,11 @@ class VerifiedGame:
             raise ChainError(f"the host committed to a card play of seat {seat} that another key signed")
         if self.pending_play is not None:
             raise ChainError(f"the host committed to a second card play while seat {self.pending_play[0]}'s waits")
+        if seat == own and pub["act"]["b"] in self.withdrawn:
+            raise ChainError(
+                f"the host committed to a card play of this seat (seat {seat}) that it had refused: "
+                "that play was withdrawn"
+            )
         self._check_signed(pub, seat)
         body = decode_action_body(pub["act"]["b"])
         if body["extra"].get("deck") != pub["deck"] or pub["deck"] != deck.epoch or deck.waiting:
