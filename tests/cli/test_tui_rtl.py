@@ -27,7 +27,7 @@ from babel.messages.pofile import read_po
 from modernart.cli.i18n import speaking
 from modernart.moves import Move
 from modernart.phase import Phase
-from tests.e2e.screen import D, F, O, ONE, S, Screen, play_to_the_end, quick_game, run_async, table_with
+from tests.e2e.screen import D, F, O, ONE, S, Screen, play_to_the_end, quick_game, run_async, table_with, until
 from tests.cli.test_tui_keys import ANA_HAND, ROUND_END_HANDS, card_of, play_to_round_end
 
 pytestmark = pytest.mark.timeout(120)
@@ -362,6 +362,12 @@ async def test_the_final_result_reads_in_order_in_persian(tmp_path):
         async with two_clients(session) as screens:
             drawn, logical = screens
             await play_to_the_end(session, drawn)
+            # the final screen is complete once the record is saved and the host has said so
+            # (the host's copy comes in its lobby frame): both screens then draw the same lines
+            await until(
+                lambda: session.record_path is not None and (session.client.state.table or {}).get("state") == "over",
+                30,
+            )
             await both(screens)
             assert drawn.cs.screen() == "over"
             check(drawn, logical, "the final result")

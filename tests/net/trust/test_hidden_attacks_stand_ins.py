@@ -106,7 +106,8 @@ def test_a_stand_in_for_a_connected_player_at_an_open_table_is_refused_by_that_p
             for c in others:  # they take it: the host's word that the seat's player is away
                 await c.wait_until(lambda s: s.head_seq >= events[0].seq or s.status == "failed", 30)
             assert clients[victim].game.counters.get(victim, 0) < 10**6  # its own record holds no such bid
-            assert clients[victim].state.saved_evidence is not None
+            # the evidence is written in an executor thread a moment after the refusal
+            await clients[victim].wait_until(lambda s: s.saved_evidence is not None, 10)
         finally:
             await close_clients(clients)
             await hostile.close()
