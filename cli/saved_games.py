@@ -89,11 +89,11 @@ def summarise(path: str) -> SavedGame | None:
 
 def _replayed(path: str, record: GameRecord) -> GameState:
     """The game `record` holds as it stands.  The journal of a table that hides hands holds
-    stand-ins for the cards in hands (net/host/blind_game.py): it is replayed on them (the
+    stand-ins for the cards in hands (net/trust/blind_game.py): it is replayed on them (the
     open engine would refuse its first card play); its record, once saved, is on the real deck."""
     meta = record.meta if isinstance(record.meta, dict) else {}
     if path.endswith(".jsonl") and meta.get("hidden_hands") is True:
-        from modernart.net.host.blind_game import replay_stand_ins
+        from modernart.net.trust.blind_game import replay_stand_ins
         from modernart.net.host.journal import read_events
 
         return replay_stand_ins(record, _mystery_cards(read_events(path)))

@@ -472,7 +472,7 @@ class BaseState:
     def exchange_unplayed(self, a: int, b: int) -> None:
         """Exchange the places of cards `a` and `b`, each in a hand, the stock or the mystery hand.
 
-        For a host that does not see hands (net/host/blind_game.py): its engine holds
+        For a host that does not see hands (net/trust/blind_game.py): its engine holds
         stand-in cards for every card not yet played and, when a card is opened, puts the
         real card where the stand-in for that card's slot was.  No rule looks at a card
         until it is played, so the exchange changes nothing anybody can see.  ValueError

@@ -24,7 +24,7 @@ from modernart.moves import Action, Move
 from modernart.record import GameRecord
 from modernart.rules import RuleOptions
 
-from modernart.net.host.blind_game import BlindGame
+from modernart.net.trust.blind_game import BlindGame
 from modernart.net.protocol import ProtocolError
 from modernart.net.trust.deck import DeckError, DeckKey, Share, Shuffle, key_of
 from modernart.net.trust.deck_steps import StepValue, check_step

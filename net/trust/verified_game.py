@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import Any
 
+from modernart.errors import IllegalMove
 from modernart.events import CardsDealt, Sale, SealedRevealed
 from modernart.game import deals_of_order, deck_orders_needed
 from modernart.moves import CARD_ACTIONS, Action, Move
@@ -35,10 +35,11 @@ from modernart.net.clocks import fixed_default
 from modernart.net.trust.chain import ChainError, ChainVerifier
 from modernart.net.protocol import VERSION
 from modernart.net.protocol.frames import decode_event_private, decode_event_public
-from modernart.net.protocol.game_data import ViewBuilder, event_from_wire
+from modernart.net.protocol.game_data import ViewBuilder, event_from_wire, event_to_wire, public_view
 from modernart.net.protocol.signed import ACT_TAG, decode_action_body
 from modernart.net.trust.identity import verify
-from modernart.net.trust.sealed import SealedVerifier
+from modernart.net.trust.blind_game import BlindGame
+from modernart.net.trust.sealed import SealedVerifier, overlay
 from modernart.net.trust.deck import DeckError, DeckKey, Share, Shuffle, key_of
 from modernart.net.trust.deck_steps import STEP_OF_EVENT, StepValue, check_step
 from modernart.net.trust.group import read_scalar
@@ -103,13 +104,24 @@ class EventInfo:
     moves: tuple[Move, ...] = ()  # "settle": every seat's settled sealed bid, in seat order
 
 
-@lru_cache(maxsize=64)
-def rule_deals(options: RuleOptions, players: int) -> tuple[tuple[int, ...], ...]:
-    """How many cards each seat is dealt in each round by the rules (`options`, `players`):
-    what a client checks the host's deal counts against before it sends a share."""
-    size = options.deck_table.size
-    deals = deals_of_order(options, players, list(range(size)) * deck_orders_needed(options))
-    return tuple(tuple(len(cards) for cards in row) for row in deals)
+def deal_counts(wire_events: list[Any], n: int) -> list[tuple[int, list[int]]]:
+    """The deals an announced outcome (wire events) makes: (round, cards per seat), in order.
+
+    >>> deal_counts([{"k": "dealt", "round": 1, "seat": 1, "count": 3}, {"k": "sale"}], 2)
+    [(1, [0, 3])]
+    """
+    rounds: dict[int, list[int]] = {}
+    for e in wire_events:
+        if isinstance(e, dict) and e.get("k") == "dealt":
+            seat, rnd, count = e.get("seat"), e.get("round"), e.get("count")
+            if type(seat) is not int or not 0 <= seat < n or type(rnd) is not int or type(count) is not int:
+                raise ValueError(f"a deal to seat {seat!r} in round {rnd!r}: the table has seats 0..{n - 1}")
+            rounds.setdefault(rnd, [0] * n)[seat] = count
+    return list(rounds.items())
+
+
+def _said(deals: list[tuple[int, list[int]]]) -> str:
+    return "; ".join(f"{counts} cards in round {rnd + 1}" for rnd, counts in deals) or "nothing now"
 
 
 class VerifiedGame:
@@ -172,6 +184,12 @@ class VerifiedGame:
         # never to be committed (net/client/fair_duties.py `withdraw`)
         self.withdrawn: dict[bytes, None] = {}
         self.heads: list[bytes] = []  # the chain head after each event, oldest first
+        # (a table that hides hands) this client's own run of the rules on its checked ledger
+        # (net/trust/blind_game.py), from the deal on: every event's public view, announced
+        # outcome and deal must be its own (`_check_public`), and the game is over when it says
+        self.rules: BlindGame | None = None
+        self._rules_events = 0  # how many of its engine events the events so far announced
+        self._sealing: tuple[int, list[int], bool] = (-1, [], False)  # (auction, committed, complete)
         self.own_shuffles: list[Shuffle] = []  # the shuffles this client made for its seat (this run)
 
     @property
@@ -189,7 +207,11 @@ class VerifiedGame:
 
     @property
     def game_over(self) -> bool:
-        """Whether this client's own checked record shows the game over (its last round scored)."""
+        """Whether this client's own checked record shows the game over (its last round scored):
+        at a table that hides hands its own run of the rules says so (the host's view cannot),
+        at an open table the host's public view."""
+        if self.deck is not None:
+            return self.rules is not None and self.rules.state.is_over()
         pv = self.view.pv if self.view is not None else None
         return pv is not None and pv.get("phase") == Phase.GAME_OVER
 
@@ -280,6 +302,8 @@ class VerifiedGame:
             self.seeds.seed_event(pub["seat"], pub["c"], self.keys(pub["seat"]))
         elif kind == "deal":
             self.seeds.deal_event(pub["first"], pub["missing"])
+            if self.deck is not None:
+                self._begin_rules(seq, pub["first"])
         elif kind in ("commit", "commits", "settle"):
             moves, settled = self._sealed_step(kind, pub, events)
             warnings += settled
@@ -304,7 +328,7 @@ class VerifiedGame:
             raise ValueError(f"unknown event kind {kind!r}")
         self._check_nothing_passes_a_pending_play(seq, kind, move)
         if self.deck is not None:
-            self._follow_deck(pub, move)
+            self._follow_deck(seq, kind, pub, move if kind == "move" else None, moves)
         if "pv" in pub:
             self.view.feed(pub.get("ev", []), pub["pv"])
         return EventInfo(seq, kind, move, pub.get("by"), events, pub, tuple(warnings), moves)
@@ -548,46 +572,94 @@ class VerifiedGame:
             raise ChainError(f"the host committed to a card play of seat {seat} from slot {slot}, not a card it holds")
         self.pending_play = (seat, action, slot, self.seq)
 
-    def _follow_deck(self, pub: dict[str, Any], move: Move | None) -> None:
-        """Deal in the ledger what the engine dealt (the public counts, which must be the
-        rules' deal sizes), and open a card played."""
-        deck = self.deck
+    def _begin_rules(self, seq: int, first: int) -> None:
+        """The deal (a table that hides hands): this client's own blind game starts on its
+        checked ledger, which must be shuffled by every seat, and deals round 1 in it."""
+        assert self.deck is not None and self.view is not None
+        if self.rules is not None:
+            raise ChainError(f"event {seq}: the host dealt the game a second time")
+        try:
+            self.rules = BlindGame(self.deck, self.view.options, first)
+        except DeckStepError as exc:
+            raise ChainError(f"event {seq}: the host dealt before the deck was shuffled by every seat ({exc.code})")
+        except ValueError as exc:
+            raise ChainError(f"event {seq}: the host's deal is not one the rules make: {exc}") from None
+
+    def _follow_deck(
+        self, seq: int, kind: str, pub: dict[str, Any], move: Move | None, settled: tuple[Move, ...]
+    ) -> None:
+        """(A table that hides hands) the event's moves (`move`, a `move` event's; `settled`,
+        a settlement's) made in this client's own blind game, a card played opened on its
+        ledger, what the rules deal then dealt in it (with FA-2 from a new deck); then the
+        host's public view, outcome and deal must be the rules' (`_check_public`)."""
+        deck, rules = self.deck, self.rules
         assert deck is not None and self.view is not None
-        if move is not None and (move.action == Action.FLIP_MYSTERY or self.flipper is not None):
-            self._follow_flip(pub, move)
-        elif move is not None and move.action in CARD_ACTIONS and pub.get("by") == "player":
-            if "open" not in pub:
-                raise ValueError(f"seat {move.seat} played card {move.arg} without opening it")
-            share = Share.from_wire(pub["open"])
-            if self.protocol >= 3:  # the card play the host committed to, and only that one
-                pending = self.pending_play
-                if (
-                    pending is None
-                    or pending[:3] != (move.seat, move.action, share.slot)
-                    or pub.get("play") != pending[3]
-                ):
-                    raise ChainError(f"seat {move.seat}'s card was played without the play the host committed to")
-                self.pending_play = None
-            deck.open(move.seat, share, move.arg)
-        elif move is not None and move.action in CARD_ACTIONS:
-            raise ValueError(f"a card of seat {move.seat} was played by {pub.get('by')!r}: only its owner can")
-        # the play first, then what it dealt (a round it ended; with FA-2 from a new deck)
-        counts: dict[int, list[int]] = {}
-        for e in pub.get("ev", []):
-            if e.get("k") == "dealt":
-                if not 0 <= e["seat"] < deck.n:
-                    raise ValueError(f"a deal to seat {e['seat']}, the table has seats 0..{deck.n - 1}")
-                counts.setdefault(e["round"], [0] * deck.n)[e["seat"]] = e["count"]
-        expected = rule_deals(self.view.options, deck.n)
-        for rnd in sorted(counts):
-            number = len(deck.deals) + len(deck.waiting)  # the deal the ledger makes next
-            if rnd != number or rnd >= len(expected) or tuple(counts[rnd]) != expected[rnd]:
-                rules = expected[number] if number < len(expected) else ()
+        if rules is None:
+            if move is not None or settled or "pv" in pub:
+                raise ChainError(f"event {seq}: the host shows a game that is not dealt yet")
+            return
+        try:
+            if move is not None and (move.action == Action.FLIP_MYSTERY or self.flipper is not None):
+                self._follow_flip(pub, move)
+            elif move is not None and move.action in CARD_ACTIONS and pub.get("by") == "player":
+                if "open" not in pub:
+                    raise ValueError(f"seat {move.seat} played card {move.arg} without opening it")
+                share = Share.from_wire(pub["open"])
+                if self.protocol >= 3:  # the card play the host committed to, and only that one
+                    pending = self.pending_play
+                    if (
+                        pending is None
+                        or pending[:3] != (move.seat, move.action, share.slot)
+                        or pub.get("play") != pending[3]
+                    ):
+                        raise ChainError(f"seat {move.seat}'s card was played without the play the host committed to")
+                    self.pending_play = None
+                rules.play(move, share)
+            elif move is not None and move.action in CARD_ACTIONS:
+                raise ValueError(f"a card of seat {move.seat} was played by {pub.get('by')!r}: only its owner can")
+            elif move is not None:
+                rules.apply(move)
+            for one in settled:
+                rules.apply(one)
+        except IllegalMove as exc:
+            raise ChainError(f"event {seq}: the host made a move the rules refuse: {exc}") from None
+        self._check_public(seq, kind, pub)
+
+    def _check_public(self, seq: int, kind: str, pub: dict[str, Any]) -> None:
+        """The host's public view (`pv`) and announced outcome (`ev`: sales, scores, deals)
+        must be this client's own run of the rules' (as the audit checks them afterwards):
+        ChainError, naming the fields or the deal, otherwise."""
+        rules = self.rules
+        assert rules is not None and self.view is not None
+        state = rules.state
+        engine_events = state.events[self._rules_events :] if state.events is not None else []
+        self._rules_events = len(state.events or [])
+        auction, committed, complete = self._sealing
+        if state.phase == Phase.SEALED and state.auction_no != auction:
+            auction, committed, complete = state.auction_no, [], False
+        if kind == "commit":
+            committed = committed + [pub["seat"]]
+        elif kind == "commits":
+            committed, complete = list(range(rules.ledger.n)), True
+        self._sealing = (auction, committed, complete)
+        pv = public_view(state)
+        if state.phase == Phase.SEALED and state.auction_no == auction:
+            overlay(pv, committed, complete)
+        outcome = [w for w in map(event_to_wire, engine_events) if w is not None]
+        theirs = pub.get("ev", [])
+        if theirs != outcome:
+            n = rules.ledger.n
+            if deal_counts(theirs, n) != deal_counts(outcome, n):
                 raise ChainError(
-                    f"the host deals {list(counts[rnd])} cards in round {rnd + 1}; the rules deal "
-                    f"{list(rules)} in round {number + 1}"
+                    f"event {seq}: the host deals {_said(deal_counts(theirs, n))}; "
+                    f"the rules deal {_said(deal_counts(outcome, n))}"
                 )
-            deck.deal(counts[rnd])
+            raise ChainError(f"event {seq}: the host's announced outcome differs from the rules'")
+        if pub.get("pv") != pv:
+            shown = pub.get("pv")
+            theirs_pv: dict[str, Any] = shown if isinstance(shown, dict) else {}
+            fields = sorted(k for k in pv if theirs_pv.get(k) != pv[k])
+            raise ChainError(f"event {seq}: the host's public view differs from the rules' ({', '.join(fields)})")
 
     def _late(self, pub: dict[str, Any]) -> str:
         """A seat late with a deck step: what to say (on screen, in the audit's notes)."""
@@ -634,7 +706,8 @@ class VerifiedGame:
             raise ValueError(
                 f"the host turned up card {claimed} from the mystery hand's slot {deck.flipping}: it holds card {card}"
             )
-        deck.commit_flip(card)
+        assert self.rules is not None
+        self.rules.flip(move)  # exchanged in for its stand-in, turned up, the slot committed
         self.flipper = None
 
     def _check_call(self, pub: dict[str, Any]) -> Move:

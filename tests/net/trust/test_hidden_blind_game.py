@@ -1,4 +1,4 @@
-"""A host that does not see hands (net/host/blind_game.py) runs the real game: whole games
+"""A host that does not see hands (net/trust/blind_game.py) runs the real game: whole games
 played through the hidden deck give, after every move, the public view, hand sizes and
 result of the same game run with the real deck; card plays whose proof fails, or that the
 rules refuse, change nothing."""
@@ -16,7 +16,7 @@ from modernart.moves import CARD_ACTIONS, Move
 from modernart.phase import Phase
 from modernart.rules import RuleOptions
 
-from modernart.net.host.blind_game import BlindGame
+from modernart.net.trust.blind_game import BlindGame
 from modernart.net.protocol.game_data import public_view
 from modernart.net.trust.deck import card_lookup, decrypt
 from modernart.net.trust.group import L, mul

@@ -15,7 +15,7 @@ from modernart.presets import preset_options
 from modernart.rules import RuleOptions
 
 from modernart.net.clocks import ClockSettings
-from modernart.net.host.blind_game import BlindGame
+from modernart.net.trust.blind_game import BlindGame
 from modernart.net.host.host import Host
 from modernart.net.host.lobby import Lobby
 from modernart.net.protocol import pack

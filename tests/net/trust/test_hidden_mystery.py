@@ -248,7 +248,7 @@ def test_a_host_resumed_mid_game_rebuilds_its_mystery_flips_and_plays_on(tmp_pat
     sess.journal.close()
     # `modernart resume`'s list replays the journal on the stand-ins, each flip with its card
     from modernart.cli.saved_games import summarise
-    from modernart.net.host.blind_game import replay_stand_ins
+    from modernart.net.trust.blind_game import replay_stand_ins
     from modernart.net.host.journal import read_events, read_journal
 
     from modernart.cli.saved_games import _mystery_cards  # the list's own reading of the event log

@@ -1,5 +1,5 @@
 """`modernart resume` and a table that hides hands (the default of `modernart host`): the
-journal holds stand-ins for the cards in hands (net/host/blind_game.py), so it is listed by
+journal holds stand-ins for the cards in hands (net/trust/blind_game.py), so it is listed by
 replaying it on them; `modernart resume N` hosts the game again.  With real processes: a
 host killed with SIGKILL, and a host whose machine lost power (the tail of its journal and
 event log gone, deck events included), each listed and resumed by `modernart resume`, the
@@ -46,7 +46,7 @@ def test_a_hidden_hands_journal_is_summarised_on_its_stand_ins(tmp_path: Path) -
     listed no such game); replayed on the stand-ins it gives the table's round, moves,
     money and hand sizes."""
     from modernart.cli.saved_games import summarise
-    from modernart.net.host.blind_game import replay_stand_ins
+    from modernart.net.trust.blind_game import replay_stand_ins
 
     table, _keys, _decks, play = people_hidden_table(tmp_path, 3)
     sess = table.game

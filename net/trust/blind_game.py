@@ -1,6 +1,9 @@
-"""The rules engine as a host runs it when it does not see hands (docs/fair-play.md "The
-hidden deck"): hand sizes and the public record, every proof checked, each card learnt
-only when it is played.
+"""The rules engine as it runs without seeing hands (docs/fair-play.md "The hidden deck"):
+hand sizes and the public record, every proof checked, each card learnt only when it is
+played.  The host runs it (net/host/hidden_hands.py) to judge the moves; every client runs
+it too, on its own checked ledger (net/trust/verified_game.py), and refuses any event whose
+public view, outcome or deal differs from its own run: the phase (the game over, which
+frees the deck keys) and every deal come from the rules, never from the host's word.
 
 The engine needs a deck order to deal from.  The host gives it slot order: card id k
 stands for the card in slot k of the jointly shuffled deck (net/trust/hidden_deck.py),
