@@ -93,6 +93,9 @@ def _templates() -> dict[str, str]:
         "fair_play": _("A fair-play check failed (see the client's log)"),
         "commitment_left_out": _("The host left a sealed bid out"),
         "reveal_dropped": _("The host acknowledged your reveal but counted it as missing"),
+        "step_unrecorded": _(
+            "The host names you late with a deck step this client sent, and sent again: the host has not recorded it"
+        ),
         "save_failed": _("The game's record could not be saved"),
         "not_played": _("Your move was not played: it did not reach the host in time (look again)"),
         # a hidden card's play (net/client/client.py): the host committed to it, its opening follows

@@ -18,6 +18,10 @@ the steps of a hidden deck, and the transcript and record it saves when the game
   opening of a card play only once the host has committed to it (a `play` event); its
   secret deck key only once its own checked record shows the game over.
 - A client that stops trusting the host keeps the evidence (`save_evidence`).
+- A host that names this seat late (`dlate`) with a deck step this client sent, signed, is
+  sent it once more; if the host's chain still lacks it once the host has answered, the
+  screen says so (`step_unrecorded`) and the client keeps the evidence: its checked events
+  and the signed step it sent (`unrecorded_step`).
 - When the game is over and disclosed, a client with a state dir saves its copy of the
   transcript and a record built from it (`<state dir>/games/`), and audits them (net/trust/audit.py) in a worker thread.
 """
@@ -54,6 +58,7 @@ from modernart.net.protocol.signed import (
     Reveal,
     SeedCommit,
     bid_commitment,
+    decode_deck_step,
     seed_commitment,
 )
 from modernart.net.trust.deck import make_share
@@ -62,7 +67,7 @@ from modernart.net.trust.group import read_scalar, scalar_bytes
 from modernart.net.trust.hidden_deck import DeckLedger, SeatDeck
 from modernart.net.trust.shuffle_checks import deck_digest
 from modernart.net.trust.identity import Keys, new_nonce
-from modernart.net.trust.verified_game import EventInfo, VerifiedGame
+from modernart.net.trust.verified_game import DECK_STEP_WORDS, EventInfo, VerifiedGame
 from modernart.net.trust.sealed import MISSING
 from modernart.net.trust.vault import Secret, Vault
 
@@ -89,6 +94,28 @@ def tail_chunks(frames: list[dict[str, Any]]) -> list[list[bytes]]:
         chunks[-1].append(data)
         size += len(data)
     return chunks
+
+
+def frame_step(frame: dict[str, Any]) -> str:
+    """Which deck step a `deck` frame carries: key, shuffle, shares or secret."""
+    return next((k for k in ("key", "shuffle", "shares", "secret") if k in frame), "")
+
+
+def recorded(follower: VerifiedGame, seat: int, frame: dict[str, Any]) -> bool:
+    """Whether the host's chain (`follower`, checked) holds the deck step of `seat` that
+    `frame` carries: its key, a shuffle of the deck in hand, every share, its secret."""
+    deck = follower.deck
+    if deck is None:
+        return True
+    step = frame_step(frame)
+    if step == "key":
+        return deck.keys[seat] is not None
+    if step == "shuffle":
+        return any(shuffle.seat == seat for shuffle in deck.shuffles)
+    if step == "shares":
+        slots = [wire.get("slot") if isinstance(wire, dict) else None for wire in frame["shares"]]
+        return all(type(k) is int and 0 <= k < deck.size and seat in deck.shares[k] for k in slots)
+    return follower.deck_secrets[seat] is not None
 
 
 #: the refused card plays a client remembers (a player makes a few a turn; the host gains
@@ -136,6 +163,10 @@ class FairPlay:
         self.withdrawn: dict[bytes, None] = {}
         self.tasks: set[asyncio.Task] = set()
         self.save_task: asyncio.Task | None = None
+        # the last deck frame this seat sent for each (step, deck): what it sends again, and
+        # keeps as evidence, if the host names it late with that step (`unrecorded_step`)
+        self.sent_steps: dict[tuple[str, int], dict[str, Any]] = {}
+        self.resent: set[tuple[str, int]] = set()  # sent again once after a `dlate`: never twice
 
     def withdraw(self, body: bytes) -> None:
         """Note a card play of this seat that the host refused: withdrawn, it can never be
@@ -284,6 +315,8 @@ class FairPlay:
             for secret in self._bids(game, None):
                 if secret.auction <= settled.auction:
                     self.vault.drop(secret)
+        if info.kind == "dlate":
+            self.unrecorded_step(info, follower)
         if info.kind == "disclose" and follower.deck is None or info.kind == "dsecret" and follower.deck_disclosed():
             # the game is over and every secret is out (at a hidden-hands table, every deck key too)
             self.vault.drop_game(game)
@@ -438,7 +471,45 @@ class FairPlay:
             return  # nothing verified yet to answer
         signed = sign_step(self.keys, own.game, own.seat, kind, epoch, ref, head, value)
         follower.sent_step(kind, epoch, signed[0])
-        await self._deck_request(deck_frame(signed, **part))
+        frame = deck_frame(signed, **part)
+        self.sent_steps[(kind, epoch)] = frame
+        await self._deck_request(frame)
+
+    def unrecorded_step(self, info: EventInfo, follower: VerifiedGame) -> None:
+        """The host names this seat late (`dlate`, event `info`) with a deck step this client
+        has sent: it may have lost it, so it goes once more; if the host's chain still lacks
+        it once the host has answered (or not, within the request's time), the screen says
+        the host has not recorded it and the evidence is kept (docs/fair-play.md "A seat
+        named late")."""
+        st, deck = self.feed.state, follower.deck
+        step = info.public.get("step")
+        if deck is None or st.game_id is None or info.public.get("seat") != st.seat or not isinstance(step, str):
+            return
+        sent = (step, deck.epoch)
+        frame = self.sent_steps.get(sent)
+        if frame is None or sent in self.resent or recorded(follower, st.seat, frame):
+            return
+        self.resent.add(sent)
+        log.warning("the host names this seat late with a step it sent: sent again step=%s", step)
+        self._spawn(self._resend_step(st.game_id, st.seat, info.seq, frame, follower))
+
+    async def _resend_step(
+        self, game: bytes, seat: int, late_at: int, frame: dict[str, Any], follower: VerifiedGame
+    ) -> None:
+        reply = await self.request(frame)
+        if recorded(follower, seat, frame) or self.feed.state.game_id != game:
+            return
+        what = DECK_STEP_WORDS.get(frame_step(frame), "its deck step")
+        ref = decode_deck_step(frame["signed"][0]).ref_seq
+        why = (
+            f"the host named this seat late with {what} (event {late_at}), but this client sent it, signed "
+            f"after event {ref}, and sent it again"
+            + (f" (the host answered: {reply.code})" if not reply.ok else "")
+            + ": the host has not recorded it, so the table waits on the host, not on this seat"
+        )
+        self.feed.error("step_unrecorded", why)
+        if follower.frames is not None:
+            self.save_evidence(game, list(follower.frames), follower.host_vk, why, sent=[frame])
 
     async def _send_opening(self, own: SeatDeck, follower: VerifiedGame, slot: int) -> None:
         """Open the card of the play the host committed to (its `play` event): this seat's own
@@ -552,23 +623,36 @@ class FairPlay:
 
     # ------------------------------------------------------------------ a host caught cheating
 
-    def save_evidence(self, game: bytes, frames: list[dict[str, Any]], host_vk: bytes, why: str) -> None:
+    def save_evidence(
+        self,
+        game: bytes,
+        frames: list[dict[str, Any]],
+        host_vk: bytes,
+        why: str,
+        sent: list[dict[str, Any]] | None = None,
+    ) -> None:
         """This client stopped trusting the host (`why`): keep what it holds, every event it
         checked and the one it refused as the host signed them, in an evidence transcript
         (`<state dir>/games/…-seatN.untrusted.transcript`) that `modernart audit` checks as far
-        as it goes (net/trust/audit.py `audit_evidence`)."""
+        as it goes (net/trust/audit.py `audit_evidence`).  With `sent` (the deck frames this
+        seat signed and sent that the host has not recorded) the host is not refused: the
+        file is `…-seatN.unrecorded.transcript` and holds those frames too."""
         from modernart.net.trust.transcript import write_transcript
 
         if self.save_dir is None:
             return
         st = self.feed.state
+        suffix = "unrecorded" if sent is not None else "untrusted"
         path = os.path.join(
-            self.save_dir, f"{self.table_id or 't'}-{game.hex()[:12]}-seat{st.seat}.untrusted.transcript"
+            self.save_dir, f"{self.table_id or 't'}-{game.hex()[:12]}-seat{st.seat}.{suffix}.transcript"
         )
+        header: dict[str, Any] = {"host_vk": host_vk, "untrusted": why} if sent is None else {}
+        if sent is not None:
+            header = {"host_vk": host_vk, "unrecorded": why, "sent": sent}
 
         def save() -> None:
             os.makedirs(self.save_dir, exist_ok=True)  # type: ignore[arg-type]
-            write_transcript(path, frames, {"host_vk": host_vk, "untrusted": why})
+            write_transcript(path, frames, header)
 
         async def saving() -> None:
             try:

@@ -45,7 +45,7 @@ from modernart.net.trust.transcript import (
     read_versioned_transcript,
 )
 from modernart.net.protocol.game_data import event_to_wire, hidden_private_part, private_part, public_view
-from modernart.net.trust.deck import DeckKey, Shuffle
+from modernart.net.trust.deck import DeckKey, Share, Shuffle
 from modernart.net.trust.group import read_scalar
 from modernart.net.trust.hidden_deck import DeckLedger, audit_deal
 from modernart.net.trust.proof_cache import PROOFS
@@ -155,6 +155,8 @@ def audit_evidence(path: str, host_vk: bytes | None = None) -> AuditReport:
     report.facts.update(host_key_fpr=fingerprint(key), events=len(frames), finished=False)
     if isinstance(header.get("untrusted"), str):
         report.notes.append(f"the client that saved it stopped trusting the host: {header['untrusted']}")
+    if isinstance(header.get("unrecorded"), str):
+        report.notes.append(f"the client that saved it says the host did not record its step: {header['unrecorded']}")
     follower = VerifiedGame(game_id, key, protocol=header["version"])
     for frame in frames:
         try:
@@ -164,7 +166,61 @@ def audit_evidence(path: str, host_vk: bytes | None = None) -> AuditReport:
             return report
         report.notes.extend(info.warnings)
     report.notes.append(f"the game is unfinished: its {len(frames)} events check out as far as they go")
+    report.notes.extend(sent_steps(follower, frames, header.get("sent")))
     return report
+
+
+def sent_steps(follower: VerifiedGame, frames: list[dict[str, Any]], sent: Any) -> list[str]:
+    """What an evidence transcript's `sent` deck frames (the steps its client says it sent
+    and the host did not record) show, checked against the transcript's own events: each
+    one's seat signature and binding to this game, deck and chain, and whether any event
+    records it.  A third party learns that the seat made the step, signed, in answer to
+    that history; not whether the host or the network lost it."""
+    from modernart.net.protocol.signed import decode_deck_step
+    from modernart.net.trust.deck_steps import check_step
+    from modernart.net.trust.group import read_scalar as scalar
+
+    notes: list[str] = []
+    deck = follower.deck
+    if deck is None or not isinstance(sent, list):
+        return notes
+    for frame in sent[:8]:
+        try:
+            body = decode_deck_step(frame["signed"][0])
+            seat, kind = body.seat, body.kind
+            value: Any = {
+                "key": lambda: DeckKey.from_wire(frame["key"]),
+                "shuffle": lambda: Shuffle.from_wire(frame["shuffle"], deck.size),
+                "shares": lambda: [Share.from_wire(w) for w in frame["shares"]],
+                "secret": lambda: scalar(frame["secret"]),
+            }[kind]()
+            check_step(
+                frame["signed"],
+                game=follower.game_id,
+                seat=seat,
+                kind=kind,
+                epoch=body.epoch,
+                value=value,
+                vk=follower.players[seat]["vk"],
+                head_at=follower.head_at,
+                before=follower.seq + 1,
+            )
+        except (ProtocolError, ValueError, KeyError, TypeError, IndexError) as exc:
+            notes.append(f"a step the client says it sent does not check out: {exc}")
+            continue
+        held = any((p.get("signed") or [None])[0] == frame["signed"][0] for p in _deck_pubs(frames))
+        notes.append(
+            f"{_seat_name([p['name'] for p in follower.players], seat)} signed its {kind} step of deck "
+            f"{body.epoch} in answer to event {body.ref_seq} of this history"
+            + (": the host recorded it" if held else f"; none of the {follower.seq} events records it")
+        )
+    return notes
+
+
+def _deck_pubs(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The public parts of the deck step events among `frames`."""
+    pubs = [decode_host_inner(f["pub"]) for f in frames]
+    return [p for p in pubs if p.get("k") in ("dkey", "dshuffle", "dshares", "dsecret")]
 
 
 class _Audit:

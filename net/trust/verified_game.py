@@ -669,8 +669,9 @@ class VerifiedGame:
         self.late[seat] = step
         what = DECK_STEP_WORDS.get(step, step)
         return (
-            f"{self.players[seat]['name']} (seat {seat}) has not sent {what} for {pub['waited']:.0f} s: "
-            "only that player's client can, and the table waits for it"
+            f"{self.players[seat]['name']} (seat {seat}) has not sent {what} for {pub['waited']:.0f} s, "
+            "by the host's record: only that player's client can, and the table waits for it "
+            "(a client that did send it says on its own screen that the host has not recorded it)"
         )
 
     def _check_flip(self, pub: dict[str, Any]) -> None:

@@ -1,7 +1,7 @@
 """Attacks of a host running changed code on the audit's protocol version and on refused
 card plays (docs/fair-play.md "What the host cannot do"), against honest clients over real
-sockets on 127.0.0.1 (tests/hostile_hidden.py `HostileHost`).  Each was a demonstration in
-tests/net/trust/known_gaps.py; here the honest client or the audit catches the host.
+sockets on 127.0.0.1 (tests/hostile_hidden.py `HostileHost`).  Each was first a demonstration of
+an open gap; here the honest client or the audit catches the host.
 
 Each docstring says what the attack did before its fix: run on this branch's commit
 before the fix (3edcf8f), where each demonstration passed and each test here failed; at

@@ -5,8 +5,8 @@ The honest clients refuse the event (`untrusted_host`, naming the event and the 
 audit of their evidence names it, and the host's move in the player's name is never taken.
 
 Each attack succeeded on the code before this fix (run there once, on the branch's base
-3edcf8f: every client took the stand-in and the clock's bid as the seat's own, as
-tests/net/trust/known_gaps.py showed until this commit).  The base commit a2b2fc2 has the
+3edcf8f: every client took the stand-in and the clock's bid as the seat's own, as its
+demonstration showed until this commit).  The base commit a2b2fc2 has the
 same `_delegate` and checks a move `by` "clock" for its kind only (read there, not run).
 """
 
