@@ -479,8 +479,8 @@ class FairPlay:
         """The host names this seat late (`dlate`, event `info`) with a deck step this client
         has sent: it may have lost it, so it goes once more; if the host's chain still lacks
         it once the host has answered (or not, within the request's time), the screen says
-        the host has not recorded it and the evidence is kept (docs/fair-play.md "A seat
-        named late")."""
+        the host has not recorded it and the evidence is kept (docs/fair-play.md "What the
+        host can still do")."""
         st, deck = self.feed.state, follower.deck
         step = info.public.get("step")
         if deck is None or st.game_id is None or info.public.get("seat") != st.seat or not isinstance(step, str):

@@ -240,29 +240,63 @@ class BlindGame:
         self.slot_of[card], self.slot_of[current] = slot, other_slot
 
 
+class StandInGame:
+    """The rules engine as a client runs it at a table whose host sees the hands: every
+    hand and the stock are stand-ins in slot order (as in `BlindGame`), and the card a
+    move plays (or the mystery card a flip turns up, as the host announces it) is put in
+    place of one of the seat's stand-ins just before the move.  No rule reads a card before
+    it is played, so every public fact comes out as the host's engine has it: a host whose
+    public view or outcome differs from this one is not running the rules.
+
+    >>> game = StandInGame.dealt(3, RuleOptions(), first_auctioneer=0)
+    >>> [len(hand) for hand in game.state.hands]
+    [10, 10, 10]
+    """
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+
+    @classmethod
+    def dealt(cls, n: int, options: RuleOptions, first_auctioneer: int) -> "StandInGame":
+        """A new game of `n` seats, round 1 dealt from stand-ins in slot order."""
+        size = options.deck_table.size
+        orders = deck_orders_needed(options)
+        return cls(
+            GameState(
+                n, options, deck_order=list(range(size)) * orders, first_auctioneer=first_auctioneer, track_events=True
+            )
+        )
+
+    def apply(self, move: Move, flipped: int | None = None) -> None:
+        """Make `move` (`flipped`: the card a FLIP_MYSTERY turns up); IllegalMove if the rules
+        refuse it, ValueError if its card is not one that can be in the seat's hand."""
+        state = self.state
+        if flipped is not None and state.mystery and int(state.mystery[0]) != flipped:
+            state.exchange_unplayed(int(state.mystery[0]), flipped)
+        if move.action in CARD_ACTIONS:
+            hand = state.hands[move.seat]
+            if move.arg not in (int(card) for card in hand) and hand:
+                state.exchange_unplayed(int(hand[0]), int(move.arg))
+        state.apply(move)
+
+
 def replay_stand_ins(record: GameRecord, flipped: Sequence[int] = ()) -> GameState:
     """The game a hidden-hands table's journal holds, replayed without its deck: the
     journal's deal is stand-ins (see the module docstring) and its card plays are the real
     cards, so before each card play the card is put into its player's hand in exchange for
     one of the player's stand-ins (any: none has been read, and no rule reads a card before
-    it is played).  Every public fact comes out as the table played it (round, phase,
-    money, cards on the board, hand sizes), the hands and stock are stand-ins.  `flipped`:
-    the mystery cards turned up, in order (the journal names none: its event log does), each
-    put on top of the mystery hand before its turn-up.  For `modernart resume`'s list;
-    RecordError if a move is illegal even so (a damaged journal).
+    it is played; `StandInGame.apply`).  Every public fact comes out as the table played it
+    (round, phase, money, cards on the board, hand sizes), the hands and stock are
+    stand-ins.  `flipped`: the mystery cards turned up, in order (the journal names none:
+    its event log does), each put on top of the mystery hand before its turn-up.  For
+    `modernart resume`'s list; RecordError if a move is illegal even so (a damaged journal).
     """
-    state = record.new_state()
+    game = StandInGame(record.new_state())
+    state = game.state
     turned = iter(flipped)
     for index, move in enumerate(record.moves):
         try:
-            card = next(turned, None) if move.action == Action.FLIP_MYSTERY else None
-            if card is not None and state.mystery and int(state.mystery[0]) != card:
-                state.exchange_unplayed(int(state.mystery[0]), card)
-            if move.action in CARD_ACTIONS:
-                hand = state.hands[move.seat]
-                if move.arg not in (int(card) for card in hand) and hand:
-                    state.exchange_unplayed(int(hand[0]), int(move.arg))
-            state.apply(move)
+            game.apply(move, next(turned, None) if move.action == Action.FLIP_MYSTERY else None)
         except (IllegalMove, ValueError) as exc:
             raise RecordError(f"{state.describe(move)} is illegal: {exc}", index=index) from None
     return state

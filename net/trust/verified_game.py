@@ -25,7 +25,7 @@ from typing import Any
 
 from modernart.errors import IllegalMove
 from modernart.events import CardsDealt, Sale, SealedRevealed
-from modernart.game import deals_of_order, deck_orders_needed
+from modernart.game import GameState, deals_of_order, deck_orders_needed
 from modernart.moves import CARD_ACTIONS, Action, Move
 from modernart.phase import Phase
 from modernart.rules import RuleOptions
@@ -38,7 +38,7 @@ from modernart.net.protocol.frames import decode_event_private, decode_event_pub
 from modernart.net.protocol.game_data import ViewBuilder, event_from_wire, event_to_wire, public_view
 from modernart.net.protocol.signed import ACT_TAG, decode_action_body
 from modernart.net.trust.identity import verify
-from modernart.net.trust.blind_game import BlindGame
+from modernart.net.trust.blind_game import BlindGame, StandInGame
 from modernart.net.trust.sealed import SealedVerifier, overlay
 from modernart.net.trust.deck import DeckError, DeckKey, Share, Shuffle, key_of
 from modernart.net.trust.deck_steps import STEP_OF_EVENT, StepValue, check_step
@@ -188,6 +188,8 @@ class VerifiedGame:
         # (net/trust/blind_game.py), from the deal on: every event's public view, announced
         # outcome and deal must be its own (`_check_public`), and the game is over when it says
         self.rules: BlindGame | None = None
+        # (a table whose host sees the hands) the same check on stand-ins (`StandInGame`)
+        self.open_rules: StandInGame | None = None
         self._rules_events = 0  # how many of its engine events the events so far announced
         self._sealing: tuple[int, list[int], bool] = (-1, [], False)  # (auction, committed, complete)
         self.own_shuffles: list[Shuffle] = []  # the shuffles this client made for its seat (this run)
@@ -207,13 +209,10 @@ class VerifiedGame:
 
     @property
     def game_over(self) -> bool:
-        """Whether this client's own checked record shows the game over (its last round scored):
-        at a table that hides hands its own run of the rules says so (the host's view cannot),
-        at an open table the host's public view."""
-        if self.deck is not None:
-            return self.rules is not None and self.rules.state.is_over()
-        pv = self.view.pv if self.view is not None else None
-        return pv is not None and pv.get("phase") == Phase.GAME_OVER
+        """Whether this client's own checked record shows the game over (its last round
+        scored): its own run of the rules says so, never the host's view."""
+        rules = self.rules if self.deck is not None else self.open_rules
+        return rules is not None and rules.state.is_over()
 
     def sent_step(self, kind: str, epoch: int, body: bytes) -> None:
         """Note a deck step this client signed and sent for its seat (see `own_steps`)."""
@@ -267,6 +266,7 @@ class VerifiedGame:
             self.frames.append({k: msg.get(k) for k in ("t", "seq", "pub", "ph", "h", "hs", "priv")})
         observation = None
         if own is not None and priv is not None and self.view is not None and self.view.pv is not None:
+            self._check_own_part(seq, own, priv)
             if self.deck is not None:  # the host knows no hand: this seat reads its own
                 return info, self.view.observation(own, self.hidden_hand(), priv["money"])
             if "dealt" in priv:
@@ -286,6 +286,18 @@ class VerifiedGame:
             observation = self.view.observation(own, priv["hand"], priv["money"])
         return info, observation
 
+    def _check_own_part(self, seq: int, own: int, priv: dict[str, Any]) -> None:
+        """This seat's private part against its own run of the rules: its money, and (the
+        host sees the hands) as many cards in its hand as the rules leave it."""
+        rules = self.rules if self.deck is not None else self.open_rules
+        if rules is None or not 0 <= own < len(rules.state.money):
+            return
+        money, hand = rules.state.money[own], priv.get("hand")
+        if priv.get("money") != money:
+            raise ChainError(f"event {seq}: the host says this seat has {priv.get('money')}, the rules {money}")
+        if self.deck is None and (not isinstance(hand, list) or len(hand) != len(rules.state.hands[own])):
+            raise ChainError(f"event {seq}: the host shows this seat a hand of another size than the rules deal")
+
     def _apply(self, seq: int, pub: dict[str, Any], own: int | None, priv: bytes | None) -> EventInfo:
         kind = pub["k"]
         move = None
@@ -304,6 +316,10 @@ class VerifiedGame:
             self.seeds.deal_event(pub["first"], pub["missing"])
             if self.deck is not None:
                 self._begin_rules(seq, pub["first"])
+            elif self.open_rules is None:
+                self.open_rules = StandInGame.dealt(len(self.players), self.view.options, pub["first"])
+            else:
+                raise ChainError(f"event {seq}: the host dealt the game a second time")
         elif kind in ("commit", "commits", "settle"):
             moves, settled = self._sealed_step(kind, pub, events)
             warnings += settled
@@ -329,6 +345,8 @@ class VerifiedGame:
         self._check_nothing_passes_a_pending_play(seq, kind, move)
         if self.deck is not None:
             self._follow_deck(seq, kind, pub, move if kind == "move" else None, moves)
+        else:
+            self._follow_open(seq, kind, pub, move if kind == "move" else None, moves)
         if "pv" in pub:
             self.view.feed(pub.get("ev", []), pub["pv"])
         return EventInfo(seq, kind, move, pub.get("by"), events, pub, tuple(warnings), moves)
@@ -623,15 +641,35 @@ class VerifiedGame:
                 rules.apply(one)
         except IllegalMove as exc:
             raise ChainError(f"event {seq}: the host made a move the rules refuse: {exc}") from None
-        self._check_public(seq, kind, pub)
+        self._check_public(seq, kind, pub, rules.state)
 
-    def _check_public(self, seq: int, kind: str, pub: dict[str, Any]) -> None:
+    def _follow_open(
+        self, seq: int, kind: str, pub: dict[str, Any], move: Move | None, settled: tuple[Move, ...]
+    ) -> None:
+        """(A table whose host sees the hands) the event's moves made in this client's own
+        run of the rules on stand-ins (a mystery card turned up as the host announces it),
+        then the host's public view and outcome checked against it (`_check_public`)."""
+        rules = self.open_rules
+        if rules is None:
+            if move is not None or settled or "pv" in pub:
+                raise ChainError(f"event {seq}: the host shows a game that is not dealt yet")
+            return
+        try:
+            if move is not None:
+                turned = [e.get("card") for e in pub.get("ev", []) if isinstance(e, dict) and e.get("k") == "mystery"]
+                flipped = turned[0] if move.action == Action.FLIP_MYSTERY and turned else None
+                rules.apply(move, flipped if type(flipped) is int else None)
+            for one in settled:
+                rules.apply(one)
+        except IllegalMove as exc:
+            raise ChainError(f"event {seq}: the host made a move the rules refuse: {exc}") from None
+        self._check_public(seq, kind, pub, rules.state)
+
+    def _check_public(self, seq: int, kind: str, pub: dict[str, Any], state: GameState) -> None:
         """The host's public view (`pv`) and announced outcome (`ev`: sales, scores, deals)
         must be this client's own run of the rules' (as the audit checks them afterwards):
         ChainError, naming the fields or the deal, otherwise."""
-        rules = self.rules
-        assert rules is not None and self.view is not None
-        state = rules.state
+        assert self.view is not None
         engine_events = state.events[self._rules_events :] if state.events is not None else []
         self._rules_events = len(state.events or [])
         auction, committed, complete = self._sealing
@@ -640,15 +678,17 @@ class VerifiedGame:
         if kind == "commit":
             committed = committed + [pub["seat"]]
         elif kind == "commits":
-            committed, complete = list(range(rules.ledger.n)), True
+            committed, complete = list(range(len(self.players))), True
         self._sealing = (auction, committed, complete)
         pv = public_view(state)
         if state.phase == Phase.SEALED and state.auction_no == auction:
             overlay(pv, committed, complete)
+        if self.protocol < 3 and "kind" not in (pub.get("pv") or {}):
+            pv.pop("kind", None)  # the running auction's type came with protocol 3's hosts
         outcome = [w for w in map(event_to_wire, engine_events) if w is not None]
         theirs = pub.get("ev", [])
         if theirs != outcome:
-            n = rules.ledger.n
+            n = len(self.players)
             if deal_counts(theirs, n) != deal_counts(outcome, n):
                 raise ChainError(
                     f"event {seq}: the host deals {_said(deal_counts(theirs, n))}; "

@@ -1,5 +1,5 @@
-"""A host that drops a seat's deck step and names the seat late (docs/fair-play.md "A seat
-named late"): the seat's own client, which sent the step signed, sends it once more, then
+"""A host that drops a seat's deck step and names the seat late (docs/fair-play.md "What the
+host can still do"): the seat's own client, which sent the step signed, sends it once more, then
 says on its own screen that the host has not recorded it and keeps the evidence (its
 checked events and the signed step), which `modernart audit` reads: the seat signed that
 step in answer to that history, and no event records it.  The other players' screens name
@@ -8,10 +8,11 @@ the seat late "by the host's record", no more.
 The host's deadline runs on its injected clock (`ManualClock`); the seat's client concludes
 once the host has not answered its second sending within the request's time.
 
-Before the fix (6a789b7) and on a2b2fc2: the host's `dlate` (a2b2fc2 had none: the table
-waited, every screen naming the seat as the one it waits for) named seat 1 on every
-screen, and seat 1's client sent the step nowhere again and said nothing
-(its demonstration showed it until this commit).
+Before the fix (6a789b7): the host's `dlate` named seat 1 on every screen, and seat 1's
+client, which had sent its shuffle, said nothing of a host that sits on it (its
+demonstration passed there).  On a2b2fc2, which has no deck deadlines: the table waited,
+every client's ledger naming seat 1 as the next to shuffle, and seat 1's client said
+nothing (the same demonstration, run there, passed).
 """
 
 from __future__ import annotations

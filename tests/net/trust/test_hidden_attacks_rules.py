@@ -54,9 +54,10 @@ def test_a_host_whose_view_says_the_game_is_over_gets_no_deck_key(
     `modernart audit` on each client's evidence names the same event.
 
     Before the fix (6a789b7): every client took the view, accepted the disclosure and sent
-    its deck key; the host read all 30 cards of the three hands (its
-    demonstration showed it with an event that moves nothing).  On a2b2fc2: the same, and a
-    client sent its deck key on any `disclose` whose seeds checked out, view or not."""
+    its deck key (3 of 3); the host read 29 of the 30 cards dealt, every card still in a
+    hand (its demonstration did the same with an event that moves nothing).  On a2b2fc2:
+    the same, 3 keys and 29 of 30 cards (a client there sent its deck key on any
+    `disclose` whose seeds checked out, view or not)."""
     from modernart.net.host import game as game_module
 
     async def main() -> None:
@@ -107,8 +108,8 @@ def test_a_host_that_deals_the_next_round_early_gets_no_share_of_it(
     and the audit of each client's evidence names the event.
 
     Before the fix (6a789b7) and on a2b2fc2: every client dealt round 2 in its ledger on the
-    host's word and sent its shares of the new slots (20 slots of the others' hands shared
-    by each client)."""
+    host's word (its counts are the rules') and sent its shares of the new slots: 36 shares
+    of slots past round 1 left the three clients, all still trusting the host."""
 
     async def main() -> None:
         hostile = await HostileHost.open(tmp_path, monkeypatch)
