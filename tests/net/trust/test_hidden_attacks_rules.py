@@ -150,3 +150,50 @@ def _slots(hostile: HostileHost) -> list[int]:
     from modernart.net.trust.deck import Share
 
     return [Share.from_wire(wire).slot for r in hostile.frames_of("deck", "shares") for wire in r.msg["shares"]]
+
+
+def test_at_an_open_table_a_host_whose_view_says_the_game_is_over_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same lie at a table whose host sees the hands: its events for the first card put
+    up say GAME_OVER, then it discloses the seeds.  There the host frees no player's secret
+    by it, but a client that took the view would end its game there: it would take the
+    disclosure and save a record of a game not played to its end.  Every client runs the
+    rules on stand-ins (net/trust/blind_game.py `StandInGame`) and refuses the event
+    (`untrusted_host`, naming the event and the field); none saves a record.
+
+    Before the fix (6a789b7) and on a2b2fc2: every client took the view and the
+    disclosure as the end of the game and saved a record of it (whose audit then failed)."""
+    from modernart.net.host import game as game_module
+
+    from tests.net_helpers import in_process_host
+
+    async def main() -> None:
+        host, table = await in_process_host(tmp_path)
+        hostile = HostileHost(host, table, monkeypatch)
+        hostile._intercept_requests()
+        clients: list[Any] = []
+        try:
+            clients += await honest_clients(hostile, 3, state_dirs=tmp_path)
+            for c in clients:
+                await c.wait_until(lambda s: s.observation is not None and len(s.observation.hand) > 0, 60)
+            sess = hostile.game
+            real_pv = game_module.public_view
+            monkeypatch.setattr(
+                game_module, "public_view", lambda state: {**real_pv(state), "phase": int(Phase.GAME_OVER)}
+            )
+            lied = sess.seq + 1
+            play = put_up_a_card(hostile, clients)
+            await until(lambda: sess.seq >= lied, 30)
+            host.fanout.publish_all(table, [sess._disclose(host.clock.now())])
+            said = await untrusted(clients)
+            assert all(f"event {lied}: the host's public view differs from the rules' (phase" in m for m in said), said
+            assert all(c.state.saved_record is None for c in clients)
+            problems = await evidence_audited(clients)
+            assert all(any(p.startswith(f"event {lied}: ") and "public view" in p for p in ps) for ps in problems)
+            play.cancel()
+        finally:
+            await close_clients(clients)
+            await host.close()
+
+    run(main(), 120)
