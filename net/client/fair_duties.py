@@ -165,8 +165,8 @@ class FairPlay:
         self.save_task: asyncio.Task | None = None
         # the last deck frame this seat sent for each (step, deck): what it sends again, and
         # keeps as evidence, if the host names it late with that step (`unrecorded_step`)
-        self.sent_steps: dict[tuple[str, int], dict[str, Any]] = {}
-        self.resent: set[tuple[str, int]] = set()  # sent again once after a `dlate`: never twice
+        self.sent_steps: dict[tuple[bytes, str, int], dict[str, Any]] = {}  # (game, step, deck) -> frame
+        self.resent: set[tuple[bytes, str, int]] = set()  # sent again once after a `dlate`: never twice
 
     def withdraw(self, body: bytes) -> None:
         """Note a card play of this seat that the host refused: withdrawn, it can never be
@@ -472,7 +472,9 @@ class FairPlay:
         signed = sign_step(self.keys, own.game, own.seat, kind, epoch, ref, head, value)
         follower.sent_step(kind, epoch, signed[0])
         frame = deck_frame(signed, **part)
-        self.sent_steps[(kind, epoch)] = frame
+        if len(self.sent_steps) > 64:  # an earlier game's: forget the oldest
+            del self.sent_steps[next(iter(self.sent_steps))]
+        self.sent_steps[(own.game, kind, epoch)] = frame
         await self._deck_request(frame)
 
     def unrecorded_step(self, info: EventInfo, follower: VerifiedGame) -> None:
@@ -485,7 +487,7 @@ class FairPlay:
         step = info.public.get("step")
         if deck is None or st.game_id is None or info.public.get("seat") != st.seat or not isinstance(step, str):
             return
-        sent = (step, deck.epoch)
+        sent = (st.game_id, step, deck.epoch)
         frame = self.sent_steps.get(sent)
         if frame is None or sent in self.resent or recorded(follower, st.seat, frame):
             return

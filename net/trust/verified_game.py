@@ -9,9 +9,13 @@ payments) and the winner; at the end the disclosed seeds against their commitmen
 the deal they give (a disclosure before the game is over is the host's lie).  At a table
 that hides hands (protocol 3) also every deck step's signature and binding
 (net/trust/deck_steps.py; a step of this client's own seat must be one it sent, byte for
-byte), every round's deal counts against the rules, and every card play: the `play` event
-the host commits to (the owner's signed action naming the slot), then the `move` that
-opens that very slot and nothing else in between.  It returns what the event means: the move, the engine events and
+byte), and every card play: the `play` event the host commits to (the owner's signed
+action naming the slot), then the `move` that opens that very slot and nothing else in
+between.  At every table it runs the rules itself (net/trust/blind_game.py: `BlindGame` on
+its own checked deck ledger where hands are hidden, `StandInGame` where the host sees
+them): every event's public view, announced outcome and deals, and this seat's money, must
+be its own run's, and the game is over when that run says so, never on the host's word.
+It returns what the event means: the move, the engine events and
 the seat's new Observation.  Proof that the host broke the protocol raises ChainError;
 what the host cannot hide but may not be its fault (a reveal against a different
 commitment set) comes back as warnings in `EventInfo.warnings`.
