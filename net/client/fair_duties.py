@@ -485,7 +485,9 @@ class FairPlay:
         host can still do")."""
         st, deck = self.feed.state, follower.deck
         step = info.public.get("step")
-        if deck is None or st.game_id is None or info.public.get("seat") != st.seat or not isinstance(step, str):
+        if deck is None or st.game_id is None or st.seat is None or not isinstance(step, str):
+            return
+        if info.public.get("seat") != st.seat:
             return
         sent = (st.game_id, step, deck.epoch)
         frame = self.sent_steps.get(sent)

@@ -195,6 +195,7 @@ class VerifiedGame:
         # (a table whose host sees the hands) the same check on stand-ins (`StandInGame`)
         self.open_rules: StandInGame | None = None
         self._rules_events = 0  # how many of its engine events the events so far announced
+        self._engine_pv: dict[str, Any] | None = None  # the engine's public view after the last move
         self._sealing: tuple[int, list[int], bool] = (-1, [], False)  # (auction, committed, complete)
         self.own_shuffles: list[Shuffle] = []  # the shuffles this client made for its seat (this run)
 
@@ -645,7 +646,7 @@ class VerifiedGame:
                 rules.apply(one)
         except IllegalMove as exc:
             raise ChainError(f"event {seq}: the host made a move the rules refuse: {exc}") from None
-        self._check_public(seq, kind, pub, rules.state)
+        self._check_public(seq, kind, pub, rules.state, move is not None or bool(settled))
 
     def _follow_open(
         self, seq: int, kind: str, pub: dict[str, Any], move: Move | None, settled: tuple[Move, ...]
@@ -667,12 +668,13 @@ class VerifiedGame:
                 rules.apply(one)
         except IllegalMove as exc:
             raise ChainError(f"event {seq}: the host made a move the rules refuse: {exc}") from None
-        self._check_public(seq, kind, pub, rules.state)
+        self._check_public(seq, kind, pub, rules.state, move is not None or bool(settled))
 
-    def _check_public(self, seq: int, kind: str, pub: dict[str, Any], state: GameState) -> None:
+    def _check_public(self, seq: int, kind: str, pub: dict[str, Any], state: GameState, moved: bool) -> None:
         """The host's public view (`pv`) and announced outcome (`ev`: sales, scores, deals)
         must be this client's own run of the rules' (as the audit checks them afterwards):
-        ChainError, naming the fields or the deal, otherwise."""
+        ChainError, naming the fields or the deal, otherwise.  `moved`: the event made a
+        move (otherwise the engine's view is the one of the event before, not built again)."""
         assert self.view is not None
         engine_events = state.events[self._rules_events :] if state.events is not None else []
         self._rules_events = len(state.events or [])
@@ -684,7 +686,9 @@ class VerifiedGame:
         elif kind == "commits":
             committed, complete = list(range(len(self.players))), True
         self._sealing = (auction, committed, complete)
-        pv = public_view(state)
+        if moved or self._engine_pv is None:
+            self._engine_pv = public_view(state)
+        pv = dict(self._engine_pv)  # `overlay` sets its fields anew, never changes them in place
         if state.phase == Phase.SEALED and state.auction_no == auction:
             overlay(pv, committed, complete)
         if self.protocol < 3 and "kind" not in (pub.get("pv") or {}):
