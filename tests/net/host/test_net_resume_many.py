@@ -60,8 +60,8 @@ async def _wait_for_moves(games: Path, moves: int, host: subprocess.Popen, procs
     deadline = time.monotonic() + scaled(60)
     while journal_moves(games) < moves:
         assert host.poll() is None, procs.errors(name)[-3000:]
-        assert time.monotonic() < deadline, f"the game stopped at {journal_moves(games)} moves: " + (
-            procs.errors(name)[-3000:]
+        assert time.monotonic() < deadline, (
+            f"the game stopped at {journal_moves(games)} moves: " + (procs.errors(name)[-3000:])
         )
         await asyncio.sleep(0.05)
 
