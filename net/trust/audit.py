@@ -423,20 +423,19 @@ class _Signers:
             self.committed[pub["seat"]] = decode_commit(pub["c"][0]).key
         elif kind == "commits":
             self.committed = {item["seat"]: decode_commit(item["c"][0]).key for item in pub["set"] if "c" in item}
-        elif kind == "move":
-            by = pub.get("by")
-            self._add(pub["m"][0], ("stand-in" if pub.get("signer", 0) else "player") if by == "player" else str(by))
+        elif kind == "move":  # protocol 1 settled a sealed bid as a move `by` "reveal"
+            self._add(pub["m"][0], pub.get("by"), pub.get("signer", 0))
         elif kind == "settle":
             for bid in pub["bids"]:
-                seat = bid["m"][0]
-                if bid.get("by") == "reveal":
-                    self._add(seat, "player" if self.committed.get(seat) == self.keys[seat] else "stand-in")
-                else:
-                    self._add(seat, str(bid.get("by")))
+                self._add(bid["m"][0], bid.get("by"), 0)
 
-    def _add(self, seat: int, by: str) -> None:
+    def _add(self, seat: int, by: Any, signer: Any) -> None:
+        if by == "reveal":  # signed by the key of its commitment
+            by = "player" if self.committed.get(seat) == self.keys[seat] else "stand-in"
+        elif by == "player":
+            by = "stand-in" if signer else "player"
         self.seats.append(seat)
-        self.by.append(by)
+        self.by.append(str(by))
 
     def notes(self, players: list[str]) -> list[str]:
         """Per seat, the moves (numbered from 1) its stand-in's key signed, and those the clock made."""
