@@ -83,10 +83,12 @@ async def in_process_host(
     options: Any = None,
     fixed_deal: Any = None,
     hidden_hands: bool = False,
+    bot_factory: Any = None,
 ) -> tuple[Host, Any]:
     """A real host in this process with one table (rule options `options`, a RuleOptions;
-    a `FixedDeal` instead of the shuffle; hands hidden even from the host, if asked)."""
-    host = Host(Keys.generate(), clock=clock, bot_pace=bot_pace)
+    a `FixedDeal` instead of the shuffle; hands hidden even from the host, if asked; its
+    in-process bots made by `bot_factory`, if given)."""
+    host = Host(Keys.generate(), clock=clock, bot_pace=bot_pace, bot_factory=bot_factory)
     await host.start()
     lobby = Lobby(options, clocks=ClockSettings.from_dict({**FAST, **(clocks or {})}))
     table = host.open_table(

@@ -103,11 +103,17 @@ class Admission:
                 seat = table.lobby.claim_bot(token, vk)
                 role = "player"
             elif token in table.delegate_tokens:
-                seat = table.delegate_tokens.pop(token)
+                seat = table.delegate_tokens[token]
+                if any(p.seat == seat and p.role == "player" for p in self.connections.at(table)):
+                    self.presence.withdraw_standins(table, seat)  # one seat, one key at a time
+                    raise ProtocolError("player_back", f"the player of seat {seat} is back: no stand-in plays it")
+                del table.delegate_tokens[token]
                 self.fanout.publish(table, sess.set_delegate(seat, vk, now))
                 role = "standin"
             if seat is None:
-                raise ProtocolError("bad_token", "this seat token is unknown or already used")
+                raise ProtocolError(
+                    "bad_token", "this seat token is unknown, already used, or withdrawn (its player came back)"
+                )
         else:
             seat = table.seat_of(vk)
             if seat is not None:

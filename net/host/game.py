@@ -1030,10 +1030,13 @@ class HostedGame:
     def _carry_on(self, now: float) -> list[LoggedEvent]:
         """Play on from the recovered log: the clocks restart, moves journaled after the last
         logged event get their events again (`by = recovered`), a missing result or
-        disclosure is added; the new events."""
+        disclosure is added; the new events.  The stand-ins the stopped host ran stopped
+        with it (they are its own in-process bots): their delegations are revoked, one event
+        each, so that the seats they played are played again (a new stand-in, the host's
+        own bot, the clock) and their keys sign nothing more."""
         clocks = self.clocks
         state = self.state
-        out: list[LoggedEvent] = []
+        out: list[LoggedEvent] = [self.set_delegate(seat, None, now) for seat, vk in enumerate(self.delegates) if vk]
         if state is None:
             self.seed_end = now + clocks.reveal if clocks.reveal > 0 else None
             if self.seeding.complete and self.deck_ready:

@@ -102,7 +102,10 @@ class Presence:
         # client back from a restart reveals from its disk in the time its hello gave it
 
     def player_returns(self, table: Table, seat: int) -> None:
-        """The player of `seat` is back: its stand-in hands the seat back (once it owes no reveal)."""
+        """The player of `seat` is back: its stand-in hands the seat back (once it owes no
+        reveal), and one started for it that has not said hello yet is stopped, its token
+        withdrawn (it is refused if it comes: one seat, one key at a time)."""
+        self.withdraw_standins(table, seat)
         sess = table.game
         standin = sess.delegates[seat] if sess is not None else None
         if sess is None or standin is None or sess.recovering is not None:
@@ -116,6 +119,14 @@ class Presence:
             p.seat, p.role = None, "spectator"
             self.connections.tell_seat(p)
         self.fanout.publish(table, sess.set_delegate(seat, None, self.clock.now()))
+
+    def withdraw_standins(self, table: Table, seat: int) -> None:
+        """Stop the stand-ins started for `seat` that have not said hello yet and forget their
+        seat tokens: its player is back."""
+        for token in [t for t, s in table.delegate_tokens.items() if s == seat]:
+            del table.delegate_tokens[token]
+            self.bots.stop(token)
+            log.info("stand-in withdrawn before its hello table=%s seat=%d", table.id, seat)
 
     def recovered(self, table: Table) -> None:
         """`table`'s game plays on after recovering a lost tail: the stand-ins of the seats

@@ -14,8 +14,13 @@
   4. the record: players, keys, options, every move and the result against the above.
 A fixed deal (net/trust/shuffle.py `FixedDeal`) is checked in place of the shuffle and noted.
 Notes are reported but do not fail the audit: a reveal against a different commitment set,
-a sealed bid recovered after a host crash, every forfeited sealed bid (seat and why), and
-every period in which a stand-in bot played a seat (from which move to which).
+a sealed bid recovered after a host crash, every forfeited sealed bid (seat and why),
+every period in which a stand-in bot played a seat (from which move to which), and per
+seat the moves a stand-in's key signed and those the clock made.  `facts["signed_by"]`
+names, move by move, who made each move: "player" (signed with the seat's own key),
+"stand-in" (with its stand-in's key), "clock" (a default the host made when the time ran
+out), or how else the host made it ("recovered" after a crash, "call" for a hammer
+call's end, "flip" for a mystery card turned up, "offender" for a forfeited sealed bid).
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from modernart.phase import Phase
 from modernart.record import GameRecord, RecordError, read_record
 from modernart.rules import RuleOptions
 
-from modernart.net.protocol.signed import EMPTY_PRIVATE, private_hash, private_salt
+from modernart.net.protocol.signed import EMPTY_PRIVATE, decode_commit, private_hash, private_salt
 from modernart.net.trust.chain import ChainError
 from modernart.net.trust.verified_game import VerifiedGame
 from modernart.net.trust.identity import fingerprint
@@ -327,12 +332,14 @@ class _Audit:
         auction = -1
         moves: list[Move] = []
         standins = _StandIns(self.record.players)
+        signers = _Signers([p["vk"] for p in follower.players])
         for frame in self.frames:
             seq = frame["seq"]
             pub = decode_host_inner(frame["pub"])
             kind = pub["k"]
             if kind == "delegate":
                 standins.change(pub["seat"], pub.get("vk") is not None, len(moves))
+            signers.follow(kind, pub)
             for settled in pub.get("bids", []) if kind == "settle" else [pub] if kind == "move" else []:
                 if settled.get("by") == "offender":
                     self.report.notes.append(
@@ -376,6 +383,8 @@ class _Audit:
                 self.problems.append(f"event {seq}: the announced outcome differs from the rules'")
             self._privates(seq, frame, state, engine_events, salt_keys, kind, hidden)
         self.report.notes.extend(standins.notes(len(moves)))
+        self.report.notes.extend(signers.notes(self.record.players))
+        self.report.facts["signed_by"] = signers.by
         self._check_moves(moves, state)
 
     def _privates(
@@ -452,6 +461,58 @@ class _StandIns:
             + (f"move {end}" if end is not None else f"the end of the game (move {moves})")
             for seat, start, end in periods
         ]
+
+
+class _Signers:
+    """Who made each move of the game, in order (see the module docstring): a seat's own key,
+    its stand-in's, the clock, or the host otherwise; a sealed bid revealed is signed by the
+    key of its commitment."""
+
+    def __init__(self, keys: list[bytes]) -> None:
+        self.keys = keys  # each seat's own key
+        self.committed: dict[int, bytes] = {}  # seat -> the key of its commitment in the running auction
+        self.by: list[str] = []  # per move
+        self.seats: list[int] = []  # per move: the seat it is of
+
+    def follow(self, kind: str, pub: dict[str, Any]) -> None:
+        if kind == "commit":  # protocol 1: one commitment per event
+            self.committed[pub["seat"]] = decode_commit(pub["c"][0]).key
+        elif kind == "commits":
+            self.committed = {item["seat"]: decode_commit(item["c"][0]).key for item in pub["set"] if "c" in item}
+        elif kind == "move":  # protocol 1 settled a sealed bid as a move `by` "reveal"
+            self._add(pub["m"][0], pub.get("by"), pub.get("signer", 0))
+        elif kind == "settle":
+            for bid in pub["bids"]:
+                self._add(bid["m"][0], bid.get("by"), 0)
+
+    def _add(self, seat: int, by: Any, signer: Any) -> None:
+        if by == "reveal":  # signed by the key of its commitment
+            by = "player" if self.committed.get(seat) == self.keys[seat] else "stand-in"
+        elif by == "player":
+            by = "stand-in" if signer else "player"
+        self.seats.append(seat)
+        self.by.append(str(by))
+
+    def notes(self, players: list[str]) -> list[str]:
+        """Per seat, the moves (numbered from 1) its stand-in's key signed, and those the clock made."""
+        out = []
+        for who, words in (("stand-in", "signed by a stand-in bot's key"), ("clock", "made by the clock")):
+            for seat in range(len(self.keys)):
+                numbers = [i + 1 for i, (s, by) in enumerate(zip(self.seats, self.by)) if by == who and s == seat]
+                if numbers:
+                    out.append(f"{_seat_name(players, seat)}: moves {_runs(numbers)} {words}")
+        return out
+
+
+def _runs(numbers: list[int]) -> str:
+    """`[3, 4, 5, 9]` as "3-5, 9"."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and runs[-1][-1] == n - 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
 
 
 def _where(frame: dict[str, Any], exc: Exception) -> str:

@@ -17,6 +17,7 @@ from modernart.cli.tui.in_process_host import HostGameSettings, play_here
 from modernart.cli.tui.session import Status
 from tests.e2e.screen import run_async
 from tests.net_helpers import PY, ROOT, env
+from tests.slowdown import scaled
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -91,3 +92,58 @@ def test_resume_without_games_and_with_a_wrong_number(tmp_path):
     assert done.returncode == 0 and "no unfinished game of yours in" in done.stdout
     done = subprocess.run(base + ["3"], capture_output=True, text=True, cwd=ROOT, env=env(), timeout=30)
     assert done.returncode == 2 and "'3' is not one of your unfinished games" in done.stderr
+
+
+async def _continue_and_leave(tmp_path, to_the_end: bool) -> tuple[int, str | None]:
+    """Continue this machine's unfinished game (as `modernart resume` does, its bots at full
+    speed), Ana playing random moves, and leave it once the bots have moved on (or play it
+    to its end); the moves played then, and the record once it is over."""
+    from dataclasses import replace
+
+    from modernart.bots import make_bot
+
+    game = your_unfinished_games(str(tmp_path / "games"), str(tmp_path / "config"))[0]
+    settings = replace(settings_for(game, str(tmp_path / "config")), bot_pace=0.0)
+    host, session = await play_here(settings, "Ana")
+    bot = make_bot("random", 5)
+    try:
+        await session.open()
+        state = host.table.game.state
+        start = state.move_count
+        async with asyncio.timeout(scaled(60)):  # on a2b2fc2: never, from the second continue
+            while not state.is_over() and (to_the_end or state.move_count < start + 8):
+                obs = session.obs
+                if session.status == Status.PLAYING and obs is not None and obs.my_turn:
+                    reply = await session.client.send_move(bot.choose(obs))
+                    if reply.ok:
+                        await session.client.wait_until(lambda s: s.head_seq >= (reply.seq or 0), 20)
+                        continue
+                await asyncio.sleep(0.01)  # the bots (stand-ins again) play on, or Ana's view catches up
+            if to_the_end:
+                while host.table.record_path is None:
+                    await asyncio.sleep(0.01)
+        return state.move_count, host.table.record_path
+    finally:
+        await session.close()
+        await host.close()
+
+
+@pytest.mark.timeout(300)
+@run_async
+async def test_a_game_continued_five_times_is_played_to_a_passing_audit(tmp_path):
+    """`play`, quit, `modernart resume`, quit, `modernart resume` ...: after every continue
+    the bots play again (stand-ins of their own level: the table of `play` shows the host
+    the hands); the game ends and its record passes the audit.  On a2b2fc2 the second
+    continue never moved again: the journalled delegations of the stand-ins the first
+    continue ran were restored, and no stand-in was seated for those seats."""
+    from modernart.net.trust.audit import audit_files
+
+    journal, _hand, seen, _left = await _start_and_leave(tmp_path)
+    for _ in range(5):  # a game has well over a hundred moves: it is not over after these
+        moves, _record = await _continue_and_leave(tmp_path, to_the_end=False)
+        assert moves >= seen + 8
+        seen = moves
+    _moves, record = await _continue_and_leave(tmp_path, to_the_end=True)
+    assert record is not None and record == journal[: -len(".jsonl")] + ".json"
+    report = audit_files(record)
+    assert report.ok, report.problems

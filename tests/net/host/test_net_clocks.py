@@ -188,3 +188,7 @@ def test_dropped_player_gets_a_standin_after_the_grace_period_and_takes_the_seat
     assert kinds.count("delegate") == 2  # handed to the stand-in, then given back
     report = audit_files(table.record_path)  # the stand-in's signatures and commitments check out
     assert report.ok, report.problems
+    # the audit names who signed each move: the stand-in's moves (its sealed bids too) are its own
+    signers = report.facts["signed_by"]
+    assert len(signers) == report.facts["moves"] and signers.count("stand-in") >= standin_moves
+    assert any(f"seat {seat} " in n and "signed by a stand-in bot's key" in n for n in report.notes), report.notes

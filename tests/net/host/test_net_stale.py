@@ -76,7 +76,9 @@ def test_the_host_refuses_a_move_made_before_the_last_decision_event(tmp_path):
     sess.set_delegate((seat + 1) % 3, Keys.generate().vk, 0.0)
     sess.journal.close()
     resumed = Table.resume(table.journal_path, sess.host, 0.0, fsync=False).game
-    assert resumed.seq == seen + 1 and resumed.decision_seq == seen
+    # the delegation, and its revocation by the resume (the stand-in stopped with the host)
+    assert resumed.seq == seen + 2 and resumed.decision_seq == seen
+    assert resumed.delegates == [None] * 3
     body, sig = signed_move(resumed, keys[seat], seat, 200, move, seen - 1)
     assert refusal(lambda: resumed.submit(keys[seat].vk, seat, body, sig, 0.0)) == "stale"
     body, sig = signed_move(resumed, keys[seat], seat, 200, move, seen)
