@@ -239,9 +239,10 @@ async def _people_table(names: list[str], clocks: dict[str, Any], start: bool = 
     seated (and with `start`, the game started); (host, sessions)."""
     from modernart.net.trust.identity import Keys
 
-    from modernart.cli.tui.in_process_host import HostGameSettings, InProcessHost, seat_people
+    from modernart.cli.tui.in_process_host import InProcessHost, seat_people
+    from modernart.cli.tui.local_game import TableSettings
 
-    settings = HostGameSettings(levels=[], autostart=False, bot_pace=0.0, clocks={"decision": 0, **clocks})
+    settings = TableSettings(levels=[], autostart=False, bot_pace=0.0, clocks={"decision": 0, **clocks})
     here = await InProcessHost.start(settings, keys=Keys.generate())
     return here, await seat_people(here, names, start=start)
 
