@@ -148,11 +148,22 @@ async def play_here(settings: TableSettings, name: str) -> tuple[InProcessHost, 
 
 def player_session(join_string: str, settings: TableSettings, name: str, *, keys: Any = None) -> NetSession:
     """The `NetSession` of this machine's player at its own table: seat 1, ready at once with
-    `autostart`, its key `keys` (default: the player key of `settings.config_dir`)."""
+    `autostart`, its key `keys` (default: the player key of `settings.config_dir`).
+
+    It notes no known-hosts entry: the join string comes from the host itself (this
+    process's, or the child's own output), and names the host's key, which the handshake
+    checks; its address is a loopback port of the moment, so an entry would protect no later
+    game and only grow the file by a line, written and synced on the start-up path, per game."""
     from modernart.cli.tui.net_session import NetSession
 
     session = NetSession(
-        join_string, name=name, config_dir=settings.config_dir, keys=keys, seat=0, ready=settings.autostart
+        join_string,
+        name=name,
+        config_dir=settings.config_dir,
+        keys=keys,
+        seat=0,
+        ready=settings.autostart,
+        remembers_host=False,
     )
     session.ends_when_you_leave = True  # the host stops with this client
     session.local_only = True  # 127.0.0.1, no beacon: its join string is of no use to anyone
