@@ -108,7 +108,12 @@ class LocalTable:
         if offline:
             settings = (offer_to_continue(settings) if offer else None) or settings
             here, session = await play_here(settings, name)
-            await join_while_the_screen_loads(session)
+            try:
+                await join_while_the_screen_loads(session)
+            except BaseException:
+                await session.close()
+                await here.close()
+                raise
             return cls(here, session, settings)
         from modernart.cli.tui.child_host import HostProcess
         from modernart.cli.tui.local_game import host_log_path
