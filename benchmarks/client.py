@@ -59,17 +59,27 @@ def table_on_screen(lines: list[str]) -> bool:
     return False
 
 
-def startup_seconds(argv: list[str], timeout: float = 30.0, cwd: str | None = None) -> float:
+def startup_seconds(
+    argv: list[str], timeout: float = 30.0, cwd: str | None = None, bytecode_cache: str | None = None
+) -> float:
     """Seconds from spawning `argv` in an 80x24 pty until the table's first frame is on its
     screen: what the program wrote is played into a terminal emulator (pyte, 80x24) as it
     arrives, and the clock stops once what has been written so far shows the table with
     the dealt hand (`table_on_screen`), not at the first bytes of it.  `cwd`: where it
-    runs (`python -m` imports the checkout there first)."""
+    runs (`python -m` imports the checkout there first).  `bytecode_cache`: a directory
+    where the program keeps its compiled modules (PYTHONPYCACHEPREFIX), even where this
+    environment says not to write them (PYTHONDONTWRITEBYTECODE): an installed copy has
+    them, so a start-up after the first loads byte code, as a player's does; None: the
+    environment decides (with PYTHONDONTWRITEBYTECODE, every start-up compiles every
+    module from source)."""
     import pyte
 
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     env = dict(os.environ, TERM="xterm-256color")
+    if bytecode_cache is not None:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = bytecode_cache
     screen = pyte.Screen(80, 24)
     stream = pyte.ByteStream(screen)
     start = time.perf_counter()
@@ -118,15 +128,18 @@ STARTUP_TARGET_RATIO = 1.3
 CHECKOUT_PATHS = ("modernart", "net", "cli", "pyproject.toml")
 
 
-def startup_figures(repeat: int, against: str | None = None) -> dict[str, Any]:
+def startup_figures(repeat: int, against: str | None = None, cold: bool = False) -> dict[str, Any]:
     """`play --offline` and `play` (the host in a child process) started alternately,
     `repeat` times each, in one run: their medians and the ratio (child / offline).  With
     `against` (a commit of this repository), that commit's `play --offline` and `play`
     too, unpacked into a temporary directory and started in turn with these, under
-    "before"."""
+    "before".  Every start-up loads its modules' byte code from a cache of the run's own,
+    made by the first start-up of each checkout (`startup_seconds`), as an installed copy
+    does; with `cold`, the environment decides (PYTHONDONTWRITEBYTECODE: compiled from
+    source every time)."""
     tmp = tempfile.mkdtemp(prefix="modernart-bench-")
     try:
-        return _startup_runs(repeat, against, tmp)
+        return _startup_runs(repeat, against, tmp, None if cold else os.path.join(tmp, "bytecode"))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -141,7 +154,7 @@ def entry_module(tree: Path) -> str:
     return "modernart.cli.main"
 
 
-def _startup_runs(repeat: int, against: str | None, tmp: str) -> dict[str, Any]:
+def _startup_runs(repeat: int, against: str | None, tmp: str, bytecode_cache: str | None) -> dict[str, Any]:
     load_before = os.getloadavg()[0]
     play = ["play", "--bot-pace", "1000", "--name", "Bench", "--config-dir", os.path.join(tmp, "config")]
     started = iter(range(1 << 30))
@@ -170,11 +183,13 @@ def _startup_runs(repeat: int, against: str | None, tmp: str) -> dict[str, Any]:
     ]
     runs: dict[str, list[float]] = {label: [] for label, _extra, _cwd in variants}
     for cwd in trees.values():  # a first start-up makes the keys, compiles and warms the caches
-        startup_seconds(base(cwd) + record_dir(), cwd=cwd)
+        startup_seconds(base(cwd) + record_dir(), cwd=cwd, bytecode_cache=bytecode_cache)
     for i in range(repeat):
         turn = i % len(variants)  # each variant first in turn, the rest in order after it
         for label, extra, cwd in variants[turn:] + variants[:turn]:
-            runs[label].append(startup_seconds(base(cwd) + record_dir() + extra, cwd=cwd))
+            runs[label].append(
+                startup_seconds(base(cwd) + record_dir() + extra, cwd=cwd, bytecode_cache=bytecode_cache)
+            )
     out = _ratio_of(runs, "")
     if commit is not None:
         out["before"] = {"commit": commit, **_ratio_of(runs, "before_")}
@@ -185,6 +200,13 @@ def _startup_runs(repeat: int, against: str | None, tmp: str) -> dict[str, Any]:
             a / b for a, b in zip(runs["startup_offline_s"], runs["before_startup_offline_s"])
         ]
     out["runs"] = runs
+    out["bytecode"] = (
+        "byte code from the run's cache"
+        if bytecode_cache is not None
+        else "compiled from source each time"
+        if os.environ.get("PYTHONDONTWRITEBYTECODE")
+        else "byte code where the environment keeps it"
+    )
     out["load_average"] = [load_before, os.getloadavg()[0]]  # 1-minute, at the start and at the end
     out["target_ratio"] = STARTUP_TARGET_RATIO
     out["target_met"] = out["ratio"] <= STARTUP_TARGET_RATIO
@@ -217,9 +239,10 @@ async def _people_table(names: list[str], clocks: dict[str, Any], start: bool = 
     seated (and with `start`, the game started); (host, sessions)."""
     from modernart.net.trust.identity import Keys
 
-    from modernart.cli.tui.in_process_host import HostGameSettings, InProcessHost, seat_people
+    from modernart.cli.tui.in_process_host import InProcessHost, seat_people
+    from modernart.cli.tui.local_game import TableSettings
 
-    settings = HostGameSettings(levels=[], autostart=False, bot_pace=0.0, clocks={"decision": 0, **clocks})
+    settings = TableSettings(levels=[], autostart=False, bot_pace=0.0, clocks={"decision": 0, **clocks})
     here = await InProcessHost.start(settings, keys=Keys.generate())
     return here, await seat_people(here, names, start=start)
 
@@ -411,12 +434,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="also start this older commit's play and play --offline, in turn with this checkout's",
     )
+    p.add_argument(
+        "--cold",
+        action="store_true",
+        help="start-ups without the run's byte-code cache: the environment decides "
+        "(with PYTHONDONTWRITEBYTECODE every module is compiled from source every time)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     repeat = max(1, args.repeat)
     figures: dict[str, Any] = {"machine": machine(), "repeat": repeat}
-    figures["startup"] = startup_figures(repeat, args.against)
+    figures["startup"] = startup_figures(repeat, args.against, args.cold)
     if args.startup_only:
         return _print(figures, args.json)
     figures["render_80x24"] = asyncio.run(render_figures(80, 24, 20 * repeat))
@@ -441,7 +470,7 @@ def _print(figures: dict[str, Any], as_json: bool) -> int:
         f"start-up to the first table frame (80x24 pty, alternately): offline {s['startup_offline_s'] * 1e3:.0f} ms, "
         f"host in a child process {s['startup_protocol_s'] * 1e3:.0f} ms = {s['ratio']:.2f}x offline "
         f"(pairs {' '.join(f'{r:.2f}' for r in s['pair_ratios'])}); target <= {s['target_ratio']:g}x: {verdict}; "
-        f"load average {s['load_average'][0]:.1f} -> {s['load_average'][1]:.1f}"
+        f"load average {s['load_average'][0]:.1f} -> {s['load_average'][1]:.1f}; {s['bytecode']}"
     )
     if "before" in s:
         b = s["before"]

@@ -17,7 +17,7 @@ import sys
 from modernart.cli.cmd_play import default_name
 
 from modernart.cli.language_options import apply_language_arguments
-from modernart.cli.screen_options import add_screen_arguments
+from modernart.cli.screen_options import ScreenOptions, add_screen_arguments
 from modernart.cli.subcommands import Subcommands
 from modernart.cli.variant_args import add_variant_arguments, options_from_args
 from modernart.net import user_dirs
@@ -158,9 +158,7 @@ def run(args: argparse.Namespace) -> int:
         _child_args(args, me.vk.hex()),
         name=args.player_name or default_name(),
         config_dir=args.config_dir,
-        ascii=args.ascii,
-        color=args.color,
-        alerts=args.alerts,
+        screen=ScreenOptions.from_args(args),
         ssh_port=args.ssh,
         ssh_bind=args.ssh_bind,
         ssh_host_key=args.ssh_host_key,

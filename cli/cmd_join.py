@@ -16,7 +16,7 @@ from modernart.cli.cmd_play import default_name
 
 from modernart.cli.i18n import _
 from modernart.cli.language_options import apply_language_arguments
-from modernart.cli.screen_options import add_screen_arguments
+from modernart.cli.screen_options import ScreenOptions, add_screen_arguments
 from modernart.cli.subcommands import Subcommands
 
 
@@ -63,20 +63,16 @@ def run(args: argparse.Namespace) -> int:
             args.join,
             name=name,
             config_dir=args.config_dir,
-            ascii=args.ascii,
-            color=args.color,
+            screen=ScreenOptions.from_args(args),
             accept_new_host_key=args.accept_new_host_key,
-            alerts=args.alerts,
         )
     return find_and_join(
         name=name,
         config_dir=args.config_dir,
         beacon_port=args.beacon_port,
         code=args.join,
-        ascii=args.ascii,
-        color=args.color,
+        screen=ScreenOptions.from_args(args),
         accept_new_host_key=args.accept_new_host_key,
-        alerts=args.alerts,
     )
 
 

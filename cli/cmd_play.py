@@ -20,7 +20,7 @@ import sys
 
 from modernart.cli.i18n import _
 from modernart.cli.language_options import apply_language_arguments
-from modernart.cli.screen_options import add_screen_arguments
+from modernart.cli.screen_options import ScreenOptions, add_screen_arguments
 from modernart.cli.local_table import run_table
 from modernart.cli.subcommands import Subcommands
 from modernart.cli.variant_args import add_variant_arguments, options_from_args
@@ -166,9 +166,7 @@ def run(args: argparse.Namespace) -> int:
     name = args.name or default_name()
     settings = table_settings(args, levels, f"{name}'s table", autostart=not args.lobby)
     offer = not (args.new or args.lobby or args.seed is not None)  # an unfinished game first
-    return run_table(
-        settings, name, offline=args.offline, ascii=args.ascii, color=args.color, alerts=args.alerts, offer=offer
-    )
+    return run_table(settings, name, offline=args.offline, screen=ScreenOptions.from_args(args), offer=offer)
 
 
 def seeded_deal(seed: int, players: int, options: dict | None = None) -> tuple[list[int], int]:
@@ -190,12 +188,12 @@ def seeded_deal(seed: int, players: int, options: dict | None = None) -> tuple[l
 
 
 def table_settings(args: argparse.Namespace, levels: list[str], table_name: str, **more):
-    """The `HostGameSettings` of this command's table (clocks, bots, a seeded deal)."""
-    from modernart.cli.tui.local_game import HostGameSettings, default_record_dir
+    """The `TableSettings` of this command's table (clocks, bots, a seeded deal)."""
+    from modernart.cli.tui.local_game import TableSettings, default_record_dir
 
     options = getattr(args, "options", None) or {}
     deal, first = seeded_deal(args.seed, args.players, options) if args.seed is not None else (None, 0)
-    return HostGameSettings(
+    return TableSettings(
         options=dict(options),
         players=args.players,
         levels=levels,

@@ -24,7 +24,7 @@ from modernart.cli.cmd_play import default_name
 from modernart.cli.i18n import _
 from modernart.cli.invocation import program
 from modernart.cli.language_options import apply_language_arguments
-from modernart.cli.screen_options import add_screen_arguments
+from modernart.cli.screen_options import ScreenOptions, add_screen_arguments
 from modernart.cli.local_table import run_table, search_dirs, settings_for, your_unfinished_games
 from modernart.cli.subcommands import Subcommands
 from modernart.net import user_dirs
@@ -131,9 +131,7 @@ def run(args: argparse.Namespace) -> int:
         settings_for(chosen, args.config_dir),
         args.name or default_name(),
         offline=args.offline,
-        ascii=args.ascii,
-        color=args.color,
-        alerts=args.alerts,
+        screen=ScreenOptions.from_args(args),
     )
 
 

@@ -11,18 +11,24 @@ import importlib
 import os
 import shlex
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from modernart.cli.i18n import _
 from modernart.cli.invocation import program
+from modernart.cli.screen_options import ScreenOptions
 from modernart.net import user_dirs
 
-if TYPE_CHECKING:  # the engine is imported only when a game is read (`modernart --help` stays quick)
+if TYPE_CHECKING:  # the engine, the host and the screen are imported when a table starts, not before
     from modernart.cli.saved_games import SavedGame
+    from modernart.cli.tui.in_process_host import InProcessHost
+    from modernart.cli.tui.local_game import TableSettings
+    from modernart.cli.tui.net_session import NetSession
 
 
-def run_table(settings, name: str, *, offline: bool, **screen: Any) -> int:
+def run_table(
+    settings: TableSettings, name: str, *, offline: bool, screen: ScreenOptions = ScreenOptions(), offer: bool = False
+) -> int:
     """`play_table` in an event loop of its own, for a command: a child host is forked
     first where that is safe (cli/tui/child_host.py `fork_host`), before the loop and its
     threads exist, so that it boots while this process loads the screen.
@@ -39,66 +45,153 @@ def run_table(settings, name: str, *, offline: bool, **screen: Any) -> int:
         from modernart.cli.tui.local_game import host_log_path
 
         forked = fork_host(settings, log_path=host_log_path())
-    return asyncio.run(play_table(settings, name, offline=offline, forked=forked, **screen))
+    return asyncio.run(play_table(settings, name, offline=offline, screen=screen, offer=offer, forked=forked))
 
 
 async def play_table(
-    settings,
+    settings: TableSettings,
     name: str,
     *,
     offline: bool,
-    ascii: bool | None,
-    color: str,
-    alerts: bool | None = None,
+    screen: ScreenOptions = ScreenOptions(),
     offer: bool = False,
     forked: Any = None,
 ) -> int:
-    """A host with bots on 127.0.0.1 (a child process, or with `offline` this one) for the
-    table of `settings` (a new one, or the game it resumes); this client joins it as seat 1.
-    With `offer`, the newest unfinished game of this machine is offered first
-    (`offer_to_continue`).  `forked`: the child host already forked for `settings`
-    (`run_table`).  Once the screen is gone, says on the shell where the game is: its
-    record, or how to continue it."""
+    """The table of `settings` started (`LocalTable.start`) and played on this screen until
+    the person leaves; then the shell is told where the game is: its record, or how to
+    continue it."""
     try:
-        if offline:
-            from modernart.cli.tui.in_process_host import play_here
-
-            settings = (offer_to_continue(settings) if offer else None) or settings
-            here, session = await play_here(settings, name)
-            host: Any = here
-        else:
-            # the child boots (the host's imports, keys, table) while this process looks for
-            # an unfinished game and loads its own screen: the start-ups overlap instead of
-            # adding up.  Until this client joins, the child has started no game and written
-            # nothing, so it is simply stopped if an unfinished game is continued instead.
-            from modernart.cli.tui.child_host import HostProcess, session_at
-            from modernart.cli.tui.local_game import host_log_path
-
-            child = await HostProcess.launch(settings, log_path=host_log_path(), forked=forked)
-            try:
-                resumed = offer_to_continue(settings) if offer else None
-                if resumed is not None:
-                    await child.close()
-                    settings = resumed
-                    child = await HostProcess.launch(settings, log_path=host_log_path())
-                load_the_client()
-                await child.joined()
-            except BaseException:
-                await child.close()
-                raise
-            session = session_at(child, settings, name)
-            host = child
+        table = await LocalTable.start(settings, name, offline=offline, offer=offer, forked=forked)
     except (RuntimeError, OSError, ValueError) as exc:
         print(_("modernart play: {error}; try --offline").format(error=exc), file=sys.stderr)
         return 1
     from modernart.cli.tui.app import run_client_async
 
     try:
-        code = await run_client_async(session, ascii=ascii, color=color, alerts=alerts)
+        code = await run_client_async(table.session, screen=screen)
     finally:
-        await host.close()
-    print(after_words(session, host.journal_path, resumable=not (offline and settings.config_dir is None)))
+        await table.host.close()
+    resumable = not (offline and table.settings.config_dir is None)
+    print(after_words(table.session, table.host.journal_path, resumable=resumable))
     return code
+
+
+@dataclass
+class LocalTable:
+    """A table of this machine, started: its `host` (a child process, cli/tui/child_host.py
+    `HostProcess`, or this process's, cli/tui/in_process_host.py `InProcessHost`: both have
+    `journal_path`, `record_path` and `close()`), the `session` of this machine's player
+    (seat 1), and the `settings` it plays (those of the unfinished game continued instead,
+    when one was offered and taken)."""
+
+    host: Any
+    session: NetSession
+    settings: TableSettings
+
+    @classmethod
+    async def start(
+        cls, settings: TableSettings, name: str, *, offline: bool, offer: bool = False, forked: Any = None
+    ) -> LocalTable:
+        """The one place a table of this machine starts (`modernart play` and `resume`): a
+        host with bots on 127.0.0.1 for `settings` (a new table, or the game it resumes), in
+        a child process or, with `offline`, in this one, and the session of this machine's
+        player for seat 1.  With `offer`, the newest unfinished game of this machine is
+        offered first (`offer_to_continue`).  `forked`: the child host already forked for
+        `settings` (`run_table`).
+
+        In this process, the person's client joins while the screen's modules load
+        (`join_while_the_screen_loads`); with a child, the child boots (the host's imports,
+        keys, table) while this process looks for an unfinished game and loads its own
+        screen: the start-ups overlap instead of adding up.  Until this client joins, the
+        child has started no game and written nothing, so it is simply stopped if an
+        unfinished game is continued instead."""
+        if offline:
+            settings = (offer_to_continue(settings) if offer else None) or settings
+            here, session = await play_here(settings, name)
+            try:
+                await join_while_the_screen_loads(session)
+            except BaseException:
+                await session.close()
+                await here.close()
+                raise
+            return cls(here, session, settings)
+        from modernart.cli.tui.child_host import HostProcess
+        from modernart.cli.tui.local_game import host_log_path
+
+        child = await HostProcess.launch(settings, log_path=host_log_path(), forked=forked)
+        try:
+            resumed = offer_to_continue(settings) if offer else None
+            if resumed is not None:
+                await child.close()
+                settings = resumed
+                child = await HostProcess.launch(settings, log_path=host_log_path())
+            load_the_client()
+            await child.joined()
+        except BaseException:
+            await child.close()
+            raise
+        assert child.join_string is not None  # joined() has heard it
+        return cls(child, player_session(child.join_string, settings, name), settings)
+
+
+async def play_here(settings: TableSettings, name: str) -> tuple[InProcessHost, NetSession]:
+    """Start the host of `settings` in this process and the session of this machine's player
+    (`player_session`); the host stops when the client leaves."""
+    from modernart.net.trust.identity import Keys
+
+    from modernart.cli.tui.in_process_host import InProcessHost
+
+    # without a config dir nothing is kept: both keys live as long as this table (the host
+    # keeps the record in its journal dir; a config dir adds the client's own audited copy)
+    ephemeral = settings.config_dir is None
+    host = await InProcessHost.start(settings, keys=Keys.generate() if ephemeral else None)
+    mine = Keys.generate() if ephemeral else Keys.load_or_create(settings.config_dir, "player")
+    if settings.resume is None:
+        host.table.lobby.admin = mine.vk  # the player of this machine, never an SSH guest who sits first
+    return host, player_session(host.join_string, settings, name, keys=mine)
+
+
+def player_session(join_string: str, settings: TableSettings, name: str, *, keys: Any = None) -> NetSession:
+    """The `NetSession` of this machine's player at its own table: seat 1, ready at once with
+    `autostart`, its key `keys` (default: the player key of `settings.config_dir`).
+
+    It notes no known-hosts entry: the join string comes from the host itself (this
+    process's, or the child's own output), and names the host's key, which the handshake
+    checks; its address is a loopback port of the moment, so an entry would protect no later
+    game and only grow the file by a line, written and synced on the start-up path, per game."""
+    from modernart.cli.tui.net_session import NetSession
+
+    session = NetSession(
+        join_string,
+        name=name,
+        config_dir=settings.config_dir,
+        keys=keys,
+        seat=0,
+        ready=settings.autostart,
+        remembers_host=False,
+    )
+    session.ends_when_you_leave = True  # the host stops with this client
+    session.local_only = True  # 127.0.0.1, no beacon: its join string is of no use to anyone
+    return session
+
+
+async def join_while_the_screen_loads(session: NetSession) -> None:
+    """Join the in-process host's table (connect, sit, say ready; the bots are seated
+    meanwhile, the seed round and the deal follow) while the screen's modules are imported
+    in a worker thread: the join's round trips wait on ZeroMQ's I/O threads and on the
+    other seats, and the imports use that time instead of adding to it.  The thread only
+    imports (`load_the_client`) and ends; it touches no state.  A refused join is left to
+    the screen, which shows why (the session's status says it)."""
+    from modernart.cli.tui.session import JoinError
+
+    joining = asyncio.get_running_loop().create_task(session.open())
+    try:
+        await asyncio.to_thread(load_the_client)
+    finally:
+        try:
+            await joining
+        except JoinError:
+            pass  # the session says why; the screen shows it
 
 
 def load_the_client() -> None:
@@ -150,11 +243,11 @@ def your_unfinished_games(record_dir: str | None, config_dir: str | None) -> lis
     return unfinished_games(search_dirs(record_dir), player, host)
 
 
-def settings_for(game: SavedGame, config_dir: str | None):
-    """The `HostGameSettings` that continue `game` on this machine."""
-    from modernart.cli.tui.local_game import HostGameSettings
+def settings_for(game: SavedGame, config_dir: str | None) -> TableSettings:
+    """The `TableSettings` that continue `game` on this machine."""
+    from modernart.cli.tui.local_game import TableSettings
 
-    return HostGameSettings(
+    return TableSettings(
         players=len(game.players),
         levels=[],
         table_name=game.table_name,
@@ -165,7 +258,7 @@ def settings_for(game: SavedGame, config_dir: str | None):
     )
 
 
-def offer_to_continue(settings):
+def offer_to_continue(settings: TableSettings) -> TableSettings | None:
     """Before `modernart play` starts a new game: offer the newest unfinished game of this
     machine (its settings, if the player says yes; None: start the new game)."""
     journal_dir = settings.journal_dir

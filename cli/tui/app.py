@@ -20,6 +20,7 @@ from prompt_toolkit.styles import DynamicStyle
 
 from modernart.cli.bidi import EXPLICIT_MODE_OFF, EXPLICIT_MODE_ON, reorders_here, reordering
 from modernart.cli.i18n import _, speaking
+from modernart.cli.screen_options import ScreenOptions
 from modernart.cli.tui.chat import commands as chat_commands
 from modernart.cli.tui.keys import Command, Modes, bind, everywhere, hint_line, turn_came_commands
 from modernart.cli.tui.layout import ClientLayout
@@ -59,22 +60,21 @@ class ClientApp:
         session: Session | None = None,
         *,
         finder: Finder | None = None,
-        ascii: bool | None = None,
-        color: str = "auto",
+        screen: ScreenOptions = ScreenOptions(),
         env: Mapping[str, str] | None = None,
         clock: Callable[[], float] = time.monotonic,
-        alerts: bool | None = None,
         settings_dir: str | None = None,
         language: str | None = None,
         bidi: str | None = None,
     ) -> None:
-        """`language` and `bidi`: this client's own (default: the context's, see
-        modernart.cli.i18n and modernart.cli.bidi); every screen is drawn in them."""
+        """`screen`: borders, colours and alerts as the command line asked.  `language` and
+        `bidi`: this client's own (default: the context's, see modernart.cli.i18n and
+        modernart.cli.bidi); every screen is drawn in them."""
         self.language, self.bidi = language, bidi
         with speaking(language), reordering(bidi):
-            self._build(session, finder, ascii, color, env, clock, alerts, settings_dir)
+            self._build(session, finder, screen, env, clock, settings_dir)
 
-    def _build(self, session, finder, ascii, color, env, clock, alerts, settings_dir) -> None:
+    def _build(self, session, finder, screen: ScreenOptions, env, clock, settings_dir) -> None:
         env = dict(os.environ if env is None else env)
         self.cs = ClientState(session, finder=finder, env=env, clock=clock)
         # the per-user settings (cli/user_settings.py), in `settings_dir` (default: the user's
@@ -84,14 +84,14 @@ class ClientApp:
         self.cs.first_game_hint = self.settings.first_game
         # the bell and the window title when a decision becomes yours: on unless turned off,
         # or the terminal cannot show them (TERM=dumb)
-        wanted = self.settings.alerts if alerts is None else alerts
+        wanted = self.settings.alerts if screen.alerts is None else screen.alerts
         self.alerts = wanted and env.get("TERM", "") != "dumb"
         self._was_needed = False
         self._finished = False
         self.table_actions = TableActions(self.cs, self.spawn)
         self.layout = ClientLayout(self.cs, self.hints)
         self.commands = self.build_commands()
-        depth = resolve_color_depth(color, env, env.get("TERM"))
+        depth = resolve_color_depth(screen.color, env, env.get("TERM"))
         styles: dict = {}
 
         def style():
@@ -110,6 +110,7 @@ class ClientApp:
             min_redraw_interval=0.05,
         )
         self.app.ttimeoutlen = 0.15  # Esc alone vs. an escape sequence, also over SSH
+        ascii = screen.ascii
         self.cs.ascii = (not encoding_has_box_drawing(self.app.output.encoding())) if ascii is None else ascii
         self._tasks: set[asyncio.Future] = set()
 
@@ -377,12 +378,10 @@ async def run_client_async(
     session: Session | None = None,
     *,
     finder: Finder | None = None,
-    ascii: bool | None = None,
-    color: str = "auto",
+    screen: ScreenOptions = ScreenOptions(),
     env: Mapping[str, str] | None = None,
-    alerts: bool | None = None,
 ) -> int:
     """Run the client in the current loop and app session until the person leaves."""
     with logs_off_the_screen():
-        client = ClientApp(session, finder=finder, ascii=ascii, color=color, env=env, alerts=alerts)
+        client = ClientApp(session, finder=finder, screen=screen, env=env)
         return await client.run()

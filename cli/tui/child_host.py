@@ -28,7 +28,7 @@ import sys
 from dataclasses import asdict
 
 from modernart.cli.tui.child_process import ChildProcess, ForkedProcess, can_fork, fork_child
-from modernart.cli.tui.local_game import HostGameSettings
+from modernart.cli.tui.local_game import TableSettings
 from modernart.net.runtime import choose_event_loop, when_stdin_closes
 
 log = logging.getLogger(__name__)
@@ -49,7 +49,7 @@ class HostProcess:
 
     @classmethod
     async def launch(
-        cls, settings: HostGameSettings, *, log_path: str | None = None, forked: ForkedProcess | None = None
+        cls, settings: TableSettings, *, log_path: str | None = None, forked: ForkedProcess | None = None
     ) -> "HostProcess":
         """Start the child and return at once: it boots (imports the host, opens the table)
         while this process goes on (`modernart play` loads its screen meanwhile);
@@ -90,7 +90,7 @@ class HostProcess:
         self.follow_output()
 
     @classmethod
-    async def start(cls, settings: HostGameSettings, *, timeout: float = 20.0, log_path: str | None = None):
+    async def start(cls, settings: TableSettings, *, timeout: float = 20.0, log_path: str | None = None):
         """`launch`, then `joined`: the child host, once it serves."""
         host = await cls.launch(settings, log_path=log_path)
         await host.joined(timeout)
@@ -126,26 +126,10 @@ class HostProcess:
                 await self.proc.wait()
 
 
-async def play_session(settings: HostGameSettings, name: str, *, log_path: str | None = None):
-    """Start the child host and a `NetSession` that will sit in seat 1 (and say ready)."""
-    host = await HostProcess.start(settings, log_path=log_path)
-    return host, session_at(host, settings, name)
-
-
-def session_at(host: HostProcess, settings: HostGameSettings, name: str):
-    """The `NetSession` of this machine's player at the child host's table, seat 1."""
-    from modernart.cli.tui.net_session import NetSession
-
-    session = NetSession(host.join_string, name=name, config_dir=settings.config_dir, seat=0, ready=settings.autostart)
-    session.ends_when_you_leave = True  # the host stops with this client
-    session.local_only = True  # 127.0.0.1, no beacon: its join string is of no use to anyone
-    return session
-
-
 # ---------------------------------------------------------------------- the child
 
 
-async def _child(settings: HostGameSettings) -> int:
+async def _child(settings: TableSettings) -> int:
     from modernart.cli.tui.in_process_host import InProcessHost
 
     here = await InProcessHost.start(settings)
@@ -161,7 +145,7 @@ async def _child(settings: HostGameSettings) -> int:
         await here.close()
 
 
-def serve_until_stdin_closes(settings: HostGameSettings) -> int:
+def serve_until_stdin_closes(settings: TableSettings) -> int:
     """The child's whole life: host the table of `settings` until its stdin closes."""
     # force: a forked child has its parent's log handler, at its level (cli/main.py)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s", force=True)
@@ -175,7 +159,7 @@ def serve_until_stdin_closes(settings: HostGameSettings) -> int:
 SHARED_MODULES = ("modernart.net.client.client",)
 
 
-def fork_host(settings: HostGameSettings, *, log_path: str | None = None) -> ForkedProcess | None:
+def fork_host(settings: TableSettings, *, log_path: str | None = None) -> ForkedProcess | None:
     """Start the child host of `settings` as a fork of this process, where that is safe
     (`can_fork`: call it before any event loop or thread runs), else None (then `launch`
     starts a new interpreter).  `HostProcess.launch(..., forked=...)` takes it over."""
@@ -188,7 +172,7 @@ def fork_host(settings: HostGameSettings, *, log_path: str | None = None) -> For
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    return serve_until_stdin_closes(HostGameSettings(**json.loads(argv[0])))
+    return serve_until_stdin_closes(TableSettings(**json.loads(argv[0])))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""The real host (net/host/) inside this process (a table's settings: cli/tui/local_game.py).
+"""The real host (net/host/) inside this process (a table's settings: cli/tui/local_game.py;
+`modernart play --offline` starts it through cli/local_table.py `LocalTable.start`).
 
 `modernart play --offline`, `modernart play --ssh`, the client's start-up benchmark and the
 client's tests all play at this host: one `net.host.host.Host` bound to 127.0.0.1 on a port
@@ -18,7 +19,7 @@ import asyncio
 import logging
 from typing import Any, Callable
 
-from modernart.cli.tui.local_game import HostGameSettings
+from modernart.cli.tui.local_game import TableSettings
 from modernart.net.host.host import Host
 from modernart.net.host.lobby import Lobby
 from modernart.net.host.table import Table
@@ -36,7 +37,7 @@ class InProcessHost:
     then `await close()`; `join_string` is what a client joins, `record_path` the saved
     record once the game is over (`on_record(path)` is called then)."""
 
-    def __init__(self, host: Host, table: Table, settings: HostGameSettings) -> None:
+    def __init__(self, host: Host, table: Table, settings: TableSettings) -> None:
         self.host = host
         self.table = table
         self.settings = settings
@@ -52,7 +53,7 @@ class InProcessHost:
         return self.table.journal_path
 
     @classmethod
-    async def start(cls, settings: HostGameSettings, *, keys: Keys | None = None) -> "InProcessHost":
+    async def start(cls, settings: TableSettings, *, keys: Keys | None = None) -> "InProcessHost":
         """Start the host; `keys` its signing key (default: the host key of `config_dir`)."""
         keys = keys or Keys.load_or_create(settings.config_dir, "host")
         host = Host(keys, bind="127.0.0.1", port=0, bot_pace=settings.bot_pace)
@@ -100,31 +101,6 @@ class InProcessHost:
             self._seating.cancel()
             await asyncio.gather(self._seating, return_exceptions=True)
         await self.host.close()
-
-
-async def play_here(settings: HostGameSettings, name: str) -> tuple[InProcessHost, Any]:
-    """Start the host in this process and a `NetSession` that will sit in seat 1 (and say
-    ready at once with `autostart`); the host stops when the client leaves."""
-    from modernart.cli.tui.net_session import NetSession
-
-    # without a config dir nothing is kept: both keys live as long as this table (the host
-    # keeps the record in its journal dir; a config dir adds the client's own audited copy)
-    ephemeral = settings.config_dir is None
-    host = await InProcessHost.start(settings, keys=Keys.generate() if ephemeral else None)
-    mine = Keys.generate() if ephemeral else Keys.load_or_create(settings.config_dir, "player")
-    if settings.resume is None:
-        host.table.lobby.admin = mine.vk  # the player of this machine, never an SSH guest who sits first
-    session = NetSession(
-        host.join_string,
-        name=name,
-        config_dir=settings.config_dir,
-        keys=mine,
-        seat=0,
-        ready=settings.autostart,
-    )
-    session.ends_when_you_leave = True
-    session.local_only = True  # 127.0.0.1, no beacon: its join string is of no use to anyone
-    return host, session
 
 
 async def seat_people(

@@ -14,6 +14,7 @@ import weakref
 from typing import Any, MutableSet, Sequence
 
 from modernart.cli.i18n import _
+from modernart.cli.screen_options import ScreenOptions
 from modernart.cli.tui.app import run_client_async, state_dir
 from modernart.cli.tui.child_process import ChildProcess
 
@@ -23,10 +24,8 @@ def join_table(
     *,
     name: str,
     config_dir: str | None = None,
-    ascii: bool | None = None,
-    color: str = "auto",
+    screen: ScreenOptions = ScreenOptions(),
     accept_new_host_key: bool = False,
-    alerts: bool | None = None,
 ) -> int:
     """`modernart join ma://...`: join that table as `name` (a free seat in its lobby)."""
     from modernart.net.lan.address import JoinStringError, parse_join_string
@@ -39,7 +38,7 @@ def join_table(
         print(f"modernart join: {exc}", file=sys.stderr)
         return 2
     session = NetSession(target, name=name, config_dir=config_dir, accept_new_host_key=accept_new_host_key)
-    code = asyncio.run(run_client_async(session, ascii=ascii, color=color, alerts=alerts))
+    code = asyncio.run(run_client_async(session, screen=screen))
     if session.record_path is not None:  # this client's own copy of the finished game
         from modernart.cli.local_table import record_words
 
@@ -53,10 +52,8 @@ def find_and_join(
     config_dir: str | None = None,
     beacon_port: int | None = None,
     code: str | None = None,
-    ascii: bool | None = None,
-    color: str = "auto",
+    screen: ScreenOptions = ScreenOptions(),
     accept_new_host_key: bool = False,
-    alerts: bool | None = None,
 ) -> int:
     """`modernart join [CODE]`: the join screen (tables heard on the LAN, or a typed join
     string); with a join code, the table showing that code is joined as soon as it is heard."""
@@ -65,7 +62,7 @@ def find_and_join(
     finder = NetFinder(
         name=name, config_dir=config_dir, port=beacon_port, code=code, accept_new_host_key=accept_new_host_key
     )
-    return asyncio.run(run_client_async(finder=finder, ascii=ascii, color=color, alerts=alerts))
+    return asyncio.run(run_client_async(finder=finder, screen=screen))
 
 
 def host_and_play(
@@ -73,10 +70,8 @@ def host_and_play(
     *,
     name: str,
     config_dir: str | None = None,
-    ascii: bool | None = None,
-    color: str = "auto",
+    screen: ScreenOptions = ScreenOptions(),
     timeout: float = 30.0,
-    alerts: bool | None = None,
     ssh_port: int | None = None,
     ssh_bind: str = "",
     ssh_host_key: str | None = None,
@@ -94,14 +89,12 @@ def host_and_play(
             host_args,
             name,
             config_dir,
-            ascii,
-            color,
+            screen,
             timeout,
             ssh_port,
             ssh_bind,
             ssh_host_key,
             tuple(resume_flags),
-            alerts,
         )
     )
 
@@ -114,14 +107,12 @@ async def _host_and_play(
     host_args,
     name,
     config_dir,
-    ascii,
-    color,
+    screen: ScreenOptions,
     timeout,
     ssh_port=None,
     ssh_bind="",
     ssh_host_key=None,
     resume_flags=(),
-    alerts=None,
 ) -> int:
     from modernart.cli.tui.net_session import NetSession
 
@@ -164,7 +155,7 @@ async def _host_and_play(
             _tell_if_host_ends(proc, told, [session], guest_sessions, resume_flags)
         )
         try:
-            return await run_client_async(session, ascii=ascii, color=color, alerts=alerts)
+            return await run_client_async(session, screen=screen)
         finally:
             watch.cancel()
             if guests is not None:

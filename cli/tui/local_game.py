@@ -36,7 +36,7 @@ def host_log_path() -> str:
 
 
 @dataclass
-class HostGameSettings:
+class TableSettings:
     """One table on this machine: its seats' bots, rules, clocks and where its files go.
 
     `levels` are the host's bots, seated from seat `first_bot_seat` on (seat 1, the first,

@@ -175,6 +175,7 @@ class NetSession(SessionBase):
         accept_new_host_key: bool = False,
         state_dir: str | None = None,
         leaves_seat_on_close: bool = False,
+        remembers_host: bool = True,
     ) -> None:
         super().__init__(name, _("connecting to the host"))
         from modernart.net.client.client import Client
@@ -187,6 +188,7 @@ class NetSession(SessionBase):
             updates=False,
             accept_new_host_key=accept_new_host_key,
             state_dir=state_dir,
+            remembers_host=remembers_host,
         )
         self.client.on_update = self._on_update
         self._presence_seen = False  # a picture of who is away has been taken (see _note_presence)

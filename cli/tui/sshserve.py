@@ -38,6 +38,7 @@ from prompt_toolkit.contrib.ssh import PromptToolkitSSHServer, PromptToolkitSSHS
 from prompt_toolkit.data_structures import Size
 
 from modernart.cli.i18n import _, language_from_env, use_language
+from modernart.cli.screen_options import ScreenOptions
 from modernart.cli.tui.app import ClientApp
 from modernart.cli.tui.session import JoinError, Session
 from modernart.net import user_dirs
@@ -269,9 +270,8 @@ async def serve(
         env = {**guest.env, "TERM": term}
         # a guest's own settings (first game, alerts) live in its own state dir, not the host user's
         guest_dir = getattr(getattr(session, "client", None), "state_dir", None)
-        client = ClientApp(
-            session, env=env, ascii=guest_wants_ascii(guest.env) if ascii is None else ascii, settings_dir=guest_dir
-        )
+        screen = ScreenOptions(ascii=guest_wants_ascii(guest.env) if ascii is None else ascii)
+        client = ClientApp(session, env=env, screen=screen, settings_dir=guest_dir)
         if notice is not None:
             client.note_in_log(notice(chan.get_extra_info("sockname")[1]))  # the port this guest came in on
         log.info("ssh guest joined user=%s key=%s term=%s", guest.username, guest.fingerprint, term)

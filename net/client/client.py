@@ -98,7 +98,9 @@ State on disk: a client whose keys come from a config dir (`keys=None`, or `conf
 or `state_dir` given) keeps, in `state_dir` (default `<config dir>/state`), its sealed
 bids and seeds until used (`secrets/`, net/trust/vault.py), the host keys it has met by address
 (`known_hosts`, net/lan/known_hosts.py: a changed key is the ConnectError `host_key_changed`
-unless `accept_new_host_key=True`), and the finished game's transcript and record
+unless `accept_new_host_key=True`; not with `remembers_host=False`, for a host of this
+machine on a loopback port of the moment, whose join string came from the host itself),
+and the finished game's transcript and record
 (`games/`).  A client with ephemeral keys keeps all that in memory and saves nothing.
 """
 
@@ -193,6 +195,7 @@ class Client:
         accept_new_host_key: bool = False,
         transcript: bool | None = None,
         keeps_card_clock: bool = True,
+        remembers_host: bool = True,
     ) -> None:
         check_zmq()
         self.target = parse_join_string(target) if isinstance(target, str) else target
@@ -203,7 +206,7 @@ class Client:
         if state_dir is not None:
             os.makedirs(state_dir, mode=0o700, exist_ok=True)
         self.state_dir = state_dir
-        self.known_hosts = KnownHosts(state_dir) if state_dir is not None else None
+        self.known_hosts = KnownHosts(state_dir) if state_dir is not None and remembers_host else None
         self.accept_new_host_key = accept_new_host_key
         self.spectate = spectate
         self.token = token  # a reserved seat's, until the first welcome

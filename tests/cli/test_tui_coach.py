@@ -62,9 +62,10 @@ async def test_the_replay_viewers_coach_for_the_player_of_the_move_shown():
 @run_async
 async def test_the_coach_on_the_game_over_screen(tmp_path):
     from modernart.bots import make_bot
-    from modernart.cli.tui.in_process_host import HostGameSettings, play_here
+    from modernart.cli.local_table import play_here
+    from modernart.cli.tui.local_game import TableSettings
 
-    settings = HostGameSettings(
+    settings = TableSettings(
         players=3,
         levels=["random", "random"],
         bot_pace=0,

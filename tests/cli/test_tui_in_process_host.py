@@ -9,7 +9,8 @@ import time
 import pytest
 
 from modernart.bots import make_bot
-from modernart.cli.tui.in_process_host import HostGameSettings, play_here
+from modernart.cli.local_table import play_here
+from modernart.cli.tui.local_game import TableSettings
 from modernart.rules import RuleOptions
 from tests.e2e.screen import run_async
 
@@ -43,7 +44,7 @@ async def test_thinking_bots_never_freeze_the_loop(tmp_path, monkeypatch):
     import modernart.net.client.bot as bot_client
 
     monkeypatch.setattr(bot_client, "make_bot", Ponderer)
-    settings = HostGameSettings(
+    settings = TableSettings(
         players=3,
         levels=["medium", "medium"],
         bot_pace=0.0,

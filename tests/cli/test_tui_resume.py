@@ -13,7 +13,8 @@ import pytest
 from modernart.cli.local_table import after_words
 from modernart.cli.cmd_resume import listing, pick
 from modernart.cli.local_table import settings_for, your_unfinished_games
-from modernart.cli.tui.in_process_host import HostGameSettings, play_here
+from modernart.cli.local_table import play_here
+from modernart.cli.tui.local_game import TableSettings
 from modernart.cli.tui.session import Status
 from tests.e2e.screen import run_async
 from tests.net_helpers import PY, ROOT, env
@@ -24,7 +25,7 @@ pytestmark = pytest.mark.timeout(90)
 
 async def _start_and_leave(tmp_path, moves: int = 3):
     """A game of Ana and three bots, left once `moves` moves are played; its journal."""
-    settings = HostGameSettings(
+    settings = TableSettings(
         players=4,
         levels=["medium"] * 3,
         bot_pace=0.0,

@@ -353,7 +353,7 @@ async def test_the_join_screen_reads_in_order_in_persian():
 
 @run_async
 async def test_the_final_result_reads_in_order_in_persian(tmp_path):
-    from modernart.cli.tui.in_process_host import play_here
+    from modernart.cli.local_table import play_here
 
     settings = quick_game(tmp_path)
     with speaking("fa"):

@@ -216,7 +216,7 @@ async def test_round_scoring_overlay():
 
 @run_async
 async def test_game_over_screen(tmp_path):
-    from modernart.cli.tui.in_process_host import play_here
+    from modernart.cli.local_table import play_here
 
     settings = quick_game(tmp_path)
     host, session = await play_here(settings, "Ana")

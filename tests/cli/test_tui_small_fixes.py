@@ -71,9 +71,10 @@ async def test_an_old_error_does_not_stay_under_a_dialog():
 
 @run_async
 async def test_a_table_of_this_machine_only_shows_no_join_string(tmp_path):
-    from modernart.cli.tui.in_process_host import HostGameSettings, play_here
+    from modernart.cli.local_table import play_here
+    from modernart.cli.tui.local_game import TableSettings
 
-    settings = HostGameSettings(players=3, levels=["random", "random"], bot_pace=0, autostart=False)
+    settings = TableSettings(players=3, levels=["random", "random"], bot_pace=0, autostart=False)
     host, session = await play_here(settings, "Ana")
     try:
         async with Screen(session) as screen:

@@ -237,9 +237,9 @@ async def test_a_play_ssh_table_is_the_real_host_and_says_what_it_trusts(tmp_pat
     guests join it as players, as under `modernart host --ssh`): a guest is told once what
     that trusts, and `record` answers from the guest's own client's copy of the game."""
     from modernart.cli.cmd_play import serve_table_over_ssh
-    from modernart.cli.tui.in_process_host import HostGameSettings
+    from modernart.cli.tui.local_game import TableSettings
 
-    settings = HostGameSettings(
+    settings = TableSettings(
         players=3, levels=["random"], autostart=False, first_bot_seat=2, config_dir=str(tmp_path / "config")
     )
     listening: asyncio.Future[int] = asyncio.get_running_loop().create_future()

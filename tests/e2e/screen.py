@@ -22,8 +22,10 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.output.vt100 import Vt100_Output
 
+from modernart.cli.screen_options import ScreenOptions
 from modernart.cli.tui.app import ClientApp
-from modernart.cli.tui.in_process_host import HostGameSettings, InProcessHost, seat_people
+from modernart.cli.tui.in_process_host import InProcessHost, seat_people
+from modernart.cli.tui.local_game import TableSettings
 from modernart.cli.tui.net_session import NetFinder, NetSession
 from modernart.cli.tui.session import Status, TableAd
 from modernart.cards import CONSENSUS, AuctionType
@@ -179,10 +181,8 @@ class Screen:
         self.client = ClientApp(
             self.session,
             finder=self.finder,
-            ascii=self.ascii,
-            color=self.color,
+            screen=ScreenOptions(ascii=self.ascii, color=self.color, alerts=self.alerts),
             env=self.env,
-            alerts=self.alerts,
             settings_dir=settings_dir,
             language=self.lang,
             bidi=self.bidi,
@@ -284,9 +284,9 @@ class Screen:
         self.client.app._on_resize()
 
 
-def quick_game(directory) -> HostGameSettings:
+def quick_game(directory) -> TableSettings:
     """A game of Ana and two random bots played at full speed, journaled in `directory`."""
-    return HostGameSettings(
+    return TableSettings(
         players=3,
         levels=["random", "random"],
         bot_pace=0,
@@ -532,7 +532,7 @@ async def table_with(
     options = options or RuleOptions()
     per_hand = options.deal_sizes(options.hands_dealt(len(names)))[0]  # a mystery hand is dealt as a 4th
     hands = list(hands) + [[] for _ in range(len(names) - len(hands))]
-    settings = HostGameSettings(
+    settings = TableSettings(
         levels=[],
         table_name="Test table",
         options=options.to_dict(),
