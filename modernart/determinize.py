@@ -84,36 +84,10 @@ def determinize(
     """
     if obs.phase == Phase.GAME_OVER:
         raise ValueError("the game is over: there is nothing hidden left to sample")
-    n, seat = obs.players, obs.seat
+    n = obs.players
     cards = list(unseen_cards(obs) if unseen is None else unseen)
     rng.shuffle(cards)
-    hands: list[list[Card]] = []
-    at = 0
-    for s in range(n):
-        if s == seat:
-            hands.append(list(obs.hand))
-        else:
-            size = obs.hand_sizes[s]
-            hands.append(cards[at : at + size])
-            at += size
-    mystery = cards[at : at + obs.mystery_size]
-    at += obs.mystery_size
-    stock = cards[at:]
-    if len(stock) != obs.stock_size:
-        raise ValueError(
-            f"observation is inconsistent: {len(cards)} unseen cards, {at} in other hands, stock of {obs.stock_size}"
-        )
-    discard: list[Card] = []
-    fresh = obs.options.fresh_deal_each_round
-    for sale in obs.sales:
-        # sold earlier (or discarded unsold this round), unless the deck was gathered since
-        if (sale.round < obs.round and not fresh) or (sale.round == obs.round and sale.buyer < 0):
-            discard.extend(sale.cards)
-    if not fresh:
-        discard.extend(obs.flipped_before)
-        for result in obs.results:
-            discard.extend(result.ending_cards)
-
+    hands, mystery, stock = _deal_unseen(obs, cards)
     state = GameState.blank(n, obs.options)  # deck, options, event log off, move count 0
     state.money = list(public_money(obs))
     state.hands = hands
@@ -122,16 +96,12 @@ def determinize(
     state.counts = list(obs.counts)
     state.tiles = [list(row) for row in obs.tiles]
     state.bought = [list(b) for b in obs.bought]
-    state.discard = discard
+    state.discard = _out_of_play(obs)
     state.lot = list(obs.lot)
     state.phase = obs.phase
     state.auctioneer = obs.auctioneer
     state.original = obs.original
-    state.kind = _KIND_OF_PHASE.get(obs.phase, -1)
-    if obs.kind >= 0:
-        state.kind = obs.kind  # the running auction's type, as announced (FA-15) or printed
-    elif obs.phase in (Phase.FIXED_SET, Phase.POSTED_OFFER, Phase.CHOOSE_BUYER) and obs.lot:
-        state.kind = int(obs.lot[-1].kind)  # an older peer's observation: the card decides
+    state.kind = _running_kind(obs)
     state.turn = obs.turn
     state.high = obs.high
     state.high_seat = obs.high_seat
@@ -151,16 +121,68 @@ def determinize(
     if obs.phase == Phase.POSTED_OFFER:
         state.responses = list(obs.responses)
         state.nresponses = sum(1 for r in obs.responses if r != NO_BID)
-    if fresh:  # the deals still to come: the whole deck in a fresh random order each
+    if obs.options.fresh_deal_each_round:  # the deals still to come: the whole deck in a fresh random order each
         deck = deck_cards(obs.options.deck_table)
         state.reshuffles = [tuple(rng.sample(deck, len(deck))) for _ in range(ROUNDS - 1 - obs.round)]
     # left as `blank` made them: sealed bids (filled in below), deal_log (not public)
     if obs.phase == Phase.SEALED:
-        guess = sealed_guess or _guess_sealed(rng)
-        for s in obs.sealed_done:
-            amount = own_sealed if s == seat and own_sealed is not None else guess(state, s)
-            if s == obs.auctioneer and obs.options.sealed_excludes_seller:
-                amount = 0  # the seller makes no bid (FA-10)
-            state.sealed[s] = max(0, min(state.money[s], amount))
-        state.nsealed = len(obs.sealed_done)
+        _guess_sealed_bids(state, obs, sealed_guess or _guess_sealed(rng), own_sealed)
     return state
+
+
+def _deal_unseen(obs: Observation, cards: list[Card]) -> tuple[list[list[Card]], list[Card], list[Card]]:
+    """The shuffled unseen `cards` dealt out: (every hand, this seat's own as it is; the
+    mystery hand; the stock), each of its public size."""
+    hands: list[list[Card]] = []
+    at = 0
+    for s in range(obs.players):
+        if s == obs.seat:
+            hands.append(list(obs.hand))
+        else:
+            size = obs.hand_sizes[s]
+            hands.append(cards[at : at + size])
+            at += size
+    mystery = cards[at : at + obs.mystery_size]
+    at += obs.mystery_size
+    stock = cards[at:]
+    if len(stock) != obs.stock_size:
+        raise ValueError(
+            f"observation is inconsistent: {len(cards)} unseen cards, {at} in other hands, stock of {obs.stock_size}"
+        )
+    return hands, mystery, stock
+
+
+def _out_of_play(obs: Observation) -> list[Card]:
+    """The cards out of play until the deck is gathered: sold in earlier rounds, discarded
+    unsold this round, the round-ending cards and the mystery cards turned up before."""
+    discard: list[Card] = []
+    fresh = obs.options.fresh_deal_each_round
+    for sale in obs.sales:
+        # sold earlier (or discarded unsold this round), unless the deck was gathered since
+        if (sale.round < obs.round and not fresh) or (sale.round == obs.round and sale.buyer < 0):
+            discard.extend(sale.cards)
+    if not fresh:
+        discard.extend(obs.flipped_before)
+        for result in obs.results:
+            discard.extend(result.ending_cards)
+    return discard
+
+
+def _running_kind(obs: Observation) -> int:
+    """The running auction's type: as announced (FA-15) or printed, -1 between auctions."""
+    if obs.kind >= 0:
+        return obs.kind
+    if obs.phase in (Phase.FIXED_SET, Phase.POSTED_OFFER, Phase.CHOOSE_BUYER) and obs.lot:
+        return int(obs.lot[-1].kind)  # an older peer's observation: the card decides
+    return _KIND_OF_PHASE.get(obs.phase, -1)
+
+
+def _guess_sealed_bids(state: GameState, obs: Observation, guess: SealedGuess, own_sealed: int | None) -> None:
+    """The sealed bids already made, which the observation does not show: guessed (this
+    seat's own is `own_sealed`, when given)."""
+    for s in obs.sealed_done:
+        amount = own_sealed if s == obs.seat and own_sealed is not None else guess(state, s)
+        if s == obs.auctioneer and obs.options.sealed_excludes_seller:
+            amount = 0  # the seller makes no bid (FA-10)
+        state.sealed[s] = max(0, min(state.money[s], amount))
+    state.nsealed = len(obs.sealed_done)

@@ -47,30 +47,39 @@ def expectation(obs: Observation, name: Names, edition: Edition, owed: Sequence[
             return True, _("YOUR TURN: bid above {high} or p to pass (once around)").format(high=obs.high)
         return False, _others(obs, name, artist)
     if phase == Phase.SEALED:
-        if obs.amount_range() is not None:
-            return True, _("YOUR TURN: seal a bid 0-{money} (type + Enter)").format(money=obs.money)
-        if len(obs.sealed_done) == obs.players:
-            return False, _("All bids are sealed; {reveals}").format(reveals=_reveals(obs, name, owed))
-        waiting = [name(s) for s in range(obs.players) if s not in obs.sealed_done]
-        if obs.options.sealed_excludes_seller and me == obs.auctioneer:
-            return False, _("You are the seller; waiting for the bids of {players}").format(
-                players=_(", ").join(waiting)
-            )
-        return False, _("Your sealed bid is in; waiting for {players}").format(players=_(", ").join(waiting))
-    if phase == Phase.FIXED_SET:
+        return _sealed(obs, name, owed)
+    if phase in (Phase.FIXED_SET, Phase.FIXED_OFFER):
+        return _fixed(obs, name, artist)
+    if phase in (Phase.POSTED_OFFER, Phase.CHOOSE_BUYER, Phase.MYSTERY_FLIP, Phase.ANNOUNCE):
+        return (True, _variant_turn(obs)) if mine else (False, _others(obs, name, artist))
+    return False, ""
+
+
+def _sealed(obs: Observation, name: Names, owed: Sequence[int]) -> tuple[bool, str]:
+    """A Sealed auction, for a seated player: its bid to make, or whose bids it waits for."""
+    if obs.amount_range() is not None:
+        return True, _("YOUR TURN: seal a bid 0-{money} (type + Enter)").format(money=obs.money)
+    if len(obs.sealed_done) == obs.players:
+        return False, _("All bids are sealed; {reveals}").format(reveals=_reveals(obs, name, owed))
+    waiting = [name(s) for s in range(obs.players) if s not in obs.sealed_done]
+    if obs.options.sealed_excludes_seller and obs.seat == obs.auctioneer:
+        return False, _("You are the seller; waiting for the bids of {players}").format(players=_(", ").join(waiting))
+    return False, _("Your sealed bid is in; waiting for {players}").format(players=_(", ").join(waiting))
+
+
+def _fixed(obs: Observation, name: Names, artist: str) -> tuple[bool, str]:
+    """A Fixed-price auction, for a seated player: the price to set, the offer to answer."""
+    me = obs.seat
+    if obs.phase == Phase.FIXED_SET:
         if obs.auctioneer == me:
             lo, hi = _range(obs)
             return True, _("YOUR TURN: set the price {low}-{high} (type + Enter)").format(low=lo, high=hi)
         return False, _others(obs, name, artist)
-    if phase == Phase.FIXED_OFFER:
-        if obs.turn == me:
-            if Move.accept(me) not in obs.legal_moves(amounts=False):
-                return True, _("YOUR TURN: you cannot pay {price}: p to decline").format(price=obs.price)
-            return True, _("YOUR TURN: buy for {price}? a = accept, p = decline").format(price=obs.price)
-        return False, _others(obs, name, artist)
-    if phase in (Phase.POSTED_OFFER, Phase.CHOOSE_BUYER, Phase.MYSTERY_FLIP, Phase.ANNOUNCE):
-        return (True, _variant_turn(obs)) if mine else (False, _others(obs, name, artist))
-    return False, ""
+    if obs.turn == me:
+        if Move.accept(me) not in obs.legal_moves(amounts=False):
+            return True, _("YOUR TURN: you cannot pay {price}: p to decline").format(price=obs.price)
+        return True, _("YOUR TURN: buy for {price}? a = accept, p = decline").format(price=obs.price)
+    return False, _others(obs, name, artist)
 
 
 def _variant_turn(obs: Observation) -> str:

@@ -89,6 +89,10 @@ class HardBot(MediumBot):
     bots.  `jumps=False` raises by one step at a time in Open auctions (the old manners).
     `outbid_searchers=False` (an experiment, not the default): facing another searching
     seat as a bidder, try no bid above medium's limit share of the lot's value.
+    `keep_cap` (the default): as the auctioneer, try no limit or bid above the break-even of
+    keeping one's own lot (`pricing.auctioneer_limit`, nL/(2n-1) of its value): a higher one
+    can push a rival's price up, but where the rival stops first the lot is kept and its price
+    goes to the bank (issue 28's cause; `keep_cap=False` is the bot before).
     """
 
     level = "hard"
@@ -108,6 +112,7 @@ class HardBot(MediumBot):
         searchers: bool = True,
         jumps: bool = True,
         outbid_searchers: bool = True,
+        keep_cap: bool = True,
     ) -> None:
         super().__init__(seed, jumps=jumps)
         if not budget > 0:
@@ -128,6 +133,7 @@ class HardBot(MediumBot):
         self.searching = frozenset(searching)
         self.model_searchers = searchers
         self.outbid_searchers = outbid_searchers
+        self.keep_cap = keep_cap
         self._open_limits: dict[int, int] = {}  # auction number -> limit found by the search
         self._thought = 0.0  # seconds the last decision took
         self._values_cache: dict[tuple[Any, ...], list[float]] = {}  # artist values, shared by one search's rollouts
@@ -165,10 +171,13 @@ class HardBot(MediumBot):
         return cands[best].move
 
     def _bid_cap(self, obs: Observation, value: float) -> float:
-        """The most a candidate bid may be: with `outbid_searchers` off, a bidder facing
+        """The most a candidate bid may be: as the auctioneer (with `keep_cap`), the break-even
+        of keeping its own lot; with `outbid_searchers` off, a bidder facing
         another searching seat tries nothing above medium's limit share of the lot's value
         (a bidding war between searchers pays the auctioneer); otherwise no cap."""
-        if self.outbid_searchers or obs.seat == obs.auctioneer or not self.searching - {obs.seat}:
+        if obs.seat == obs.auctioneer:
+            return pricing.auctioneer_limit(value, obs.players) if self.keep_cap else math.inf
+        if self.outbid_searchers or not self.searching - {obs.seat}:
             return math.inf
         return pricing.BIDDER_LIMIT * value
 

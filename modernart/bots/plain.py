@@ -61,17 +61,16 @@ class PlainBot(Bot):
                 if card.artist == obs.lot[0].artist and card.kind != AuctionType.DOUBLE:
                     return Move.add_second(seat, card)
             return Move.decline_second(seat)
+        return self._auction_move(obs)
+
+    def _auction_move(self, obs: Observation) -> Move | None:
+        """Its move in an auction (or a variant's step): everything is a share of the lot's value."""
+        seat = obs.seat
+        phase = obs.phase
         value = self.lot_value(obs)
         limit = min(obs.money, int(value * (KEEP if seat == obs.auctioneer else LIMIT)))
         if phase == Phase.OPEN:
-            if seat == obs.high_seat:
-                return None
-            if limit > obs.high and obs.amount_range() is not None:
-                return Move.bid(seat, min(limit, obs.high + 2))
-            if seat == obs.auctioneer and not obs.options.open_autoclose:
-                if all(s in obs.passed or s == obs.high_seat for s in range(obs.players)):
-                    return Move.hammer(seat)
-            return Move.pass_(seat) if seat not in obs.passed else None
+            return self._open(obs, limit)
         if phase == Phase.ONCE_AROUND:
             return Move.bid(seat, limit) if limit > obs.high else Move.pass_(seat)
         if phase == Phase.SEALED:
@@ -84,6 +83,19 @@ class PlainBot(Bot):
             return Move.accept(seat) if obs.price <= limit else Move.decline(seat)
         moves = obs.legal_moves(amounts=False)
         return moves[0] if moves else None
+
+    @staticmethod
+    def _open(obs: Observation, limit: int) -> Move | None:
+        """Open: raise by 2 up to the limit; the auctioneer hammers once everyone passed."""
+        seat = obs.seat
+        if seat == obs.high_seat:
+            return None
+        if limit > obs.high and obs.amount_range() is not None:
+            return Move.bid(seat, min(limit, obs.high + 2))
+        if seat == obs.auctioneer and not obs.options.open_autoclose:
+            if all(s in obs.passed or s == obs.high_seat for s in range(obs.players)):
+                return Move.hammer(seat)
+        return Move.pass_(seat) if seat not in obs.passed else None
 
     def pace(self, obs: Observation, move: Move) -> float:
         return 0.6 + self.rng.random()

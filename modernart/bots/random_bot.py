@@ -109,23 +109,8 @@ def random_act(
                 action = PASS
             else:
                 action, arg = BID, high + 1 + floor(rand() * (money - high))
-        elif phase == FIXED_OFFER:
-            seat = state.turn if seat < 0 else seat
-            action = ACCEPT if state.price <= state.money[seat] and rand() < 0.5 else DECLINE
-        elif phase == DOUBLE_OFFER:
-            seat = state.turn if seat < 0 else seat
-            adds = second_cards(state, seat)
-            i = floor(rand() * (len(adds) + 1))
-            if i == len(adds):
-                action = DECLINE_SECOND
-            else:
-                action, arg = ADD_SECOND, adds[i]
-        elif phase == FIXED_SET:
-            seat = state.auctioneer if seat < 0 else seat
-            lo, hi = price_range(state, seat)
-            action, arg = SET_PRICE, lo + floor(rand() * (hi - lo + 1)) if hi else 0  # (0..0: no draw)
-        else:  # the variants' steps (choosing a buyer, a posted price, the mystery hand, announcing): rare
-            seat, action, arg = _rare_step(state, rand, seat)
+        else:  # a few a round: a Fixed price and its answers, a Double's second card, the variants' steps
+            seat, action, arg = _sparse_step(state, rand, seat)
         if not play:
             row = MOVE_TABLE[action][seat]
             return row[arg] if arg < len(row) else move_of(seat, action, arg)
@@ -133,6 +118,31 @@ def random_act(
         if not to_end or state.phase_id == GAME_OVER:
             return None
         seat = -1
+
+
+def _sparse_step(state: GameState, rand: Callable[[], float], seat: int) -> tuple[int, int, int]:
+    """`random_act`'s draw in the steps taken a few times a round (a Fixed price asked and
+    answered, a Double's second card) and in the variants' steps: (seat, action, arg)."""
+    phase = state.phase_id
+    arg = 0
+    if phase == FIXED_OFFER:
+        seat = state.turn if seat < 0 else seat
+        action = ACCEPT if state.price <= state.money[seat] and rand() < 0.5 else DECLINE
+    elif phase == DOUBLE_OFFER:
+        seat = state.turn if seat < 0 else seat
+        adds = second_cards(state, seat)
+        i = floor(rand() * (len(adds) + 1))
+        if i == len(adds):
+            action = DECLINE_SECOND
+        else:
+            action, arg = ADD_SECOND, adds[i]
+    elif phase == FIXED_SET:
+        seat = state.auctioneer if seat < 0 else seat
+        lo, hi = price_range(state, seat)
+        action, arg = SET_PRICE, lo + floor(rand() * (hi - lo + 1)) if hi else 0  # (0..0: no draw)
+    else:  # the variants' steps (choosing a buyer, a posted price, the mystery hand, announcing): rare
+        return _rare_step(state, rand, seat)
+    return seat, action, arg
 
 
 def _rare_step(state: GameState, rand: Callable[[], float], seat: int) -> tuple[int, int, int]:

@@ -124,12 +124,14 @@ class RolloutPolicy:
         v = self.values(state)
         return sum(v[c.artist] for c in state.lot)
 
-    def limit(self, state: GameState, seat: int, value: float) -> int:
+    def limit(self, state: GameState, seat: int, value: float, fitted: bool = True) -> int:
+        """The seat's limit for the lot: medium's share of `value` with noise, scaled by the
+        seat's habit (`fitted=False`: a searching seat without its fitted ratios)."""
         fixed = self.limits.get((seat, state.auction_no))
         if fixed is not None:
             return fixed
         limit = 1.0 + self.noise * (2.0 * self.rng.random() - 1.0)
-        searching = seat in self.searching
+        searching = fitted and seat in self.searching
         if seat == state.auctioneer:
             limit *= pricing.auctioneer_limit(value, state.n)
             if searching:
@@ -205,7 +207,11 @@ class RolloutPolicy:
             self.set_price(state)
         elif phase == _FOFFER or phase == _POFFER:  # a posted price is taken like a fixed one
             seat = state.turn if phase == _FOFFER else state.to_move()[0]
-            ok = state.price <= state.money[seat] and state.price <= self.limit(state, seat, self.lot_value(state))
+            # a searching seat is not played by its fitted ratios here: they were fitted on
+            # its bids, and it accepts like medium (declining an asked price makes the
+            # auctioneer pay the bank, which a searching rival weighs)
+            limit = self.limit(state, seat, self.lot_value(state), fitted=False)
+            ok = state.price <= state.money[seat] and state.price <= limit
             apply(seat, _ACCEPT if ok else _DECLINE)
         elif phase != _OVER:  # the variants' other steps (the seller's choice, the mystery hand)
             seat = state.to_move()[0]

@@ -87,3 +87,64 @@ def test_the_model_changes_decisions_and_is_off_when_asked() -> None:
         changed += on != base
         asked += 1
     assert asked >= 20 and changed >= 1, (asked, changed)
+
+
+def positions_in(phase: Phase, count: int, seed: int = 0):
+    """Copies of random-game positions in `phase`, up to `count` of them."""
+    found = []
+    for s in range(seed, seed + 400):
+        for state in random_positions(4, RuleOptions(), seed=s):
+            if state.phase == phase:
+                found.append(state.clone())
+                break
+        if len(found) >= count:
+            return found
+    raise AssertionError(f"only {len(found)} positions in {phase!r}")
+
+
+def test_a_searching_seat_answers_a_fixed_price_like_medium(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fitted ratios are of hard's bids; hard's answers to a Fixed price were never
+    fitted, and a searching rival weighs that declining makes the auctioneer pay the bank.
+    So a rollout's searching seat accepts a price exactly when a medium seat would (with
+    the ratios applied to its acceptance, the searching pair of issue 28 asked Fixed prices
+    nobody took and paid them to the bank: 22 a deal).  On the code before the fix the
+    acceptances differ wherever the price lies between medium's limit and twice it."""
+    monkeypatch.setitem(searchers.RATIOS, searchers.BID, (2.0,) * 20)
+    between = 0
+    for i, state in enumerate(positions_in(Phase.FIXED_OFFER, 40)):
+        seat = state.turn
+        medium_state, searching_state = state.clone(), state.clone()
+        RolloutPolicy(random.Random(i)).step(medium_state)
+        RolloutPolicy(random.Random(i), searching=frozenset({seat})).step(searching_state)
+        assert searching_state.money == medium_state.money and searching_state.phase == medium_state.phase
+        assert searching_state.bought == medium_state.bought
+        value = RolloutPolicy(random.Random(0)).lot_value(state)
+        between += 0.85 * 1.15 * value < state.price <= min(state.money[seat], 2 * 0.85 * 0.85 * value)
+    assert between >= 1  # prices the fitted ratios would have accepted
+
+
+def test_an_auctioneer_never_searches_keeping_its_lot_above_the_break_even() -> None:
+    """Keeping one's own lot at P (paying the bank) beats selling it at P only up to
+    P = nL/(2n-1) (pricing.auctioneer_limit).  Issue 28's pair of hard bots tried higher
+    limits to push each other's price up and kept their own lots instead, 2.1 lots and 72 of
+    money a deal paid to the bank (medium: 0.06 lots).  As the auctioneer the hard bot's
+    Open limit, Once-around bid and Sealed bid are now at most that break-even of its value;
+    `keep_cap=False` is the bot before the fix, which goes above it."""
+    from modernart.bots.medium import Situation
+    from modernart.bots import pricing
+
+    over = {True: 0, False: 0}
+    for phase in (Phase.OPEN, Phase.SEALED, Phase.ONCE_AROUND):
+        for i, state in enumerate(positions_in(phase, 8, seed=50)):
+            seat = state.auctioneer
+            if seat not in state.to_move():
+                continue
+            obs = state.observation(seat)
+            value = Situation(obs).lot_value()
+            cap = pricing.auctioneer_limit(value, 4)
+            for keep_cap in (True, False):
+                bot = HardBot(seed=i, max_passes=6, budget=60.0, searching={(seat + 1) % 4}, keep_cap=keep_cap)
+                move = bot.choose(obs)
+                amount = bot._limit if phase == Phase.OPEN else (move.arg if move is not None else 0)
+                over[keep_cap] += amount > cap + 1
+    assert over[True] == 0 and over[False] >= 1, over
