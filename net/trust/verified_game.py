@@ -156,6 +156,8 @@ class VerifiedGame:
         self.call: tuple[int, int] | None = None  # (auction, seat) of the hammer being called
         self.flipper: int | None = None  # the seat whose turning up of the mystery card waits for shares
         self.late: dict[int, str] = {}  # seat -> the deck step it is late with (event `dlate`)
+        self.late_at: dict[int, int] = {}  # seat -> the `dlate` event that named it late (the votes answer it)
+        self.ended_without: int | None = None  # the absent seat the table's vote ended the game without
         # a hidden-hands table (docs/fair-play.md "The hidden deck"): the deck's public record,
         # checked step by step, and this seat's own part (its secret deck key), if it has a seat
         self.deck: DeckLedger | None = None
@@ -291,13 +293,16 @@ class VerifiedGame:
             self._check_flip(pub)
         elif kind == "dlate":
             warnings.append(self._late(pub))
+            self.late_at[pub["seat"]] = seq
+        elif kind == "decide":
+            warnings.append(self._decide(seq, pub))
         elif kind == "disclose":
             if not self.game_over:  # a host after the players' deck keys (or the seeds, early)
                 raise ChainError(f"event {seq}: the host disclosed the seeds before the game is over")
             self._check_disclosure(pub)
         elif kind in DECK_EVENTS:
             self._deck_step(kind, pub, seq, own)
-            self.late.pop(pub["seat"], None)
+            self._back(pub["seat"])
         elif kind == "play":
             self._check_play(pub, own)
         elif kind != "start":
@@ -336,8 +341,8 @@ class VerifiedGame:
         """A `move` event: its action checked, a late card now played, a hammer call followed,
         a sealed bid (protocol 1 only, or recovered) checked against its commitment."""
         move = self._check_action(pub)
-        if self.late.get(move.seat) == "card":
-            del self.late[move.seat]
+        if "open" in pub:  # a card its owner opened: back
+            self._back(move.seat)
         self._follow_call(move, pub.get("by"))
         if move.action in _SEALED:
             if self.protocol >= 2 and pub.get("by") != "recovered":
@@ -349,7 +354,7 @@ class VerifiedGame:
         """While a committed card play waits for its opening, only that play's own events may
         come (the play, shares, a stand-in's change): the host may not move on without it."""
         card_play = kind == "move" and move is not None and move.action in CARD_ACTIONS
-        if self.pending_play is not None and kind not in ("play", "dshares", "delegate") and not card_play:
+        if self.pending_play is not None and kind not in ("play", "dshares", "delegate", "decide") and not card_play:
             raise ChainError(
                 f"event {seq}: the host moved on before seat {self.pending_play[0]}'s card play was opened"
             )
@@ -600,6 +605,27 @@ class VerifiedGame:
             f"{self.players[seat]['name']} (seat {seat}) has not sent {what} for {pub['waited']:.0f} s: "
             "only that player's client can, and the table waits for it"
         )
+
+    def _back(self, seat: int) -> None:
+        """Seat `seat` made a deck step or opened its card: not late any more (as the host
+        counts it, net/host/game.py `_back`)."""
+        self.late.pop(seat, None)
+        self.late_at.pop(seat, None)
+
+    def _decide(self, seq: int, pub: dict[str, Any]) -> str:
+        """The table's decision on a late seat (net/trust/votes.py): what to say."""
+        if self.deck is None:
+            raise ValueError("a decision on an absent seat at a table that does not hide hands")
+        seat, choice = pub["seat"], pub["choice"]
+        name = f"{self.players[seat]['name']} (seat {seat})"
+        if choice == "wait":
+            self._back(seat)
+            return f"the players here voted to keep waiting for {name}"
+        self.ended_without = seat
+        self.late.clear()
+        self.late_at.clear()
+        self.pending_play = None  # a play committed to and never opened is void
+        return f"the players here voted to end the game without {name}: it is scored as it stood"
 
     def _check_flip(self, pub: dict[str, Any]) -> None:
         """A request to turn up the mystery hand's top card (a hidden-hands table): the
