@@ -47,7 +47,7 @@ from modernart.net.protocol.signed import (
 )
 from modernart.net.clocks import ClockSettings, default_moves
 from modernart.net.trust.identity import Keys, verify
-from modernart.net.host.deck_deadlines import DeckWaits, owed_steps
+from modernart.net.host.deck_deadlines import DeckWait, DeckWaits, owed_steps
 from modernart.net.host.journal import (
     Journal,
     drop_torn_line,
@@ -879,9 +879,9 @@ class HostedGame:
         a new deadline from `now`."""
         if self.late_since.pop(seat, None) is not None:
             self.votes.pop(seat, None)
-            self.deck_waits.waits.pop(seat, None)
-            if self.hidden is not None:
-                self.deck_waits.update(owed_steps(self.hidden, self.state, self.is_over), now, self.clocks.deck_step)
+            wait = self.deck_waits.waits.get(seat)
+            if wait is not None:  # (a step made is forgotten at the next look at the deadlines)
+                self.deck_waits.waits[seat] = DeckWait(wait.step, now, now + self.clocks.deck_step)
 
     def submit_vote(self, vk: bytes, seat: int, signed: Any, now: float) -> list[LoggedEvent]:
         """A seated person's vote on a late seat (net/trust/votes.py), checked as every client
