@@ -33,7 +33,7 @@ from modernart.views import Observation, public_money
 
 from modernart.net.clocks import fixed_default
 from modernart.net.trust.chain import ChainError, ChainVerifier
-from modernart.net.protocol import VERSION
+from modernart.net.protocol import VERSION, ProtocolError
 from modernart.net.protocol.frames import decode_event_private, decode_event_public
 from modernart.net.protocol.game_data import ViewBuilder, event_from_wire
 from modernart.net.protocol.signed import ACT_TAG, decode_action_body
@@ -45,6 +45,7 @@ from modernart.net.trust.group import read_scalar
 from modernart.net.trust.hidden_deck import DeckLedger, DeckStepError, SeatDeck
 from modernart.net.trust.shuffle import FixedDeal, SeedVerifier
 from modernart.net.trust.shuffle_checks import ShuffleChecks
+from modernart.net.trust.votes import check_decision
 
 _SEALED = (Action.SEALED_BID, Action.SEALED_FORFEIT)
 log = logging.getLogger("modernart.net.trust.verified_game")
@@ -617,6 +618,14 @@ class VerifiedGame:
         if self.deck is None:
             raise ValueError("a decision on an absent seat at a table that does not hide hands")
         seat, choice = pub["seat"], pub["choice"]
+        try:  # backed by the signed votes the rule requires, of this game, this wait, this history
+            check_decision(
+                pub, game=self.game_id, players=self.players, late=self.late_at, head_at=self.head_at, before=seq
+            )
+        except ProtocolError as exc:
+            raise ChainError(f"event {seq}: the host's decision is not the table's ({exc.code}): {exc.message}") from None
+        if choice == "end" and (pub.get("pv") or {}).get("phase") != Phase.GAME_OVER:
+            raise ChainError(f"event {seq}: the table voted to end the game, and the host's view goes on")
         name = f"{self.players[seat]['name']} (seat {seat})"
         if choice == "wait":
             self._back(seat)

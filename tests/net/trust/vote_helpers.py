@@ -72,10 +72,12 @@ class VotingTable:
             deck(self.sess, self.keys, s, secret=scalar_bytes(self.decks[s].secret))
 
 
-def voting_table(tmp: Path, bots: tuple[int, ...] = (), players: int = 3, moves: int = 10) -> VotingTable:
-    """A hidden-hands table of `players` seats, people but for the seats `bots`, played
-    `moves` moves or more on to a card turn of a person's seat."""
-    keys = [Keys.generate() for _ in range(players)]
+def voting_table(
+    tmp: Path, bots: tuple[int, ...] = (), players: int = 3, moves: int = 10, keys: list[Keys] | None = None
+) -> VotingTable:
+    """A hidden-hands table of `players` seats (their keys `keys`), people but for the seats
+    `bots`, played `moves` moves or more on to a card turn of a person's seat."""
+    keys = keys or [Keys.generate() for _ in range(players)]
     lobby = Lobby(clocks=CLOCKS)
     for s, k in enumerate(keys):
         if s in bots:
@@ -84,6 +86,7 @@ def voting_table(tmp: Path, bots: tuple[int, ...] = (), players: int = 3, moves:
         else:
             lobby.sit(k.vk, NAMES[s], s)
             lobby.ready(k.vk, True)
+    tmp.mkdir(parents=True, exist_ok=True)
     table = Table("t1", "test", Keys.generate(), journal_dir=str(tmp), lobby=lobby, fsync=False, hidden_hands=True)
     table.start(0.0)
     sess = table.game
@@ -110,3 +113,20 @@ def stalled(tmp: Path, **kwargs: Any) -> tuple[VotingTable, int]:
     late = t.tick(30)
     assert [(p["k"], p["seat"], p["step"]) for p in late] == [("dlate", absent, "card")]
     return t, absent
+
+
+def forge_decision(t: VotingTable, absent: int, choice: str, votes: list[list[bytes]], late: int | None = None) -> None:
+    """What a host running changed code does: publish, signed and chained like any event, a
+    decision on seat `absent` carrying `votes` (whatever it holds or makes), and act on it
+    (an `end`: its engine ends the game, scored as it stands, and it discloses)."""
+    sess = t.sess
+    fields = {"seat": absent, "choice": choice, "late": late or sess.late_since[absent], "votes": votes}
+    if choice == "wait":
+        sess._emit("decide", t.now, fields)
+        return
+    sess.state.end_early()
+    sess.ended_without = absent
+    sess.hidden.pending = None
+    sess._emit("decide", t.now, fields)
+    sess._emit("disclose", t.now, {**sess.seeding.disclosure(), "salt_keys": list(sess.salt_keys)})
+    sess.disclosed = True
