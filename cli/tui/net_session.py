@@ -202,6 +202,7 @@ class NetSession(SessionBase):
         self.connect_timeout = connect_timeout
         self.my_fpr = self.client.keys.fingerprint
         self._narrated_seq = 0
+        self._votes: dict[tuple[int, int], str] = {}  # (late seat, its `dlate` event) -> this person's vote
         self._calling = False  # a hammer call is running (told when a bid stops it)
         self._sealed_told: tuple[int, set[int]] = (-1, set())  # (auction, seats told to have sealed)
         self._seller = (-1, -1)  # (auction, auctioneer) of the last auction started
@@ -324,6 +325,21 @@ class NetSession(SessionBase):
             if isinstance(seat, int) and 0 <= seat < len(names) and not st.players[seat].get("bot"):
                 text = _("A bot plays for {player} until they return").format(player=names[seat])
                 append_log(self.log, LogEntry(text, "system"))
+        elif info.kind == "decide" and names and 0 <= info.public.get("seat", -1) < len(names):
+            player = names[info.public["seat"]]
+            if info.public.get("choice") == "end":
+                text = _("The players here voted to end the game without {player}: it is scored as it stands")
+            else:
+                text = _("The players here voted to keep waiting for {player}")
+            append_log(self.log, LogEntry(text.format(player=player), "system"))
+        elif info.kind == "dlate" and names and 0 <= info.public.get("seat", -1) < len(names):
+            self._copy_vote()
+            if self.vote_on == info.public["seat"]:
+                text = _(
+                    "{player} is late, and only they can go on: w to keep waiting, e to end the game now "
+                    "(a majority of the players here decides; a tie keeps waiting)"
+                )
+                append_log(self.log, LogEntry(text.format(player=names[info.public["seat"]]), "system"))
         elif info.kind == "commits" and st.observation is not None:  # the last to seal are in the set
             sealed = tuple(item["seat"] for item in info.public.get("set", []) if "c" in item)
             self._tell_sealed(st.observation, sealed, info.public.get("auction"))
@@ -511,6 +527,7 @@ class NetSession(SessionBase):
         deck_at = st.deadlines.get("deck")
         self.deck_deadline = None if deck_at is None else now + (deck_at - now_loop)
         self.deck_late = st.deck_late
+        self._copy_vote()
         self.hidden_hands = table.get("hidden_hands") is True
         self.reveals_owed = st.reveals_owed
         # this client's own saved copy first: the lobby's path is on the host's machine
@@ -577,6 +594,34 @@ class NetSession(SessionBase):
 
     async def send_move(self, move: Move) -> None:
         await self._reply(self.client.send_move(move))
+
+    def _copy_vote(self) -> None:
+        """The late seat this person may vote on (docs/fair-play.md "No table waits for
+        ever"): a seat this client's own checked record names late, at a table that hides
+        hands, if this seat is a person's; and what this person voted in that wait."""
+        game, seat = self.client.game, self.seat
+        self.vote_on = self.my_vote = None
+        if game is None or seat is None or game.deck is None or game.game_over or not 0 <= seat < len(game.players):
+            return
+        if game.players[seat].get("bot") is not None:
+            return
+        late = sorted(s for s in game.late_at if s != seat) if seat not in game.late_at else []
+        if late:
+            self.vote_on = late[0]
+            self.my_vote = self._votes.get((late[0], game.late_at[late[0]]))
+
+    async def vote(self, choice: str) -> None:
+        absent, game = self.vote_on, self.client.game
+        if absent is None or game is None:
+            return
+        wait = (absent, game.late_at.get(absent, 0))
+        reply = await self.client.vote(absent, choice)
+        with speaking(self.language):
+            if reply.ok:
+                self._votes[wait] = choice
+                self._copy_vote()
+                self.changed()
+            self._refused(reply)
 
     async def chat(self, text: str) -> None:
         await self._reply(self.client.chat(text))

@@ -187,6 +187,12 @@ def deck_frame(signed: list[bytes], **part: Any) -> dict[str, Any]:
     return {"t": "deck", **part, "signed": signed}
 
 
+def vote_frame(signed: list[bytes]) -> dict[str, Any]:
+    """A seated person's signed vote on a late seat (net/trust/votes.py); the request `id`
+    is added as it is sent."""
+    return {"t": "vote", "vote": signed}
+
+
 def open_frame(opening: dict[str, Any]) -> dict[str, Any]:
     """The opening of the card play the host committed to (a `play` event): the owner's
     proven share of the slot; the request `id` is added as it is sent."""
