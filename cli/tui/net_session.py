@@ -306,12 +306,34 @@ class NetSession(SessionBase):
                     append_log(self.log, LogEntry(text, "system"))
         self.away, self._presence_seen = away, True
 
+    def _narrate_vote(self, info, names: list[str]) -> None:
+        """A seat named late that this person may vote on, and the table's decision on it
+        (docs/fair-play.md "No table waits for ever")."""
+        seat = info.public.get("seat", -1)
+        if info.kind not in ("decide", "dlate") or not isinstance(seat, int) or not 0 <= seat < len(names):
+            return
+        if info.kind == "decide":
+            if info.public.get("choice") == "end":
+                text = _("The players here voted to end the game without {player}: it is scored as it stands")
+            else:
+                text = _("The players here voted to keep waiting for {player}")
+            append_log(self.log, LogEntry(text.format(player=names[seat]), "system"))
+            return
+        self._copy_vote()
+        if self.vote_on == seat:
+            text = _(
+                "{player} is late, and only they can go on: w to keep waiting, e to end the game now "
+                "(a majority of the players here decides; a tie keeps waiting)"
+            )
+            append_log(self.log, LogEntry(text.format(player=names[seat]), "system"))
+
     def _narrate(self, info) -> None:
         if info.seq <= self._narrated_seq:
             return
         self._narrated_seq = info.seq
         st = self.client.state
         names = list(distinct_names([p["name"] for p in st.players])) if st.players else []
+        self._narrate_vote(info, names)
         if info.kind == "start":
             append_log(
                 self.log, LogEntry(_("The game begins: {players}").format(players=_(", ").join(names)), "system")
@@ -325,21 +347,6 @@ class NetSession(SessionBase):
             if isinstance(seat, int) and 0 <= seat < len(names) and not st.players[seat].get("bot"):
                 text = _("A bot plays for {player} until they return").format(player=names[seat])
                 append_log(self.log, LogEntry(text, "system"))
-        elif info.kind == "decide" and names and 0 <= info.public.get("seat", -1) < len(names):
-            player = names[info.public["seat"]]
-            if info.public.get("choice") == "end":
-                text = _("The players here voted to end the game without {player}: it is scored as it stands")
-            else:
-                text = _("The players here voted to keep waiting for {player}")
-            append_log(self.log, LogEntry(text.format(player=player), "system"))
-        elif info.kind == "dlate" and names and 0 <= info.public.get("seat", -1) < len(names):
-            self._copy_vote()
-            if self.vote_on == info.public["seat"]:
-                text = _(
-                    "{player} is late, and only they can go on: w to keep waiting, e to end the game now "
-                    "(a majority of the players here decides; a tie keeps waiting)"
-                )
-                append_log(self.log, LogEntry(text.format(player=names[info.public["seat"]]), "system"))
         elif info.kind == "commits" and st.observation is not None:  # the last to seal are in the set
             sealed = tuple(item["seat"] for item in info.public.get("set", []) if "c" in item)
             self._tell_sealed(st.observation, sealed, info.public.get("auction"))

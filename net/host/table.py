@@ -212,7 +212,9 @@ class Table:
         if sess is None or not sess.disclosed or self.journal_path is None:
             return None
         base = self.journal_path[: -len(".jsonl")]
-        early = {"host_vk": sess.host.vk, "ended_without": sess.ended_without} if sess.ended_without is not None else None
+        early = (
+            {"host_vk": sess.host.vk, "ended_without": sess.ended_without} if sess.ended_without is not None else None
+        )
         write_transcript(base + ".transcript", [e.frame_for(None) for e in sess.log], early)
         if sess.ended_without is not None:
             # ended by the table's vote without an absent seat, whose deck key never comes:

@@ -623,7 +623,9 @@ class VerifiedGame:
                 pub, game=self.game_id, players=self.players, late=self.late_at, head_at=self.head_at, before=seq
             )
         except ProtocolError as exc:
-            raise ChainError(f"event {seq}: the host's decision is not the table's ({exc.code}): {exc.message}") from None
+            raise ChainError(
+                f"event {seq}: the host's decision is not the table's ({exc.code}): {exc.message}"
+            ) from None
         if choice == "end" and (pub.get("pv") or {}).get("phase") != Phase.GAME_OVER:
             raise ChainError(f"event {seq}: the table voted to end the game, and the host's view goes on")
         name = f"{self.players[seat]['name']} (seat {seat})"

@@ -113,7 +113,9 @@ def check_vote(
     if players[body.voter].get("bot") is not None:
         raise ProtocolError("vote_not_a_person", f"{who}: seat {body.voter} is a bot's, and bots never decide")
     if body.absent != absent or absent not in late:
-        raise ProtocolError("vote_not_late", f"{who} is about seat {body.absent}, which is not the late seat decided on")
+        raise ProtocolError(
+            "vote_not_late", f"{who} is about seat {body.absent}, which is not the late seat decided on"
+        )
     if body.voter in late:
         raise ProtocolError("vote_absent_voter", f"{who}: seat {body.voter} is late itself")
     if body.late_seq != late[absent]:
@@ -142,12 +144,16 @@ def check_decision(
     ProtocolError (a code of VOTE_CODES) otherwise."""
     absent, choice = pub["seat"], pub["choice"]
     if absent not in late or pub["late"] != late[absent]:
-        raise ProtocolError("vote_not_late", f"the decision is about seat {absent}, which is not late since event {pub['late']}")
+        raise ProtocolError(
+            "vote_not_late", f"the decision is about seat {absent}, which is not late since event {pub['late']}"
+        )
     bodies: list[VoteBody] = []
     for signed in pub["votes"]:
         body = check_vote(signed, game=game, players=players, absent=absent, late=late, head_at=head_at, before=before)
         if body.choice != choice:
-            raise ProtocolError("vote_wrong_choice", f"seat {body.voter} voted {body.choice!r}, the decision is {choice!r}")
+            raise ProtocolError(
+                "vote_wrong_choice", f"seat {body.voter} voted {body.choice!r}, the decision is {choice!r}"
+            )
         if any(b.voter == body.voter for b in bodies):
             raise ProtocolError("vote_twice", f"the decision counts seat {body.voter}'s vote twice")
         bodies.append(body)

@@ -62,9 +62,7 @@ class VotingTable:
         )
 
     def vote(self, voter: int, absent: int, choice: str) -> list[dict[str, Any]]:
-        events = self.sess.submit_vote(
-            self.keys[voter].vk, voter, self.ballot(voter, absent, choice), self.now
-        )
+        events = self.sess.submit_vote(self.keys[voter].vk, voter, self.ballot(voter, absent, choice), self.now)
         return [decode_host_inner(e.public) for e in events]
 
     def disclose(self, seats: list[int]) -> None:
