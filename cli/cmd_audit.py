@@ -74,13 +74,16 @@ def is_transcript(path: str) -> bool:
 
 def unfinished(path: str) -> bool:
     """Whether the transcript at `path` holds events of a game that did not finish (the
-    evidence a client saves when it stops trusting the host)."""
+    evidence a client saves when it stops trusting the host), or that a vote ended early."""
     from modernart.net.protocol import decode_host_inner
     from modernart.net.trust.transcript import TranscriptError, read_transcript
 
     try:
         frames = read_transcript(path)
-        return bool(frames) and not any(decode_host_inner(f["pub"]).get("k") == "disclose" for f in frames)
+        kinds = [decode_host_inner(f["pub"]).get("k") for f in frames]
+        # a game the players' vote ended without an absent seat has no deck to decrypt: its
+        # transcript is its record, audited as far as it goes (net/trust/audit.py `audit_evidence`)
+        return bool(frames) and ("disclose" not in kinds or "decide" in kinds)
     except (TranscriptError, ValueError, KeyError, TypeError):
         return False
 

@@ -104,6 +104,17 @@ def _templates() -> dict[str, str]:
             "A painting of yours was shown to the host when its play was not completed: only that painting can be played now"
         ),
         "not_opened": _("The host committed to your card play but has not played it yet"),
+        # a vote on a late seat (net/trust/votes.py)
+        "vote_unsigned": _("The vote was not signed"),
+        "vote_bad_signature": _("The vote is not signed by this seat's key"),
+        "vote_wrong_game": _("The vote belongs to another game"),
+        "vote_no_seat": _("Only a seated player votes"),
+        "vote_not_a_person": _("Bots do not vote"),
+        "vote_absent_voter": _("A late seat does not vote on the wait"),
+        "vote_not_late": _("Nobody is late any more: there is nothing to vote on"),
+        "vote_stale": _("That vote was for an earlier wait"),
+        "vote_wrong_ref": _("The vote answers a history the host does not hold"),
+        "vote_not_dealt": _("Nothing is dealt yet: there is no game to end"),
     }
 
 

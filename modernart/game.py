@@ -324,6 +324,21 @@ class GameState(BaseState):
             raise
         self.move_count += 1
 
+    def end_early(self) -> None:
+        """End the game now, scored as it stands (a networked table's vote, docs/rules.md
+        §12.9): the round in progress is scored as if it ended here, its paintings on offer
+        (the lot) counting for their artists and sold to nobody, like a round's ending card;
+        no later round is played; the richest player wins.  Raises GameOver if it is over.
+
+        >>> state = GameState(3, seed=1)
+        >>> state.end_early()
+        >>> state.is_over(), state.results[-1].ended_by, state.money
+        (True, 'early', [100, 100, 100])
+        """
+        if self.phase_id == GAME_OVER:
+            raise GameOver("the game has ended already")
+        self.end_round(max(self.auctioneer, 0), "early", self.lot)
+
     def clone(self) -> GameState:
         """An independent copy (without the event log)."""
         other = GameState(self.n, _copy=True)

@@ -16,7 +16,7 @@ class RoundResult(NamedTuple):
     """Everything a player wants to see when a round is scored."""
 
     round: int  # 0-based round index
-    ended_by: str  # "fifth" (an artist's fifth painting) or "exhausted" (all hands empty)
+    ended_by: str  # "fifth" (an artist's fifth painting), "exhausted" (all hands empty), "early" (§12.9)
     ender: int  # seat that played the round-ending card
     ending_cards: tuple[Card, ...]  # unsold card(s) that ended the round; they count
     counts: tuple[int, ...]  # paintings per artist this round (board order)

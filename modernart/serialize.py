@@ -97,8 +97,8 @@ def result_to_dict(result: RoundResult) -> dict[str, Any]:
 
 def result_from_dict(data: Mapping[str, Any], deck: Sequence[Card]) -> RoundResult:
     ended_by = data.get("ended_by")
-    if ended_by not in ("fifth", "exhausted"):
-        raise ValueError(f"field 'ended_by' must be 'fifth' or 'exhausted', got {ended_by!r}")
+    if ended_by not in ("fifth", "exhausted", "early"):
+        raise ValueError(f"field 'ended_by' must be 'fifth', 'exhausted' or 'early', got {ended_by!r}")
     sold = data.get("sold")
     if not isinstance(sold, list) or not all(isinstance(s, list) and len(s) == 5 for s in sold):
         raise ValueError("field 'sold' must be a list of five counts per seat")

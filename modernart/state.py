@@ -420,7 +420,8 @@ class BaseState:
         """Score the round, clear the table, deal the next round or end the game.
 
         Empty hands end the game with the round (§6.2), unless every round deals fresh
-        hands (`fresh_deal_each_round`), where they are the usual end of a round."""
+        hands (`fresh_deal_each_round`), where they are the usual end of a round.  A round
+        `ended_by` "early" (a table's vote, §12.9) ends the game too."""
         ending = tuple(ending_cards)
         result = score_round(
             self.round,
@@ -451,7 +452,7 @@ class BaseState:
         if events is not None:
             events.append(RoundEnded(result))
         fresh = self.fresh_deal_each_round
-        if self.round == ROUNDS - 1 or (ended_by == "exhausted" and not fresh):
+        if self.round == ROUNDS - 1 or ended_by == "early" or (ended_by == "exhausted" and not fresh):
             self.phase_id = GAME_OVER
             self.turn = -1
             if events is not None:

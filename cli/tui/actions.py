@@ -270,6 +270,13 @@ class TableActions:
         else:
             self.cs.error(_("Announce one of: {choices}").format(choices=_(", ").join(announced_auctions(obs))))
 
+    def vote(self, choice: str) -> None:
+        """w / e: this person's vote on the late seat: keep waiting, or end the game now."""
+        session = self.cs.session
+        if session is None or session.vote_on is None:
+            return
+        self.spawn(session.vote(choice))
+
     def flip_mystery(self) -> None:
         """m: turn up the mystery hand's top card."""
         obs, name, edition = self._ctx()

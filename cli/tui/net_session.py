@@ -204,6 +204,7 @@ class NetSession(SessionBase):
         self.connect_timeout = connect_timeout
         self.my_fpr = self.client.keys.fingerprint
         self._narrated_seq = 0
+        self._votes: dict[tuple[int, int], str] = {}  # (late seat, its `dlate` event) -> this person's vote
         self._calling = False  # a hammer call is running (told when a bid stops it)
         self._sealed_told: tuple[int, set[int]] = (-1, set())  # (auction, seats told to have sealed)
         self._seller = (-1, -1)  # (auction, auctioneer) of the last auction started
@@ -307,12 +308,34 @@ class NetSession(SessionBase):
                     append_log(self.log, LogEntry(text, "system"))
         self.away, self._presence_seen = away, True
 
+    def _narrate_vote(self, info, names: list[str]) -> None:
+        """A seat named late that this person may vote on, and the table's decision on it
+        (docs/fair-play.md "No table waits for ever")."""
+        seat = info.public.get("seat", -1)
+        if info.kind not in ("decide", "dlate") or not isinstance(seat, int) or not 0 <= seat < len(names):
+            return
+        if info.kind == "decide":
+            if info.public.get("choice") == "end":
+                text = _("The players here voted to end the game without {player}: it is scored as it stands")
+            else:
+                text = _("The players here voted to keep waiting for {player}")
+            append_log(self.log, LogEntry(text.format(player=names[seat]), "system"))
+            return
+        self._copy_vote()
+        if self.vote_on == seat:
+            text = _(
+                "{player} is late, and only they can go on: w to keep waiting, e to end the game now "
+                "(a majority of the players here decides; a tie keeps waiting)"
+            )
+            append_log(self.log, LogEntry(text.format(player=names[seat]), "system"))
+
     def _narrate(self, info) -> None:
         if info.seq <= self._narrated_seq:
             return
         self._narrated_seq = info.seq
         st = self.client.state
         names = list(distinct_names([p["name"] for p in st.players])) if st.players else []
+        self._narrate_vote(info, names)
         if info.kind == "start":
             append_log(
                 self.log, LogEntry(_("The game begins: {players}").format(players=_(", ").join(names)), "system")
@@ -513,6 +536,7 @@ class NetSession(SessionBase):
         deck_at = st.deadlines.get("deck")
         self.deck_deadline = None if deck_at is None else now + (deck_at - now_loop)
         self.deck_late = st.deck_late
+        self._copy_vote()
         self.hidden_hands = table.get("hidden_hands") is True
         self.reveals_owed = st.reveals_owed
         # this client's own saved copy first: the lobby's path is on the host's machine
@@ -579,6 +603,34 @@ class NetSession(SessionBase):
 
     async def send_move(self, move: Move) -> None:
         await self._reply(self.client.send_move(move))
+
+    def _copy_vote(self) -> None:
+        """The late seat this person may vote on (docs/fair-play.md "No table waits for
+        ever"): a seat this client's own checked record names late, at a table that hides
+        hands, if this seat is a person's; and what this person voted in that wait."""
+        game, seat = self.client.game, self.seat
+        self.vote_on = self.my_vote = None
+        if game is None or seat is None or game.deck is None or game.game_over or not 0 <= seat < len(game.players):
+            return
+        if game.players[seat].get("bot") is not None:
+            return
+        late = sorted(s for s in game.late_at if s != seat) if seat not in game.late_at else []
+        if late:
+            self.vote_on = late[0]
+            self.my_vote = self._votes.get((late[0], game.late_at[late[0]]))
+
+    async def vote(self, choice: str) -> None:
+        absent, game = self.vote_on, self.client.game
+        if absent is None or game is None:
+            return
+        wait = (absent, game.late_at.get(absent, 0))
+        reply = await self.client.vote(absent, choice)
+        with speaking(self.language):
+            if reply.ok:
+                self._votes[wait] = choice
+                self._copy_vote()
+                self.changed()
+            self._refused(reply)
 
     async def chat(self, text: str) -> None:
         await self._reply(self.client.chat(text))

@@ -19,7 +19,7 @@ from modernart.views import Observation
 
 from modernart.cli.i18n import _, ngettext, pgettext
 from modernart.cli.words import describe_card
-from modernart.cli.tui.waiting_for import expectation, hidden_wait
+from modernart.cli.tui.waiting_for import expectation, hidden_wait, vote_prompt
 from modernart.cli.tui.state import ClientState
 from modernart.cli.tui.text import COLUMN, Line, cut, fit, line_width, width, wrap
 from modernart.cli.tui.text import width as cell_width
@@ -325,6 +325,8 @@ def status_line(cs: ClientState, width: int) -> Line:
     waiting_hidden = None
     if session is not None and session.hidden_hands and not mine and not obs.is_over:
         waiting_hidden = hidden_wait(obs, cs.name, session.deck_late)
+        if session.vote_on is not None:  # late: this person votes (docs/fair-play.md "No table waits for ever")
+            waiting_hidden = vote_prompt(cs.name(session.vote_on), session.my_vote)
         text = waiting_hidden or text
     me = f"{cs.name(obs.seat)} ${obs.money}" if obs.seat >= 0 else _("no seat")
     left = " " + _("Round {round}/{rounds}").format(round=min(obs.round + 1, ROUNDS), rounds=ROUNDS) + f" | {me} | "

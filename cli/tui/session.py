@@ -132,6 +132,8 @@ class Session(Protocol):
     mystery_coming: bool  # hidden hands: the mystery card asked for waits for every seat's share
     deck_deadline: float | None  # hidden hands: when the deck step owed now is late (time.monotonic)
     deck_late: tuple[int, ...]  # hidden hands: seats late with a deck step
+    vote_on: int | None  # hidden hands: the late seat this seat's person may vote on now (keep waiting / end)
+    my_vote: str | None  # what this person voted on it in this wait ("wait", "end"; None: not yet)
 
     def add_listener(self, callback: Callable[[], None]) -> None: ...
     def remove_listener(self, callback: Callable[[], None]) -> None: ...
@@ -150,6 +152,7 @@ class Session(Protocol):
     async def set_options(self, options: RuleOptions) -> None: ...
     async def set_clocks(self, clocks: ClockSettings) -> None: ...
     async def start(self) -> None: ...
+    async def vote(self, choice: str) -> None: ...
 
 
 MAX_LOG = 2000
@@ -202,6 +205,11 @@ class SessionBase(Listeners):
         self.mystery_coming = False
         self.deck_deadline: float | None = None
         self.deck_late: tuple[int, ...] = ()
+        self.vote_on: int | None = None
+        self.my_vote: str | None = None
+
+    async def vote(self, choice: str) -> None:
+        """Vote on the late seat `vote_on` (net/trust/votes.py): a session without a host has none."""
 
 
 def append_log(log: list[LogEntry], entry: LogEntry) -> None:

@@ -215,6 +215,16 @@ def hidden_wait(obs: Observation, name: Names, late: Sequence[int]) -> str | Non
     return None
 
 
+def vote_prompt(player: str, voted: str | None) -> str:
+    """What the status line says to a person who may vote on `player`, late at a table that
+    hides hands (`voted`: this person's vote in this wait, if any)."""
+    if voted == "end":
+        return _("{player} is late: you voted to end the game now; the others' votes decide").format(player=player)
+    if voted == "wait":
+        return _("{player} is late: you voted to keep waiting; the others' votes decide").format(player=player)
+    return _("{player} is late: w to keep waiting, e to end the game now").format(player=player)
+
+
 def cards_coming_text() -> str:
     """Why no card can be chosen yet at a hidden-hands table, right after a deal."""
     return _("Your paintings are still being dealt: wait for the other players' shares")

@@ -687,6 +687,22 @@ class Client:
             return Reply(False, "in_doubt", "lost touch with the host while your card play was being opened")
         return Reply(True, None, "", self.state.head_seq)
 
+    async def vote(self, absent: int, choice: str) -> Reply:
+        """This seat's signed vote on seat `absent`, named late (docs/fair-play.md "No table
+        waits for ever"): "wait" or "end"; bound to the wait this client saw named and the
+        chain head it holds (net/trust/votes.py).  The host's answer; its decision, once the
+        votes decide, comes as an event every client checks."""
+        from modernart.net.protocol.frames import vote_frame
+        from modernart.net.trust.votes import sign_vote
+
+        game, seat = self.receiving.game, self.state.seat
+        if game is None or seat is None or self.state.game_id is None:
+            return Reply(False, "vote_no_seat", "no game or no seat")
+        if absent not in game.late_at:
+            return Reply(False, "vote_not_late", f"seat {absent} is not late")
+        signed = sign_vote(self.keys, game.game_id, seat, absent, choice, game.late_at[absent], game.seq, game.head)
+        return await self.requests.request(vote_frame(signed))
+
     async def wait_until(self, predicate: Callable[[ConnectionState], bool], timeout: float) -> ConnectionState:
         """Wait until `predicate(state)` holds (raises TimeoutError)."""
         async with asyncio.timeout(timeout):

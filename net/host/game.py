@@ -36,16 +36,18 @@ from modernart.rules import RuleOptions
 from modernart.net.protocol.signed import (
     ACT_TAG,
     HOSTEV_TAG,
+    VoteBody,
     chain_genesis,
     chain_link,
     decode_action_body,
     decode_commit,
+    decode_vote,
     private_hash,
     private_salt,
 )
 from modernart.net.clocks import ClockSettings, default_moves
 from modernart.net.trust.identity import Keys, verify
-from modernart.net.host.deck_deadlines import DeckWaits, owed_steps
+from modernart.net.host.deck_deadlines import DeckWait, DeckWaits, owed_steps
 from modernart.net.host.journal import (
     Journal,
     drop_torn_line,
@@ -102,6 +104,7 @@ ADOPTABLE = frozenset(
         "call",
         "flip",
         "dlate",
+        "decide",
         "commit",
         "commits",
         "settle",
@@ -221,6 +224,11 @@ class HostedGame:
 
             self.hidden = HiddenHands(game_id, len(players), options)
         self.deck_waits = DeckWaits()  # since when each seat owes its deck step (hidden hands)
+        # the seats named late (event `dlate`) and not back since: seat -> that event's seq;
+        # the seated people's votes on each (net/trust/votes.py): seat -> voter -> (choice, [body, sig])
+        self.late_since: dict[int, int] = {}
+        self.votes: dict[int, dict[int, tuple[str, list[bytes]]]] = {}
+        self.ended_without: int | None = None  # the absent seat a vote ended the game without
         self.seeding = SeedRound(game_id, host.vk, len(players), host_seed, fixed_deal)
         self.salt_keys = salt_keys or [secrets.token_bytes(32) for _ in players]  # secret until the end
         self.seed_end: float | None = None
@@ -528,8 +536,11 @@ class HostedGame:
     @property
     def deck_disclosed(self) -> bool:
         """Whether every seat has disclosed its deck key (always, unless hands are hidden):
-        the record needs them for the real deck order."""
-        return self.hidden is None or all(x is not None for x in self.hidden.secrets)
+        the record needs them for the real deck order.  A game the table's vote ended
+        without an absent seat waits for every other seat's only: that one never comes."""
+        return self.hidden is None or all(
+            x is not None for s, x in enumerate(self.hidden.secrets) if s != self.ended_without
+        )
 
     @property
     def deck_ready(self) -> bool:
@@ -567,6 +578,7 @@ class HostedGame:
     def submit_deck(self, vk: bytes, seat: int, msg: dict[str, Any], now: float) -> list[LoggedEvent]:
         """A seat's step of the hidden deck, checked (its signature too) and recorded: its events."""
         kind, fields = self._deck_sender(vk, seat).submit(seat, msg, self.is_over, self._step_signer(seat))
+        self._back(seat, now)
         events = [self._emit(kind, now, fields)]
         if kind == "dshares":
             events += self._flip_when_shared(now)
@@ -674,6 +686,7 @@ class HostedGame:
         if self.hidden is None:
             raise ProtocolError("not_hidden", "this table does not hide hands")
         move, pending = self.hidden.open_play(seat, opening)
+        self._back(seat, now)
         extra = {"m": move.to_list(), "by": "player", "open": opening, "play": pending.seq}
         return self.move_events(move, now, extra) + self._call_falls(now, early=True)
 
@@ -854,7 +867,102 @@ class HostedGame:
                 step,
                 waited,
             )
-            out.append(self._emit("dlate", now, {"seat": seat, "step": step, "waited": waited}))
+            event = self._emit("dlate", now, {"seat": seat, "step": step, "waited": waited})
+            self.late_since[seat] = event.seq
+            self.votes.pop(seat, None)  # a vote answers one wait: this is a new one
+            out.append(event)
+        return out
+
+    def _back(self, seat: int, now: float) -> None:
+        """Seat `seat` made a deck step (or opened its card), or the table voted to wait for
+        it: it is not late any more, and the votes on it are void; a step it still owes gets
+        a new deadline from `now`."""
+        if self.late_since.pop(seat, None) is not None:
+            self.votes.pop(seat, None)
+            wait = self.deck_waits.waits.get(seat)
+            if wait is not None:  # (a step made is forgotten at the next look at the deadlines)
+                self.deck_waits.waits[seat] = DeckWait(wait.step, now, now + self.clocks.deck_step)
+
+    def submit_vote(self, vk: bytes, seat: int, signed: Any, now: float) -> list[LoggedEvent]:
+        """A seated person's vote on a late seat (net/trust/votes.py), checked as every client
+        will check it; its decision's event once the votes decide (`decide`).  A voter may
+        change its vote.  ProtocolError (a code of VOTE_CODES), and nothing changes, if the
+        vote is refused."""
+        self._check_live()
+        if self.hidden is None:
+            raise ProtocolError("not_hidden", "this table does not hide hands: a stand-in plays for a seat away")
+        if self.is_over:
+            raise ProtocolError("game_over", "the game is over")
+        if self._signer(seat, vk) != 0:
+            raise ProtocolError("vote_no_seat", "only a seat's own player votes for it")
+        body = self._check_vote(signed, seat)
+        if body.choice == "end" and self.state is None:
+            raise ProtocolError("vote_not_dealt", "nothing is dealt yet: there is no game to end")
+        self.votes.setdefault(body.absent, {})[body.voter] = (body.choice, list(signed))
+        log.info(
+            "vote game=%s voter=%d absent=%d choice=%s", self.game_id.hex()[:12], body.voter, body.absent, body.choice
+        )
+        return self._decide(body.absent, now)
+
+    def _check_vote(self, signed: Any, seat: int) -> VoteBody:
+        from modernart.net.trust.votes import check_vote
+
+        try:
+            absent = decode_vote(signed[0]).absent if isinstance(signed, (list, tuple)) and signed else -1
+        except (ProtocolError, TypeError):
+            absent = -1
+        body = check_vote(
+            signed,
+            game=self.game_id,
+            players=[p.to_wire() for p in self.players],
+            absent=absent,
+            late=self.late_since,
+            head_at=lambda seq: self.log[seq - 1].h if 1 <= seq <= len(self.log) else None,
+            before=self.seq + 1,
+        )
+        if body.voter != seat:
+            raise ProtocolError("vote_bad_signature", f"this connection votes for seat {seat}, not {body.voter}")
+        return body
+
+    def _decide(self, absent: int, now: float) -> list[LoggedEvent]:
+        """The decision on `absent` if its votes reach the rule's count: `wait` (one more
+        deadline: the seat is no longer late, and is named again if it misses it) or `end`
+        (the game ends now, scored as it stands, and its disclosure follows)."""
+        from modernart.net.trust.votes import required, voters
+
+        eligible = voters([p.to_wire() for p in self.players], self.late_since)
+        ballots = self.votes.get(absent, {})
+        for choice in ("end", "wait"):
+            signed = [ballot for voter, (c, ballot) in sorted(ballots.items()) if c == choice and voter in eligible]
+            need = required(len(eligible), choice)
+            if need is not None and len(signed) >= need:
+                break
+        else:
+            return []
+        fields = {"seat": absent, "choice": choice, "late": self.late_since[absent], "votes": signed}
+        log.warning(
+            "table decided game=%s absent=%d player=%s choice=%s votes=%d",
+            self.game_id.hex()[:12],
+            absent,
+            self.players[absent].name,
+            choice,
+            len(signed),
+        )
+        if choice == "wait":
+            self._back(absent, now)
+            return [self._emit("decide", now, fields)]
+        state = self._dealt_state()
+        state.end_early()
+        self.ended_without = absent
+        if self.hidden is not None:
+            self.hidden.pending = None  # a card play committed to and never opened is void
+        self.late_since.clear()
+        self.votes.clear()
+        self._sync_round()
+        out = [self._emit("decide", now, fields)]
+        self._journal_result(state)
+        if not self.disclosed:
+            out.append(self._disclose(now))
         return out
 
     def _clock_defaults(self, now: float, absent: set[int] | frozenset[int]) -> list[LoggedEvent]:
@@ -1224,6 +1332,19 @@ class HostedGame:
             self.disclosed = True
         elif kind in DECK_STEPS and self.hidden is not None:
             self.hidden.submit(public["seat"], {DECK_STEPS[kind]: public[DECK_FIELDS[kind]]}, self.is_over)
+            self._back(public["seat"], self.now)
+        elif kind == "dlate":
+            self.late_since[public["seat"]] = event.seq
+        elif kind == "move" and "open" in public:  # a card opened by its owner: back
+            self._back(public["m"][0], self.now)
+        elif kind == "decide" and public["choice"] == "wait":
+            self._back(public["seat"], self.now)
+        elif kind == "decide" and self.state is not None and not self.state.is_over():
+            self.state.end_early()  # the table's vote ended it, scored as it stood
+            self.ended_without = public["seat"]
+            if self.hidden is not None:
+                self.hidden.pending = None
+            self.late_since.clear()
         self._restore_call(str(kind), public)
         self.note_logged(str(kind), event)
 

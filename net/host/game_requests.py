@@ -82,6 +82,22 @@ class GameRequests:
             raise
         self.fanout.publish_all(peer.table, events, (peer.rid, ack_frame(request, events[0].seq)))
 
+    def vote(self, peer: Peer, msg: dict[str, Any]) -> None:
+        """A seated person's vote on a late seat (net/trust/votes.py); its decision's event,
+        if this vote decides."""
+        sess = peer.table.game
+        request = msg["id"]
+        try:
+            if sess is None:
+                raise ProtocolError("not_started", "the game has not started")
+            if peer.seat is None or peer.role != "player":
+                raise ProtocolError("vote_no_seat", "only a seated player votes")
+            events = sess.submit_vote(peer.vk, peer.seat, msg["vote"], self.clock.now())
+        except ProtocolError as exc:
+            exc.request = request  # type: ignore[attr-defined]
+            raise
+        self.fanout.publish_all(peer.table, events, (peer.rid, ack_frame(request, events[0].seq if events else None)))
+
     def fair(self, peer: Peer, kind: str, msg: dict[str, Any]) -> None:
         """A seed, a sealed-bid commitment or a reveal (net/trust/shuffle.py, net/trust/sealed.py)."""
         sess = peer.table.game

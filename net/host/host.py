@@ -360,6 +360,8 @@ class Host:
             self.game_requests.deck(peer, msg)
         elif kind == "open":
             self.game_requests.opening(peer, msg)
+        elif kind == "vote":
+            self.game_requests.vote(peer, msg)
         elif kind == "lobby":
             self.lobby_requests.request(peer, msg)
         elif kind == "tail":

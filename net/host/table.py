@@ -212,7 +212,18 @@ class Table:
         if sess is None or not sess.disclosed or self.journal_path is None:
             return None
         base = self.journal_path[: -len(".jsonl")]
-        write_transcript(base + ".transcript", [e.frame_for(None) for e in sess.log])
+        early = (
+            {"host_vk": sess.host.vk, "ended_without": sess.ended_without} if sess.ended_without is not None else None
+        )
+        write_transcript(base + ".transcript", [e.frame_for(None) for e in sess.log], early)
+        if sess.ended_without is not None:
+            # ended by the table's vote without an absent seat, whose deck key never comes:
+            # the real deck cannot be read, so the transcript is the game's record
+            # (`modernart audit` checks it, the votes included: docs/fair-play.md)
+            self.record_path = base + ".transcript"
+            if sess.journal is not None:
+                sess.journal.close()
+            return self.record_path
         record = read_journal(self.journal_path)
         if sess.hidden is not None:  # the journal's deck is the stand-ins': the real one, read with every key
             record = sess.hidden.real_record(record)

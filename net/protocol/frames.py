@@ -115,6 +115,9 @@ CLIENT_SCHEMA: dict[str, Schema] = {
     },
     # a card play's opening, once the host has committed to the play (the `play` event)
     "open": {"id": (REQUEST, True), "open": (is_map(5), True)},
+    # a seated person's vote on a seat late with its deck step: [body, signature] under its
+    # seat key (net/trust/votes.py)
+    "vote": {"id": (REQUEST, True), "vote": (_SIGNED, True)},
     "lobby": {"op": (is_text(1, 16), True), "id": (REQUEST, True), "args": (is_map(8), False)},
     # an acknowledgement too: the last event held, the nonce of the last catch-up batch applied
     "ping": {"seq": (SEQ, False), "n": (is_bytes(NONCE_BYTES), False)},
@@ -182,6 +185,12 @@ def deck_frame(signed: list[bytes], **part: Any) -> dict[str, Any]:
     net/trust/deck.py), with `signed`, the seat's signed step (net/trust/deck_steps.py); the
     request `id` is added as it is sent."""
     return {"t": "deck", **part, "signed": signed}
+
+
+def vote_frame(signed: list[bytes]) -> dict[str, Any]:
+    """A seated person's signed vote on a late seat (net/trust/votes.py); the request `id`
+    is added as it is sent."""
+    return {"t": "vote", "vote": signed}
 
 
 def open_frame(opening: dict[str, Any]) -> dict[str, Any]:
@@ -712,6 +721,14 @@ EVENT_SCHEMA: dict[str, Schema] = {
         "seat": (SEAT, True),
         "step": (one_of("key", "shuffle", "shares", "card", "secret"), True),
         "waited": (is_number(0, 1e9), True),
+    },
+    # the table's decision on a late seat, with the signed votes that back it (net/trust/votes.py):
+    # "wait" (one more deadline) or "end" (the game ends now, scored as it stands)
+    "decide": {
+        "seat": (SEAT, True),
+        "choice": (one_of("wait", "end"), True),
+        "late": (is_int(1, 1 << 40), True),
+        "votes": (is_list(_SIGNED, 5), True),
     },
 }
 

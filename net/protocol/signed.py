@@ -17,6 +17,12 @@ Signed bodies are msgpack arrays, signed as tag || body:
           the seat had verified when it made the step (ref_seq, and that event's chain head),
           and the step's value: digest = SHA-256(DECK_STEP_DOMAIN || kind || msgpack of the
           value's canonical wire form), net/trust/deck_steps.py
+  vote    [v, game_id, voter, absent, choice, late_seq, ref_seq, ref_head]  VOTE_TAG
+          a seated person's vote on what the table does about an absent seat late with its
+          deck step (choice "wait" or "end"), signed with the voter's own key: bound to the
+          game, the voter, the absent seat, the `dlate` event that named it late (late_seq)
+          and the event the voter had verified when it voted (ref_seq and its chain head),
+          net/trust/votes.py
   the host's chain head h_n (below)                                   HOSTEV_TAG
 `key` names the Ed25519 key that signs (the seat's own key or its stand-in's); the
 nonce and seed are 256-bit values from `secrets`.
@@ -70,6 +76,7 @@ COMMIT_TAG = b"MA1-COMMIT\x00"
 REVEAL_TAG = b"MA1-REVEAL\x00"
 SEED_TAG = b"MA1-SEED\x00"
 DECK_TAG = b"MA1-DECK\x00"
+VOTE_TAG = b"MA1-VOTE\x00"
 HOSTEV_TAG = b"MA1-HOSTEV\x00"
 # hash domains
 BID_DOMAIN = b"modern-art/v1/sealed-bid-commit\x00"
@@ -288,6 +295,43 @@ def decode_deck_step(data: bytes) -> DeckStepBody:
     ):
         raise ProtocolError("bad_action", "deck step fields have wrong types or sizes")
     return DeckStepBody(game, seat, kind, epoch, ref_seq, ref_head, digest)
+
+
+#: what a seated person may vote about an absent seat (net/trust/votes.py)
+VOTE_CHOICES = ("wait", "end")
+
+
+@dataclass(frozen=True, slots=True)
+class VoteBody:
+    """What a seated person signs for its vote on an absent seat (see the module docstring)."""
+
+    game: bytes
+    voter: int
+    absent: int
+    choice: str
+    late_seq: int
+    ref_seq: int
+    ref_head: bytes
+
+    def body(self) -> bytes:
+        return pack(
+            [BODY_VERSION, self.game, self.voter, self.absent, self.choice, self.late_seq, self.ref_seq, self.ref_head]
+        )
+
+
+def decode_vote(data: bytes) -> VoteBody:
+    _v, game, voter, absent, choice, late_seq, ref_seq, ref_head = _fields(data, 8, "vote")
+    if not (
+        _B16(game)
+        and SEAT(voter)
+        and SEAT(absent)
+        and choice in VOTE_CHOICES
+        and is_int(1, 1 << 40)(late_seq)
+        and is_int(1, 1 << 40)(ref_seq)
+        and _B32(ref_head)
+    ):
+        raise ProtocolError("bad_action", "vote fields have wrong types or sizes")
+    return VoteBody(game, voter, absent, choice, late_seq, ref_seq, ref_head)
 
 
 # ---------------------------------------------------------------------- the host's chain

@@ -170,6 +170,15 @@ def audit_evidence(path: str, host_vk: bytes | None = None) -> AuditReport:
             report.problems.append(_where(frame, exc))
             return report
         report.notes.extend(info.warnings)
+    if follower.ended_without is not None:  # the table's vote ended it (docs/fair-play.md "No table waits for ever")
+        seat = follower.ended_without
+        report.facts.update(finished=True, ended_without=seat)
+        report.notes.append(
+            f"the game was ended early by the players' vote, without {follower.players[seat]['name']} (seat {seat}), "
+            f"scored as it stood; that seat's deck key never came, so the deal cannot be decrypted: its "
+            f"{len(frames)} events, every vote of the decision included, check out"
+        )
+        return report
     report.notes.append(f"the game is unfinished: its {len(frames)} events check out as far as they go")
     report.notes.extend(sent_steps(follower, frames, header.get("sent")))
     return report

@@ -37,7 +37,7 @@ from modernart.views import Observation, public_money
 
 from modernart.net.clocks import fixed_default
 from modernart.net.trust.chain import ChainError, ChainVerifier
-from modernart.net.protocol import VERSION
+from modernart.net.protocol import VERSION, ProtocolError
 from modernart.net.protocol.frames import decode_event_private, decode_event_public
 from modernart.net.protocol.game_data import ViewBuilder, event_from_wire, event_to_wire, public_view
 from modernart.net.protocol.signed import ACT_TAG, decode_action_body
@@ -50,6 +50,7 @@ from modernart.net.trust.group import read_scalar
 from modernart.net.trust.hidden_deck import DeckLedger, DeckStepError, SeatDeck
 from modernart.net.trust.shuffle import FixedDeal, SeedVerifier
 from modernart.net.trust.shuffle_checks import ShuffleChecks
+from modernart.net.trust.votes import check_decision
 
 _SEALED = (Action.SEALED_BID, Action.SEALED_FORFEIT)
 log = logging.getLogger("modernart.net.trust.verified_game")
@@ -172,6 +173,8 @@ class VerifiedGame:
         self.call: tuple[int, int] | None = None  # (auction, seat) of the hammer being called
         self.flipper: int | None = None  # the seat whose turning up of the mystery card waits for shares
         self.late: dict[int, str] = {}  # seat -> the deck step it is late with (event `dlate`)
+        self.late_at: dict[int, int] = {}  # seat -> the `dlate` event that named it late (the votes answer it)
+        self.ended_without: int | None = None  # the absent seat the table's vote ended the game without
         # a hidden-hands table (docs/fair-play.md "The hidden deck"): the deck's public record,
         # checked step by step, and this seat's own part (its secret deck key), if it has a seat
         self.deck: DeckLedger | None = None
@@ -336,13 +339,16 @@ class VerifiedGame:
             self._check_flip(pub)
         elif kind == "dlate":
             warnings.append(self._late(pub))
+            self.late_at[pub["seat"]] = seq
+        elif kind == "decide":
+            warnings.append(self._decide(seq, pub))
         elif kind == "disclose":
             if not self.game_over:  # a host after the players' deck keys (or the seeds, early)
                 raise ChainError(f"event {seq}: the host disclosed the seeds before the game is over")
             self._check_disclosure(pub)
         elif kind in DECK_EVENTS:
             self._deck_step(kind, pub, seq, own)
-            self.late.pop(pub["seat"], None)
+            self._back(pub["seat"])
         elif kind == "play":
             self._check_play(pub, own)
         elif kind != "start":
@@ -383,8 +389,8 @@ class VerifiedGame:
         """A `move` event: its action checked, a late card now played, a hammer call followed,
         a sealed bid (protocol 1 only, or recovered) checked against its commitment."""
         move = self._check_action(pub)
-        if self.late.get(move.seat) == "card":
-            del self.late[move.seat]
+        if "open" in pub:  # a card its owner opened: back
+            self._back(move.seat)
         self._follow_call(move, pub.get("by"))
         if move.action in _SEALED:
             if self.protocol >= 2 and pub.get("by") != "recovered":
@@ -396,7 +402,7 @@ class VerifiedGame:
         """While a committed card play waits for its opening, only that play's own events may
         come (the play, shares, a stand-in's change): the host may not move on without it."""
         card_play = kind == "move" and move is not None and move.action in CARD_ACTIONS
-        if self.pending_play is not None and kind not in ("play", "dshares", "delegate") and not card_play:
+        if self.pending_play is not None and kind not in ("play", "dshares", "delegate", "decide") and not card_play:
             raise ChainError(
                 f"event {seq}: the host moved on before seat {self.pending_play[0]}'s card play was opened"
             )
@@ -721,6 +727,37 @@ class VerifiedGame:
             "by the host's record: only that player's client can, and the table waits for it "
             "(a client that did send it says on its own screen that the host has not recorded it)"
         )
+
+    def _back(self, seat: int) -> None:
+        """Seat `seat` made a deck step or opened its card: not late any more (as the host
+        counts it, net/host/game.py `_back`)."""
+        self.late.pop(seat, None)
+        self.late_at.pop(seat, None)
+
+    def _decide(self, seq: int, pub: dict[str, Any]) -> str:
+        """The table's decision on a late seat (net/trust/votes.py): what to say."""
+        if self.deck is None:
+            raise ValueError("a decision on an absent seat at a table that does not hide hands")
+        seat, choice = pub["seat"], pub["choice"]
+        try:  # backed by the signed votes the rule requires, of this game, this wait, this history
+            check_decision(
+                pub, game=self.game_id, players=self.players, late=self.late_at, head_at=self.head_at, before=seq
+            )
+        except ProtocolError as exc:
+            raise ChainError(
+                f"event {seq}: the host's decision is not the table's ({exc.code}): {exc.message}"
+            ) from None
+        if choice == "end" and (pub.get("pv") or {}).get("phase") != Phase.GAME_OVER:
+            raise ChainError(f"event {seq}: the table voted to end the game, and the host's view goes on")
+        name = f"{self.players[seat]['name']} (seat {seat})"
+        if choice == "wait":
+            self._back(seat)
+            return f"the players here voted to keep waiting for {name}"
+        self.ended_without = seat
+        self.late.clear()
+        self.late_at.clear()
+        self.pending_play = None  # a play committed to and never opened is void
+        return f"the players here voted to end the game without {name}: it is scored as it stood"
 
     def _check_flip(self, pub: dict[str, Any]) -> None:
         """A request to turn up the mystery hand's top card (a hidden-hands table): the

@@ -102,6 +102,9 @@ def commands(cs: ClientState, controls: Controls, modes: Modes) -> list[Command]
         Command(("r",), "r", _("rules"), table, lambda e: cs.show_rules(), hints.first_game, 90),
         Command(("o",), "o", hints.out_label, table, lambda e: acts.stay_out(), hints.can_stay_out, 24),
         Command(("b",), "b", hints.sealed_label, table, lambda e: acts.toggle_sealed(), hints.has_sealed, 25),
+        # a seat late at a table that hides hands: this person's vote (docs/fair-play.md "No table waits for ever")
+        Command(("w",), "w", hints.wait_label, table, lambda e: acts.vote("wait"), hints.can_vote, 5),
+        Command(("e",), "e", hints.end_label, table, lambda e: acts.vote("end"), hints.can_vote, 6),
     ]
 
 
@@ -127,6 +130,20 @@ class TableHints:
     def _offers(self, *actions: Action) -> bool:
         obs = self.cs.obs
         return obs is not None and any(m.action in actions for m in obs.legal_moves(amounts=False))
+
+    def can_vote(self) -> bool:
+        session = self.cs.session
+        return session is not None and session.vote_on is not None
+
+    def _late_name(self) -> str:
+        session = self.cs.session
+        return self.cs.name(session.vote_on) if session is not None and session.vote_on is not None else ""
+
+    def wait_label(self) -> str:
+        return _("wait for {player}").format(player=self._late_name())
+
+    def end_label(self) -> str:
+        return _("end without {player}").format(player=self._late_name())
 
     def choosing_card(self) -> bool:
         obs = self.cs.obs
