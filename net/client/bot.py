@@ -116,7 +116,8 @@ class BotClient:
             obs = st.observation
             if obs is not None and obs.is_over:
                 return obs
-            waits = not client.hand_ready or client.mystery_coming  # cards or a mystery card on their way
+            # cards or a mystery card on their way, or events (catching up: what it shows is old)
+            waits = not client.hand_ready or client.mystery_coming or not client.caught_up
             if obs is None or not obs.my_turn or st.status != "connected" or waits:
                 client.changed.clear()
                 await client.changed.wait()

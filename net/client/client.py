@@ -121,6 +121,7 @@ from modernart.views import Observation
 
 from modernart.net.client.card_clock import CardClock
 from modernart.net.client.fair_duties import FairPlay
+from modernart.net.client.live_copy import LiveCopy
 from modernart.net.client.lobby_requests import LobbyRequests
 from modernart.net.client.receiving import HostMemo, Receiving
 from modernart.net.client.requests import REQUEST_TIMEOUT, Requests
@@ -240,6 +241,10 @@ class Client:
             welcomed=self._welcomed,
             after_burst=self.card_clock.look if keeps_card_clock else None,
         )
+        if state_dir is not None:  # its own copy of the game, to ask only for what came after (a restart)
+            self.receiving.live = LiveCopy(
+                state_dir, self.target.host_key, self.table_id, self.keys.curve_public_raw, spectate
+            )
         self.fair.attach(
             self.receiving.show_sealed,
             lambda: self.receiving.game,
@@ -297,6 +302,11 @@ class Client:
             except HostKeyChanged as exc:
                 self._release()  # nothing was opened but our context: close it too
                 raise ConnectError("host_key_changed", str(exc)) from None
+        live = self.receiving.live
+        if live is not None and self.receiving.game is None and self.token is None:
+            held = live.load()  # a restart: the game checked so far, checked again
+            if held is not None and held.frames:
+                self.receiving.restore(held)
         s: zmq.Socket[bytes] = zmq.Context.shadow(self.ctx.underlying).socket(zmq.DEALER)
         self.sock = s
         s.curve_serverkey = self.target.host_key_z85
@@ -581,6 +591,12 @@ class Client:
     async def request(self, frame: dict[str, Any], timeout: float = REQUEST_TIMEOUT) -> Reply:
         """Send a request frame (it gets a fresh id) and wait for the host's answer."""
         return await self.requests.request(frame, timeout)
+
+    @property
+    def caught_up(self) -> bool:
+        """Whether this client holds every event the host had when it last welcomed it (a
+        client catching up on a slow link shows an old state: nothing is decided on it)."""
+        return self.state.head_seq >= self.receiving.catch_up_head
 
     @property
     def hand_ready(self) -> bool:

@@ -345,7 +345,7 @@ class Host:
             raise ProtocolError("hello_first", "say hello before anything else")
         if kind == "ping":  # last_seen is updated; the tick loop answers every peer once a second
             peer.link.ack(msg.get("seq", 0), msg.get("n"))
-            self.admission.pump(peer)
+            self.admission.acknowledged(peer)
             return
         # a request may change the table's deadlines without an event (a reveal held until
         # every reveal is in): the timer loop looks at this table again

@@ -22,7 +22,6 @@ from modernart.net.host.bot_clients import BotClients, forget_bots
 from modernart.net.host.connections import Connections, Peer
 from modernart.net.host.deadlines import DueTables
 from modernart.net.host.fanout import Fanout
-from modernart.net.host.flow import LAG_TIMEOUT
 from modernart.net.host.quiet_gc import QuietCollector
 from modernart.net.host.rates import RateLimits
 from modernart.net.host.registry import TableRegistry
@@ -229,7 +228,7 @@ class Presence:
         for rid, peer in list(peers.items()):
             if now - peer.last_seen > PEER_TIMEOUT:
                 self.drop_peer(rid, "silent")
-            elif peer.link.stalled(now, LAG_TIMEOUT):
+            elif peer.link.stalled(now):
                 self.drop_peer(rid, "lagging")  # it does not read: the others never wait for it
             elif rid in peers and now - peer.last_event >= TICK_EVERY:  # events tick too
                 self.fanout.tick(peer)

@@ -44,7 +44,7 @@ def _kinds(sess, seat: int, after: int) -> list[tuple[int, str, object]]:
 async def _restart_on_slow_link(tmp_path, procs: Procs, rate: float) -> None:
     # grace 1 s: a stand-in takes the seat soon after the kill; no decision clock: only the
     # player or its stand-in ever moves for the seat
-    host, table = await in_process_host(tmp_path, clocks={"grace": 1, "decision": 0}, autostart=4)
+    host, table = await in_process_host(tmp_path, clocks={"grace": 1, "decision": 0}, autostart=4, bot_pace=0.3)
     link = await SlowLink(host.port, rate).start()
     join = str(JoinTarget("127.0.0.1", link.port, host.keys.curve_public_raw, table.id))
     try:
