@@ -95,7 +95,7 @@ class LiveCopy:
             return None
         if not (seat is None or type(seat) is int) or not (role is None or isinstance(role, str)):
             return None
-        frames = []
+        frames: list[dict[str, Any]] = []
         for record in records[1:]:
             if not isinstance(record, dict) or record.get("seq") != len(frames) + 1:
                 break

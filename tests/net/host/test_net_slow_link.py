@@ -14,7 +14,6 @@ it, and asked from 0 again; the stand-in and the clock played its seat to the en
 
 from __future__ import annotations
 
-import asyncio
 import re
 import signal
 
@@ -61,8 +60,10 @@ async def _restart_on_slow_link(tmp_path, procs: Procs, rate: float) -> None:
             # its stand-in takes the seat and the table plays on without the player
             await until(lambda: sess.delegates[seat] is not None, 60, what=lambda: sess.delegates)
             await until(
-                lambda: sum(1 for s, k, who in _kinds(sess, seat, killed_at) if k == "move" and who == 1) >= 2
-                or sess.is_over,
+                lambda: (
+                    sum(1 for s, k, who in _kinds(sess, seat, killed_at) if k == "move" and who == 1) >= 2
+                    or sess.is_over
+                ),
                 120,
             )
             assert not sess.is_over, "the game ended before the player came back: nothing left to test"
@@ -70,12 +71,18 @@ async def _restart_on_slow_link(tmp_path, procs: Procs, rate: float) -> None:
             back_at = sess.seq
             procs.bot(join, 0, pace=0.0, name="bot0-again")
             await until(lambda: table.record_path is not None, 300, what=lambda: (sess.seq, sess.delegates))
-            await until(lambda: "game over" in procs.output("bot0-again"), 60, what=lambda: procs.errors("bot0-again")[-3000:])
+            await until(
+                lambda: "game over" in procs.output("bot0-again"), 60, what=lambda: procs.errors("bot0-again")[-3000:]
+            )
             after = logs.lines[lines_before:]
     finally:
         await link.close()
         await host.close()
-    hellos = [int(m.group(1)) for m in (re.search(rf"hello table=\S+ seat={seat} role=player from=(\d+)", x) for x in after) if m]
+    hellos = [
+        int(m.group(1))
+        for m in (re.search(rf"hello table=\S+ seat={seat} role=player from=(\d+)", x) for x in after)
+        if m
+    ]
     assert hellos, "the restarted client never said hello"
     assert hellos[0] >= killed_at - 5, f"the restarted client asked from event {hellos[0]}, not from its own copy"
     lagging = [x for x in after if re.search(rf"peer gone table=\S+ seat={seat} why=lagging", x)]
