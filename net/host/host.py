@@ -41,6 +41,7 @@ from modernart.net.host.rates import Bucket, RateLimits
 from modernart.net.host.registry import TableRegistry
 from modernart.net.host.router import Router
 from modernart.net.host.table import Table
+from modernart.net.host.visitors import Visitors
 from modernart.net.lan.address import JoinTarget
 from modernart.net.protocol import ProtocolError, pack
 from modernart.net.protocol.frames import closed_frame, decode_client_frame, err_frame, tables_frame
@@ -86,6 +87,7 @@ class Host:
             keys, bind=bind, port=port, advertise=advertise, also_at=also_at, receive=self.receive, lost=self.lost
         )
         self.rates = RateLimits()
+        self.visitors = Visitors()  # connections that have not said hello (net/host/visitors.py)
         self.said_goodbye = False  # closing: a hello gets the goodbye again (goodbye_again)
         self.connections = Connections(self.router, peer_budget)
         self.registry = TableRegistry(keys)
@@ -304,15 +306,19 @@ class Host:
 
     def receive(self, rid: bytes, curve: bytes, data: bytes) -> None:
         """One frame from the socket: within its key's rate, decoded, and handed on."""
+        peer = self.peers.get(rid)
+        if peer is not None and peer.curve != curve:
+            peer = None
         refused = self.rates.take(curve)
         if refused is not None:
             if self.rates.should_warn(refused):
-                self.router.send_frame(rid, err_frame("rate_limited", "too many frames; slow down"))
+                self.answer(rid, peer, err_frame("rate_limited", "too many frames; slow down"))
             return
         now = time.monotonic()
-        peer = self.peers.get(rid)
         if peer is not None:
             peer.last_seen = now
+        else:
+            self.visitors.heard(rid, now)
         link = self.links.get(rid)
         if link is not None:
             link.last_seen = now
@@ -323,9 +329,19 @@ class Host:
             self.router.stats["errors"] += 1
             log.info("refused frame code=%s reason=%s", exc.code, exc.message)
             request = getattr(exc, "request", None)
-            self.router.send_frame(
-                rid, err_frame(exc.code, exc.message, request if isinstance(request, int) else None, exc.params)
+            self.answer(
+                rid,
+                self.peers.get(rid),
+                err_frame(exc.code, exc.message, request if isinstance(request, int) else None, exc.params),
             )
+
+    def answer(self, rid: bytes, peer: Peer | None, frame: dict[str, Any]) -> None:
+        """Send `frame` to `rid`: a peer at once, a connection that has not said hello only
+        within its visitor's budget and count (net/host/visitors.py), else not at all."""
+        data = pack(frame)
+        if peer is None and not self.visitors.may_answer(rid, self.router.peer_address(), time.monotonic(), len(data)):
+            return
+        self.router.send(rid, data)
 
     def dispatch(self, rid: bytes, curve: bytes, peer: Peer | None, msg: dict[str, Any]) -> None:
         kind = msg["t"]
@@ -333,10 +349,11 @@ class Host:
             self.goodbye_again(rid, msg)
             return
         if kind == "tables":
-            self.router.send_frame(rid, tables_frame(msg.get("id", 0), [t.info() for t in self.tables.values()]))
+            self.answer(rid, peer, tables_frame(msg.get("id", 0), [t.info() for t in self.tables.values()]))
             return
         if kind == "hello":
             self.admission.hello(rid, curve, msg)
+            self.visitors.admitted(rid)  # a peer now (a refused hello raised: still a visitor)
             return
         if peer is None or peer.curve != curve:
             link = self.links.get(rid)
