@@ -14,14 +14,15 @@ and reads its RSS from /proc:
   (`--warmup`, default 20) and after the last one, per game;
 - silent connections: C connections (`--connections`, default 500) that say hello and then
   nothing; RSS before, while they are connected, and once the host has dropped them.
-- before hello: a live table of 4 honest players (clients in this process that read and
-  play random moves) while, in turns of `--phase` seconds (default 10), nothing else
-  happens (quiet), V connections (`--visitors`, default 300) ask for the table list 4 times
-  a second and never read nor say hello, or H throwaway keys (`--hello-ers`, default 320)
-  say hello 4 times a second and never read: the host's RSS growth during the visitors
-  and 10 s after, the seated players dropped as lagging, and the honest players' move
-  latency (send to acknowledgement, median) in each kind of phase, side by side in the
-  same run (quiet, visitors, quiet, hello-ers, twice over).
+- before hello: V connections (`--visitors`, default 300) ask for the table list 4 times a
+  second for 2 x P seconds (`--phase`, default 10) and never read nor say hello, at the
+  host of the never-reading peers: RSS before, peak, and 10 s after they went.  Then a
+  live table of 4 honest players (clients in this process that read and play random
+  moves at once; a new table when a game ends) while, in turns of P seconds, nothing else
+  happens (quiet), the V connections do the same, or H throwaway keys (`--hello-ers`,
+  default 320) say hello 4 times a second and never read: the seated players dropped as
+  lagging, and the honest players' move latency (send to acknowledgement, median) in each
+  kind of phase, side by side in the same run (quiet, visitors, quiet, hello-ers, twice).
 
 `--quick` runs small numbers (5 peers x 10 s, 40 games, 100 connections, 60 visitors and
 hello-ers in 6 s phases).
@@ -421,6 +422,10 @@ class _Honest:
                     continue
                 seen = st.decision_seq
                 move = bot.choose(obs)
+                if move is None:
+                    client.changed.clear()
+                    await wait_event(client.changed, 0.5)
+                    continue
                 sent = time.monotonic()
                 reply = await client.send_move(move)
                 if reply.ok:
@@ -444,29 +449,45 @@ class _Honest:
         return sum(1 for t, _ in self.latencies if any(a <= t < b for a, b in spans))
 
 
-async def before_hello(visitors: int, hello_ers: int, phase: float) -> dict[str, Any]:
-    """The `before hello` part (see the module docstring)."""
+async def _visitors_memory(visitors: int, seconds: float) -> dict[str, float]:
+    """RSS of a host whose game is over (watched by a reading spectator, as for the
+    never-reading peers) before, at the peak and SETTLE s after `visitors` connections
+    asked for the table list 4 times a second for `seconds` and never read nor said hello."""
+    async with _watched_host() as (host, target, _gaps):
+        rss0 = host.rss
+        ctx = zmq.Context()
+        askers = [NeverReader(ctx, target) for _ in range(visitors)]
+        peak = rss0
+        start = time.monotonic()
+        while time.monotonic() - start < seconds:
+            for asker in askers:
+                asker.send({"t": "tables", "id": 1})
+            await asyncio.sleep(HELLO_EVERY)
+            peak = max(peak, host.rss)
+        for asker in askers:
+            asker.close()
+        ctx.destroy(linger=0)
+        await asyncio.sleep(SETTLE)
+        return {"before": rss0, "peak": peak, "after": host.rss}
+
+
+async def _live_phases(visitors: int, hello_ers: int, phase: float) -> tuple[_Honest, dict[str, Any], list[str]]:
+    """The live table's phases: quiet, visitors, quiet, hello-ers, twice over."""
     host = _LiveHost()
     honest = _Honest(host)
     players = asyncio.get_running_loop().create_task(honest.run())
-    drops: list[str] = []
     ctx = zmq.Context()
     spans: dict[str, list[tuple[float, float]]] = {"quiet": [], "visitors": [], "hello-ers": []}
-    rss: dict[str, float] = {}
     try:
         while len(honest.latencies) < 20:  # the first game is under way
             await asyncio.sleep(0.1)
-        for rnd in range(2):
+        for _ in range(2):
             for kind in ("quiet", "visitors", "quiet", "hello-ers"):
-                start = time.monotonic()
                 peers: list[NeverReader] = []
                 if kind != "quiet":
-                    count = visitors if kind == "visitors" else hello_ers
                     join = parse_join_string(host.joins[-1])  # the table being played
-                    peers = [NeverReader(ctx, join) for _ in range(count)]
-                    if kind == "visitors" and rnd == 0:
-                        rss["before"] = host.rss
-                peak = host.rss
+                    peers = [NeverReader(ctx, join) for _ in range(visitors if kind == "visitors" else hello_ers)]
+                start = time.monotonic()
                 while time.monotonic() - start < phase:
                     for peer in peers:
                         if kind == "visitors":
@@ -474,47 +495,48 @@ async def before_hello(visitors: int, hello_ers: int, phase: float) -> dict[str,
                         else:
                             peer.hello()
                     await asyncio.sleep(HELLO_EVERY)
-                    peak = max(peak, host.rss)
                 spans[kind].append((start, time.monotonic()))
                 for peer in peers:
                     peer.close()
-                if kind == "visitors" and rnd == 0:
-                    rss["peak"] = peak
-                    await asyncio.sleep(SETTLE)
-                    rss["after"] = host.rss
-        quiet = honest.median_between(spans["quiet"])
-        lat = {k: honest.median_between(v) for k, v in spans.items()}
-        moves = {k: honest.count_between(v) for k, v in spans.items()}
-        drops = host.drops
-        growth = (rss["peak"] - rss["before"]) / 2**20
-        back = (rss["after"] - rss["before"]) / 2**20
-        ratios = {k: lat[k] / quiet for k in ("visitors", "hello-ers")}
-        return {
-            "visitors": visitors,
-            "hello_ers": hello_ers,
-            "phase_s": phase,
-            "rss_before_mib": rss["before"] / 2**20,
-            "rss_peak_mib": rss["peak"] / 2**20,
-            "rss_after_mib": rss["after"] / 2**20,
-            "growth_mib": growth,
-            "after_vs_before_mib": back,
-            "seated_dropped_lagging": len(drops),
-            "latency_median_ms": {k: v * 1000 for k, v in lat.items()},
-            "moves": moves,
-            "latency_ratio": ratios,
-            "target_growth_mib": TARGET_VISITORS_MIB,
-            "target_back_mib": TARGET_VISITORS_BACK_MIB,
-            "target_ratio": TARGET_LATENCY_RATIO,
-            "met_memory": growth <= TARGET_VISITORS_MIB and back <= TARGET_VISITORS_BACK_MIB,
-            "met_drops": not drops,
-            "met_latency": all(r <= TARGET_LATENCY_RATIO for r in ratios.values()),
-        }
+        return honest, spans, list(host.drops)
     finally:
         honest.stop.set()
         players.cancel()
         await asyncio.gather(players, return_exceptions=True)
         ctx.destroy(linger=0)
         host.close()
+
+
+async def before_hello(visitors: int, hello_ers: int, phase: float) -> dict[str, Any]:
+    """The `before hello` part (see the module docstring)."""
+    rss = await _visitors_memory(visitors, 2 * phase)
+    honest, spans, drops = await _live_phases(visitors, hello_ers, phase)
+    lat = {k: honest.median_between(v) for k, v in spans.items()}
+    moves = {k: honest.count_between(v) for k, v in spans.items()}
+    growth = (rss["peak"] - rss["before"]) / 2**20
+    back = (rss["after"] - rss["before"]) / 2**20
+    ratios = {k: lat[k] / lat["quiet"] for k in ("visitors", "hello-ers")}
+    return {
+        "visitors": visitors,
+        "hello_ers": hello_ers,
+        "phase_s": phase,
+        "rss_before_mib": rss["before"] / 2**20,
+        "rss_peak_mib": rss["peak"] / 2**20,
+        "rss_after_mib": rss["after"] / 2**20,
+        "growth_mib": growth,
+        "after_vs_before_mib": back,
+        "seated_dropped_lagging": len(drops),
+        "latency_median_ms": {k: v * 1000 for k, v in lat.items()},
+        "moves": moves,
+        "refused_moves": honest.refused,
+        "latency_ratio": ratios,
+        "target_growth_mib": TARGET_VISITORS_MIB,
+        "target_back_mib": TARGET_VISITORS_BACK_MIB,
+        "target_ratio": TARGET_LATENCY_RATIO,
+        "met_memory": growth <= TARGET_VISITORS_MIB and back <= TARGET_VISITORS_BACK_MIB,
+        "met_drops": not drops,
+        "met_latency": all(r <= TARGET_LATENCY_RATIO for r in ratios.values()),
+    }
 
 
 # ---------------------------------------------------------------------- entry points
@@ -597,7 +619,7 @@ def _print(figures: dict[str, Any]) -> None:
         lat, ratio, moves = b["latency_median_ms"], b["latency_ratio"], b["moves"]
         print(
             f"{b['visitors']} never-reading connections before hello (table list 4 times a second, "
-            f"{b['phase_s']:g} s): RSS {b['rss_before_mib']:.1f} -> peak {b['rss_peak_mib']:.1f} MiB "
+            f"{2 * b['phase_s']:g} s): RSS {b['rss_before_mib']:.1f} -> peak {b['rss_peak_mib']:.1f} MiB "
             f"(+{b['growth_mib']:.1f}), {b['rss_after_mib']:.1f} MiB {SETTLE:g} s after "
             f"({b['after_vs_before_mib']:+.1f}); target +{b['target_growth_mib']:g} MiB and back within "
             f"{b['target_back_mib']:g}: {'met' if b['met_memory'] else 'MISSED'}"

@@ -41,7 +41,7 @@ log = logging.getLogger("modernart.net.client.bot")
 #: own bot one thing at a time.  The threads start on first use.
 THINKERS = ThreadPoolExecutor(max_workers=MAX_SEATS, thread_name_prefix="bot-think")
 #: Refusals that say nothing about the move (the host did not judge it): no fallback for them
-UNANSWERED = ("connection_lost", "in_doubt", "out_of_touch", "host_closed", "timeout", "closed")
+UNANSWERED = ("connection_lost", "in_doubt", "out_of_touch", "catching_up", "host_closed", "timeout", "closed")
 
 
 class BotClient:

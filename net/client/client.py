@@ -153,6 +153,7 @@ HOST_SILENCE = 4.0
 #: heartbeat the link is looked after besides
 PING_EVERY = 2.0
 OUT_OF_TOUCH = "not sent: out of touch with the host"
+CATCHING_UP = "not sent: still catching up with the table (what is shown is not the table now)"
 #: Handshakes the host closed in a row before its key is said to be wrong: a host that does
 #: not hold the key closes every one at once; one closed by a host that crashed or restarted
 #: mid-handshake, or by a cut link, is followed by one that gets through (or is not answered)
@@ -622,6 +623,8 @@ class Client:
             return Reply(False, "not_seated", "no game or no seat")
         if not self.in_touch:  # never queued: it would be judged later against another state
             return Reply(False, "out_of_touch", OUT_OF_TOUCH)
+        if not self.caught_up:  # decided on an old state (a slow link after a restart): refused anyway
+            return Reply(False, "catching_up", CATCHING_UP)
         if move.action == Action.SEALED_BID:
             return await self.fair.sealed_bid(move)
         if move.action == Action.SEALED_FORFEIT:

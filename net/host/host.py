@@ -119,6 +119,7 @@ class Host:
         )
         self.collector = QuietCollector() if quiet_gc else None
         self.presence.collector = self.collector
+        self.presence.visitors = self.visitors
 
     # ------------------------------------------------------------------ what the parts hold
 

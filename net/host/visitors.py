@@ -27,7 +27,7 @@ from dataclasses import dataclass
 VISITOR_BYTES = 16 * 1024  # answer bytes a connection may be sent before its hello
 MAX_VISITORS_PER_ADDRESS = 32  # connections before hello served at once from one address
 MAX_VISITORS = 256  # and from all addresses
-VISITOR_IDLE = 10.0  # seconds a connection may stay silent before its hello (then it is dropped)
+VISITOR_IDLE = 5.0  # seconds a connection may stay silent before its hello (then it is dropped)
 TURNED_AWAY_KEPT = 8192  # routing ids of dropped visitors remembered (5 bytes each)
 
 
