@@ -104,6 +104,13 @@ class NeverReader:
 # ---------------------------------------------------------------------- the host process
 
 
+def _cpu(pid: int) -> float:
+    """CPU seconds (user and system) process `pid` has used."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _rss(pid: int) -> int:
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -471,13 +478,16 @@ async def _visitors_memory(visitors: int, seconds: float) -> dict[str, float]:
         return {"before": rss0, "peak": peak, "after": host.rss}
 
 
-async def _live_phases(visitors: int, hello_ers: int, phase: float) -> tuple[_Honest, dict[str, Any], list[str]]:
+async def _live_phases(
+    visitors: int, hello_ers: int, phase: float
+) -> tuple[_Honest, dict[str, Any], list[str], dict[str, float]]:
     """The live table's phases: quiet, visitors, quiet, hello-ers, twice over."""
     host = _LiveHost()
     honest = _Honest(host)
     players = asyncio.get_running_loop().create_task(honest.run())
     ctx = zmq.Context()
     spans: dict[str, list[tuple[float, float]]] = {"quiet": [], "visitors": [], "hello-ers": []}
+    cpu = {kind: 0.0 for kind in spans}  # the host's CPU seconds in each kind of phase
     try:
         while len(honest.latencies) < 20:  # the first game is under way
             await asyncio.sleep(0.1)
@@ -487,7 +497,7 @@ async def _live_phases(visitors: int, hello_ers: int, phase: float) -> tuple[_Ho
                 if kind != "quiet":
                     join = parse_join_string(host.joins[-1])  # the table being played
                     peers = [NeverReader(ctx, join) for _ in range(visitors if kind == "visitors" else hello_ers)]
-                start = time.monotonic()
+                start, cpu0 = time.monotonic(), _cpu(host.proc.pid)
                 while time.monotonic() - start < phase:
                     for peer in peers:
                         if kind == "visitors":
@@ -496,9 +506,10 @@ async def _live_phases(visitors: int, hello_ers: int, phase: float) -> tuple[_Ho
                             peer.hello()
                     await asyncio.sleep(HELLO_EVERY)
                 spans[kind].append((start, time.monotonic()))
+                cpu[kind] += _cpu(host.proc.pid) - cpu0
                 for peer in peers:
                     peer.close()
-        return honest, spans, list(host.drops)
+        return honest, spans, list(host.drops), cpu
     finally:
         honest.stop.set()
         players.cancel()
@@ -510,7 +521,7 @@ async def _live_phases(visitors: int, hello_ers: int, phase: float) -> tuple[_Ho
 async def before_hello(visitors: int, hello_ers: int, phase: float) -> dict[str, Any]:
     """The `before hello` part (see the module docstring)."""
     rss = await _visitors_memory(visitors, 2 * phase)
-    honest, spans, drops = await _live_phases(visitors, hello_ers, phase)
+    honest, spans, drops, cpu = await _live_phases(visitors, hello_ers, phase)
     lat = {k: honest.median_between(v) for k, v in spans.items()}
     moves = {k: honest.count_between(v) for k, v in spans.items()}
     growth = (rss["peak"] - rss["before"]) / 2**20
@@ -529,6 +540,7 @@ async def before_hello(visitors: int, hello_ers: int, phase: float) -> dict[str,
         "latency_median_ms": {k: v * 1000 for k, v in lat.items()},
         "moves": moves,
         "refused_moves": honest.refused,
+        "host_cpu_per_s": {k: cpu[k] / max(sum(b - a for a, b in spans[k]), 1e-9) for k in spans},
         "latency_ratio": ratios,
         "target_growth_mib": TARGET_VISITORS_MIB,
         "target_back_mib": TARGET_VISITORS_BACK_MIB,
@@ -633,6 +645,11 @@ def _print(figures: dict[str, Any]) -> None:
             f"visitors {lat['visitors']:.1f} ms (x{ratio['visitors']:.2f}, {moves['visitors']} moves), "
             f"hello-ers {lat['hello-ers']:.1f} ms (x{ratio['hello-ers']:.2f}, {moves['hello-ers']} moves); "
             f"target x{b['target_ratio']:g}: {'met' if b['met_latency'] else 'MISSED'}"
+        )
+        hc = b["host_cpu_per_s"]
+        print(
+            f"  host CPU per second: quiet {hc['quiet']:.2f}, visitors {hc['visitors']:.2f}, "
+            f"hello-ers {hc['hello-ers']:.2f}"
         )
 
 

@@ -325,6 +325,8 @@ class Host:
             link.last_seen = now
         try:
             msg = decode_client_frame(data)
+            if peer is None and not self.visitor_heard(rid, msg, now):
+                return
             self.dispatch(rid, curve, peer, msg)
         except ProtocolError as exc:
             self.router.stats["errors"] += 1
@@ -335,6 +337,22 @@ class Host:
                 self.peers.get(rid),
                 err_frame(exc.code, exc.message, request if isinstance(request, int) else None, exc.params),
             )
+
+    def visitor_heard(self, rid: bytes, msg: dict[str, Any], now: float) -> bool:
+        """Whether `msg` from `rid`, which has not said hello, is handled: a hello within the
+        hellos heard a second from its address (net/host/visitors.py; one with a seat token
+        its table holds always: the host's own bots and stand-ins), a ping on a connection
+        whose bytes are still counted (a peer dropped as lagging that reads its queue), and
+        anything else only from a visitor that gets answers.  Otherwise it is dropped."""
+        kind = msg["t"]
+        if kind == "hello":
+            token, table = msg.get("token"), self.registry.find(msg.get("table"))
+            if token is not None and table is not None and table.holds_token(token):
+                return True
+            return self.visitors.may_hear_hello(self.router.peer_address(), now)
+        if kind == "ping" and rid in self.links:
+            return True
+        return self.visitors.served(rid, self.router.peer_address(), now)
 
     def answer(self, rid: bytes, peer: Peer | None, frame: dict[str, Any]) -> None:
         """Send `frame` to `rid`: a peer at once, a connection that has not said hello only

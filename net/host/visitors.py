@@ -11,7 +11,12 @@ the host would queue answers for it without end.  Here each one is a `Visitor`:
   all get any answer; a connection beyond that count gets none until one goes;
 - one silent for VISITOR_IDLE seconds, or over its budget, is dropped: forgotten, and
   its routing id is remembered (the last TURNED_AWAY_KEPT of them) so it never buys a new
-  budget; its hello is still heard (a person's client that asked twice is then seated).
+  budget; its hello is still heard (a person's client that asked twice is then seated);
+- the hellos of connections before hello are heard at most HELLOS_PER_ADDRESS a second
+  from one address and HELLOS_TOTAL in all (each costs a signature check), but for those
+  with a seat token the table holds (the host's own bots and stand-ins); a frame other
+  than a hello (or a ping on a connection the host still counts bytes for) from one that
+  gets no answer is dropped before anything is done with it.
 
 What the host spends on a visitor's frame before this (reading it, its key's rate bucket)
 is what it spends on any frame; seated players are peers and never counted here.  On a
@@ -29,6 +34,12 @@ MAX_VISITORS_PER_ADDRESS = 32  # connections before hello served at once from on
 MAX_VISITORS = 256  # and from all addresses
 VISITOR_IDLE = 5.0  # seconds a connection may stay silent before its hello (then it is dropped)
 TURNED_AWAY_KEPT = 8192  # routing ids of dropped visitors remembered (5 bytes each)
+#: Hellos heard a second from connections before hello, per source address and in all
+#: (token buckets of twice that): a hello costs a signature check, and throwaway keys are
+#: free to make; a hello beyond it is not heard (its client says hello again a second later)
+HELLOS_PER_ADDRESS = 100.0
+HELLOS_TOTAL = 200.0
+IDLE_LOOK_EVERY = 1.0  # seconds between two looks for idle visitors (each looks at all of them)
 
 
 @dataclass(slots=True)
@@ -72,9 +83,52 @@ class Visitors:
         self.by_address: dict[str, int] = {}
         self.turned_away: OrderedDict[bytes, None] = OrderedDict()
         self.dropped = 0  # visitors dropped since the host started (over budget or idle)
+        self.hellos: dict[str, tuple[float, float]] = {}  # address -> (tokens, when) of its hellos
+        self.all_hellos = (2 * HELLOS_TOTAL, 0.0)
+        self.looked = float("-inf")  # when idle visitors were last looked for
 
     def __len__(self) -> int:
         return len(self.visitors)
+
+    def served(self, rid: bytes, address: str, now: float) -> bool:
+        """Whether connection `rid` is (or may now become) a visitor that gets answers: a
+        frame of one that is not is dropped unread (but a hello: `may_hear_hello`)."""
+        if rid in self.visitors:
+            return True
+        if rid in self.turned_away:
+            return False
+        self.drop_idle(now)
+        return self._room(address)
+
+    def may_hear_hello(self, address: str, now: float) -> bool:
+        """Whether a hello from a connection before hello, from `address`, is heard now
+        (HELLOS_PER_ADDRESS and HELLOS_TOTAL a second); taken from both buckets if so.
+
+        >>> v = Visitors()
+        >>> sum(v.may_hear_hello("10.0.0.1", 0.0) for _ in range(500))  # a burst of twice the rate
+        200
+        >>> v.may_hear_hello("10.0.0.1", 1.0), v.may_hear_hello("10.0.0.2", 1.0)
+        (True, True)
+        """
+        tokens, when = self.hellos.get(address, (2 * HELLOS_PER_ADDRESS, now))
+        tokens = min(2 * HELLOS_PER_ADDRESS, tokens + (now - when) * HELLOS_PER_ADDRESS)
+        total, total_when = self.all_hellos
+        total = min(2 * HELLOS_TOTAL, total + (now - total_when) * HELLOS_TOTAL)
+        heard = tokens >= 1 and total >= 1
+        if heard:
+            tokens, total = tokens - 1, total - 1
+        self.all_hellos = (total, now)
+        if tokens >= 2 * HELLOS_PER_ADDRESS:
+            self.hellos.pop(address, None)  # full again: forgetting it changes nothing
+        else:
+            self.hellos[address] = (tokens, now)
+            if len(self.hellos) > 4 * MAX_VISITORS:
+                self._forget_full_buckets(now)
+        return heard
+
+    def _forget_full_buckets(self, now: float) -> None:
+        refill = 2.0  # seconds in which an empty bucket is full again
+        self.hellos = {a: (t, w) for a, (t, w) in self.hellos.items() if now - w < refill}
 
     def may_answer(self, rid: bytes, address: str, now: float, size: int) -> bool:
         """Whether an answer of `size` bytes may go to connection `rid` (not a peer), from
@@ -83,7 +137,7 @@ class Visitors:
         if visitor is None:
             if rid in self.turned_away:
                 return False
-            self.drop_idle(now)  # a newcomer: make room by those gone quiet (at most MAX_VISITORS to look at)
+            self.drop_idle(now)  # a newcomer: make room by those gone quiet
             if not self._room(address):
                 return False  # no room: a frame once one has gone is answered
             visitor = self.visitors[rid] = Visitor(address, now)
@@ -116,7 +170,11 @@ class Visitors:
             self.turned_away.popitem(last=False)
 
     def drop_idle(self, now: float) -> int:
-        """Drop the visitors silent for `idle` seconds; how many."""
+        """Drop the visitors silent for `idle` seconds (looked for at most once every
+        IDLE_LOOK_EVERY seconds); how many."""
+        if now - self.looked < IDLE_LOOK_EVERY:
+            return 0
+        self.looked = now
         idle = [rid for rid, v in self.visitors.items() if now - v.seen > self.idle]
         for rid in idle:
             self.turn_away(rid)
