@@ -14,8 +14,18 @@ and reads its RSS from /proc:
   (`--warmup`, default 20) and after the last one, per game;
 - silent connections: C connections (`--connections`, default 500) that say hello and then
   nothing; RSS before, while they are connected, and once the host has dropped them.
+- before hello: V connections (`--visitors`, default 300) ask for the table list 4 times a
+  second for 2 x P seconds (`--phase`, default 10) and never read nor say hello, at the
+  host of the never-reading peers: RSS before, peak, and 10 s after they went.  Then a
+  live table of 4 honest players (clients in this process that read and play random
+  moves at once; a new table when a game ends) while, in turns of P seconds, nothing else
+  happens (quiet), the V connections do the same, or H throwaway keys (`--hello-ers`,
+  default 320) say hello 4 times a second and never read: the seated players dropped as
+  lagging, and the honest players' move latency (send to acknowledgement, median) in each
+  kind of phase, side by side in the same run (quiet, visitors, quiet, hello-ers, twice).
 
-`--quick` runs small numbers (5 peers x 10 s, 40 games, 100 connections).
+`--quick` runs small numbers (5 peers x 10 s, 40 games, 100 connections, 60 visitors and
+hello-ers in 6 s phases).
 """
 
 from __future__ import annotations
@@ -28,6 +38,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from typing import Any, AsyncIterator
 
@@ -47,6 +58,9 @@ SETTLE = 10.0  # seconds given to the host to drop what left (peer timeout 6 s +
 TARGET_NEVER_READING_MIB = 50.0
 TARGET_PER_GAME_KIB = 20.0
 TARGET_BACK_WITHIN = 0.10
+TARGET_VISITORS_MIB = 10.0  # RSS growth while 300 never-reading connections have not said hello
+TARGET_VISITORS_BACK_MIB = 2.0  # and 10 s after they went, at most this above where it began
+TARGET_LATENCY_RATIO = 1.5  # honest move latency during either flood, against the quiet phases
 
 
 class NeverReader:
@@ -90,6 +104,13 @@ class NeverReader:
 # ---------------------------------------------------------------------- the host process
 
 
+def _cpu(pid: int) -> float:
+    """CPU seconds (user and system) process `pid` has used."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _rss(pid: int) -> int:
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -130,13 +151,53 @@ async def _serve(directory: str, games: int) -> None:
         await host.close()
 
 
+async def _serve_live(directory: str) -> None:
+    """A host with the usual caps (watchers too) whose table is played by 4 players from
+    elsewhere; a new one once its game is over.  Prints `join` lines, and `dropped N` each
+    time a seated peer is dropped as lagging (N in all)."""
+    import logging
+
+    from modernart.net.clocks import ClockSettings
+    from modernart.net.host.host import Host
+    from modernart.net.host.lobby import Lobby
+
+    dropped = [0]
+
+    class Drops(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            args = record.args
+            if record.msg.startswith("peer gone") and isinstance(args, tuple) and args[1] is not None:
+                if args[2] == "lagging":
+                    dropped[0] += 1
+                    print("dropped", dropped[0], flush=True)
+
+    logger = logging.getLogger("modernart.net.host.host")
+    logger.setLevel(logging.INFO)
+    logger.addHandler(Drops())
+    logger.propagate = False
+    host = Host(Keys.generate(), bot_pace=0)
+    await host.start()
+    try:
+        n = 0
+        while True:
+            n += 1
+            lobby = Lobby(clocks=ClockSettings(open_countdown=0, decision=0, grace=30))
+            table = host.open_table(f"live {n}", journal_dir=directory, lobby=lobby, autostart=4, fsync=False)
+            print("join", host.target(table.id), flush=True)
+            while table.record_path is None:
+                await asyncio.sleep(0.05)
+    finally:
+        await host.close()
+
+
 class _Host:
     """A bench host process and its output lines."""
 
-    def __init__(self, games: int) -> None:
+    def __init__(self, games: int, live: bool = False) -> None:
         self.dir = tempfile.mkdtemp(prefix="ma-bench-mem-")
         self.proc = subprocess.Popen(
-            [PY, "-m", "benchmarks.memory", "serve", "--games", str(games), "--dir", self.dir],
+            [PY, "-m", "benchmarks.memory", "serve", "--games", str(games), "--dir", self.dir]
+            + (["--live"] if live else []),
             stdout=subprocess.PIPE,
             cwd=ROOT,
             text=True,
@@ -302,6 +363,194 @@ async def silent_connections(count: int) -> dict[str, Any]:
         }
 
 
+class _LiveHost(_Host):
+    """The live host process (`serve --live`): its `join` and `dropped` lines, read by a thread."""
+
+    def __init__(self) -> None:
+        super().__init__(0, live=True)
+        self.joins: list[str] = []
+        self.drops: list[str] = []
+        self.new_join = threading.Event()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            if line.startswith("join"):
+                self.joins.append(line.split()[1])
+                self.new_join.set()
+            elif line.startswith("dropped"):
+                self.drops.append(line.strip())
+
+    async def next_join(self, after: int) -> str:
+        """The join string of the table after the first `after` ones."""
+        while len(self.joins) <= after:
+            self.new_join.clear()
+            await asyncio.to_thread(self.new_join.wait, 1.0)
+        return self.joins[after]
+
+
+class _Honest:
+    """4 players at the live host's tables who read and play at once (random moves): their
+    move latencies as (when sent, seconds to the acknowledgement)."""
+
+    def __init__(self, host: _LiveHost) -> None:
+        self.host = host
+        self.latencies: list[tuple[float, float]] = []
+        self.stop = asyncio.Event()
+        self.refused = 0
+
+    async def run(self) -> None:
+        tables = 0
+        while not self.stop.is_set():
+            join = await self.host.next_join(tables)
+            tables += 1
+            await asyncio.gather(*(self._play(join, i) for i in range(4)))
+
+    async def _play(self, join: str, i: int) -> None:
+        from modernart.bots.levels import make_bot
+        from modernart.net.client.client import Client
+        from modernart.net.clocks import wait_event
+
+        client = Client(join, keys=Keys.generate())
+        await client.connect()
+        try:
+            assert (await client.take_seat(f"honest {i}")).ok
+            await client.ready()
+            bot = make_bot("random", i)
+            st = client.state
+            while True:
+                obs = st.observation
+                if obs is not None and obs.is_over:
+                    return
+                if obs is None or not obs.my_turn or st.status != "connected" or not client.caught_up:
+                    client.changed.clear()
+                    await wait_event(client.changed, 0.5)
+                    continue
+                seen = st.decision_seq
+                move = bot.choose(obs)
+                if move is None:
+                    client.changed.clear()
+                    await wait_event(client.changed, 0.5)
+                    continue
+                sent = time.monotonic()
+                reply = await client.send_move(move)
+                if reply.ok:
+                    self.latencies.append((sent, time.monotonic() - sent))
+                    while st.head_seq < (reply.seq or 0) and st.status == "connected":
+                        client.changed.clear()
+                        await wait_event(client.changed, 1.0)
+                else:
+                    self.refused += 1
+                    if st.decision_seq == seen:
+                        client.changed.clear()
+                        await wait_event(client.changed, 0.05)
+        finally:
+            await client.close()
+
+    def median_between(self, spans: list[tuple[float, float]]) -> float:
+        values = sorted(d for t, d in self.latencies if any(a <= t < b for a, b in spans))
+        return values[len(values) // 2] if values else float("nan")
+
+    def count_between(self, spans: list[tuple[float, float]]) -> int:
+        return sum(1 for t, _ in self.latencies if any(a <= t < b for a, b in spans))
+
+
+async def _visitors_memory(visitors: int, seconds: float) -> dict[str, float]:
+    """RSS of a host whose game is over (watched by a reading spectator, as for the
+    never-reading peers) before, at the peak and SETTLE s after `visitors` connections
+    asked for the table list 4 times a second for `seconds` and never read nor said hello."""
+    async with _watched_host() as (host, target, _gaps):
+        rss0 = host.rss
+        ctx = zmq.Context()
+        askers = [NeverReader(ctx, target) for _ in range(visitors)]
+        peak = rss0
+        start = time.monotonic()
+        while time.monotonic() - start < seconds:
+            for asker in askers:
+                asker.send({"t": "tables", "id": 1})
+            await asyncio.sleep(HELLO_EVERY)
+            peak = max(peak, host.rss)
+        for asker in askers:
+            asker.close()
+        ctx.destroy(linger=0)
+        await asyncio.sleep(SETTLE)
+        return {"before": rss0, "peak": peak, "after": host.rss}
+
+
+async def _live_phases(
+    visitors: int, hello_ers: int, phase: float
+) -> tuple[_Honest, dict[str, Any], list[str], dict[str, float]]:
+    """The live table's phases: quiet, visitors, quiet, hello-ers, twice over."""
+    host = _LiveHost()
+    honest = _Honest(host)
+    players = asyncio.get_running_loop().create_task(honest.run())
+    ctx = zmq.Context()
+    spans: dict[str, list[tuple[float, float]]] = {"quiet": [], "visitors": [], "hello-ers": []}
+    cpu = {kind: 0.0 for kind in spans}  # the host's CPU seconds in each kind of phase
+    try:
+        while len(honest.latencies) < 20:  # the first game is under way
+            await asyncio.sleep(0.1)
+        for _ in range(2):
+            for kind in ("quiet", "visitors", "quiet", "hello-ers"):
+                peers: list[NeverReader] = []
+                if kind != "quiet":
+                    join = parse_join_string(host.joins[-1])  # the table being played
+                    peers = [NeverReader(ctx, join) for _ in range(visitors if kind == "visitors" else hello_ers)]
+                start, cpu0 = time.monotonic(), _cpu(host.proc.pid)
+                while time.monotonic() - start < phase:
+                    for peer in peers:
+                        if kind == "visitors":
+                            peer.send({"t": "tables", "id": 1})
+                        else:
+                            peer.hello()
+                    await asyncio.sleep(HELLO_EVERY)
+                spans[kind].append((start, time.monotonic()))
+                cpu[kind] += _cpu(host.proc.pid) - cpu0
+                for peer in peers:
+                    peer.close()
+        return honest, spans, list(host.drops), cpu
+    finally:
+        honest.stop.set()
+        players.cancel()
+        await asyncio.gather(players, return_exceptions=True)
+        ctx.destroy(linger=0)
+        host.close()
+
+
+async def before_hello(visitors: int, hello_ers: int, phase: float) -> dict[str, Any]:
+    """The `before hello` part (see the module docstring)."""
+    rss = await _visitors_memory(visitors, 2 * phase)
+    honest, spans, drops, cpu = await _live_phases(visitors, hello_ers, phase)
+    lat = {k: honest.median_between(v) for k, v in spans.items()}
+    moves = {k: honest.count_between(v) for k, v in spans.items()}
+    growth = (rss["peak"] - rss["before"]) / 2**20
+    back = (rss["after"] - rss["before"]) / 2**20
+    ratios = {k: lat[k] / lat["quiet"] for k in ("visitors", "hello-ers")}
+    return {
+        "visitors": visitors,
+        "hello_ers": hello_ers,
+        "phase_s": phase,
+        "rss_before_mib": rss["before"] / 2**20,
+        "rss_peak_mib": rss["peak"] / 2**20,
+        "rss_after_mib": rss["after"] / 2**20,
+        "growth_mib": growth,
+        "after_vs_before_mib": back,
+        "seated_dropped_lagging": len(drops),
+        "latency_median_ms": {k: v * 1000 for k, v in lat.items()},
+        "moves": moves,
+        "refused_moves": honest.refused,
+        "host_cpu_per_s": {k: cpu[k] / max(sum(b - a for a, b in spans[k]), 1e-9) for k in spans},
+        "latency_ratio": ratios,
+        "target_growth_mib": TARGET_VISITORS_MIB,
+        "target_back_mib": TARGET_VISITORS_BACK_MIB,
+        "target_ratio": TARGET_LATENCY_RATIO,
+        "met_memory": growth <= TARGET_VISITORS_MIB and back <= TARGET_VISITORS_BACK_MIB,
+        "met_drops": not drops,
+        "met_latency": all(r <= TARGET_LATENCY_RATIO for r in ratios.values()),
+    }
+
+
 # ---------------------------------------------------------------------- entry points
 
 
@@ -311,8 +560,13 @@ def add_arguments(g: argparse.ArgumentParser) -> None:
     g.add_argument("--games", type=int, default=1000, help="consecutive finished tables (default 1000)")
     g.add_argument("--warmup", type=int, default=20, help="games before the per-game figure starts (default 20)")
     g.add_argument("--connections", type=int, default=500, help="silent connections (default 500)")
-    g.add_argument("--parts", default="readers,tables,silent", help="memory parts to run (default: all)")
-    g.add_argument("--quick", action="store_true", help="5 peers x 10 s, 40 games, 100 connections")
+    g.add_argument("--visitors", type=int, default=300, help="never-reading connections before hello (default 300)")
+    g.add_argument("--hello-ers", type=int, default=320, help="throwaway keys saying hello (default 320)")
+    g.add_argument("--phase", type=float, default=10.0, help="seconds of each phase of `prehello` (default 10)")
+    g.add_argument("--parts", default="readers,tables,silent,prehello", help="memory parts to run (default: all)")
+    g.add_argument(
+        "--quick", action="store_true", help="5 peers x 10 s, 40 games, 100 connections, 60 visitors/hello-ers x 6 s"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -320,6 +574,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.quick:
         args.peers, args.peer_seconds, args.games, args.warmup, args.connections = 5, 10.0, 40, 10, 100
+        args.visitors, args.hello_ers, args.phase = 60, 60, 6.0
     parts = set(args.parts.split(","))
     figures: dict[str, Any] = {"machine": machine()}
     if "readers" in parts:
@@ -328,6 +583,8 @@ def run(args: argparse.Namespace) -> int:
         figures["finished_tables"] = finished_tables(args.games, min(args.warmup, args.games - 1))
     if "silent" in parts:
         figures["silent_connections"] = asyncio.run(silent_connections(args.connections))
+    if "prehello" in parts:
+        figures["before_hello"] = asyncio.run(before_hello(args.visitors, args.hello_ers, args.phase))
     if args.json:
         print(json.dumps(figures, indent=1))
     else:
@@ -369,6 +626,31 @@ def _print(figures: dict[str, Any]) -> None:
             f"connected -> {s['rss_after_mib']:.1f} MiB after ({s['after_vs_before'] * 100:+.1f}%); "
             f"target within {s['target_within'] * 100:g}%: {_verdict(s)}"
         )
+    b = figures.get("before_hello")
+    if b:
+        lat, ratio, moves = b["latency_median_ms"], b["latency_ratio"], b["moves"]
+        print(
+            f"{b['visitors']} never-reading connections before hello (table list 4 times a second, "
+            f"{2 * b['phase_s']:g} s): RSS {b['rss_before_mib']:.1f} -> peak {b['rss_peak_mib']:.1f} MiB "
+            f"(+{b['growth_mib']:.1f}), {b['rss_after_mib']:.1f} MiB {SETTLE:g} s after "
+            f"({b['after_vs_before_mib']:+.1f}); target +{b['target_growth_mib']:g} MiB and back within "
+            f"{b['target_back_mib']:g}: {'met' if b['met_memory'] else 'MISSED'}"
+        )
+        print(
+            f"{b['hello_ers']} throwaway hello-ers (and the visitors): seated players dropped as lagging "
+            f"{b['seated_dropped_lagging']}; target 0: {'met' if b['met_drops'] else 'MISSED'}"
+        )
+        print(
+            f"  honest move latency, median: quiet {lat['quiet']:.1f} ms ({moves['quiet']} moves), "
+            f"visitors {lat['visitors']:.1f} ms (x{ratio['visitors']:.2f}, {moves['visitors']} moves), "
+            f"hello-ers {lat['hello-ers']:.1f} ms (x{ratio['hello-ers']:.2f}, {moves['hello-ers']} moves); "
+            f"target x{b['target_ratio']:g}: {'met' if b['met_latency'] else 'MISSED'}"
+        )
+        hc = b["host_cpu_per_s"]
+        print(
+            f"  host CPU per second: quiet {hc['quiet']:.2f}, visitors {hc['visitors']:.2f}, "
+            f"hello-ers {hc['hello-ers']:.2f}"
+        )
 
 
 def main(argv: list[str]) -> int:
@@ -376,8 +658,9 @@ def main(argv: list[str]) -> int:
     p.add_argument("mode", choices=["serve"])
     p.add_argument("--games", type=int, default=0)
     p.add_argument("--dir")
+    p.add_argument("--live", action="store_true")
     a = p.parse_args(argv)
-    asyncio.run(_serve(a.dir, a.games))
+    asyncio.run(_serve_live(a.dir) if a.live else _serve(a.dir, a.games))
     return 0
 
 

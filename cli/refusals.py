@@ -84,6 +84,7 @@ def _templates() -> dict[str, str]:
         "connection_lost": _("The connection to the host was lost"),
         "host_closed": _("The host closed the table"),
         "out_of_touch": _("Not sent: out of touch with the host"),
+        "catching_up": _("Not sent: still catching up with the table (the screen shows an earlier moment)"),
         "already_committed": _("Your sealed bid is already sealed"),
         "host_key_changed": _("The host's key has changed since you last joined it"),
         "host_key_mismatch": _("The host's key is not the one in the join string"),

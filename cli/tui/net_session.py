@@ -493,6 +493,10 @@ class NetSession(SessionBase):
             self.notice = _("the host stopped (see the log)")
         elif st.status == "reconnecting":
             self.notice = silence_notice(self._silent)
+        elif st.game_id is not None and not self.client.caught_up:  # a slow link after a restart
+            self.notice = _("catching up: event {held} of {head}").format(
+                held=st.head_seq, head=self.client.receiving.catch_up_head
+            )
         else:
             self.notice = ""
         if table:

@@ -41,7 +41,7 @@ log = logging.getLogger("modernart.net.client.bot")
 #: own bot one thing at a time.  The threads start on first use.
 THINKERS = ThreadPoolExecutor(max_workers=MAX_SEATS, thread_name_prefix="bot-think")
 #: Refusals that say nothing about the move (the host did not judge it): no fallback for them
-UNANSWERED = ("connection_lost", "in_doubt", "out_of_touch", "host_closed", "timeout", "closed")
+UNANSWERED = ("connection_lost", "in_doubt", "out_of_touch", "catching_up", "host_closed", "timeout", "closed")
 
 
 class BotClient:
@@ -116,7 +116,8 @@ class BotClient:
             obs = st.observation
             if obs is not None and obs.is_over:
                 return obs
-            waits = not client.hand_ready or client.mystery_coming  # cards or a mystery card on their way
+            # cards or a mystery card on their way, or events (catching up: what it shows is old)
+            waits = not client.hand_ready or client.mystery_coming or not client.caught_up
             if obs is None or not obs.my_turn or st.status != "connected" or waits:
                 client.changed.clear()
                 await client.changed.wait()

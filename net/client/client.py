@@ -123,6 +123,7 @@ from modernart.views import Observation
 
 from modernart.net.client.card_clock import CardClock
 from modernart.net.client.fair_duties import FairPlay
+from modernart.net.client.live_copy import LiveCopy
 from modernart.net.client.lobby_requests import LobbyRequests
 from modernart.net.client.receiving import HostMemo, Receiving
 from modernart.net.client.requests import REQUEST_TIMEOUT, Requests
@@ -154,6 +155,7 @@ HOST_SILENCE = 4.0
 #: heartbeat the link is looked after besides
 PING_EVERY = 2.0
 OUT_OF_TOUCH = "not sent: out of touch with the host"
+CATCHING_UP = "not sent: still catching up with the table (what is shown is not the table now)"
 #: Handshakes the host closed in a row before its key is said to be wrong: a host that does
 #: not hold the key closes every one at once; one closed by a host that crashed or restarted
 #: mid-handshake, or by a cut link, is followed by one that gets through (or is not answered)
@@ -243,6 +245,10 @@ class Client:
             welcomed=self._welcomed,
             after_burst=self.card_clock.look if keeps_card_clock else None,
         )
+        if state_dir is not None:  # its own copy of the game, to ask only for what came after (a restart)
+            self.receiving.live = LiveCopy(
+                state_dir, self.target.host_key, self.table_id, self.keys.curve_public_raw, spectate
+            )
         self.fair.attach(
             self.receiving.show_sealed,
             lambda: self.receiving.game,
@@ -300,6 +306,11 @@ class Client:
             except HostKeyChanged as exc:
                 self._release()  # nothing was opened but our context: close it too
                 raise ConnectError("host_key_changed", str(exc)) from None
+        live = self.receiving.live
+        if live is not None and self.receiving.game is None and self.token is None:
+            held = live.load()  # a restart: the game checked so far, checked again
+            if held is not None and held.frames:
+                self.receiving.restore(held)
         s: zmq.Socket[bytes] = zmq.Context.shadow(self.ctx.underlying).socket(zmq.DEALER)
         self.sock = s
         s.curve_serverkey = self.target.host_key_z85
@@ -586,6 +597,12 @@ class Client:
         return await self.requests.request(frame, timeout)
 
     @property
+    def caught_up(self) -> bool:
+        """Whether this client holds every event the host had when it last welcomed it (a
+        client catching up on a slow link shows an old state: nothing is decided on it)."""
+        return self.state.head_seq >= self.receiving.catch_up_head
+
+    @property
     def hand_ready(self) -> bool:
         """Whether this seat's hand is complete (at a hidden-hands table the cards of a deal
         are readable once every other seat's shares are in: docs/fair-play.md)."""
@@ -609,6 +626,8 @@ class Client:
             return Reply(False, "not_seated", "no game or no seat")
         if not self.in_touch:  # never queued: it would be judged later against another state
             return Reply(False, "out_of_touch", OUT_OF_TOUCH)
+        if not self.caught_up:  # decided on an old state (a slow link after a restart): refused anyway
+            return Reply(False, "catching_up", CATCHING_UP)
         if move.action == Action.SEALED_BID:
             return await self.fair.sealed_bid(move)
         if move.action == Action.SEALED_FORFEIT:

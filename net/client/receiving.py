@@ -23,6 +23,7 @@ from typing import Any, Callable, Protocol
 from modernart.phase import Phase
 
 from modernart.net.client.fair_duties import FairPlay
+from modernart.net.client.live_copy import FIELDS, Held, LiveCopy
 from modernart.net.client.requests import Requests
 from modernart.net.client.state import ConnectError, Reply, Update, with_sealed
 from modernart.net.client.updates import UpdateFeed
@@ -101,6 +102,9 @@ class Receiving:
         self.burst_decides = False  # the burst being read holds an event whose host signature is checked at its end
         self.recent: deque[dict[str, Any]] = deque(maxlen=TAIL_KEPT)  # the last events, as signed (no `priv`)
         self.applying: dict[str, Any] | None = None  # the event being checked
+        # the copy of the game on disk, as it is checked (net/client/live_copy.py), if it keeps one
+        self.live: LiveCopy | None = None
+        self.unsaved: list[dict[str, Any]] = []  # events of the burst being read, for the copy once checked
 
     def expect_welcome(self) -> asyncio.Future[dict[str, Any]]:
         """The future of the welcome `connect` waits for."""
@@ -151,7 +155,9 @@ class Receiving:
                     self.game.check_head()
                 except ChainError as exc:
                     self._untrusted(exc)
+            self._keep_copy()
         finally:
+            self.unsaved = []
             held = self.feed.release()
         if self.ack_due and self.state.status != "failed":
             self.ack_due = False
@@ -159,6 +165,58 @@ class Receiving:
         if self.after_burst is not None and self.state.status != "failed":
             self.after_burst()  # before the updates go out: what it sets is in the state they tell of
         self.feed.emit_all(held)
+
+    def _keep_copy(self) -> None:
+        """Write the events of this burst, checked, to the copy on disk (net/client/live_copy.py);
+        once the game is over and disclosed, the copy goes (the record is saved from memory)."""
+        live, game, st = self.live, self.game, self.state
+        if live is None or game is None or st.game_id is None or st.status == "failed" or not self.unsaved:
+            return
+        if game.shuffle is not None and game.deck_disclosed():
+            live.remove()
+            return
+        first = self.unsaved[0]["seq"]
+        if live.game != st.game_id or live.fd is None or live.written != first - 1:
+            if first != 1 and not (live.game == st.game_id and live.written == first - 1):
+                return  # the copy must hold the game from event 1 on: this one starts next game
+            assert self.host_vk is not None
+            live.begin(st.game_id, self.host_vk, st.seat, st.role, first - 1)
+        live.append(self.unsaved)
+
+    def restore(self, held: Held) -> bool:
+        """Take the game a copy on disk holds (a restarted client), every event checked again
+        as if the host had just sent it; the hello then asks only for what came after.  A
+        copy that does not check out is dropped (it is not the host's word, only a file):
+        False, and the client catches up from event 1."""
+        st = self.state
+        self.host_vk, st.game_id, st.seat, st.role = held.host_vk, held.game, held.seat, held.role
+        self.game = self._follower(held.game)
+        self.catch_up_head = len(held.frames)  # caught up once all are applied (fair-play duties)
+        self.feed.hold()
+        ok = False
+        try:
+            for frame in held.frames:
+                self._on_event(frame)
+            if self.game.seq:
+                self.game.check_head()
+            ok = self.game.seq == len(held.frames)
+        except (ChainError, ProtocolError, ValueError, KeyError, TypeError) as exc:
+            log.warning("the game copy on disk does not check out (asking the host from event 1): %s", exc)
+        finally:
+            held_updates = self.feed.release()
+        if not ok:
+            self.host_vk, self.game, self.catch_up_head = None, None, 0
+            st.game_id, st.head_seq, st.decision_seq, st.log = None, 0, 0, []
+            st.observation, st.public, st.seat, st.role = None, None, None, None
+            self.recent.clear()
+            if self.live is not None:
+                self.live.remove()
+            return False
+        if self.live is not None:
+            self.live.begin(held.game, held.host_vk, held.seat, held.role, len(held.frames))
+        log.info("restored %d events of the game from disk", len(held.frames))
+        self.feed.emit_all(held_updates)
+        return True
 
     def _untrusted(self, exc: ChainError) -> None:
         log.warning("event refused: %s", exc)
@@ -433,6 +491,8 @@ class Receiving:
         self.applying = None
         self.burst_decides = True
         self.recent.append({k: msg[k] for k in ("t", "seq", "pub", "ph", "h", "hs")})
+        if self.live is not None:
+            self.unsaved.append({k: msg.get(k) for k in FIELDS})
         if info.kind == "start":
             self._check_fixed_deal()
         st.head_seq = seq

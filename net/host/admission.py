@@ -17,7 +17,6 @@ from typing import Any, Callable
 
 from modernart.net.host.connections import Connections, Peer
 from modernart.net.host.fanout import Fanout
-from modernart.net.host.flow import LAG_TIMEOUT
 from modernart.net.host.game import HostedGame
 from modernart.net.host.presence import Presence
 from modernart.net.host.registry import TableRegistry
@@ -30,7 +29,6 @@ from modernart.net.trust.identity import Keys, verify
 
 log = logging.getLogger("modernart.net.host.host")
 
-BATCH_BYTES = 256 * 1024  # catch-up batches stay well below the client's MAXMSGSIZE
 ENVELOPE = 64  # what the `evs` map adds around its events (kind, nonce, array header)
 #: Connections without a seat a table serves at once (lobby visitors and watchers)
 MAX_WATCHERS = 16
@@ -89,7 +87,7 @@ class Admission:
         link = self.connections.links.get(rid)
         if link is not None:  # the same connection again: what it says it holds releases live events
             link.ack(msg.get("last_seq", 0), None)
-            if link.stalled(time.monotonic(), LAG_TIMEOUT):
+            if link.stalled(time.monotonic()):
                 raise ProtocolError("lagging", "read what this host sent you before saying hello again")
         now = self.clock.now()
         sess = table.game
@@ -118,7 +116,6 @@ class Admission:
             seat = table.seat_of(vk)
             if seat is not None:
                 role = "player"
-                self.presence.player_returns(table, seat)
             elif sess is not None and vk in sess.delegates:
                 seat, role = sess.delegates.index(vk), "standin"
         if role == "spectator":  # keys are free to make: watchers are what anyone can add without end
@@ -134,7 +131,15 @@ class Admission:
         head = (table.watched_seq if role == "spectator" else table.durable_seq) if sess else 0
         ahead = self.holds_lost_tail(sess, msg)
         start, reset = (head, False) if ahead else self.catch_up_from(sess, msg, head)
-        peer = peers[rid] = Peer(rid, curve, table, vk, seat, role, link, next_seq=start + 1, ahead=ahead)
+        returning = role == "player" and seat is not None and token is None and not msg.get("spectate")
+        if returning and start >= head:  # nothing to catch up: its stand-in hands the seat back now
+            assert seat is not None
+            self.presence.player_returns(table, seat)
+            returning = False
+            head = table.durable_seq if sess else 0
+        peer = peers[rid] = Peer(
+            rid, curve, table, vk, seat, role, link, next_seq=start + 1, ahead=ahead, returning=returning
+        )
         if self.seating is not None:
             self.seating.welcomed(peer)
         if seat is not None and role != "spectator":
@@ -222,18 +227,33 @@ class Admission:
             return 0, True  # the client's history differs from ours: start it over
         return last, False
 
+    def acknowledged(self, peer: Peer) -> None:
+        """`peer` acknowledged what it read (a ping): send it more, and once a returning
+        player is live (every event made is queued for it, no catch-up batch unread), its
+        stand-in hands the seat back, in one event that reaches it live.
+
+        Until then the stand-in keeps the seat: a player on a slow link who comes back
+        behind the table would otherwise leave its seat to the clock while it reads."""
+        self.pump(peer)
+        if not peer.returning or self.connections.peers.get(peer.rid) is not peer or peer.seat is None:
+            return
+        if peer.next_seq > peer.table.durable_seq and not any(s.nonce is not None for s in peer.link.pending):
+            peer.returning = False
+            self.presence.player_returns(peer.table, peer.seat)
+
     def pump(self, peer: Peer) -> None:
         """Send `peer` the events it lacks (written; a watcher: on disk), in batches, while its link has room.
 
         Called at its hello and at each of its acknowledgements: a peer that does not read
-        gets at most one budget of batches (and is dropped as lagging by the tick loop)."""
+        gets at most one window of batches (net/host/flow.py; it is dropped as lagging by
+        the tick loop)."""
         sess = peer.table.game
         if sess is None or self.connections.peers.get(peer.rid) is not peer:
             return
         head = peer.table.watched_seq if peer.role == "spectator" else peer.table.durable_seq
         seat = peer.seat if peer.role != "spectator" else None
-        most = min(BATCH_BYTES, peer.link.budget // 4)  # several batches in flight: no wait for each ack
-        while peer.next_seq <= head and peer.link.room_for(most):
+        most = peer.link.batch_bytes()  # paced by how fast this peer reads (net/host/flow.py)
+        while peer.next_seq <= head and peer.link.room_for_batch(most):
             batch: list[bytes] = []
             size = ENVELOPE
             seq = peer.next_seq

@@ -38,6 +38,8 @@ class Peer:
     # log (the host asked for them: net/host/admission.py `Admission.tail`); 0 once given
     ahead: int = 0
     asked: float = 0.0  # its hello or its last lobby request (the host's clock: idle watchers)
+    # its player came back behind the table: its stand-in keeps the seat until it has caught up
+    returning: bool = False
 
 
 _MISSING: Any = object()  # `PeerMap.pop` without a default

@@ -41,6 +41,7 @@ from modernart.net.host.rates import Bucket, RateLimits
 from modernart.net.host.registry import TableRegistry
 from modernart.net.host.router import Router
 from modernart.net.host.table import Table
+from modernart.net.host.visitors import Visitors
 from modernart.net.lan.address import JoinTarget
 from modernart.net.protocol import ProtocolError, pack
 from modernart.net.protocol.frames import closed_frame, decode_client_frame, err_frame, tables_frame
@@ -86,6 +87,7 @@ class Host:
             keys, bind=bind, port=port, advertise=advertise, also_at=also_at, receive=self.receive, lost=self.lost
         )
         self.rates = RateLimits()
+        self.visitors = Visitors()  # connections that have not said hello (net/host/visitors.py)
         self.said_goodbye = False  # closing: a hello gets the goodbye again (goodbye_again)
         self.connections = Connections(self.router, peer_budget)
         self.registry = TableRegistry(keys)
@@ -117,6 +119,7 @@ class Host:
         )
         self.collector = QuietCollector() if quiet_gc else None
         self.presence.collector = self.collector
+        self.presence.visitors = self.visitors
 
     # ------------------------------------------------------------------ what the parts hold
 
@@ -304,28 +307,60 @@ class Host:
 
     def receive(self, rid: bytes, curve: bytes, data: bytes) -> None:
         """One frame from the socket: within its key's rate, decoded, and handed on."""
+        peer = self.peers.get(rid)
+        if peer is not None and peer.curve != curve:
+            peer = None
         refused = self.rates.take(curve)
         if refused is not None:
             if self.rates.should_warn(refused):
-                self.router.send_frame(rid, err_frame("rate_limited", "too many frames; slow down"))
+                self.answer(rid, peer, err_frame("rate_limited", "too many frames; slow down"))
             return
         now = time.monotonic()
-        peer = self.peers.get(rid)
         if peer is not None:
             peer.last_seen = now
+        else:
+            self.visitors.heard(rid, now)
         link = self.links.get(rid)
         if link is not None:
             link.last_seen = now
         try:
             msg = decode_client_frame(data)
+            if peer is None and not self.visitor_heard(rid, msg, now):
+                return
             self.dispatch(rid, curve, peer, msg)
         except ProtocolError as exc:
             self.router.stats["errors"] += 1
             log.info("refused frame code=%s reason=%s", exc.code, exc.message)
             request = getattr(exc, "request", None)
-            self.router.send_frame(
-                rid, err_frame(exc.code, exc.message, request if isinstance(request, int) else None, exc.params)
+            self.answer(
+                rid,
+                self.peers.get(rid),
+                err_frame(exc.code, exc.message, request if isinstance(request, int) else None, exc.params),
             )
+
+    def visitor_heard(self, rid: bytes, msg: dict[str, Any], now: float) -> bool:
+        """Whether `msg` from `rid`, which has not said hello, is handled: a hello within the
+        hellos heard a second from its address (net/host/visitors.py; one with a seat token
+        its table holds always: the host's own bots and stand-ins), a ping on a connection
+        whose bytes are still counted (a peer dropped as lagging that reads its queue), and
+        anything else only from a visitor that gets answers.  Otherwise it is dropped."""
+        kind = msg["t"]
+        if kind == "hello":
+            token, table = msg.get("token"), self.registry.find(msg.get("table"))
+            if token is not None and table is not None and table.holds_token(token):
+                return True
+            return self.visitors.may_hear_hello(self.router.peer_address(), now)
+        if kind == "ping" and rid in self.links:
+            return True
+        return self.visitors.served(rid, self.router.peer_address(), now)
+
+    def answer(self, rid: bytes, peer: Peer | None, frame: dict[str, Any]) -> None:
+        """Send `frame` to `rid`: a peer at once, a connection that has not said hello only
+        within its visitor's budget and count (net/host/visitors.py), else not at all."""
+        data = pack(frame)
+        if peer is None and not self.visitors.may_answer(rid, self.router.peer_address(), time.monotonic(), len(data)):
+            return
+        self.router.send(rid, data)
 
     def dispatch(self, rid: bytes, curve: bytes, peer: Peer | None, msg: dict[str, Any]) -> None:
         kind = msg["t"]
@@ -333,10 +368,11 @@ class Host:
             self.goodbye_again(rid, msg)
             return
         if kind == "tables":
-            self.router.send_frame(rid, tables_frame(msg.get("id", 0), [t.info() for t in self.tables.values()]))
+            self.answer(rid, peer, tables_frame(msg.get("id", 0), [t.info() for t in self.tables.values()]))
             return
         if kind == "hello":
             self.admission.hello(rid, curve, msg)
+            self.visitors.admitted(rid)  # a peer now (a refused hello raised: still a visitor)
             return
         if peer is None or peer.curve != curve:
             link = self.links.get(rid)
@@ -345,7 +381,7 @@ class Host:
             raise ProtocolError("hello_first", "say hello before anything else")
         if kind == "ping":  # last_seen is updated; the tick loop answers every peer once a second
             peer.link.ack(msg.get("seq", 0), msg.get("n"))
-            self.admission.pump(peer)
+            self.admission.acknowledged(peer)
             return
         # a request may change the table's deadlines without an event (a reveal held until
         # every reveal is in): the timer loop looks at this table again

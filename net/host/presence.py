@@ -22,11 +22,11 @@ from modernart.net.host.bot_clients import BotClients, forget_bots
 from modernart.net.host.connections import Connections, Peer
 from modernart.net.host.deadlines import DueTables
 from modernart.net.host.fanout import Fanout
-from modernart.net.host.flow import LAG_TIMEOUT
 from modernart.net.host.quiet_gc import QuietCollector
 from modernart.net.host.rates import RateLimits
 from modernart.net.host.registry import TableRegistry
 from modernart.net.host.table import Table
+from modernart.net.host.visitors import Visitors
 
 log = logging.getLogger("modernart.net.host.host")
 PEER_TIMEOUT = 6.0  # seconds of silence before a peer counts as gone
@@ -84,6 +84,7 @@ class Presence:
         self.sleeping_until: float | None = None  # when the timer loop wakes up by itself (host clock)
         self.looking = False  # `run_touched` is scheduled
         self.collector: QuietCollector | None = None  # the process's garbage collection, if the host runs it
+        self.visitors: Visitors | None = None  # connections before hello, dropped here once idle
 
     # ------------------------------------------------------------------ seats coming and going
 
@@ -240,13 +241,15 @@ class Presence:
         for rid, peer in list(peers.items()):
             if now - peer.last_seen > PEER_TIMEOUT:
                 self.drop_peer(rid, "silent")
-            elif peer.link.stalled(now, LAG_TIMEOUT):
+            elif peer.link.stalled(now):
                 self.drop_peer(rid, "lagging")  # it does not read: the others never wait for it
             elif rid in peers and now - peer.last_event >= TICK_EVERY:  # events tick too
                 self.fanout.tick(peer)
         if self.connections.forget_silent_links(now, PEER_TIMEOUT):  # ZeroMQ's heartbeat has closed them
             self.freed = True
         self.rates.forget_idle()
+        if self.visitors is not None and self.visitors.drop_idle(now):
+            self.freed = True  # their connections' libzmq buffers, if they have gone too
         for table in [t for t in self.registry.tables.values() if t.ended_at is not None]:
             self.free_if_done(table)  # one whose person away at the end has waited long enough
         if self.collector is not None:  # before the trim: what it frees is given back too

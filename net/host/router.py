@@ -86,6 +86,7 @@ class Router:
         self.fd: int | None = None  # the socket's FD while the event loop reads it
         self.read_soon = False
         self.stats = {"frames_in": 0, "bytes_in": 0, "frames_out": 0, "bytes_out": 0, "errors": 0}
+        self.frame: zmq.Frame | None = None  # the frame being handled (its metadata: `peer_address`)
 
     def target(self, table: str | None = None) -> JoinTarget:
         """Where clients reach this socket (and `table` on it)."""
@@ -204,6 +205,14 @@ class Router:
                 log.exception("error handling a frame")
         self.look_again()  # more may wait: after the other tasks' turn
 
+    def peer_address(self) -> str:
+        """The source address (IP) of the connection the frame being handled came on."""
+        frame = self.frame
+        try:
+            return str(frame.get("Peer-Address")) if frame is not None else ""
+        except zmq.ZMQError:
+            return ""
+
     def on_frames(self, frames: list[zmq.Frame]) -> None:
         if len(frames) != 2:
             return
@@ -213,6 +222,7 @@ class Router:
         except (zmq.ZMQError, ValueError):
             return
         data = body.bytes
+        self.frame = body  # its metadata, for `peer_address` while it is handled
         self.stats["frames_in"] += 1
         self.stats["bytes_in"] += len(data)
         self.receive(rid, curve, data)

@@ -85,6 +85,14 @@ class Table:
     def clocks(self) -> ClockSettings:
         return self.game.clocks if self.game else self.lobby.clocks
 
+    def holds_token(self, token: bytes) -> bool:
+        """Whether `token` is a seat token of this table's: a stand-in's, or a lobby bot's
+        reserved seat (a hello with one is the host's own bot)."""
+        if token in self.delegate_tokens:
+            return True
+        seats = self.lobby.seats if self.game is None else []
+        return any(s is not None and s.token is not None and secrets.compare_digest(s.token, token) for s in seats)
+
     def seat_of(self, vk: bytes) -> int | None:
         if self.game is None:
             return self.lobby.seat_of(vk)

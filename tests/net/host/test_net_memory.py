@@ -11,6 +11,7 @@ import gc
 import logging
 import os
 import weakref
+from collections import deque
 
 import pytest
 import zmq
@@ -19,7 +20,7 @@ import modernart.net.host.presence as presence
 from benchmarks.memory import NeverReader
 from modernart.net.client.client import Client, ConnectError
 from modernart.net.clocks import ClockSettings
-from modernart.net.host.flow import LAG_TIMEOUT, Link
+from modernart.net.host.flow import Link, Sent
 from modernart.net.host.host import Host
 from modernart.net.trust.identity import Keys
 from modernart.net.host.lobby import Lobby
@@ -29,6 +30,9 @@ from modernart.net.protocol import pack
 from tests.net_helpers import FAST, in_process_host, run, seat_bots, until
 
 BUDGET = 32 * 1024  # far below one game's event log (~260 KB): catch-up must be paced by acks
+#: How long a never-reading peer's first catch-up batch may wait for its acknowledgement
+#: (the rate it reads at is not measured yet: net/host/flow.py `Link.patience`)
+FIRST_PATIENCE = Link(budget=BUDGET, pending=deque([Sent(1, Link(budget=BUDGET).batch_bytes(), b"n")])).patience()
 
 
 def test_a_batch_is_released_only_by_its_nonce_and_a_seq_releases_live_events_before_it():
@@ -95,7 +99,7 @@ async def _never_reading(tmp):
         dropped_at = {}
         loop = asyncio.get_running_loop()
         start = loop.time()
-        while loop.time() - start < LAG_TIMEOUT + 4:
+        while loop.time() - start < FIRST_PATIENCE + 4:
             for r in readers:
                 r.hello()  # 4 times a second, as the measured attack did
             # the liar says it holds every event, with a nonce it made up
@@ -132,7 +136,7 @@ def test_peers_that_never_read_hold_at_most_their_budget_and_are_dropped_as_lagg
     worst, dropped_at, still_peers, watcher_heard, liar_batches, head, liar_next = run(_never_reading(tmp_path), 80)
     assert 0 < worst <= BUDGET  # each was sent frames, never more bytes than its budget
     assert len(dropped_at) == 4  # all dropped as lagging...
-    assert max(dropped_at.values()) <= LAG_TIMEOUT + 2.5
+    assert max(dropped_at.values()) <= FIRST_PATIENCE + 2.5
     assert still_peers == [None] * 4  # ...and their hellos refused since, however often they come
     assert watcher_heard  # the reading spectator was never kept waiting
     assert 0 < liar_batches <= BUDGET  # made-up acknowledgements release no catch-up
