@@ -100,6 +100,23 @@ def _proc_cpu_ns(pid: int) -> int:
     return total
 
 
+def _proc_cpu_by_thread(pid: int) -> dict[str, int]:
+    """CPU time so far (ns) of process `pid`'s threads by kind: the event loop (its main
+    thread), ZeroMQ's I/O thread (CURVE, TCP), and the others (the journal syncs)."""
+    kinds = {"event loop": 0, "ZeroMQ I/O": 0, "other threads": 0}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                ns = int(f.read().split()[0])
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                comm = f.read().strip()
+        except (OSError, ValueError, IndexError):
+            continue
+        kind = "event loop" if int(tid) == pid else "ZeroMQ I/O" if comm.startswith("ZMQbg/IO") else "other threads"
+        kinds[kind] += ns
+    return kinds
+
+
 def _journal_dir(where: str) -> str:
     """A fresh journal directory on this machine's disk ("disk") or on tmpfs ("tmpfs")."""
     return tempfile.mkdtemp(prefix="ma-bench-", dir=TMPFS if where == "tmpfs" else None)
@@ -386,6 +403,7 @@ async def _latency(moves: int, where: str) -> dict[str, Any]:
         sealed: list[float] = []
         sent_bytes, events, received = 0, 0, 0
         host_cpu_ns = 0  # the host process's CPU (all its threads) during the ordinary moves
+        threads0 = _proc_cpu_by_thread(host.pid)  # and by thread over the whole run (Sealed included)
 
         def settled(c: Any, auction: int) -> bool:
             return any(isinstance(e, SealedRevealed) and e.auction == auction for _seq, e in c.state.log[-12:])
@@ -441,9 +459,11 @@ async def _latency(moves: int, where: str) -> dict[str, Any]:
             acks.append(ack)
             sent_bytes += 60 + 64 + 20  # body, signature, framing
             events += 1
+        threads = {k: v - threads0[k] for k, v in _proc_cpu_by_thread(host.pid).items()}
         figures: dict[str, Any] = {
             "samples": len(lat),
             "host_cpu_us_per_move": host_cpu_ns / max(len(lat), 1) / 1e3,
+            "host_cpu_threads": {k: v / max(sum(threads.values()), 1) for k, v in threads.items()},
             "p50_ms": percentile(lat, 50) * 1e3,
             "p99_ms": percentile(lat, 99) * 1e3,
             "ack_p50_ms": percentile(acks, 50) * 1e3,
@@ -969,6 +989,9 @@ def _print(figures: dict[str, Any]) -> None:
             )
             for line in _host_lines(lat.get("host_gc"), lat.get("host_cpu_us_per_move"), w["host_us"]):
                 print(line)
+            if lat.get("host_cpu_threads"):
+                split = ", ".join(f"{kind} {share * 100:.0f}%" for kind, share in lat["host_cpu_threads"].items())
+                print(f"  host CPU by thread: {split}")
             if lat["sealed_auctions"]:
                 ratio = lat["sealed_p50_ms"] / lat["p50_ms"]
                 print(

@@ -6,8 +6,10 @@ sockets on 127.0.0.1 (the table port) and ipc (front <-> workers); every club is
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
+import subprocess
 import time
 from pathlib import Path
 
@@ -18,7 +20,7 @@ from modernart.net.host.club import Club
 from modernart.net.trust.audit import audit_files
 from modernart.net.trust.identity import Keys
 
-from tests.net_helpers import FAST, run, until
+from tests.net_helpers import FAST, PY, Procs, run, until
 from tests.slowdown import scaled
 
 
@@ -166,3 +168,64 @@ def test_a_killed_worker_is_started_again_and_its_table_resumed_from_its_journal
             await club.close()
 
     run(main(), 120)
+
+
+def test_the_club_command_serves_its_tables_and_stops_with_its_workers(tmp_path: Path) -> None:
+    """`modernart club` (hands hidden, the default): two tables of five bots on two
+    workers finish and audit clean under the host key it prints; SIGTERM stops the front,
+    which stops its workers (none is left running) and exits 0."""
+    games = tmp_path / "games"
+    procs = Procs(tmp_path)
+    try:
+        club = procs.start(
+            [
+                PY,
+                "-m",
+                "modernart.cli.main",
+                "club",
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--no-beacon",
+                "--tables",
+                "2",
+                "--workers",
+                "2",
+                "--bots",
+                "5",
+                "--bot-level",
+                "random",
+                "--bot-pace",
+                "0",
+                "--players",
+                "5",
+                "--clocks",
+                json.dumps(FAST),
+                "--config-dir",
+                str(tmp_path / "cfg"),
+                "--journal-dir",
+                str(games),
+            ],
+            "club",
+        )
+        procs.wait_output("club", r"table t2: join string", scaled(60))
+        workers = [
+            int(p)
+            for p in subprocess.run(["pgrep", "-P", str(club.pid)], capture_output=True, text=True).stdout.split()
+        ]
+        assert len(workers) == 2, workers
+        deadline = time.monotonic() + scaled(180)
+        while len(_records(games)) < 2:
+            assert time.monotonic() < deadline and club.poll() is None, procs.errors("club")[-3000:]
+            time.sleep(0.2)
+        host_vk = Keys.load_or_create(str(tmp_path / "cfg"), "host").vk
+        for record in _records(games):
+            report = audit_files(str(record), host_vk=host_vk)
+            assert report.ok, report.problems
+        club.send_signal(signal.SIGTERM)
+        assert club.wait(scaled(30)) == 0, procs.errors("club")[-3000:]
+        for pid in workers:
+            assert not os.path.exists(f"/proc/{pid}") or "zombie" in open(f"/proc/{pid}/status").read(), pid
+    finally:
+        procs.close()
