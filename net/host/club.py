@@ -16,7 +16,8 @@ Socket roles (zguide style):
   workers  ROUTER, bound to ipc://<a directory of mode 0700>/workers (only this user can
            connect: a worker is trusted with its clients' CURVE keys).  Each worker's
            DEALER connects with the worker's name as its routing id; the messages both ways
-           are described in net/host/club_worker.py.
+           (the frames of one turn of the event loop batched in one) are described in
+           net/host/club_worker.py.
 No threads: both sockets' readers and one upkeep task (forgetting silent connections,
 watching the workers) run on the event loop.  A worker that dies is started again and its
 tables that had a journal are resumed from it; their clients reconnect as they would to a
@@ -64,9 +65,6 @@ ROUTE_TIMEOUT = 4 * PEER_TIMEOUT
 #: (a fixstr).  Only those are decoded here; the worker checks every frame in full.
 _HELLO, _TABLES = b"\xa5hello", b"\xa6tables"
 
-_MORE = int(zmq.DONTWAIT | zmq.SNDMORE)
-_LAST = int(zmq.DONTWAIT)
-
 
 @dataclass
 class WorkerProcess:
@@ -77,6 +75,7 @@ class WorkerProcess:
     pid: int = 0  # once it said it is ready
     ready: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
     tables: set[str] = field(default_factory=set)
+    incoming: list[bytes] = field(default_factory=list)  # rid, curve, data... of this turn (`Club.flush`)
 
 
 @dataclass
@@ -128,6 +127,7 @@ class Club:
         self.restarts = 0
         self.closing = False
         self.upkeep: asyncio.Task[None] | None = None
+        self.relaying: list[WorkerProcess] = []  # the workers with frames queued this turn
 
     # ------------------------------------------------------------------ what it serves
 
@@ -333,17 +333,26 @@ class Club:
         return route
 
     def relay(self, worker: WorkerProcess, rid: bytes, curve: bytes, data: bytes) -> None:
-        assert self.sock is not None
-        try:
-            self.sock.send(worker.name, _MORE)
-            self.sock.send(FRAME, _MORE)
-            self.sock.send(rid, _MORE)
-            self.sock.send(curve, _MORE)
-            self.sock.send(data, _LAST)
-        except zmq.ZMQError as exc:  # a worker restarting, or far behind: the client sends again
-            log.info("frame for %s dropped: %s", worker.name.decode(), exc)
-        finally:
-            self.look_again()
+        """Queue a client's frame for its worker: the frames of one turn go as one message."""
+        if not worker.incoming:
+            if not self.relaying:
+                asyncio.get_running_loop().call_soon(self.flush)
+            self.relaying.append(worker)
+        worker.incoming += (rid, curve, data)
+
+    def flush(self) -> None:
+        """Hand each worker the frames queued for it this turn."""
+        relaying, self.relaying = self.relaying, []
+        sock = self.sock
+        for worker in relaying:
+            parts, worker.incoming = worker.incoming, []
+            if sock is None or sock.closed:
+                continue
+            try:
+                sock.send_multipart([worker.name, FRAME, *parts], zmq.DONTWAIT)
+            except zmq.ZMQError as exc:  # a worker restarting, or far behind: the clients send again
+                log.info("frames for %s dropped: %s", worker.name.decode(), exc)
+        self.look_again()
 
     def lost(self, rid: bytes, lagging: bool) -> None:
         route = self.routes.get(rid)
@@ -388,8 +397,10 @@ class Club:
         worker = self.workers.get(frames[0])
         if worker is None or len(frames) < 3:
             return
-        if frames[1] == OUT and len(frames) == 4:
-            self.router.send(frames[2], frames[3])
+        if frames[1] == OUT and len(frames) % 2 == 0:  # rid, data, rid, data...
+            send = self.router.send
+            for i in range(2, len(frames), 2):
+                send(frames[i], frames[i + 1])
         elif frames[1] == ORDER:
             self.reported(worker, json.loads(frames[2]))
 

@@ -4,11 +4,13 @@ whose frames the club's front process relays to it and from it.
 Socket roles (zguide style):
   front   DEALER (routing id: the worker's name), connected to the front's `workers`
           ROUTER on an ipc:// endpoint in a directory only this user may enter.  Receives
-          the frames of this worker's clients as [FRAME, rid, curve, data] (the front has
-          checked the CURVE key and routed by the table the hello named), the front's
+          the frames of this worker's clients as [FRAME, rid, curve, data, rid, curve,
+          data...] (the frames of one turn of the front's event loop; the front has
+          checked each CURVE key and routed by the table the hello named), the front's
           failed sends as [LOST, rid, b"1" (lagging) or b"0" (gone)] and orders as
-          [ORDER, json]; sends each frame for a client as [OUT, rid, data] (the front puts it
-          on the table port) and its reports as [ORDER, json].
+          [ORDER, json]; sends the frames for its clients of one turn of its event loop as
+          [OUT, rid, data, rid, data...] (the front puts each on the table port) and its
+          reports as [ORDER, json].
   (bots)  the in-process bot clients' sockets connect to the club's table port like any
           client's, on this worker's context.
 The worker's stdin ties it to the front: its first line holds the worker's settings (the
@@ -57,9 +59,6 @@ ORDER = b"c"  # either way: one JSON object (an order to the worker, or its repo
 RELAY_HWM = 200_000
 REPORT_EVERY = 1.0  # seconds between the worker's reports of its tables (when they changed)
 
-_MORE = int(zmq.DONTWAIT | zmq.SNDMORE)
-_LAST = int(zmq.DONTWAIT)
-
 
 class RelayRouter(Router):
     """The host's socket part in a worker: the same interface as `Router` (targets, stats,
@@ -82,6 +81,7 @@ class RelayRouter(Router):
         self.endpoint = endpoint
         self.name = name
         self.ordered: Callable[[dict[str, Any]], None] = lambda order: None  # the worker's
+        self.outgoing: list[bytes] = []  # rid, data, rid, data... of this turn (`flush`)
 
     def start(self) -> None:
         self.ctx = zmq.asyncio.Context()  # also the in-process bots' context
@@ -95,21 +95,32 @@ class RelayRouter(Router):
         asyncio.get_running_loop().add_reader(self.fd, self.readable)
 
     def send(self, rid: bytes, data: bytes) -> bool:
-        assert self.sock is not None
-        try:
-            self.sock.send(OUT, _MORE)
-            self.sock.send(rid, _MORE)
-            self.sock.send(data, _LAST)
-        except zmq.ZMQError as exc:
-            self.lost(rid, exc.errno == zmq.EAGAIN)
-            return False
-        finally:
-            self.look_again()
+        """Queue `data` for the peer at `rid`: the frames of one turn of the event loop (an
+        event to every seat, a catch-up) go to the front as one message (`flush`)."""
+        if not self.outgoing:
+            asyncio.get_running_loop().call_soon(self.flush)
+        self.outgoing += (rid, data)
         self.stats["frames_out"] += 1
         self.stats["bytes_out"] += len(data)
         return True
 
+    def flush(self) -> None:
+        """Send the frames queued this turn, [OUT, rid, data, rid, data...]; if that fails
+        their peers are lost, as the host's own socket would have them."""
+        parts, self.outgoing = self.outgoing, []
+        sock = self.sock
+        if not parts or sock is None or sock.closed:
+            return
+        try:
+            sock.send_multipart([OUT, *parts], zmq.DONTWAIT)
+        except zmq.ZMQError as exc:
+            for rid in parts[0::2]:
+                self.lost(rid, exc.errno == zmq.EAGAIN)
+        finally:
+            self.look_again()
+
     def say_goodbye(self, messages: list[tuple[bytes, bytes]]) -> bool:
+        self.flush()  # what was sent before the goodbye goes before it
         sock, said = self.sock, False
         if sock is None or sock.closed:
             return False
@@ -131,11 +142,12 @@ class RelayRouter(Router):
 
     def on_frames(self, frames: list[zmq.Frame]) -> None:
         kind = frames[0].bytes
-        if kind == FRAME and len(frames) == 4:
-            data = frames[3].bytes
-            self.stats["frames_in"] += 1
-            self.stats["bytes_in"] += len(data)
-            self.receive(frames[1].bytes, frames[2].bytes, data)
+        if kind == FRAME and len(frames) % 3 == 1:  # rid, curve, data, rid, curve, data...
+            for i in range(1, len(frames), 3):
+                data = frames[i + 2].bytes
+                self.stats["frames_in"] += 1
+                self.stats["bytes_in"] += len(data)
+                self.receive(frames[i].bytes, frames[i + 1].bytes, data)
         elif kind == LOST and len(frames) == 3:
             self.lost(frames[1].bytes, frames[2].bytes == b"1")
         elif kind == ORDER and len(frames) == 2:
