@@ -48,6 +48,7 @@ from modernart.net.host.host import GOODBYE_LINGER
 from modernart.net.host.presence import PEER_TIMEOUT
 from modernart.net.host.rates import RateLimits
 from modernart.net.host.router import Router
+from modernart.net.host.serve import journal_meta
 from modernart.net.lan.address import JoinTarget
 from modernart.net.protocol import VERSION, ProtocolError
 from modernart.net.protocol.frames import decode_client_frame, err_frame, tables_frame
@@ -240,6 +241,8 @@ class Club:
         """A new table on the worker with the fewest; its id (t1, t2...).  Frames for it may
         come at once: the worker reads the order before them (one pipe, in order)."""
         self.serial += 1
+        while f"t{self.serial}" in self.owner:  # a resumed table's
+            self.serial += 1
         table_id = f"t{self.serial}"
         worker = min(self.workers.values(), key=lambda w: len(w.tables))
         order = {
@@ -262,11 +265,18 @@ class Club:
         return table_id
 
     async def resume_table(self, path: str, *, fsync: bool = True) -> str:
-        """Serve again the table whose journal is `path`; its id."""
+        """Serve again the table whose journal is `path`; its id.  ValueError if the club
+        serves a table of that id already (its players' hellos name it: it cannot change)."""
+        table_id = journal_meta(path, "table") or "t1"  # as Table.resume names it
+        if table_id in self.owner:
+            raise ValueError(f"the club serves a table {table_id} already")
         worker = min(self.workers.values(), key=lambda w: len(w.tables))
+        self.place(table_id, worker)
+        order = {"do": "resume", "path": path, "table": table_id, "fsync": fsync}
+        self.orders[table_id] = order  # kept until the worker has resumed it
         waiting: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self.resuming[path] = waiting
-        self.order(worker, {"do": "resume", "path": path, "fsync": fsync})
+        self.order(worker, order)
         return await waiting
 
     def place(self, table_id: str, worker: WorkerProcess) -> None:
@@ -466,7 +476,7 @@ class Club:
         await asyncio.wait_for(worker.ready, START_SECONDS)
         for table_id, journal in journals.items():
             if journal:
-                order = {"do": "resume", "path": journal}
+                order = {"do": "resume", "path": journal, "table": table_id}
                 self.orders[table_id] = order  # kept until the worker has resumed it
                 self.place(table_id, worker)
                 self.order(worker, order)

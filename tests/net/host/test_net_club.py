@@ -9,6 +9,7 @@ import asyncio
 import json
 import os
 import signal
+import stat
 import subprocess
 import time
 from pathlib import Path
@@ -90,6 +91,8 @@ def test_admission_lobby_and_table_list_behind_the_front(tmp_path: Path) -> None
             t1 = club.open_table("one", journal_dir=str(tmp_path), clocks=FAST)
             t2 = club.open_table("two", journal_dir=str(tmp_path), clocks=FAST)
             assert club.owner[t1] is not club.owner[t2]
+            # the relay is trusted with every client's CURVE key: no other user may connect to it
+            assert club.directory is not None and stat.S_IMODE(os.stat(club.directory).st_mode) == 0o700
             a = Client(club.target(t1), keys=Keys.generate(), updates=False)
             clients.append(a)
             await a.connect()
@@ -229,3 +232,58 @@ def test_the_club_command_serves_its_tables_and_stops_with_its_workers(tmp_path:
             assert not os.path.exists(f"/proc/{pid}") or "zombie" in open(f"/proc/{pid}/status").read(), pid
     finally:
         procs.close()
+
+
+def test_a_journal_is_resumed_by_another_club_under_its_own_table_id(tmp_path: Path) -> None:
+    """A game begun at one club, closed (its journal kept), is resumed by the next club
+    under the same table id, which no new table then takes; a second resume of a table
+    the club serves already is refused; the player's client comes back to it on the same
+    chain and plays on."""
+    keys, me = Keys.generate(), Keys.generate()
+
+    async def main() -> None:
+        first = Club(keys, workers=1, bot_pace=0)
+        await first.start()
+        person: Client | None = None
+        try:
+            table = first.open_table(
+                "again",
+                journal_dir=str(tmp_path),
+                clocks={**FAST, "grace": 1},
+                autostart=3,
+                fsync=False,
+                bots=["random"] * 2,
+            )
+            person = Client(first.target(table), keys=me, updates=False)
+            await person.connect()
+            assert (await person.take_seat("Ann")).ok and (await person.ready()).ok
+            await _play_until(person, 8, 60)
+            await until(lambda: bool(first.tables.get(table, {}).get("journal")), 20, what=lambda: first.tables)
+            journal, head = first.tables[table]["journal"], person.state.head_seq
+        finally:
+            if person is not None:
+                await person.close()
+            await first.close()
+        second = Club(keys, workers=2, bot_pace=0)
+        await second.start()
+        again: Client | None = None
+        try:
+            assert await second.resume_table(journal, fsync=False) == table
+            try:
+                await second.resume_table(journal, fsync=False)
+            except ValueError as exc:
+                assert "already" in str(exc)
+            else:
+                raise AssertionError("the same table was resumed twice")
+            assert second.open_table("new", journal_dir=str(tmp_path), clocks=FAST) != table
+            again = Client(second.target(table), keys=me, updates=False)
+            await again.connect()
+            await again.wait_until(lambda s: s.observation is not None and s.head_seq >= head, 30)
+            await _play_until(again, again.state.head_seq + 4, 90)
+            assert not [e for e in again.state.errors if e[0] in ("untrusted_host", "bad_host_frame", "forked_history")]
+        finally:
+            if again is not None:
+                await again.close()
+            await second.close()
+
+    run(main(), 180)
