@@ -24,7 +24,13 @@ unless MODERNART_BENCH_FSYNC=0:
   growth / tables), games finished and errors;
 - bytes: bytes on the wire per move (host -> all clients, client -> host).
 
-MODERNART_BENCH_PARTS=latency,procs,saturation,live picks parts (default: all).
+- club: the same N tables served by a club (net/host/club.py): at pace 0 with 1 worker
+  process, then with one per core (at least 2), for the speed-up of the added workers
+  (moves per second of the same bots), then live with one per core: games finished and
+  action -> last of 5 clients p99 against the single table's p99 of the same run (target
+  under 10x); host CPU and memory are the front's and its workers' together.
+
+MODERNART_BENCH_PARTS=latency,procs,saturation,live,club picks parts (default: all).
 """
 
 from __future__ import annotations
@@ -94,14 +100,33 @@ def _proc_cpu_ns(pid: int) -> int:
     return total
 
 
+def _proc_cpu_by_thread(pid: int) -> dict[str, int]:
+    """CPU time so far (ns) of process `pid`'s threads by kind: the event loop (its main
+    thread), ZeroMQ's I/O thread (CURVE, TCP), and the others (the journal syncs)."""
+    kinds = {"event loop": 0, "ZeroMQ I/O": 0, "other threads": 0}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                ns = int(f.read().split()[0])
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                comm = f.read().strip()
+        except (OSError, ValueError, IndexError):
+            continue
+        kind = "event loop" if int(tid) == pid else "ZeroMQ I/O" if comm.startswith("ZMQbg/IO") else "other threads"
+        kinds[kind] += ns
+    return kinds
+
+
 def _journal_dir(where: str) -> str:
     """A fresh journal directory on this machine's disk ("disk") or on tmpfs ("tmpfs")."""
     return tempfile.mkdtemp(prefix="ma-bench-", dir=TMPFS if where == "tmpfs" else None)
 
 
-def start_host(tmp: str, tables: int) -> tuple[subprocess.Popen, list[str]]:
+def start_host(tmp: str, tables: int, workers: int = 0) -> tuple[subprocess.Popen, list[str]]:
+    """The benchmark's host process serving `tables` (with `workers`: a club, net/host/club.py,
+    whose worker processes it names on a `pids` line, read into `HOST_PIDS`)."""
     proc = subprocess.Popen(
-        [PY, "-m", "benchmarks.net", "serve", "--tables", str(tables), "--dir", tmp],
+        [PY, "-m", "benchmarks.net", "serve", "--tables", str(tables), "--dir", tmp, "--workers", str(workers)],
         stdout=subprocess.PIPE,
         cwd=ROOT,
         env=child_env(),
@@ -115,7 +140,22 @@ def start_host(tmp: str, tables: int) -> tuple[subprocess.Popen, list[str]]:
             raise RuntimeError("bench host died")
         if line.startswith("join "):
             joins.append(line.split()[1])
+        elif line.startswith("pids "):
+            HOST_PIDS[proc.pid] = [int(x) for x in line.split()[1:]]
     return proc, joins
+
+
+#: a club host's worker processes, by the front's pid (`start_host`)
+HOST_PIDS: dict[int, list[int]] = {}
+
+
+def _host_cpu_ns(pid: int) -> int:
+    """CPU time of the host process `pid` and of its club's workers, if it has any."""
+    return sum(_proc_cpu_ns(p) for p in [pid, *HOST_PIDS.get(pid, [])])
+
+
+def _host_rss(pid: int) -> int:
+    return sum(_proc_rss(p) for p in [pid, *HOST_PIDS.get(pid, [])])
 
 
 def _stop(proc: subprocess.Popen) -> None:
@@ -363,6 +403,7 @@ async def _latency(moves: int, where: str) -> dict[str, Any]:
         sealed: list[float] = []
         sent_bytes, events, received = 0, 0, 0
         host_cpu_ns = 0  # the host process's CPU (all its threads) during the ordinary moves
+        threads0 = _proc_cpu_by_thread(host.pid)  # and by thread over the whole run (Sealed included)
 
         def settled(c: Any, auction: int) -> bool:
             return any(isinstance(e, SealedRevealed) and e.auction == auction for _seq, e in c.state.log[-12:])
@@ -418,9 +459,11 @@ async def _latency(moves: int, where: str) -> dict[str, Any]:
             acks.append(ack)
             sent_bytes += 60 + 64 + 20  # body, signature, framing
             events += 1
+        threads = {k: v - threads0[k] for k, v in _proc_cpu_by_thread(host.pid).items()}
         figures: dict[str, Any] = {
             "samples": len(lat),
             "host_cpu_us_per_move": host_cpu_ns / max(len(lat), 1) / 1e3,
+            "host_cpu_threads": {k: v / max(sum(threads.values()), 1) for k, v in threads.items()},
             "p50_ms": percentile(lat, 50) * 1e3,
             "p99_ms": percentile(lat, 99) * 1e3,
             "ack_p50_ms": percentile(acks, 50) * 1e3,
@@ -698,12 +741,14 @@ async def _bots_main(pace: float, joins: list[str]) -> None:
     )
 
 
-def _tables(count: int, bot_procs: int, pace: float) -> dict[str, Any]:
+def _tables(count: int, bot_procs: int, pace: float, workers: int = 0) -> dict[str, Any]:
+    """`count` tables of 5 bots in `bot_procs` processes; `workers`: served by a club of that
+    many worker processes (0: one host process)."""
     tmp = _journal_dir("disk")
-    host, joins = start_host(tmp, count)
+    host, joins = start_host(tmp, count, workers)
     try:
         time.sleep(0.5)
-        rss0, cpu0 = _proc_rss(host.pid), _proc_cpu_ns(host.pid) / 1e9
+        rss0, cpu0 = _host_rss(host.pid), _host_cpu_ns(host.pid) / 1e9
         seats = [j for j in joins for _ in range(5)]
         random.Random(1).shuffle(seats)
         chunks = [seats[i::bot_procs] for i in range(bot_procs)]
@@ -721,10 +766,10 @@ def _tables(count: int, bot_procs: int, pace: float) -> dict[str, Any]:
         ]
         peak = 0
         while any(p.poll() is None for p in procs):
-            peak = max(peak, _proc_rss(host.pid))
+            peak = max(peak, _host_rss(host.pid))
             time.sleep(0.2)
         wall = time.perf_counter() - t0
-        cpu = _proc_cpu_ns(host.pid) / 1e9 - cpu0
+        cpu = _host_cpu_ns(host.pid) / 1e9 - cpu0
         results = []
         for out in outs:
             out.seek(0)
@@ -738,6 +783,7 @@ def _tables(count: int, bot_procs: int, pace: float) -> dict[str, Any]:
         finished = sum(1 for line in _journal_lines(tmp) if line.startswith('{"result"'))
         return {
             "tables": count,
+            "workers": workers,
             "pace": pace,
             "bot_procs": bot_procs,
             "games_finished": finished,
@@ -756,11 +802,30 @@ def _tables(count: int, bot_procs: int, pace: float) -> dict[str, Any]:
             "bot_proc_cpu_share": [r["cpu_share"] for r in results],
             "bot_loop_lag_p99_ms": [r["loop_lag_p99_ms"] for r in results],
             "bot_gc": [r["gc"] for r in results],
-            "host_gc": _host_gc(host, tmp),
+            "host_gc": _host_gc(host, tmp) if not workers else None,
         }
     finally:
         _stop(host)
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+async def _serve_club(tables: int, directory: str, workers: int) -> None:
+    """The benchmark's tables served by a club of `workers` processes (net/host/club.py)."""
+    from modernart.net.host.club import Club
+    from modernart.net.trust.identity import Keys
+
+    club = Club(Keys.generate(), workers=workers, bot_pace=0)
+    fsync = os.environ.get("MODERNART_BENCH_FSYNC", "1") != "0"
+    await club.start()
+    print("pids", *club.pids(), flush=True)
+    clocks = {"open_countdown": 0, "decision": 0, "grace": 30, "hammer_call": 0}  # as `_serve`'s
+    for i in range(tables):
+        table = club.open_table(f"bench {i}", journal_dir=directory, clocks=clocks, autostart=5, fsync=fsync)
+        print("join", club.target(table), flush=True)
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    await stop.wait()
+    await club.close()
 
 
 async def _serve(tables: int, directory: str) -> None:
@@ -924,6 +989,9 @@ def _print(figures: dict[str, Any]) -> None:
             )
             for line in _host_lines(lat.get("host_gc"), lat.get("host_cpu_us_per_move"), w["host_us"]):
                 print(line)
+            if lat.get("host_cpu_threads"):
+                split = ", ".join(f"{kind} {share * 100:.0f}%" for kind, share in lat["host_cpu_threads"].items())
+                print(f"  host CPU by thread: {split}")
             if lat["sealed_auctions"]:
                 ratio = lat["sealed_p50_ms"] / lat["p50_ms"]
                 print(
@@ -957,12 +1025,13 @@ def _print(figures: dict[str, Any]) -> None:
             f"(per client {lat['per_client_bytes_per_move']:.0f}), "
             f"client->host {lat['client_to_host_bytes_per_move']:.0f}"
         )
-    for name in ("saturation", "live"):
+    for name in ("saturation", "live", "club_1", "club_n", "club_live"):
         many = figures.get(name)
         if not many:
             continue
+        served = f", a club of {many['workers']} worker processes" if many.get("workers") else ""
         print(
-            f"{many['tables']} tables x 5 bots in {many['bot_procs']} processes, {name} (pace {many['pace']:g}): "
+            f"{many['tables']} tables x 5 bots in {many['bot_procs']} processes{served}, {name} (pace {many['pace']:g}): "
             f"finished {many['games_finished']}, "
             f"errors {many['bot_errors']}, {many['moves']} moves in {many['wall_s']:.1f} s"
         )
@@ -982,6 +1051,8 @@ def _print(figures: dict[str, Any]) -> None:
         lags = ", ".join(f"{x:.1f}" for x in many["bot_loop_lag_p99_ms"])
         print(f"  bot processes: CPU {shares} of one core; event-loop lag p99 {lags} ms")
         for who, gcs in (("host", [many.get("host_gc")]), ("bot processes", many.get("bot_gc", []))):
+            if not any(gcs):  # a club's host: its workers' collections are not gathered
+                continue
             print(
                 f"  garbage collections, {who}: "
                 + "; ".join(
@@ -992,6 +1063,33 @@ def _print(figures: dict[str, Any]) -> None:
                     if g
                 )
             )
+
+
+def _print_club(figures: dict[str, Any]) -> None:
+    """The club's ratios (net/host/club.py): the speed-up of its added workers, and its live
+    tables' p99 against the single table's of the same run."""
+    one, many, live = figures.get("club_1"), figures.get("club_n"), figures.get("club_live")
+    if one and many:
+        rate1, rate_n = one["moves"] / one["wall_s"], many["moves"] / many["wall_s"]
+        print(
+            f"club speed-up, pace 0: 1 worker {rate1:.0f} moves/s, {many['workers']} workers {rate_n:.0f} moves/s "
+            f"= {rate_n / rate1:.2f} x ({(rate_n / rate1 - 1) / max(many['workers'] - 1, 1) * 100:.0f}% more per added "
+            f"worker and core); host CPU per move {one['host_cpu_us_per_move']:.0f} us -> {many['host_cpu_us_per_move']:.0f} us"
+        )
+    single = figures.get("latency_disk") or figures.get("latency_tmpfs")
+    if live:
+        finished = live["games_finished"] == live["tables"] and not live["bot_errors"]
+        line = (
+            f"club live, {live['workers']} workers: {live['games_finished']} of {live['tables']} games finished, "
+            f"{live['bot_errors']} errors ({'met' if finished else 'MISSED'}: all, none)"
+        )
+        if single:
+            ratio = live["held_p99_ms"] / single["p99_ms"]
+            line += (
+                f"; action -> last of 5 clients p99 {live['held_p99_ms']:.1f} ms = {ratio:.2f} x the single table's "
+                f"p99 {single['p99_ms']:.1f} ms ({'met' if ratio < 10 else 'MISSED'} < 10)"
+            )
+        print(line)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -1008,7 +1106,7 @@ def run(args: argparse.Namespace) -> int:
     quick = bool(getattr(args, "quick", False))
     tables = int(os.environ.get("MODERNART_BENCH_TABLES", "10" if quick else "100"))
     pace = float(os.environ.get("MODERNART_BENCH_PACE", "0.05" if quick else "1.0"))
-    default_parts = "latency,procs,live" if quick else "latency,procs,saturation,live"
+    default_parts = "latency,procs,live,club" if quick else "latency,procs,saturation,live,club"
     parts = set(os.environ.get("MODERNART_BENCH_PARTS", default_parts).split(","))
     places = ("disk",) if quick else ("disk", "tmpfs")
     moves = 150 if quick else max(50, int(args.seconds * 100))
@@ -1034,12 +1132,19 @@ def run(args: argparse.Namespace) -> int:
         figures["saturation"] = _tables(tables, int(os.environ.get("MODERNART_BENCH_BOT_PROCS", "2")), 0.0)
     if "live" in parts:
         figures["live"] = _tables(tables, int(os.environ.get("MODERNART_BENCH_LIVE_PROCS", "2")), pace)
+    if "club" in parts:  # the same tables over worker processes: 1, then one per core (at least 2)
+        workers = max(2, os.cpu_count() or 1)
+        bot_procs = int(os.environ.get("MODERNART_BENCH_BOT_PROCS", "2"))
+        figures["club_1"] = _tables(tables, bot_procs, 0.0, workers=1)
+        figures["club_n"] = _tables(tables, bot_procs, 0.0, workers=workers)
+        figures["club_live"] = _tables(tables, int(os.environ.get("MODERNART_BENCH_LIVE_PROCS", "2")), pace, workers)
     # the machine's load average (1 min) at the start and at the end: the figures move with it
     figures["load_average"] = [round(load_before[0], 1), round(os.getloadavg()[0], 1)]
     if args.json:
         print(json.dumps(figures, indent=1))
     else:
         _print(figures)
+        _print_club(figures)
     return 0
 
 
@@ -1048,8 +1153,9 @@ def main(argv: list[str]) -> int:
         p = argparse.ArgumentParser()
         p.add_argument("--tables", type=int)
         p.add_argument("--dir")
+        p.add_argument("--workers", type=int, default=0)
         a = p.parse_args(argv[1:])
-        asyncio.run(_serve(a.tables, a.dir))
+        asyncio.run(_serve_club(a.tables, a.dir, a.workers) if a.workers else _serve(a.tables, a.dir))
     elif argv[0] == "bots":
         asyncio.run(_bots_main(float(argv[1]), argv[2:]))
     elif argv[0] == "player":

@@ -18,7 +18,7 @@ import sys
 from modernart.net.durable import open_fd
 from modernart.net.runtime import choose_event_loop
 
-COMMANDS = ("play", "resume", "host", "join", "replay", "review", "audit", "stats", "arena", "bot")
+COMMANDS = ("play", "resume", "host", "club", "join", "replay", "review", "audit", "stats", "arena", "bot")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

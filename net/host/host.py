@@ -74,16 +74,19 @@ class Host:
         peer_budget: int = PEER_BUDGET,
         max_watchers: int = MAX_WATCHERS,
         quiet_gc: bool = False,
+        router: Callable[..., Router] = Router,
     ) -> None:
         """`quiet_gc`: this host runs its process's garbage collection (net/host/quiet_gc.py):
-        for a process that is a host and nothing else, not for one that holds other work."""
+        for a process that is a host and nothing else, not for one that holds other work.
+        `router`: makes the socket's part (default: its own ROUTER socket; a worker of a club
+        is handed its frames by the club's front process instead, net/host/club_worker.py)."""
         check_zmq()
         self.keys = keys
         self.clock = clock or MonotonicClock()
         self.tasks: list[asyncio.Task[Any]] = []  # the timer and tick loops, once started
         due: DueTables[Table] = DueTables()  # the timer loop's: tables whose deadlines may have changed
         self.due = due
-        self.router = Router(
+        self.router = router(
             keys, bind=bind, port=port, advertise=advertise, also_at=also_at, receive=self.receive, lost=self.lost
         )
         self.rates = RateLimits()

@@ -93,19 +93,25 @@ def default_journal_dir(config_dir: str | None) -> str:
 
 
 def _journal_port(path: str) -> Any:
-    """The port a journal's game was played on: from its header, or before the deal (no
-    header yet: a hidden-hands table shuffles first) from its first event's host-only meta."""
+    """The port a journal's game was played on (`journal_meta`)."""
+    return journal_meta(path, "port")
+
+
+def journal_meta(path: str, name: str) -> Any:
+    """A journal's table setting `name` (its port, its table id): from its header, or before
+    the deal (no header yet: a hidden-hands table shuffles first) from its first event's
+    host-only meta."""
     from modernart.net.host.journal import read_events, read_journal
     from modernart.record import RecordError
 
     try:
-        return read_journal(path).meta.get("port")
+        return read_journal(path).meta.get(name)
     except RecordError:
         first = next(iter(read_events(path)), None)
         hidden = first[8] if isinstance(first, list) and len(first) > 8 else None
         if not isinstance(hidden, dict) or not isinstance(hidden.get("meta"), dict):
             raise
-        return hidden["meta"].get("port")
+        return hidden["meta"].get(name)
 
 
 async def serve(
