@@ -19,11 +19,11 @@ from modernart.cli.progress import Progress
 
 #: the league's bots: every level a table offers but random (which every bot beats every
 #: time: its games say nothing), the old hard bot (no searching rivals, Open raises by one
-#: step: the bot of 2026-12-03) and the old medium bot (one step), every styled arena
-#: opponent and the outside-style `plain`
+#: step, keeps its own lots up to 1.15 of their value) and the old medium bot (one step),
+#: every styled arena opponent and the outside-style `plain`
 LEAGUE_BOTS = (
     "hard",
-    "hard:searchers=off:jumps=off",
+    "hard:searchers=off:jumps=off:keep_cap=off",
     "medium",
     "medium:jumps=off",
     "overbidder",

@@ -200,59 +200,87 @@ class HardBot(MediumBot):
     # ------------------------------------------------------------------ candidates
 
     def _candidates(self, obs: Observation, sit: Situation, fallback: Move | None) -> list[Candidate]:
-        seat, phase, money = obs.seat, obs.phase, obs.money
+        """The moves the search compares: the medium bot's first, then the step's own
+        spread (cards to put up, answers to a Double, bids, sealed bids, prices...)."""
         moves: list[Move] = [fallback] if fallback is not None else []
-        value = sit.lot_value()
-        if phase == Phase.PLAY_CARD:
-            ranked: list[tuple[float, Move]] = []
-            seen: set[tuple[int, int]] = set()
-            for card in sorted(obs.hand):
-                if (card.artist, card.kind) in seen:
-                    continue
-                seen.add((card.artist, card.kind))
-                if card.kind == DOUBLE:
-                    gain = (
-                        max(sit.best_second(card.artist, 1)[0], sit.double_alone_gain(card.artist, 1))
-                        if sit.k.counts[card.artist] + 1 < 5
-                        else sit.ending_gain(card.artist, 1)
-                    )
-                else:
-                    gain = sit.play_gain(card.artist, 1, 1, card.kind, 1)
-                ranked.append((gain, Move.play(seat, card)))
-            ranked.sort(key=lambda g: -g[0])
-            moves += [m for _, m in ranked[: self.max_candidates]]
-        elif phase == Phase.DOUBLE_OFFER:
-            kinds = set()
-            for card in sorted(obs.hand):
-                if card.artist == obs.lot[0].artist and card.kind != DOUBLE and card.kind not in kinds:
-                    kinds.add(card.kind)
-                    moves.append(Move.add_second(seat, card))
-            moves.append(Move.decline_second(seat))
-        elif phase == Phase.ONCE_AROUND:
-            moves.append(Move.pass_(seat))
-            cap = self._bid_cap(obs, value)
-            for amount in [obs.high + 1] + [round(f * value) for f in (0.4, 0.55, 0.7, 0.85, 1.0)]:
-                if obs.high < amount <= money and amount <= cap:
-                    moves.append(Move.bid(seat, amount))
-        elif phase == Phase.SEALED:
-            cap = self._bid_cap(obs, value)
-            for f in (0.0, 0.2, 0.35, 0.5, 0.65, 0.8, 0.95):
-                if f * value <= cap:
-                    moves.append(Move.sealed_bid(seat, min(money, round(f * value))))
-        elif phase == Phase.FIXED_SET:
-            r = obs.amount_range()
-            cap = r[2] if r is not None else money  # own money, or the richest other's (FA-11/12)
-            for f in (0.3, 0.45, 0.6, 0.75, 0.9, 1.1):
-                moves.append(Move.set_price(seat, pricing.fixed_price(f / pricing.FIXED_SHARE * value, cap)))
-        elif phase == Phase.ANNOUNCE:  # every auction the seller may announce (FA-15)
-            moves += obs.legal_moves()
-        elif phase == Phase.FIXED_OFFER:
-            moves += [Move.accept(seat), Move.decline(seat)] if obs.price <= money else [Move.decline(seat)]
+        moves += self._step_moves(obs, sit)
         unique: list[Candidate] = []
         for m in moves:
             if all(c.move != m for c in unique):
                 unique.append(Candidate(m, None))
         return unique
+
+    def _step_moves(self, obs: Observation, sit: Situation) -> list[Move]:
+        """The candidate moves of the step, besides the medium bot's."""
+        seat, phase, money = obs.seat, obs.phase, obs.money
+        if phase == Phase.PLAY_CARD:
+            return self._cards_to_put_up(obs, sit)
+        if phase == Phase.DOUBLE_OFFER:
+            return self._double_answers(obs)
+        if phase == Phase.ONCE_AROUND or phase == Phase.SEALED:
+            return self._bid_spread(obs, sit.lot_value())
+        if phase == Phase.FIXED_SET:
+            value = sit.lot_value()
+            r = obs.amount_range()
+            cap = r[2] if r is not None else money  # own money, or the richest other's (FA-11/12)
+            return [
+                Move.set_price(seat, pricing.fixed_price(f / pricing.FIXED_SHARE * value, cap))
+                for f in (0.3, 0.45, 0.6, 0.75, 0.9, 1.1)
+            ]
+        if phase == Phase.ANNOUNCE:  # every auction the seller may announce (FA-15)
+            return obs.legal_moves()
+        if phase == Phase.FIXED_OFFER:
+            return [Move.accept(seat), Move.decline(seat)] if obs.price <= money else [Move.decline(seat)]
+        return []
+
+    def _cards_to_put_up(self, obs: Observation, sit: Situation) -> list[Move]:
+        """The best-scoring cards to put up (one of each artist and type), best first."""
+        ranked: list[tuple[float, Move]] = []
+        seen: set[tuple[int, int]] = set()
+        for card in sorted(obs.hand):
+            if (card.artist, card.kind) in seen:
+                continue
+            seen.add((card.artist, card.kind))
+            if card.kind == DOUBLE:
+                gain = (
+                    max(sit.best_second(card.artist, 1)[0], sit.double_alone_gain(card.artist, 1))
+                    if sit.k.counts[card.artist] + 1 < 5
+                    else sit.ending_gain(card.artist, 1)
+                )
+            else:
+                gain = sit.play_gain(card.artist, 1, 1, card.kind, 1)
+            ranked.append((gain, Move.play(obs.seat, card)))
+        ranked.sort(key=lambda g: -g[0])
+        return [m for _, m in ranked[: self.max_candidates]]
+
+    @staticmethod
+    def _double_answers(obs: Observation) -> list[Move]:
+        """Every way to answer a Double: each type of second card of its artist, or none."""
+        moves: list[Move] = []
+        kinds = set()
+        for card in sorted(obs.hand):
+            if card.artist == obs.lot[0].artist and card.kind != DOUBLE and card.kind not in kinds:
+                kinds.add(card.kind)
+                moves.append(Move.add_second(obs.seat, card))
+        moves.append(Move.decline_second(obs.seat))
+        return moves
+
+    def _bid_spread(self, obs: Observation, value: float) -> list[Move]:
+        """Once-around: pass, the least raise and bids around the lot's value; Sealed: bids
+        from nothing to nearly the value (none above `_bid_cap`)."""
+        seat, money = obs.seat, obs.money
+        cap = self._bid_cap(obs, value)
+        if obs.phase == Phase.SEALED:
+            return [
+                Move.sealed_bid(seat, min(money, round(f * value)))
+                for f in (0.0, 0.2, 0.35, 0.5, 0.65, 0.8, 0.95)
+                if f * value <= cap
+            ]
+        moves = [Move.pass_(seat)]
+        for amount in [obs.high + 1] + [round(f * value) for f in (0.4, 0.55, 0.7, 0.85, 1.0)]:
+            if obs.high < amount <= money and amount <= cap:
+                moves.append(Move.bid(seat, amount))
+        return moves
 
     def _open_move(self, obs: Observation, deadline: float) -> Move | None:
         seat = obs.seat
@@ -278,7 +306,8 @@ class HardBot(MediumBot):
                 role = KEEP if seat == obs.auctioneer else BID
                 self.last_choice = (role, float(medium_limit), float(limit or 0))
         self._limit = limit or 0
-        amount = pricing.open_raise(obs.high, self._limit, self.jumps)
+        target = self._open_target(obs, Situation(obs).lot_value()) if self.jumps and self.bound else None
+        amount = pricing.open_raise(obs.high, self._limit, self.jumps, target=target)
         if amount and obs.high_seat in (-1, obs.auctioneer) and self._closes_early(obs):
             amount = obs.high + 1  # the first bid may take the lot: make it the least one
         if amount and obs.amount_range() is not None:  # not out of it (open_pass_is_final)

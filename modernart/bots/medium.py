@@ -30,6 +30,9 @@ from .valuation import artist_values, final_values
 DOUBLE = AuctionType.DOUBLE
 #: how far above the highest expected rival sealed bid `read_rivals` bids
 RIVAL_MARGIN = 1.15
+#: seconds of thought before an Open bid: the least, more the nearer the bid is to the limit
+#: (times the square of the bid's share of it), and a random spread
+OPEN_BID_THINK = (0.4, 0.3, 0.2)
 
 
 class Situation:
@@ -150,8 +153,15 @@ class MediumBot(Bot):
         jumps: bool = True,
         opening: float | None = None,
         close_steps: int | None = None,
+        bound: float | None = 1.1,
+        jump: float | None = None,
     ) -> None:
         super().__init__(seed)
+        #: Open auctions: jump at most to `bound` times the highest limit the rivals are
+        #: expected to have (`_open_target`; None or 0: towards the own limit), and `jump` of
+        #: the way each time (None: `pricing.OPEN_JUMP`), for the arena's experiments
+        self.bound = bound
+        self.jump = pricing.OPEN_JUMP if jump is None else jump
         self._limit = 0  # the limit behind the last bid or pass, for `pace`
         #: Open auctions: jump towards the limit (`pricing.open_raise`); off: the old manners,
         #: raising by one step at a time (for the arena's before/after comparison)
@@ -265,13 +275,33 @@ class MediumBot(Bot):
             return Move.hammer(seat)  # only the hammer closes it (open_autoclose off): sold
         if seat == obs.high_seat:
             return None  # the auctioneer holding the high bid waits (never hammers its own lot)
-        limit = self._limit_for(obs, Situation(obs))
-        amount = pricing.open_raise(obs.high, limit, self.jumps, self.opening, self.close_steps)
+        sit = Situation(obs)
+        limit = self._limit_for(obs, sit)
+        target = self._open_target(obs, sit.lot_value()) if self.jumps and self.bound else None
+        amount = pricing.open_raise(obs.high, limit, self.jumps, self.opening, self.close_steps, target, self.jump)
         if amount and obs.amount_range() is not None:  # not out of it (open_pass_is_final)
             return Move.bid(seat, amount)
         if seat not in obs.passed:
             return Move.pass_(seat)
         return None
+
+    def _open_target(self, obs: Observation, value: float) -> int:
+        """How far to jump in an Open auction: a little above the highest limit the rivals
+        are expected to have (each at its factor times a medium bot's, at most its money)."""
+        rivals = self._rivals_of(obs)
+        artist = obs.lot[0].artist
+        money = public_money(obs)
+        top = 0.0
+        for s in range(obs.players):
+            if s == obs.seat:
+                continue
+            if s == obs.auctioneer:
+                share = pricing.auctioneer_limit(1.0, obs.players) * rivals.keep[s]
+            else:
+                share = pricing.BIDDER_LIMIT * rivals.artist_bid[s][artist]
+            top = max(top, min(float(money[s]), value * share))
+        assert self.bound is not None
+        return round(top * self.bound) + 1
 
     @staticmethod
     def _all_passed(obs: Observation) -> bool:
@@ -359,7 +389,8 @@ class MediumBot(Bot):
         if action == Action.BID and obs.phase == Phase.OPEN:
             closeness = move.arg / self._limit if self._limit > 0 else 1.0
             if self.jumps:
-                return 0.4 + 0.6 * closeness * closeness + 0.3 * r
+                least, near, spread = OPEN_BID_THINK
+                return least + near * closeness * closeness + spread * r
             return 0.7 + 1.6 * closeness * closeness + 0.6 * r
         if obs.phase == Phase.OPEN:
             return 0.6 + 0.5 * r if self.jumps else 1.2 + 0.8 * r

@@ -37,14 +37,15 @@ ROLES = (BID, KEEP, PRICE)
 AMOUNT_PHASES = (Phase.ONCE_AROUND, Phase.SEALED, Phase.FIXED_SET)
 
 #: per role, 20 quantiles (the 2.5th to the 97.5th percentile) of the ratio hard's amount /
-#: medium's amount; measured with `fit(24)` (the hard bot at the table's setting, searching
-#: rivals not yet modelled, four a game: 1,857 bidder decisions, 356 as auctioneer, 124
-#: Fixed prices; 2026-12-04).  A quarter of its bids are 1.18-1.49 times medium's and one in
-#: twenty is none; it asks 1.2-1.8 times medium's Fixed price four times in ten.
+#: medium's amount; measured with `fit(24)` (the hard bot at the table's setting, four a
+#: game: 1,843 bidder decisions, 320 as auctioneer, 122 Fixed prices).  A fifth of its bids
+#: are 1.23-1.49 times medium's and one in twenty is none; as the auctioneer it never goes
+#: above medium's amount (the break-even of keeping its own lot, `HardBot(keep_cap=True)`);
+#: it asks 1.24-1.83 times medium's Fixed price half the time.
 RATIOS: dict[str, tuple[float, ...]] = {
-    BID: (0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1.179, 1.243, 1.263, 1.37, 1.486),
-    KEEP: (1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1.483, 1.759),
-    PRICE: (1, 1, 1, 1, 1, 1, 1, 1, 1.222, 1.242, 1.25, 1.265, 1.429, 1.476, 1.488, 1.5, 1.5, 1.509, 1.517, 1.829),
+    BID: (0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1.231, 1.262, 1.357, 1.487),
+    KEEP: (0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1),
+    PRICE: (1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1.237, 1.25, 1.25, 1.273, 1.471, 1.485, 1.5, 1.5, 1.531, 1.833),
 }
 
 
