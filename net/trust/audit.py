@@ -304,7 +304,8 @@ class _Audit:
 
     def _note_forfeits(self, seq: int, kind: str, pub: dict[str, Any]) -> None:
         """A note for each sealed bid an event forfeits (a `settle`'s bids, or one `move`)."""
-        for settled in pub.get("bids", []) if kind == "settle" else [pub] if kind == "move" else []:
+        bids: list[Any] = pub.get("bids", []) if kind == "settle" else [pub] if kind == "move" else []
+        for settled in bids:
             if settled.get("by") == "offender":
                 self.report.notes.append(
                     f"event {seq}: {_seat_name(self.record.players, settled['m'][0])}'s sealed bid "
