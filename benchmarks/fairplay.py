@@ -323,22 +323,30 @@ def _crypto(seconds: float) -> dict[str, Any]:
     rbody = Reveal(game, 3, 1, keys.vk, 12, nonce, d).body()
     rsig = keys.sign(REVEAL_TAG, rbody)
     per = seconds / 8
+
+    def afresh(check: Callable[[], Any]) -> Callable[[], Any]:
+        """`check` made in full every time, as another process makes it (not this process's
+        memory of the signatures it verified)."""
+
+        def run() -> Any:
+            forget_verified()
+            return check()
+
+        return run
+
     out = {
         "sign_action_us": _per_op(lambda: keys.sign(ACT_TAG, body), per),
-        # each check made in full, as another process makes it (not the process's memory of it)
-        "verify_action_us": _per_op(lambda: (forget_verified(), verify(keys.vk, ACT_TAG, body, sig)), per),
+        "verify_action_us": _per_op(afresh(lambda: verify(keys.vk, ACT_TAG, body, sig)), per),
         "commit_make_us": _per_op(
             lambda: keys.sign(
                 COMMIT_TAG, Commit(game, 3, 1, keys.vk, bid_commitment(game, 3, 1, keys.vk, 12, new_nonce())).body()
             ),
             per,
         ),
-        "commit_check_us": _per_op(lambda: (forget_verified(), signed(COMMIT_TAG, cbody, csig, decode_commit)), per),
+        "commit_check_us": _per_op(afresh(lambda: signed(COMMIT_TAG, cbody, csig, decode_commit)), per),
         "set_digest_5_us": _per_op(lambda: set_digest(game, 3, entries), per),
         "reveal_make_us": _per_op(lambda: keys.sign(REVEAL_TAG, Reveal(game, 3, 1, keys.vk, 12, nonce, d).body()), per),
-        "reveal_check_us": _per_op(
-            lambda: (forget_verified(), signed(REVEAL_TAG, rbody, rsig, decode_reveal).opens(c)), per
-        ),
+        "reveal_check_us": _per_op(afresh(lambda: signed(REVEAL_TAG, rbody, rsig, decode_reveal).opens(c)), per),
     }
     session, frames, record, transcript, host_vk = _game_on_a_session()
     moves = sum(1 if e.move is not None else len(e.moves or []) for e in session.log)
