@@ -365,6 +365,37 @@ def _puts_up_sealed(obs: Any, rng: Any) -> Any:
     return Move.play(obs.seat, sealed[0]) if sealed else None
 
 
+async def _next_change(client: Any) -> None:
+    """Wait for the next change of `client`'s state."""
+    client.changed.clear()
+    await client.changed.wait()
+
+
+async def _all_ready(clients: list[Any]) -> None:
+    """Mark every seated client ready and wait until each holds its view of the game."""
+    for c in clients:
+        await c.ready()
+    for c in clients:
+        await c.wait_until(lambda s: s.observation is not None, 20)
+
+
+async def _held_and_bid(clients: list[Any], seq: int, bot: Any) -> list[asyncio.Task[Any]]:
+    """Wait until each client holds event `seq`; each seat asked for a Sealed bid bids at
+    once, as soon as it holds the event (the bids' tasks)."""
+    from modernart.phase import Phase
+
+    bids: list[asyncio.Task[Any]] = []
+    for c in clients:
+        while c.state.head_seq < seq:
+            await _next_change(c)
+        own = c.state.observation
+        if own is not None and own.phase == Phase.SEALED and own.seat in own.to_move:
+            bid = bot.choose(own)
+            if bid is not None:
+                bids.append(asyncio.ensure_future(c.send_move(bid)))
+    return bids
+
+
 async def _latency(moves: int, where: str) -> dict[str, Any]:
     """5 clients in this process; moves one at a time; action -> the last of the 5 holding
     it.  A Sealed auction is timed whole: from the card put up to the result (the sale)
@@ -392,10 +423,7 @@ async def _latency(moves: int, where: str) -> dict[str, Any]:
             await c.connect()
             await c.take_seat(f"P{i}")
             clients.append(c)
-        for c in clients:
-            await c.ready()
-        for c in clients:
-            await c.wait_until(lambda s: s.observation is not None, 20)
+        await _all_ready(clients)
         bot = make_bot("random", 1)
         rng = random.Random(2)
         lat: list[float] = []
@@ -414,8 +442,7 @@ async def _latency(moves: int, where: str) -> dict[str, Any]:
             if obs.is_over:
                 break
             if not obs.to_move:  # a Sealed auction between its commitments and its settlement
-                clients[0].changed.clear()
-                await clients[0].changed.wait()
+                await _next_change(clients[0])
                 continue
             mover = next(c for c in clients if c.state.seat == obs.to_move[0])
             view = mover.state.observation
@@ -423,8 +450,7 @@ async def _latency(moves: int, where: str) -> dict[str, Any]:
             sealed_card = _puts_up_sealed(view, rng)
             move = sealed_card or bot.choose(view)
             if move is None:  # the mover's view is a step behind: wait for it
-                mover.changed.clear()
-                await mover.changed.wait()
+                await _next_change(mover)
                 continue
             bytes_before = sum(c.bytes_in for c in clients)
             cpu0 = _proc_cpu_ns(host.pid)
@@ -433,24 +459,14 @@ async def _latency(moves: int, where: str) -> dict[str, Any]:
             if not reply.ok:
                 continue
             ack = time.perf_counter() - t0
-            bids: list[asyncio.Task[Any]] = []
-            for c in clients:  # each as soon as it holds the event: a Sealed card is bid on at once
-                while c.state.head_seq < (reply.seq or 0):
-                    c.changed.clear()
-                    await c.changed.wait()
-                own = c.state.observation
-                if own is not None and own.phase == Phase.SEALED and own.seat in own.to_move:
-                    bid = bot.choose(own)
-                    if bid is not None:
-                        bids.append(asyncio.ensure_future(c.send_move(bid)))
+            bids = await _held_and_bid(clients, reply.seq or 0, bot)
             now = clients[0].state.observation
             if now is not None and now.phase == Phase.SEALED:  # a card put up for a Sealed auction
                 auction = now.auction_no
                 await asyncio.gather(*bids)
                 for c in clients:
                     while not settled(c, auction):
-                        c.changed.clear()
-                        await c.changed.wait()
+                        await _next_change(c)
                 sealed.append(time.perf_counter() - t0)
                 continue
             lat.append(time.perf_counter() - t0)

@@ -24,10 +24,13 @@ import time
 from modernart.cards import AuctionType
 from modernart.phase import Phase
 from modernart.rules import RuleOptions
+from modernart.game import GameState
 
 from modernart.net.clocks import ClockSettings
+from modernart.net.host.game import HostedGame
 from modernart.net.host.host import Host
 from modernart.net.host.lobby import Lobby
+from modernart.net.host.table import Table
 from modernart.net.trust.identity import Keys
 from modernart.net.trust.shuffle import FixedDeal
 
@@ -57,20 +60,26 @@ def sealed_first_deal(players: int, first: int, kind: AuctionType = AuctionType.
     return FixedDeal.of([c for hand in hands for c in hand] + rest, first)
 
 
+async def _bots_playing(host: Host, table: Table, level: str, players: int) -> tuple[HostedGame, GameState]:
+    """Start `host`, seat `players` of its own `level` bots at `table` and wait for their
+    game to begin; the game and its state."""
+    await host.start()
+    for _ in range(players):
+        _seat, token = table.lobby.add_bot(None, level)
+        host.spawn_bot(table, token, level)
+    while table.game is None or table.game.state is None:
+        await asyncio.sleep(0.005)
+    return table.game, table.game.state
+
+
 async def one_open_auction(level: str, players: int, pace: float, countdown: float) -> float:
     """Seconds from the Open card put up to its sale, at a table with the given countdown."""
     host = Host(Keys.generate(), bind="127.0.0.1", port=0, bot_pace=pace)
     lobby = Lobby(clocks=ClockSettings(decision=0, open_countdown=countdown))
     deal = sealed_first_deal(players, 0, AuctionType.OPEN)
     table = host.open_table("bench", lobby=lobby, autostart=players, fixed_deal=deal)
-    await host.start()
     try:
-        for _ in range(players):
-            _seat, token = table.lobby.add_bot(None, level)
-            host.spawn_bot(table, token, level)
-        while table.game is None or table.game.state is None:
-            await asyncio.sleep(0.005)
-        state = table.game.state
+        _game, state = await _bots_playing(host, table, level, players)
         while state.phase != Phase.OPEN:
             await asyncio.sleep(0.002)
         put_up = time.perf_counter()
@@ -87,18 +96,12 @@ async def one_auction(level: str, players: int, pace: float) -> tuple[float, flo
     host = Host(Keys.generate(), bind="127.0.0.1", port=0, bot_pace=pace)
     lobby = Lobby(clocks=ClockSettings(decision=0, open_countdown=0))
     table = host.open_table("bench", lobby=lobby, autostart=players, fixed_deal=sealed_first_deal(players, 0))
-    await host.start()
     try:
-        for _ in range(players):
-            _seat, token = table.lobby.add_bot(None, level)
-            host.spawn_bot(table, token, level)
-        while table.game is None or table.game.state is None:
-            await asyncio.sleep(0.005)
-        state = table.game.state
+        game, state = await _bots_playing(host, table, level, players)
         while state.phase != Phase.SEALED:
             await asyncio.sleep(0.002)
         put_up = time.perf_counter()
-        while table.game.sealed is None or not table.game.sealed.complete:
+        while game.sealed is None or not game.sealed.complete:
             await asyncio.sleep(0.002)
         committed = time.perf_counter()
         while state.phase == Phase.SEALED:

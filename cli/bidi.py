@@ -43,10 +43,10 @@ from __future__ import annotations
 
 import contextlib
 import re
-from contextvars import ContextVar
 from functools import lru_cache
-from typing import Iterator, Sequence
+from typing import Sequence
 
+from modernart.cli.context_setting import ContextSetting
 from modernart.cli.i18n import is_right_to_left
 
 #: The `--bidi` choices.
@@ -56,8 +56,7 @@ EXPLICIT_MODE_ON = "\x1b[8l"
 #: Sent when leaving: the terminal's own reordering back on ("implicit mode").
 EXPLICIT_MODE_OFF = "\x1b[8h"
 
-_process_mode = "client"
-_mode: ContextVar[str | None] = ContextVar("modernart_bidi", default=None)
+_mode = ContextSetting("BiDi mode", "modernart_bidi", BIDI_MODES, "client")
 
 # Letters written right to left, in logical order: Hebrew and Arabic (Persian included), not
 # their presentation forms, which only shaped text (`visual`'s result) holds: a piece without
@@ -125,42 +124,27 @@ def _balanced(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 def set_bidi(mode: str) -> None:
     """This process's mode (for every context that did not `use_bidi`)."""
-    global _process_mode
-    _process_mode = _checked(mode)
+    _mode.set_process(mode)
 
 
 def use_bidi(mode: str) -> None:
     """The mode of the current context (an SSH guest's client)."""
-    _mode.set(_checked(mode))
+    _mode.use(mode)
 
 
-@contextlib.contextmanager
-def reordering(mode: str | None) -> Iterator[None]:
+def reordering(mode: str | None) -> contextlib.AbstractContextManager[None]:
     """Within the block, this context's mode is `mode` (None: as it was); restored after."""
-    if mode is None:
-        yield
-        return
-    token = _mode.set(_checked(mode))
-    try:
-        yield
-    finally:
-        _mode.reset(token)
+    return _mode.within(mode)
 
 
 def bidi_mode() -> str:
-    return _mode.get() or _process_mode
+    return _mode.get()
 
 
 def reorders_here() -> bool:
     """Whether this client reorders right-to-left text itself (its language is written
     right to left and the mode is ``client``)."""
     return bidi_mode() == "client" and is_right_to_left()
-
-
-def _checked(mode: str) -> str:
-    if mode not in BIDI_MODES:
-        raise ValueError(f"unknown BiDi mode {mode!r}; choose from {', '.join(BIDI_MODES)}")
-    return mode
 
 
 def visual(text: str) -> str:

@@ -27,7 +27,7 @@ import sys
 import textwrap
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from modernart.cli.arena_games import HardOptions, Task, build_bot, parse_spec, play_one
 from modernart.cli.progress import Progress
@@ -231,6 +231,63 @@ def hard_options(budget: float | None, passes: int | None, clock: str = "cpu") -
     return {}
 
 
+def _lineup(args: argparse.Namespace) -> tuple[list[str], list[str], list[str]]:
+    """The run's bots: (candidates, pool, []) for `--compare`, ([], [], names) for a plain run;
+    raises ValueError with what is wrong in the command line."""
+    compare = args.compare is not None
+    if args.candidate_seats != 1 and not (compare and args.results):
+        raise ValueError("--candidate-seats goes with --compare and --results")
+    if compare:
+        if args.bots is not None:
+            raise ValueError("--compare plays against --against, not --bots")
+        if args.against is None:
+            raise ValueError("--compare needs --against POOL (the other seats' bots)")
+        candidates = parse_bots(args.compare, count=(2, 2), what="--compare")
+        return candidates, parse_bots(args.against, count=(2, 4), what="--against"), []
+    if args.against is not None:
+        raise ValueError("--against goes with --compare")
+    return [], [], parse_bots(args.bots or DEFAULT_BOTS)
+
+
+def _checked_rules(args: argparse.Namespace, players: int) -> dict[str, Any]:
+    """The run's rule options for `players` seats, once the games and the hard bots' search
+    settings are checked; raises ValueError with what is wrong."""
+    from modernart.rules import RuleOptions
+
+    if args.games < 1:
+        raise ValueError("--games must be at least 1")
+    rules = options_from_args(args)
+    RuleOptions.from_dict(rules).check_players(players)
+    if args.budget is not None and not 0 < args.budget <= 60:
+        raise ValueError("--budget must be in (0, 60] seconds")
+    if args.passes is not None and not 1 <= args.passes <= 10_000:
+        raise ValueError("--passes must be 1 to 10000")
+    if args.budget_clock is not None and args.budget is None:
+        raise ValueError(
+            "--budget-clock goes with --budget (without it the hard bots search a fixed number of samples)"
+        )
+    return rules
+
+
+def _search_words(args: argparse.Namespace, specs: list[str], clock: str) -> str:
+    """The variant and the hard bots' search, as the run's heading says them."""
+    variant = f", variant {args.variant}" + (f" with {', '.join(args.rule)}" if args.rule else "")
+    if not any(parse_spec(spec)[0] == "hard" for spec in specs):
+        return variant
+    if args.budget is not None:
+        return (
+            variant
+            + f", hard budget {args.budget:g} s"
+            + (" of CPU time (what an idle machine gives)" if clock == "cpu" else " of wall clock")
+            + (f" and at most {args.passes} samples" if args.passes else "")
+        )
+    return (
+        variant
+        + f", hard searches {args.passes or DEFAULT_PASSES} samples per decision"
+        + ("" if args.passes else " (the table's hard bot)")
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     from modernart.cli.machine import machine
 
@@ -247,73 +304,22 @@ def run(args: argparse.Namespace) -> int:
     if args.league:
         return run_league_command(args, fail)
     compare = args.compare is not None
-    if args.candidate_seats != 1 and not (compare and args.results):
-        return fail("--candidate-seats goes with --compare and --results")
     try:
-        if compare:
-            if args.bots is not None:
-                return fail("--compare plays against --against, not --bots")
-            if args.against is None:
-                return fail("--compare needs --against POOL (the other seats' bots)")
-            candidates = parse_bots(args.compare, count=(2, 2), what="--compare")
-            pool = parse_bots(args.against, count=(2, 4), what="--against")
-        else:
-            if args.against is not None:
-                return fail("--against goes with --compare")
-            names = parse_bots(args.bots or DEFAULT_BOTS)
+        candidates, pool, names = _lineup(args)
+        rules = _checked_rules(args, len(pool) + 1 if compare else len(names))
     except ValueError as exc:
         return fail(str(exc))
-    if args.games < 1:
-        return fail("--games must be at least 1")
-    try:
-        from modernart.rules import RuleOptions
-
-        rules = options_from_args(args)
-        RuleOptions.from_dict(rules).check_players(len(pool) + 1 if compare else len(names))
-    except ValueError as exc:
-        return fail(str(exc))
-    if args.budget is not None and not 0 < args.budget <= 60:
-        return fail("--budget must be in (0, 60] seconds")
-    if args.passes is not None and not 1 <= args.passes <= 10_000:
-        return fail("--passes must be 1 to 10000")
-    if args.budget_clock is not None and args.budget is None:
-        return fail("--budget-clock goes with --budget (without it the hard bots search a fixed number of samples)")
     clock = args.budget_clock or "cpu"
     hard = hard_options(args.budget, args.passes, clock)
     jobs = args.jobs if args.jobs > 0 else default_jobs()
     shown = {"auto": None, "on": True, "off": False}[args.progress]
     total = args.games * (2 if compare else 1)
     progress = Progress(total, "games", sys.stderr, enabled=shown)
-    specs = candidates + pool if compare else names
-    variant = f", variant {args.variant}" + (f" with {', '.join(args.rule)}" if args.rule else "")
-    search = variant + (
-        ""
-        if not any(parse_spec(spec)[0] == "hard" for spec in specs)
-        else f", hard budget {args.budget:g} s"
-        + (" of CPU time (what an idle machine gives)" if clock == "cpu" else " of wall clock")
-        + (f" and at most {args.passes} samples" if args.passes else "")
-        if args.budget is not None
-        else f", hard searches {args.passes or DEFAULT_PASSES} samples per decision"
-        + ("" if args.passes else " (the table's hard bot)")
-    )
+    search = _search_words(args, candidates + pool if compare else names, clock)
     m = machine()
     start = time.perf_counter()
     if compare and args.results is not None:
-        from modernart.cli.arena_runs import plan_cell, run_tasks, summary_lines
-
-        k = args.candidate_seats
-        if not 1 <= k <= len(pool):
-            return fail(f"--candidate-seats must be 1 to {len(pool)} (the pool keeps at least as many seats)")
-        RuleOptions.from_dict(rules).check_players(len(pool) + k)
-        _key, tasks = plan_cell(
-            "compare", candidates[0], candidates[1], pool, k, len(pool) + k, args.games, args.seed, hard, rules
-        )
-        records = run_tasks(tasks, args.results, jobs, progress)
-        say(f"arena: {len(records)} of {args.games} paired deals in {args.results}, seed {args.seed}{search}")
-        say(f"machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}, {m['date']}")
-        for line in summary_lines(records):
-            say(line)
-        return 0
+        return _compare_cell(args, candidates, pool, hard, rules, jobs, progress, search, m, fail)
     if compare:
         log.info("arena compare %s against %s deals=%d seed=%d jobs=%d", candidates, pool, args.games, args.seed, jobs)
         seats, a_out, b_out = run_compare(candidates, pool, args.games, args.seed, hard, jobs, progress, rules)
@@ -324,6 +330,38 @@ def run(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - start
     log.info("arena done games=%d seconds=%.1f", len(outcomes), elapsed)
     return print_table(args, names, outcomes, elapsed, jobs, search, m)
+
+
+def _compare_cell(
+    args: argparse.Namespace,
+    candidates: list[str],
+    pool: list[str],
+    hard: HardOptions,
+    rules: dict[str, Any],
+    jobs: int,
+    progress: Progress,
+    search: str,
+    m: dict[str, str],
+    fail: Callable[[str], int],
+) -> int:
+    """`--compare` with `--results`: paired deals kept in the results file (resumable), with
+    `--candidate-seats` seats of each candidate at every table."""
+    from modernart.cli.arena_runs import plan_cell, run_tasks, summary_lines
+    from modernart.rules import RuleOptions
+
+    k = args.candidate_seats
+    if not 1 <= k <= len(pool):
+        return fail(f"--candidate-seats must be 1 to {len(pool)} (the pool keeps at least as many seats)")
+    RuleOptions.from_dict(rules).check_players(len(pool) + k)
+    _key, tasks = plan_cell(
+        "compare", candidates[0], candidates[1], pool, k, len(pool) + k, args.games, args.seed, hard, rules
+    )
+    records = run_tasks(tasks, args.results, jobs, progress)
+    say(f"arena: {len(records)} of {args.games} paired deals in {args.results}, seed {args.seed}{search}")
+    say(f"machine: {m['cpu']} ({m['cores']} cores), {m['implementation']} {m['python']}, {m['date']}")
+    for line in summary_lines(records):
+        say(line)
+    return 0
 
 
 def run_league_command(args: argparse.Namespace, fail: Any) -> int:

@@ -29,10 +29,11 @@ from __future__ import annotations
 import contextlib
 import gettext
 import os
-from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator, Mapping
+from typing import Mapping
+
+from modernart.cli.context_setting import ContextSetting
 
 #: The languages the client speaks, by their `--lang` names.
 LANGUAGES: tuple[str, ...] = ("en", "zh", "fa")
@@ -44,8 +45,7 @@ RIGHT_TO_LEFT: frozenset[str] = frozenset({"fa"})
 DOMAIN = "modernart"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 
-_process_language = "en"
-_language: ContextVar[str | None] = ContextVar("modernart_language", default=None)
+_language = ContextSetting("language", "modernart_language", LANGUAGES, "en")
 
 
 def normalise_language(name: str) -> str | None:
@@ -86,41 +86,26 @@ def choose_language(asked: str | None, env: Mapping[str, str] | None = None) -> 
 
 def set_language(language: str) -> None:
     """This process's language (for every context that did not `use_language`)."""
-    global _process_language
-    _process_language = _checked(language)
+    _language.set_process(language)
 
 
 def use_language(language: str) -> None:
     """The language of the current context: this task and the tasks it starts from now on."""
-    _language.set(_checked(language))
+    _language.use(language)
 
 
-@contextlib.contextmanager
-def speaking(lang: str | None) -> Iterator[None]:
+def speaking(lang: str | None) -> contextlib.AbstractContextManager[None]:
     """Within the block, this context speaks `lang` (None: as it did); restored after."""
-    if lang is None:
-        yield
-        return
-    token = _language.set(_checked(lang))
-    try:
-        yield
-    finally:
-        _language.reset(token)
+    return _language.within(lang)
 
 
 def language() -> str:
     """The language this context speaks."""
-    return _language.get() or _process_language
+    return _language.get()
 
 
 def is_right_to_left(lang: str | None = None) -> bool:
     return (lang or language()) in RIGHT_TO_LEFT
-
-
-def _checked(language: str) -> str:
-    if language not in LANGUAGES:
-        raise ValueError(f"unknown language {language!r}; choose from {', '.join(LANGUAGES)}")
-    return language
 
 
 @lru_cache(maxsize=None)

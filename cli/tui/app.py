@@ -13,7 +13,7 @@ import logging
 import os
 import sys
 import time
-from typing import Callable, Coroutine, Mapping
+from typing import TYPE_CHECKING, Callable, Coroutine, Mapping
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.styles import DynamicStyle
@@ -29,7 +29,7 @@ from modernart.cli.tui.screens import help as help_screen
 from modernart.cli.tui.screens import quit as quit_screen
 from modernart.cli.tui.screens import remove as remove_screen
 from modernart.cli.tui.screens import rules as rules_screen
-from modernart.cli.tui.session import Finder, JoinError, LogEntry, Session
+from modernart.cli.tui.session import JoinError, LogEntry
 from modernart.cli.tui.state import ClientState, needed
 from modernart.cli.tui.actions import TableActions
 from modernart.cli.user_settings import note_game_finished
@@ -37,6 +37,9 @@ from modernart.cli.user_settings import load as load_settings
 from modernart.cli.tui.style import make_style, resolve_color_depth
 from modernart.cli.tui.text import Line, encoding_has_box_drawing
 from modernart.net import user_dirs
+
+if TYPE_CHECKING:
+    from modernart.cli.tui.net_session import NetFinder, NetSession
 
 log = logging.getLogger(__name__)
 
@@ -57,9 +60,9 @@ class ClientApp:
 
     def __init__(
         self,
-        session: Session | None = None,
+        session: NetSession | None = None,
         *,
-        finder: Finder | None = None,
+        finder: NetFinder | None = None,
         screen: ScreenOptions = ScreenOptions(),
         env: Mapping[str, str] | None = None,
         clock: Callable[[], float] = time.monotonic,
@@ -232,7 +235,7 @@ class ClientApp:
 
         self.spawn(go())
 
-    async def attach(self, session: Session) -> None:
+    async def attach(self, session: NetSession) -> None:
         self.cs.session = session
         session.add_listener(self._on_change)
         try:
@@ -375,9 +378,9 @@ def logs_off_the_screen():
 
 
 async def run_client_async(
-    session: Session | None = None,
+    session: NetSession | None = None,
     *,
-    finder: Finder | None = None,
+    finder: NetFinder | None = None,
     screen: ScreenOptions = ScreenOptions(),
     env: Mapping[str, str] | None = None,
 ) -> int:

@@ -1,9 +1,9 @@
-"""`NetSession`: the `Session` protocol over the network client (net/client/client.py), and
+"""`NetSession`: a table for the screens over the network client (net/client/client.py), and
 `NetFinder`, the tables heard on the LAN for the join screen.
 
 The network client keeps the latest of everything and reports each change through
 `on_update`; this adapter turns that into the screens' vocabulary (a `LobbyView`, the
-seat's `Observation`, narrated log lines, deadlines on this process's monotonic clock)
+seat's `Observation`, log lines (worded by cli/tui/narration.py), deadlines on this process's monotonic clock)
 and turns the screens' calls into signed requests.  A refusal from the host (reply not
 ok) becomes an "error" entry in the log, which the message line shows.
 """
@@ -16,19 +16,23 @@ import time
 from typing import TYPE_CHECKING, Any, Mapping
 
 from modernart.bots import bot_levels
-from modernart.cards import EDITIONS
-from modernart.events import AuctionStarted, CardsDealt, SealedRevealed
-from modernart.moves import Action, Move
-from modernart.phase import Phase
+from modernart.moves import Move
 from modernart.rules import OptionError, RuleOptions
-from modernart.views import Observation
 
-from modernart.cli.i18n import _, language, ngettext, speaking
-from modernart.cli.narrate import describe_events, timeout_of
-from modernart.cli.refusals import forfeit_reason, refusal_text
+from modernart.cli.i18n import _, language, speaking
+from modernart.cli.refusals import refusal_text
 from modernart.cli.words import distinct_names
 from modernart.net.clocks import ClockSettings
 
+from modernart.cli.tui.narration import (
+    HOST_GONE,
+    TableNarrator,
+    fixed_deal_text,
+    goodbye_text,
+    host_stopped_text,
+    silence_advice,
+    silence_notice,
+)
 from modernart.cli.tui.session import (
     hidden_hands_text,
     JoinError,
@@ -49,72 +53,6 @@ log = logging.getLogger(__name__)
 
 _STATE = {"lobby": Status.LOBBY, "playing": Status.PLAYING, "over": Status.OVER}
 LEAVE_SECONDS = 1.0  # longest wait for the host to free a seat on close (the client's close waits 3 s)
-#: Seconds of silence after which the host is said to have perhaps stopped (before: a blip)
-HOST_GONE = 10
-
-
-def fixed_deal_text() -> str:
-    """What the log says of a table with a fixed deal (net/trust/shuffle.py `FixedDeal`)."""
-    return _(
-        "Fixed deal, not shuffled: the program running this table chose the cards "
-        "(a test, a benchmark or `play --seed`); your client checks the deal against it"
-    )
-
-
-def silence_notice(seconds: int) -> str:
-    """The status line's warning while the host is silent (short: it fits 80 columns with
-    the rest of the line; the log says the rest once, see `silence_advice`)."""
-    if seconds < HOST_GONE:
-        return _("reconnecting... host silent {seconds}s").format(seconds=seconds)
-    return _("host silent {seconds}s: it may have stopped (ask the host to resume)").format(seconds=seconds)
-
-
-def silence_advice(seconds: int) -> str:
-    return _(
-        "The host has been silent for {seconds} s: it may have stopped. Ask the host to resume the game "
-        "(modernart host --resume JOURNAL); this screen reconnects by itself when it is back"
-    ).format(seconds=seconds)
-
-
-def goodbye_text(goodbye: Mapping[str, Any], ssh_guest: bool = False) -> str:
-    """What the log says when the host closes the table, with how the game can go on (an
-    SSH guest's screen closes with the table: it does not reconnect by itself)."""
-    record, journal = goodbye.get("record"), goodbye.get("journal")
-    if record:
-        return _("The host closed the table. The game's record is on the host's machine: {record}").format(
-            record=record
-        )
-    if journal and ssh_guest:
-        return _(
-            "The host closed the table. Once the host resumes the game, log in again the same way "
-            "(with the same key, your seat is kept)"
-        )
-    if journal:
-        return _(
-            "The host closed the table. It can resume the game with: modernart host --resume {journal} "
-            "(this screen reconnects by itself)"
-        ).format(journal=journal)
-    return _("The host closed the table")
-
-
-def host_stopped_text(code: int | None, resume: str | None, ssh_guest: bool) -> str:
-    """What the log says when the host process this client's command started ended by
-    itself (`modernart host`: the hosting player's own host, serving her SSH guests too)."""
-    if ssh_guest:
-        return _(
-            "The host's table stopped unexpectedly on the host's machine. This session ends when the "
-            "host leaves; once the host continues the game, log in again the same way (with the same "
-            "key, your seat is kept)"
-        )
-    if resume:
-        return _(
-            "Your host stopped unexpectedly (exit code {code}). The game so far is in its journal: "
-            "leave (q), then continue it with: modernart host {resume}"
-        ).format(code=code, resume=resume)
-    return _(
-        "Your host stopped unexpectedly (exit code {code}) before the game began: leave (q) and open the "
-        "table again with modernart host"
-    ).format(code=code)
 
 
 def lobby_view(table: Mapping[str, Any], my_fpr: str | None) -> LobbyView:
@@ -203,17 +141,10 @@ class NetSession(SessionBase):
         self.host_stopped = ""  # what the log said when the host process ended by itself ("": it has not)
         self.connect_timeout = connect_timeout
         self.my_fpr = self.client.keys.fingerprint
-        self._narrated_seq = 0
+        self.narrator = TableNarrator(self.log)  # the game's events in the log
+        self._vote_seq = 0  # the last event told by _narrate_vote
         self._votes: dict[tuple[int, int], str] = {}  # (late seat, its `dlate` event) -> this person's vote
-        self._calling = False  # a hammer call is running (told when a bid stops it)
-        self._sealed_told: tuple[int, set[int]] = (-1, set())  # (auction, seats told to have sealed)
-        self._seller = (-1, -1)  # (auction, auctioneer) of the last auction started
-        # hidden hands: the line telling this seat's deal, held until its cards can be read
-        # (the host's event only counts them; the other seats' shares make them readable)
-        self._deal_untold: str | None = None
         self.host_record_path: str | None = None  # the host's copy of the record, when not ours
-        self._deck_for: RuleOptions | None = None
-        self._deck: tuple = ()
         # the language of this person's log and messages: the one spoken where the session
         # was made (an SSH guest's own), also in the network client's tasks that narrate
         self.language = language()
@@ -239,9 +170,10 @@ class NetSession(SessionBase):
     def _take_update(self, update) -> None:
         kind, data = update
         if kind == "event":
-            self._narrate(data)
+            self.narrator.event(data, self.client.state, self.client.hand_ready)
+            self._narrate_vote(data)
         elif kind == "observation":
-            self._tell_sealed(data, self.client.state.sealed)
+            self.narrator.sealed(data, self.client.state.sealed, self.client.state.players)
         elif kind == "chat":
             seat, name, text = data
             append_log(self.log, LogEntry(text, "chat", name))
@@ -308,169 +240,17 @@ class NetSession(SessionBase):
                     append_log(self.log, LogEntry(text, "system"))
         self.away, self._presence_seen = away, True
 
-    def _narrate_vote(self, info, names: list[str]) -> None:
-        """A seat named late that this person may vote on, and the table's decision on it
-        (docs/fair-play.md "No table waits for ever")."""
-        seat = info.public.get("seat", -1)
-        if info.kind not in ("decide", "dlate") or not isinstance(seat, int) or not 0 <= seat < len(names):
+    def _narrate_vote(self, info) -> None:
+        """The vote's lines (docs/fair-play.md "No table waits for ever"): whom this person
+        may vote on is this session's state, the sentences are the narrator's."""
+        if info.seq <= self._vote_seq or info.kind not in ("decide", "dlate"):
             return
-        if info.kind == "decide":
-            if info.public.get("choice") == "end":
-                text = _("The players here voted to end the game without {player}: it is scored as it stands")
-            else:
-                text = _("The players here voted to keep waiting for {player}")
-            append_log(self.log, LogEntry(text.format(player=names[seat]), "system"))
-            return
-        self._copy_vote()
-        if self.vote_on == seat:
-            text = _(
-                "{player} is late, and only they can go on: w to keep waiting, e to end the game now "
-                "(a majority of the players here decides; a tie keeps waiting)"
-            )
-            append_log(self.log, LogEntry(text.format(player=names[seat]), "system"))
-
-    def _narrate(self, info) -> None:
-        if info.seq <= self._narrated_seq:
-            return
-        self._narrated_seq = info.seq
+        self._vote_seq = info.seq
+        if info.kind == "dlate":
+            self._copy_vote()
         st = self.client.state
         names = list(distinct_names([p["name"] for p in st.players])) if st.players else []
-        self._narrate_vote(info, names)
-        if info.kind == "start":
-            append_log(
-                self.log, LogEntry(_("The game begins: {players}").format(players=_(", ").join(names)), "system")
-            )
-            if info.public.get("fixed") is not None:  # the client checked it was announced
-                append_log(self.log, LogEntry(fixed_deal_text(), "system"))
-        elif info.kind == "delegate" and names and info.public.get("vk"):
-            # a stand-in for a person (a bot seat's own bot reconnecting after a resume is no
-            # news); the person's return is told by _note_presence
-            seat = info.public.get("seat")
-            if isinstance(seat, int) and 0 <= seat < len(names) and not st.players[seat].get("bot"):
-                text = _("A bot plays for {player} until they return").format(player=names[seat])
-                append_log(self.log, LogEntry(text, "system"))
-        elif info.kind == "commits" and st.observation is not None:  # the last to seal are in the set
-            sealed = tuple(item["seat"] for item in info.public.get("set", []) if "c" in item)
-            self._tell_sealed(st.observation, sealed, info.public.get("auction"))
-        elif info.kind == "call" and info.move is not None and names:
-            self._calling = True
-            who = names[info.move.seat] if 0 <= info.move.seat < len(names) else "?"
-            secs = (info.public.get("clk") or {}).get("call")
-            text = _("{name} calls: going once, going twice... ({seconds} s; a bid stops it)").format(
-                name=who, seconds=f"{secs:.0f}" if isinstance(secs, (int, float)) else "?"
-            )
-            append_log(self.log, LogEntry(text, "event"))
-            return
-        edition, deck = self._edition_and_deck()
-        public: list[object] = []
-        if info.kind == "settle" and names:
-            self._narrate_settle(info.public.get("bids", []), names)
-        if info.move is not None and self._calling and info.move.action != Action.PASS:
-            self._calling = False
-            if info.move.action == Action.BID and 0 <= info.move.seat < len(names):
-                text = _("{name}'s bid stops the hammer").format(name=names[info.move.seat])
-                append_log(self.log, LogEntry(text, "event"))
-        if info.move is not None and names:
-            who = names[info.move.seat] if 0 <= info.move.seat < len(names) else _("a player")
-            if info.by == "clock" and info.move.action == Action.HAMMER:  # the Open countdown ran out
-                append_log(self.log, LogEntry(timeout_of(info.events, names), "event"))
-            elif info.by == "offender":
-                why = info.public.get("why")
-                if isinstance(why, str) and why:
-                    text = _("{player}'s sealed bid is forfeited: {reason}").format(
-                        player=who, reason=forfeit_reason(why)
-                    )
-                else:
-                    text = _("{player}'s sealed bid is forfeited").format(player=who)
-                append_log(self.log, LogEntry(text, "event"))
-            elif info.by != "reveal":  # a settled sealed bid is told by the reveal of all bids
-                if info.by == "clock":  # this decision's clock ran out: the host moved for them
-                    append_log(self.log, LogEntry(_("Time is up for {player}").format(player=who), "event"))
-                public.append(info.move)
-        for event in info.events:
-            self._follow_sealed(event)
-            if isinstance(event, CardsDealt):
-                self._tell(public, names, edition, deck)
-                if event.seat == st.seat and st.role in ("player", "standin"):
-                    self._narrate_deal(event, _dealt_count(info.public, event.seat))
-                continue
-            public.append(event)
-        self._tell(public, names, edition, deck)
-
-    def _narrate_deal(self, event: CardsDealt, count: int) -> None:
-        """This seat's deal: told now, or at a hidden-hands table once its cards can be read
-        (`count`: the public event's count; this seat's copy names no cards there)."""
-        n = len(event.cards) or count
-        dealt = ngettext(
-            "Round {round}: you receive {count} painting", "Round {round}: you receive {count} paintings", n
-        ).format(round=event.round + 1, count=n)
-        if event.cards or self.client.hand_ready:
-            append_log(self.log, LogEntry(dealt))
-        else:  # told by _copy once the other seats' shares are in
-            self._deal_untold = dealt
-
-    def _narrate_settle(self, bids: list[dict[str, Any]], names: list[str]) -> None:
-        """A settlement's offenders and timeouts (its bids are told by the reveal of them all)."""
-        for bid in bids:
-            seat = bid["m"][0]
-            who = names[seat] if 0 <= seat < len(names) else _("a player")
-            if bid.get("by") == "offender":
-                why = bid.get("why")
-                reason = forfeit_reason(why) if isinstance(why, str) and why else None
-                text = (
-                    _("{player}'s sealed bid is forfeited: {reason}").format(player=who, reason=reason)
-                    if reason
-                    else _("{player}'s sealed bid is forfeited").format(player=who)
-                )
-                append_log(self.log, LogEntry(text, "event"))
-            elif bid.get("by") == "clock":  # this decision's clock ran out: the host bid 0 for them
-                append_log(self.log, LogEntry(_("Time is up for {player}").format(player=who), "event"))
-
-    def _tell_sealed(self, obs: Observation, seats: tuple[int, ...], auction: int | None = None) -> None:
-        """Tell who seals a bid in the running Sealed auction, once each: the host's clocks
-        say who has (`clk.sealed`), the complete set names the rest."""
-        if auction is None:
-            if obs.phase != Phase.SEALED:
-                return
-            auction = obs.auction_no
-        told_auction, told = self._sealed_told
-        if told_auction != auction:
-            told = set()
-            self._sealed_told = (auction, told)
-        names = [p["name"] for p in self.client.state.players]
-        for seat in seats:
-            if seat in told or not 0 <= seat < len(names):
-                continue
-            told.add(seat)
-            if seat == obs.auctioneer and obs.options.sealed_excludes_seller:
-                continue  # the seller's fist stays empty (FA-10): its entry is the host's default
-            append_log(self.log, LogEntry(_("{player} seals a bid").format(player=names[seat]), "event"))
-
-    def _follow_sealed(self, event: object) -> None:
-        """Keep the last Sealed reveal and its auction's seller: the auction panel shows every
-        bid, who won and why."""
-        if isinstance(event, AuctionStarted):
-            self._seller = (event.auction, event.auctioneer)
-        elif isinstance(event, SealedRevealed):
-            auction, seller = self._seller
-            self.last_reveal = (event, seller if auction == event.auction else -1)
-
-    def _tell(self, items: list, names, edition, deck) -> None:
-        """Narrate `items` (a move and its public events, in order) into the log; empties the list."""
-        if names:
-            for text in describe_events(items, names, edition, deck):
-                append_log(self.log, LogEntry(text, "event"))
-        items.clear()
-
-    def _edition_and_deck(self):
-        table = self.client.state.table or {}
-        try:
-            options = RuleOptions.from_dict(table.get("options") or {})
-        except (OptionError, TypeError):
-            options = RuleOptions()
-        if self._deck_for != options:
-            self._deck_for, self._deck = options, options.deck_table.build()
-        return EDITIONS[options.edition], self._deck
+        self.narrator.vote(info, names, self.vote_on)
 
     def _copy(self) -> None:
         """Take the client's latest state into the attributes the screens read."""
@@ -506,9 +286,9 @@ class NetSession(SessionBase):
         self.obs = st.observation
         self.cards_coming = st.role in ("player", "standin") and not self.client.hand_ready
         self.mystery_coming = self.client.mystery_coming
-        if self._deal_untold is not None and not self.cards_coming:
-            append_log(self.log, LogEntry(self._deal_untold))
-            self._deal_untold = None
+        if not self.cards_coming:
+            self.narrator.cards_readable()
+        self.last_reveal = self.narrator.last_reveal
         if self.obs is None and st.role == "spectator":  # no seat: the table from its public facts alone
             self.obs = self.client.watcher_observation()
         if self.status == Status.PLAYING and self.obs is not None and self.obs.is_over:
@@ -550,7 +330,7 @@ class NetSession(SessionBase):
         host_copy = table.get("record")  # a path on the host's machine (this one, for `play`)
         self.host_record_path = host_copy if isinstance(host_copy, str) and host_copy != record else None
 
-    # ------------------------------------------------------------------ Session calls
+    # ------------------------------------------------------------------ the screens' calls
 
     async def open(self) -> None:
         from modernart.net.client.client import ConnectError
@@ -671,16 +451,6 @@ class NetSession(SessionBase):
 
     async def start(self) -> None:
         await self._reply(self.client.start())
-
-
-def _dealt_count(public: Mapping[str, Any], seat: int) -> int:
-    """How many cards an event deals `seat` (its public part counts them: at a hidden-hands
-    table nobody's copy names the cards until they are read)."""
-    for item in public.get("ev") or ():
-        if isinstance(item, dict) and item.get("k") == "dealt" and item.get("seat") == seat:
-            count = item.get("count")
-            return count if type(count) is int else 0
-    return 0
 
 
 def _sentence(text: str) -> str:

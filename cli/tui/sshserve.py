@@ -3,7 +3,7 @@ nothing installed.  Needs asyncssh (the `ssh` extra).
 
 One process, one event loop, one client application per SSH channel, built inside that
 channel's prompt_toolkit app session.  `serve(port, session_for)` asks `session_for(guest)`
-for each newcomer's `Session` (a `NetSession` joining the host as that player, cli/tui/launch.py
+for each newcomer's session (a `NetSession` joining the host as that player, cli/tui/launch.py
 `ssh_sessions_through`), so each SSH guest is an ordinary player.
 
 Identity: any public key is accepted, but a seat is bound only to a key whose signature
@@ -31,7 +31,7 @@ import os
 import tarfile
 import weakref
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping, Sequence
 
 import asyncssh
 from prompt_toolkit.contrib.ssh import PromptToolkitSSHServer, PromptToolkitSSHSession
@@ -40,8 +40,11 @@ from prompt_toolkit.data_structures import Size
 from modernart.cli.i18n import _, language_from_env, use_language
 from modernart.cli.screen_options import ScreenOptions
 from modernart.cli.tui.app import ClientApp
-from modernart.cli.tui.session import JoinError, Session
+from modernart.cli.tui.session import JoinError
 from modernart.net import user_dirs
+
+if TYPE_CHECKING:
+    from modernart.cli.tui.net_session import NetSession
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +67,7 @@ class NoRecord(Exception):
     """Why a guest cannot take the record home (now): told to them as is."""
 
 
-SessionFor = Callable[[SSHGuest], Awaitable[Session]]
+SessionFor = Callable[[SSHGuest], Awaitable["NetSession"]]
 RecordFor = Callable[[SSHGuest], Sequence[str]]  # the files of the guest's copy, or NoRecord
 
 
@@ -243,22 +246,10 @@ async def serve(
             dict(chan.get_environment()),
         )
         use_language(language_from_env(guest.env))  # this guest's own: this task and what it starts
-        command = chan.get_command()
-        if command is not None:  # `ssh -p PORT NAME@HOST record`
-            _exit(chan, await _answer_command(chan, command.strip(), guest, record_for))
-            return
-        if term is None:  # `ssh -T`: no terminal to draw on
-            _say(chan, _("modernart needs a terminal: connect with ssh -t") + "\r\n", stderr=True)
-            _exit(chan, EXIT_USAGE)  # OpenSSH's own 255 is for a connection that failed
+        if await _served_without_screen(chan, guest, record_for):
             return
         if guest.fingerprint is not None and isinstance(ssh, _Session):
-            # one key, one screen: the newest takes the seat over, before it joins (the
-            # earlier one's keys must not act on the seat once the newer one holds it)
-            earlier = playing.get(guest.fingerprint)
-            if earlier is not None and earlier.live():
-                earlier.taken_over = True
-                earlier.end_input()
-            playing[guest.fingerprint] = ssh
+            _take_over(playing, guest.fingerprint, ssh)
         try:
             session = await session_for(guest)
         except JoinError as exc:
@@ -287,11 +278,7 @@ async def serve(
                 on_guest(guest, "left")
             if guest.fingerprint is not None and playing.get(guest.fingerprint) is ssh:
                 del playing[guest.fingerprint]
-            if getattr(ssh, "taken_over", False):
-                _say(chan, "modernart: " + _("another SSH session with your key took this seat over") + "\r\n")
-            elif session.last_word:  # e.g. the host closed the table: the last thing on the guest's terminal
-                _say(chan, f"modernart: {session.last_word}\r\n")
-            _exit(chan, 0)
+            _farewell(chan, ssh, session.last_word)
 
     acceptor = await asyncssh.create_server(
         lambda: _Server(interact, table_code, guests),
@@ -305,6 +292,40 @@ async def serve(
     )
     acceptor.modernart_guests = guests  # type: ignore[attr-defined]  # for serve_forever
     return acceptor
+
+
+async def _served_without_screen(chan, guest: SSHGuest, record_for: RecordFor) -> bool:
+    """Answer a guest who asked for a command (`ssh -p PORT NAME@HOST record`) or came with no
+    terminal (`ssh -T`), and end the connection; False: the guest gets the client's screen."""
+    command = chan.get_command()
+    if command is not None:
+        _exit(chan, await _answer_command(chan, command.strip(), guest, record_for))
+        return True
+    if guest.term is None:  # no terminal to draw on
+        _say(chan, _("modernart needs a terminal: connect with ssh -t") + "\r\n", stderr=True)
+        _exit(chan, EXIT_USAGE)  # OpenSSH's own 255 is for a connection that failed
+        return True
+    return False
+
+
+def _take_over(playing: dict[str, _Session], fingerprint: str, ssh: _Session) -> None:
+    """One key, one screen: the newest takes the seat over, before it joins (the earlier
+    one's keys must not act on the seat once the newer one holds it)."""
+    earlier = playing.get(fingerprint)
+    if earlier is not None and earlier.live():
+        earlier.taken_over = True
+        earlier.end_input()
+    playing[fingerprint] = ssh
+
+
+def _farewell(chan, ssh: PromptToolkitSSHSession, last_word: str) -> None:
+    """The last thing on a leaving guest's terminal (another screen took the seat over, or
+    the session's last word, e.g. the host closed the table), and the exit status 0."""
+    if getattr(ssh, "taken_over", False):
+        _say(chan, "modernart: " + _("another SSH session with your key took this seat over") + "\r\n")
+    elif last_word:
+        _say(chan, f"modernart: {last_word}\r\n")
+    _exit(chan, 0)
 
 
 def _say(chan, text: str, *, stderr: bool = False) -> None:

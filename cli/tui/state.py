@@ -19,11 +19,12 @@ from modernart.views import Observation
 
 from modernart.cli.i18n import _
 from modernart.cli.words import local_edition
-from modernart.cli.tui.session import Finder, LogEntry, Session, Status
+from modernart.cli.tui.session import LogEntry, Status
 from modernart.cli.tui.text import ASCII_BORDERS, UNICODE_BORDERS, Borders
 
 if TYPE_CHECKING:  # the coach and its engine load only when asked for (key v)
     from modernart.cli.tui.coach_panel import CoachRun
+    from modernart.cli.tui.net_session import NetFinder, NetSession
 
 MIN_COLUMNS, MIN_ROWS = 80, 24
 
@@ -57,9 +58,9 @@ class ClientState:
 
     def __init__(
         self,
-        session: Session | None = None,
+        session: NetSession | None = None,
         *,
-        finder: Finder | None = None,
+        finder: NetFinder | None = None,
         ascii: bool = False,
         env: Mapping[str, str] | None = None,
         clock: Callable[[], float] = time.monotonic,

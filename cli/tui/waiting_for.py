@@ -32,31 +32,45 @@ def expectation(obs: Observation, name: Names, edition: Edition, owed: Sequence[
         return False, _("Game over")
     if me < 0:
         return False, _("WATCHING: {what}").format(what=_others(obs, name, artist, owed))
-    if phase == Phase.PLAY_CARD:
-        if mine:
-            return True, _("YOUR TURN: put up a painting (<- -> choose, Enter)")
-        return False, _others(obs, name, artist)
-    if phase == Phase.DOUBLE_OFFER:
-        if obs.turn == me:
-            return True, _("YOUR TURN: add a second {artist} (Enter) or p to pass").format(artist=artist)
-        return False, _others(obs, name, artist)
     if phase == Phase.OPEN:
         return _open(obs)
-    if phase == Phase.ONCE_AROUND:
-        if obs.turn == me:
-            return True, _("YOUR TURN: bid above {high} or p to pass (once around)").format(high=obs.high)
-        return False, _others(obs, name, artist)
     if phase == Phase.SEALED:
         return _sealed(obs, name, owed)
-    if phase in (Phase.FIXED_SET, Phase.FIXED_OFFER):
-        return _fixed(obs, name, artist)
     if phase in (Phase.POSTED_OFFER, Phase.CHOOSE_BUYER, Phase.MYSTERY_FLIP, Phase.ANNOUNCE):
         return (True, _variant_turn(obs)) if mine else (False, _others(obs, name, artist))
-    return False, ""
+    if phase not in _TURNS:
+        return False, ""
+    asked = _asked(obs, artist)
+    return (True, asked) if asked is not None else (False, _others(obs, name, artist))
+
+
+#: The steps taken in turn by one seat (the others wait for it)
+_TURNS = (Phase.PLAY_CARD, Phase.DOUBLE_OFFER, Phase.ONCE_AROUND, Phase.FIXED_SET, Phase.FIXED_OFFER)
+
+
+def _asked(obs: Observation, artist: str) -> str | None:
+    """What a step of `_TURNS` asks of this seat, if it is this seat's turn (None: another's)."""
+    me, phase = obs.seat, obs.phase
+    if phase == Phase.PLAY_CARD:
+        return _("YOUR TURN: put up a painting (<- -> choose, Enter)") if me in obs.to_move else None
+    if phase == Phase.FIXED_SET:
+        if obs.auctioneer != me:
+            return None
+        lo, hi = _range(obs)
+        return _("YOUR TURN: set the price {low}-{high} (type + Enter)").format(low=lo, high=hi)
+    if obs.turn != me:
+        return None
+    if phase == Phase.DOUBLE_OFFER:
+        return _("YOUR TURN: add a second {artist} (Enter) or p to pass").format(artist=artist)
+    if phase == Phase.ONCE_AROUND:
+        return _("YOUR TURN: bid above {high} or p to pass (once around)").format(high=obs.high)
+    if Move.accept(me) not in obs.legal_moves(amounts=False):  # a fixed price offered to this seat
+        return _("YOUR TURN: you cannot pay {price}: p to decline").format(price=obs.price)
+    return _("YOUR TURN: buy for {price}? a = accept, p = decline").format(price=obs.price)
 
 
 def _sealed(obs: Observation, name: Names, owed: Sequence[int]) -> tuple[bool, str]:
-    """A Sealed auction, for a seated player: its bid to make, or whose bids it waits for."""
+    """A Sealed auction, for a seated player: seal a bid, or whom the table waits for."""
     if obs.amount_range() is not None:
         return True, _("YOUR TURN: seal a bid 0-{money} (type + Enter)").format(money=obs.money)
     if len(obs.sealed_done) == obs.players:
@@ -65,21 +79,6 @@ def _sealed(obs: Observation, name: Names, owed: Sequence[int]) -> tuple[bool, s
     if obs.options.sealed_excludes_seller and obs.seat == obs.auctioneer:
         return False, _("You are the seller; waiting for the bids of {players}").format(players=_(", ").join(waiting))
     return False, _("Your sealed bid is in; waiting for {players}").format(players=_(", ").join(waiting))
-
-
-def _fixed(obs: Observation, name: Names, artist: str) -> tuple[bool, str]:
-    """A Fixed-price auction, for a seated player: the price to set, the offer to answer."""
-    me = obs.seat
-    if obs.phase == Phase.FIXED_SET:
-        if obs.auctioneer == me:
-            lo, hi = _range(obs)
-            return True, _("YOUR TURN: set the price {low}-{high} (type + Enter)").format(low=lo, high=hi)
-        return False, _others(obs, name, artist)
-    if obs.turn == me:
-        if Move.accept(me) not in obs.legal_moves(amounts=False):
-            return True, _("YOUR TURN: you cannot pay {price}: p to decline").format(price=obs.price)
-        return True, _("YOUR TURN: buy for {price}? a = accept, p = decline").format(price=obs.price)
-    return False, _others(obs, name, artist)
 
 
 def _variant_turn(obs: Observation) -> str:

@@ -54,9 +54,10 @@ Updates (`client.updates`, an asyncio.Queue; pass `updates=False` to skip it):
 
 Parts (each its own state, handed only what it uses): `feed` (net/client/updates.py: the
 state and the updates), `requests` (net/client/requests.py: ids and replies), `receiving`
-(net/client/receiving.py: frames from the host), `lobby` (net/client/lobby_requests.py),
-`fair` (net/client/fair_duties.py), `card_clock` (net/client/card_clock.py: a hidden
-table's card play on the clock).  The client itself owns the socket and its loops.
+(net/client/receiving.py: frames from the host), `fair` (net/client/fair_duties.py),
+`card_clock` (net/client/card_clock.py: a hidden table's card play on the clock).  The
+client itself owns the socket and its loops, and sends the lobby's requests (`take_seat`
+... `start`: one frame each, `lobby_op`).
 
 Socket roles (zguide style):
   sock     DEALER, CURVE client of the host's ROUTER: every frame to and from the host.
@@ -124,7 +125,6 @@ from modernart.views import Observation
 from modernart.net.client.card_clock import CardClock
 from modernart.net.client.fair_duties import FairPlay
 from modernart.net.client.live_copy import LiveCopy
-from modernart.net.client.lobby_requests import LobbyRequests
 from modernart.net.client.receiving import HostMemo, Receiving
 from modernart.net.client.requests import REQUEST_TIMEOUT, Requests
 from modernart.net.client.state import ConnectError, ConnectionState, Reply, Update
@@ -132,7 +132,7 @@ from modernart.net.client.updates import UpdateFeed
 from modernart.net.lan.address import JoinTarget, parse_join_string
 from modernart.net.lan.known_hosts import HostKeyChanged, KnownHosts
 from modernart.net.protocol import HANDSHAKE_MS, MAX_CLIENT_FRAME, pack
-from modernart.net.protocol.frames import act_frame, bye_frame, hello_frame, ping_frame
+from modernart.net.protocol.frames import act_frame, bye_frame, hello_frame, lobby_op_frame, ping_frame, tables_request
 from modernart.net.protocol.signed import ACT_TAG, HELLO_TAG, encode_action_body, hello_bytes
 from modernart.net.trust.deck import DeckError
 from modernart.net.trust.identity import Keys, check_zmq
@@ -224,7 +224,6 @@ class Client:
         self.last_ping = 0.0  # time.monotonic() of the last ping sent
         self.feed = UpdateFeed(updates)
         self.requests = Requests(self.send_frame)
-        self.lobby = LobbyRequests(self.requests.request)
         self.fair = FairPlay(
             self.keys,
             self.feed,
@@ -730,40 +729,47 @@ class Client:
                 await self.changed.wait()
         return self.state
 
-    # ------------------------------------------------------------------ lobby requests (net/client/lobby_requests.py)
+    # ------------------------------------------------------------------ lobby requests (docs/protocol.md, "Lobby")
+
+    async def lobby_op(self, op: str, **args: Any) -> Reply:
+        """Send one lobby operation and wait for the host's reply (the calls below name them)."""
+        return await self.requests.request(lobby_op_frame(op, args))
 
     async def take_seat(self, name: str, seat: int | None = None) -> Reply:
-        return await self.lobby.take_seat(name, seat)
+        return await self.lobby_op("sit", name=name, seat=seat)
 
     async def leave(self) -> Reply:
-        return await self.lobby.leave()
+        return await self.lobby_op("leave")
 
     async def ready(self, flag: bool = True) -> Reply:
-        return await self.lobby.ready(flag)
+        return await self.lobby_op("ready", ready=flag)
 
     async def chat(self, text: str) -> Reply:
-        return await self.lobby.chat(text)
+        return await self.lobby_op("chat", text=text)
 
     async def add_bot(self, level: str = "random", seat: int | None = None) -> Reply:
-        return await self.lobby.add_bot(level, seat)
+        return await self.lobby_op("add_bot", level=level, seat=seat)
 
     async def remove_bot(self, seat: int) -> Reply:
-        return await self.lobby.remove_bot(seat)
+        return await self.lobby_op("remove_bot", seat=seat)
 
     async def remove(self, fpr: str) -> Reply:
-        return await self.lobby.remove(fpr)
+        """The admin removes the seated person, bot or watcher whose key has fingerprint `fpr`."""
+        return await self.lobby_op("remove", fpr=fpr)
 
     async def lock(self, flag: bool = True) -> Reply:
-        return await self.lobby.lock(flag)
+        """The admin locks the table to the keys seated (False: opens it again)."""
+        return await self.lobby_op("lock", lock=flag)
 
     async def set_options(self, options: dict[str, Any]) -> Reply:
-        return await self.lobby.set_options(options)
+        return await self.lobby_op("options", options=options)
 
     async def set_clocks(self, clocks: dict[str, Any]) -> Reply:
-        return await self.lobby.set_clocks(clocks)
+        return await self.lobby_op("clocks", clocks=clocks)
 
     async def start(self) -> Reply:
-        return await self.lobby.start()
+        return await self.lobby_op("start")
 
     async def list_tables(self) -> list[dict[str, Any]]:
-        return await self.lobby.list_tables()
+        reply = await self.requests.request(tables_request())
+        return list(reply.data) if reply.ok and reply.data else []

@@ -297,20 +297,9 @@ class FairPlay:
                 if secret.kind == "seed":
                     self.vault.drop(secret)
         elif info.kind == "commits":
-            for secret in self._bids(game, pub["auction"]):
-                entry = follower.sealed.entry(pub["auction"], secret.seat) if follower.sealed else None
-                if entry is None or entry.default or entry.c != secret.c:
-                    why = (
-                        "the host acknowledged your sealed bid but left it out of the commitment set"
-                        if secret.c in self.acked
-                        else "your sealed bid is not in the commitment set (it did not reach the host in time)"
-                    )
-                    self.feed.error("commitment_left_out", why)
+            self._check_commits(game, pub["auction"], follower)
         elif info.kind == "settle":
-            for bid in pub["bids"]:
-                mine = [s for s in self._bids(game, pub["auction"]) if s.seat == bid["m"][0]]
-                if mine and bid["by"] == "offender" and bid.get("why") == MISSING and mine[0].nonce in self.acked:
-                    self.feed.error("reveal_dropped", "the host acknowledged your reveal but counted it as missing")
+            self._check_settlement(game, pub)
         for settled in (e for e in info.events if isinstance(e, SealedRevealed)):
             for secret in self._bids(game, None):
                 if secret.auction <= settled.auction:
@@ -322,6 +311,25 @@ class FairPlay:
             self.vault.drop_game(game)
             if self.save_dir is not None and follower.frames is not None and self.save_task is None:
                 self.save_task = asyncio.get_running_loop().create_task(self._save(game, follower))
+
+    def _check_commits(self, game: bytes, auction: int, follower: VerifiedGame) -> None:
+        """The complete commitment set of `auction`: every bid this client committed is in it."""
+        for secret in self._bids(game, auction):
+            entry = follower.sealed.entry(auction, secret.seat) if follower.sealed else None
+            if entry is None or entry.default or entry.c != secret.c:
+                why = (
+                    "the host acknowledged your sealed bid but left it out of the commitment set"
+                    if secret.c in self.acked
+                    else "your sealed bid is not in the commitment set (it did not reach the host in time)"
+                )
+                self.feed.error("commitment_left_out", why)
+
+    def _check_settlement(self, game: bytes, pub: dict[str, Any]) -> None:
+        """A Sealed settlement: no reveal the host acknowledged is counted as missing."""
+        for bid in pub["bids"]:
+            mine = [s for s in self._bids(game, pub["auction"]) if s.seat == bid["m"][0]]
+            if mine and bid["by"] == "offender" and bid.get("why") == MISSING and mine[0].nonce in self.acked:
+                self.feed.error("reveal_dropped", "the host acknowledged your reveal but counted it as missing")
 
     def _bids(self, game: bytes, auction: int | None) -> list[Secret]:
         key = self.keys.vk

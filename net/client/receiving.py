@@ -236,25 +236,9 @@ class Receiving:
         if kind == "ev":
             self._on_event(msg)
         elif kind == "evs":
-            events = [decode_batch_event(data) for data in msg["evs"]]  # all checked before any is applied
-            for event in events:
-                self._on_event(event)
-            nonce = msg.get("n")
-            if nonce is not None:
-                self.batch_nonce = nonce
-                self.ack_due = True  # the host sends the next batch once this one is acknowledged
+            self._on_batch(msg)
         elif kind == "tick":
-            if self.state.status == "failed":
-                return
-            if self.state.status == "reconnecting" and self.welcome and self.welcome.done():
-                self.feed.set_status("connected")
-            if msg.get("head", 0) > self.state.head_seq and time.monotonic() - self.greeting.last_hello > 2.0:
-                self.greeting.hello()  # missed events (we lagged): catch up
-            # the tick's clocks are current; an event's are as of when it was sent, which is
-            # long ago for events caught up after a reconnect: correct the drift, and tell
-            if "clk" in msg and self._set_deadlines(msg["clk"]):
-                self.feed.emit(Update("clock", dict(self.state.deadlines)))
-                self.show_sealed()
+            self._on_tick(msg)
         elif kind in ("ack", "reply"):
             self.requests.resolve(msg.get("id"), Reply(True, None, "", msg.get("seq")))
         elif kind == "tables":
@@ -269,17 +253,45 @@ class Receiving:
             self.state.seat, self.state.role = msg.get("seat"), msg.get("role")
             self.feed.emit(Update("seat", (self.state.seat, self.state.role)))
         elif kind == "lobby":
-            self.state.table = msg
-            self._check_fixed_deal()
-            if isinstance(msg.get("name"), str):
-                self.memo.remember(msg["name"])
-            self.feed.emit(Update("lobby", msg))
+            self._on_lobby(msg)
         elif kind == "dnext":
             self._on_relayed(msg)
         elif kind == "chat":
             line = (msg.get("seat"), str(msg.get("name")), str(msg.get("text")))
             self.state.chat.append(line)
             self.feed.emit(Update("chat", line))
+
+    def _on_batch(self, msg: dict[str, Any]) -> None:
+        """A batch of events (a catch-up): all checked before any is applied, then acknowledged."""
+        events = [decode_batch_event(data) for data in msg["evs"]]
+        for event in events:
+            self._on_event(event)
+        nonce = msg.get("n")
+        if nonce is not None:
+            self.batch_nonce = nonce
+            self.ack_due = True  # the host sends the next batch once this one is acknowledged
+
+    def _on_tick(self, msg: dict[str, Any]) -> None:
+        """The host's heartbeat: back in touch, behind (catch up), and its current clocks."""
+        if self.state.status == "failed":
+            return
+        if self.state.status == "reconnecting" and self.welcome and self.welcome.done():
+            self.feed.set_status("connected")
+        if msg.get("head", 0) > self.state.head_seq and time.monotonic() - self.greeting.last_hello > 2.0:
+            self.greeting.hello()  # missed events (we lagged): catch up
+        # the tick's clocks are current; an event's are as of when it was sent, which is
+        # long ago for events caught up after a reconnect: correct the drift, and tell
+        if "clk" in msg and self._set_deadlines(msg["clk"]):
+            self.feed.emit(Update("clock", dict(self.state.deadlines)))
+            self.show_sealed()
+
+    def _on_lobby(self, msg: dict[str, Any]) -> None:
+        """The table's description (its lobby): kept, its fixed deal checked, its name remembered."""
+        self.state.table = msg
+        self._check_fixed_deal()
+        if isinstance(msg.get("name"), str):
+            self.memo.remember(msg["name"])
+        self.feed.emit(Update("lobby", msg))
 
     def _on_relayed(self, msg: dict[str, Any]) -> None:
         """A shuffle relayed ahead of its event (hidden hands): its check starts now."""

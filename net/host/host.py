@@ -281,11 +281,17 @@ class Host:
         `hidden_hands`: the hands are hidden even from this host (docs/fair-play.md)."""
         if hidden_hands and fixed_deal is not None:
             raise ValueError("a fixed deal is known to the host: it cannot hide hands")
-        table = self.registry.open(
-            name, table_id=table_id, journal_dir=journal_dir, lobby=lobby, autostart=autostart, fsync=fsync
+        table = Table(
+            self.registry.new_id(table_id),
+            name,
+            self.keys,
+            journal_dir=journal_dir,
+            lobby=lobby,
+            autostart=autostart,
+            fsync=fsync,
+            fixed_deal=fixed_deal,
+            hidden_hands=hidden_hands,
         )
-        table.fixed_deal = fixed_deal
-        table.hidden_hands = hidden_hands
         return self.add_table(table)
 
     def free_table(self, table: Table) -> None:

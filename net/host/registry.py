@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from modernart.net.host.lobby import Lobby
 from modernart.net.host.table import Table
 from modernart.net.trust.identity import Keys
 
@@ -20,23 +19,14 @@ class TableRegistry:
         self.tables[table.id] = table
         return table
 
-    def open(
-        self,
-        name: str,
-        *,
-        table_id: str | None,
-        journal_dir: str | None,
-        lobby: Lobby | None,
-        autostart: bool | int,
-        fsync: bool,
-    ) -> Table:
-        """A new table in its lobby (not added yet)."""
+    def new_id(self, table_id: str | None = None) -> str:
+        """`table_id`, or the next id of a table opened without one."""
         if table_id is None:
             self.serial += 1
             while f"t{self.serial}" in self.tables:
                 self.serial += 1
             table_id = f"t{self.serial}"  # counted, not len(tables): never a freed table's id again
-        return Table(table_id, name, self.keys, journal_dir=journal_dir, lobby=lobby, autostart=autostart, fsync=fsync)
+        return table_id
 
     def remove(self, table: Table) -> None:
         """Forget `table` (if it is still the one under its id)."""

@@ -349,25 +349,11 @@ class _Audit:
             if kind == "delegate":
                 standins.change(pub["seat"], pub.get("vk") is not None, len(moves))
             signers.follow(kind, pub)
-            for settled in pub.get("bids", []) if kind == "settle" else [pub] if kind == "move" else []:
-                if settled.get("by") == "offender":
-                    self.report.notes.append(
-                        f"event {seq}: {_seat_name(self.record.players, settled['m'][0])}'s sealed bid "
-                        f"was forfeited: {REASONS.get(settled.get('why'), settled.get('why'))}"
-                    )
+            self._note_forfeits(seq, kind, pub)
             if kind == "deal":
                 state = GameState(n, options, deck_order=order, first_auctioneer=first, track_events=True)
-            # a `call` names the hammer it waits to bring down; a `settle` applies every seat's sealed bid
-            applied = [pub["m"]] if kind == "move" else [bid["m"] for bid in pub["bids"]] if kind == "settle" else []
-            if state is not None and applied:
-                for one in applied:
-                    move = Move.from_list(one)
-                    try:
-                        state.apply(move)
-                    except IllegalMove as exc:
-                        self.problems.append(f"event {seq}: {state.describe(move)} is illegal: {exc}")
-                        return
-                    moves.append(move)
+            if state is not None and not self._apply_moves(seq, kind, pub, state, moves):
+                return
             if state is None:
                 if any(h != EMPTY_PRIVATE for h in frame["ph"]):
                     self.problems.append(f"event {seq}: a private part before the deal")
@@ -383,18 +369,47 @@ class _Audit:
             pv = public_view(state)
             if state.phase == Phase.SEALED and state.auction_no == auction:
                 overlay(pv, committed, complete)
-            if self.protocol < 3 and "kind" not in pub.get("pv", {}):
-                pv.pop("kind", None)  # the running auction's type came with protocol 3's hosts
-            if pub.get("pv") != pv:
-                fields = sorted(k for k in pv if pub.get("pv", {}).get(k) != pv[k])
-                self.problems.append(f"event {seq}: the public view differs from the rules' ({', '.join(fields)})")
-            if pub.get("ev") != [w for w in map(event_to_wire, engine_events) if w is not None]:
-                self.problems.append(f"event {seq}: the announced outcome differs from the rules'")
+            self._check_public(seq, pub, pv, engine_events)
             self._privates(seq, frame, state, engine_events, salt_keys, kind, hidden)
         self.report.notes.extend(standins.notes(len(moves)))
         self.report.notes.extend(signers.notes(self.record.players))
         self.report.facts["signed_by"] = signers.by
         self._check_moves(moves, state)
+
+    def _note_forfeits(self, seq: int, kind: str, pub: dict[str, Any]) -> None:
+        """A note for each sealed bid an event forfeits (a `settle`'s bids, or one `move`)."""
+        bids: list[Any] = pub.get("bids", []) if kind == "settle" else [pub] if kind == "move" else []
+        for settled in bids:
+            if settled.get("by") == "offender":
+                self.report.notes.append(
+                    f"event {seq}: {_seat_name(self.record.players, settled['m'][0])}'s sealed bid "
+                    f"was forfeited: {REASONS.get(settled.get('why'), settled.get('why'))}"
+                )
+
+    def _apply_moves(self, seq: int, kind: str, pub: dict[str, Any], state: GameState, moves: list[Move]) -> bool:
+        """Apply an event's moves to `state` and keep them in `moves`; False (a problem noted)
+        at the first illegal one.  A `call` names the hammer it waits to bring down (nothing
+        is applied); a `settle` applies every seat's sealed bid."""
+        applied = [pub["m"]] if kind == "move" else [bid["m"] for bid in pub["bids"]] if kind == "settle" else []
+        for one in applied:
+            move = Move.from_list(one)
+            try:
+                state.apply(move)
+            except IllegalMove as exc:
+                self.problems.append(f"event {seq}: {state.describe(move)} is illegal: {exc}")
+                return False
+            moves.append(move)
+        return True
+
+    def _check_public(self, seq: int, pub: dict[str, Any], pv: dict[str, Any], engine_events: list[Any]) -> None:
+        """The event's public view and announced outcome against the rules' (`pv`, `engine_events`)."""
+        if self.protocol < 3 and "kind" not in pub.get("pv", {}):
+            pv.pop("kind", None)  # the running auction's type came with protocol 3's hosts
+        if pub.get("pv") != pv:
+            fields = sorted(k for k in pv if pub.get("pv", {}).get(k) != pv[k])
+            self.problems.append(f"event {seq}: the public view differs from the rules' ({', '.join(fields)})")
+        if pub.get("ev") != [w for w in map(event_to_wire, engine_events) if w is not None]:
+            self.problems.append(f"event {seq}: the announced outcome differs from the rules'")
 
     def _privates(
         self,

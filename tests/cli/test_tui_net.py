@@ -232,19 +232,6 @@ async def test_a_silent_host_is_announced_and_counted(tmp_path):
 
 
 @run_async
-async def test_the_session_and_the_finders_implement_the_protocol(tmp_path):
-    from modernart.cli.tui.session import Finder, Session
-    from tests.e2e.screen import HostFinder
-
-    net = NetSession("ma://127.0.0.1:1/" + "A" * 52, name="Ana", config_dir=str(tmp_path / "ana"))
-    try:
-        assert isinstance(net, Session)
-        assert isinstance(NetFinder(name="Ana"), Finder) and isinstance(HostFinder([]), Finder)
-    finally:
-        await net.close()
-
-
-@run_async
 async def test_a_changed_host_key_is_shown_with_the_way_to_accept_it(tmp_path):
     """A host at a known address with another key: the join fails with a sentence that says
     how to trust the new key, and joining again with that choice works (never silently)."""

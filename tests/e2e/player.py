@@ -115,33 +115,9 @@ def play_until_over(term: Tmux, timeout: float = 240.0, words: Words = ENGLISH) 
         if "EXITED:" in screen:
             raise AssertionError(f"the client exited during the game:\n{screen}")
         if re.search(words.game_over, screen):
-            seen.screens.setdefault("over", screen)
-            if not seen.scorings:  # every overlay gave way to a turn: ask for the last one, as a player may
-                term.send("s")
-                shown = term.wait_for(words.scoring_title.replace(r"(\d)", "4"), timeout=10)
-                seen.scorings.add("4")
-                seen.screens["scoring 4"] = shown
-                closes = time.monotonic() + 10
-                while re.search(words.scoring_title, screen := term.capture()):
-                    assert time.monotonic() < closes, f"the scoring overlay did not close:\n{screen}"
-                    if words.scoring_close in screen:
-                        term.send("Enter")
-                    time.sleep(0.3)
-            if not {"OPEN auction", "FIXED PRICE"} <= seen.panels | seen.logged:
-                read_the_whole_log(term, seen, words=words)
-            return seen, screen
-        # the scoring overlay gives way at once when this player is needed: the log tells the round
-        if words.english:
-            seen.rounds_ended.update(re.findall(r"Round (\d) ends \(", screen))
-            seen.rounds_ended.update(re.findall(r"Round (\d) scoring closed: you are needed", screen))
-            seen.rounds_ended.update(re.findall(r"Round (\d) scored \(in the log\)", screen))
+            return seen, game_over(term, seen, screen, words)
+        note_screen(screen, seen, words)
         rows = screen.split("\n")
-        seen.rounds_reached.update(int(n) for n in re.findall(words.round_status, rows[0] if rows else ""))
-        for panel, pattern in words.panels:
-            if re.search(pattern, screen) and panel not in seen.panels:
-                seen.panels.add(panel)
-                seen.screens[panel] = screen
-        note_logged(screen, seen, words)
         status, hints = rows[0], next((r for r in reversed(rows) if r.strip()), "")
         overlay = re.search(words.scoring_title, screen)  # the overlay's title, not a log line
         # answer a new question only: keys already sent may not have been drawn yet, and
@@ -160,6 +136,43 @@ def play_until_over(term: Tmux, timeout: float = 240.0, words: Words = ENGLISH) 
             seen.keys += len(keys)
             answered, last_key_at = signature, time.monotonic()
         time.sleep(0.05)
+
+
+def game_over(term: Tmux, seen: Seen, screen: str, words: Words) -> str:
+    """GAME OVER is on `screen`: see the last round's scoring if no overlay showed it, and
+    the whole log if the live one missed an auction; the last screen captured."""
+    seen.screens.setdefault("over", screen)
+    if not seen.scorings:  # every overlay gave way to a turn: ask for the last one, as a player may
+        term.send("s")
+        shown = term.wait_for(words.scoring_title.replace(r"(\d)", "4"), timeout=10)
+        seen.scorings.add("4")
+        seen.screens["scoring 4"] = shown
+        closes = time.monotonic() + 10
+        while re.search(words.scoring_title, screen := term.capture()):
+            assert time.monotonic() < closes, f"the scoring overlay did not close:\n{screen}"
+            if words.scoring_close in screen:
+                term.send("Enter")
+            time.sleep(0.3)
+    if not {"OPEN auction", "FIXED PRICE"} <= seen.panels | seen.logged:
+        read_the_whole_log(term, seen, words=words)
+    return screen
+
+
+def note_screen(screen: str, seen: Seen, words: Words) -> None:
+    """What `screen` shows of the game: the rounds ended and reached, the auction panels,
+    the auctions the log tells."""
+    # the scoring overlay gives way at once when this player is needed: the log tells the round
+    if words.english:
+        seen.rounds_ended.update(re.findall(r"Round (\d) ends \(", screen))
+        seen.rounds_ended.update(re.findall(r"Round (\d) scoring closed: you are needed", screen))
+        seen.rounds_ended.update(re.findall(r"Round (\d) scored \(in the log\)", screen))
+    rows = screen.split("\n")
+    seen.rounds_reached.update(int(n) for n in re.findall(words.round_status, rows[0] if rows else ""))
+    for panel, pattern in words.panels:
+        if re.search(pattern, screen) and panel not in seen.panels:
+            seen.panels.add(panel)
+            seen.screens[panel] = screen
+    note_logged(screen, seen, words)
 
 
 def note_logged(screen: str, seen: Seen, words: Words) -> None:

@@ -2,7 +2,7 @@
 
 Choosing a table found on the LAN asks for the join code shown on the host's screen
 (so a look-alike table cannot catch you); a pasted join string carries the host's key
-and needs no code.  Connecting is the finder's business (`Finder.connect`).
+and needs no code.  Connecting is the finder's business (`NetFinder.connect`).
 """
 
 from __future__ import annotations
