@@ -650,9 +650,11 @@ class FairPlay:
         path = os.path.join(
             self.save_dir, f"{self.table_id or 't'}-{game.hex()[:12]}-seat{st.seat}.{suffix}.transcript"
         )
-        header: dict[str, Any] = {"host_vk": host_vk, "untrusted": why} if sent is None else {}
-        if sent is not None:
-            header = {"host_vk": host_vk, "unrecorded": why, "sent": sent}
+        header: dict[str, Any] = (
+            {"host_vk": host_vk, "untrusted": why}
+            if sent is None
+            else {"host_vk": host_vk, "unrecorded": why, "sent": sent}
+        )
 
         def save() -> None:
             os.makedirs(self.save_dir, exist_ok=True)  # type: ignore[arg-type]
