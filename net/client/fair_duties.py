@@ -503,6 +503,9 @@ class FairPlay:
         reply = await self.request(frame)
         if recorded(follower, seat, frame) or self.feed.state.game_id != game:
             return
+        if reply.code in ("connection_lost", "host_closed", "closed"):  # the link went: a later `dlate` tries again
+            self.resent.discard((game, frame_step(frame), decode_deck_step(frame["signed"][0]).epoch))
+            return
         what = DECK_STEP_WORDS.get(frame_step(frame), "its deck step")
         ref = decode_deck_step(frame["signed"][0]).ref_seq
         why = (
