@@ -511,6 +511,9 @@ class FairPlay:
         reply = await self.request(frame)
         if recorded(follower, seat, frame) or self.feed.state.game_id != game:
             return
+        if reply.code in ("connection_lost", "host_closed", "closed"):  # the link went: a later `dlate` tries again
+            self.resent.discard((game, frame_step(frame), decode_deck_step(frame["signed"][0]).epoch))
+            return
         what = DECK_STEP_WORDS.get(frame_step(frame), "its deck step")
         ref = decode_deck_step(frame["signed"][0]).ref_seq
         why = (
@@ -658,9 +661,11 @@ class FairPlay:
         path = os.path.join(
             self.save_dir, f"{self.table_id or 't'}-{game.hex()[:12]}-seat{st.seat}.{suffix}.transcript"
         )
-        header: dict[str, Any] = {"host_vk": host_vk, "untrusted": why} if sent is None else {}
-        if sent is not None:
-            header = {"host_vk": host_vk, "unrecorded": why, "sent": sent}
+        header: dict[str, Any] = (
+            {"host_vk": host_vk, "untrusted": why}
+            if sent is None
+            else {"host_vk": host_vk, "unrecorded": why, "sent": sent}
+        )
 
         def save() -> None:
             os.makedirs(self.save_dir, exist_ok=True)  # type: ignore[arg-type]
