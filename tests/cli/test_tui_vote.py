@@ -77,6 +77,12 @@ async def _absent_player_voted_out(tmp_path) -> None:
             # Ana's and Bea's deck keys go, Cem's never comes: the transcript is the record
             await until(lambda: table.record_path is not None, 30)
             await until(lambda: ana.status == Status.OVER, 10)
+            # Ana's client saved its own copy, the transcript, and audited it: no problem on her screen
+            await until(lambda: ana.client.state.saved_record is not None, 20)
+            assert ana.client.state.saved_record.endswith(".transcript") and ana.client.state.audit == []
+            assert audit_evidence(ana.client.state.saved_record).ok
+            errors = [e.text for e in ana.log if e.kind == "error" and "has not sent" not in e.text]  # (a `dlate`)
+            assert errors == []
             report = audit_evidence(table.record_path)
             assert report.ok, report.problems
             assert any("without Cem" in n for n in report.notes)
