@@ -134,6 +134,7 @@ class Session(Protocol):
     deck_late: tuple[int, ...]  # hidden hands: seats late with a deck step
     vote_on: int | None  # hidden hands: the late seat this seat's person may vote on now (keep waiting / end)
     my_vote: str | None  # what this person voted on it in this wait ("wait", "end"; None: not yet)
+    ended_without: int | None  # the absent seat the players' vote ended the game without
 
     def add_listener(self, callback: Callable[[], None]) -> None: ...
     def remove_listener(self, callback: Callable[[], None]) -> None: ...
@@ -207,6 +208,7 @@ class SessionBase(Listeners):
         self.deck_late: tuple[int, ...] = ()
         self.vote_on: int | None = None
         self.my_vote: str | None = None
+        self.ended_without: int | None = None
 
     async def vote(self, choice: str) -> None:
         """Vote on the late seat `vote_on` (net/trust/votes.py): a session without a host has none."""

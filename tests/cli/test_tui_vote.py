@@ -81,6 +81,7 @@ async def _absent_player_voted_out(tmp_path) -> None:
             await until(lambda: ana.client.state.saved_record is not None, 20)
             assert ana.client.state.saved_record.endswith(".transcript") and ana.client.state.audit == []
             assert audit_evidence(ana.client.state.saved_record).ok
+            await screen.wait_for("Ended early by the players' vote, without Cem")
             errors = [e.text for e in ana.log if e.kind == "error" and "has not sent" not in e.text]  # (a `dlate`)
             assert errors == []
             report = audit_evidence(table.record_path)
@@ -94,3 +95,36 @@ async def _absent_player_voted_out(tmp_path) -> None:
 @pytest.mark.timeout(200)
 def test_the_players_here_vote_on_an_absent_player_with_keys_on_the_screen(tmp_path):
     run(_absent_player_voted_out(tmp_path), 170)
+
+
+def _status_text(lang: str, my_vote: str | None) -> str:
+    """The status line of Ana's table while Bea, at her card turn, is late and Ana may vote."""
+    from modernart.game import GameState
+
+    from modernart.cli.i18n import speaking
+    from modernart.cli.tui.panels import status_line
+    from modernart.cli.tui.session import SessionBase
+    from modernart.cli.tui.state import ClientState
+
+    with speaking(lang):
+        session = SessionBase("Ana")
+        session.names = ("Ana", "Bea", "Cem")
+        session.obs = GameState(3, first_auctioneer=1).observation(0)
+        session.hidden_hands, session.deck_late, session.deck_deadline = True, (1,), 1000.0
+        session.vote_on, session.my_vote = 1, my_vote
+        cs = ClientState(session, clock=lambda: 1010.0)
+        return "".join(text for _style, text in status_line(cs, 160))
+
+
+@pytest.mark.parametrize(
+    "lang, words",
+    [
+        ("en", ("Bea is late: w to keep waiting, e to end the game now", "you voted to end the game now")),
+        ("zh", ("Bea 迟到了：按 w 继续等待，按 e 现在结束游戏", "你已投票现在结束游戏")),
+        ("fa", ("Bea تأخیر دارد: w برای ماندن در انتظار", "شما رأی دادید که بازی همین حالا تمام شود")),
+    ],
+)
+def test_the_status_line_asks_for_the_vote_in_each_language(lang, words):
+    asked, voted = words
+    assert asked in _status_text(lang, None)
+    assert voted in _status_text(lang, "end")
