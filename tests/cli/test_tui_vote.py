@@ -7,7 +7,6 @@ stands; the log and the game-over screen say so, and the saved transcript audits
 
 from __future__ import annotations
 
-import asyncio
 
 import pytest
 
