@@ -59,6 +59,17 @@ def test_the_people_here_end_the_game_scored_as_it_stands_and_the_audit_checks_t
     report = audit_evidence(path)
     assert report.ok, report.problems
     assert any("ended early by the players' vote, without " + t.sess.players[absent].name in n for n in report.notes)
+    # `modernart audit TRANSCRIPT` takes it as the game's record and checks it so
+    import argparse
+    import contextlib
+    import io
+
+    from modernart.cli import cmd_audit
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = cmd_audit.run(argparse.Namespace(record=path, host_key=None, json=False))
+    assert code == 0 and "ended early by the players' vote" in out.getvalue(), out.getvalue()
 
 
 def test_a_tie_keeps_waiting_and_the_seat_is_named_again_after_one_more_deadline(tmp_path: Path) -> None:
