@@ -394,6 +394,7 @@ class NetSession(SessionBase):
         hands, if this seat is a person's; and what this person voted in that wait."""
         game, seat = self.client.game, self.seat
         self.vote_on = self.my_vote = None
+        self.ended_without = game.ended_without if game is not None else None
         if game is None or seat is None or game.deck is None or game.game_over or not 0 <= seat < len(game.players):
             return
         if game.players[seat].get("bot") is not None:

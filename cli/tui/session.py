@@ -154,6 +154,7 @@ class SessionBase(Listeners):
         self.deck_late: tuple[int, ...] = ()  # hidden hands: seats late with a deck step
         self.vote_on: int | None = None  # hidden hands: the late seat this person may vote on now (keep waiting / end)
         self.my_vote: str | None = None  # what this person voted on it in this wait ("wait", "end"; None: not yet)
+        self.ended_without: int | None = None  # the absent seat the players' vote ended the game without
 
     async def vote(self, choice: str) -> None:
         """Vote on the late seat `vote_on` (net/trust/votes.py): a session without a host has none."""

@@ -685,7 +685,7 @@ class FairPlay:
     # ------------------------------------------------------------------ the end of the game
 
     async def _save(self, game: bytes, follower: VerifiedGame) -> None:
-        from modernart.net.trust.audit import audit_files, record_from_frames
+        from modernart.net.trust.audit import audit_evidence, audit_files, record_from_frames
         from modernart.net.trust.transcript import write_transcript
 
         assert follower.frames is not None and self.save_dir is not None
@@ -696,6 +696,10 @@ class FairPlay:
 
         def save() -> list[str]:
             os.makedirs(self.save_dir, exist_ok=True)  # type: ignore[arg-type]
+            if follower.ended_without is not None:  # ended by the vote: no deck to read, the transcript is the record
+                header = {"host_vk": follower.host_vk, "ended_without": follower.ended_without}
+                write_transcript(base + ".transcript", frames, header)
+                return audit_evidence(base + ".transcript").problems
             write_transcript(base + ".transcript", frames)
             record = record_from_frames(frames, os.path.basename(base + ".transcript"), follower.host_vk)
             record.save(base + ".json")
@@ -706,8 +710,9 @@ class FairPlay:
         except (OSError, ValueError) as exc:
             self.feed.error("save_failed", f"could not save the game's record: {exc}")
             return
-        st.saved_record, st.saved_transcript = base + ".json", base + ".transcript"
+        record_path = base + (".transcript" if follower.ended_without is not None else ".json")
+        st.saved_record, st.saved_transcript = record_path, base + ".transcript"
         st.audit = problems
         for problem in problems:
             self.feed.error("audit", problem)
-        self.feed.emit(Update("record", base + ".json"))
+        self.feed.emit(Update("record", record_path))

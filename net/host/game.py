@@ -904,6 +904,21 @@ class HostedGame:
         )
         return self._decide(body.absent, now)
 
+    def _end_by_vote(self, absent: int) -> None:
+        """The table's vote ends the game without `absent`, scored as it stands (docs/rules.md
+        §12.9); a card play committed to and never opened is void.  Once only (a resumed
+        host's event log, or events taken back after a power loss, may hold it)."""
+        state = self._dealt_state()
+        if state.is_over():
+            return
+        state.end_early()
+        self.ended_without = absent
+        if self.hidden is not None:
+            self.hidden.pending = None
+        self.late_since.clear()
+        self.votes.clear()
+        self._sync_round()
+
     def _check_vote(self, signed: Any, seat: int) -> VoteBody:
         from modernart.net.trust.votes import check_vote
 
@@ -952,13 +967,7 @@ class HostedGame:
             self._back(absent, now)
             return [self._emit("decide", now, fields)]
         state = self._dealt_state()
-        state.end_early()
-        self.ended_without = absent
-        if self.hidden is not None:
-            self.hidden.pending = None  # a card play committed to and never opened is void
-        self.late_since.clear()
-        self.votes.clear()
-        self._sync_round()
+        self._end_by_vote(absent)
         out = [self._emit("decide", now, fields)]
         self._journal_result(state)
         if not self.disclosed:
@@ -1247,6 +1256,8 @@ class HostedGame:
             applied = [move]
         elif kind == "settle":
             applied = settle_moves(public)
+        elif kind == "decide" and public["choice"] == "end":
+            self._end_by_vote(public["seat"])  # before its private parts: the round it scored pays
         for one in applied:
             self._replay_move(one, public)  # at a hidden-hands table a card with its opening, checked
             if self._journaled:
@@ -1339,12 +1350,8 @@ class HostedGame:
             self._back(public["m"][0], self.now)
         elif kind == "decide" and public["choice"] == "wait":
             self._back(public["seat"], self.now)
-        elif kind == "decide" and self.state is not None and not self.state.is_over():
-            self.state.end_early()  # the table's vote ended it, scored as it stood
-            self.ended_without = public["seat"]
-            if self.hidden is not None:
-                self.hidden.pending = None
-            self.late_since.clear()
+        elif kind == "decide":
+            self._end_by_vote(public["seat"])
         self._restore_call(str(kind), public)
         self.note_logged(str(kind), event)
 

@@ -341,7 +341,7 @@ class VerifiedGame:
             warnings.append(self._late(pub))
             self.late_at[pub["seat"]] = seq
         elif kind == "decide":
-            warnings.append(self._decide(seq, pub))
+            self._decide(seq, pub)
         elif kind == "disclose":
             if not self.game_over:  # a host after the players' deck keys (or the seeds, early)
                 raise ChainError(f"event {seq}: the host disclosed the seeds before the game is over")
@@ -463,8 +463,11 @@ class VerifiedGame:
         return own is not None and all(deck.readable(k) for k in deck.slots_of(own.seat))
 
     def deck_disclosed(self) -> bool:
-        """Whether every seat has disclosed its deck key (always true unless hands are hidden)."""
-        return self.deck is None or all(x is not None for x in self.deck_secrets)
+        """Whether every seat has disclosed its deck key (always true unless hands are hidden);
+        of a game the table's vote ended, every seat but the absent one (whose never comes)."""
+        return self.deck is None or all(
+            x is not None for s, x in enumerate(self.deck_secrets) if s != self.ended_without
+        )
 
     def hidden_hand(self) -> list[int]:
         """This seat's cards at a hidden-hands table, read with its own deck key."""
@@ -734,8 +737,8 @@ class VerifiedGame:
         self.late.pop(seat, None)
         self.late_at.pop(seat, None)
 
-    def _decide(self, seq: int, pub: dict[str, Any]) -> str:
-        """The table's decision on a late seat (net/trust/votes.py): what to say."""
+    def _decide(self, seq: int, pub: dict[str, Any]) -> None:
+        """The table's decision on a late seat (net/trust/votes.py), checked and followed."""
         if self.deck is None:
             raise ValueError("a decision on an absent seat at a table that does not hide hands")
         seat, choice = pub["seat"], pub["choice"]
@@ -749,15 +752,13 @@ class VerifiedGame:
             ) from None
         if choice == "end" and (pub.get("pv") or {}).get("phase") != Phase.GAME_OVER:
             raise ChainError(f"event {seq}: the table voted to end the game, and the host's view goes on")
-        name = f"{self.players[seat]['name']} (seat {seat})"
         if choice == "wait":
             self._back(seat)
-            return f"the players here voted to keep waiting for {name}"
+            return
         self.ended_without = seat
         self.late.clear()
         self.late_at.clear()
         self.pending_play = None  # a play committed to and never opened is void
-        return f"the players here voted to end the game without {name}: it is scored as it stood"
 
     def _check_flip(self, pub: dict[str, Any]) -> None:
         """A request to turn up the mystery hand's top card (a hidden-hands table): the

@@ -121,6 +121,12 @@ def game_over_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         lines.append(line)
     note = [("class:dim", " " + _("Final money also counts every sale between players."))]
     lines.append(note)
+    absent = cs.session.ended_without if cs.session is not None else None
+    if absent is not None:  # docs/rules.md §12.9
+        early = _("Ended early by the players' vote, without {player}: round {round} scored as it stood").format(
+            player=cs.name(absent), round=len(obs.results)
+        )
+        lines.append([("class:title", " " + fit(early, max(10, width - 2)))])
     compared = comparison_text(cs)
     compared_line: Line = [("class:title", " " + fit(compared, max(10, width - 2)))]
     if compared:
@@ -136,7 +142,9 @@ def game_over_panel(cs: ClientState, width: int, height: int) -> list[Line]:
         text = _("{record}; the host's copy: {path}").format(record=text, path=host_copy)
     for chunk in wrap(text, max(10, width - 2)):
         lines.append([("", " " + chunk)])
-    if path:
+    if path and absent is not None:  # the transcript is the record: the absent seat's deck key never came
+        lines.append([("class:dim", " " + _("modernart audit FILE checks it, the players' votes included"))])
+    elif path:
         lines.append([("class:dim", " " + _("modernart replay FILE re-checks it and prints its result (JSON)"))])
     if len(lines) > height and compared:  # the comparison gives way first (modernart stats has it)
         lines.remove(compared_line)

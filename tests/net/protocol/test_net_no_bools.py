@@ -12,7 +12,14 @@ from __future__ import annotations
 import pytest
 
 from modernart.moves import Action
-from modernart.net.protocol.signed import ACT_TAG, decode_action_body, decode_commit, decode_reveal, decode_seed
+from modernart.net.protocol.signed import (
+    ACT_TAG,
+    decode_action_body,
+    decode_commit,
+    decode_reveal,
+    decode_seed,
+    decode_vote,
+)
 from modernart.net.protocol.frames import CLIENT_SCHEMA, decode_client_frame
 from modernart.net.protocol import BODY_VERSION, ProtocolError, VERSION, pack
 
@@ -26,6 +33,7 @@ BODIES = {
     "commit": (decode_commit, [BODY_VERSION, G, 3, 1, K, B32], [0, 2, 3]),
     "reveal": (decode_reveal, [BODY_VERSION, G, 3, 1, K, 5, B32, B32], [0, 2, 3, 5]),
     "seed": (decode_seed, [BODY_VERSION, G, 1, K, B32], [0, 2]),
+    "vote": (decode_vote, [BODY_VERSION, G, 1, 2, "end", 30, 31, B32], [0, 2, 3, 5, 6]),
 }
 
 
@@ -62,6 +70,7 @@ def _valid(kind: str) -> dict:
         "evs": [b"e"],
         "signed": [b"b", b"s" * 64],
         "open": {"slot": 0},
+        "vote": [b"b", b"s" * 64],
     }
     return {"t": kind, **{f: sample[f] for f, (_check, required) in CLIENT_SCHEMA[kind].items() if required}}
 

@@ -56,6 +56,7 @@ def test_every_documented_builder_builds_its_kind():
         "reveal_frame": lambda f: {**f(b"x", bytes(64)), "id": 1},
         "deck_frame": lambda f: {**f([b"x", bytes(64)], secret=bytes(32)), "id": 1},
         "open_frame": lambda f: {**f({"slot": 0}), "id": 1},
+        "vote_frame": lambda f: {**f([b"x", bytes(64)]), "id": 1},
         "lobby_op_frame": lambda f: {**f("leave", {}), "id": 1},
         "ping_frame": lambda f: f(0, None),
         "tables_request": lambda f: f(),

@@ -129,3 +129,38 @@ def test_a_decision_on_a_seat_that_is_not_late(tmp_path: Path) -> None:
     present = next(s for s in range(3) if s != absent)
     forge_decision(t, present, "end", [], late=t.sess.late_since[absent])
     caught(t, "vote_not_late", tmp_path)
+
+
+def test_over_the_wire_a_host_that_ends_the_game_on_its_own_word_gets_no_deck_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The adversarial harness (tests/hostile_hidden.py), real clients on 127.0.0.1: mid-game
+    the host names the auctioneer late and at once publishes an end, scored as it stands, with
+    no vote.  Every client stops trusting the host at the decision, and none sends its deck
+    key (which a game over would have it send).
+    At 87972e5 (decisions not checked yet) every client took the decision: none stopped
+    trusting the host (the test ran out of time waiting for it)."""
+    from tests.hostile_hidden import HostileHost, close_clients, honest_clients, untrusted
+    from tests.net.trust.test_hidden_attacks import auctioneer, dealt
+    from tests.net_helpers import run
+
+    async def main() -> None:
+        hostile = await HostileHost.open(tmp_path, monkeypatch)
+        clients: list = []
+        try:
+            clients += await honest_clients(hostile, 3)
+            await dealt(clients)
+            player = await auctioneer(hostile, clients)
+            seat = player.state.seat
+            sess = hostile.game
+            late = hostile.inject("dlate", {"seat": seat, "step": "card", "waited": 120.0})
+            sess.state.end_early()
+            hostile.inject("decide", {"seat": seat, "choice": "end", "late": late.seq, "votes": []})
+            said = await untrusted(clients)
+            assert all("vote_unbacked" in m for m in said), said
+            assert hostile.frames_of("deck", "secret") == []  # refused before its record showed the game over
+        finally:
+            await close_clients(clients)
+            await hostile.close()
+
+    run(main(), 120)

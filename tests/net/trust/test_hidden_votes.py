@@ -58,7 +58,18 @@ def test_the_people_here_end_the_game_scored_as_it_stands_and_the_audit_checks_t
     assert path is not None and path.endswith(".transcript")
     report = audit_evidence(path)
     assert report.ok, report.problems
-    assert any("voted to end the game without" in n and t.sess.players[absent].name in n for n in report.notes)
+    assert any("ended early by the players' vote, without " + t.sess.players[absent].name in n for n in report.notes)
+    # `modernart audit TRANSCRIPT` takes it as the game's record and checks it so
+    import argparse
+    import contextlib
+    import io
+
+    from modernart.cli import cmd_audit
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = cmd_audit.run(argparse.Namespace(record=path, host_key=None, json=False))
+    assert code == 0 and "ended early by the players' vote" in out.getvalue(), out.getvalue()
 
 
 def test_a_tie_keeps_waiting_and_the_seat_is_named_again_after_one_more_deadline(tmp_path: Path) -> None:
@@ -138,3 +149,34 @@ def test_a_host_resumed_from_its_files_holds_the_decision(tmp_path: Path) -> Non
     resumed = Table.resume(path, t.sess.host, 0.0, fsync=False).game
     assert resumed.state.is_over() and resumed.ended_without == absent and resumed.disclosed
     assert public_view(resumed.state) == before
+
+
+def test_over_the_wire_a_watchers_vote_and_one_at_a_table_that_shows_hands_change_nothing(tmp_path: Path) -> None:
+    """Real clients on 127.0.0.1: a watcher's `vote` frame is refused (`vote_no_seat`), and a
+    seated player's at a table whose host sees the hands (a stand-in plays for a seat away
+    there: nobody waits) is refused too (`not_hidden`); no event comes of either."""
+    from modernart.net.client.client import Client
+    from modernart.net.protocol import decode_host_inner
+    from modernart.net.protocol.frames import vote_frame
+
+    from tests.net_helpers import close_all, in_process_host, run, seated_clients
+
+    async def main() -> None:
+        host, table = await in_process_host(tmp_path, autostart=3)
+        clients = await seated_clients(host, 3)
+        watcher = Client(host.target(), keys=Keys.generate(), spectate=True)
+        await watcher.connect()
+        try:
+            sess = table.game
+            before = sess.seq
+            ballot = [b"\x98" + bytes(7), bytes(64)]
+            reply = await watcher.request(vote_frame(ballot))
+            assert (reply.ok, reply.code) == (False, "vote_no_seat")
+            reply = await clients[0].request(vote_frame(ballot))
+            assert (reply.ok, reply.code) == (False, "not_hidden")
+            kinds = [decode_host_inner(e.public)["k"] for e in sess.log[before:]]
+            assert "decide" not in kinds and sess.votes == {}
+        finally:
+            await close_all([*clients, watcher], host)
+
+    run(main(), 60)
