@@ -121,3 +121,29 @@ def test_a_settlement_cut_short_is_made_again_in_one_event(tmp_path):
         info, _ = follower.apply(event.frame_for(None), None)
         warnings += info.warnings
     assert len(warnings) == 3 and all("lost this sealed bid's proof" in w for w in warnings), warnings
+
+
+def test_a_resume_revokes_the_stand_ins_of_the_stopped_host_once(tmp_path):
+    """The stand-ins a host ran stopped with it: the resumed game revokes each delegation
+    the log holds (one `delegate` event, `vk` nil), so those seats get a stand-in again;
+    resumed again, it has none left to revoke.  On a2b2fc2 the delegations were restored
+    as if their bots still ran, and the presence code never seated another for them."""
+    from modernart.net.trust.identity import Keys
+
+    table = played_table(tmp_path, 30)
+    sess = Table.resume(table.journal_path, table.host, 0.0, fsync=False).game
+    standin = Keys.generate().vk
+    sess.set_delegate(2, standin, 0.0)
+    sess.journal.close()
+    seq = sess.seq
+    resumed_table = Table.resume(table.journal_path, table.host, 0.0, fsync=False)
+    resumed = resumed_table.game
+    assert resumed.delegates == [None] * 4 and resumed.signer_role(2, standin) is None
+    assert resumed.seq == seq + 1
+    last = decode_host_inner(resumed.log[-1].public)
+    assert (last["k"], last["seat"], last["vk"]) == ("delegate", 2, None)
+    check_chain(resumed_table)
+    resumed.journal.close()
+    again = Table.resume(table.journal_path, table.host, 0.0, fsync=False).game
+    assert again.seq == resumed.seq and again.delegates == [None] * 4
+    again.journal.close()
