@@ -154,6 +154,10 @@ HOST_SILENCE = 4.0
 #: is a frame the host decodes and a CURVE message each way, and with libzmq's own
 #: heartbeat the link is looked after besides
 PING_EVERY = 2.0
+#: Seconds a client waits for its first welcome before it says hello again: a host hears
+#: at most so many hellos a second from one address before they are seated
+#: (net/host/visitors.py HELLOS_PER_ADDRESS), and leaves the others unanswered
+HELLO_AGAIN = 2.0
 OUT_OF_TOUCH = "not sent: out of touch with the host"
 CATCHING_UP = "not sent: still catching up with the table (what is shown is not the table now)"
 #: Handshakes the host closed in a row before its key is said to be wrong: a host that does
@@ -575,6 +579,9 @@ class Client:
                 self.ping()
             quiet = self.state.silent_for()
             status = self.state.status
+            if status == "connecting" and time.monotonic() - self.last_hello >= HELLO_AGAIN:
+                self.hello()  # not welcomed yet: a host busy with hellos may not have heard it
+                continue
             lost = status in ("reconnecting", "host_closed") or (quiet > HOST_SILENCE and status == "connected")
             if lost:
                 if status == "connected":

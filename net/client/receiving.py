@@ -204,6 +204,7 @@ class Receiving:
             log.warning("the game copy on disk does not check out (asking the host from event 1): %s", exc)
         finally:
             held_updates = self.feed.release()
+            self.unsaved = []  # on disk already
         if not ok:
             self.host_vk, self.game, self.catch_up_head = None, None, 0
             st.game_id, st.head_seq, st.decision_seq, st.log = None, 0, 0, []

@@ -93,6 +93,7 @@ class Admission:
         sess = table.game
         seat: int | None = None
         role = "spectator"
+        returning = False  # its player, by its own key: its stand-in (if any) hands the seat back
         token = msg.get("token")
         if msg.get("spectate"):
             pass
@@ -115,7 +116,7 @@ class Admission:
         else:
             seat = table.seat_of(vk)
             if seat is not None:
-                role = "player"
+                role, returning = "player", True
             elif sess is not None and vk in sess.delegates:
                 seat, role = sess.delegates.index(vk), "standin"
         if role == "spectator":  # keys are free to make: watchers are what anyone can add without end
@@ -131,9 +132,7 @@ class Admission:
         head = (table.watched_seq if role == "spectator" else table.durable_seq) if sess else 0
         ahead = self.holds_lost_tail(sess, msg)
         start, reset = (head, False) if ahead else self.catch_up_from(sess, msg, head)
-        returning = role == "player" and seat is not None and token is None and not msg.get("spectate")
-        if returning and start >= head:  # nothing to catch up: its stand-in hands the seat back now
-            assert seat is not None
+        if returning and seat is not None and start >= head:  # nothing to catch up: handed back now
             self.presence.player_returns(table, seat)
             returning = False
             head = table.durable_seq if sess else 0

@@ -225,4 +225,7 @@ class Router:
         self.frame = body  # its metadata, for `peer_address` while it is handled
         self.stats["frames_in"] += 1
         self.stats["bytes_in"] += len(data)
-        self.receive(rid, curve, data)
+        try:
+            self.receive(rid, curve, data)
+        finally:
+            self.frame = None

@@ -16,7 +16,7 @@ import pytest
 import zmq
 
 from benchmarks.memory import NeverReader
-from modernart.net.host.visitors import MAX_VISITORS_PER_ADDRESS, VISITOR_IDLE, Visitors
+from modernart.net.host.visitors import HELLOS_PER_ADDRESS, MAX_VISITORS_PER_ADDRESS, VISITOR_IDLE, Visitors
 
 from tests.net_helpers import in_process_host, run, until
 
@@ -76,3 +76,36 @@ def test_connections_that_never_say_hello_get_a_small_budget_and_count_and_are_d
     # before, every request of every connection was (ASKERS x ROUNDS answers)
     assert 0 < answered <= MAX_VISITORS_PER_ADDRESS * ROUNDS < ASKERS * ROUNDS
     assert left == 1 and dropped == most  # the idle ones dropped: the newcomer alone is counted
+
+
+async def _hello_flood(tmp_path):
+    host, table = await in_process_host(tmp_path)
+    host.max_watchers = 10_000  # every hello heard is seated as a watcher: the count is what was heard
+    ctx = zmq.Context()
+    floods = [NeverReader(ctx, host.target()) for _ in range(HELLO_FLOOD)]
+    try:
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        for f in floods:
+            f.hello()
+        await until(lambda: host.stats["frames_in"] >= HELLO_FLOOD, 30, what=lambda: host.stats["frames_in"])
+        elapsed = loop.time() - start
+        return len(host.peers), elapsed
+    finally:
+        for f in floods:
+            f.close()
+        ctx.destroy(linger=0)
+        await host.close()
+
+
+HELLO_FLOOD = 400
+
+
+@pytest.mark.timeout(90)
+def test_hellos_before_hello_are_heard_at_a_bounded_rate_per_address(tmp_path):
+    """400 throwaway keys say hello at once from one address: the host checks the
+    signatures of at most a burst and the rate since (net/host/visitors.py), not all of
+    them (on the code before this, every hello was checked and seated)."""
+    heard, elapsed = run(_hello_flood(tmp_path), 80)
+    assert 0 < heard <= 2 * HELLOS_PER_ADDRESS + HELLOS_PER_ADDRESS * elapsed + 1, (heard, elapsed)
+    assert heard < HELLO_FLOOD or elapsed > (HELLO_FLOOD - 2 * HELLOS_PER_ADDRESS) / HELLOS_PER_ADDRESS
