@@ -287,10 +287,12 @@ async def _full_table(names: list[str]):
     await _play_until(
         here,
         sessions,
-        lambda state: state.round >= 1
-        and state.phase == Phase.PLAY_CARD
-        and sum(map(len, state.bought)) >= 5
-        and any(card.kind == 0 for card in state.hands[state.auctioneer]),
+        lambda state: (
+            state.round >= 1
+            and state.phase == Phase.PLAY_CARD
+            and sum(map(len, state.bought)) >= 5
+            and any(card.kind == 0 for card in state.hands[state.auctioneer])
+        ),
     )
     for i in range(40):
         await sessions[i % 5].chat(f"message {i}: the Krypto market is hot")
