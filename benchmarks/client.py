@@ -266,6 +266,8 @@ async def _play_until(here, sessions, done) -> None:
     bots = [make_bot("random", i) for i in range(len(sessions))]
     state = here.table.game.state
     while not done(state):
+        if state.is_over():
+            raise RuntimeError("the game ended before the table the benchmark needs came up; run it again")
         await _settled(here, sessions)
         for seat in state.to_move():
             obs = sessions[seat].obs
@@ -276,14 +278,21 @@ async def _play_until(here, sessions, done) -> None:
 
 
 async def _full_table(names: list[str]):
-    """A 5-player table in round 2 with purchases, an Open auction running and a long log."""
+    """A 5-player table from round 2 on with purchases, an Open auction running and a long log
+    (played on until the seller holds an Open card: the deal is shuffled, so in some games
+    the first seller of round 2 holds none)."""
     from modernart.phase import Phase
 
     here, sessions = await _people_table(names, {"open_countdown": 3600})
     await _play_until(
         here,
         sessions,
-        lambda state: state.round == 1 and state.phase == Phase.PLAY_CARD and sum(map(len, state.bought)) >= 5,
+        lambda state: (
+            state.round >= 1
+            and state.phase == Phase.PLAY_CARD
+            and sum(map(len, state.bought)) >= 5
+            and any(card.kind == 0 for card in state.hands[state.auctioneer])
+        ),
     )
     for i in range(40):
         await sessions[i % 5].chat(f"message {i}: the Krypto market is hot")
@@ -293,7 +302,7 @@ async def _full_table(names: list[str]):
 
 
 async def open_an_auction(state, by_seat) -> None:
-    """The seller puts up an Open card (any card if they hold none)."""
+    """The seller puts up an Open card (any card if they hold none: `_full_table` sees that they do)."""
     from modernart.moves import Move
 
     seller = state.auctioneer
