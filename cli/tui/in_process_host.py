@@ -52,9 +52,7 @@ class InProcessHost:
         return self.table.journal_path
 
     @classmethod
-    async def start(
-        cls, settings: HostGameSettings, *, keys: Keys | None = None, clock: Any = None
-    ) -> "InProcessHost":
+    async def start(cls, settings: HostGameSettings, *, keys: Keys | None = None, clock: Any = None) -> "InProcessHost":
         """Start the host; `keys` its signing key (default: the host key of `config_dir`);
         `clock` its clock (default: real time; a test's `ManualClock` moves its timers)."""
         keys = keys or Keys.load_or_create(settings.config_dir, "host")
