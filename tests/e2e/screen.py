@@ -13,7 +13,7 @@ import tempfile
 import functools
 import io
 import re
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import pyte
 from prompt_toolkit.application import create_app_session
@@ -493,13 +493,15 @@ class HostTable:
             await session.close()
 
 
-async def until(condition, timeout: float = TABLE_READY) -> None:
-    """Wait until `condition()` holds (AssertionError after `timeout` seconds)."""
+async def until(condition, timeout: float = TABLE_READY, what: Callable[[], Any] | None = None) -> None:
+    """Wait until `condition()` holds (AssertionError after `timeout` seconds, scaled, saying
+    what `what()` shows then)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + scaled(timeout)
     while not condition():
         if loop.time() > end:
-            raise AssertionError(f"not within {scaled(timeout):.0f} s: {condition}")
+            seen = f"; seen: {what()}" if what is not None else ""
+            raise AssertionError(f"not within {scaled(timeout):.0f} s: {condition}{seen}")
         await asyncio.sleep(0.01)
 
 
