@@ -258,7 +258,7 @@ class Screen:
         app.after_render += rendered
         try:
             app.invalidate()
-            async with asyncio.timeout(timeout):
+            async with asyncio.timeout(scaled(timeout)):
                 await done
         except TimeoutError:
             pass  # not running (any more): the screen is what it is
@@ -267,16 +267,16 @@ class Screen:
 
     async def wait_for(self, pattern: str, timeout: float = 5.0) -> str:
         """Wait until the screen matches the regular expression `pattern` (in a frame drawn
-        after this call); return the screen."""
+        after this call; at most `timeout` seconds, scaled); return the screen."""
         await self.drawn()
         loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
+        end = loop.time() + scaled(timeout)
         while True:
             text = self.text
             if re.search(pattern, text):
                 return text
             if loop.time() > end:
-                raise AssertionError(f"timed out waiting for {pattern!r}; screen:\n{text}")
+                raise AssertionError(f"not within {scaled(timeout):.0f} s: {pattern!r}; screen:\n{text}")
             await asyncio.sleep(0.03)
 
     def resize(self, cols: int, rows: int) -> None:
