@@ -20,6 +20,7 @@ from modernart.phase import Phase
 from tests.e2e.screen import Screen
 
 from tests.net_helpers import FAST, Procs, in_process_host, run, until
+from tests.slowdown import scaled
 
 QUIET = (Action.PASS, Action.DECLINE, Action.DECLINE_SECOND, Action.HAMMER)
 
@@ -27,7 +28,7 @@ QUIET = (Action.PASS, Action.DECLINE, Action.DECLINE_SECOND, Action.HAMMER)
 async def until_ana_puts_up_a_painting(session: NetSession, timeout: float) -> None:
     """Play Ana's other turns (passing, declining, sealing the least) until she is to put up a
     card and can read her cards (at a hidden-hands table the other seats' shares come first)."""
-    async with asyncio.timeout(timeout):
+    async with asyncio.timeout(scaled(timeout)):
         while True:
             obs = session.obs
             if obs is not None and obs.my_turn and session.client.in_touch:
