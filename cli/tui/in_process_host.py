@@ -53,10 +53,11 @@ class InProcessHost:
         return self.table.journal_path
 
     @classmethod
-    async def start(cls, settings: TableSettings, *, keys: Keys | None = None) -> "InProcessHost":
-        """Start the host; `keys` its signing key (default: the host key of `config_dir`)."""
+    async def start(cls, settings: TableSettings, *, keys: Keys | None = None, clock: Any = None) -> "InProcessHost":
+        """Start the host; `keys` its signing key (default: the host key of `config_dir`);
+        `clock` its clock (default: real time; a test's `ManualClock` moves its timers)."""
         keys = keys or Keys.load_or_create(settings.config_dir, "host")
-        host = Host(keys, bind="127.0.0.1", port=0, bot_pace=settings.bot_pace)
+        host = Host(keys, bind="127.0.0.1", port=0, bot_pace=settings.bot_pace, clock=clock)
         if settings.resume is not None:  # raises OSError/ValueError for a journal it cannot continue
             table = host.add_table(Table.resume(settings.resume, keys, host.clock.now()))
         else:

@@ -81,8 +81,9 @@ class HardBot(MediumBot):
     `rivals=False` rolls every rival out as a medium bot (no opponent model).
     `clock="cpu"` (the default) counts the budget in CPU time of the deciding thread, the
     search an idle machine would give whatever else the machine runs; `clock="wall"` in
-    wall time.  The defaults are the one hard bot of a table and of the arena: 12 samples,
-    within 1 s of CPU time.
+    wall time; a function returning seconds (a test's clock) counts it on that.  The
+    defaults are the one hard bot of a table and of the arena: 12 samples, within 1 s of
+    CPU time.
     `searching`: the other seats known to search (hard bots: a table's lobby and the
     arena's seating say which); with `searchers=True` the rollouts play them by the policy
     fitted to the hard bot's own decisions (`searchers.py`) instead of as scaled medium
@@ -107,7 +108,7 @@ class HardBot(MediumBot):
         confidence: float = 1.0,
         evidence: float = 2.0,
         rivals: bool = True,
-        clock: str = DEFAULT_CLOCK,
+        clock: str | Callable[[], float] = DEFAULT_CLOCK,
         searching: Iterable[int] = (),
         searchers: bool = True,
         jumps: bool = True,
@@ -126,10 +127,12 @@ class HardBot(MediumBot):
         self.confidence = confidence
         self.evidence = evidence
         self.model_rivals = rivals
-        if clock not in CLOCKS:
+        if callable(clock):
+            self.clock_name, self._clock = "injected", clock
+        elif clock in CLOCKS:
+            self.clock_name, self._clock = clock, CLOCKS[clock]
+        else:
             raise ValueError(f"clock is one of {', '.join(CLOCKS)}")
-        self.clock_name = clock
-        self._clock = CLOCKS[clock]
         self.searching = frozenset(searching)
         self.model_searchers = searchers
         self.outbid_searchers = outbid_searchers

@@ -20,6 +20,7 @@ from modernart.phase import Phase
 from tests.e2e.screen import Screen
 
 from tests.net_helpers import FAST, Procs, in_process_host, run, until
+from tests.slowdown import scaled
 
 QUIET = (Action.PASS, Action.DECLINE, Action.DECLINE_SECOND, Action.HAMMER)
 
@@ -27,7 +28,7 @@ QUIET = (Action.PASS, Action.DECLINE, Action.DECLINE_SECOND, Action.HAMMER)
 async def until_ana_puts_up_a_painting(session: NetSession, timeout: float) -> None:
     """Play Ana's other turns (passing, declining, sealing the least) until she is to put up a
     card and can read her cards (at a hidden-hands table the other seats' shares come first)."""
-    async with asyncio.timeout(timeout):
+    async with asyncio.timeout(scaled(timeout)):
         while True:
             obs = session.obs
             if obs is not None and obs.my_turn and session.client.in_touch:
@@ -79,7 +80,9 @@ async def _killed_resumed_and_closed(tmp_path, procs: Procs) -> None:
         host = procs.host(tmp_path, "--resume", journal, name="host2")  # the game's own port
         await until(lambda: session.client.state.status == "connected", 30)
         await screen.wait_for("Back in touch with the host")
-        await asyncio.sleep(1.0)  # the key pressed while out of touch is not played late either
+        # the key pressed while out of touch is not played late either: once the host has
+        # answered a request sent now, it has read (and relayed) anything sent before it
+        await session.client.list_tables()
         assert len(ana_moves(session)) == played and session.obs.my_turn and session.obs.phase == Phase.PLAY_CARD
         assert session.notice == ""
         await screen.keys("enter")  # in touch: played, as the screen says
@@ -119,8 +122,19 @@ async def _hello_after_goodbye(tmp_path) -> tuple[str, str | None, str, bool]:
             await late.connect(timeout=3)
         except ConnectError:
             late_refused = True
+        answered: list[dict] = []  # the hellos the closing host answered with its goodbye again
+        goodbye_again = host.goodbye_again
+
+        def recorded(rid: bytes, msg: dict) -> None:
+            answered.append(msg)
+            goodbye_again(rid, msg)
+
+        host.goodbye_again = recorded  # type: ignore[method-assign]
         ana.hello()  # as a client that had not heard the goodbye yet would
-        await asyncio.sleep(0.5)
+        # once the host has read that hello it has answered it (a goodbye, nothing else to come)
+        await until(
+            lambda: any(m.get("vk") == ana.keys.vk for m in answered), 5, what=lambda: [m.get("t") for m in answered]
+        )
         return ana.state.status, late.state.status, (ana.state.goodbye or {}).get("table"), late_refused
     finally:
         await ana.close()

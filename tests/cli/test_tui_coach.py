@@ -12,7 +12,7 @@ import pytest
 from prompt_toolkit.utils import get_cwidth
 
 from modernart.cli.tui.replay_view import Replay
-from tests.e2e.screen import Screen, run_async, squeezed
+from tests.e2e.screen import Screen, run_async, squeezed, until
 from tests.cli.test_tui_replay_view import recorded_game
 
 pytestmark = pytest.mark.timeout(180)
@@ -36,10 +36,12 @@ async def test_the_replay_viewers_coach_for_the_player_of_the_move_shown():
     assert f"Coach: {record.players[seat]}'s decisions" in text
     assert re.search(r"Reviewing against the strongest bot: \d+ of \d+ decisions", text)
     assert "v back to the game   1-3 another player   q leave" in text
-    end = asyncio.get_running_loop().time() + 120
-    while replay.coach is not None and replay.coach.result is None:
-        assert replay.coach.error is None and asyncio.get_running_loop().time() < end
-        await asyncio.sleep(0.05)
+    await until(
+        lambda: replay.coach is None or replay.coach.result is not None or replay.coach.error is not None,
+        120,
+        what=lambda: "the review still running",
+    )
+    assert replay.coach is None or replay.coach.error is None, replay.coach.error
     text = screen_text(replay)
     assert "The five costliest decisions:" in text and " 1. Round " in text and " 5. Round " in text
     assert redraws  # every decision done asked for a redraw
@@ -53,10 +55,7 @@ async def test_the_replay_viewers_coach_for_the_player_of_the_move_shown():
     replay.coach.future.cancel()
     await asyncio.sleep(0)
     assert "The review was stopped" in screen_text(replay)
-    end = asyncio.get_running_loop().time() + 60
-    while any(t.is_alive() for t in coach_threads):
-        assert asyncio.get_running_loop().time() < end, "the cancelled review goes on"
-        await asyncio.sleep(0.05)
+    await until(lambda: not any(t.is_alive() for t in coach_threads), 60, what=lambda: "the cancelled review goes on")
 
 
 @run_async
@@ -90,10 +89,7 @@ async def test_the_coach_on_the_game_over_screen(tmp_path):
                         await session.send_move(move)
                 await screen.settle(0.002)
             await screen.wait_for("GAME OVER")
-            end = asyncio.get_running_loop().time() + 15
-            while session.record_path is None:
-                assert asyncio.get_running_loop().time() < end
-                await screen.settle(0.05)
+            await until(lambda: session.record_path is not None, 15, what=lambda: "no record saved")
             await screen.wait_for(r"v coach")
             await screen.keys("v")
             await screen.wait_for("Coach: Ana's decisions")

@@ -66,8 +66,9 @@ async def _a_deal_waiting_for_shares(tmp_path) -> None:
             anas = sum(e.move is not None and e.move[0] == 0 for e in table.game.log)
             await screen.keys("enter")
             await screen.wait_for("still being dealt: wait for the other players' shares")
-            await asyncio.sleep(0.3)
-            # nothing sent, nothing played: it is still Ana's card to put up
+            # nothing sent, nothing played: once the host has answered a request sent now, it
+            # has read anything her client sent before; it is still Ana's card to put up
+            await session.client.list_tables()
             assert sum(e.move is not None and e.move[0] == 0 for e in table.game.log) == anas
             assert session.obs.my_turn and session.obs.phase == Phase.PLAY_CARD
             told = [e.text for e in session.log]

@@ -3,8 +3,7 @@ their own threads, so the event loop that draws the screen keeps running meanwhi
 
 from __future__ import annotations
 
-import asyncio
-import time
+import threading
 
 import pytest
 
@@ -12,27 +11,40 @@ from modernart.bots import make_bot
 from modernart.cli.local_table import play_here
 from modernart.cli.tui.local_game import TableSettings
 from modernart.rules import RuleOptions
-from tests.e2e.screen import run_async
+from tests.e2e.screen import run_async, until
 
 pytestmark = pytest.mark.timeout(60)
 
-#: How long each decision of the bots below takes (a search that never yields the GIL
-#: would stall the loop this long; long enough that a busy machine's pauses, a fraction of it,
-#: are not taken for one)
-THINKING = 2.0
+
+class Thinking:
+    """What the test's event loop knows of the bots' thinking: `started` once a bot thinks,
+    `done` once the loop lets the bots decide, and the threads they thought on."""
+
+    def __init__(self) -> None:
+        self.started, self.done = threading.Event(), threading.Event()
+        self.loop_thread = threading.get_ident()
+        self.threads: set[int] = set()
 
 
 class Ponderer:
-    """A bot that thinks hard: `THINKING` seconds of a busy thread per decision (the pure
-    Python work a search does), then the medium bot's move."""
+    """A bot that thinks hard: a busy thread (the pure Python work a search does, never
+    waiting on anything) until the test's event loop says `done`, then the medium bot's
+    move.  Only a loop that keeps running while it thinks can stop it."""
+
+    thinking = Thinking()
 
     def __init__(self, level: str, seed=None) -> None:
         self.bot = make_bot("medium", seed)
 
     def choose(self, obs):
-        end = time.monotonic() + THINKING
-        while time.monotonic() < end:
-            pass
+        thinking = Ponderer.thinking
+        thinking.threads.add(threading.get_ident())
+        if threading.get_ident() == thinking.loop_thread:  # it would spin on the loop for good
+            raise AssertionError("a bot thought on the event loop's thread")
+        thinking.started.set()
+        x = 0
+        while not thinking.done.is_set():
+            x = (x * 31 + 1) & 0xFFFF
         return self.bot.choose(obs)
 
     def pace(self, obs, move) -> float:
@@ -41,8 +53,12 @@ class Ponderer:
 
 @run_async
 async def test_thinking_bots_never_freeze_the_loop(tmp_path, monkeypatch):
+    """No latency is measured: while a bot's thread is busy thinking, the loop must still
+    serve the client's request to the host and draw, and only it can let the bot finish."""
     import modernart.net.client.bot as bot_client
 
+    thinking = Thinking()
+    monkeypatch.setattr(Ponderer, "thinking", thinking)
     monkeypatch.setattr(bot_client, "make_bot", Ponderer)
     settings = TableSettings(
         players=3,
@@ -55,20 +71,15 @@ async def test_thinking_bots_never_freeze_the_loop(tmp_path, monkeypatch):
     host, session = await play_here(settings, "Ana")
     try:
         await session.open()
-        async with asyncio.timeout(20):
-            while host.table.game is None or host.table.game.state is None:
-                await asyncio.sleep(0.01)
+        await until(lambda: bool(thinking.threads), 20, what=lambda: "no bot began to think")
+        assert thinking.loop_thread not in thinking.threads, "a bot thought on the event loop's thread"
+        assert thinking.started.is_set()  # the bot in seat 2 is thinking
+        await session.client.list_tables()  # the host (this loop) answers the client (this loop)
         state = host.table.game.state
-        stalls: list[float] = []
-        dealt_at = time.monotonic()
-        async with asyncio.timeout(30):
-            while state.move_count == 0:  # the bot in seat 2 is thinking
-                before = time.monotonic()
-                await asyncio.sleep(0.01)
-                stalls.append(time.monotonic() - before - 0.01)
-        assert time.monotonic() - dealt_at >= THINKING / 2  # most of the thinking was watched
-        # the thread hands the loop its turn every few milliseconds (Python's switch interval)
-        assert max(stalls) < THINKING / 4, max(stalls)
+        assert state.move_count == 0 and not thinking.done.is_set()  # still thinking meanwhile
+        thinking.done.set()
+        await until(lambda: state.move_count > 0, 20, what=lambda: "the bot never played once let")
     finally:
+        thinking.done.set()  # a bot thread still spinning must not outlive the test
         await session.close()
         await host.close()

@@ -4,14 +4,14 @@ leaves a clear message and sends nothing."""
 
 from __future__ import annotations
 
-import time
 import pytest
 
 from modernart.cli.tui.session import Status
-from modernart.net.clocks import ClockSettings
+from modernart.net.clocks import ClockSettings, ManualClock
 from modernart.moves import Move
 from modernart.phase import Phase
 from tests.e2e.screen import D, F, O, ONE, S, Screen, run_async, table_with
+from tests.idle import idle
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -164,17 +164,22 @@ async def test_open_auction_high_bidder_cannot_pass_and_auctioneer_hammers():
 
 @run_async
 async def test_open_countdown_closes_the_auction():
+    """On the host's clock: the auction stays open until the countdown after the last bid has
+    run out (checked once the host and clients are idle), then closes at the high bid."""
+    clock = ManualClock()
     hands = [ANA_HAND, [(0, O)], [(0, O)]]
     table, (ana, bea, cem) = await table_with(
-        ["Ana", "Bea", "Cem"], hands, first=1, clocks=ClockSettings(open_countdown=3.0, decision=0)
+        ["Ana", "Bea", "Cem"], hands, first=1, clocks=ClockSettings(open_countdown=3.0, decision=0), clock=clock
     )
     async with Screen(ana, dummy=True) as screen:
         await bea.send_move(Move.play(1, card_of(bea, 0, O)))
         await screen.keys("+")
-        assert ana.open_deadline is not None  # 3 s: a loaded machine took more than 1 s to get here
-        end = time.monotonic() + 15
-        while ana.obs.phase == Phase.OPEN and time.monotonic() < end:
-            await screen.settle(0.05)
+        assert ana.open_deadline is not None
+        clock.advance(2.9)  # not yet
+        await idle(table.host, [s.client for s in table.sessions])
+        assert ana.obs.phase == Phase.OPEN and not any("Time is up" in e.text for e in ana.log)
+        clock.advance(0.2)  # past the 3 s after Ana's bid
+        await idle(table.host, [s.client for s in table.sessions])
         assert ana.obs.phase == Phase.PLAY_CARD and ana.obs.sales[-1].buyer == 0
         assert any("Time is up" in e.text for e in ana.log)
 

@@ -3,7 +3,6 @@ size; assertions read the emulated terminal (exact rows, cells, colours)."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 import pytest
@@ -26,6 +25,7 @@ from tests.e2e.screen import (
     run_async,
     squeezed,
     table_with,
+    until,
 )
 from tests.cli.test_tui_keys import ANA_HAND, ROUND_END_HANDS, card_of, choose, play_to_round_end
 
@@ -240,10 +240,7 @@ async def test_game_over_screen(tmp_path):
                 own = session.client.state.saved_record
                 return own is not None and f"Recordsavedto{own}" in squeezed(screen.rows[1:16])
 
-            end = asyncio.get_running_loop().time() + 15
-            while not own_copy_shown():
-                assert asyncio.get_running_loop().time() < end, "\n".join(screen.rows[1:16])
-                await screen.settle(0.05)
+            await until(own_copy_shown, 15, what=lambda: "\n".join(screen.rows[1:16]))
             assert session.record_path == session.client.state.saved_record
             assert "MODERN ART - game over" in screen.rows[0]
     finally:

@@ -17,7 +17,8 @@ from asyncssh.public_key import SSHLocalKeyPair
 
 from modernart.cli.tui.launch import ssh_records_of, ssh_sessions_through, ssh_trust_notice
 from modernart.cli.tui.sshserve import MAX_COLUMNS, MAX_ROWS, SSHGuest, serve
-from tests.e2e.screen import colour_codes, run_async
+from tests.e2e.screen import colour_codes, run_async, until
+from tests.slowdown import scaled
 from tests.cli.test_tui_net import start_host
 
 pytestmark = pytest.mark.timeout(90)
@@ -59,7 +60,8 @@ class Guest:
             self._text = None
 
     async def wait_for(self, pattern: str, timeout: float = 15) -> str:
-        end = asyncio.get_running_loop().time() + timeout
+        """Wait until the guest's screen matches `pattern` (at most `timeout` seconds, scaled)."""
+        end = asyncio.get_running_loop().time() + scaled(timeout)
         while True:
             if self._text is None:
                 self._text = "\n".join(self.screen.display)
@@ -67,7 +69,7 @@ class Guest:
             if re.search(pattern, text):
                 return text
             if asyncio.get_running_loop().time() > end:
-                raise AssertionError(f"timed out waiting for {pattern!r}:\n{text}")
+                raise AssertionError(f"not within {scaled(timeout):.0f} s: {pattern!r}; screen:\n{text}")
             await asyncio.sleep(0.05)
 
     async def __aexit__(self, *exc) -> None:
@@ -101,7 +103,7 @@ async def ssh_table(tmp_path, *, code: bool = False, records: bool = False, **op
         finally:
             acceptor.close()
     finally:
-        async with asyncio.timeout(15):
+        async with asyncio.timeout(scaled(15)):
             await host.close()
 
 
@@ -127,12 +129,6 @@ class ImpostorKey(SSHLocalKeyPair):
         if not self.forge:
             raise ValueError("no private key for this public key")
         return super().sign(data)
-
-
-async def until(condition, timeout: float = 10) -> None:
-    async with asyncio.timeout(timeout):
-        while not condition():
-            await asyncio.sleep(0.05)
 
 
 def seat_of_you(text: str, user: str) -> str:
@@ -215,7 +211,7 @@ async def test_the_record_command_says_why_not_before_the_game_is_over(tmp_path)
             await eve.wait_for(r"eve \(you\) +person")
         conn = await connect(port, "eve", eve_key)
         async with conn:
-            async with asyncio.timeout(15):
+            async with asyncio.timeout(scaled(15)):
                 early = await conn.run("record")
                 wrong = await conn.run("rm -rf /")
                 on_a_terminal = await conn.run("record", term_type="xterm")
@@ -225,7 +221,7 @@ async def test_the_record_command_says_why_not_before_the_game_is_over(tmp_path)
         assert on_a_terminal.exit_status == 2 and "redirect it" in on_a_terminal.stdout + on_a_terminal.stderr
         conn = await connect(port, "eve", ImpostorKey(eve_key, forge=False), password=target.code)
         async with conn:
-            async with asyncio.timeout(15):
+            async with asyncio.timeout(scaled(15)):
                 impostor = await conn.run("record")
         assert impostor.exit_status == 1 and impostor.stdout == ""
         assert "a password login has no key to keep a record under" in impostor.stderr
@@ -250,14 +246,14 @@ async def test_a_play_ssh_table_is_the_real_host_and_says_what_it_trusts(tmp_pat
     )
     key = asyncssh.generate_private_key("ssh-ed25519")
     try:
-        async with asyncio.timeout(15):
+        async with asyncio.timeout(scaled(15)):
             port = await listening
         async with Guest(port, "eve", key) as eve:
             text = await eve.wait_for(r"`modernart join`")
             assert text.count("Over SSH your client runs on the host's machine") == 1
             await eve.wait_for(r"eve \(you\) +person")
         async with await connect(port, "eve", key) as conn:
-            async with asyncio.timeout(15):
+            async with asyncio.timeout(scaled(15)):
                 done = await conn.run("record")
         assert done.exit_status == 1 and done.stdout == ""
         assert "no finished game of yours at this table yet" in done.stderr
@@ -286,12 +282,18 @@ async def test_a_guest_cannot_make_its_client_draw_a_huge_terminal_or_open_sessi
         key = asyncssh.generate_private_key("ssh-ed25519")
         async with Guest(port, "gus", key, size=(1000, 400)) as gus:
             await gus.wait_for(r"gus \(you\) +person")
-            await asyncio.sleep(0.5)
+            # a whole frame drawn: as wide as the cap (a wider one would show past it)
+            await until(
+                lambda: _drawn_extent(gus.screen)[0] >= sshserve.MAX_COLUMNS, what=lambda: _drawn_extent(gus.screen)
+            )
             cols, rows = _drawn_extent(gus.screen)
-            assert 80 <= cols <= sshserve.MAX_COLUMNS and rows <= sshserve.MAX_ROWS, (cols, rows)
-            gus.proc.change_terminal_size(1000, 400)  # a resize is capped the same way
-            await asyncio.sleep(0.5)
-            assert _drawn_extent(gus.screen)[0] <= sshserve.MAX_COLUMNS
+            assert cols == sshserve.MAX_COLUMNS and rows <= sshserve.MAX_ROWS, (cols, rows)
+            gus.screen.reset()  # what follows is drawn after the resize
+            gus.proc.change_terminal_size(1200, 500)  # a resize is capped the same way
+            await until(
+                lambda: _drawn_extent(gus.screen)[0] >= sshserve.MAX_COLUMNS, what=lambda: _drawn_extent(gus.screen)
+            )
+            assert _drawn_extent(gus.screen)[0] == sshserve.MAX_COLUMNS
             peers = len(host.peers)  # the bot and gus
             second = await gus.conn.create_process(term_type="xterm", term_size=(80, 24))
             out = await _all(second)
@@ -300,7 +302,7 @@ async def test_a_guest_cannot_make_its_client_draw_a_huge_terminal_or_open_sessi
 
 
 async def _all(proc) -> str:
-    async with asyncio.timeout(10):
+    async with asyncio.timeout(scaled(10)):
         err = await proc.stderr.read()
         await proc.wait()
     return err

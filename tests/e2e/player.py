@@ -147,7 +147,7 @@ def game_over(term: Tmux, seen: Seen, screen: str, words: Words) -> str:
         shown = term.wait_for(words.scoring_title.replace(r"(\d)", "4"), timeout=10)
         seen.scorings.add("4")
         seen.screens["scoring 4"] = shown
-        closes = time.monotonic() + 10
+        closes = time.monotonic() + scaled(10)
         while re.search(words.scoring_title, screen := term.capture()):
             assert time.monotonic() < closes, f"the scoring overlay did not close:\n{screen}"
             if words.scoring_close in screen:

@@ -13,7 +13,7 @@ import tempfile
 import functools
 import io
 import re
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 import pyte
 from prompt_toolkit.application import create_app_session
@@ -36,6 +36,7 @@ from modernart.net.protocol import decode_host_inner
 from modernart.net.trust.identity import Keys
 from modernart.rules import RuleOptions
 
+from tests.idle import idle
 from tests.slowdown import scaled
 
 KEYS = {
@@ -257,7 +258,7 @@ class Screen:
         app.after_render += rendered
         try:
             app.invalidate()
-            async with asyncio.timeout(timeout):
+            async with asyncio.timeout(scaled(timeout)):
                 await done
         except TimeoutError:
             pass  # not running (any more): the screen is what it is
@@ -266,16 +267,16 @@ class Screen:
 
     async def wait_for(self, pattern: str, timeout: float = 5.0) -> str:
         """Wait until the screen matches the regular expression `pattern` (in a frame drawn
-        after this call); return the screen."""
+        after this call; at most `timeout` seconds, scaled); return the screen."""
         await self.drawn()
         loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
+        end = loop.time() + scaled(timeout)
         while True:
             text = self.text
             if re.search(pattern, text):
                 return text
             if loop.time() > end:
-                raise AssertionError(f"timed out waiting for {pattern!r}; screen:\n{text}")
+                raise AssertionError(f"not within {scaled(timeout):.0f} s: {pattern!r}; screen:\n{text}")
             await asyncio.sleep(0.03)
 
     def resize(self, cols: int, rows: int) -> None:
@@ -469,22 +470,11 @@ class HostTable:
         return {"lobby": Status.LOBBY, "playing": Status.PLAYING, "over": Status.OVER}[self.table.phase]
 
     async def settled(self) -> None:
-        """Return once every person's session has seen all the host has done: each asks the
-        host something and waits for the answer, which comes after every frame the host sent
-        it before (one connection keeps its order), until a round changes nothing (a sealed
-        bid's reveals follow the last commitment by themselves)."""
-        try:
-            async with asyncio.timeout(SETTLE_LIMIT):
-                while True:
-                    before = self._progress()
-                    for session in self.sessions:
-                        if session.status != Status.DISCONNECTED:
-                            await session.client.list_tables()
-                    await asyncio.sleep(0.005)
-                    if self._progress() == before:
-                        return
-        except TimeoutError:
-            return  # a table that keeps moving (a running clock): the test waits for what it needs
+        """Return once every person's session has seen all the host has done (tests/idle.py),
+        or after SETTLE_LIMIT if the table keeps moving (a running clock: the test waits for
+        what it needs)."""
+        clients = [s.client for s in self.sessions if s.status != Status.DISCONNECTED]
+        await idle(self.host, clients, limit=SETTLE_LIMIT, strict=False)
 
     async def quiet(self) -> None:
         """Return once no request of its people is on its way (a key's request included) and
@@ -497,23 +487,21 @@ class HostTable:
             return  # still waiting for an answer: the test waits for what it needs
         await self.settled()
 
-    def _progress(self) -> tuple[int, int, int]:
-        game = self.table.game
-        return (game.seq if game is not None else 0, len(self.table.outbox), self.table.durable_seq)
-
     async def close(self) -> None:
         await self.here.close()
         for session in self.sessions:
             await session.close()
 
 
-async def until(condition, timeout: float = TABLE_READY) -> None:
-    """Wait until `condition()` holds (AssertionError after `timeout` seconds)."""
+async def until(condition, timeout: float = TABLE_READY, what: Callable[[], Any] | None = None) -> None:
+    """Wait until `condition()` holds (AssertionError after `timeout` seconds, scaled, saying
+    what `what()` shows then)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + scaled(timeout)
     while not condition():
         if loop.time() > end:
-            raise AssertionError(f"not within {scaled(timeout):.0f} s: {condition}")
+            seen = f"; seen: {what()}" if what is not None else ""
+            raise AssertionError(f"not within {scaled(timeout):.0f} s: {condition}{seen}")
         await asyncio.sleep(0.01)
 
 
@@ -526,9 +514,11 @@ async def table_with(
     options: RuleOptions | None = None,
     start: bool = True,
     record_dir: str | None = None,
+    clock: Any = None,
 ) -> tuple[HostTable, list[NetSession]]:
     """A table of people only (each a NetSession) at the real host, dealt `hands` (a fixed
-    deal), `first` auctioneer; with `start`, everyone says ready and the first starts."""
+    deal), `first` auctioneer; with `start`, everyone says ready and the first starts; `clock` the
+    host's (a `ManualClock` moves its timers only when the test says)."""
     options = options or RuleOptions()
     per_hand = options.deal_sizes(options.hands_dealt(len(names)))[0]  # a mystery hand is dealt as a 4th
     hands = list(hands) + [[] for _ in range(len(names) - len(hands))]
@@ -543,7 +533,7 @@ async def table_with(
         deal=deck_with_hands(hands, per_hand),
         first=first,
     )
-    table = HostTable(await InProcessHost.start(settings, keys=Keys.generate()))
+    table = HostTable(await InProcessHost.start(settings, keys=Keys.generate(), clock=clock))
     table.sessions = await seat_people(
         table.here, list(names), start=start, timeout=TABLE_READY, session_class=SettledSession
     )

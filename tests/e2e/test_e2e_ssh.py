@@ -14,6 +14,8 @@ import time
 
 import pytest
 
+from tests.slowdown import scaled
+
 from .player import play_until_over, record_line_for, records_in
 from .screen import colour_codes
 from .tmux import Tmux
@@ -65,7 +67,7 @@ def server(tmp_path):
 
 
 def _port_from(log_path, proc: subprocess.Popen, timeout: float) -> int:
-    end = time.monotonic() + timeout
+    end = time.monotonic() + scaled(timeout)
     while time.monotonic() < end:
         found = re.search(r"listening on port (\d+)", log_path.read_text())
         if found:
@@ -73,7 +75,10 @@ def _port_from(log_path, proc: subprocess.Popen, timeout: float) -> int:
         if proc.poll() is not None:
             break
         time.sleep(0.1)
-    raise AssertionError(f"the SSH table did not start (exit code {proc.poll()}):\n{log_path.read_text()}")
+    raise AssertionError(
+        f"the SSH table did not say its port within {scaled(timeout):.0f} s (exit code {proc.poll()}):\n"
+        f"{log_path.read_text()}"
+    )
 
 
 def keypair(path) -> str:
@@ -121,7 +126,7 @@ def test_whole_game_over_ssh_with_a_dropped_connection(server, tmp_path):
         first.send("s")
         first.wait_for("Your hand")
         # play until round 2, then drop the connection without leaving
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + scaled(60)
         from .player import answer, Seen
 
         seen = Seen()
@@ -131,7 +136,7 @@ def test_whole_game_over_ssh_with_a_dropped_connection(server, tmp_path):
             for k in answer(rows[0], next((r for r in reversed(rows) if r.strip()), ""), screen, seen):
                 first.type(k) if len(k) > 1 and k.isdigit() else first.send(k)
             time.sleep(0.3)
-            assert time.monotonic() < deadline, screen
+            assert time.monotonic() < deadline, f"not in round 2 within {scaled(60):.0f} s:\n{screen}"
     finally:
         first.close()  # kills the ssh client: an abrupt drop, no 'q'
     again = Tmux()
@@ -222,9 +227,11 @@ def lan_host(tmp_path):
                 argv + list(flags), stdout=log, stderr=subprocess.STDOUT, text=True, cwd=str(_repo())
             )
         procs.append(proc)
-        end = time.monotonic() + 30
+        end = time.monotonic() + scaled(30)
         while not (found := re.search(r"join code: +(\S+)\n(?:.*\n)*?ssh: +ssh -p (\d+)", log_path.read_text())):
-            assert proc.poll() is None and time.monotonic() < end, log_path.read_text()
+            assert proc.poll() is None and time.monotonic() < end, (
+                f"no join code and ssh port within {scaled(30):.0f} s (exit code {proc.poll()}):\n{log_path.read_text()}"
+            )
             time.sleep(0.1)
         return int(found.group(2)), found.group(1)
 
@@ -414,9 +421,9 @@ def test_a_guest_away_at_the_end_joins_again_and_takes_it_home(lan_host, tmp_pat
         term.wait_for("Your hand", timeout=30)
     finally:
         term.close()  # away until the game is over
-    end = time.monotonic() + 180
+    end = time.monotonic() + scaled(180)
     while not list((tmp_path / "games").glob("*.transcript")):  # the host's copy: the game is over
-        assert time.monotonic() < end, "the game did not end"
+        assert time.monotonic() < end, f"the game did not end within {scaled(180):.0f} s (no transcript)"
         time.sleep(0.5)
     term = Tmux()
     try:
@@ -433,14 +440,16 @@ def take_record_home(port: int, key: str, user: str, path, within: float):
     """`ssh ... record > path`, again until it succeeds (the client saves its copy in a
     worker thread as it sees the end) or `within` seconds pass; the path."""
     argv = record_argv(port, key, user)
-    end = time.monotonic() + within
+    end = time.monotonic() + scaled(within)
     while True:
         with open(path, "wb") as out:
-            done = subprocess.run(argv, stdout=out, stderr=subprocess.PIPE, timeout=30, stdin=subprocess.DEVNULL)
+            done = subprocess.run(
+                argv, stdout=out, stderr=subprocess.PIPE, timeout=scaled(30), stdin=subprocess.DEVNULL
+            )
         if done.returncode == 0:
             return path
         assert done.returncode == 1 and b"no finished game of yours" in done.stderr, done.stderr
-        assert time.monotonic() < end, done.stderr
+        assert time.monotonic() < end, f"no record within {scaled(within):.0f} s: {done.stderr!r}"
         time.sleep(0.3)
 
 
@@ -531,7 +540,9 @@ def test_when_the_hosting_players_own_host_dies_she_and_her_ssh_guest_are_told_t
         assert "Your host stopped unexpectedly" in ana.capture(), ana.capture()
         guest = bea.wait_for("The host's table stopped unexpectedly", timeout=20)
         assert "reconnects by itself" not in guest
-        time.sleep(11)  # past the 10 s after which a silent host's screen would say "ask the host"
+        # past the 10 s (of the client's own clock, in its own process: real seconds) after
+        # which a silent host's screen would say "ask the host", and a redraw after them
+        time.sleep(10 + scaled(1))
         assert "ask the host" not in ana.capture() and "ask the host" not in bea.capture()
         ana.send("q")
         ana.wait_for("Leave the table")

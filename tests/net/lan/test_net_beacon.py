@@ -15,6 +15,7 @@ from modernart.net.lan.beacon import MAX_BEACON, decode_beacon, encode_beacon
 from modernart.net.trust.identity import Keys
 
 from tests.net_helpers import PY, in_namespace, needs_netns
+from tests.slowdown import scaled
 
 
 def test_beacon_encoding_is_bounded_and_malformed_beacons_are_ignored():
@@ -45,7 +46,7 @@ def test_beacon_encoding_is_bounded_and_malformed_beacons_are_ignored():
 
 
 PROBE = textwrap.dedent("""
-    import asyncio, json
+    import asyncio, json, sys
     from modernart.net.lan.beacon import Announcer, Listener
     from modernart.net.client.client import Client
     from modernart.net.host.host import Host
@@ -60,7 +61,14 @@ PROBE = textwrap.dedent("""
         ann = Announcer(lambda: [t.info() for t in host.tables.values()], host.port, host.keys.curve_public_raw,
                         targets=[("127.255.255.255", 47999)], every=0.2)
         task = asyncio.get_running_loop().create_task(ann.run())
-        await asyncio.sleep(1.0)
+        # until both listeners heard a beacon (at most WAIT seconds): the same broadcast reached
+        # the third listener in the same poll of the loop, handled before this looks again
+        end = asyncio.get_running_loop().time() + float(sys.argv[1])
+        while not (a.tables() and b.tables()):
+            if asyncio.get_running_loop().time() > end:
+                raise SystemExit(f"no beacon heard within {sys.argv[1]} s: a {a.tables()}, b {b.tables()}")
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0)
         heard_a, heard_b = a.tables(), b.tables()
         code = host.target().code
         match = [h for h in heard_a if h.code == normalise_code(code.lower())]
@@ -80,7 +88,7 @@ PROBE = textwrap.dedent("""
 @needs_netns
 @pytest.mark.timeout(60)
 def test_tables_are_discovered_by_broadcast_on_loopback_and_joined_by_code():
-    done = in_namespace(f"{PY} -c {shlex.quote(PROBE)}")
+    done = in_namespace(f"{PY} -c {shlex.quote(PROBE)} {scaled(10):.0f}", timeout=scaled(60))
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert out["a"] == ["Alice's table"] and out["b"] == ["Alice's table"]  # every listener hears it
@@ -88,20 +96,24 @@ def test_tables_are_discovered_by_broadcast_on_loopback_and_joined_by_code():
     assert out["joined"] == "Alice's table" and out["heard_code"] == out["code"]
 
 
-@needs_netns
-@pytest.mark.timeout(60)
 def join_beside_a_hosted_table(join_args: str) -> subprocess.CompletedProcess:
     """`modernart join JOIN_ARGS` in a namespace where `modernart host` announces LoopTable."""
     script = (
         f"{PY} -m modernart.cli.main host --bind 127.0.0.1 --port 0 --name LoopTable "
         f"--config-dir /tmp/ma-beacon-$$ --journal-dir /tmp/ma-beacon-$$/games "
-        f"--beacon-target 127.255.255.255:47999 > /dev/null & HOST=$!; "
-        f"sleep 1; {PY} -m modernart.cli.main join {join_args}; RC=$?; kill $HOST; wait $HOST; "
-        f"rm -rf /tmp/ma-beacon-$$; exit $RC"
+        f"--beacon-target 127.255.255.255:47999 > /tmp/ma-beacon-$$.out & HOST=$!; "
+        # the join listens once the host says it is serving (it announces from then on)
+        f"for i in $(seq {int(scaled(30) * 10)}); do grep -q 'join string' /tmp/ma-beacon-$$.out && break; sleep 0.1; done; "
+        f"grep -q 'join string' /tmp/ma-beacon-$$.out || {{ echo 'the host never said it serves:' >&2; "
+        f"cat /tmp/ma-beacon-$$.out >&2; }}; "
+        f"{PY} -m modernart.cli.main join {join_args}; RC=$?; kill $HOST; wait $HOST; "
+        f"rm -rf /tmp/ma-beacon-$$ /tmp/ma-beacon-$$.out; exit $RC"
     )
-    return in_namespace(script)
+    return in_namespace(script, timeout=scaled(60))
 
 
+@needs_netns
+@pytest.mark.timeout(60)
 def test_modernart_join_print_lists_a_hosted_table():
     done = join_beside_a_hosted_table("--print --listen 2")
     assert done.returncode == 0, done.stderr
