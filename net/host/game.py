@@ -974,6 +974,28 @@ class HostedGame:
             out.append(self._disclose(now))
         return out
 
+    def _moves_due(
+        self, now: float, absent: set[int] | frozenset[int], state: GameState, rnd: Any
+    ) -> tuple[list[Move], list[LoggedEvent]]:
+        """The default moves whose clock ran out now (the Open countdown, the away seats'
+        passes, the decision's clock), or the events of a Sealed set closed on its clock."""
+        away = self._away_to_move(absent)
+        if self.open_end is not None and now >= self.open_end and state.phase == Phase.OPEN:
+            return default_moves(state, state.to_move()), []
+        if away and self.away_end is not None and now >= self.away_end:
+            return [Move.pass_(seat) for seat in away], []
+        if self.decide_end is None or now < self.decide_end:
+            return [], []
+        if rnd is not None:  # Sealed: the seats that did not commit in time bid 0
+            for seat in range(self.n):
+                if rnd.entries[seat] is None:
+                    rnd.default(seat)
+            return [], self._close_set(now)
+        if self.hidden is not None and self.hidden.needs_owner():
+            self.decide_end = None  # only the seat's owner can play its card: the seat waits
+            return [], []
+        return default_moves(state, state.to_move(), self.clocks.bot_level), []
+
     def _clock_defaults(self, now: float, absent: set[int] | frozenset[int]) -> list[LoggedEvent]:
         """The default actions whose time ran out (`apply_defaults`)."""
         state = self.state
@@ -995,23 +1017,9 @@ class HostedGame:
         falls = self._call_falls(now)
         if falls:
             return falls
-        away = self._away_to_move(absent)
-        if self.open_end is not None and now >= self.open_end and state.phase == Phase.OPEN:
-            moves = default_moves(state, state.to_move())
-        elif away and self.away_end is not None and now >= self.away_end:
-            moves = [Move.pass_(seat) for seat in away]
-        elif self.decide_end is not None and now >= self.decide_end:
-            if rnd is not None:  # Sealed: the seats that did not commit in time bid 0
-                for seat in range(self.n):
-                    if rnd.entries[seat] is None:
-                        rnd.default(seat)
-                return self._close_set(now)
-            if self.hidden is not None and self.hidden.needs_owner():
-                self.decide_end = None  # only the seat's owner can play its card: the seat waits
-                return []
-            moves = default_moves(state, state.to_move(), self.clocks.bot_level)
-        else:
-            return []
+        moves, events = self._moves_due(now, absent, state, rnd)
+        if events or not moves:
+            return events
         out: list[LoggedEvent] = []
         for move in moves:
             if state.is_over() or not state.is_legal(move):
@@ -1328,17 +1336,8 @@ class HostedGame:
         elif kind == "seed":
             body, sig = public["c"]
             self.seeding.accept(public["seat"], body, sig, (event.hidden or {})["seed"])
-        elif kind == "commit" and self.sealed is not None:  # protocol 1 published each commitment
-            body, sig = public["c"]
-            self.sealed.accept_commit(decode_commit(body), body, sig)
-        elif kind == "commits" and self.sealed is not None:
-            for item in public["set"]:  # the set is what counts (a commitment held before it, or not)
-                if "default" in item:
-                    self.sealed.default(item["seat"])
-                else:
-                    body, sig = item["c"]
-                    self.sealed.accept_commit(decode_commit(body), body, sig)
-            self.sealed.close_set()
+        elif kind in ("commit", "commits"):
+            self._restore_commitments(kind, public)
         elif kind == "disclose":
             self.disclosed = True
         elif kind in DECK_STEPS and self.hidden is not None:
@@ -1354,6 +1353,23 @@ class HostedGame:
             self._end_by_vote(public["seat"])
         self._restore_call(str(kind), public)
         self.note_logged(str(kind), event)
+
+    def _restore_commitments(self, kind: str, public: dict[str, Any]) -> None:
+        """A logged commitment (protocol 1 published each) or complete set, taken again."""
+        rnd = self.sealed
+        if rnd is None:
+            return
+        if kind == "commit":
+            body, sig = public["c"]
+            rnd.accept_commit(decode_commit(body), body, sig)
+            return
+        for item in public["set"]:  # the set is what counts (a commitment held before it, or not)
+            if "default" in item:
+                rnd.default(item["seat"])
+            else:
+                body, sig = item["c"]
+                rnd.accept_commit(decode_commit(body), body, sig)
+        rnd.close_set()
 
     def _restore_call(self, kind: str, public: dict[str, Any]) -> None:
         """Follow the hammer call through the event log: a `call` starts one (its end is set

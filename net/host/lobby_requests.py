@@ -85,7 +85,6 @@ class LobbyRequests:
         self.rule_tokens[table.id] = (tokens - 1.0, now)
 
     def apply(self, peer: Peer, table: Table, op: str, args: dict[str, Any]) -> None:
-        lob, vk = table.lobby, peer.vk
         if op == "chat":
             name = table.seat_names()[peer.seat] if peer.seat is not None else "spectator"
             chat = pack(chat_frame(peer.seat, name, args["text"]))
@@ -94,6 +93,17 @@ class LobbyRequests:
             return
         if table.phase != "lobby":
             raise LobbyError("started", "the game has already started")
+        if op == "start":
+            self.try_start(table, peer.vk)
+            return
+        if not self._seat_request(peer, table, op, args):
+            self._setting_request(peer, table, op, args)
+        if table.autostart:
+            self.try_start(table, None)
+
+    def _seat_request(self, peer: Peer, table: Table, op: str, args: dict[str, Any]) -> bool:
+        """A request that seats or unseats someone (a person, a bot); False: not one."""
+        lob, vk = table.lobby, peer.vk
         if op == "sit":
             peer.seat = self.sit(peer, table, args["name"], args.get("seat"))
             peer.role = "player"
@@ -102,8 +112,6 @@ class LobbyRequests:
             lob.leave(vk)
             peer.seat, peer.role = None, "spectator"
             self.connections.tell_seat(peer)
-        elif op == "ready":
-            lob.ready(vk, args.get("ready", True))
         elif op == "add_bot":
             seat, token = lob.add_bot(vk, args.get("level") or "random", args.get("seat"))
             self.bots.spawn(table, token, lob.seats[seat].bot or "random")  # type: ignore[union-attr]
@@ -114,6 +122,15 @@ class LobbyRequests:
                 self.connections.tell_seat(p)
             for token in self.bots.tokens_of(removed.vk):
                 self.bots.stop(token)
+        else:
+            return False
+        return True
+
+    def _setting_request(self, peer: Peer, table: Table, op: str, args: dict[str, Any]) -> None:
+        """A request that changes the lobby's state: ready, removing a key, the lock, the rules, the clocks."""
+        lob, vk = table.lobby, peer.vk
+        if op == "ready":
+            lob.ready(vk, args.get("ready", True))
         elif op == "remove":
             self.remove(peer, table, args["fpr"])
         elif op == "lock":
@@ -122,11 +139,6 @@ class LobbyRequests:
             lob.set_options(vk, args["options"])
         elif op == "clocks":
             lob.set_clocks(vk, args["clocks"])
-        elif op == "start":
-            self.try_start(table, vk)
-            return
-        if table.autostart:
-            self.try_start(table, None)
 
     def sit(self, peer: Peer, table: Table, name: str, seat: int | None) -> int:
         """Seat `peer`; a newcomer who finds every seat taken gets the seat of its weakest

@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections import Counter
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from modernart.net.trust.deck import (
     Ciphertext,
@@ -682,17 +682,10 @@ def audit_deal(ledger: DeckLedger, secrets: Sequence[int | None]) -> list[str]:
     Each step's proof is checked in the order it was made; the keys say exactly what a
     failing step did (which card a shuffle dropped or duplicated, which card a slot really
     held)."""
-    problems: list[str] = []
-    game, n, size = ledger.game, ledger.n, ledger.size
-    for seat, (key, secret) in enumerate(zip(ledger.keys, secrets)):
-        if key is None:
-            problems.append(f"seat {seat} published no deck key")
-        elif secret is None:
-            problems.append(f"seat {seat} did not disclose its deck key")
-        elif key_of(secret) != key.h:
-            problems.append(f"seat {seat}'s disclosed deck key does not match the key it published")
+    problems = _key_problems(ledger, secrets)
     if problems:
         return problems
+    game, n, size = ledger.game, ledger.n, ledger.size
     total_secret = sum(s for s in secrets if s is not None)
     lookup = card_lookup(game, size)
 
@@ -702,45 +695,67 @@ def audit_deal(ledger: DeckLedger, secrets: Sequence[int | None]) -> list[str]:
     replay = DeckLedger(game, n, size, fresh=ledger.fresh, mystery=ledger.mystery)
     for step in ledger.steps:
         try:
-            if isinstance(step, DeckKey):
-                replay.add_key(step)
-            elif isinstance(step, NewDeck):  # the round's deck is done: every card was in it once
-                if sorted(c for c in plain(replay.deck) if c is not None) != list(range(size)):
-                    problems.append(f"deck {replay.epoch + 1}'s shuffled deck is not the game's cards")
-                    return problems
-                replay.add_step(step)
-            elif isinstance(step, Shuffle):
-                before = replay.deck
-                try:
-                    replay.add_shuffle(step)
-                except DeckStepError:
-                    problems.append(_shuffle_fault(step, plain(before), plain(step.deck), size))
-                    return problems
-            elif isinstance(step, (tuple, Flip)):  # a mystery card turned up is read from its shares
-                replay.add_step(step)
-            elif isinstance(step, Share):
-                if mul(secrets[step.seat] or 0, replay.deck[step.slot].c1) != step.d:
-                    problems.append(
-                        f"seat {step.seat}'s share of slot {step.slot} is wrong (not its key times the card)"
-                    )
-                    return problems
-                replay.add_share(step)
-            else:
-                truth = plain([replay.deck[step.slot]])[0]
-                if truth != step.card:
-                    problems.append(
-                        f"seat {step.share.seat} played card {step.card} from slot {step.slot}, "
-                        f"which holds {'no card' if truth is None else f'card {truth}'}: a substituted card"
-                    )
-                    return problems
-                replay.open(step.share.seat, step.share, step.card)
+            problem = _replay_step(replay, step, plain, secrets, size)
         except (DeckStepError, GroupError) as exc:
-            problems.append(f"deck step {len(replay.steps) + 1}: {exc}")
-            return problems
+            problem = f"deck step {len(replay.steps) + 1}: {exc}"
+        if problem is not None:
+            return [problem]
     final = plain(replay.deck) if replay.shuffled else []
     if replay.shuffled and sorted(c for c in final if c is not None) != list(range(size)):
         problems.append("the shuffled deck is not the game's cards")
     return problems
+
+
+def _key_problems(ledger: DeckLedger, secrets: Sequence[int | None]) -> list[str]:
+    """Each seat's deck key: published, disclosed at the end, and the one published."""
+    problems: list[str] = []
+    for seat, (key, secret) in enumerate(zip(ledger.keys, secrets)):
+        if key is None:
+            problems.append(f"seat {seat} published no deck key")
+        elif secret is None:
+            problems.append(f"seat {seat} did not disclose its deck key")
+        elif key_of(secret) != key.h:
+            problems.append(f"seat {seat}'s disclosed deck key does not match the key it published")
+    return problems
+
+
+def _replay_step(
+    replay: DeckLedger,
+    step: Any,
+    plain: Callable[[Sequence[Ciphertext]], list[int | None]],
+    secrets: Sequence[int | None],
+    size: int,
+) -> str | None:
+    """Replay one recorded deck step on `replay`, read with the disclosed keys (`plain`):
+    what is wrong with it, or None.  Raises DeckStepError/GroupError for a step the ledger
+    itself refuses."""
+    if isinstance(step, DeckKey):
+        replay.add_key(step)
+    elif isinstance(step, NewDeck):  # the round's deck is done: every card was in it once
+        if sorted(c for c in plain(replay.deck) if c is not None) != list(range(size)):
+            return f"deck {replay.epoch + 1}'s shuffled deck is not the game's cards"
+        replay.add_step(step)
+    elif isinstance(step, Shuffle):
+        before = replay.deck
+        try:
+            replay.add_shuffle(step)
+        except DeckStepError:
+            return _shuffle_fault(step, plain(before), plain(step.deck), size)
+    elif isinstance(step, (tuple, Flip)):  # a mystery card turned up is read from its shares
+        replay.add_step(step)
+    elif isinstance(step, Share):
+        if mul(secrets[step.seat] or 0, replay.deck[step.slot].c1) != step.d:
+            return f"seat {step.seat}'s share of slot {step.slot} is wrong (not its key times the card)"
+        replay.add_share(step)
+    else:
+        truth = plain([replay.deck[step.slot]])[0]
+        if truth != step.card:
+            return (
+                f"seat {step.share.seat} played card {step.card} from slot {step.slot}, "
+                f"which holds {'no card' if truth is None else f'card {truth}'}: a substituted card"
+            )
+        replay.open(step.share.seat, step.share, step.card)
+    return None
 
 
 def _shuffle_fault(shuffle: Shuffle, before: list[int | None], after: list[int | None], size: int) -> str:

@@ -326,14 +326,7 @@ class SealedVerifier:
             rnd.bids[seat] = 0
             return []
         proof = pub.get("reveal")
-        reveal = None
-        if proof is not None:
-            try:
-                reveal = decode_reveal(proof[0])
-            except ProtocolError as exc:
-                raise ValueError(f"{where}: the relayed reveal is not valid: {exc.message}") from None
-            if reveal.key != entry.key or reveal.game != self.game or reveal.auction != auction or reveal.seat != seat:
-                raise ValueError(f"{where}: the relayed reveal is not the committed key's for this auction")
+        reveal = None if proof is None else self._relayed_reveal(where, proof, entry.key, auction, seat)
         if entry.default:
             raise ValueError(f"{where}: a settled bid for a seat the set gives the default")
         why = judge(entry, reveal, rnd.digest, money)
@@ -350,24 +343,22 @@ class SealedVerifier:
                 raise ValueError(f"{where}: the settled bid is not the revealed amount")
             rnd.bids[seat] = arg
         elif by == "offender":
-            if action != Action.SEALED_FORFEIT:
-                raise ValueError(f"{where}: an offender's bid must be forfeited")
-            if why is None:
-                raise ValueError(
-                    f"{where}: the host named the seat an offender, but its reveal is valid "
-                    f"against the commitment set it showed us"
-                )
-            if why != pub.get("why"):
-                raise ValueError(f"{where}: the host says {pub.get('why')!r}, the proof says {why!r}")
-            if why == WRONG_DIGEST:
-                warnings.append(
-                    f"{where}: the reveal names a different commitment set: the host showed "
-                    f"this player other commitments, or its client misbehaved"
-                )
+            warnings += _offender(where, action, why, pub.get("why"))
             rnd.bids[seat] = None
         else:
             raise ValueError(f"{where}: a sealed bid settled by {by!r}")
         return warnings
+
+    def _relayed_reveal(self, where: str, proof: list[Any], key: Any, auction: int, seat: int) -> Any:
+        """The reveal the host relayed with a settled bid, decoded and bound to the committed
+        key, this game, this auction and this seat (its signature is checked by the caller)."""
+        try:
+            reveal = decode_reveal(proof[0])
+        except ProtocolError as exc:
+            raise ValueError(f"{where}: the relayed reveal is not valid: {exc.message}") from None
+        if reveal.key != key or reveal.game != self.game or reveal.auction != auction or reveal.seat != seat:
+            raise ValueError(f"{where}: the relayed reveal is not the committed key's for this auction")
+        return reveal
 
     def resolution(
         self, auction: int, revealed: Any, sale: Any, auctioneer: int, options: RuleOptions, money: list[int]
@@ -404,3 +395,22 @@ class SealedVerifier:
                 f"auction {auction}: the sale {got} differs from the reveals' winner (seat {buyer} for {price})"
             )
         self.round = None
+
+
+def _offender(where: str, action: int, why: str | None, said: Any) -> list[str]:
+    """A bid the host settled as an offender's: forfeited, with the fault the proof shows
+    (`why`, None: the reveal is valid) and the one the host names (`said`); warnings."""
+    if action != Action.SEALED_FORFEIT:
+        raise ValueError(f"{where}: an offender's bid must be forfeited")
+    if why is None:
+        raise ValueError(
+            f"{where}: the host named the seat an offender, but its reveal is valid against the commitment set it showed us"
+        )
+    if why != said:
+        raise ValueError(f"{where}: the host says {said!r}, the proof says {why!r}")
+    if why == WRONG_DIGEST:
+        return [
+            f"{where}: the reveal names a different commitment set: the host showed "
+            f"this player other commitments, or its client misbehaved"
+        ]
+    return []

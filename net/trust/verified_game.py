@@ -308,33 +308,49 @@ class VerifiedGame:
 
     def _apply(self, seq: int, pub: dict[str, Any], own: int | None, priv: bytes | None) -> EventInfo:
         kind = pub["k"]
-        move = None
-        moves: tuple[Move, ...] = ()
         warnings: list[str] = []
         if kind == "start":
             self._start(pub)
         if self.view is None or self.seeds is None or self.sealed is None:
             raise ChainError(f"event {seq} comes before the game's start")
         events = tuple(event_from_wire(e, self.view.options) for e in pub.get("ev", []))
+        move, moves = self._step(seq, kind, pub, own, events, warnings)
+        self._check_nothing_passes_a_pending_play(seq, kind, move)
+        if self.deck is not None:
+            self._follow_deck(seq, kind, pub, move if kind == "move" else None, moves)
+        else:
+            self._follow_open(seq, kind, pub, move if kind == "move" else None, moves)
+        if "pv" in pub:
+            self.view.feed(pub.get("ev", []), pub["pv"])
+        return EventInfo(seq, kind, move, pub.get("by"), events, pub, tuple(warnings), moves)
+
+    def _step(
+        self, seq: int, kind: str, pub: dict[str, Any], own: int | None, events: tuple[Any, ...], warnings: list[str]
+    ) -> tuple[Move | None, tuple[Move, ...]]:
+        """One event's own checks, by its kind: the move it makes (a `move`, a `call`) or the
+        sealed bids it settles; warnings are added to `warnings`."""
+        if kind in ("commit", "commits", "settle"):
+            moves, settled = self._sealed_step(kind, pub, events)
+            warnings += settled
+            return None, moves
+        if kind == "move":
+            return self._move(pub, events, warnings), ()
+        if kind == "call":
+            return self._check_call(pub), ()
+        self._table_step(seq, kind, pub, own, warnings)
+        return None, ()
+
+    def _table_step(self, seq: int, kind: str, pub: dict[str, Any], own: int | None, warnings: list[str]) -> None:
+        """An event that makes no move of the game: a stand-in's change, a seed, the deal, a
+        mystery flip, a late seat, the players' decision, the disclosure, a deck step, a card
+        play committed to."""
+        assert self.seeds is not None  # checked by _apply
         if kind == "delegate":
             self._delegate(seq, pub["seat"], pub.get("vk"), own)
         elif kind == "seed":
             self.seeds.seed_event(pub["seat"], pub["c"], self.keys(pub["seat"]))
         elif kind == "deal":
-            self.seeds.deal_event(pub["first"], pub["missing"])
-            if self.deck is not None:
-                self._begin_rules(seq, pub["first"])
-            elif self.open_rules is None:
-                self.open_rules = StandInGame.dealt(len(self.players), self.view.options, pub["first"])
-            else:
-                raise ChainError(f"event {seq}: the host dealt the game a second time")
-        elif kind in ("commit", "commits", "settle"):
-            moves, settled = self._sealed_step(kind, pub, events)
-            warnings += settled
-        elif kind == "move":
-            move = self._move(pub, events, warnings)
-        elif kind == "call":
-            move = self._check_call(pub)
+            self._deal(seq, pub)
         elif kind == "flip":
             self._check_flip(pub)
         elif kind == "dlate":
@@ -353,14 +369,18 @@ class VerifiedGame:
             self._check_play(pub, own)
         elif kind != "start":
             raise ValueError(f"unknown event kind {kind!r}")
-        self._check_nothing_passes_a_pending_play(seq, kind, move)
+
+    def _deal(self, seq: int, pub: dict[str, Any]) -> None:
+        """The deal event: the seeds it used, and the rules started on the deck's ledger (or,
+        at an open table, on stand-ins); a second deal is the host's lie."""
+        assert self.seeds is not None and self.view is not None  # checked by _apply
+        self.seeds.deal_event(pub["first"], pub["missing"])
         if self.deck is not None:
-            self._follow_deck(seq, kind, pub, move if kind == "move" else None, moves)
+            self._begin_rules(seq, pub["first"])
+        elif self.open_rules is None:
+            self.open_rules = StandInGame.dealt(len(self.players), self.view.options, pub["first"])
         else:
-            self._follow_open(seq, kind, pub, move if kind == "move" else None, moves)
-        if "pv" in pub:
-            self.view.feed(pub.get("ev", []), pub["pv"])
-        return EventInfo(seq, kind, move, pub.get("by"), events, pub, tuple(warnings), moves)
+            raise ChainError(f"event {seq}: the host dealt the game a second time")
 
     def _start(self, pub: dict[str, Any]) -> None:
         """Event 1: the players, the rules, the fixed deal if any, the host's seed commitment,
