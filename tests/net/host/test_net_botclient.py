@@ -5,7 +5,7 @@ lobby message names the record once the host has saved it."""
 from __future__ import annotations
 
 import asyncio
-import time
+import threading
 
 import pytest
 
@@ -16,47 +16,54 @@ from modernart.net.trust.identity import Keys
 from tests.net_helpers import in_process_host, run, seat_bots, until
 
 
-class SlowBot(RandomBot):
-    """Thinks for 0.4 s without yielding, like a searching bot (it blocks its thread)."""
+class GatedBot(RandomBot):
+    """Thinks without yielding until the test lets it go, like a searching bot that blocks
+    its thread; notes the thread each decision ran on."""
+
+    def __init__(self, seed: int, inside: threading.Event, gate: threading.Event, threads: list[int]) -> None:
+        super().__init__(seed=seed)
+        self.inside, self.gate, self.threads = inside, gate, threads
 
     def choose(self, obs):
-        time.sleep(0.4)
+        self.threads.append(threading.get_ident())
+        self.inside.set()
+        self.gate.wait(60)  # blocks this thread, as a long search does
+        self.threads.append(-1)  # a decision returned
         return super().choose(obs)
 
 
-async def _slow_bots(tmp):
+async def _gated_bots(tmp):
+    """A bot's decision blocks its thread until the event loop, still running, lets it go:
+    (thread of the loop, threads the decisions ran on, loop turns while the bot thought)."""
     host, table = await in_process_host(tmp, autostart=3)
-    loop = asyncio.get_running_loop()
-    gaps = []
-
-    async def ticker():
-        last = loop.time()
-        while True:
-            await asyncio.sleep(0.01)
-            now = loop.time()
-            gaps.append(now - last)
-            last = now
-
-    tick = loop.create_task(ticker())
+    inside, gate, threads = threading.Event(), threading.Event(), []
     try:
         seat_bots(host, table, 3)
         for _token, (_task, bot) in host.bots.items():
-            bot.bot = SlowBot(seed=1)
+            bot.bot = GatedBot(1, inside, gate, threads)
+        await until(inside.is_set, 30, what=lambda: "no bot began a decision")
+        for _ in range(50):  # the loop goes on while the decision blocks its own thread
+            await asyncio.sleep(0)
+        blocked_while_turning = -1 not in threads
+        gate.set()
         await until(
             lambda: table.game is not None and table.game.state is not None and table.game.state.move_count >= 6,
             30,
         )
-        return max(gaps), len(gaps)
+        return threading.get_ident(), threads, blocked_while_turning
     finally:
-        tick.cancel()
+        gate.set()
         await host.close()
 
 
 @pytest.mark.timeout(60)
 def test_a_slow_bot_thinks_off_the_event_loop(tmp_path):
-    worst, ticks = run(_slow_bots(tmp_path), 50)
-    assert ticks > 100
-    assert worst < 0.2, f"the loop stalled for {worst:.2f} s"  # a decision takes 0.4 s
+    """A decision that blocks its thread never runs on the event loop's thread, and the loop
+    turns while it blocks (had it run there, the loop would stand still until the gate's
+    60 s ran out and the decision's thread would be the loop's)."""
+    loop_thread, threads, blocked_while_turning = run(_gated_bots(tmp_path), 50)
+    assert threads and loop_thread not in threads, (loop_thread, threads)
+    assert blocked_while_turning  # the loop turned 50 times while a decision was blocked
 
 
 async def _close_with_bots(tmp):

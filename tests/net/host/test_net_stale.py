@@ -252,9 +252,7 @@ async def _link_lost_with_a_move_in_flight(tmp_path) -> None:
         assert any("once back in touch, the log shows whether it was played" in e for e in errors(mover))
 
         # a key pressed while out of touch: refused at once, never queued
-        pressed = time.monotonic()
-        await mover.send_move(Move.play(seat, mover.obs.hand[-1]))
-        assert time.monotonic() - pressed < 0.5
+        await mover.send_move(Move.play(seat, mover.obs.hand[-1]))  # returns while still out of touch
         assert errors(mover)[-1] == "Not sent: out of touch with the host"
         assert mover.notice.startswith("reconnecting... host silent")
 
