@@ -652,7 +652,7 @@ class VerifiedGame:
                 rules.apply(one)
         except IllegalMove as exc:
             raise ChainError(f"event {seq}: the host made a move the rules refuse: {exc}") from None
-        self._check_public(seq, kind, pub, rules.state, move is not None or bool(settled))
+        self._check_public(seq, kind, pub, rules.state, move is not None or bool(settled) or kind == "decide")
 
     def _follow_open(
         self, seq: int, kind: str, pub: dict[str, Any], move: Move | None, settled: tuple[Move, ...]
@@ -674,7 +674,7 @@ class VerifiedGame:
                 rules.apply(one)
         except IllegalMove as exc:
             raise ChainError(f"event {seq}: the host made a move the rules refuse: {exc}") from None
-        self._check_public(seq, kind, pub, rules.state, move is not None or bool(settled))
+        self._check_public(seq, kind, pub, rules.state, move is not None or bool(settled) or kind == "decide")
 
     def _check_public(self, seq: int, kind: str, pub: dict[str, Any], state: GameState, moved: bool) -> None:
         """The host's public view (`pv`) and announced outcome (`ev`: sales, scores, deals)
@@ -753,6 +753,10 @@ class VerifiedGame:
         if choice == "wait":
             self._back(seat)
             return f"the players here voted to keep waiting for {name}"
+        rules = self.rules if self.deck is not None else self.open_rules
+        if rules is None or rules.state.is_over():
+            raise ChainError(f"event {seq}: the host's decision ends a game that is not dealt yet, or over (vote_not_dealt)")
+        rules.state.end_early()  # this client's own run of the rules ends it, scored as it stands
         self.ended_without = seat
         self.late.clear()
         self.late_at.clear()

@@ -1,0 +1,87 @@
+"""A hostile review of the absent-seat vote and the late-seat machinery (docs/fair-play.md
+"No table waits for ever"): attacks a host running changed code makes that the earlier
+attack tests (test_hidden_attacks_votes.py and its siblings) do not.  Each runs on the
+injected clock of the host session (no socket, no sleep).
+
+The electorate of a vote is "the human seats of event 1 that are not late", and a seat is
+late when the host publishes a `dlate` naming it: so whoever names seats late chooses who
+votes.  On a2b2fc2 there was no vote at all (`dlate` and `decide` were unknown kinds);
+each attack here was run against this branch's base (m3-trial, 85ae40a), where it
+succeeded (every client took the game as over and the audit said ok) unless it is marked
+as a gap still open."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from modernart.net.trust.audit import audit_evidence
+from modernart.net.trust.chain import ChainError
+from modernart.net.trust.transcript import write_transcript
+
+from tests.net.trust.vote_helpers import VotingTable, stalled
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def audit_of(t: VotingTable, tmp: Path) -> list[str]:
+    path = str(tmp / "table.transcript")
+    write_transcript(path, [e.frame_for(None) for e in t.sess.log], {"host_vk": t.sess.host.vk})
+    return audit_evidence(path).problems
+
+
+def fake_late(t: VotingTable, seat: int, step: str) -> int:
+    """What a changed host does: name `seat` late with `step`, whatever the seat owes."""
+    event = t.sess._emit("dlate", t.now, {"seat": seat, "step": step, "waited": 30.0})
+    t.sess.late_since[seat] = event.seq
+    t.sess.votes.pop(seat, None)
+    return event.seq
+
+
+@pytest.mark.parametrize("step", ["card", "shares", "key", "shuffle", "secret"])
+def test_present_seats_named_late_to_leave_the_admin_the_only_voter(tmp_path: Path, step: str) -> None:
+    """Four people; the auctioneer has gone and is named late for its card.  The host names
+    the two other present players late too (they owe nothing: their keys, the shuffles and
+    every share are in, and it is not their card turn), so that the electorate is its
+    admin's seat alone, whose single vote then ends the game (`decide` with one signed,
+    genuine vote: the rule "a strict majority of the human seats not late" is met).
+
+    On 85ae40a every client applied the false `dlate`s, took the one-vote decision and the
+    game as over (so it would disclose its deck key), and the audit said nothing.  Now every
+    client, the watcher's too, refuses the first false `dlate` against its own ledger and
+    run of the rules, and the audit names it."""
+    t, absent = stalled(tmp_path, players=4)
+    admin, *present = [s for s in range(4) if s != absent]
+    first = fake_late(t, present[0], step)
+    fake_late(t, present[1], step)
+    decided = t.vote(admin, absent, "end")  # the host counts its own false record
+    assert [p["k"] for p in decided][:1] == ["decide"]
+    for seat in (None, *range(4)):
+        with pytest.raises(ChainError) as err:
+            t.follower(seat)
+        assert f"event {first}" in str(err.value) and "does not owe" in str(err.value), err.value
+    assert any(f"event {first}" in p and "does not owe" in p for p in audit_of(t, tmp_path))
+
+
+def test_a_late_seat_named_with_another_step_than_the_one_it_owes(tmp_path: Path) -> None:
+    """The absent auctioneer owes its card; the host names it late for its shares (a step
+    that, shown on every screen, blames it for holding up the deal): refused."""
+    t, absent = stalled(tmp_path, players=3)
+    seq = fake_late(t, absent, "shares")
+    for seat in (None, *range(3)):
+        with pytest.raises(ChainError) as err:
+            t.follower(seat)
+        assert f"event {seq}" in str(err.value) and "does not owe" in str(err.value), err.value
+
+
+def test_an_honest_late_seat_is_still_accepted(tmp_path: Path) -> None:
+    """The check above refuses nothing an honest host publishes: the genuine `dlate` of the
+    stalled table, and a vote that ends the game on it, are taken by every client."""
+    t, absent = stalled(tmp_path, players=3)
+    a, b = [s for s in range(3) if s != absent]
+    assert t.vote(a, absent, "end") == []
+    assert [p["k"] for p in t.vote(b, absent, "end")][:1] == ["decide"]
+    for seat in (None, *range(3)):
+        assert t.follower(seat).game_over
+    assert audit_of(t, tmp_path) == []
