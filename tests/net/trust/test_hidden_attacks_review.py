@@ -16,9 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from modernart.net.protocol import decode_host_inner
 from modernart.net.trust.audit import audit_evidence
 from modernart.net.trust.chain import ChainError
 from modernart.net.trust.transcript import write_transcript
+from modernart.net.trust.votes import sign_vote
 
 from tests.net.trust.vote_helpers import VotingTable, stalled
 
@@ -55,8 +57,12 @@ def test_present_seats_named_late_to_leave_the_admin_the_only_voter(tmp_path: Pa
     admin, *present = [s for s in range(4) if s != absent]
     first = fake_late(t, present[0], step)
     fake_late(t, present[1], step)
-    decided = t.vote(admin, absent, "end")  # the host counts its own false record
-    assert [p["k"] for p in decided][:1] == ["decide"]
+    sess = t.sess  # the admin colludes: it signs on the host's record, whatever its client says
+    ballot = sign_vote(
+        t.keys[admin], sess.game_id, admin, absent, "end", sess.late_since[absent], sess.seq, sess.log[-1].h
+    )
+    decided = sess.submit_vote(t.keys[admin].vk, admin, ballot, t.now)  # the host counts its own false record
+    assert [decode_host_inner(e.public)["k"] for e in decided][:1] == ["decide"]
     for seat in (None, *range(4)):
         with pytest.raises(ChainError) as err:
             t.follower(seat)
