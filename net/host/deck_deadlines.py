@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from modernart.phase import Phase
+from modernart.net.trust.deck_owed import owed_steps as owed_by_record
 
 if TYPE_CHECKING:
     from modernart.game import GameState
@@ -39,22 +39,9 @@ STEPS = ("key", "shuffle", "shares", "card", "secret")
 
 
 def owed_steps(hidden: HiddenHands, state: GameState | None, over: bool) -> dict[int, str]:
-    """seat -> the deck step it owes now (only the first one, in the order the game needs them)."""
-    ledger = hidden.ledger
-    if over:
-        return {s: "secret" for s, x in enumerate(hidden.secrets) if x is None}
-    missing = [s for s in range(ledger.n) if ledger.keys[s] is None]
-    if missing:
-        return {s: "key" for s in missing}
-    shuffler = ledger.next_shuffler
-    if shuffler is not None:
-        return {shuffler: "shuffle"}
-    owed = {s: "shares" for s in range(ledger.n) if ledger.owed(s)}
-    if owed:
-        return owed
-    if state is not None and state.phase == Phase.PLAY_CARD:  # only the auctioneer can open its card
-        return {state.auctioneer: "card"}
-    return {}
+    """seat -> the deck step it owes now (only the first one, in the order the game needs
+    them): net/trust/deck_owed.py, the rule every client checks a `dlate` by."""
+    return owed_by_record(hidden.ledger, hidden.secrets, state, over)
 
 
 @dataclass

@@ -46,6 +46,7 @@ from modernart.net.trust.blind_game import BlindGame, StandInGame
 from modernart.net.trust.sealed import SealedVerifier, overlay
 from modernart.net.trust.deck import DeckError, DeckKey, Share, Shuffle, key_of
 from modernart.net.trust.deck_steps import STEP_OF_EVENT, StepValue, check_step
+from modernart.net.trust.deck_owed import owed_steps
 from modernart.net.trust.group import read_scalar
 from modernart.net.trust.hidden_deck import DeckLedger, DeckStepError, SeatDeck
 from modernart.net.trust.shuffle import FixedDeal, SeedVerifier
@@ -354,7 +355,7 @@ class VerifiedGame:
         elif kind == "flip":
             self._check_flip(pub)
         elif kind == "dlate":
-            warnings.append(self._late(pub))
+            warnings.append(self._late(seq, pub))
             self.late_at[pub["seat"]] = seq
         elif kind == "decide":
             self._decide(seq, pub)
@@ -675,7 +676,7 @@ class VerifiedGame:
                 rules.apply(one)
         except IllegalMove as exc:
             raise ChainError(f"event {seq}: the host made a move the rules refuse: {exc}") from None
-        self._check_public(seq, kind, pub, rules.state, move is not None or bool(settled))
+        self._check_public(seq, kind, pub, rules.state, move is not None or bool(settled) or kind == "decide")
 
     def _follow_open(
         self, seq: int, kind: str, pub: dict[str, Any], move: Move | None, settled: tuple[Move, ...]
@@ -697,7 +698,7 @@ class VerifiedGame:
                 rules.apply(one)
         except IllegalMove as exc:
             raise ChainError(f"event {seq}: the host made a move the rules refuse: {exc}") from None
-        self._check_public(seq, kind, pub, rules.state, move is not None or bool(settled))
+        self._check_public(seq, kind, pub, rules.state, move is not None or bool(settled) or kind == "decide")
 
     def _check_public(self, seq: int, kind: str, pub: dict[str, Any], state: GameState, moved: bool) -> None:
         """The host's public view (`pv`) and announced outcome (`ev`: sales, scores, deals)
@@ -738,11 +739,21 @@ class VerifiedGame:
             fields = sorted(k for k in pv if theirs_pv.get(k) != pv[k])
             raise ChainError(f"event {seq}: the host's public view differs from the rules' ({', '.join(fields)})")
 
-    def _late(self, pub: dict[str, Any]) -> str:
-        """A seat late with a deck step: what to say (on screen, in the audit's notes)."""
+    def _late(self, seq: int, pub: dict[str, Any]) -> str:
+        """A seat late with a deck step: what to say (on screen, in the audit's notes).  The
+        seat must owe that step now by this client's own ledger and run of the rules
+        (net/trust/deck_owed.py): a host that names a present seat late would leave it out
+        of the vote on an absent one."""
         if self.deck is None:
             raise ValueError("a late deck step at a table that does not hide hands")
         seat, step = pub["seat"], pub["step"]
+        rules = self.rules.state if self.rules is not None else None
+        owes = owed_steps(self.deck, self.deck_secrets, rules, self.game_over).get(seat)
+        if owes != step:
+            raise ChainError(
+                f"event {seq}: the host names seat {seat} late with its {step}, which it does not owe "
+                f"({'it owes its ' + owes if owes else 'it owes nothing'} by this client's own record)"
+            )
         self.late[seat] = step
         what = DECK_STEP_WORDS.get(step, step)
         return (
@@ -775,6 +786,12 @@ class VerifiedGame:
         if choice == "wait":
             self._back(seat)
             return
+        rules = self.rules if self.deck is not None else self.open_rules
+        if rules is None or rules.state.is_over():
+            raise ChainError(
+                f"event {seq}: the host's decision ends a game that is not dealt yet, or over (vote_not_dealt)"
+            )
+        rules.state.end_early()  # this client's own run of the rules ends it, scored as it stands
         self.ended_without = seat
         self.late.clear()
         self.late_at.clear()
