@@ -98,8 +98,8 @@ def test_an_honest_late_seat_is_still_accepted(tmp_path: Path) -> None:
     strict=True,
     reason="gap: a host that drops the deck steps of the present players (shares at a deal) names them "
     "late truly by its record, so they are left out of the electorate and one accomplice's vote ends the "
-    "game; their clients say 'the host has not recorded it' but take the decision 
-    "Limits: who is late is the host's record)",
+    "game; their clients say 'the host has not recorded it' but take the decision "
+    "(docs/fair-play.md, Limits: who is late is the host's record)",
 )
 def test_steps_dropped_at_a_deal_leave_one_accomplice_the_only_voter(tmp_path: Path) -> None:
     """Three people.  At a round's deal every seat owes its shares; the host records seat 0's
