@@ -223,9 +223,13 @@ class HardBot(MediumBot):
             value = sit.lot_value()
             r = obs.amount_range()
             cap = r[2] if r is not None else money  # own money, or the richest other's (FA-11/12)
+            # with `keep_cap`, no price above what a rival is expected to pay at most (the
+            # bidder's limit share): nobody takes it and the auctioneer pays it to the bank
+            top = pricing.BIDDER_LIMIT if self.keep_cap else math.inf
             return [
                 Move.set_price(seat, pricing.fixed_price(f / pricing.FIXED_SHARE * value, cap))
                 for f in (0.3, 0.45, 0.6, 0.75, 0.9, 1.1)
+                if f <= top
             ]
         if phase == Phase.ANNOUNCE:  # every auction the seller may announce (FA-15)
             return obs.legal_moves()
