@@ -87,8 +87,10 @@ class HardBot(MediumBot):
     arena's seating say which); with `searchers=True` the rollouts play them by the policy
     fitted to the hard bot's own decisions (`searchers.py`) instead of as scaled medium
     bots.  `jumps=False` raises by one step at a time in Open auctions (the old manners).
-    `outbid_searchers=False` (an experiment, not the default): facing another searching
-    seat as a bidder, try no bid above medium's limit share of the lot's value.
+    `outbid_searchers=False` (the default): facing another searching seat as a bidder, try
+    no bid above medium's limit share of the lot's value: two searchers that outbid each
+    other above it pay the auctioneer (issue 28's pair of hard bots against two heuristic
+    bots: -42 a deal against a pair of medium bots with it on, -12 with it off).
     `keep_cap` (the default): as the auctioneer, try no limit or bid above the break-even of
     keeping one's own lot (`pricing.auctioneer_limit`, nL/(2n-1) of its value): a higher one
     can push a rival's price up, but where the rival stops first the lot is kept and its price
@@ -111,7 +113,7 @@ class HardBot(MediumBot):
         searching: Iterable[int] = (),
         searchers: bool = True,
         jumps: bool = True,
-        outbid_searchers: bool = True,
+        outbid_searchers: bool = False,
         keep_cap: bool = True,
     ) -> None:
         super().__init__(seed, jumps=jumps)
