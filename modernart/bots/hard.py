@@ -42,8 +42,8 @@ from .searchers import AMOUNT_PHASES, BID, KEEP, PRICE
 #: the one hard bot, at a table and in the arena: this many samples a decision, within at
 #: most `DEFAULT_BUDGET` seconds of the deciding thread's CPU time.  Samples, not seconds:
 #: the same search on an idle machine and a loaded one (a table's bot used to search 1 s of
-#: wall clock, 2,000 rollouts idle and 100 under load).  12 samples cost 33 ms of CPU a
-#: decision at the p95 and 123 ms at the most seen (docs/bots.md), which is what lets the
+#: wall clock, 2,000 rollouts idle and 100 under load).  12 samples cost 20 ms of CPU a
+#: decision at the p95 and 59 ms at the most seen (docs/bots.md), which is what lets the
 #: arena measure this very bot over hundreds of deals.
 DEFAULT_PASSES = 12
 DEFAULT_BUDGET = 1.0
@@ -90,7 +90,7 @@ class HardBot(MediumBot):
     `outbid_searchers=False` (the default): facing another searching seat as a bidder, try
     no bid above medium's limit share of the lot's value: two searchers that outbid each
     other above it pay the auctioneer (issue 28's pair of hard bots against two heuristic
-    bots: -42 a deal against a pair of medium bots with it on, -12 with it off).
+    bots: -42 a deal against a pair of medium bots with it on, -12 with it off on 59 deals).
     `keep_cap` (the default): as the auctioneer, try no limit or bid above the break-even of
     keeping one's own lot (`pricing.auctioneer_limit`, nL/(2n-1) of its value): a higher one
     can push a rival's price up, but where the rival stops first the lot is kept and its price

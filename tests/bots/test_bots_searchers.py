@@ -81,9 +81,9 @@ def test_the_model_changes_decisions_and_is_off_when_asked() -> None:
         obs = state.observation(seat)
         others = {s for s in range(4) if s != seat}
         base = make_bot("hard", seed=i, max_passes=4).choose(obs)
-        off = make_bot(
-            "hard", seed=i, max_passes=4, searching=others, searchers=False, outbid_searchers=True
-        ).choose(obs)
+        off = make_bot("hard", seed=i, max_passes=4, searching=others, searchers=False, outbid_searchers=True).choose(
+            obs
+        )
         on = make_bot("hard", seed=i, max_passes=4, searching=others).choose(obs)
         assert off == base
         changed += on != base
