@@ -122,7 +122,7 @@ DOCS_END = "<!-- end of the generated tables -->"
 #: what each results file holds, as the block's headings say it
 SECTIONS = {
     "league.jsonl": "The league: every bot against every other, duplicate deals (seats swapped)",
-    "hard-vs-old.jsonl": "The hard bot against the old one (no searching rivals, Open raises by one step)",
+    "hard-vs-old.jsonl": "The hard bot against the old one (no searching rivals, Open raises by one step, keeps its own lots up to 1.15 of their value)",
     "pools.jsonl": "hard against medium, pool by pool (x2: a pair of each against two of the pool)",
     "rivals.jsonl": "The opponent model on and off",
     "jumps.jsonl": "medium's Open jumps on and off",

@@ -23,7 +23,7 @@ from modernart.cli.progress import Progress
 #: every styled arena opponent and the outside-style `plain`
 LEAGUE_BOTS = (
     "hard",
-    "hard:searchers=off:jumps=off:keep_cap=off",
+    "hard:searchers=off:jumps=off:keep_cap=off:outbid_searchers=on",
     "medium",
     "medium:jumps=off",
     "overbidder",

@@ -128,7 +128,7 @@ def review_json(review, seconds: float) -> dict:
                 "phase": d.phase.name,
                 "auction": d.kind.name if d.kind is not None else None,
                 "played": d.played.to_list(),
-                "advised": d.advised.to_list(),
+                "advised": d.advised.to_list() if d.advised is not None else None,  # None: wait
                 "cost": estimate(d.cost),
                 "topic": d.topic,
             }

@@ -68,6 +68,10 @@ def decision_line(d: Decision, names: Sequence[str], edition: Edition, deck: Seq
     mine = move_words(d.played, names, edition, deck, d.price)
     if d.agreed:
         return _("{where}: you {mine}, as the strongest bot would").format(where=where, mine=mine)
+    if d.advised is None:  # the bot would have waited in the Open auction (no pass was open)
+        return _("{where}: you {mine}; the strongest bot would wait and let the others bid: {estimate}").format(
+            where=where, mine=mine, estimate=estimate_words(d.cost)
+        )
     theirs = move_words(d.advised, names, edition, deck, d.price)
     return _("{where}: you {mine}; the strongest bot would {theirs}: {estimate}").format(
         where=where, mine=mine, theirs=theirs, estimate=estimate_words(d.cost)

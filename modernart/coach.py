@@ -109,15 +109,17 @@ class Decision:
 
     `kind` is the auction it was made in (None when putting up a card); `cost` the final
     money the bot's move `advised` would have added to the seat's over its move `played`
-    (0 with no samples when they agree); `topic` one of `TOPICS`; `price` the price on
-    offer, if any (what accepting it pays)."""
+    (0 with no samples when they agree); `advised` is None where the bot would have waited
+    in an Open auction with no pass open to it (it had passed, or it runs the auction and
+    would let the others bid on); `topic` one of `TOPICS`; `price` the price on offer, if
+    any (what accepting it pays)."""
 
     index: int
     round: int
     phase: Phase
     kind: AuctionType | None
     played: Move
-    advised: Move
+    advised: Move | None
     cost: Estimate
     topic: str
     price: int = 0
@@ -251,11 +253,10 @@ def _decide(
 ) -> Decision | None:
     bot = make_bot(level, seed=_mix(seed, index, 1), **options)
     advised = bot.choose(obs)
-    if advised is None:  # waiting in an Open auction: the nearest move is to pass
-        advised = Move.pass_(obs.seat)
-    legal = obs.legal_moves()
-    if advised not in legal:
-        return None  # (a bot never plays an illegal move; waiting where no pass is open)
+    if advised is None and Move.pass_(obs.seat) in obs.legal_moves():
+        advised = Move.pass_(obs.seat)  # waiting in an Open auction: the nearest move is to pass
+    if advised is not None and advised not in obs.legal_moves():
+        return None  # (a bot never plays an illegal move)
     kind = _kind_of(obs)
     topic = _topic(obs, played, advised)
     if advised == played:
@@ -264,10 +265,12 @@ def _decide(
     return Decision(index, round_, obs.phase, kind, played, advised, cost, topic, obs.price)
 
 
-def paired_difference(obs: Observation, played: Move, advised: Move, samples: int, seed: int) -> Estimate:
+def paired_difference(obs: Observation, played: Move, advised: Move | None, samples: int, seed: int) -> Estimate:
     """The seat's final money after `advised` minus after `played`, over up to `samples`
     paired rollouts from states sampled from `obs` (each pair: one sampled state, the same
-    dice).  After `FIRST_SAMPLES` pairs it stops as soon as the interval is narrow enough to
+    dice).  `advised` None is waiting in an Open auction: the seat makes no move now and
+    bids no higher in this auction (its limit in it the current high bid), the others
+    play the auction on.  After `FIRST_SAMPLES` pairs it stops as soon as the interval is narrow enough to
     rank the decision (`precise`): most moves the bot would play otherwise lead to the same
     sales, and their pairs agree to the coin."""
     rng = random.Random(seed)
@@ -284,9 +287,13 @@ def paired_difference(obs: Observation, played: Move, advised: Move, samples: in
         results: list[int] = []
         for move in (advised, played):
             state = base.clone()
-            state.apply(move)
+            limits = None
+            if move is None:  # waiting: no higher bid from this seat in this auction
+                limits = {(obs.seat, obs.auction_no): obs.high}
+            else:
+                state.apply(move)
             if not state.is_over():
-                RolloutPolicy(random.Random(dice)).run(state, until_round=until)
+                RolloutPolicy(random.Random(dice), limits=limits).run(state, until_round=until)
             results.append(state.money[obs.seat])
         diffs.append(float(results[0] - results[1]))
     return Estimate.of(diffs)
@@ -329,9 +336,11 @@ def _kind_of(obs: Observation) -> AuctionType | None:
     return None
 
 
-def _paid(obs: Observation, move: Move) -> int:
+def _paid(obs: Observation, move: Move | None) -> int:
     """What a move would have the seat pay if it won at it: its bid, the price it takes,
-    0 for a pass or a refusal."""
+    0 for a pass, a refusal or waiting (None)."""
+    if move is None:
+        return 0
     if move.action in (Action.BID, Action.SEALED_BID):
         return move.arg
     if move.action == Action.ACCEPT:
@@ -339,7 +348,7 @@ def _paid(obs: Observation, move: Move) -> int:
     return 0
 
 
-def _topic(obs: Observation, played: Move, advised: Move) -> str:
+def _topic(obs: Observation, played: Move, advised: Move | None) -> str:
     """What the decision was about (one of `TOPICS`), by the seat's move and the bot's."""
     action = played.action
     if action in (Action.PLAY, Action.ADD_SECOND, Action.DECLINE_SECOND):
@@ -347,7 +356,11 @@ def _topic(obs: Observation, played: Move, advised: Move) -> str:
     if action == Action.ANNOUNCE:
         return "auction"
     if action == Action.SET_PRICE:
-        return "price_high" if advised.action == Action.SET_PRICE and played.arg > advised.arg else "price_low"
+        return (
+            "price_high"
+            if advised is not None and advised.action == Action.SET_PRICE and played.arg > advised.arg
+            else "price_low"
+        )
     if action in (Action.BID, Action.SEALED_BID, Action.PASS, Action.ACCEPT, Action.DECLINE, Action.HAMMER):
         return "overpaid" if _paid(obs, played) > _paid(obs, advised) else "underbid"
     return "other"

@@ -42,8 +42,8 @@ from .searchers import AMOUNT_PHASES, BID, KEEP, PRICE
 #: the one hard bot, at a table and in the arena: this many samples a decision, within at
 #: most `DEFAULT_BUDGET` seconds of the deciding thread's CPU time.  Samples, not seconds:
 #: the same search on an idle machine and a loaded one (a table's bot used to search 1 s of
-#: wall clock, 2,000 rollouts idle and 100 under load).  12 samples cost 33 ms of CPU a
-#: decision at the p95 and 123 ms at the most seen (docs/bots.md), which is what lets the
+#: wall clock, 2,000 rollouts idle and 100 under load).  12 samples cost 20 ms of CPU a
+#: decision at the p95 and 59 ms at the most seen (docs/bots.md), which is what lets the
 #: arena measure this very bot over hundreds of deals.
 DEFAULT_PASSES = 12
 DEFAULT_BUDGET = 1.0
@@ -88,8 +88,10 @@ class HardBot(MediumBot):
     arena's seating say which); with `searchers=True` the rollouts play them by the policy
     fitted to the hard bot's own decisions (`searchers.py`) instead of as scaled medium
     bots.  `jumps=False` raises by one step at a time in Open auctions (the old manners).
-    `outbid_searchers=False` (an experiment, not the default): facing another searching
-    seat as a bidder, try no bid above medium's limit share of the lot's value.
+    `outbid_searchers=False` (the default): facing another searching seat as a bidder, try
+    no bid above medium's limit share of the lot's value: two searchers that outbid each
+    other above it pay the auctioneer (issue 28's pair of hard bots against two heuristic
+    bots: -42 a deal against a pair of medium bots with it on, -12 with it off on 59 deals).
     `keep_cap` (the default): as the auctioneer, try no limit or bid above the break-even of
     keeping one's own lot (`pricing.auctioneer_limit`, nL/(2n-1) of its value): a higher one
     can push a rival's price up, but where the rival stops first the lot is kept and its price
@@ -112,7 +114,7 @@ class HardBot(MediumBot):
         searching: Iterable[int] = (),
         searchers: bool = True,
         jumps: bool = True,
-        outbid_searchers: bool = True,
+        outbid_searchers: bool = False,
         keep_cap: bool = True,
     ) -> None:
         super().__init__(seed, jumps=jumps)
@@ -226,9 +228,13 @@ class HardBot(MediumBot):
             value = sit.lot_value()
             r = obs.amount_range()
             cap = r[2] if r is not None else money  # own money, or the richest other's (FA-11/12)
+            # with `keep_cap`, no price above what a rival is expected to pay at most (the
+            # bidder's limit share): nobody takes it and the auctioneer pays it to the bank
+            top = pricing.BIDDER_LIMIT if self.keep_cap else math.inf
             return [
                 Move.set_price(seat, pricing.fixed_price(f / pricing.FIXED_SHARE * value, cap))
                 for f in (0.3, 0.45, 0.6, 0.75, 0.9, 1.1)
+                if f <= top
             ]
         if phase == Phase.ANNOUNCE:  # every auction the seller may announce (FA-15)
             return obs.legal_moves()

@@ -11,11 +11,11 @@ bid nor pass (a player who is out of it, or away): only the countdown closes an 
 they sit in.  `open_auction_seconds` plays one auction so, the bots' moves applied to
 the state as they come, and returns the seconds from its first moment to its end.
 
-The medium bot used to raise by 1-2 with 0.7-2.9 s of thought per bid: with a player who
-sat out, one auction ran 34 s on a 10 s countdown (issue 27).  Jumping towards its limit
-(`pricing.open_raise`) with a quicker pace, the 40 auctions of `tests/bots/test_bots_tempo.py`
-with a player sitting out end 2.9 s after the countdown in the median and 6.0 s at most
-(before: up to 23.5 s), and without one (bots only) within 6.2 s of the card put up.
+With `jumps=False` the medium bot raises by one step with 0.7-2.9 s of thought per bid:
+with a player who sits out, the 40 auctions of `tests/bots/test_bots_tempo.py` end up to
+23.5 s after the countdown.  Jumping towards its price (`pricing.open_raise`) with quicker
+bids, they end 4.5 s after the countdown in the median and 5.8 s at most, and without
+such a player (bots only) within 6.8 s of the card put up.
 """
 
 from __future__ import annotations

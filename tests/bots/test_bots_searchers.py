@@ -81,7 +81,9 @@ def test_the_model_changes_decisions_and_is_off_when_asked() -> None:
         obs = state.observation(seat)
         others = {s for s in range(4) if s != seat}
         base = make_bot("hard", seed=i, max_passes=4).choose(obs)
-        off = make_bot("hard", seed=i, max_passes=4, searching=others, searchers=False).choose(obs)
+        off = make_bot("hard", seed=i, max_passes=4, searching=others, searchers=False, outbid_searchers=True).choose(
+            obs
+        )
         on = make_bot("hard", seed=i, max_passes=4, searching=others).choose(obs)
         assert off == base
         changed += on != base
@@ -128,20 +130,23 @@ def test_an_auctioneer_never_searches_keeping_its_lot_above_the_break_even() -> 
     P = nL/(2n-1) (pricing.auctioneer_limit).  Issue 28's pair of hard bots tried higher
     limits to push each other's price up and kept their own lots instead, 2.1 lots and 72 of
     money a deal paid to the bank (medium: 0.06 lots).  As the auctioneer the hard bot's
-    Open limit, Once-around bid and Sealed bid are now at most that break-even of its value;
-    `keep_cap=False` is the bot before the fix, which goes above it."""
+    Open limit, Once-around bid and Sealed bid are now at most that break-even of its value,
+    and its Fixed price at most a bidder's limit (0.85 of the value: a price nobody takes is
+    paid to the bank); `keep_cap=False` is the bot before the fix, which goes above them."""
     from modernart.bots.medium import Situation
     from modernart.bots import pricing
 
     over = {True: 0, False: 0}
-    for phase in (Phase.OPEN, Phase.SEALED, Phase.ONCE_AROUND):
+    for phase in (Phase.OPEN, Phase.SEALED, Phase.ONCE_AROUND, Phase.FIXED_SET):
         for i, state in enumerate(positions_in(phase, 8, seed=50)):
             seat = state.auctioneer
             if seat not in state.to_move():
                 continue
             obs = state.observation(seat)
             value = Situation(obs).lot_value()
-            cap = pricing.auctioneer_limit(value, 4)
+            # a Fixed price nobody is expected to pay (above a bidder's limit) is paid to the bank
+            share = pricing.BIDDER_LIMIT if phase == Phase.FIXED_SET else pricing.auctioneer_limit(1.0, 4)
+            cap = share * value
             for keep_cap in (True, False):
                 bot = HardBot(seed=i, max_passes=6, budget=60.0, searching={(seat + 1) % 4}, keep_cap=keep_cap)
                 move = bot.choose(obs)
