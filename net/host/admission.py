@@ -91,41 +91,9 @@ class Admission:
                 raise ProtocolError("lagging", "read what this host sent you before saying hello again")
         now = self.clock.now()
         sess = table.game
-        seat: int | None = None
-        role = "spectator"
-        returning = False  # its player, by its own key: its stand-in (if any) hands the seat back
-        token = msg.get("token")
-        if msg.get("spectate"):
-            pass
-        elif token is not None:
-            if sess is None:
-                seat = table.lobby.claim_bot(token, vk)
-                role = "player"
-            elif token in table.delegate_tokens:
-                seat = table.delegate_tokens[token]
-                if any(p.seat == seat and p.role == "player" for p in self.connections.at(table)):
-                    self.presence.withdraw_standins(table, seat)  # one seat, one key at a time
-                    raise ProtocolError("player_back", f"the player of seat {seat} is back: no stand-in plays it")
-                del table.delegate_tokens[token]
-                self.fanout.publish(table, sess.set_delegate(seat, vk, now))
-                role = "standin"
-            if seat is None:
-                raise ProtocolError(
-                    "bad_token", "this seat token is unknown, already used, or withdrawn (its player came back)"
-                )
-        else:
-            seat = table.seat_of(vk)
-            if seat is not None:
-                role, returning = "player", True
-            elif sess is not None and vk in sess.delegates:
-                seat, role = sess.delegates.index(vk), "standin"
-        if role == "spectator":  # keys are free to make: watchers are what anyone can add without end
-            watching = [p for p in self.connections.at(table) if p.role == "spectator" and p.vk != vk and p.rid != rid]
-            if len(watching) >= self.max_watchers and not (self.seating and self.seating.make_room(table, vk)):
-                raise ProtocolError(
-                    "watchers_full",
-                    f"this table has {self.max_watchers} watchers (and visitors in its lobby) already; try again later",
-                )
+        seat, role, returning = self._seat_of_hello(table, vk, msg, now)
+        if role == "spectator":
+            self._room_to_watch(table, vk, rid)
         for other in [p for p in self.connections.at(table) if p.vk == vk]:
             del peers[other.rid]  # the same key again: the newer connection wins
         link = self.connections.link(rid)
@@ -166,6 +134,50 @@ class Admission:
         self.fanout.lobby_soon(table)  # once for all the hellos read in this turn
         if table.autostart and table.phase == "lobby":
             self.autostart(table)
+
+    def _seat_of_hello(self, table: Table, vk: bytes, msg: dict[str, Any], now: float) -> tuple[int | None, str, bool]:
+        """The seat and role a hello claims, checked: (seat, role, returning), where
+        `returning` is a player back by its own key (its stand-in, if any, hands the seat
+        back).  A seat token claims a bot's seat in the lobby or a stand-in's in the game."""
+        sess = table.game
+        token = msg.get("token")
+        if msg.get("spectate"):
+            return None, "spectator", False
+        if token is None:
+            seat = table.seat_of(vk)
+            if seat is not None:
+                return seat, "player", True
+            if sess is not None and vk in sess.delegates:
+                return sess.delegates.index(vk), "standin", False
+            return None, "spectator", False
+        if sess is None:
+            seat = table.lobby.claim_bot(token, vk)
+            role = "player"
+        elif token in table.delegate_tokens:
+            seat = table.delegate_tokens[token]
+            if any(p.seat == seat and p.role == "player" for p in self.connections.at(table)):
+                self.presence.withdraw_standins(table, seat)  # one seat, one key at a time
+                raise ProtocolError("player_back", f"the player of seat {seat} is back: no stand-in plays it")
+            del table.delegate_tokens[token]
+            self.fanout.publish(table, sess.set_delegate(seat, vk, now))
+            role = "standin"
+        else:
+            seat = None
+        if seat is None:
+            raise ProtocolError(
+                "bad_token", "this seat token is unknown, already used, or withdrawn (its player came back)"
+            )
+        return seat, role, False
+
+    def _room_to_watch(self, table: Table, vk: bytes, rid: bytes) -> None:
+        """A watcher is let in while the table has room (keys are free to make: watchers are
+        what anyone can add without end), or a lobby visitor gives way to it."""
+        watching = [p for p in self.connections.at(table) if p.role == "spectator" and p.vk != vk and p.rid != rid]
+        if len(watching) >= self.max_watchers and not (self.seating and self.seating.make_room(table, vk)):
+            raise ProtocolError(
+                "watchers_full",
+                f"this table has {self.max_watchers} watchers (and visitors in its lobby) already; try again later",
+            )
 
     def holds_lost_tail(self, sess: HostedGame | None, msg: dict[str, Any]) -> int:
         """The last event a hello's client holds past the log of a game recovering from a power

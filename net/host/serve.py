@@ -114,6 +114,63 @@ def journal_meta(path: str, name: str) -> Any:
         return hidden["meta"].get(name)
 
 
+def _first_table(host: Host, keys: Keys, settings: HostSettings) -> Table | None:
+    """The table the command serves: the journal resumed, or a new table with the command's
+    rules, clocks and admin (None: the journal cannot be continued, said on stderr)."""
+    if settings.resume:
+        try:
+            table = Table.resume(settings.resume, keys, host.clock.now(), fsync=settings.fsync)
+        except (OSError, ValueError) as exc:
+            print(f"modernart host: cannot resume {settings.resume}: {exc}", file=sys.stderr)
+            return None
+        host.add_table(table)
+        return table
+    lobby = Lobby(
+        RuleOptions.from_dict(settings.options),
+        ClockSettings.from_dict(settings.clocks),
+        admin=settings.admin,
+        first_to_sit_admin=False,  # the admin is the key named, never whoever sits first
+    )
+    return host.open_table(
+        settings.name,
+        journal_dir=settings.journal_dir or default_journal_dir(settings.config_dir),
+        lobby=lobby,
+        autostart=settings.players if settings.players is not None else False,
+        fsync=settings.fsync,
+        hidden_hands=settings.hidden_hands,
+    )
+
+
+def _tell_join(host: Host, table: Table, out: Any) -> None:
+    """The lines a player (or the program that started the host) reads to join the table."""
+    target = host.target(table.id)
+    print(f"table {table.name!r} ({table.phase})", file=out)
+    print(f"join string: {target}", file=out)
+    for other in host.router.other_targets(table.id):  # the same table on another interface
+        print(f"or:          {other}", file=out)
+    print(f"join code:   {target.code}", file=out)
+    out.flush()
+
+
+async def _until_stopped(table: Table, settings: HostSettings, out: Any) -> None:
+    """Serve until a signal, stdin closing (`--until-stdin-closes`) or, with
+    `--exit-when-over`, the record saved; the journal's path is told when it is known."""
+    journal_told: str | None = None
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    on_stop_signals(loop, stop.set)
+    if settings.until_stdin_closes:
+        when_stdin_closes(loop, stop.set)
+    while not stop.is_set():
+        if table.journal_path != journal_told and table.journal_path:  # resumed, or a game started
+            journal_told = table.journal_path
+            print(f"journal:     {journal_told}", file=out, flush=True)
+        if settings.exit_when_over and table.record_path is not None:
+            await asyncio.sleep(0.5)  # let the last events reach the clients
+            break
+        await wait_event(stop, 0.2)
+
+
 async def serve(
     settings: HostSettings, *, ready: Callable[[Host, Table], None] | None = None, out: Any = sys.stdout
 ) -> int:
@@ -142,30 +199,10 @@ async def serve(
         bot_pace=settings.bot_pace,
         quiet_gc=settings.quiet_gc,  # full collections of every table off the event path
     )
-    journal_dir = settings.journal_dir or default_journal_dir(settings.config_dir)
-    if settings.resume:
-        try:
-            table = Table.resume(settings.resume, keys, host.clock.now(), fsync=settings.fsync)
-        except (OSError, ValueError) as exc:
-            print(f"modernart host: cannot resume {settings.resume}: {exc}", file=sys.stderr)
-            await host.close()
-            return 2
-        host.add_table(table)
-    else:
-        lobby = Lobby(
-            RuleOptions.from_dict(settings.options),
-            ClockSettings.from_dict(settings.clocks),
-            admin=settings.admin,
-            first_to_sit_admin=False,  # the admin is the key named, never whoever sits first
-        )
-        table = host.open_table(
-            settings.name,
-            journal_dir=journal_dir,
-            lobby=lobby,
-            autostart=settings.players if settings.players is not None else False,
-            fsync=settings.fsync,
-            hidden_hands=settings.hidden_hands,
-        )
+    table = _first_table(host, keys, settings)
+    if table is None:
+        await host.close()
+        return 2
     await host.start()
     tasks: list[asyncio.Task] = []
     try:
@@ -173,14 +210,7 @@ async def serve(
             for _ in range(settings.bots):
                 _seat, token = table.lobby.add_bot(None, settings.bot_level)
                 host.spawn_bot(table, token, settings.bot_level)
-        target = host.target(table.id)
-        print(f"table {table.name!r} ({table.phase})", file=out)
-        print(f"join string: {target}", file=out)
-        for other in host.router.other_targets(table.id):  # the same table on another interface
-            print(f"or:          {other}", file=out)
-        print(f"join code:   {target.code}", file=out)
-        out.flush()
-        journal_told: str | None = None
+        _tell_join(host, table, out)
         if settings.beacon:
             announcer = Announcer(
                 lambda: [t.info() for t in host.tables.values()],
@@ -191,19 +221,7 @@ async def serve(
             tasks.append(asyncio.get_running_loop().create_task(announcer.run()))
         if ready is not None:
             ready(host, table)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        on_stop_signals(loop, stop.set)
-        if settings.until_stdin_closes:
-            when_stdin_closes(loop, stop.set)
-        while not stop.is_set():
-            if table.journal_path != journal_told and table.journal_path:  # resumed, or a game started
-                journal_told = table.journal_path
-                print(f"journal:     {journal_told}", file=out, flush=True)
-            if settings.exit_when_over and table.record_path is not None:
-                await asyncio.sleep(0.5)  # let the last events reach the clients
-                break
-            await wait_event(stop, 0.2)
+        await _until_stopped(table, settings, out)
         if table.record_path:
             print(f"record:      {table.record_path}", file=out)
         return 0
