@@ -43,7 +43,7 @@ from typing import Any, Sequence, cast
 
 import zmq
 
-from modernart.net.host.club_worker import FRAME, LOST, ORDER, OUT, RELAY_HWM
+from modernart.net.host.club_worker import FRAME, LOST, ORDER, OUT, RELAY_HWM, send_parts
 from modernart.net.host.host import GOODBYE_LINGER
 from modernart.net.host.presence import PEER_TIMEOUT
 from modernart.net.host.rates import RateLimits
@@ -65,6 +65,7 @@ ROUTE_TIMEOUT = 4 * PEER_TIMEOUT
 #: Whether a frame may be a hello or a table list request: their kind as msgpack spells it
 #: (a fixstr).  Only those are decoded here; the worker checks every frame in full.
 _HELLO, _TABLES = b"\xa5hello", b"\xa6tables"
+DONTWAIT = int(zmq.DONTWAIT)  # a plain int: no enum arithmetic per message
 
 
 @dataclass
@@ -287,7 +288,7 @@ class Club:
         if self.sock is None:
             return
         try:
-            self.sock.send_multipart([worker.name, ORDER, json.dumps(order).encode()], zmq.DONTWAIT)
+            send_parts(self.sock, [worker.name, ORDER, json.dumps(order).encode()])
         except zmq.ZMQError as exc:
             log.warning("order to %s failed: %s", worker.name.decode(), exc)
 
@@ -359,7 +360,7 @@ class Club:
             if sock is None or sock.closed:
                 continue
             try:
-                sock.send_multipart([worker.name, FRAME, *parts], zmq.DONTWAIT)
+                send_parts(sock, [worker.name, FRAME, *parts])
             except zmq.ZMQError as exc:  # a worker restarting, or far behind: the clients send again
                 log.info("frames for %s dropped: %s", worker.name.decode(), exc)
         self.look_again()
@@ -373,7 +374,7 @@ class Club:
         if self.sock is None:
             return
         try:
-            self.sock.send_multipart([worker.name, LOST, rid, b"1" if lagging else b"0"], zmq.DONTWAIT)
+            send_parts(self.sock, [worker.name, LOST, rid, b"1" if lagging else b"0"])
         except zmq.ZMQError:
             pass  # a worker gone has forgotten the peer already
 
@@ -391,7 +392,7 @@ class Club:
             return
         for _ in range(1024):
             try:
-                frames = sock.recv_multipart(zmq.NOBLOCK)
+                frames = sock.recv_multipart(DONTWAIT)
             except zmq.Again:
                 return
             except zmq.ZMQError as exc:
