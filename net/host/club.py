@@ -43,7 +43,7 @@ from typing import Any, Sequence, cast
 
 import zmq
 
-from modernart.net.host.club_worker import FRAME, LOST, ORDER, OUT, RELAY_HWM
+from modernart.net.host.club_worker import FRAME, LOST, ORDER, OUT, RELAY_HWM, send_parts
 from modernart.net.host.host import GOODBYE_LINGER
 from modernart.net.host.presence import PEER_TIMEOUT
 from modernart.net.host.rates import RateLimits
@@ -65,6 +65,7 @@ ROUTE_TIMEOUT = 4 * PEER_TIMEOUT
 #: Whether a frame may be a hello or a table list request: their kind as msgpack spells it
 #: (a fixstr).  Only those are decoded here; the worker checks every frame in full.
 _HELLO, _TABLES = b"\xa5hello", b"\xa6tables"
+DONTWAIT = int(zmq.DONTWAIT)  # a plain int: no enum arithmetic per message
 
 
 @dataclass
@@ -76,6 +77,7 @@ class WorkerProcess:
     pid: int = 0  # once it said it is ready
     ready: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
     tables: set[str] = field(default_factory=set)
+    waiting: list[dict[str, Any]] = field(default_factory=list)  # orders given before it was ready
     incoming: list[bytes] = field(default_factory=list)  # rid, curve, data... of this turn (`Club.flush`)
 
 
@@ -286,8 +288,11 @@ class Club:
     def order(self, worker: WorkerProcess, order: dict[str, Any]) -> None:
         if self.sock is None:
             return
+        if not worker.ready.done():  # its socket may not be connected yet: sent once it is ready
+            worker.waiting.append(order)
+            return
         try:
-            self.sock.send_multipart([worker.name, ORDER, json.dumps(order).encode()], zmq.DONTWAIT)
+            send_parts(self.sock, [worker.name, ORDER, json.dumps(order).encode()])
         except zmq.ZMQError as exc:
             log.warning("order to %s failed: %s", worker.name.decode(), exc)
 
@@ -359,7 +364,7 @@ class Club:
             if sock is None or sock.closed:
                 continue
             try:
-                sock.send_multipart([worker.name, FRAME, *parts], zmq.DONTWAIT)
+                send_parts(sock, [worker.name, FRAME, *parts])
             except zmq.ZMQError as exc:  # a worker restarting, or far behind: the clients send again
                 log.info("frames for %s dropped: %s", worker.name.decode(), exc)
         self.look_again()
@@ -373,7 +378,7 @@ class Club:
         if self.sock is None:
             return
         try:
-            self.sock.send_multipart([worker.name, LOST, rid, b"1" if lagging else b"0"], zmq.DONTWAIT)
+            send_parts(self.sock, [worker.name, LOST, rid, b"1" if lagging else b"0"])
         except zmq.ZMQError:
             pass  # a worker gone has forgotten the peer already
 
@@ -391,7 +396,7 @@ class Club:
             return
         for _ in range(1024):
             try:
-                frames = sock.recv_multipart(zmq.NOBLOCK)
+                frames = sock.recv_multipart(DONTWAIT)
             except zmq.Again:
                 return
             except zmq.ZMQError as exc:
@@ -420,6 +425,9 @@ class Club:
             worker.pid = report["pid"]
             if not worker.ready.done():
                 worker.ready.set_result(None)
+            held, worker.waiting = worker.waiting, []
+            for order in held:
+                self.order(worker, order)
         elif said == "tables":
             mine: dict[str, dict[str, Any]] = report["tables"]
             for table_id in [t for t in worker.tables if t not in mine and t not in self.orders]:
@@ -460,20 +468,22 @@ class Club:
             self.rates.forget_idle()
             for worker in list(self.workers.values()):
                 if worker.proc.poll() is not None and not self.closing:
-                    await self.restart(worker)
+                    try:
+                        self.restart(worker)
+                    except OSError as exc:  # tried again at the next round
+                        log.error("club worker %s could not be started again: %r", worker.name.decode(), exc)
 
-    async def restart(self, dead: WorkerProcess) -> None:
+    def restart(self, dead: WorkerProcess) -> None:
         """A worker died: a new one resumes each of its tables that has a journal (its
         clients reconnect as to a restarted host); a table still in its lobby is gone."""
-        self.restarts += 1
         log.error("club worker %s ended (code %s): starting it again", dead.name.decode(), dead.proc.returncode)
+        worker = self.spawn(dead.name)  # first: if it cannot start, nothing is forgotten yet
+        self.restarts += 1
         journals = {t: self.tables.get(t, {}).get("journal") for t in dead.tables}
         for table_id in list(dead.tables):
             self.forget_table(table_id)
         for rid in [r for r, route in self.routes.items() if route.worker is dead]:
             del self.routes[rid]
-        worker = self.spawn(dead.name)
-        await asyncio.wait_for(worker.ready, START_SECONDS)
         for table_id, journal in journals.items():
             if journal:
                 order = {"do": "resume", "path": journal, "table": table_id}

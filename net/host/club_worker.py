@@ -58,6 +58,16 @@ ORDER = b"c"  # either way: one JSON object (an order to the worker, or its repo
 #: a send that still fails is handled as the host's own socket handles a full queue.
 RELAY_HWM = 200_000
 REPORT_EVERY = 1.0  # seconds between the worker's reports of its tables (when they changed)
+DONTWAIT = int(zmq.DONTWAIT)  # plain ints: no enum arithmetic per part of a message
+_MORE = int(zmq.DONTWAIT | zmq.SNDMORE)
+
+
+def send_parts(sock: zmq.Socket, parts: Sequence[bytes]) -> None:
+    """Send `parts` as one message without waiting (zmq.Again if it cannot be queued: a
+    message is queued whole or not at all); `send_multipart` with plain-int flags."""
+    last = len(parts) - 1
+    for i, part in enumerate(parts):
+        sock.send(part, DONTWAIT if i == last else _MORE)
 
 
 class RelayRouter(Router):
@@ -112,7 +122,7 @@ class RelayRouter(Router):
         if not parts or sock is None or sock.closed:
             return
         try:
-            sock.send_multipart([OUT, *parts], zmq.DONTWAIT)
+            send_parts(sock, [OUT, *parts])
         except zmq.ZMQError as exc:
             for rid in parts[0::2]:
                 self.lost(rid, exc.errno == zmq.EAGAIN)
@@ -126,7 +136,7 @@ class RelayRouter(Router):
             return False
         for rid, data in messages:
             try:
-                sock.send_multipart([OUT, rid, data], zmq.DONTWAIT)
+                send_parts(sock, [OUT, rid, data])
                 said = True
             except zmq.ZMQError:
                 continue
@@ -136,7 +146,7 @@ class RelayRouter(Router):
         """Tell the front something (ready, the tables, an order refused)."""
         if self.sock is not None and not self.sock.closed:
             try:
-                self.sock.send_multipart([ORDER, json.dumps(report).encode()], zmq.DONTWAIT)
+                send_parts(self.sock, [ORDER, json.dumps(report).encode()])
             except zmq.ZMQError as exc:
                 log.warning("report to the front failed: %s", exc)
 
