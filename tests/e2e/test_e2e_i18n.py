@@ -179,8 +179,9 @@ def test_a_lan_table_read_in_chinese_and_in_persian(tmp_path):
         bea.send("r")
         ana.send("r")  # the host's --players 3: everyone ready starts it
         for who, lang in ((ana, "zh"), (bea, "fa")):
-            table = who.wait_for(re.escape(drawn_as(lang, "Your hand")), timeout=30)
-            assert drawn_as(lang, "Log and chat") in table and drawn_as(lang, "Artists") in table
+            # the whole table, not a frame caught half drawn: every panel's title in one capture
+            titles = [re.escape(drawn_as(lang, t)) for t in ("Your hand", "Log and chat", "Artists")]
+            who.wait_for(r"(?s)\A" + "".join(f"(?=.*{t})" for t in titles), timeout=30)
         players = {ana: (words_in("zh"), Seen(), {}), bea: (words_in("fa"), Seen(), {})}
         over: set = set()
         end = time.monotonic() + scaled(240)
