@@ -4,7 +4,8 @@ Each variant starts a bare host process (one ROUTER on 127.0.0.1, nothing of mod
 and a client process that opens N DEALERs, each sending one small frame and never reading.
 The host reads every frame (and answers it with `--answer` bytes in the `+answer` variants),
 then its VmRSS growth over its own start is divided by N.  Variants: a plain ROUTER, a CURVE
-ROUTER with a ZAP handler (the host's own setup), the same with answers, and with
+ROUTER with a ZAP handler (the host's own setup), the same with answers, one whose ZAP
+handler refuses every key (what a refused handshake leaves), and with
 ZMQ_IN_BATCH_SIZE/ZMQ_OUT_BATCH_SIZE lowered (reported as unavailable where libzmq was built
 without its draft API, which those options need).
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing as mp
+import tempfile
 import time
 from multiprocessing.synchronize import Event
 
@@ -30,14 +32,22 @@ def _rss_kib() -> int:
 
 
 def _host(
-    result: mp.Queue, ready: mp.Queue, curve: bool, batch: int, answer: int, n: int, keys: tuple[bytes, bytes]
+    result: mp.Queue,
+    ready: mp.Queue,
+    curve: bool,
+    batch: int,
+    answer: int,
+    n: int,
+    keys: tuple[bytes, bytes],
+    deny: bool,
 ) -> None:
     ctx = zmq.Context()
     auth = None
     if curve:
         auth = ThreadAuthenticator(ctx)
         auth.start()
-        auth.configure_curve(domain="*", location=zmq.auth.CURVE_ALLOW_ANY)
+        # an empty directory of allowed keys: every handshake is refused
+        auth.configure_curve(domain="*", location=tempfile.mkdtemp() if deny else zmq.auth.CURVE_ALLOW_ANY)
     s = ctx.socket(zmq.ROUTER)
     s.linger = 0
     if curve:
@@ -55,7 +65,7 @@ def _host(
     time.sleep(0.5)
     base = _rss_kib()
     ready.put(port)
-    got, deadline = 0, time.monotonic() + 60
+    got, deadline = 0, time.monotonic() + (10 if deny else 60)  # refused: no frame comes
     while got < n and time.monotonic() < deadline:
         if s.poll(1000):
             rid, _ = s.recv_multipart()
@@ -63,7 +73,7 @@ def _host(
             if answer:
                 s.send_multipart([rid, b"x" * answer], zmq.DONTWAIT)
     time.sleep(2)
-    result.put((got, _rss_kib() - base, ""))
+    result.put((n if deny else got, _rss_kib() - base, ""))
     s.close(linger=0)
     if auth is not None:
         auth.stop()
@@ -88,12 +98,12 @@ def _clients(n: int, port: int, curve: bool, server_key: bytes, done: Event) -> 
     ctx.term()
 
 
-def measure(n: int, curve: bool, batch: int, answer: int) -> str:
+def measure(n: int, curve: bool, batch: int, answer: int, deny: bool = False) -> str:
     keys = zmq.curve_keypair()
     result: mp.Queue = mp.Queue()
     ready: mp.Queue = mp.Queue()
     done = mp.Event()
-    host = mp.Process(target=_host, args=(result, ready, curve, batch, answer, n, keys))
+    host = mp.Process(target=_host, args=(result, ready, curve, batch, answer, n, keys, deny))
     host.start()
     port = ready.get(timeout=30)
     clients = None
@@ -105,9 +115,7 @@ def measure(n: int, curve: bool, batch: int, answer: int) -> str:
     if clients is not None:
         clients.join(30)
     host.join(30)
-    name = (
-        f"{'curve' if curve else 'plain'}{f' batch={batch}' if batch else ''}{f' +answer {answer} B' if answer else ''}"
-    )
+    name = f"{'curve' if curve else 'plain'}{' ZAP refuses' if deny else ''}{f' batch={batch}' if batch else ''}{f' +answer {answer} B' if answer else ''}"
     if why:
         return f"{name:32} {why}"
     return f"{name:32} {got:4} connections  +{grown / 1024:5.1f} MiB  {grown / max(got, 1):5.1f} KiB each"
@@ -122,4 +130,5 @@ def run(args: argparse.Namespace) -> int:
     print(f"libzmq {zmq.zmq_version()}, pyzmq {zmq.__version__}")
     for curve, batch, answer in ((False, 0, 0), (True, 0, 0), (True, 0, args.answer), (True, 1024, 0)):
         print(measure(args.connections, curve, batch, answer), flush=True)
+    print(measure(args.connections, True, 0, 0, deny=True), flush=True)
     return 0
