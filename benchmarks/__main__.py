@@ -18,6 +18,7 @@ BENCHMARKS = {
     "tablebots": "benchmarks.table_bots",
     "coach": "benchmarks.coach",
     "handshakes": "benchmarks.handshakes",
+    "connections": "benchmarks.connections",
 }
 
 
