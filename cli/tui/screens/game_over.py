@@ -26,8 +26,8 @@ def comparison_text(cs: ClientState) -> str:
         return ""  # once the record is saved (first things first: the record, then the figures)
     cs.game_comparison = ""
     client = getattr(session, "client", None)
-    if client is None or obs is None or obs.final_money is None or client.state_dir is None or obs.seat < 0:
-        return ""
+    if client is None or obs is None or client.state_dir is None or not 0 <= obs.seat < len(obs.final_money):
+        return ""  # not yet: the record can be saved before this seat's view of the end has come
     from modernart.net import user_dirs
 
     from modernart.cli.stats import compare_with_earlier
