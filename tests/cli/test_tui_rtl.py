@@ -368,6 +368,9 @@ async def test_the_final_result_reads_in_order_in_persian(tmp_path):
                 lambda: session.record_path is not None and (session.client.state.table or {}).get("state") == "over",
                 30,
             )
+            # and each screen has read its comparison with earlier games (worked out apart, in an
+            # executor, from the files on this machine): until then the two differ by that line
+            await until(lambda: drawn.cs.game_comparison and drawn.cs.game_comparison == logical.cs.game_comparison, 30)
             await both(screens)
             assert drawn.cs.screen() == "over"
             check(drawn, logical, "the final result")
